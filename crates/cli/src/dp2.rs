@@ -1,0 +1,191 @@
+//! The DP2 stream verbs: `disasm`, `validate`, `asm`.
+//!
+//! In: a file of raw little-endian DP2 command bytes (or DP2 assembly for
+//! `asm`), the vertex format (needed by the `_IMM` opcodes) and the buffer's
+//! address alignment. Out: text or JSON on stdout, one-line errors on
+//! stderr naming the file, the byte offset and the command. With no
+//! `D3dParseUnknownCommand` host here, an unknown opcode ends the walk as an
+//! error of kind `unknown_opcode`.
+
+use serde_json::{json, Value};
+use softhal_wire::text::{self, Disassembly};
+use softhal_wire::{names, DecodeError, DecodeOptions, Decoder};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments shared by `disasm` and `validate`.
+#[derive(clap::Args, Debug)]
+pub struct StreamArgs {
+    /// The raw command bytes (little-endian, as the runtime wrote them).
+    pub file: PathBuf,
+    /// The vertex format (`dwVertexType`) in hex or as D3DFVF_ names; needed
+    /// to size the inline vertices of TRIANGLEFAN_IMM / LINELIST_IMM.
+    #[arg(long, value_name = "HEX")]
+    pub fvf: Option<String>,
+    /// The buffer's address modulo 4 (the _IMM opcodes align their vertices
+    /// to the absolute address).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub base_align: usize,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `asm`.
+#[derive(clap::Args, Debug)]
+pub struct AsmArgs {
+    /// DP2 assembly source (see docs/dp2-assembly.md).
+    pub file: PathBuf,
+    /// Where to write the command bytes.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("softhal: {msg}");
+    ExitCode::from(2)
+}
+
+fn parse_fvf(s: &str) -> Option<u32> {
+    names::parse_fvf(s).or_else(|| u32::from_str_radix(s.trim_start_matches("0x").trim_start_matches("0X"), 16).ok())
+}
+
+struct Input {
+    bytes: Vec<u8>,
+    fvf: Option<u32>,
+    opts: DecodeOptions,
+}
+
+fn load(a: &StreamArgs) -> Result<Input, ExitCode> {
+    let bytes = std::fs::read(&a.file)
+        .map_err(|e| usage_error(&format!("cannot read {}: {e}", a.file.display())))?;
+    let fvf = match &a.fvf {
+        None => None,
+        Some(s) => Some(parse_fvf(s).ok_or_else(|| usage_error(&format!("--fvf: cannot read {s:?}")))?),
+    };
+    let vertex_stride = match fvf {
+        None => 0,
+        Some(f) => softhal_wire::fvf::vertex_stride(f)
+            .map_err(|e| usage_error(&format!("--fvf: {e}")))?,
+    };
+    Ok(Input { bytes, fvf, opts: DecodeOptions { vertex_stride, base_align: a.base_align & 3 } })
+}
+
+fn error_json(e: &DecodeError) -> Value {
+    json!({
+        "offset": e.offset,
+        "opcode": e.opcode,
+        "kind": e.kind.code(),
+        "message": e.to_string(),
+    })
+}
+
+fn human_error(file: &std::path::Path, e: &DecodeError) -> String {
+    format!("{}: invalid DP2 stream {e}", file.display())
+}
+
+/// `softhal disasm`.
+pub fn disasm(a: &StreamArgs) -> ExitCode {
+    let input = match load(a) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    if a.json {
+        let mut commands = Vec::new();
+        let mut error = None;
+        for item in Decoder::new(&input.bytes, input.opts) {
+            match item {
+                Ok(cmd) if matches!(cmd.command, softhal_wire::Command::Unknown { .. }) => {
+                    let op = cmd.header.command;
+                    error = Some(DecodeError {
+                        offset: cmd.offset,
+                        opcode: Some(op),
+                        kind: softhal_wire::DecodeErrorKind::UnknownOpcode { opcode: op },
+                    });
+                    break;
+                }
+                Ok(cmd) => {
+                    let line = text::format_command(&cmd);
+                    let (op, args) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+                    commands.push(json!({
+                        "offset": cmd.offset,
+                        "op": op,
+                        "opcode": cmd.header.command,
+                        "count": cmd.header.count.get(),
+                        "size": cmd.size,
+                        "args": args,
+                    }));
+                }
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        let failed = error.is_some();
+        let out = json!({ "commands": commands, "error": error.as_ref().map(error_json) });
+        println!("{out}");
+        return if failed { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    }
+    let Disassembly { text, error } = text::disassemble(&input.bytes, input.fvf, input.opts);
+    print!("{text}");
+    match error {
+        None => ExitCode::SUCCESS,
+        Some(e) => {
+            eprintln!("{}", human_error(&a.file, &e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `softhal validate`.
+pub fn validate(a: &StreamArgs) -> ExitCode {
+    let input = match load(a) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    match softhal_wire::decode_all(&input.bytes, input.opts) {
+        Ok(cmds) => {
+            if a.json {
+                println!("{}", json!({ "valid": true, "commands": cmds.len(), "bytes": input.bytes.len() }));
+            } else {
+                println!("{}: valid, {} command(s), {} byte(s)", a.file.display(), cmds.len(), input.bytes.len());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            if a.json {
+                let mut v = error_json(&e);
+                if let Some(obj) = v.as_object_mut() {
+                    obj.insert("valid".into(), json!(false));
+                    if let Some(off) = obj.remove("offset") {
+                        obj.insert("error_offset".into(), off);
+                    }
+                }
+                println!("{v}");
+            } else {
+                eprintln!("{}", human_error(&a.file, &e));
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `softhal asm`.
+pub fn asm(a: &AsmArgs) -> ExitCode {
+    let src = match std::fs::read_to_string(&a.file) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&format!("cannot read {}: {e}", a.file.display())),
+    };
+    let bytes = match text::assemble(&src) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{}:{}: {}", a.file.display(), e.line, e.message);
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(e) = std::fs::write(&a.output, &bytes) {
+        return usage_error(&format!("cannot write {}: {e}", a.output.display()));
+    }
+    ExitCode::SUCCESS
+}

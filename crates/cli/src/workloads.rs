@@ -1,0 +1,1 @@
+//! W1–W6 workload generation (placeholder).
