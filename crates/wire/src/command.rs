@@ -165,7 +165,7 @@ impl<'a, R: VarRecord<'a>> Iterator for RecordIter<'a, R> {
     }
 }
 
-fn take<'a, T: Dp2Struct>(bytes: &'a [u8], at: usize, what_len: u64) -> Result<&'a T, RecordErrorOpaque> {
+fn take<T: Dp2Struct>(bytes: &[u8], at: usize, what_len: u64) -> Result<&T, RecordErrorOpaque> {
     let b = bytes.get(at..).ok_or(need(what_len))?;
     view::<T>(b).map(|(t, _)| t).ok_or(need(what_len))
 }

@@ -392,7 +392,7 @@ dp2_struct! {
 dp2_struct! {
     /// SETTRANSFORM / MULTIPLYTRANSFORM record: a transform id and a D3DMATRIX.
     Dp2SetTransform = "D3DHAL_DP2SETTRANSFORM", size 68 {
-        transform_type: U32 = "xfrmType" as e(&names::TransformStateType::TABLE),
+        transform_type: U32 = "xfrmType" as ValueKind::Custom(&names::TRANSFORM_KIND),
         m11: F32Le = "_11" as Float, m12: F32Le = "_12" as Float, m13: F32Le = "_13" as Float, m14: F32Le = "_14" as Float,
         m21: F32Le = "_21" as Float, m22: F32Le = "_22" as Float, m23: F32Le = "_23" as Float, m24: F32Le = "_24" as Float,
         m31: F32Le = "_31" as Float, m32: F32Le = "_32" as Float, m33: F32Le = "_33" as Float, m34: F32Le = "_34" as Float,

@@ -992,7 +992,7 @@ impl Asm {
                         }
                         Ok(true)
                     })?;
-                    let flags = u32::from(row.is_some()) * ROW_WEIGHTS | u32::from(col.is_some()) * COL_WEIGHTS;
+                    let flags = (u32::from(row.is_some()) * ROW_WEIGHTS) | (u32::from(col.is_some()) * COL_WEIGHTS);
                     set_if_absent(&d, &mut b, &set, "dwFlags", flags as usize)?;
                     if let Some(r) = &row {
                         set_if_absent(&d, &mut b, &set, "dwWidth", r.len())?;
@@ -1053,7 +1053,7 @@ fn patch_groups<S: Dp2Struct, I: Dp2Struct>(groups: &[&[Item]]) -> Result<Vec<u8
             }
             Ok(true)
         })?;
-        let flags = u32::from(segs.is_some()) * RTPATCHFLAG_HASSEGS | u32::from(info.is_some()) * RTPATCHFLAG_HASINFO;
+        let flags = (u32::from(segs.is_some()) * RTPATCHFLAG_HASSEGS) | (u32::from(info.is_some()) * RTPATCHFLAG_HASINFO);
         set_if_absent(&d, &mut b, &set, "Flags", flags as usize)?;
         bytes.extend_from_slice(&b);
         for part in [segs, info].into_iter().flatten() {
