@@ -6,6 +6,8 @@
 //! stream that does not parse, a benchmark that failed), 2 usage or I/O
 //! error. Every verb's `--help` carries an example.
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 

@@ -27,6 +27,16 @@
 //! declaration's element count is consumed exactly.
 
 #![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable
+    )
+)]
 
 #[macro_use]
 pub mod ddi_enum;

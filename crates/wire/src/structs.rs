@@ -111,7 +111,10 @@ impl Field {
             return false;
         };
         let le = raw.to_le_bytes();
-        b.copy_from_slice(&le[..self.ty.size()]);
+        let Some(src) = le.get(..self.ty.size()) else {
+            return false;
+        };
+        b.copy_from_slice(src);
         true
     }
 }
