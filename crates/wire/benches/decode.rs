@@ -19,13 +19,18 @@
 //! Run: `cargo bench -p softhal-wire --bench decode`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use softhal_wire::structs::{Dp2DrawIndexedPrimitive, Dp2Index, Dp2IndexedTriangleList2, Dp2SetTransform, Dp2StartVertex};
+use softhal_wire::structs::{
+    Dp2DrawIndexedPrimitive, Dp2Index, Dp2IndexedTriangleList2, Dp2SetTransform, Dp2StartVertex,
+};
 use softhal_wire::{Command, DecodeOptions, Decoder, Encoder, Opcode};
 use std::hint::black_box;
 
 /// Vertex stride of `D3DFVF_XYZRHW|D3DFVF_DIFFUSE`.
 const STRIDE: u32 = 20;
-const OPTS: DecodeOptions = DecodeOptions { vertex_stride: STRIDE, base_align: 0 };
+const OPTS: DecodeOptions = DecodeOptions {
+    vertex_stride: STRIDE,
+    base_align: 0,
+};
 /// Minimum size of each stream.
 const MIN_BYTES: usize = 1 << 20;
 
@@ -57,11 +62,19 @@ fn render_state_heavy() -> Vec<u8> {
         let n = rng.range(1, 8) as usize;
         if rng.next() % 3 == 0 {
             let tss: Vec<(u16, u16, u32)> = (0..n)
-                .map(|_| (rng.range(0, 7) as u16, rng.range(1, 32) as u16, rng.range(0, 0xFFFF)))
+                .map(|_| {
+                    (
+                        rng.range(0, 7) as u16,
+                        rng.range(1, 32) as u16,
+                        rng.range(0, 0xFFFF),
+                    )
+                })
                 .collect();
             e.texture_stage_states(&tss).expect("TEXTURESTAGESTATE");
         } else {
-            let rs: Vec<(u32, u32)> = (0..n).map(|_| (rng.range(7, 209), rng.range(0, 0xFFFF))).collect();
+            let rs: Vec<(u32, u32)> = (0..n)
+                .map(|_| (rng.range(7, 209), rng.range(0, 0xFFFF)))
+                .collect();
             e.render_states(&rs).expect("RENDERSTATE");
         }
         if i % 16 == 0 {
@@ -69,9 +82,17 @@ fn render_state_heavy() -> Vec<u8> {
         }
         if i % 24 == 0 {
             let s = rng.range(1, 4) as f32;
-            let m = [[s, 0.0, 0.0, 0.0], [0.0, s, 0.0, 0.0], [0.0, 0.0, s, 0.0], [0.0, 0.0, 0.0, 1.0]];
+            let m = [
+                [s, 0.0, 0.0, 0.0],
+                [0.0, s, 0.0, 0.0],
+                [0.0, 0.0, s, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+            ];
             // D3DTS_WORLD = 256.
-            e.push(&Command::SetTransform(&[Dp2SetTransform::from_matrix(256, m)])).expect("SETTRANSFORM");
+            e.push(&Command::SetTransform(&[Dp2SetTransform::from_matrix(
+                256, m,
+            )]))
+            .expect("SETTRANSFORM");
         }
     }
     e.into_bytes()
@@ -91,16 +112,24 @@ fn primitive_heavy() -> Vec<u8> {
                 let tris: Vec<Dp2IndexedTriangleList2> = (0..n)
                     .map(|t| {
                         let b = (t % 1000) as u16;
-                        Dp2IndexedTriangleList2 { v1: b.into(), v2: (b + 1).into(), v3: (b + 2).into() }
+                        Dp2IndexedTriangleList2 {
+                            v1: b.into(),
+                            v2: (b + 1).into(),
+                            v3: (b + 2).into(),
+                        }
                     })
                     .collect();
-                e.push(&Command::IndexedTriangleList2 { start: &start, triangles: &tris })
-                    .expect("INDEXEDTRIANGLELIST2");
+                e.push(&Command::IndexedTriangleList2 {
+                    start: &start,
+                    triangles: &tris,
+                })
+                .expect("INDEXEDTRIANGLELIST2");
             }
             // TRIANGLELIST: 1–300 triangles from the vertex buffer.
             4 | 5 => {
                 let n = rng.range(1, 300) as u16;
-                e.primitive(Opcode::TriangleList, n, rng.range(0, 1000) as u16).expect("TRIANGLELIST");
+                e.primitive(Opcode::TriangleList, n, rng.range(0, 1000) as u16)
+                    .expect("TRIANGLELIST");
             }
             // DRAWINDEXEDPRIMITIVE: 1–3 records.
             6 | 7 => {
@@ -114,14 +143,23 @@ fn primitive_heavy() -> Vec<u8> {
                         primitive_count: rng.range(1, 2000).into(),
                     })
                     .collect();
-                e.push(&Command::DrawIndexedPrimitive(&recs)).expect("DRAWINDEXEDPRIMITIVE");
+                e.push(&Command::DrawIndexedPrimitive(&recs))
+                    .expect("DRAWINDEXEDPRIMITIVE");
             }
             // INDEXEDTRIANGLESTRIP: 8–256 triangles.
             8 => {
                 let n = rng.range(8, 256);
-                let idx: Vec<Dp2Index> = (0..n + 2).map(|k| Dp2Index { index: (k as u16).into() }).collect();
-                e.push(&Command::IndexedTriangleStrip { count: n as u16, start: &start, indices: &idx })
-                    .expect("INDEXEDTRIANGLESTRIP");
+                let idx: Vec<Dp2Index> = (0..n + 2)
+                    .map(|k| Dp2Index {
+                        index: (k as u16).into(),
+                    })
+                    .collect();
+                e.push(&Command::IndexedTriangleStrip {
+                    count: n as u16,
+                    start: &start,
+                    indices: &idx,
+                })
+                .expect("INDEXEDTRIANGLESTRIP");
             }
             // TRIANGLEFAN_IMM: 2–14 triangles of inline vertices.
             _ => {
@@ -146,20 +184,34 @@ fn walk(bytes: &[u8]) -> usize {
         total += cmd.size;
         total += match cmd.command {
             Command::RenderState(r) => r.len() + r.last().map_or(0, |s| s.value.get() as usize),
-            Command::TextureStageState(r) => r.len() + r.last().map_or(0, |s| s.value.get() as usize),
+            Command::TextureStageState(r) => {
+                r.len() + r.last().map_or(0, |s| s.value.get() as usize)
+            }
             Command::ViewportInfo(r) => r.len() + r.last().map_or(0, |v| v.width.get() as usize),
-            Command::SetTransform(r) => r.len() + r.first().map_or(0, |t| t.transform_type.get() as usize),
+            Command::SetTransform(r) => {
+                r.len() + r.first().map_or(0, |t| t.transform_type.get() as usize)
+            }
             Command::IndexedTriangleList2 { start, triangles } => {
-                usize::from(start.v_start.get()) + triangles.len() + triangles.last().map_or(0, |t| usize::from(t.v3.get()))
+                usize::from(start.v_start.get())
+                    + triangles.len()
+                    + triangles.last().map_or(0, |t| usize::from(t.v3.get()))
             }
-            Command::TriangleList { count, start } => usize::from(count) + usize::from(start.v_start.get()),
-            Command::DrawIndexedPrimitive(r) => r.len() + r.last().map_or(0, |d| d.primitive_count.get() as usize),
-            Command::IndexedTriangleStrip { count, start, indices } => {
-                usize::from(count) + usize::from(start.v_start.get()) + indices.len()
+            Command::TriangleList { count, start } => {
+                usize::from(count) + usize::from(start.v_start.get())
             }
-            Command::TriangleFanImm { count, edge_flags, vertices } => {
-                usize::from(count) + edge_flags.edge_flags.get() as usize + vertices.len()
+            Command::DrawIndexedPrimitive(r) => {
+                r.len() + r.last().map_or(0, |d| d.primitive_count.get() as usize)
             }
+            Command::IndexedTriangleStrip {
+                count,
+                start,
+                indices,
+            } => usize::from(count) + usize::from(start.v_start.get()) + indices.len(),
+            Command::TriangleFanImm {
+                count,
+                edge_flags,
+                vertices,
+            } => usize::from(count) + edge_flags.edge_flags.get() as usize + vertices.len(),
             other => panic!("unexpected command in benchmark stream: {other:?}"),
         };
     }
@@ -167,14 +219,23 @@ fn walk(bytes: &[u8]) -> usize {
 }
 
 fn bench_decode(c: &mut Criterion) {
-    let streams = [("render_state_heavy", render_state_heavy()), ("primitive_heavy", primitive_heavy())];
+    let streams = [
+        ("render_state_heavy", render_state_heavy()),
+        ("primitive_heavy", primitive_heavy()),
+    ];
     let mut group = c.benchmark_group("decode");
     for (name, bytes) in &streams {
         assert!(bytes.len() >= MIN_BYTES);
         // Sanity: the walk covers the whole stream.
         let commands = Decoder::new(bytes, OPTS).count();
-        let covered: usize = Decoder::new(bytes, OPTS).map(|c| c.map_or(0, |c| c.size)).sum();
-        assert_eq!(covered, bytes.len(), "{name}: decoded extents must cover the stream");
+        let covered: usize = Decoder::new(bytes, OPTS)
+            .map(|c| c.map_or(0, |c| c.size))
+            .sum();
+        assert_eq!(
+            covered,
+            bytes.len(),
+            "{name}: decoded extents must cover the stream"
+        );
         eprintln!("{name}: {} bytes, {commands} commands", bytes.len());
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function(*name, |b| b.iter(|| walk(black_box(bytes))));

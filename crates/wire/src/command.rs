@@ -19,7 +19,12 @@ pub(crate) fn view<T: Dp2Struct>(bytes: &[u8]) -> Option<(&T, &[u8])> {
 }
 
 /// Views `n` consecutive `T` at the front of `bytes`.
-pub(crate) fn view_slice<T: FromBytes + zerocopy::KnownLayout + zerocopy::Immutable + zerocopy::Unaligned>(bytes: &[u8], n: usize) -> Option<(&[T], &[u8])> {
+pub(crate) fn view_slice<
+    T: FromBytes + zerocopy::KnownLayout + zerocopy::Immutable + zerocopy::Unaligned,
+>(
+    bytes: &[u8],
+    n: usize,
+) -> Option<(&[T], &[u8])> {
     <[T]>::ref_from_prefix_with_elems(bytes, n).ok()
 }
 
@@ -78,7 +83,14 @@ impl<'a, R: VarRecord<'a>> Records<'a, R> {
             }
         }
         let bytes = bytes.get(..used).unwrap_or_default();
-        Ok((Records { bytes, count, _r: PhantomData }, used))
+        Ok((
+            Records {
+                bytes,
+                count,
+                _r: PhantomData,
+            },
+            used,
+        ))
     }
 
     /// Builds a record list by encoding `records` (for the encoder and tests).
@@ -117,7 +129,11 @@ impl<'a, R: VarRecord<'a>> Records<'a, R> {
 
     /// Iterates the records.
     pub fn iter(&self) -> RecordIter<'a, R> {
-        RecordIter { rest: self.bytes, left: self.count, _r: PhantomData }
+        RecordIter {
+            rest: self.bytes,
+            left: self.count,
+            _r: PhantomData,
+        }
     }
 }
 
@@ -171,7 +187,9 @@ fn take<T: Dp2Struct>(bytes: &[u8], at: usize, what_len: u64) -> Result<&T, Reco
 }
 
 fn take_bytes(bytes: &[u8], at: usize, len: u64) -> Result<&[u8], RecordErrorOpaque> {
-    let end = (at as u64).checked_add(len).ok_or(overflow("record length"))?;
+    let end = (at as u64)
+        .checked_add(len)
+        .ok_or(overflow("record length"))?;
     let end_usize = usize::try_from(end).map_err(|_| need(end))?;
     bytes.get(at..end_usize).ok_or(need(end))
 }
@@ -199,7 +217,13 @@ impl<'a> VarRecord<'a> for SetLightRecord<'a> {
         let head: &Dp2SetLight = take(bytes, 0, 8)?;
         if head.data_type.get() == SETLIGHT_DATA {
             let light: &D3dLight7 = take(bytes, 8, 8 + 104)?;
-            Ok((SetLightRecord { head, light: Some(light) }, 8 + 104))
+            Ok((
+                SetLightRecord {
+                    head,
+                    light: Some(light),
+                },
+                8 + 104,
+            ))
         } else {
             Ok((SetLightRecord { head, light: None }, 8))
         }
@@ -238,7 +262,10 @@ impl<'a> VarRecord<'a> for CreateVertexShaderRecord<'a> {
         let total = 12 + decl_len + code_len;
         let decl = take_bytes(bytes, 12, decl_len).map_err(|_| need(total))?;
         let code = take_bytes(bytes, 12 + decl.len(), code_len).map_err(|_| need(total))?;
-        Ok((CreateVertexShaderRecord { head, decl, code }, 12 + decl.len() + code.len()))
+        Ok((
+            CreateVertexShaderRecord { head, decl, code },
+            12 + decl.len() + code.len(),
+        ))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if self.head.decl_size.get() != u32_len("declaration", self.decl.len())?
@@ -255,58 +282,37 @@ impl<'a> VarRecord<'a> for CreateVertexShaderRecord<'a> {
     }
 }
 
-/// A shader-constant record whose data is `dwCount` 4-DWORD vectors
-/// (float constants and integer constants).
+/// A shader-constant record: register, count, and `PER × dwCount` DWORDs
+/// of data (`PER` = 4 for float and integer vectors, 1 for BOOLs).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ShaderConstRecord<'a> {
+pub struct ConstRecord<'a, const PER: u64> {
     /// Register and count.
     pub head: &'a Dp2SetShaderConst,
-    /// `4 × dwCount` DWORDs (float bits or integers).
+    /// `PER × dwCount` DWORDs (float bits, integers or BOOLs).
     pub data: &'a [Dword32],
 }
 
-impl<'a> VarRecord<'a> for ShaderConstRecord<'a> {
+/// Float (SETVERTEXSHADERCONST, SETPIXELSHADERCONST) and integer (…CONSTI)
+/// constants: `dwCount` 4-DWORD vectors.
+pub type ShaderConstRecord<'a> = ConstRecord<'a, 4>;
+/// BOOL constants (…CONSTB): `dwCount` DWORDs.
+pub type ShaderConstBRecord<'a> = ConstRecord<'a, 1>;
+
+impl<'a, const PER: u64> VarRecord<'a> for ConstRecord<'a, PER> {
     fn parse(bytes: &'a [u8]) -> Result<(Self, usize), RecordErrorOpaque> {
         let head: &Dp2SetShaderConst = take(bytes, 0, 8)?;
-        let dwords = u64::from(head.count.get()) * 4;
+        let dwords = u64::from(head.count.get()) * PER;
         let total = 8 + dwords * 4;
         let n = usize::try_from(dwords).map_err(|_| need(total))?;
         let rest = bytes.get(8..).ok_or(need(total))?;
         let (data, _) = view_slice::<Dword32>(rest, n).ok_or(need(total))?;
-        Ok((ShaderConstRecord { head, data }, 8 + data.len() * 4))
+        Ok((ConstRecord { head, data }, 8 + data.len() * 4))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        if u64::from(self.head.count.get()) * 4 != self.data.len() as u64 {
-            return Err(EncodeError::Inconsistent("shader constants: dwCount × 4 ≠ DWORDs given"));
-        }
-        out.extend_from_slice(self.head.as_bytes());
-        out.extend_from_slice(self.data.as_bytes());
-        Ok(())
-    }
-}
-
-/// A boolean shader-constant record: `dwCount` BOOL DWORDs follow.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ShaderConstBRecord<'a> {
-    /// Register and count.
-    pub head: &'a Dp2SetShaderConst,
-    /// `dwCount` BOOLs.
-    pub data: &'a [Dword32],
-}
-
-impl<'a> VarRecord<'a> for ShaderConstBRecord<'a> {
-    fn parse(bytes: &'a [u8]) -> Result<(Self, usize), RecordErrorOpaque> {
-        let head: &Dp2SetShaderConst = take(bytes, 0, 8)?;
-        let dwords = u64::from(head.count.get());
-        let total = 8 + dwords * 4;
-        let n = usize::try_from(dwords).map_err(|_| need(total))?;
-        let rest = bytes.get(8..).ok_or(need(total))?;
-        let (data, _) = view_slice::<Dword32>(rest, n).ok_or(need(total))?;
-        Ok((ShaderConstBRecord { head, data }, 8 + data.len() * 4))
-    }
-    fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        if u64::from(self.head.count.get()) != self.data.len() as u64 {
-            return Err(EncodeError::Inconsistent("BOOL constants: dwCount ≠ BOOLs given"));
+        if u64::from(self.head.count.get()) * PER != self.data.len() as u64 {
+            return Err(EncodeError::Inconsistent(
+                "shader constants: dwCount disagrees with the data given",
+            ));
         }
         out.extend_from_slice(self.head.as_bytes());
         out.extend_from_slice(self.data.as_bytes());
@@ -354,7 +360,9 @@ impl<'a, H: CodeHead> VarRecord<'a> for ShaderCodeRecord<'a, H> {
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if self.head.code_len() != u32_len("shader code", self.code.len())? {
-            return Err(EncodeError::Inconsistent("shader code: declared size ≠ bytes given"));
+            return Err(EncodeError::Inconsistent(
+                "shader code: declared size ≠ bytes given",
+            ));
         }
         out.extend_from_slice(self.head.as_bytes());
         out.extend_from_slice(self.code);
@@ -405,14 +413,23 @@ impl<'a, S: Dp2Struct, I: Dp2Struct> VarRecord<'a> for PatchRecord<'a, S, I> {
         } else {
             None
         };
-        Ok((PatchRecord { head, segments, info }, at))
+        Ok((
+            PatchRecord {
+                head,
+                segments,
+                info,
+            },
+            at,
+        ))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let flags = self.head.flags.get();
         if (flags & RTPATCHFLAG_HASSEGS != 0) != self.segments.is_some()
             || (flags & RTPATCHFLAG_HASINFO != 0) != self.info.is_some()
         {
-            return Err(EncodeError::Inconsistent("patch: Flags disagree with the data given"));
+            return Err(EncodeError::Inconsistent(
+                "patch: Flags disagree with the data given",
+            ));
         }
         out.extend_from_slice(self.head.as_bytes());
         if let Some(s) = self.segments {
@@ -447,7 +464,9 @@ impl<'a> VarRecord<'a> for VertexDeclRecord<'a> {
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if u64::from(self.head.num_elements.get()) != self.elements.len() as u64 {
-            return Err(EncodeError::Inconsistent("declaration: dwNumVertexElements ≠ elements given"));
+            return Err(EncodeError::Inconsistent(
+                "declaration: dwNumVertexElements ≠ elements given",
+            ));
         }
         out.extend_from_slice(self.head.as_bytes());
         out.extend_from_slice(self.elements.as_bytes());
@@ -475,36 +494,58 @@ impl<'a> VarRecord<'a> for ConvolutionKernelRecord<'a> {
     fn parse(bytes: &'a [u8]) -> Result<(Self, usize), RecordErrorOpaque> {
         let head: &Dp2SetConvolutionKernelMono = take(bytes, 0, 12)?;
         let flags = head.flags.get();
-        let rows = if flags & ROW_WEIGHTS != 0 { u64::from(head.width.get()) } else { 0 };
-        let cols = if flags & COL_WEIGHTS != 0 { u64::from(head.height.get()) } else { 0 };
+        let rows = if flags & ROW_WEIGHTS != 0 {
+            u64::from(head.width.get())
+        } else {
+            0
+        };
+        let cols = if flags & COL_WEIGHTS != 0 {
+            u64::from(head.height.get())
+        } else {
+            0
+        };
         let total = 12 + 4 * (rows + cols);
         let mut at = 12usize;
-        let mut weights = |present: bool, n: u64| -> Result<Option<&'a [F32Le]>, RecordErrorOpaque> {
-            if !present {
-                return Ok(None);
-            }
-            let n = usize::try_from(n).map_err(|_| need(total))?;
-            let rest = bytes.get(at..).ok_or(need(total))?;
-            let (w, _) = view_slice::<F32Le>(rest, n).ok_or(need(total))?;
-            at += w.len() * 4;
-            Ok(Some(w))
-        };
+        let mut weights =
+            |present: bool, n: u64| -> Result<Option<&'a [F32Le]>, RecordErrorOpaque> {
+                if !present {
+                    return Ok(None);
+                }
+                let n = usize::try_from(n).map_err(|_| need(total))?;
+                let rest = bytes.get(at..).ok_or(need(total))?;
+                let (w, _) = view_slice::<F32Le>(rest, n).ok_or(need(total))?;
+                at += w.len() * 4;
+                Ok(Some(w))
+            };
         let row_weights = weights(flags & ROW_WEIGHTS != 0, rows)?;
         let col_weights = weights(flags & COL_WEIGHTS != 0, cols)?;
-        Ok((ConvolutionKernelRecord { head, row_weights, col_weights }, at))
+        Ok((
+            ConvolutionKernelRecord {
+                head,
+                row_weights,
+                col_weights,
+            },
+            at,
+        ))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let flags = self.head.flags.get();
         let ok_rows = match self.row_weights {
-            Some(w) => flags & ROW_WEIGHTS != 0 && w.len() as u64 == u64::from(self.head.width.get()),
+            Some(w) => {
+                flags & ROW_WEIGHTS != 0 && w.len() as u64 == u64::from(self.head.width.get())
+            }
             None => flags & ROW_WEIGHTS == 0,
         };
         let ok_cols = match self.col_weights {
-            Some(w) => flags & COL_WEIGHTS != 0 && w.len() as u64 == u64::from(self.head.height.get()),
+            Some(w) => {
+                flags & COL_WEIGHTS != 0 && w.len() as u64 == u64::from(self.head.height.get())
+            }
             None => flags & COL_WEIGHTS == 0,
         };
         if !(ok_rows && ok_cols) {
-            return Err(EncodeError::Inconsistent("convolution kernel: flags/sizes disagree with weights"));
+            return Err(EncodeError::Inconsistent(
+                "convolution kernel: flags/sizes disagree with weights",
+            ));
         }
         out.extend_from_slice(self.head.as_bytes());
         for w in [self.row_weights, self.col_weights].into_iter().flatten() {

@@ -63,7 +63,12 @@ pub struct Decoder<'a> {
 impl<'a> Decoder<'a> {
     /// A decoder over `bytes`.
     pub fn new(bytes: &'a [u8], opts: DecodeOptions) -> Self {
-        Decoder { bytes, pos: 0, opts, state: State::Running }
+        Decoder {
+            bytes,
+            pos: 0,
+            opts,
+            state: State::Running,
+        }
     }
 
     /// Offset of the next command to decode.
@@ -85,7 +90,11 @@ impl<'a> Decoder<'a> {
             return Err(DecodeError {
                 offset: current,
                 opcode: self.bytes.get(current).copied(),
-                kind: DecodeErrorKind::BadResume { target, current, len: self.bytes.len() },
+                kind: DecodeErrorKind::BadResume {
+                    target,
+                    current,
+                    len: self.bytes.len(),
+                },
             });
         }
         self.pos = target;
@@ -163,7 +172,10 @@ fn one<T: Dp2Struct>(payload: &[u8], at: usize, needed: u64) -> Result<&T, Decod
         .ok_or_else(|| truncated(needed, payload.len()))
 }
 
-fn records<'a, R: VarRecord<'a>>(payload: &'a [u8], n: u16) -> Result<(Records<'a, R>, usize), DecodeErrorKind> {
+fn records<'a, R: VarRecord<'a>>(
+    payload: &'a [u8],
+    n: u16,
+) -> Result<(Records<'a, R>, usize), DecodeErrorKind> {
     Records::parse(payload, n).map_err(|e| match e {
         RecordError::Need(needed) => truncated(needed, payload.len()),
         RecordError::Overflow(what) => DecodeErrorKind::CountOverflow { what },
@@ -171,30 +183,50 @@ fn records<'a, R: VarRecord<'a>>(payload: &'a [u8], n: u16) -> Result<(Records<'
 }
 
 /// A start vertex followed by `n_idx` WORD indices.
-fn start_and_indices(payload: &[u8], n_idx: usize) -> Result<(&Dp2StartVertex, &[Dp2Index], usize), DecodeErrorKind> {
+fn start_and_indices(
+    payload: &[u8],
+    n_idx: usize,
+) -> Result<(&Dp2StartVertex, &[Dp2Index], usize), DecodeErrorKind> {
     let needed = 2 + 2 * n_idx as u64;
     let start = one::<Dp2StartVertex>(payload, 0, needed)?;
     let rest = payload.get(2..).unwrap_or_default();
-    let (idx, _) = view_slice::<Dp2Index>(rest, n_idx).ok_or_else(|| truncated(needed, payload.len()))?;
+    let (idx, _) =
+        view_slice::<Dp2Index>(rest, n_idx).ok_or_else(|| truncated(needed, payload.len()))?;
     Ok((start, idx, 2 + 2 * n_idx))
 }
 
 /// Decodes the command whose header is at `off`.
-pub fn decode_at(bytes: &[u8], off: usize, opts: DecodeOptions) -> Result<Dp2Command<'_>, DecodeError> {
+pub fn decode_at(
+    bytes: &[u8],
+    off: usize,
+    opts: DecodeOptions,
+) -> Result<Dp2Command<'_>, DecodeError> {
     let rest = bytes.get(off..).unwrap_or_default();
     let Some((header, payload)) = view::<Dp2CommandHeader>(rest) else {
         return Err(DecodeError {
             offset: off,
             opcode: rest.first().copied(),
-            kind: DecodeErrorKind::TruncatedHeader { available: rest.len() },
+            kind: DecodeErrorKind::TruncatedHeader {
+                available: rest.len(),
+            },
         });
     };
     let op = header.command;
     let n16 = header.count.get();
     let n = usize::from(n16);
-    let wrap = |kind| DecodeError { offset: off, opcode: Some(op), kind };
-    let (command, payload_len) = decode_payload(op, n16, n, payload, off, bytes.len(), opts).map_err(wrap)?;
-    Ok(Dp2Command { offset: off, header: *header, size: 4 + payload_len, command })
+    let wrap = |kind| DecodeError {
+        offset: off,
+        opcode: Some(op),
+        kind,
+    };
+    let (command, payload_len) =
+        decode_payload(op, n16, n, payload, off, bytes.len(), opts).map_err(wrap)?;
+    Ok(Dp2Command {
+        offset: off,
+        header: *header,
+        size: 4 + payload_len,
+        command,
+    })
 }
 
 #[allow(clippy::too_many_lines)]
@@ -242,38 +274,72 @@ fn decode_payload<'a>(
         Opcode::TriangleFan => single_start!(TriangleFan),
         Opcode::IndexedLineStrip => {
             let (start, indices, len) = start_and_indices(payload, n + 1)?;
-            (C::IndexedLineStrip { count: n16, start, indices }, len)
+            (
+                C::IndexedLineStrip {
+                    count: n16,
+                    start,
+                    indices,
+                },
+                len,
+            )
         }
         Opcode::IndexedTriangleStrip => {
             let (start, indices, len) = start_and_indices(payload, n + 2)?;
-            (C::IndexedTriangleStrip { count: n16, start, indices }, len)
+            (
+                C::IndexedTriangleStrip {
+                    count: n16,
+                    start,
+                    indices,
+                },
+                len,
+            )
         }
         Opcode::IndexedTriangleFan => {
             let (start, indices, len) = start_and_indices(payload, n + 2)?;
-            (C::IndexedTriangleFan { count: n16, start, indices }, len)
+            (
+                C::IndexedTriangleFan {
+                    count: n16,
+                    start,
+                    indices,
+                },
+                len,
+            )
         }
         Opcode::TriangleFanImm => {
             let edge_flags = one::<Dp2TriangleFanImm>(payload, 0, 4)?;
             let (vertices, len) = imm_vertices(payload, off, 8, (n as u64) + 2, stream_len, opts)?;
-            (C::TriangleFanImm { count: n16, edge_flags, vertices }, len)
+            (
+                C::TriangleFanImm {
+                    count: n16,
+                    edge_flags,
+                    vertices,
+                },
+                len,
+            )
         }
         Opcode::LineListImm => {
             let (vertices, len) = imm_vertices(payload, off, 4, 2 * n as u64, stream_len, opts)?;
-            (C::LineListImm { count: n16, vertices }, len)
+            (
+                C::LineListImm {
+                    count: n16,
+                    vertices,
+                },
+                len,
+            )
         }
         Opcode::TextureStageState => fixed!(TextureStageState),
         Opcode::IndexedTriangleList2 => {
             let needed = 2 + 6 * n as u64;
             let start = one::<Dp2StartVertex>(payload, 0, needed)?;
-            let (triangles, len) =
-                recs(payload.get(2..).unwrap_or_default(), n).map_err(|_| truncated(needed, payload.len()))?;
+            let (triangles, len) = recs(payload.get(2..).unwrap_or_default(), n)
+                .map_err(|_| truncated(needed, payload.len()))?;
             (C::IndexedTriangleList2 { start, triangles }, 2 + len)
         }
         Opcode::IndexedLineList2 => {
             let needed = 2 + 4 * n as u64;
             let start = one::<Dp2StartVertex>(payload, 0, needed)?;
-            let (lines, len) =
-                recs(payload.get(2..).unwrap_or_default(), n).map_err(|_| truncated(needed, payload.len()))?;
+            let (lines, len) = recs(payload.get(2..).unwrap_or_default(), n)
+                .map_err(|_| truncated(needed, payload.len()))?;
             (C::IndexedLineList2 { start, lines }, 2 + len)
         }
         Opcode::ViewportInfo => fixed!(ViewportInfo),
@@ -283,9 +349,16 @@ fn decode_payload<'a>(
             let update = one::<Dp2UpdatePalette>(payload, 0, 8)?;
             let k = usize::from(update.num_entries.get());
             let needed = 8 + 4 * k as u64;
-            let (entries, len) =
-                recs(payload.get(8..).unwrap_or_default(), k).map_err(|_| truncated(needed, payload.len()))?;
-            (C::UpdatePalette { count: n16, update, entries }, 8 + len)
+            let (entries, len) = recs(payload.get(8..).unwrap_or_default(), k)
+                .map_err(|_| truncated(needed, payload.len()))?;
+            (
+                C::UpdatePalette {
+                    count: n16,
+                    update,
+                    entries,
+                },
+                8 + len,
+            )
         }
         Opcode::ZRange => fixed!(ZRange),
         Opcode::SetMaterial => fixed!(SetMaterial),
@@ -302,8 +375,8 @@ fn decode_payload<'a>(
             let slots = n.max(1);
             let needed = 16 + 16 * slots as u64;
             let clear = one::<Dp2Clear>(payload, 0, needed)?;
-            let (all, len) =
-                recs::<Rect>(payload.get(16..).unwrap_or_default(), slots).map_err(|_| truncated(needed, payload.len()))?;
+            let (all, len) = recs::<Rect>(payload.get(16..).unwrap_or_default(), slots)
+                .map_err(|_| truncated(needed, payload.len()))?;
             let rects = all.get(..n).unwrap_or_default();
             (C::Clear { clear, rects }, 16 + len)
         }
@@ -354,12 +427,19 @@ fn decode_payload<'a>(
         Opcode::ResponseQuery => {
             let (total, body) = response_body(payload)?;
             let total_u32 = u32::try_from(total).unwrap_or(u32::MAX);
-            let (entries, used) = Records::<ResponseEntry>::parse(body, n16).map_err(|e| match e {
-                RecordError::Need(need) => DecodeErrorKind::BadResponseSize { total_size: total_u32, needed: 8 + need },
-                RecordError::Overflow(what) => DecodeErrorKind::CountOverflow { what },
-            })?;
+            let (entries, used) =
+                Records::<ResponseEntry>::parse(body, n16).map_err(|e| match e {
+                    RecordError::Need(need) => DecodeErrorKind::BadResponseSize {
+                        total_size: total_u32,
+                        needed: 8 + need,
+                    },
+                    RecordError::Overflow(what) => DecodeErrorKind::CountOverflow { what },
+                })?;
             if used != body.len() {
-                return Err(DecodeErrorKind::BadResponseSize { total_size: total_u32, needed: 8 + used as u64 });
+                return Err(DecodeErrorKind::BadResponseSize {
+                    total_size: total_u32,
+                    needed: 8 + used as u64,
+                });
             }
             (C::ResponseQuery(entries), total - 4)
         }
@@ -381,9 +461,13 @@ fn response_body(payload: &[u8]) -> Result<(usize, &[u8]), DecodeErrorKind> {
     let tail = one::<Dp2ResponseTail>(payload, 0, 4)?;
     let total = tail.total_size.get();
     if total < 8 {
-        return Err(DecodeErrorKind::BadResponseSize { total_size: total, needed: 8 });
+        return Err(DecodeErrorKind::BadResponseSize {
+            total_size: total,
+            needed: 8,
+        });
     }
-    let total_usize = usize::try_from(total).map_err(|_| truncated(u64::from(total) - 4, payload.len()))?;
+    let total_usize =
+        usize::try_from(total).map_err(|_| truncated(u64::from(total) - 4, payload.len()))?;
     let body = payload
         .get(4..total_usize - 4)
         .ok_or_else(|| truncated(u64::from(total) - 4, payload.len()))?;
@@ -407,7 +491,9 @@ fn imm_vertices(
     }
     let needed = vertex_count
         .checked_mul(stride)
-        .ok_or(DecodeErrorKind::CountOverflow { what: "inline vertex bytes" })?;
+        .ok_or(DecodeErrorKind::CountOverflow {
+            what: "inline vertex bytes",
+        })?;
     let data_offset = imm_data_offset(off + fixed_end, opts.base_align);
     // Offset of the vertices within the payload (the payload starts at off + 4).
     let in_payload = data_offset - off - 4;

@@ -33,7 +33,10 @@ impl Encoder {
     /// An empty stream. `opts` gives the vertex stride for `_IMM` commands
     /// and the alignment of the address the stream will be placed at.
     pub fn new(opts: DecodeOptions) -> Self {
-        Encoder { buf: Vec::new(), opts }
+        Encoder {
+            buf: Vec::new(),
+            opts,
+        }
     }
 
     /// The bytes so far.
@@ -86,7 +89,11 @@ impl Encoder {
         Ok(())
     }
 
-    fn var<'a, R: VarRecord<'a>>(&mut self, op: Opcode, recs: &Records<'a, R>) -> Result<(), EncodeError> {
+    fn var<'a, R: VarRecord<'a>>(
+        &mut self,
+        op: Opcode,
+        recs: &Records<'a, R>,
+    ) -> Result<(), EncodeError> {
         let n = count16(op.name(), recs.len())?;
         self.header(op, n);
         for r in recs.iter() {
@@ -99,7 +106,11 @@ impl Encoder {
         let stride = self.opts.vertex_stride;
         let expected_len = vertex_count.checked_mul(u64::from(stride));
         if stride == 0 || expected_len != Some(vertices.len() as u64) {
-            return Err(EncodeError::BadInlineVertices { len: vertices.len(), expected: vertex_count, stride });
+            return Err(EncodeError::BadInlineVertices {
+                len: vertices.len(),
+                expected: vertex_count,
+                stride,
+            });
         }
         let at = self.buf.len();
         let aligned = imm_data_offset(at, self.opts.base_align);
@@ -108,9 +119,18 @@ impl Encoder {
         Ok(())
     }
 
-    fn start_indices(&mut self, op: Opcode, count: u16, start: &Dp2StartVertex, indices: &[Dp2Index], extra: u64) -> Result<(), EncodeError> {
+    fn start_indices(
+        &mut self,
+        op: Opcode,
+        count: u16,
+        start: &Dp2StartVertex,
+        indices: &[Dp2Index],
+        extra: u64,
+    ) -> Result<(), EncodeError> {
         if indices.len() as u64 != u64::from(count) + extra {
-            return Err(EncodeError::Inconsistent("indexed strip/fan: index count must be N+1 (lines) or N+2 (triangles)"));
+            return Err(EncodeError::Inconsistent(
+                "indexed strip/fan: index count must be N+1 (lines) or N+2 (triangles)",
+            ));
         }
         self.header(op, count);
         self.buf.extend_from_slice(start.as_bytes());
@@ -135,16 +155,26 @@ impl Encoder {
             C::TriangleList { count, start } => self.single(Opcode::TriangleList, count, start),
             C::TriangleStrip { count, start } => self.single(Opcode::TriangleStrip, count, start),
             C::TriangleFan { count, start } => self.single(Opcode::TriangleFan, count, start),
-            C::IndexedLineStrip { count, start, indices } => {
-                self.start_indices(Opcode::IndexedLineStrip, count, start, indices, 1)
-            }
-            C::IndexedTriangleStrip { count, start, indices } => {
-                self.start_indices(Opcode::IndexedTriangleStrip, count, start, indices, 2)
-            }
-            C::IndexedTriangleFan { count, start, indices } => {
-                self.start_indices(Opcode::IndexedTriangleFan, count, start, indices, 2)
-            }
-            C::TriangleFanImm { count, edge_flags, vertices } => {
+            C::IndexedLineStrip {
+                count,
+                start,
+                indices,
+            } => self.start_indices(Opcode::IndexedLineStrip, count, start, indices, 1),
+            C::IndexedTriangleStrip {
+                count,
+                start,
+                indices,
+            } => self.start_indices(Opcode::IndexedTriangleStrip, count, start, indices, 2),
+            C::IndexedTriangleFan {
+                count,
+                start,
+                indices,
+            } => self.start_indices(Opcode::IndexedTriangleFan, count, start, indices, 2),
+            C::TriangleFanImm {
+                count,
+                edge_flags,
+                vertices,
+            } => {
                 self.header(Opcode::TriangleFanImm, count);
                 self.buf.extend_from_slice(edge_flags.as_bytes());
                 self.imm(vertices, u64::from(count) + 2)
@@ -171,9 +201,15 @@ impl Encoder {
             C::ViewportInfo(r) => self.fixed(Opcode::ViewportInfo, r),
             C::WInfo(r) => self.fixed(Opcode::WInfo, r),
             C::SetPalette(r) => self.fixed(Opcode::SetPalette, r),
-            C::UpdatePalette { count, update, entries } => {
+            C::UpdatePalette {
+                count,
+                update,
+                entries,
+            } => {
                 if usize::from(update.num_entries.get()) != entries.len() {
-                    return Err(EncodeError::Inconsistent("UPDATEPALETTE: wNumEntries ≠ entries given"));
+                    return Err(EncodeError::Inconsistent(
+                        "UPDATEPALETTE: wNumEntries ≠ entries given",
+                    ));
                 }
                 self.header(Opcode::UpdatePalette, count);
                 self.buf.extend_from_slice(update.as_bytes());
@@ -242,8 +278,11 @@ impl Encoder {
             C::SetRenderTarget2(r) => self.fixed(Opcode::SetRenderTarget2, r),
             C::SetDepthStencil(r) => self.fixed(Opcode::SetDepthStencil, r),
             C::ResponseContinue { extra } => {
-                let total = u32::try_from(8 + extra.len())
-                    .map_err(|_| EncodeError::LengthTooLarge { what: "response", len: extra.len() })?;
+                let total =
+                    u32::try_from(8 + extra.len()).map_err(|_| EncodeError::LengthTooLarge {
+                        what: "response",
+                        len: extra.len(),
+                    })?;
                 self.header(Opcode::ResponseContinue, 0);
                 self.buf.extend_from_slice(&total.to_le_bytes());
                 self.buf.extend_from_slice(extra);
@@ -252,8 +291,11 @@ impl Encoder {
             C::ResponseQuery(r) => {
                 let n = count16("RESPONSEQUERY entries", r.len())?;
                 let body = r.as_bytes();
-                let total = u32::try_from(8 + body.len())
-                    .map_err(|_| EncodeError::LengthTooLarge { what: "response", len: body.len() })?;
+                let total =
+                    u32::try_from(8 + body.len()).map_err(|_| EncodeError::LengthTooLarge {
+                        what: "response",
+                        len: body.len(),
+                    })?;
                 self.header(Opcode::ResponseQuery, n);
                 self.buf.extend_from_slice(&total.to_le_bytes());
                 for e in r.iter() {
@@ -286,49 +328,106 @@ impl Encoder {
     pub fn render_states(&mut self, states: &[(u32, u32)]) -> Result<&mut Self, EncodeError> {
         let recs: Vec<Dp2RenderState> = states
             .iter()
-            .map(|&(s, v)| Dp2RenderState { state: s.into(), value: v.into() })
+            .map(|&(s, v)| Dp2RenderState {
+                state: s.into(),
+                value: v.into(),
+            })
             .collect();
         self.push(&Command::RenderState(&recs))
     }
 
     /// `D3DDP2OP_TEXTURESTAGESTATE` with `(stage, state, value)` triples.
-    pub fn texture_stage_states(&mut self, states: &[(u16, u16, u32)]) -> Result<&mut Self, EncodeError> {
+    pub fn texture_stage_states(
+        &mut self,
+        states: &[(u16, u16, u32)],
+    ) -> Result<&mut Self, EncodeError> {
         let recs: Vec<Dp2TextureStageState> = states
             .iter()
-            .map(|&(st, s, v)| Dp2TextureStageState { stage: st.into(), state: s.into(), value: v.into() })
+            .map(|&(st, s, v)| Dp2TextureStageState {
+                stage: st.into(),
+                state: s.into(),
+                value: v.into(),
+            })
             .collect();
         self.push(&Command::TextureStageState(&recs))
     }
 
     /// `D3DDP2OP_VIEWPORTINFO` with one viewport.
-    pub fn viewport(&mut self, x: u32, y: u32, width: u32, height: u32) -> Result<&mut Self, EncodeError> {
-        let v = [Dp2ViewportInfo { x: x.into(), y: y.into(), width: width.into(), height: height.into() }];
+    pub fn viewport(
+        &mut self,
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+    ) -> Result<&mut Self, EncodeError> {
+        let v = [Dp2ViewportInfo {
+            x: x.into(),
+            y: y.into(),
+            width: width.into(),
+            height: height.into(),
+        }];
         self.push(&Command::ViewportInfo(&v))
     }
 
     /// `D3DDP2OP_ZRANGE`.
     pub fn zrange(&mut self, min_z: f32, max_z: f32) -> Result<&mut Self, EncodeError> {
-        let z = [Dp2ZRange { min_z: F32Le::new(min_z), max_z: F32Le::new(max_z) }];
+        let z = [Dp2ZRange {
+            min_z: F32Le::new(min_z),
+            max_z: F32Le::new(max_z),
+        }];
         self.push(&Command::ZRange(&z))
     }
 
     /// A primitive opcode whose payload is one start vertex
     /// (LINELIST, LINESTRIP, TRIANGLELIST, TRIANGLESTRIP, TRIANGLEFAN).
-    pub fn primitive(&mut self, op: Opcode, count: u16, v_start: u16) -> Result<&mut Self, EncodeError> {
-        let start = Dp2LineList { v_start: v_start.into() };
+    pub fn primitive(
+        &mut self,
+        op: Opcode,
+        count: u16,
+        v_start: u16,
+    ) -> Result<&mut Self, EncodeError> {
+        let start = Dp2LineList {
+            v_start: v_start.into(),
+        };
         let cmd = match op {
-            Opcode::LineList => Command::LineList { count, start: &start },
-            Opcode::LineStrip => Command::LineStrip { count, start: &start },
-            Opcode::TriangleList => Command::TriangleList { count, start: &start },
-            Opcode::TriangleStrip => Command::TriangleStrip { count, start: &start },
-            Opcode::TriangleFan => Command::TriangleFan { count, start: &start },
-            _ => return Err(EncodeError::Inconsistent("primitive(): not a start-vertex primitive opcode")),
+            Opcode::LineList => Command::LineList {
+                count,
+                start: &start,
+            },
+            Opcode::LineStrip => Command::LineStrip {
+                count,
+                start: &start,
+            },
+            Opcode::TriangleList => Command::TriangleList {
+                count,
+                start: &start,
+            },
+            Opcode::TriangleStrip => Command::TriangleStrip {
+                count,
+                start: &start,
+            },
+            Opcode::TriangleFan => Command::TriangleFan {
+                count,
+                start: &start,
+            },
+            _ => {
+                return Err(EncodeError::Inconsistent(
+                    "primitive(): not a start-vertex primitive opcode",
+                ))
+            }
         };
         self.push(&cmd)
     }
 
     /// `D3DDP2OP_CLEAR`.
-    pub fn clear(&mut self, flags: u32, color: u32, depth: f32, stencil: u32, rects: &[[i32; 4]]) -> Result<&mut Self, EncodeError> {
+    pub fn clear(
+        &mut self,
+        flags: u32,
+        color: u32,
+        depth: f32,
+        stencil: u32,
+        rects: &[[i32; 4]],
+    ) -> Result<&mut Self, EncodeError> {
         let clear = Dp2Clear {
             flags: flags.into(),
             fill_color: color.into(),
@@ -337,15 +436,34 @@ impl Encoder {
         };
         let rects: Vec<Rect> = rects
             .iter()
-            .map(|r| Rect { left: r[0].into(), top: r[1].into(), right: r[2].into(), bottom: r[3].into() })
+            .map(|r| Rect {
+                left: r[0].into(),
+                top: r[1].into(),
+                right: r[2].into(),
+                bottom: r[3].into(),
+            })
             .collect();
-        self.push(&Command::Clear { clear: &clear, rects: &rects })
+        self.push(&Command::Clear {
+            clear: &clear,
+            rects: &rects,
+        })
     }
 
     /// `D3DDP2OP_TRIANGLEFAN_IMM` with inline vertex bytes.
-    pub fn triangle_fan_imm(&mut self, count: u16, edge_flags: u32, vertices: &[u8]) -> Result<&mut Self, EncodeError> {
-        let ef = Dp2TriangleFanImm { edge_flags: edge_flags.into() };
-        self.push(&Command::TriangleFanImm { count, edge_flags: &ef, vertices })
+    pub fn triangle_fan_imm(
+        &mut self,
+        count: u16,
+        edge_flags: u32,
+        vertices: &[u8],
+    ) -> Result<&mut Self, EncodeError> {
+        let ef = Dp2TriangleFanImm {
+            edge_flags: edge_flags.into(),
+        };
+        self.push(&Command::TriangleFanImm {
+            count,
+            edge_flags: &ef,
+            vertices,
+        })
     }
 
     /// `D3DDP2OP_LINELIST_IMM` with inline vertex bytes.

@@ -136,7 +136,10 @@ impl FvfLayout {
             }
             other => return Err(FvfError::BadPosition(fvf, other)),
         };
-        let last_beta = match (fvf & FVF_LASTBETA_UBYTE4 != 0, fvf & FVF_LASTBETA_D3DCOLOR != 0) {
+        let last_beta = match (
+            fvf & FVF_LASTBETA_UBYTE4 != 0,
+            fvf & FVF_LASTBETA_D3DCOLOR != 0,
+        ) {
             (false, false) => LastBeta::Weight,
             (true, false) if blend_values > 0 => LastBeta::UByte4,
             (false, true) if blend_values > 0 => LastBeta::D3dColor,
@@ -195,10 +198,16 @@ mod tests {
     fn worked_examples_from_the_reference() {
         // TLVERTEX: xyzrhw@0, diffuse@16, specular@20, uv0@24 → 32.
         let l = FvfLayout::parse(0x1C4).unwrap();
-        assert_eq!((l.stride, l.diffuse, l.specular, l.texcoords[0]), (32, Some(16), Some(20), (24, 2)));
+        assert_eq!(
+            (l.stride, l.diffuse, l.specular, l.texcoords[0]),
+            (32, Some(16), Some(20), (24, 2))
+        );
         // VERTEX: xyz@0, normal@12, uv0@24 → 32.
         let l = FvfLayout::parse(0x112).unwrap();
-        assert_eq!((l.stride, l.normal, l.texcoords[0]), (32, Some(12), (24, 2)));
+        assert_eq!(
+            (l.stride, l.normal, l.texcoords[0]),
+            (32, Some(12), (24, 2))
+        );
         // TLVERTEX with TEXCOORDSIZE1(0): uv0 is 1 float → 28.
         assert_eq!(vertex_stride(0x1C4 | 0x30000).unwrap(), 28);
         // LVERTEX: xyz, reserved@12, diffuse@16, specular@20, uv0@24.
@@ -208,15 +217,22 @@ mod tests {
 
     #[test]
     fn fog_sits_after_specular_before_texcoords() {
-        let l = FvfLayout::parse(FVF_XYZRHW | FVF_DIFFUSE | FVF_SPECULAR | FVF_FOG | 0x100).unwrap();
+        let l =
+            FvfLayout::parse(FVF_XYZRHW | FVF_DIFFUSE | FVF_SPECULAR | FVF_FOG | 0x100).unwrap();
         assert_eq!((l.fog, l.texcoords[0].0, l.stride), (Some(24), 28, 36));
     }
 
     #[test]
     fn blend_weights_and_last_beta() {
         let l = FvfLayout::parse(0xC | FVF_LASTBETA_UBYTE4 | FVF_NORMAL).unwrap();
-        assert_eq!((l.blend_values, l.last_beta, l.normal, l.stride), (4, LastBeta::UByte4, Some(28), 40));
-        assert_eq!(FvfLayout::parse(FVF_XYZ | FVF_LASTBETA_UBYTE4), Err(FvfError::BadLastBeta(0x1002)));
+        assert_eq!(
+            (l.blend_values, l.last_beta, l.normal, l.stride),
+            (4, LastBeta::UByte4, Some(28), 40)
+        );
+        assert_eq!(
+            FvfLayout::parse(FVF_XYZ | FVF_LASTBETA_UBYTE4),
+            Err(FvfError::BadLastBeta(0x1002))
+        );
     }
 
     #[test]
@@ -227,15 +243,23 @@ mod tests {
     #[test]
     fn invalid_codes_are_errors() {
         assert!(matches!(FvfLayout::parse(0x1), Err(FvfError::Reserved0(_))));
-        assert!(matches!(FvfLayout::parse(0x4004), Err(FvfError::BadPosition(..))));
-        assert!(matches!(FvfLayout::parse(FVF_XYZ | 0x900), Err(FvfError::TooManyTexCoords(..))));
+        assert!(matches!(
+            FvfLayout::parse(0x4004),
+            Err(FvfError::BadPosition(..))
+        ));
+        assert!(matches!(
+            FvfLayout::parse(FVF_XYZ | 0x900),
+            Err(FvfError::TooManyTexCoords(..))
+        ));
     }
 
     #[test]
     fn every_fvf_parses_or_errors_without_panicking() {
         let mut s: u64 = 1;
         for _ in 0..100_000 {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let fvf = (s >> 32) as u32;
             if let Ok(l) = FvfLayout::parse(fvf) {
                 assert!(l.stride <= 4 * 8 + 32 + 12 + 16 + 16 * 8);

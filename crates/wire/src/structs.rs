@@ -19,7 +19,17 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 /// Equality and hashing are by bit pattern, so decoded NaNs compare equal to
 /// themselves and round trips can be checked exactly.
 #[derive(
-    Clone, Copy, Default, PartialEq, Eq, Hash, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    FromBytes,
+    IntoBytes,
+    KnownLayout,
+    Immutable,
+    Unaligned,
 )]
 #[repr(transparent)]
 pub struct F32Le(U32);
@@ -406,10 +416,30 @@ impl Dp2SetTransform {
     /// The matrix, row-major (`m[r][c]` = `_{r+1}{c+1}`).
     pub fn matrix(&self) -> [[f32; 4]; 4] {
         [
-            [self.m11.get(), self.m12.get(), self.m13.get(), self.m14.get()],
-            [self.m21.get(), self.m22.get(), self.m23.get(), self.m24.get()],
-            [self.m31.get(), self.m32.get(), self.m33.get(), self.m34.get()],
-            [self.m41.get(), self.m42.get(), self.m43.get(), self.m44.get()],
+            [
+                self.m11.get(),
+                self.m12.get(),
+                self.m13.get(),
+                self.m14.get(),
+            ],
+            [
+                self.m21.get(),
+                self.m22.get(),
+                self.m23.get(),
+                self.m24.get(),
+            ],
+            [
+                self.m31.get(),
+                self.m32.get(),
+                self.m33.get(),
+                self.m34.get(),
+            ],
+            [
+                self.m41.get(),
+                self.m42.get(),
+                self.m43.get(),
+                self.m44.get(),
+            ],
         ]
     }
     /// Builds a record from a transform id and a row-major matrix.
@@ -417,10 +447,22 @@ impl Dp2SetTransform {
         let f = F32Le::new;
         Self {
             transform_type: U32::new(transform_type),
-            m11: f(m[0][0]), m12: f(m[0][1]), m13: f(m[0][2]), m14: f(m[0][3]),
-            m21: f(m[1][0]), m22: f(m[1][1]), m23: f(m[1][2]), m24: f(m[1][3]),
-            m31: f(m[2][0]), m32: f(m[2][1]), m33: f(m[2][2]), m34: f(m[2][3]),
-            m41: f(m[3][0]), m42: f(m[3][1]), m43: f(m[3][2]), m44: f(m[3][3]),
+            m11: f(m[0][0]),
+            m12: f(m[0][1]),
+            m13: f(m[0][2]),
+            m14: f(m[0][3]),
+            m21: f(m[1][0]),
+            m22: f(m[1][1]),
+            m23: f(m[1][2]),
+            m24: f(m[1][3]),
+            m31: f(m[2][0]),
+            m32: f(m[2][1]),
+            m33: f(m[2][2]),
+            m34: f(m[2][3]),
+            m41: f(m[3][0]),
+            m42: f(m[3][1]),
+            m43: f(m[3][2]),
+            m44: f(m[3][3]),
         }
     }
 }

@@ -5,7 +5,10 @@
 use softhal_wire::text::assemble;
 use softhal_wire::{decode_all, Command, DecodeOptions, Opcode};
 
-const OPTS: DecodeOptions = DecodeOptions { vertex_stride: 20, base_align: 0 };
+const OPTS: DecodeOptions = DecodeOptions {
+    vertex_stride: 20,
+    base_align: 0,
+};
 
 fn one(src: &str) -> (Vec<u8>, usize) {
     let b = assemble(src).unwrap();
@@ -29,7 +32,9 @@ fn clear_with_zero_rects_skips_one_rect_slot() {
 #[test]
 fn linelist_imm_carries_2n_vertices() {
     let verts = "00".repeat(4 * 20);
-    let (_, size) = one(&format!(".stride 20\nLINELIST_IMM count=2 vertices=hex:{verts}"));
+    let (_, size) = one(&format!(
+        ".stride 20\nLINELIST_IMM count=2 vertices=hex:{verts}"
+    ));
     assert_eq!(size, 4 + 4 * 20);
 }
 
@@ -44,7 +49,8 @@ fn updatepalette_is_one_record_whatever_n() {
 /// Disagreement 8: SETRENDERTARGET2 and SETDEPTHSTENCIL loop N records.
 #[test]
 fn setrendertarget2_loops_n_records() {
-    let (_, size) = one("SETRENDERTARGET2 { RTIndex=0 hRenderTarget=1 } { RTIndex=1 hRenderTarget=2 }");
+    let (_, size) =
+        one("SETRENDERTARGET2 { RTIndex=0 hRenderTarget=1 } { RTIndex=1 hRenderTarget=2 }");
     assert_eq!(size, 4 + 16);
     let (_, size) = one("SETDEPTHSTENCIL { hZBuffer=1 } { hZBuffer=2 }");
     assert_eq!(size, 4 + 8);
@@ -75,10 +81,14 @@ fn viewportinfo_loops_n_structs() {
 /// element. We consume exactly dwNumVertexElements elements.
 #[test]
 fn vertex_decl_consumes_exactly_n_elements() {
-    let (b, size) = one("CREATEVERTEXSHADERDECL { dwHandle=1 dwNumVertexElements=1 { Type=D3DDECLTYPE_FLOAT3 } }");
+    let (b, size) = one(
+        "CREATEVERTEXSHADERDECL { dwHandle=1 dwNumVertexElements=1 { Type=D3DDECLTYPE_FLOAT3 } }",
+    );
     assert_eq!(size, 4 + 8 + 8);
     let cmds = decode_all(&b, OPTS).unwrap();
-    let Command::CreateVertexShaderDecl(r) = cmds[0].command else { panic!() };
+    let Command::CreateVertexShaderDecl(r) = cmds[0].command else {
+        panic!()
+    };
     assert_eq!(r.iter().next().unwrap().elements.len(), 1);
 }
 
@@ -99,7 +109,8 @@ fn reserved0_is_a_bare_header() {
 /// RESPONSEQUERY: dwTotalSize must equal the header plus its entries.
 #[test]
 fn response_query_size_must_match() {
-    let (b, size) = one("RESPONSEQUERY { dwQueryID=1 data=hex:01000000 } { dwQueryID=2 data=hex:01000000 }");
+    let (b, size) =
+        one("RESPONSEQUERY { dwQueryID=1 data=hex:01000000 } { dwQueryID=2 data=hex:01000000 }");
     assert_eq!(size, 32, "queries.md example: two results → 8 + 12 + 12");
     assert_eq!(u32::from_le_bytes([b[4], b[5], b[6], b[7]]), 32);
 }
@@ -107,7 +118,10 @@ fn response_query_size_must_match() {
 /// Disagreement 1: Wine and mingw spell opcode 44 D3DPP2OP_SETCLIPPLANE.
 #[test]
 fn setclipplane_wine_spelling_parses() {
-    assert_eq!(Opcode::from_name("D3DPP2OP_SETCLIPPLANE"), Some(Opcode::SetClipPlane));
+    assert_eq!(
+        Opcode::from_name("D3DPP2OP_SETCLIPPLANE"),
+        Some(Opcode::SetClipPlane)
+    );
     assert_eq!(Opcode::SetClipPlane.name(), "D3DDP2OP_SETCLIPPLANE");
     let (_, size) = one("D3DPP2OP_SETCLIPPLANE { dwIndex=0 }");
     assert_eq!(size, 24);
@@ -116,6 +130,7 @@ fn setclipplane_wine_spelling_parses() {
 /// SETCONVOLUTIONKERNELMONO: N records, weights as the flags say.
 #[test]
 fn convolution_kernel_weights_follow_the_flags() {
-    let (_, size) = one("SETCONVOLUTIONKERNELMONO { dwWidth=3 dwHeight=2 dwFlags=2 col=[1.0 1.0] }");
+    let (_, size) =
+        one("SETCONVOLUTIONKERNELMONO { dwWidth=3 dwHeight=2 dwFlags=2 col=[1.0 1.0] }");
     assert_eq!(size, 4 + 12 + 8);
 }

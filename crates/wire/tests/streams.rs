@@ -6,10 +6,15 @@ mod common;
 
 use common::{check_golden, random_stream, testdata};
 use softhal_wire::text::{assemble, disassemble};
-use softhal_wire::{decode_all, encode_all, DecodeErrorKind, DecodeOptions, Decoder, Encoder, Opcode};
+use softhal_wire::{
+    decode_all, encode_all, DecodeErrorKind, DecodeOptions, Decoder, Encoder, Opcode,
+};
 
 /// `.fvf D3DFVF_XYZRHW|D3DFVF_DIFFUSE`: 20-byte vertices.
-const OPTS: DecodeOptions = DecodeOptions { vertex_stride: 20, base_align: 0 };
+const OPTS: DecodeOptions = DecodeOptions {
+    vertex_stride: 20,
+    base_align: 0,
+};
 
 fn all_opcodes() -> Vec<u8> {
     let src = std::fs::read_to_string(testdata("dp2/all-opcodes.dp2s")).unwrap();
@@ -24,7 +29,10 @@ fn every_opcode_has_a_golden_disassembly() {
     seen.sort_unstable();
     seen.dedup();
     assert_eq!(seen.len(), 84, "the stream must hold all 84 opcodes");
-    assert_eq!(seen, Opcode::ALL.iter().map(|o| o.raw()).collect::<Vec<_>>());
+    assert_eq!(
+        seen,
+        Opcode::ALL.iter().map(|o| o.raw()).collect::<Vec<_>>()
+    );
 
     let d = disassemble(&bytes, Some(0x44), OPTS);
     assert!(d.error.is_none());
@@ -39,9 +47,17 @@ fn each_opcode_round_trips_alone() {
     for cmd in decode_all(&bytes, OPTS).unwrap() {
         let one = &bytes[cmd.offset..cmd.offset + cmd.size];
         // The IMM pad depends on the absolute position: keep it.
-        let opts = DecodeOptions { base_align: cmd.offset & 3, ..OPTS };
+        let opts = DecodeOptions {
+            base_align: cmd.offset & 3,
+            ..OPTS
+        };
         let again = encode_all(&[cmd.command], opts).unwrap();
-        assert_eq!(again, one, "{}", Opcode::from_raw(cmd.header.command).unwrap().name());
+        assert_eq!(
+            again,
+            one,
+            "{}",
+            Opcode::from_raw(cmd.header.command).unwrap().name()
+        );
         let back = decode_all(&again, opts).unwrap();
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].command, cmd.command);
@@ -58,19 +74,24 @@ fn cutting_a_stream_anywhere_fails_exactly_at_the_cut_command() {
         let prefix = &bytes[..cut];
         let result = decode_all(prefix, OPTS);
         if cut == bytes.len() || starts.contains(&cut) {
-            let n = result.unwrap_or_else(|e| panic!("cut at boundary {cut}: {e}")).len();
+            let n = result
+                .unwrap_or_else(|e| panic!("cut at boundary {cut}: {e}"))
+                .len();
             assert_eq!(n, starts.iter().filter(|&&s| s < cut).count());
         } else {
             let e = result.expect_err("a cut inside a command must fail");
             let owner = *starts.iter().filter(|&&s| s < cut).last().unwrap();
             assert_eq!(e.offset, owner, "cut at {cut}");
-            assert!(matches!(
-                e.kind,
-                DecodeErrorKind::TruncatedHeader { .. }
-                    | DecodeErrorKind::TruncatedPayload { .. }
-                    | DecodeErrorKind::ImmDataPastEnd { .. }
-                    | DecodeErrorKind::BadResponseSize { .. }
-            ), "cut at {cut}: {e}");
+            assert!(
+                matches!(
+                    e.kind,
+                    DecodeErrorKind::TruncatedHeader { .. }
+                        | DecodeErrorKind::TruncatedPayload { .. }
+                        | DecodeErrorKind::ImmDataPastEnd { .. }
+                        | DecodeErrorKind::BadResponseSize { .. }
+                ),
+                "cut at {cut}: {e}"
+            );
         }
     }
 }
@@ -79,7 +100,10 @@ fn cutting_a_stream_anywhere_fails_exactly_at_the_cut_command() {
 fn random_canonical_streams_round_trip_through_bytes_and_text() {
     for seed in 0..300u64 {
         for base_align in [0usize, 2] {
-            let opts = DecodeOptions { vertex_stride: 20, base_align };
+            let opts = DecodeOptions {
+                vertex_stride: 20,
+                base_align,
+            };
             let bytes = random_stream(seed, 40, opts);
             let cmds = decode_all(&bytes, opts).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             let re = encode_all(&cmds.iter().map(|c| c.command).collect::<Vec<_>>(), opts).unwrap();
@@ -102,7 +126,10 @@ fn random_canonical_streams_round_trip_through_bytes_and_text() {
 fn the_same_stream_decodes_identically_at_any_placement() {
     // A stream without _IMM commands does not depend on its address: place
     // it inside random padding at every offset and compare.
-    let opts = DecodeOptions { vertex_stride: 20, base_align: 0 };
+    let opts = DecodeOptions {
+        vertex_stride: 20,
+        base_align: 0,
+    };
     let bytes = random_stream(7, 60, opts);
     let reference = decode_all(&bytes, opts).unwrap();
     for pad in 0..8 {
@@ -111,9 +138,11 @@ fn the_same_stream_decodes_identically_at_any_placement() {
         buf.extend_from_slice(&[0x55; 13]);
         let window = &buf[pad..pad + bytes.len()];
         let base_align = pad & 3;
-        if base_align % 4 != 0 && reference.iter().any(|c| {
-            matches!(c.header.command, 23 | 24)
-        }) {
+        if base_align % 4 != 0
+            && reference
+                .iter()
+                .any(|c| matches!(c.header.command, 23 | 24))
+        {
             continue;
         }
         let got = decode_all(window, DecodeOptions { base_align, ..opts }).unwrap();
@@ -137,13 +166,22 @@ fn random_bytes_never_panic_and_errors_point_at_a_command_start() {
             }
         }
         let mut last_end = 0;
-        let mut dec = Decoder::new(&bytes, DecodeOptions { vertex_stride: (rng.below(3) * 12) as u32, base_align: 0 });
+        let mut dec = Decoder::new(
+            &bytes,
+            DecodeOptions {
+                vertex_stride: (rng.below(3) * 12) as u32,
+                base_align: 0,
+            },
+        );
         for item in &mut dec {
             match item {
                 Ok(c) => {
                     assert_eq!(c.offset, last_end);
                     last_end = c.offset + c.size;
-                    assert!(last_end <= bytes.len() || matches!(c.command, softhal_wire::Command::Unknown { .. }));
+                    assert!(
+                        last_end <= bytes.len()
+                            || matches!(c.command, softhal_wire::Command::Unknown { .. })
+                    );
                 }
                 Err(e) => {
                     assert_eq!(e.offset, last_end);
@@ -184,5 +222,8 @@ fn unknown_opcodes_pause_the_walk_until_the_host_says_where_to_go() {
 
     // Tools without a host report it as an error at its offset.
     let err = decode_all(&bytes, OPTS).unwrap_err();
-    assert_eq!((err.offset, err.kind.code()), (unknown_at, "unknown_opcode"));
+    assert_eq!(
+        (err.offset, err.kind.code()),
+        (unknown_at, "unknown_opcode")
+    );
 }

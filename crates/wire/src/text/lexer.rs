@@ -104,7 +104,9 @@ impl Parser {
                 Some(Tok::Close(c)) if Some(c) == close => return Ok(items),
                 Some(Tok::Close(c)) => return Err(format!("unexpected '{c}'")),
                 Some(Tok::Eq) => return Err("'=' without a key".into()),
-                Some(Tok::Open('{')) => items.push(Item::Group(self.items_until(Some('}'), depth + 1)?)),
+                Some(Tok::Open('{')) => {
+                    items.push(Item::Group(self.items_until(Some('}'), depth + 1)?))
+                }
                 Some(Tok::Open(_)) => return Err("a list '[...]' needs a key (key=[...])".into()),
                 Some(Tok::Word(w)) => {
                     if self.peek() == Some(&Tok::Eq) {
@@ -152,7 +154,12 @@ impl Parser {
 pub fn parse_line(line: &str) -> Result<Option<(String, Vec<Item>)>, String> {
     let mut toks = tokenize(line);
     if let Some(Tok::Word(w)) = toks.first() {
-        if w.ends_with(':') && w.len() > 1 && w[..w.len() - 1].chars().all(|c| c.is_ascii_hexdigit() || c == 'x') {
+        if w.ends_with(':')
+            && w.len() > 1
+            && w[..w.len() - 1]
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || c == 'x')
+        {
             toks.remove(0);
         }
     }
@@ -172,14 +179,18 @@ mod tests {
 
     #[test]
     fn lines_split_into_items() {
-        let (m, items) = parse_line("000010: RENDERSTATE { a=1 b=[1 2] c={d=3} } count=2 # x").unwrap().unwrap();
+        let (m, items) = parse_line("000010: RENDERSTATE { a=1 b=[1 2] c={d=3} } count=2 # x")
+            .unwrap()
+            .unwrap();
         assert_eq!(m, "RENDERSTATE");
         assert_eq!(items.len(), 2);
         assert!(matches!(&items[1], Item::Pair(k, Val::Word(v)) if k == "count" && v == "2"));
         assert_eq!(parse_line("   ; only a comment").unwrap(), None);
         assert!(parse_line("X { a=1").is_err());
         let (_, items) = parse_line("X { plane[0]=1.0 } l=[1 2]").unwrap().unwrap();
-        assert!(matches!(&items[0], Item::Group(g) if matches!(&g[0], Item::Pair(k, _) if k == "plane[0]")));
+        assert!(
+            matches!(&items[0], Item::Group(g) if matches!(&g[0], Item::Pair(k, _) if k == "plane[0]"))
+        );
         assert!(matches!(&items[1], Item::Pair(_, Val::List(v)) if v.len() == 2));
         assert!(parse_line("X a=").is_err());
         let deep = format!("X {}{}", "{".repeat(20), "}".repeat(20));

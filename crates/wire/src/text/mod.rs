@@ -46,7 +46,11 @@ pub struct StructDesc {
 
 /// The descriptor of `T`.
 pub fn desc<T: Dp2Struct>() -> StructDesc {
-    StructDesc { name: T::DDK_NAME, size: T::SIZE, fields: T::FIELDS }
+    StructDesc {
+        name: T::DDK_NAME,
+        size: T::SIZE,
+        fields: T::FIELDS,
+    }
 }
 
 /// For opcodes whose payload is exactly N fixed-size records: the record.
@@ -112,7 +116,12 @@ pub fn fixed_record(op: Opcode) -> Option<StructDesc> {
 /// The value kind of a field, with the two state records whose value's
 /// meaning depends on which state it is.
 fn field_kind(d: &StructDesc, f: &Field, bytes: &[u8]) -> ValueKind {
-    let sibling = |name: &str| d.fields.iter().find(|g| g.name == name).and_then(|g| g.read(bytes));
+    let sibling = |name: &str| {
+        d.fields
+            .iter()
+            .find(|g| g.name == name)
+            .and_then(|g| g.read(bytes))
+    };
     match (d.name, f.name) {
         ("D3DHAL_DP2RENDERSTATE", "dwState") => {
             sibling("RenderState").map_or(f.kind, names::render_state_value_kind)
@@ -129,7 +138,12 @@ pub fn write_struct(out: &mut String, d: &StructDesc, bytes: &[u8]) {
     out.push('{');
     for f in d.fields {
         let raw = f.read(bytes).unwrap_or(0);
-        let _ = write!(out, " {}={}", f.name, names::format_value(field_kind(d, f, bytes), raw));
+        let _ = write!(
+            out,
+            " {}={}",
+            f.name,
+            names::format_value(field_kind(d, f, bytes), raw)
+        );
     }
     out.push_str(" }");
 }
@@ -201,15 +215,39 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
         | C::TriangleFan { count, start } => {
             let _ = write!(o, " count={count} wVStart={}", start.v_start.get());
         }
-        C::IndexedLineStrip { count, start, indices }
-        | C::IndexedTriangleStrip { count, start, indices }
-        | C::IndexedTriangleFan { count, start, indices } => {
-            let _ = write!(o, " count={count} wVStart={} indices=[", start.v_start.get());
+        C::IndexedLineStrip {
+            count,
+            start,
+            indices,
+        }
+        | C::IndexedTriangleStrip {
+            count,
+            start,
+            indices,
+        }
+        | C::IndexedTriangleFan {
+            count,
+            start,
+            indices,
+        } => {
+            let _ = write!(
+                o,
+                " count={count} wVStart={} indices=[",
+                start.v_start.get()
+            );
             let list: Vec<String> = indices.iter().map(|i| i.index.get().to_string()).collect();
             let _ = write!(o, "{}]", list.join(" "));
         }
-        C::TriangleFanImm { count, edge_flags, vertices } => {
-            let _ = write!(o, " count={count} dwEdgeFlags={:#x}", edge_flags.edge_flags.get());
+        C::TriangleFanImm {
+            count,
+            edge_flags,
+            vertices,
+        } => {
+            let _ = write!(
+                o,
+                " count={count} dwEdgeFlags={:#x}",
+                edge_flags.edge_flags.get()
+            );
             write_hex(o, "vertices", vertices);
         }
         C::LineListImm { count, vertices } => {
@@ -224,7 +262,11 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
             let _ = write!(o, " wVStart={}", start.v_start.get());
             write_records(o, &desc::<Dp2IndexedLineList>(), lines.as_bytes());
         }
-        C::UpdatePalette { count, update, entries } => {
+        C::UpdatePalette {
+            count,
+            update,
+            entries,
+        } => {
             if count != 1 {
                 let _ = write!(o, " count={count}");
             }
@@ -257,8 +299,12 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
                 o.push_str(" }");
             }
         }
-        C::SetVertexShaderConst(r) | C::SetPixelShaderConst(r) => const_records(o, r, ValueKind::Float),
-        C::SetVertexShaderConstI(r) | C::SetPixelShaderConstI(r) => const_records(o, r, ValueKind::Long),
+        C::SetVertexShaderConst(r) | C::SetPixelShaderConst(r) => {
+            const_records(o, r, ValueKind::Float)
+        }
+        C::SetVertexShaderConstI(r) | C::SetPixelShaderConstI(r) => {
+            const_records(o, r, ValueKind::Long)
+        }
         C::SetVertexShaderConstB(r) | C::SetPixelShaderConstB(r) => {
             for rec in r.iter() {
                 o.push_str(" {");
@@ -295,7 +341,11 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
         C::SetConvolutionKernelMono(r) => {
             for rec in r.iter() {
                 o.push_str(" {");
-                fields_inline(o, &desc::<Dp2SetConvolutionKernelMono>(), rec.head.as_bytes());
+                fields_inline(
+                    o,
+                    &desc::<Dp2SetConvolutionKernelMono>(),
+                    rec.head.as_bytes(),
+                );
                 if let Some(w) = rec.row_weights {
                     write_floats(o, "row", w);
                 }
@@ -318,7 +368,12 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
 fn fields_inline(out: &mut String, d: &StructDesc, bytes: &[u8]) {
     for f in d.fields {
         let raw = f.read(bytes).unwrap_or(0);
-        let _ = write!(out, " {}={}", f.name, names::format_value(field_kind(d, f, bytes), raw));
+        let _ = write!(
+            out,
+            " {}={}",
+            f.name,
+            names::format_value(field_kind(d, f, bytes), raw)
+        );
     }
 }
 
@@ -340,7 +395,10 @@ fn code_records<H: CodeHead>(o: &mut String, r: Records<'_, ShaderCodeRecord<'_,
     }
 }
 
-fn patch_records<S: Dp2Struct, I: Dp2Struct>(o: &mut String, r: Records<'_, PatchRecord<'_, S, I>>) {
+fn patch_records<S: Dp2Struct, I: Dp2Struct>(
+    o: &mut String,
+    r: Records<'_, PatchRecord<'_, S, I>>,
+) {
     for rec in r.iter() {
         o.push_str(" {");
         fields_inline(o, &desc::<Dp2DrawPatch>(), rec.head.as_bytes());
@@ -470,7 +528,9 @@ pub struct AsmError {
 
 /// Parses a hex blob written `hex:0a1b...`.
 fn parse_hex(v: &Val) -> Result<Vec<u8>, String> {
-    let Val::Word(w) = v else { return Err("expected hex:<bytes>".into()) };
+    let Val::Word(w) = v else {
+        return Err("expected hex:<bytes>".into());
+    };
     let h = w
         .strip_prefix("hex:")
         .ok_or_else(|| format!("expected hex:<bytes>, found {w}"))?;
@@ -496,11 +556,14 @@ fn parse_word(v: &Val) -> Result<&str, String> {
 
 fn parse_num(v: &Val, what: &str) -> Result<u32, String> {
     let w = parse_word(v)?;
-    names::parse_value(ValueKind::Dword, w).ok_or_else(|| format!("{what}: expected a number, found {w}"))
+    names::parse_value(ValueKind::Dword, w)
+        .ok_or_else(|| format!("{what}: expected a number, found {w}"))
 }
 
 fn parse_list(v: &Val, kind: ValueKind) -> Result<Vec<u32>, String> {
-    let Val::List(items) = v else { return Err("expected a list [...]".into()) };
+    let Val::List(items) = v else {
+        return Err("expected a list [...]".into());
+    };
     items
         .iter()
         .map(|i| {
@@ -553,7 +616,12 @@ fn fill_struct(
             _ => u32::MAX,
         };
         if raw > max {
-            return Err(format!("{}.{}: {w} does not fit {} bytes", d.name, f.name, f.ty.size()));
+            return Err(format!(
+                "{}.{}: {w} does not fit {} bytes",
+                d.name,
+                f.name,
+                f.ty.size()
+            ));
         }
         f.write(&mut bytes, raw);
         set.push(f.name);
@@ -574,7 +642,13 @@ fn struct_from<T: Dp2Struct>(items: &[Item]) -> Result<(T, Vec<&'static str>), S
     Ok((t, set))
 }
 
-fn set_if_absent(d: &StructDesc, bytes: &mut [u8], set: &[&str], field: &str, value: usize) -> Result<(), String> {
+fn set_if_absent(
+    d: &StructDesc,
+    bytes: &mut [u8],
+    set: &[&str],
+    field: &str,
+    value: usize,
+) -> Result<(), String> {
     if set.iter().any(|s| s.eq_ignore_ascii_case(field)) {
         return Ok(());
     }
@@ -598,10 +672,18 @@ pub fn assemble(src: &str) -> Result<Vec<u8>, AsmError> {
 
 /// Assembles with initial options (a `.fvf` / `.base_align` line overrides them).
 pub fn assemble_with(src: &str, opts: DecodeOptions) -> Result<Vec<u8>, AsmError> {
-    let mut a = Asm { enc: Encoder::new(opts), opts };
+    let mut a = Asm {
+        enc: Encoder::new(opts),
+        opts,
+    };
     for (i, line) in src.lines().enumerate() {
-        let err = |message: String| AsmError { line: i + 1, message };
-        let Some((mnemonic, items)) = lexer::parse_line(line).map_err(err)? else { continue };
+        let err = |message: String| AsmError {
+            line: i + 1,
+            message,
+        };
+        let Some((mnemonic, items)) = lexer::parse_line(line).map_err(err)? else {
+            continue;
+        };
         a.line(&mnemonic, &items).map_err(err)?;
     }
     Ok(a.enc.into_bytes())
@@ -623,14 +705,18 @@ impl Asm {
         let mut rest = Vec::new();
         for it in items {
             match it {
-                Item::Pair(k, v) if k.eq_ignore_ascii_case("count") => count = Some(parse_num(v, "count")?),
+                Item::Pair(k, v) if k.eq_ignore_ascii_case("count") => {
+                    count = Some(parse_num(v, "count")?)
+                }
                 Item::Pair(k, v) if k.eq_ignore_ascii_case("bReserved") => {
-                    reserved = u8::try_from(parse_num(v, "bReserved")?).map_err(|_| "bReserved is a BYTE")?
+                    reserved = u8::try_from(parse_num(v, "bReserved")?)
+                        .map_err(|_| "bReserved is a BYTE")?
                 }
                 other => rest.push(other.clone()),
             }
         }
-        let count16 = |n: u32| u16::try_from(n).map_err(|_| format!("count {n} does not fit a WORD"));
+        let count16 =
+            |n: u32| u16::try_from(n).map_err(|_| format!("count {n} does not fit a WORD"));
         let start = self.enc.len();
         self.command(op, count.map(count16).transpose()?, &rest)?;
         if reserved != 0 {
@@ -660,11 +746,13 @@ impl Asm {
             }
             "stride" => {
                 let w = word(items)?;
-                self.opts.vertex_stride = names::parse_value(ValueKind::Dword, &w).ok_or("bad stride")?;
+                self.opts.vertex_stride =
+                    names::parse_value(ValueKind::Dword, &w).ok_or("bad stride")?;
             }
             "base_align" => {
                 let w = word(items)?;
-                self.opts.base_align = names::parse_value(ValueKind::Dword, &w).ok_or("bad alignment")? as usize & 3;
+                self.opts.base_align =
+                    names::parse_value(ValueKind::Dword, &w).ok_or("bad alignment")? as usize & 3;
             }
             "raw" => {
                 let bytes = match items {
@@ -717,7 +805,10 @@ impl Asm {
         };
         let need_count = || count.ok_or_else(|| format!("{} needs count=N", op.name()));
         let v_start = || -> Result<u16, String> {
-            let v = pair("wVStart").map(|v| parse_num(v, "wVStart")).transpose()?.unwrap_or(0);
+            let v = pair("wVStart")
+                .map(|v| parse_num(v, "wVStart"))
+                .transpose()?
+                .unwrap_or(0);
             u16::try_from(v).map_err(|_| "wVStart is a WORD".to_string())
         };
 
@@ -730,23 +821,40 @@ impl Asm {
             }
             let n = u16::try_from(groups.len()).map_err(|_| "more than 65535 records")?;
             let n = count.unwrap_or(n);
-            self.enc.raw(&[op.raw(), 0]).raw(&n.to_le_bytes()).raw(&payload);
+            self.enc
+                .raw(&[op.raw(), 0])
+                .raw(&n.to_le_bytes())
+                .raw(&payload);
             return Ok(());
         }
 
         match op {
             Opcode::Reserved0 => {
                 check_keys(&[])?;
-                self.push(&C::Reserved0 { count: count.unwrap_or(0) })
+                self.push(&C::Reserved0 {
+                    count: count.unwrap_or(0),
+                })
             }
-            Opcode::LineList | Opcode::LineStrip | Opcode::TriangleList | Opcode::TriangleStrip | Opcode::TriangleFan => {
+            Opcode::LineList
+            | Opcode::LineStrip
+            | Opcode::TriangleList
+            | Opcode::TriangleStrip
+            | Opcode::TriangleFan => {
                 check_keys(&["wVStart"])?;
                 let n = need_count()?;
-                self.enc.primitive(op, n, v_start()?).map(|_| ()).map_err(|e| e.to_string())
+                self.enc
+                    .primitive(op, n, v_start()?)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
             }
-            Opcode::IndexedLineStrip | Opcode::IndexedTriangleStrip | Opcode::IndexedTriangleFan => {
+            Opcode::IndexedLineStrip
+            | Opcode::IndexedTriangleStrip
+            | Opcode::IndexedTriangleFan => {
                 check_keys(&["wVStart", "indices"])?;
-                let idx = pair("indices").map(|v| parse_list(v, ValueKind::Dword)).transpose()?.unwrap_or_default();
+                let idx = pair("indices")
+                    .map(|v| parse_list(v, ValueKind::Dword))
+                    .transpose()?
+                    .unwrap_or_default();
                 let idx: Vec<Dp2Index> = idx
                     .iter()
                     .map(|&i| u16::try_from(i).map(|i| Dp2Index { index: i.into() }))
@@ -755,64 +863,126 @@ impl Asm {
                 let extra = if op == Opcode::IndexedLineStrip { 1 } else { 2 };
                 let derived = idx.len().checked_sub(extra).ok_or("too few indices")?;
                 let n = count.unwrap_or(u16::try_from(derived).map_err(|_| "too many indices")?);
-                let start = Dp2StartVertex { v_start: v_start()?.into() };
+                let start = Dp2StartVertex {
+                    v_start: v_start()?.into(),
+                };
                 let cmd = match op {
-                    Opcode::IndexedLineStrip => C::IndexedLineStrip { count: n, start: &start, indices: &idx },
-                    Opcode::IndexedTriangleStrip => C::IndexedTriangleStrip { count: n, start: &start, indices: &idx },
-                    _ => C::IndexedTriangleFan { count: n, start: &start, indices: &idx },
+                    Opcode::IndexedLineStrip => C::IndexedLineStrip {
+                        count: n,
+                        start: &start,
+                        indices: &idx,
+                    },
+                    Opcode::IndexedTriangleStrip => C::IndexedTriangleStrip {
+                        count: n,
+                        start: &start,
+                        indices: &idx,
+                    },
+                    _ => C::IndexedTriangleFan {
+                        count: n,
+                        start: &start,
+                        indices: &idx,
+                    },
                 };
                 self.push(&cmd)
             }
             Opcode::TriangleFanImm | Opcode::LineListImm => {
                 check_keys(&["dwEdgeFlags", "vertices"])?;
-                let verts = pair("vertices").map(parse_hex).transpose()?.unwrap_or_default();
+                let verts = pair("vertices")
+                    .map(parse_hex)
+                    .transpose()?
+                    .unwrap_or_default();
                 let stride = self.opts.vertex_stride as usize;
                 let n = match count {
                     Some(n) => n,
                     None if stride > 0 => {
                         let v = verts.len() / stride;
-                        let n = if op == Opcode::TriangleFanImm { v.saturating_sub(2) } else { v / 2 };
+                        let n = if op == Opcode::TriangleFanImm {
+                            v.saturating_sub(2)
+                        } else {
+                            v / 2
+                        };
                         u16::try_from(n).map_err(|_| "too many vertices")?
                     }
                     None => return Err(format!("{} needs count=N or a .fvf", op.name())),
                 };
                 if op == Opcode::TriangleFanImm {
-                    let ef = pair("dwEdgeFlags").map(|v| parse_num(v, "dwEdgeFlags")).transpose()?.unwrap_or(0);
-                    self.enc.triangle_fan_imm(n, ef, &verts).map(|_| ()).map_err(|e| e.to_string())
+                    let ef = pair("dwEdgeFlags")
+                        .map(|v| parse_num(v, "dwEdgeFlags"))
+                        .transpose()?
+                        .unwrap_or(0);
+                    self.enc
+                        .triangle_fan_imm(n, ef, &verts)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
                 } else {
-                    self.enc.line_list_imm(n, &verts).map(|_| ()).map_err(|e| e.to_string())
+                    self.enc
+                        .line_list_imm(n, &verts)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
                 }
             }
             Opcode::IndexedTriangleList2 | Opcode::IndexedLineList2 => {
                 check_keys(&["wVStart"])?;
-                let start = Dp2StartVertex { v_start: v_start()?.into() };
+                let start = Dp2StartVertex {
+                    v_start: v_start()?.into(),
+                };
                 if op == Opcode::IndexedTriangleList2 {
-                    let t: Vec<Dp2IndexedTriangleList2> =
-                        groups.iter().map(|g| struct_from(g).map(|(t, _)| t)).collect::<Result<_, _>>()?;
-                    self.push(&C::IndexedTriangleList2 { start: &start, triangles: &t })
+                    let t: Vec<Dp2IndexedTriangleList2> = groups
+                        .iter()
+                        .map(|g| struct_from(g).map(|(t, _)| t))
+                        .collect::<Result<_, _>>()?;
+                    self.push(&C::IndexedTriangleList2 {
+                        start: &start,
+                        triangles: &t,
+                    })
                 } else {
-                    let l: Vec<Dp2IndexedLineList> =
-                        groups.iter().map(|g| struct_from(g).map(|(t, _)| t)).collect::<Result<_, _>>()?;
-                    self.push(&C::IndexedLineList2 { start: &start, lines: &l })
+                    let l: Vec<Dp2IndexedLineList> = groups
+                        .iter()
+                        .map(|g| struct_from(g).map(|(t, _)| t))
+                        .collect::<Result<_, _>>()?;
+                    self.push(&C::IndexedLineList2 {
+                        start: &start,
+                        lines: &l,
+                    })
                 }
             }
             Opcode::UpdatePalette => {
                 check_keys(&["entries"])?;
-                let [g] = groups.as_slice() else { return Err("UPDATEPALETTE takes one { ... } record".into()) };
-                let entries = pair("entries").map(|v| parse_list(v, ValueKind::Hex)).transpose()?.unwrap_or_default();
+                let [g] = groups.as_slice() else {
+                    return Err("UPDATEPALETTE takes one { ... } record".into());
+                };
+                let entries = pair("entries")
+                    .map(|v| parse_list(v, ValueKind::Hex))
+                    .transpose()?
+                    .unwrap_or_default();
                 let d = desc::<Dp2UpdatePalette>();
                 let (mut b, set) = fill_struct(&d, g, |_, _| Ok(false))?;
                 set_if_absent(&d, &mut b, &set, "wNumEntries", entries.len())?;
                 let update = Dp2UpdatePalette::read_from_bytes(&b).map_err(|_| "internal")?;
-                let e: Vec<Dp2PaletteEntry> = entries.iter().map(|&x| Dp2PaletteEntry { entry: x.into() }).collect();
-                self.push(&C::UpdatePalette { count: count.unwrap_or(1), update: &update, entries: &e })
+                let e: Vec<Dp2PaletteEntry> = entries
+                    .iter()
+                    .map(|&x| Dp2PaletteEntry { entry: x.into() })
+                    .collect();
+                self.push(&C::UpdatePalette {
+                    count: count.unwrap_or(1),
+                    update: &update,
+                    entries: &e,
+                })
             }
             Opcode::Clear => {
                 check_keys(&[])?;
-                let (head, rects) = groups.split_first().ok_or("CLEAR needs a { dwFlags=... } record")?;
+                let (head, rects) = groups
+                    .split_first()
+                    .ok_or("CLEAR needs a { dwFlags=... } record")?;
                 let (clear, _) = struct_from::<Dp2Clear>(head)?;
-                let r: Vec<Rect> = rects.iter().map(|g| struct_from(g).map(|(t, _)| t)).collect::<Result<_, _>>()?;
-                self.push(&C::Clear { clear: &clear, rects: &r })
+                let r: Vec<Rect> = rects
+                    .iter()
+                    .map(|g| struct_from(g).map(|(t, _)| t))
+                    .collect::<Result<_, _>>()?;
+                self.push(&C::Clear {
+                    clear: &clear,
+                    rects: &r,
+                })
             }
             Opcode::SetLight => {
                 check_keys(&[])?;
@@ -872,8 +1042,12 @@ impl Asm {
             | Opcode::SetPixelShaderConstB => {
                 check_keys(&[])?;
                 let (kind, per) = match op {
-                    Opcode::SetVertexShaderConst | Opcode::SetPixelShaderConst => (ValueKind::Float, 4),
-                    Opcode::SetVertexShaderConstI | Opcode::SetPixelShaderConstI => (ValueKind::Long, 4),
+                    Opcode::SetVertexShaderConst | Opcode::SetPixelShaderConst => {
+                        (ValueKind::Float, 4)
+                    }
+                    Opcode::SetVertexShaderConstI | Opcode::SetPixelShaderConstI => {
+                        (ValueKind::Long, 4)
+                    }
                     _ => (ValueKind::Bool, 1),
                 };
                 let mut bytes = Vec::new();
@@ -896,11 +1070,19 @@ impl Asm {
                 }
                 let n = groups.len();
                 let cmd = match op {
-                    Opcode::SetVertexShaderConst => C::SetVertexShaderConst(self.records(&bytes, n)?),
+                    Opcode::SetVertexShaderConst => {
+                        C::SetVertexShaderConst(self.records(&bytes, n)?)
+                    }
                     Opcode::SetPixelShaderConst => C::SetPixelShaderConst(self.records(&bytes, n)?),
-                    Opcode::SetVertexShaderConstI => C::SetVertexShaderConstI(self.records(&bytes, n)?),
-                    Opcode::SetPixelShaderConstI => C::SetPixelShaderConstI(self.records(&bytes, n)?),
-                    Opcode::SetVertexShaderConstB => C::SetVertexShaderConstB(self.records(&bytes, n)?),
+                    Opcode::SetVertexShaderConstI => {
+                        C::SetVertexShaderConstI(self.records(&bytes, n)?)
+                    }
+                    Opcode::SetPixelShaderConstI => {
+                        C::SetPixelShaderConstI(self.records(&bytes, n)?)
+                    }
+                    Opcode::SetVertexShaderConstB => {
+                        C::SetVertexShaderConstB(self.records(&bytes, n)?)
+                    }
                     _ => C::SetPixelShaderConstB(self.records(&bytes, n)?),
                 };
                 self.push(&cmd)
@@ -952,7 +1134,10 @@ impl Asm {
             }
             Opcode::ResponseContinue => {
                 check_keys(&["extra"])?;
-                let extra = pair("extra").map(parse_hex).transpose()?.unwrap_or_default();
+                let extra = pair("extra")
+                    .map(parse_hex)
+                    .transpose()?
+                    .unwrap_or_default();
                 self.push(&C::ResponseContinue { extra: &extra })
             }
             Opcode::ResponseQuery => {
@@ -992,7 +1177,8 @@ impl Asm {
                         }
                         Ok(true)
                     })?;
-                    let flags = (u32::from(row.is_some()) * ROW_WEIGHTS) | (u32::from(col.is_some()) * COL_WEIGHTS);
+                    let flags = (u32::from(row.is_some()) * ROW_WEIGHTS)
+                        | (u32::from(col.is_some()) * COL_WEIGHTS);
                     set_if_absent(&d, &mut b, &set, "dwFlags", flags as usize)?;
                     if let Some(r) = &row {
                         set_if_absent(&d, &mut b, &set, "dwWidth", r.len())?;
@@ -1012,9 +1198,14 @@ impl Asm {
         }
     }
 
-    fn records<'a, R: VarRecord<'a>>(&self, bytes: &'a [u8], n: usize) -> Result<Records<'a, R>, String> {
+    fn records<'a, R: VarRecord<'a>>(
+        &self,
+        bytes: &'a [u8],
+        n: usize,
+    ) -> Result<Records<'a, R>, String> {
         let n = u16::try_from(n).map_err(|_| "more than 65535 records")?;
-        Records::from_bytes(bytes, n).ok_or_else(|| "record sizes disagree with the data given".to_string())
+        Records::from_bytes(bytes, n)
+            .ok_or_else(|| "record sizes disagree with the data given".to_string())
     }
 }
 
@@ -1053,7 +1244,8 @@ fn patch_groups<S: Dp2Struct, I: Dp2Struct>(groups: &[&[Item]]) -> Result<Vec<u8
             }
             Ok(true)
         })?;
-        let flags = (u32::from(segs.is_some()) * RTPATCHFLAG_HASSEGS) | (u32::from(info.is_some()) * RTPATCHFLAG_HASINFO);
+        let flags = (u32::from(segs.is_some()) * RTPATCHFLAG_HASSEGS)
+            | (u32::from(info.is_some()) * RTPATCHFLAG_HASINFO);
         set_if_absent(&d, &mut b, &set, "Flags", flags as usize)?;
         bytes.extend_from_slice(&b);
         for part in [segs, info].into_iter().flatten() {

@@ -125,7 +125,11 @@ pub fn random_command(rng: &mut Rng, op: Opcode, out: &mut Vec<u8>, opts: Decode
         | O::SetPixelShaderConstI
         | O::SetVertexShaderConstB
         | O::SetPixelShaderConstB => {
-            let per = if matches!(op, O::SetVertexShaderConstB | O::SetPixelShaderConstB) { 4 } else { 16 };
+            let per = if matches!(op, O::SetVertexShaderConstB | O::SetPixelShaderConstB) {
+                4
+            } else {
+                16
+            };
             let n = small(rng);
             header(out, op.raw(), n);
             for _ in 0..n {
@@ -162,7 +166,11 @@ pub fn random_command(rng: &mut Rng, op: Opcode, out: &mut Vec<u8>, opts: Decode
         O::DrawRectPatch | O::DrawTriPatch => {
             let n = small(rng);
             header(out, op.raw(), n);
-            let (s, i) = if op == O::DrawRectPatch { (16, 28) } else { (12, 16) };
+            let (s, i) = if op == O::DrawRectPatch {
+                (16, 28)
+            } else {
+                (12, 16)
+            };
             for _ in 0..n {
                 let flags = rng.below(4) as u32 | ((rng.below(2) as u32) << 7);
                 out.extend_from_slice(&rng.bytes(4));
@@ -189,7 +197,11 @@ pub fn random_command(rng: &mut Rng, op: Opcode, out: &mut Vec<u8>, opts: Decode
             let n = small(rng);
             header(out, op.raw(), n);
             for _ in 0..n {
-                let (w, h, f) = (rng.below(8) as u32, rng.below(8) as u32, rng.below(4) as u32);
+                let (w, h, f) = (
+                    rng.below(8) as u32,
+                    rng.below(8) as u32,
+                    rng.below(4) as u32,
+                );
                 out.extend_from_slice(&w.to_le_bytes());
                 out.extend_from_slice(&h.to_le_bytes());
                 out.extend_from_slice(&f.to_le_bytes());
@@ -214,7 +226,9 @@ pub fn random_stream(seed: u64, len: usize, opts: DecodeOptions) -> Vec<u8> {
 
 /// Reads a test data file from the repository's `testdata/`.
 pub fn testdata(path: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(path)
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata")
+        .join(path)
 }
 
 /// Compares `actual` with a golden file; `SOFTHAL_BLESS=1` rewrites it.
@@ -223,14 +237,24 @@ pub fn check_golden(path: &std::path::Path, actual: &str) {
         std::fs::write(path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("missing golden {} ({e}); run with SOFTHAL_BLESS=1", path.display()));
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "missing golden {} ({e}); run with SOFTHAL_BLESS=1",
+            path.display()
+        )
+    });
     if expected != actual {
         let diff_line = expected
             .lines()
             .zip(actual.lines())
             .position(|(a, b)| a != b)
-            .map_or_else(|| "length differs".to_string(), |i| format!("first difference at line {}", i + 1));
-        panic!("{} does not match ({diff_line}); inspect and re-bless with SOFTHAL_BLESS=1", path.display());
+            .map_or_else(
+                || "length differs".to_string(),
+                |i| format!("first difference at line {}", i + 1),
+            );
+        panic!(
+            "{} does not match ({diff_line}); inspect and re-bless with SOFTHAL_BLESS=1",
+            path.display()
+        );
     }
 }
