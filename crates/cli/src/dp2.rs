@@ -46,8 +46,16 @@ fn usage_error(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// `--fvf` takes hex (with or without `0x`, so `44` is 0x44) or `D3DFVF_` names.
 fn parse_fvf(s: &str) -> Option<u32> {
-    names::parse_fvf(s).or_else(|| u32::from_str_radix(s.trim_start_matches("0x").trim_start_matches("0X"), 16).ok())
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return u32::from_str_radix(digits, 16).ok();
+    }
+    names::parse_fvf(s)
 }
 
 struct Input {
@@ -61,14 +69,24 @@ fn load(a: &StreamArgs) -> Result<Input, ExitCode> {
         .map_err(|e| usage_error(&format!("cannot read {}: {e}", a.file.display())))?;
     let fvf = match &a.fvf {
         None => None,
-        Some(s) => Some(parse_fvf(s).ok_or_else(|| usage_error(&format!("--fvf: cannot read {s:?}")))?),
+        Some(s) => {
+            Some(parse_fvf(s).ok_or_else(|| usage_error(&format!("--fvf: cannot read {s:?}")))?)
+        }
     };
     let vertex_stride = match fvf {
         None => 0,
-        Some(f) => softhal_wire::fvf::vertex_stride(f)
-            .map_err(|e| usage_error(&format!("--fvf: {e}")))?,
+        Some(f) => {
+            softhal_wire::fvf::vertex_stride(f).map_err(|e| usage_error(&format!("--fvf: {e}")))?
+        }
     };
-    Ok(Input { bytes, fvf, opts: DecodeOptions { vertex_stride, base_align: a.base_align & 3 } })
+    Ok(Input {
+        bytes,
+        fvf,
+        opts: DecodeOptions {
+            vertex_stride,
+            base_align: a.base_align & 3,
+        },
+    })
 }
 
 fn error_json(e: &DecodeError) -> Value {
@@ -125,7 +143,11 @@ pub fn disasm(a: &StreamArgs) -> ExitCode {
         let failed = error.is_some();
         let out = json!({ "commands": commands, "error": error.as_ref().map(error_json) });
         println!("{out}");
-        return if failed { ExitCode::from(1) } else { ExitCode::SUCCESS };
+        return if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     let Disassembly { text, error } = text::disassemble(&input.bytes, input.fvf, input.opts);
     print!("{text}");
@@ -147,9 +169,17 @@ pub fn validate(a: &StreamArgs) -> ExitCode {
     match softhal_wire::decode_all(&input.bytes, input.opts) {
         Ok(cmds) => {
             if a.json {
-                println!("{}", json!({ "valid": true, "commands": cmds.len(), "bytes": input.bytes.len() }));
+                println!(
+                    "{}",
+                    json!({ "valid": true, "commands": cmds.len(), "bytes": input.bytes.len() })
+                );
             } else {
-                println!("{}: valid, {} command(s), {} byte(s)", a.file.display(), cmds.len(), input.bytes.len());
+                println!(
+                    "{}: valid, {} command(s), {} byte(s)",
+                    a.file.display(),
+                    cmds.len(),
+                    input.bytes.len()
+                );
             }
             ExitCode::SUCCESS
         }

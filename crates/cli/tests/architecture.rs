@@ -9,8 +9,15 @@ fn root() -> &'static Path {
 
 fn workspace_members() -> Vec<String> {
     let toml = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
-    let line = toml.lines().find(|l| l.trim_start().starts_with("members")).expect("members line");
-    line.split('"').skip(1).step_by(2).map(str::to_string).collect()
+    let line = toml
+        .lines()
+        .find(|l| l.trim_start().starts_with("members"))
+        .expect("members line");
+    line.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
 }
 
 fn documented_crates() -> Vec<String> {
@@ -29,39 +36,66 @@ fn architecture_lists_exactly_the_workspace_crates() {
     members.sort();
     documented.sort();
     assert!(!members.is_empty());
-    assert_eq!(documented, members, "ARCHITECTURE.md's crate table and Cargo.toml's members differ");
+    assert_eq!(
+        documented, members,
+        "ARCHITECTURE.md's crate table and Cargo.toml's members differ"
+    );
     for m in &members {
-        assert!(root().join(m).join("Cargo.toml").exists(), "{m} has no Cargo.toml");
+        assert!(
+            root().join(m).join("Cargo.toml").exists(),
+            "{m} has no Cargo.toml"
+        );
     }
 }
 
 /// The names of the softhal crates `krate` depends on (dependency keys).
 fn deps_of(krate: &str) -> Vec<String> {
-    let toml = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")).unwrap();
+    let toml =
+        std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")).unwrap();
     toml.lines()
         .map(str::trim_start)
         .filter(|l| l.starts_with("softhal-"))
-        .filter_map(|l| l.split(|c: char| c == '.' || c == ' ' || c == '=').next())
+        .filter_map(|l| l.split(['.', ' ', '=']).next())
         .map(str::to_string)
         .collect()
 }
 
 #[test]
 fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
-    assert!(!deps_of("pipeline").iter().any(|d| d == "softhal-wire"), "pipeline must not depend on wire");
-    assert!(deps_of("wire").is_empty(), "wire must not depend on other softhal crates");
-    assert!(deps_of("cli").iter().any(|d| d == "softhal-wire"), "the check must see real dependencies");
+    assert!(
+        !deps_of("pipeline").iter().any(|d| d == "softhal-wire"),
+        "pipeline must not depend on wire"
+    );
+    assert!(
+        deps_of("wire").is_empty(),
+        "wire must not depend on other softhal crates"
+    );
+    assert!(
+        deps_of("cli").iter().any(|d| d == "softhal-wire"),
+        "the check must see real dependencies"
+    );
 }
 
 #[test]
 fn unsafe_is_forbidden_outside_pipeline_simd() {
     for krate in ["wire", "cli"] {
-        let lib = root().join("crates").join(krate).join(if krate == "cli" { "src/main.rs" } else { "src/lib.rs" });
+        let lib = root().join("crates").join(krate).join(if krate == "cli" {
+            "src/main.rs"
+        } else {
+            "src/lib.rs"
+        });
         let text = std::fs::read_to_string(&lib).unwrap();
-        assert!(text.contains("#![forbid(unsafe_code)]"), "{} lacks #![forbid(unsafe_code)]", lib.display());
+        assert!(
+            text.contains("#![forbid(unsafe_code)]"),
+            "{} lacks #![forbid(unsafe_code)]",
+            lib.display()
+        );
     }
     let pipeline = std::fs::read_to_string(root().join("crates/pipeline/src/lib.rs")).unwrap();
-    assert!(pipeline.contains("#![deny(unsafe_code)]"), "pipeline must deny unsafe at its root");
+    assert!(
+        pipeline.contains("#![deny(unsafe_code)]"),
+        "pipeline must deny unsafe at its root"
+    );
     // Only simd.rs may allow it.
     for entry in std::fs::read_dir(root().join("crates/pipeline/src")).unwrap() {
         let path = entry.unwrap().path();

@@ -56,11 +56,14 @@ impl Rng {
 fn render_state_heavy() -> Vec<u8> {
     let mut rng = Rng(0x5EED_0001);
     let mut e = Encoder::new(OPTS);
-    let mut i = 0u32;
+    // Commands since the last VIEWPORTINFO / SETTRANSFORM.
+    let (mut since_viewport, mut since_transform) = (0u32, 0u32);
     while e.len() < MIN_BYTES {
-        i += 1;
+        since_viewport += 1;
+        since_transform += 1;
         let n = rng.range(1, 8) as usize;
-        if rng.next() % 3 == 0 {
+        // One command in three sets texture-stage states.
+        if rng.range(0, 2) == 0 {
             let tss: Vec<(u16, u16, u32)> = (0..n)
                 .map(|_| {
                     (
@@ -77,10 +80,12 @@ fn render_state_heavy() -> Vec<u8> {
                 .collect();
             e.render_states(&rs).expect("RENDERSTATE");
         }
-        if i % 16 == 0 {
+        if since_viewport == 16 {
+            since_viewport = 0;
             e.viewport(0, 0, 640, 480).expect("VIEWPORTINFO");
         }
-        if i % 24 == 0 {
+        if since_transform == 24 {
+            since_transform = 0;
             let s = rng.range(1, 4) as f32;
             let m = [
                 [s, 0.0, 0.0, 0.0],

@@ -824,6 +824,8 @@ pub enum Command<'a> {
     /// `D3DDP2OP_RESPONSECONTINUE` (response buffers only): `dwTotalSize`
     /// covers the 8-byte record; any bytes beyond are kept in `extra`.
     ResponseContinue {
+        /// The header's count (`wStateCount`; 0 from a well-behaved driver).
+        count: u16,
         /// Bytes after the 8-byte record that `dwTotalSize` also covers.
         extra: &'a [u8],
     },

@@ -422,7 +422,13 @@ fn decode_payload<'a>(
         Opcode::SetDepthStencil => fixed!(SetDepthStencil),
         Opcode::ResponseContinue => {
             let (total, body) = response_body(payload)?;
-            (C::ResponseContinue { extra: body }, total - 4)
+            (
+                C::ResponseContinue {
+                    count: n16,
+                    extra: body,
+                },
+                total - 4,
+            )
         }
         Opcode::ResponseQuery => {
             let (total, body) = response_body(payload)?;

@@ -105,7 +105,7 @@ impl Encoder {
     fn imm(&mut self, vertices: &[u8], vertex_count: u64) -> Result<(), EncodeError> {
         let stride = self.opts.vertex_stride;
         let expected_len = vertex_count.checked_mul(u64::from(stride));
-        if stride == 0 || expected_len != Some(vertices.len() as u64) {
+        if (stride == 0 && vertex_count > 0) || expected_len != Some(vertices.len() as u64) {
             return Err(EncodeError::BadInlineVertices {
                 len: vertices.len(),
                 expected: vertex_count,
@@ -277,13 +277,13 @@ impl Encoder {
             C::CreateQuery(r) => self.fixed(Opcode::CreateQuery, r),
             C::SetRenderTarget2(r) => self.fixed(Opcode::SetRenderTarget2, r),
             C::SetDepthStencil(r) => self.fixed(Opcode::SetDepthStencil, r),
-            C::ResponseContinue { extra } => {
+            C::ResponseContinue { count, extra } => {
                 let total =
                     u32::try_from(8 + extra.len()).map_err(|_| EncodeError::LengthTooLarge {
                         what: "response",
                         len: extra.len(),
                     })?;
-                self.header(Opcode::ResponseContinue, 0);
+                self.header(Opcode::ResponseContinue, count);
                 self.buf.extend_from_slice(&total.to_le_bytes());
                 self.buf.extend_from_slice(extra);
                 Ok(())

@@ -80,7 +80,7 @@ fn cutting_a_stream_anywhere_fails_exactly_at_the_cut_command() {
             assert_eq!(n, starts.iter().filter(|&&s| s < cut).count());
         } else {
             let e = result.expect_err("a cut inside a command must fail");
-            let owner = *starts.iter().filter(|&&s| s < cut).last().unwrap();
+            let owner = *starts.iter().rfind(|&&s| s < cut).unwrap();
             assert_eq!(e.offset, owner, "cut at {cut}");
             assert!(
                 matches!(
@@ -226,4 +226,53 @@ fn unknown_opcodes_pause_the_walk_until_the_host_says_where_to_go() {
         (err.offset, err.kind.code()),
         (unknown_at, "unknown_opcode")
     );
+}
+
+/// Found in review: RESPONSECONTINUE lost a non-zero header count.
+#[test]
+fn regression_responsecontinue_keeps_its_count() {
+    let src = ".raw hex:5700050008000000";
+    let b = assemble(src).unwrap();
+    let d = disassemble(&b, None, OPTS);
+    assert!(d.text.contains("count=5"), "{}", d.text);
+    assert_eq!(assemble(&d.text).unwrap(), b);
+}
+
+/// Found in review: LINELIST_IMM with N = 0 needs no stride and must round-trip.
+#[test]
+fn regression_empty_linelist_imm_round_trips_without_fvf() {
+    let opts = DecodeOptions {
+        vertex_stride: 0,
+        base_align: 0,
+    };
+    let b = vec![24, 0, 0, 0];
+    let d = disassemble(&b, None, opts);
+    assert!(d.error.is_none());
+    assert_eq!(softhal_wire::text::assemble_with(&d.text, opts).unwrap(), b);
+}
+
+/// Found in review: the assembler silently ignored stray items.
+#[test]
+fn regression_assembler_rejects_what_it_would_ignore() {
+    for bad in [
+        "TRIANGLELIST count=1 { wVStart=5 }",
+        "RESPONSECONTINUE { dwTotalSize=12 }",
+        "LINELIST_IMM count=0 dwEdgeFlags=1",
+        "CLEAR count=2 { dwFlags=1 } { right=1 }",
+        "RENDERSTATE count=2 { RenderState=7 }",
+        "SETLIGHT count=3 { dwIndex=0 }",
+    ] {
+        assert!(assemble(bad).is_err(), "accepted: {bad}");
+    }
+    assert!(assemble("CLEAR count=1 { dwFlags=1 } { right=1 }").is_ok());
+    assert!(assemble("UPDATEPALETTE count=7 { dwPaletteHandle=1 }").is_ok());
+}
+
+/// Found in review: an unknown opcode must print as something that assembles.
+#[test]
+fn regression_unknown_opcode_formats_as_raw_header() {
+    let b = [5u8, 0, 3, 0];
+    let cmd = softhal_wire::decode_at(&b, 0, OPTS).unwrap();
+    let line = softhal_wire::text::format_command(&cmd);
+    assert_eq!(assemble(&line).unwrap(), b, "{line}");
 }

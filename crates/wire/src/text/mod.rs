@@ -195,16 +195,23 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
     let op = Opcode::from_raw(cmd.header.command);
     let mut out = match op {
         Some(o) => o.name().to_string(),
-        None => format!("D3DDP2OP_UNKNOWN({})", cmd.header.command),
+        None => {
+            // Its extent is unknown here: print the header as raw bytes, which
+            // assemble back to the same four bytes.
+            let h = cmd.header;
+            let c = h.count.get().to_le_bytes();
+            return format!(
+                ".raw hex:{:02x}{:02x}{:02x}{:02x} # unknown opcode {}",
+                h.command, h.reserved, c[0], c[1], h.command
+            );
+        }
     };
     if cmd.header.reserved != 0 {
         let _ = write!(out, " bReserved={}", cmd.header.reserved);
     }
     let o = &mut out;
     match cmd.command {
-        C::Unknown { .. } => {
-            let _ = write!(o, " count={}", cmd.header.count.get());
-        }
+        C::Unknown { .. } => {}
         C::Reserved0 { count } => {
             let _ = write!(o, " count={count}");
         }
@@ -325,7 +332,10 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
                 o.push_str(" }");
             }
         }
-        C::ResponseContinue { extra } => {
+        C::ResponseContinue { count, extra } => {
+            if count != 0 {
+                let _ = write!(o, " count={count}");
+            }
             if !extra.is_empty() {
                 write_hex(o, "extra", extra);
             }
@@ -803,6 +813,40 @@ impl Asm {
             }
             Ok(())
         };
+        // Shapes without `{ }` records, and shapes whose N is free (not the
+        // number of records): elsewhere `count=` must agree with the records.
+        use Opcode as O;
+        let recordless = matches!(
+            op,
+            O::Reserved0
+                | O::LineList
+                | O::LineStrip
+                | O::TriangleList
+                | O::TriangleStrip
+                | O::TriangleFan
+                | O::IndexedLineStrip
+                | O::IndexedTriangleStrip
+                | O::IndexedTriangleFan
+                | O::TriangleFanImm
+                | O::LineListImm
+                | O::ResponseContinue
+        );
+        if recordless && !groups.is_empty() {
+            return Err(format!("{} takes no {{ }} records", op.name()));
+        }
+        if let (false, false, Some(c)) = (recordless, op == O::UpdatePalette, count) {
+            let records = if op == O::Clear {
+                groups.len().saturating_sub(1)
+            } else {
+                groups.len()
+            };
+            if usize::from(c) != records {
+                return Err(format!(
+                    "{}: count={c} but {records} record(s) given",
+                    op.name()
+                ));
+            }
+        }
         let need_count = || count.ok_or_else(|| format!("{} needs count=N", op.name()));
         let v_start = || -> Result<u16, String> {
             let v = pair("wVStart")
@@ -886,7 +930,11 @@ impl Asm {
                 self.push(&cmd)
             }
             Opcode::TriangleFanImm | Opcode::LineListImm => {
-                check_keys(&["dwEdgeFlags", "vertices"])?;
+                if op == Opcode::TriangleFanImm {
+                    check_keys(&["dwEdgeFlags", "vertices"])?;
+                } else {
+                    check_keys(&["vertices"])?;
+                }
                 let verts = pair("vertices")
                     .map(parse_hex)
                     .transpose()?
@@ -1138,7 +1186,10 @@ impl Asm {
                     .map(parse_hex)
                     .transpose()?
                     .unwrap_or_default();
-                self.push(&C::ResponseContinue { extra: &extra })
+                self.push(&C::ResponseContinue {
+                    count: count.unwrap_or(0),
+                    extra: &extra,
+                })
             }
             Opcode::ResponseQuery => {
                 check_keys(&[])?;

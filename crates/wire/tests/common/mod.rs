@@ -31,7 +31,7 @@ fn header(out: &mut Vec<u8>, op: u8, count: u16) {
 }
 
 fn pad_to_dword(out: &mut Vec<u8>, base_align: usize) {
-    while (base_align + out.len()) % 4 != 0 {
+    while (base_align + out.len()) & 3 != 0 {
         out.push(0);
     }
 }
@@ -158,7 +158,7 @@ pub fn random_command(rng: &mut Rng, op: Opcode, out: &mut Vec<u8>, opts: Decode
             }
         }
         O::ResponseContinue => {
-            header(out, op.raw(), 0);
+            header(out, op.raw(), rng.below(3) as u16);
             let extra = rng.below(6) as u32;
             out.extend_from_slice(&(8 + extra).to_le_bytes());
             out.extend_from_slice(&rng.bytes(extra as usize));
