@@ -1,10 +1,337 @@
-//! `softhal bench` (placeholder until the pipeline benchmark lands).
+//! `softhal bench`: the W1–W6 anchor workloads on the software pipeline.
+//!
+//! In: which workload(s), the thread count, output style. Out: one line per
+//! workload (a table, or one JSON object per line with `--json`) with the
+//! median throughput of 5 batches, the llvmpipe reference figure measured
+//! on the project's machine and the ratio. Timing follows
+//! `shared/bench/WORKLOADS.md`: 1 warm-up frame, 1 calibration frame that
+//! picks K so that 5 batches take ≈ 3 s in all (≈ 0.5 s with `--quick`, or
+//! K fixed with `--frames`), then 5 batches of K frames; every frame clears
+//! colour and depth (included in the time) and issues one draw call. The
+//! machine-noise control of the reference harness (redoing batches while
+//! other processes are busy) is not implemented.
+//!
+//! W3/W4 need textures and W5 needs fog (Pipeline II): W3/W4 are reported
+//! as not available, W5 runs without fog and says so. Lines are drawn with
+//! LASTPIXEL = FALSE, matching the reference rasterizer's line rule.
+
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use softhal_pipeline::{
+    Clear, ClearFlags, CmpFunc, CullMode, DrawCall, Format, PipelineState, RenderTargets, Renderer,
+    Surface, ZBufferType,
+};
+
+use crate::workloads::{self, Mesh, HEIGHT, WIDTH};
+
+/// A workload selection.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkloadSel {
+    /// small triangles, depth LESS.
+    #[value(name = "W1", alias = "w1")]
+    W1,
+    /// full-screen Gouraud quads.
+    #[value(name = "W2", alias = "w2")]
+    W2,
+    /// W2 + bilinear texture (needs Pipeline II).
+    #[value(name = "W3", alias = "w3")]
+    W3,
+    /// W3 + blending (needs Pipeline II).
+    #[value(name = "W4", alias = "w4")]
+    W4,
+    /// W2 + depth LESS_EQUAL + vertex fog (fog needs Pipeline II).
+    #[value(name = "W5", alias = "w5")]
+    W5,
+    /// 30-pixel lines.
+    #[value(name = "W6", alias = "w6")]
+    W6,
+    /// All six.
+    #[value(name = "all")]
+    All,
+}
+
 /// Arguments of `softhal bench`.
 #[derive(clap::Args, Debug)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// Workload to run.
+    #[arg(long, value_enum, default_value = "all")]
+    pub workload: WorkloadSel,
+    /// Rasterizer threads (1 = everything on the calling thread).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// One JSON object per line instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Fixed number of frames per batch (skips calibration).
+    #[arg(long)]
+    pub frames: Option<u32>,
+    /// Calibrate for ≈ 0.5 s per workload instead of ≈ 3 s.
+    #[arg(long)]
+    pub quick: bool,
+    /// Use the scalar kernels only.
+    #[arg(long)]
+    pub no_simd: bool,
+    /// Write the last frame of each workload as `<dir>/<W>.png`.
+    #[arg(long, value_name = "DIR")]
+    pub dump: Option<std::path::PathBuf>,
+}
+
+/// Batches per measurement.
+const BATCHES: usize = 5;
+
+struct Spec {
+    name: &'static str,
+    metric: &'static str,
+    units_per_frame: f64,
+    llvmpipe: f64,
+    note: Option<&'static str>,
+}
+
+fn spec(w: WorkloadSel) -> Spec {
+    let pixels = 157_286_400.0 / 1e6;
+    let s = |name, metric, units_per_frame, llvmpipe, note| Spec {
+        name,
+        metric,
+        units_per_frame,
+        llvmpipe,
+        note,
+    };
+    match w {
+        WorkloadSel::W1 => s("W1", "Mtris/s", 200_000.0 / 1e6, 1.76, None),
+        WorkloadSel::W2 => s("W2", "Mpix/s", pixels, 730.0, None),
+        WorkloadSel::W3 => s(
+            "W3",
+            "Mpix/s",
+            pixels,
+            246.0,
+            Some("not yet available: needs textures (Pipeline II)"),
+        ),
+        WorkloadSel::W4 => s(
+            "W4",
+            "Mpix/s",
+            pixels,
+            190.0,
+            Some("not yet available: needs textures (Pipeline II)"),
+        ),
+        WorkloadSel::W5 => s(
+            "W5",
+            "Mpix/s",
+            pixels,
+            256.0,
+            Some("fog not applied (Pipeline II)"),
+        ),
+        WorkloadSel::W6 | WorkloadSel::All => s("W6", "Mlines/s", 100_000.0 / 1e6, 0.96, None),
+    }
+}
+
+fn state_for(w: WorkloadSel) -> PipelineState {
+    let mut st = PipelineState::default();
+    st.raster.cull_mode = CullMode::None;
+    st.depth.z_write = true;
+    match w {
+        WorkloadSel::W1 => {
+            st.depth.z_enable = ZBufferType::ZBuffer;
+            st.depth.z_func = CmpFunc::Less;
+        }
+        WorkloadSel::W5 => {
+            st.depth.z_enable = ZBufferType::ZBuffer;
+            st.depth.z_func = CmpFunc::LessEqual;
+        }
+        _ => st.depth.z_enable = ZBufferType::Disabled,
+    }
+    // The reference (GL) rasterizer never draws the last pixel of a line;
+    // D3D's LASTPIXEL = FALSE gives the same pixel count.
+    st.raster.last_pixel = false;
+    st
+}
+
+/// FNV-1a 64 of a byte string.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+struct Rig {
+    renderer: Renderer,
+    color: Surface,
+    depth: Surface,
+    state: PipelineState,
+    mesh: Mesh,
+    fragments: u64,
+}
+
+impl Rig {
+    fn frame(&mut self) -> Result<(), String> {
+        let clear = Clear {
+            flags: ClearFlags {
+                target: true,
+                zbuffer: true,
+                stencil: true,
+            },
+            rects: &[],
+            color: 0xFF00_0000,
+            z: 1.0,
+            stencil: 0,
+        };
+        self.renderer
+            .clear(Some(&mut self.color), Some(&mut self.depth), &clear)
+            .map_err(|e| e.to_string())?;
+        let layout = workloads::layout();
+        let call = DrawCall::new(
+            self.mesh.topology,
+            &self.mesh.vertices,
+            &layout,
+            self.mesh.primitive_count,
+        );
+        let mut targets = RenderTargets {
+            color: &mut self.color,
+            depth: Some(&mut self.depth),
+        };
+        let stats = self
+            .renderer
+            .draw(&mut targets, &self.state, &call)
+            .map_err(|e| e.to_string())?;
+        self.fragments = stats.pixels_written;
+        Ok(())
+    }
+
+    fn frames(&mut self, k: u32) -> Result<Duration, String> {
+        let t = Instant::now();
+        for _ in 0..k {
+            self.frame()?;
+        }
+        Ok(t.elapsed())
+    }
+}
+
+fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String> {
+    let sp = spec(w);
+    let mut out = serde_json::json!({
+        "workload": sp.name,
+        "metric": sp.metric,
+        "threads": args.threads,
+        "llvmpipe": sp.llvmpipe,
+    });
+    if matches!(w, WorkloadSel::W3 | WorkloadSel::W4) {
+        out["value"] = serde_json::Value::Null;
+        out["ratio"] = serde_json::Value::Null;
+        out["note"] = sp.note.into();
+        return Ok(out);
+    }
+    let mesh = match w {
+        WorkloadSel::W1 => workloads::w1(),
+        WorkloadSel::W6 => workloads::w6(),
+        _ => workloads::quads(),
+    };
+    let mut renderer = Renderer::new(args.threads).map_err(|e| e.to_string())?;
+    if args.no_simd {
+        renderer.set_simd(false);
+    }
+    let simd = format!("{:?}", renderer.simd_level());
+    let mut rig = Rig {
+        renderer,
+        color: Surface::new(Format::A8R8G8B8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
+        depth: Surface::new(Format::D24S8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
+        state: state_for(w),
+        mesh,
+        fragments: 0,
+    };
+    rig.frame()?; // warm-up
+    let k = match args.frames {
+        Some(k) => k.max(1),
+        None => {
+            let t = rig.frames(1)?.as_secs_f64().max(1e-6);
+            let total = if args.quick { 0.5 } else { 3.0 };
+            ((total / BATCHES as f64 / t).round() as u32).max(1)
+        }
+    };
+    let mut rates = Vec::with_capacity(BATCHES);
+    for _ in 0..BATCHES {
+        let secs = rig.frames(k)?.as_secs_f64().max(1e-9);
+        rates.push(sp.units_per_frame * f64::from(k) / secs);
+    }
+    rates.sort_by(f64::total_cmp);
+    let median = rates[BATCHES / 2];
+    let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
+    out["value"] = round3(median).into();
+    out["ratio"] = round3(median / sp.llvmpipe).into();
+    out["checksum"] = format!("{:016x}", fnv1a64(rig.color.bytes())).into();
+    out["frames_per_batch"] = k.into();
+    out["fragments_per_frame"] = rig.fragments.into();
+    out["simd"] = simd.into();
+    if let Some(n) = sp.note {
+        out["note"] = n.into();
+    }
+    if let Some(dir) = &args.dump {
+        rig.color
+            .write_png(dir.join(format!("{}.png", sp.name)))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
 /// Runs the benchmark.
-pub fn run(_a: &BenchArgs) -> ExitCode {
-    eprintln!("softhal bench: not available yet");
-    ExitCode::from(2)
+pub fn run(args: &BenchArgs) -> ExitCode {
+    let list: Vec<WorkloadSel> = match args.workload {
+        WorkloadSel::All => vec![
+            WorkloadSel::W1,
+            WorkloadSel::W2,
+            WorkloadSel::W3,
+            WorkloadSel::W4,
+            WorkloadSel::W5,
+            WorkloadSel::W6,
+        ],
+        w => vec![w],
+    };
+    if !args.json {
+        println!(
+            "{:<4} {:>10} {:<9} {:>9} {:>7} {:>8}  {:<16}  note",
+            "work", "value", "metric", "llvmpipe", "ratio", "threads", "checksum"
+        );
+    }
+    let mut status = ExitCode::SUCCESS;
+    for w in list {
+        match measure(w, args) {
+            Ok(v) => {
+                if args.json {
+                    println!("{v}");
+                } else {
+                    let num =
+                        |k: &str| v[k].as_f64().map_or("-".to_string(), |x| format!("{x:.3}"));
+                    println!(
+                        "{:<4} {:>10} {:<9} {:>9} {:>7} {:>8}  {:<16}  {}",
+                        v["workload"].as_str().unwrap_or("?"),
+                        num("value"),
+                        v["metric"].as_str().unwrap_or("?"),
+                        num("llvmpipe"),
+                        num("ratio"),
+                        args.threads,
+                        v["checksum"].as_str().unwrap_or("-"),
+                        v["note"].as_str().unwrap_or(""),
+                    );
+                }
+            }
+            Err(e) => {
+                eprintln!("softhal bench: {}: {e}", spec(w).name);
+                status = ExitCode::from(1);
+            }
+        }
+    }
+    status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_reference() {
+        assert_eq!(fnv1a64(b""), 0xCBF2_9CE4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xAF63_DC4C_8601_EC8C);
+    }
 }

@@ -1,0 +1,658 @@
+//! Clears and blits: CLEAR / Clear2, TEXBLT, VOLUMEBLT, BUFFERBLT, BLT,
+//! SURFACEBLT, COLORFILL, GENERATEMIPSUBLEVELS.
+//!
+//! In: validated handles and rectangles. Out: bytes copied or filled.
+//! Guarantees: every record of a command is validated (handles, kinds,
+//! formats, rectangles inside their surfaces) before the first byte is
+//! written; copies go through a temporary buffer so a surface can be its
+//! own source; all index arithmetic is checked or bounded by the surface
+//! sizes. Choices (docs/device.md): stretching BLTs use point sampling
+//! whatever the filter flag; format conversion between colour formats goes
+//! through A8R8G8B8; GENERATEMIPSUBLEVELS uses a 2×2 box filter whatever
+//! the filter value.
+
+use crate::context::{Context, ContextStats};
+use crate::error::{range, DeviceError, Result};
+use crate::handle::Slab;
+use crate::resource::{Resource, Storage, SurfaceKind};
+use softhal_pipeline::{self as pl, ClearFlags, Format, Renderer};
+use softhal_wire::structs::{
+    Dp2Blt, Dp2BufferBlt, Dp2ColorFill, Dp2GenerateMipSubLevels, Dp2TexBlt, Dp2VolumeBlt,
+};
+
+/// D3DCLEAR_COMPUTERECTS.
+pub const CLEAR_COMPUTERECTS: u32 = 8;
+
+fn load(b: &[u8], bpp: usize) -> u32 {
+    let mut v = [0u8; 4];
+    for (d, s) in v.iter_mut().zip(b.iter().take(bpp)) {
+        *d = *s;
+    }
+    u32::from_le_bytes(v)
+}
+
+fn store(b: &mut [u8], bpp: usize, v: u32) {
+    for (d, s) in b.iter_mut().take(bpp).zip(v.to_le_bytes()) {
+        *d = s;
+    }
+}
+
+/// Clears the context's render target and/or depth buffer.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn clear(
+    renderer: &mut Renderer,
+    surfaces: &mut Slab<Resource>,
+    ctx: &Context,
+    flags: u32,
+    color: u32,
+    z: f32,
+    stencil: u32,
+    rects: &[pl::Rect],
+) -> Result<()> {
+    if flags & !0xF != 0 {
+        return Err(DeviceError::BadValue {
+            what: "D3DCLEAR flags",
+            value: flags,
+        });
+    }
+    let cf = ClearFlags::from_d3d(flags);
+    let wants_depth = cf.zbuffer || cf.stencil;
+    if wants_depth && ctx.depth.is_none() {
+        return Err(DeviceError::InvalidParams(
+            "CLEAR of depth/stencil without a depth buffer",
+        ));
+    }
+    if cf.zbuffer && !z.is_finite() {
+        return Err(DeviceError::BadValue {
+            what: "dvFillDepth",
+            value: z.to_bits(),
+        });
+    }
+    // Validate the targets before touching anything.
+    let rt = ctx.render_target;
+    let rt_res = surfaces.get(rt)?;
+    if rt_res.desc.kind != SurfaceKind::RenderTarget {
+        return Err(rt_res.wrong(rt, "render target"));
+    }
+    if let Some(d) = ctx.depth {
+        let r = surfaces.get(d)?;
+        if r.desc.kind != SurfaceKind::DepthStencil {
+            return Err(r.wrong(d, "depth/stencil surface"));
+        }
+    }
+    let mut list: Vec<pl::Rect> = rects.to_vec();
+    if flags & CLEAR_COMPUTERECTS != 0 {
+        let v = &ctx.state.viewport;
+        let vr = pl::Viewport {
+            x: v.x,
+            y: v.y,
+            width: v.width,
+            height: v.height,
+            min_z: 0.0,
+            max_z: 1.0,
+        }
+        .rect();
+        if list.is_empty() {
+            list.push(vr);
+        } else {
+            list = list
+                .iter()
+                .map(|r| r.intersect(vr))
+                .filter(|r| !r.is_empty())
+                .collect();
+            if list.is_empty() {
+                return Ok(());
+            }
+        }
+    }
+    let req = pl::Clear {
+        flags: cf,
+        rects: &list,
+        color,
+        z,
+        stencil,
+    };
+    if cf.target {
+        let r = surfaces.get_mut(rt)?;
+        if let Storage::Image(Some(s)) = &mut r.storage {
+            renderer.clear(Some(s), None, &req)?;
+        }
+    }
+    if wants_depth {
+        if let Some(d) = ctx.depth {
+            let r = surfaces.get_mut(d)?;
+            if let Storage::Image(Some(s)) = &mut r.storage {
+                renderer.clear(None, Some(s), &req)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A rectangle copy between planes: source (x, y, w, h) → dest (x, y).
+#[derive(Clone, Copy, Debug)]
+struct CopyOp {
+    src: u32,
+    src_face: u32,
+    src_level: u32,
+    dst: u32,
+    dst_face: u32,
+    dst_level: u32,
+    rect: (u32, u32, u32, u32),
+    to: (u32, u32),
+}
+
+fn check_rect(what: &'static str, l: i64, t: i64, r: i64, b: i64, w: u32, h: u32) -> Result<()> {
+    if l < 0 || t < 0 || l > r || t > b || r > i64::from(w) || b > i64::from(h) {
+        return Err(DeviceError::OutOfRange {
+            what,
+            value: r.max(b).max(0) as u64,
+            limit: u64::from(w.max(h)),
+        });
+    }
+    Ok(())
+}
+
+fn do_copy(surfaces: &mut Slab<Resource>, op: &CopyOp) -> Result<()> {
+    let (x, y, w, h) = op.rect;
+    if w == 0 || h == 0 {
+        return Ok(());
+    }
+    let rows: Vec<u8> = {
+        let p = surfaces
+            .get(op.src)?
+            .plane(op.src, op.src_face, op.src_level)?;
+        let mut v = Vec::with_capacity(w as usize * h as usize * p.bpp);
+        for row in y..y + h {
+            let a = row as usize * p.pitch + x as usize * p.bpp;
+            v.extend_from_slice(p.bytes.get(a..a + w as usize * p.bpp).unwrap_or_default());
+        }
+        v
+    };
+    let (bytes, pitch, _, _) =
+        surfaces
+            .get_mut(op.dst)?
+            .plane_mut(op.dst, op.dst_face, op.dst_level)?;
+    let row_len = rows.len() / h as usize;
+    let bpp = row_len / w as usize;
+    for (i, src) in rows.chunks_exact(row_len.max(1)).enumerate() {
+        let a = (op.to.1 as usize + i) * pitch + op.to.0 as usize * bpp;
+        if let Some(d) = bytes.get_mut(a..a + row_len) {
+            d.copy_from_slice(src);
+        }
+    }
+    Ok(())
+}
+
+fn pixel_surface(surfaces: &Slab<Resource>, h: u32) -> Result<&Resource> {
+    let r = surfaces.get(h)?;
+    if r.desc.kind.is_buffer() {
+        return Err(r.wrong(h, "surface with pixels"));
+    }
+    Ok(r)
+}
+
+/// TEXBLT: copy rSrc of every level the two surfaces share (rect halved per
+/// level, levels matched by size); destination 0 = preload (counted).
+pub(crate) fn tex_blt(
+    surfaces: &mut Slab<Resource>,
+    stats: &mut ContextStats,
+    recs: &[Dp2TexBlt],
+) -> Result<()> {
+    let mut ops = Vec::new();
+    let mut preloads = 0;
+    for r in recs {
+        let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
+        let s = pixel_surface(surfaces, sh)?;
+        if dh == 0 {
+            preloads += 1;
+            continue;
+        }
+        let d = pixel_surface(surfaces, dh)?;
+        if s.desc.format != d.desc.format {
+            return Err(DeviceError::BadValue {
+                what: "TEXBLT formats differ",
+                value: d.desc.format.d3dfmt(),
+            });
+        }
+        if s.desc.kind == SurfaceKind::VolumeTexture || d.desc.kind == SurfaceKind::VolumeTexture {
+            return Err(DeviceError::InvalidParams(
+                "TEXBLT of a volume texture (use VOLUMEBLT)",
+            ));
+        }
+        if s.faces() != d.faces() {
+            return Err(DeviceError::InvalidParams(
+                "TEXBLT between cube and non-cube surfaces",
+            ));
+        }
+        let (l, t, rr, b) = (
+            i64::from(r.src_left.get()),
+            i64::from(r.src_top.get()),
+            i64::from(r.src_right.get()),
+            i64::from(r.src_bottom.get()),
+        );
+        let s0 = s.plane(sh, 0, 0)?;
+        check_rect("TEXBLT rSrc", l, t, rr, b, s0.width, s0.height)?;
+        let (px, py) = (i64::from(r.dest_x.get()), i64::from(r.dest_y.get()));
+        let mut matched = false;
+        for ls in 0..s.desc.mip_levels {
+            let sp = s.plane(sh, 0, ls)?;
+            let Some(ld) = (0..d.desc.mip_levels).find(|&ld| {
+                d.plane(dh, 0, ld)
+                    .is_ok_and(|p| p.width == sp.width && p.height == sp.height)
+            }) else {
+                continue;
+            };
+            let dp = d.plane(dh, 0, ld)?;
+            let sh_l = |v: i64| v >> ls;
+            let ceil = |v: i64| (v + (1 << ls) - 1) >> ls;
+            let (ll, tt) = (sh_l(l), sh_l(t));
+            let (rl, bl) = (
+                ceil(rr).min(i64::from(sp.width)),
+                ceil(b).min(i64::from(sp.height)),
+            );
+            let (dx, dy) = (sh_l(px), sh_l(py));
+            let (w, h) = ((rl - ll).max(0), (bl - tt).max(0));
+            check_rect("TEXBLT pDest", dx, dy, dx + w, dy + h, dp.width, dp.height)?;
+            matched = true;
+            for f in 0..s.faces() {
+                ops.push(CopyOp {
+                    src: sh,
+                    src_face: f,
+                    src_level: ls,
+                    dst: dh,
+                    dst_face: f,
+                    dst_level: ld,
+                    rect: (ll as u32, tt as u32, w as u32, h as u32),
+                    to: (dx as u32, dy as u32),
+                });
+            }
+        }
+        if !matched {
+            return Err(DeviceError::InvalidParams(
+                "TEXBLT: the surfaces share no level size",
+            ));
+        }
+    }
+    for op in &ops {
+        do_copy(surfaces, op)?;
+    }
+    stats.preloads += preloads;
+    Ok(())
+}
+
+/// (source, source level, destination, destination level, box, point).
+type VolumeOp = (u32, usize, u32, usize, [u32; 6], [u32; 3]);
+
+/// VOLUMEBLT: copy srcBox of every level the volumes share.
+pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Result<()> {
+    // (src, src level, dst, dst level, box, dest point)
+    let mut ops: Vec<VolumeOp> = Vec::new();
+    for r in recs {
+        let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
+        let s = surfaces.get(sh)?;
+        let d = surfaces.get(dh)?;
+        for (h, x) in [(sh, s), (dh, d)] {
+            if x.desc.kind != SurfaceKind::VolumeTexture {
+                return Err(x.wrong(h, "volume texture"));
+            }
+        }
+        if s.desc.format != d.desc.format {
+            return Err(DeviceError::BadValue {
+                what: "VOLUMEBLT formats differ",
+                value: d.desc.format.d3dfmt(),
+            });
+        }
+        let (Storage::Levels(sl), Storage::Levels(dl)) = (&s.storage, &d.storage) else {
+            return Err(DeviceError::InvalidParams("VOLUMEBLT storage"));
+        };
+        let bx = [
+            r.src_left.get(),
+            r.src_top.get(),
+            r.src_front.get(),
+            r.src_right.get(),
+            r.src_bottom.get(),
+            r.src_back.get(),
+        ];
+        let s0 = sl
+            .first()
+            .ok_or(DeviceError::InvalidParams("empty volume"))?;
+        if bx[0] > bx[3]
+            || bx[1] > bx[4]
+            || bx[2] > bx[5]
+            || bx[3] > s0.width
+            || bx[4] > s0.height
+            || bx[5] > s0.depth
+        {
+            return Err(range(
+                "VOLUMEBLT srcBox",
+                u64::from(bx[3].max(bx[4]).max(bx[5])),
+                u64::from(s0.width),
+            ));
+        }
+        let p = [r.dest_x.get(), r.dest_y.get(), r.dest_z.get()];
+        let mut matched = false;
+        for (ls, lv) in sl.iter().enumerate() {
+            let Some(ld) = dl
+                .iter()
+                .position(|d| (d.width, d.height, d.depth) == (lv.width, lv.height, lv.depth))
+            else {
+                continue;
+            };
+            let dv = dl.get(ld).ok_or(DeviceError::InvalidParams("level"))?;
+            let sh_l = |v: u32| v >> ls;
+            let ceil = |v: u32, lim: u32| {
+                ((u64::from(v) + (1u64 << ls) - 1) >> ls).min(u64::from(lim)) as u32
+            };
+            let b = [
+                sh_l(bx[0]),
+                sh_l(bx[1]),
+                sh_l(bx[2]),
+                ceil(bx[3], lv.width),
+                ceil(bx[4], lv.height),
+                ceil(bx[5], lv.depth),
+            ];
+            let q = [sh_l(p[0]), sh_l(p[1]), sh_l(p[2])];
+            let ext = [
+                b[3].saturating_sub(b[0]),
+                b[4].saturating_sub(b[1]),
+                b[5].saturating_sub(b[2]),
+            ];
+            if u64::from(q[0]) + u64::from(ext[0]) > u64::from(dv.width)
+                || u64::from(q[1]) + u64::from(ext[1]) > u64::from(dv.height)
+                || u64::from(q[2]) + u64::from(ext[2]) > u64::from(dv.depth)
+            {
+                return Err(range(
+                    "VOLUMEBLT destination",
+                    u64::from(q[0]) + u64::from(ext[0]),
+                    u64::from(dv.width),
+                ));
+            }
+            matched = true;
+            ops.push((sh, ls, dh, ld, b, q));
+        }
+        if !matched {
+            return Err(DeviceError::InvalidParams(
+                "VOLUMEBLT: the volumes share no level size",
+            ));
+        }
+    }
+    for (sh, ls, dh, ld, b, q) in ops {
+        let (rows, bpp, row_len) = {
+            let s = surfaces.get(sh)?;
+            let Storage::Levels(sl) = &s.storage else {
+                continue;
+            };
+            let Some(lv) = sl.get(ls) else { continue };
+            let bpp = s.desc.format.bytes_per_pixel() as usize;
+            let row_len = (b[3] - b[0]) as usize * bpp;
+            let mut v = Vec::new();
+            for z in b[2]..b[5] {
+                for y in b[1]..b[4] {
+                    let a =
+                        z as usize * lv.slice_pitch + y as usize * lv.pitch + b[0] as usize * bpp;
+                    v.extend_from_slice(lv.bytes.get(a..a + row_len).unwrap_or_default());
+                }
+            }
+            (v, bpp, row_len)
+        };
+        if row_len == 0 {
+            continue;
+        }
+        let d = surfaces.get_mut(dh)?;
+        let Storage::Levels(dl) = &mut d.storage else {
+            continue;
+        };
+        let Some(dv) = dl.get_mut(ld) else { continue };
+        let height = (b[4] - b[1]) as usize;
+        for (i, src) in rows.chunks_exact(row_len).enumerate() {
+            let (z, y) = (i / height.max(1), i % height.max(1));
+            let a = (q[2] as usize + z) * dv.slice_pitch
+                + (q[1] as usize + y) * dv.pitch
+                + q[0] as usize * bpp;
+            if let Some(dst) = dv.bytes.get_mut(a..a + row_len) {
+                dst.copy_from_slice(src);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// BUFFERBLT: byte copy between buffers.
+pub(crate) fn buffer_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferBlt]) -> Result<()> {
+    for r in recs {
+        let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
+        let s = surfaces.get(sh)?.buffer(sh)?;
+        let d = surfaces.get(dh)?.buffer(dh)?;
+        let (so, n, dof) = (
+            u64::from(r.src_offset.get()),
+            u64::from(r.src_size.get()),
+            u64::from(r.dest_offset.get()),
+        );
+        if so + n > s.len() as u64 {
+            return Err(range("BUFFERBLT source range", so + n, s.len() as u64));
+        }
+        if dof + n > d.len() as u64 {
+            return Err(range(
+                "BUFFERBLT destination range",
+                dof + n,
+                d.len() as u64,
+            ));
+        }
+    }
+    for r in recs {
+        let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
+        let (so, n, dof) = (
+            r.src_offset.get() as usize,
+            r.src_size.get() as usize,
+            r.dest_offset.get() as usize,
+        );
+        let tmp = surfaces
+            .get(sh)?
+            .buffer(sh)?
+            .get(so..so + n)
+            .unwrap_or_default()
+            .to_vec();
+        if let Storage::Buffer(d) = &mut surfaces.get_mut(dh)?.storage {
+            if let Some(dst) = d.get_mut(dof..dof + n) {
+                dst.copy_from_slice(&tmp);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// BLT / SURFACEBLT: rectangle to rectangle with stretching (point
+/// sampling) and colour-format conversion.
+pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> {
+    for r in recs {
+        if r.flags.get() & !3 != 0 {
+            return Err(DeviceError::BadValue {
+                what: "DP2BLT Flags",
+                value: r.flags.get(),
+            });
+        }
+        let (sh, dh) = (r.source.get(), r.dest.get());
+        let s = pixel_surface(surfaces, sh)?;
+        let d = pixel_surface(surfaces, dh)?;
+        let sp = s.plane(sh, 0, r.source_mip_level.get())?;
+        let dp = d.plane(dh, 0, r.dest_mip_level.get())?;
+        check_rect(
+            "rSource",
+            r.src_left.get().into(),
+            r.src_top.get().into(),
+            r.src_right.get().into(),
+            r.src_bottom.get().into(),
+            sp.width,
+            sp.height,
+        )?;
+        check_rect(
+            "rDest",
+            r.dest_left.get().into(),
+            r.dest_top.get().into(),
+            r.dest_right.get().into(),
+            r.dest_bottom.get().into(),
+            dp.width,
+            dp.height,
+        )?;
+        if sp.format != dp.format && !(sp.format.is_color() && dp.format.is_color()) {
+            return Err(DeviceError::BadValue {
+                what: "BLT between incompatible formats",
+                value: dp.format.d3dfmt(),
+            });
+        }
+    }
+    for r in recs {
+        let (sh, dh) = (r.source.get(), r.dest.get());
+        let (sx0, sy0) = (r.src_left.get() as u32, r.src_top.get() as u32);
+        let (sw, shh) = (
+            (r.src_right.get() - r.src_left.get()) as u32,
+            (r.src_bottom.get() - r.src_top.get()) as u32,
+        );
+        let (dx0, dy0) = (r.dest_left.get() as u32, r.dest_top.get() as u32);
+        let (dw, dhh) = (
+            (r.dest_right.get() - r.dest_left.get()) as u32,
+            (r.dest_bottom.get() - r.dest_top.get()) as u32,
+        );
+        if sw == 0 || shh == 0 || dw == 0 || dhh == 0 {
+            continue;
+        }
+        // Gather destination pixels as raw values of the destination format.
+        let (dfmt, dbpp) = {
+            let d = surfaces.get(dh)?;
+            (d.desc.format, d.desc.format.bytes_per_pixel() as usize)
+        };
+        let values: Vec<u32> = {
+            let p = surfaces.get(sh)?.plane(sh, 0, r.source_mip_level.get())?;
+            let same = p.format == dfmt;
+            let mut v = Vec::with_capacity(dw as usize * dhh as usize);
+            for y in 0..dhh {
+                let sy = sy0 + (u64::from(y) * u64::from(shh) / u64::from(dhh)) as u32;
+                for x in 0..dw {
+                    let sx = sx0 + (u64::from(x) * u64::from(sw) / u64::from(dw)) as u32;
+                    let a = sy as usize * p.pitch + sx as usize * p.bpp;
+                    let raw = load(p.bytes.get(a..a + p.bpp).unwrap_or_default(), p.bpp);
+                    v.push(if same {
+                        raw
+                    } else {
+                        dfmt.encode_argb(p.format.decode_argb(raw))
+                    });
+                }
+            }
+            v
+        };
+        let (bytes, pitch, _, _) =
+            surfaces
+                .get_mut(dh)?
+                .plane_mut(dh, 0, r.dest_mip_level.get())?;
+        for (i, v) in values.iter().enumerate() {
+            let (x, y) = (i as u32 % dw, i as u32 / dw);
+            let a = (dy0 + y) as usize * pitch + (dx0 + x) as usize * dbpp;
+            if let Some(px) = bytes.get_mut(a..a + dbpp) {
+                store(px, dbpp, *v);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// COLORFILL: fill a rectangle of a colour surface (level 0).
+pub(crate) fn color_fill(surfaces: &mut Slab<Resource>, recs: &[Dp2ColorFill]) -> Result<()> {
+    for r in recs {
+        let h = r.surface.get();
+        let s = pixel_surface(surfaces, h)?;
+        if !s.desc.format.is_color() {
+            return Err(DeviceError::BadValue {
+                what: "COLORFILL of a non-colour surface",
+                value: s.desc.format.d3dfmt(),
+            });
+        }
+        let p = s.plane(h, 0, 0)?;
+        check_rect(
+            "COLORFILL rRect",
+            r.left.get().into(),
+            r.top.get().into(),
+            r.right.get().into(),
+            r.bottom.get().into(),
+            p.width,
+            p.height,
+        )?;
+    }
+    for r in recs {
+        let h = r.surface.get();
+        let fmt: Format = surfaces.get(h)?.desc.format;
+        let bpp = fmt.bytes_per_pixel() as usize;
+        let raw = fmt.encode_argb(r.color.get());
+        let (bytes, pitch, _, _) = surfaces.get_mut(h)?.plane_mut(h, 0, 0)?;
+        for y in r.top.get()..r.bottom.get() {
+            for x in r.left.get()..r.right.get() {
+                let a = y as usize * pitch + x as usize * bpp;
+                if let Some(px) = bytes.get_mut(a..a + bpp) {
+                    store(px, bpp, raw);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// GENERATEMIPSUBLEVELS: fill levels 1.. of every face from level 0 with a
+/// 2×2 box filter (in A8R8G8B8).
+pub(crate) fn generate_mips(
+    surfaces: &mut Slab<Resource>,
+    recs: &[Dp2GenerateMipSubLevels],
+) -> Result<()> {
+    for r in recs {
+        let h = r.surface.get();
+        let s = surfaces.get(h)?;
+        if !matches!(s.desc.kind, SurfaceKind::Texture | SurfaceKind::CubeTexture) {
+            return Err(s.wrong(h, "texture"));
+        }
+        if r.filter.get() > 7 {
+            return Err(DeviceError::BadValue {
+                what: "GENERATEMIPSUBLEVELS Filter",
+                value: r.filter.get(),
+            });
+        }
+    }
+    for r in recs {
+        let h = r.surface.get();
+        let (faces, levels, fmt) = {
+            let s = surfaces.get(h)?;
+            (s.faces(), s.desc.mip_levels, s.desc.format)
+        };
+        let bpp = fmt.bytes_per_pixel() as usize;
+        for f in 0..faces {
+            for l in 1..levels {
+                let (src, sp, sw, shh) = {
+                    let p = surfaces.get(h)?.plane(h, f, l - 1)?;
+                    (p.bytes.to_vec(), p.pitch, p.width, p.height)
+                };
+                let (bytes, pitch, w, hh) = surfaces.get_mut(h)?.plane_mut(h, f, l)?;
+                for y in 0..hh {
+                    for x in 0..w {
+                        let mut acc = [0u32; 4];
+                        for (ox, oy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                            let (xx, yy) = ((2 * x + ox).min(sw - 1), (2 * y + oy).min(shh - 1));
+                            let a = yy as usize * sp + xx as usize * bpp;
+                            let c =
+                                fmt.decode_argb(load(src.get(a..a + bpp).unwrap_or_default(), bpp));
+                            for (k, acc) in acc.iter_mut().enumerate() {
+                                *acc += (c >> (8 * k)) & 0xFF;
+                            }
+                        }
+                        let argb = acc
+                            .iter()
+                            .enumerate()
+                            .fold(0u32, |v, (k, s)| v | (((s + 2) / 4) << (8 * k)));
+                        let a = y as usize * pitch + x as usize * bpp;
+                        if let Some(px) = bytes.get_mut(a..a + bpp) {
+                            store(px, bpp, fmt.encode_argb(argb));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,166 @@
+//! Capabilities: a D3DCAPS9-shaped report and the surface-format list,
+//! stating exactly what this device implements.
+//!
+//! In: nothing. Out: [`Caps`] (the fields of D3DCAPS8/9 the DDI reports,
+//! under their DDK names) and [`formats`] (every D3DFORMAT the device
+//! accepts, with what it can be used for). Guarantee: every bit set here is
+//! backed by code and tests; unimplemented features (texturing, lighting,
+//! fog, vertex blending, point sprites, programmable shaders,
+//! multisampling) report 0.
+
+use crate::limits;
+use softhal_pipeline::Format;
+
+/// The D3DCAPS8/9 fields the DDI reports (GetDriverInfo2
+/// D3DGDI2_TYPE_GETD3DCAPS8 / 9), DDK names in snake case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Caps {
+    /// D3DCAPS_* (0).
+    pub caps: u32,
+    /// D3DCAPS2_* (0).
+    pub caps2: u32,
+    /// D3DDEVCAPS_*: EXECUTESYSTEMMEMORY 0x10, TLVERTEXSYSTEMMEMORY 0x40,
+    /// DRAWPRIMTLVERTEX 0x400, HWTRANSFORMANDLIGHT 0x10000 (transform only;
+    /// lighting reports 0 lights), DRAWPRIMITIVES2 0x2000,
+    /// DRAWPRIMITIVES2EX 0x8000, RTPATCHES 0x400000, QUINTICRTPATCHES
+    /// 0x200000, RTPATCHHANDLEZERO 0x800000.
+    pub dev_caps: u32,
+    /// D3DPMISCCAPS_*: MASKZ 0x2, CULLNONE 0x10, CULLCW 0x20, CULLCCW 0x40,
+    /// COLORWRITEENABLE 0x80, CLIPPLANESCALEDPOINTS 0x100,
+    /// CLIPTLVERTS 0x200, BLENDOP 0x800, SEPARATEALPHABLEND 0x20000.
+    pub primitive_misc_caps: u32,
+    /// D3DPRASTERCAPS_*: ZTEST 0x10, SCISSORTEST 0x1000000, DEPTHBIAS
+    /// 0x4000000, SLOPESCALEDEPTHBIAS 0x2000000, ZBIAS 0x4000, WBUFFER
+    /// 0x40000.
+    pub raster_caps: u32,
+    /// D3DPCMPCAPS_* for Z (all eight).
+    pub z_cmp_caps: u32,
+    /// D3DPBLENDCAPS_* source factors.
+    pub src_blend_caps: u32,
+    /// D3DPBLENDCAPS_* destination factors.
+    pub dest_blend_caps: u32,
+    /// D3DPCMPCAPS_* for alpha (all eight).
+    pub alpha_cmp_caps: u32,
+    /// D3DPSHADECAPS_*: COLORGOURAUDRGB 0x8, SPECULARGOURAUDRGB 0x200,
+    /// ALPHAGOURAUDBLEND 0x4000.
+    pub shade_caps: u32,
+    /// D3DPTEXTURECAPS_* (0: no texturing yet).
+    pub texture_caps: u32,
+    /// D3DSTENCILCAPS_* (all eight ops and TWOSIDED 0x100).
+    pub stencil_caps: u32,
+    /// D3DFVFCAPS_*: texture coordinate count (8) | DONOTSTRIPELEMENTS.
+    pub fvf_caps: u32,
+    /// D3DTEXOPCAPS_* (0).
+    pub texture_op_caps: u32,
+    /// D3DVTXPCAPS_* (0: no lighting, no texgen).
+    pub vertex_processing_caps: u32,
+    /// Largest texture width.
+    pub max_texture_width: u32,
+    /// Largest texture height.
+    pub max_texture_height: u32,
+    /// Largest volume extent.
+    pub max_volume_extent: u32,
+    /// Texture stages that can be used (1: the diffuse pass-through).
+    pub max_texture_blend_stages: u32,
+    /// Textures sampled at once (0).
+    pub max_simultaneous_textures: u32,
+    /// Active lights (0).
+    pub max_active_lights: u32,
+    /// User clip planes.
+    pub max_user_clip_planes: u32,
+    /// Vertex blend matrices (0).
+    pub max_vertex_blend_matrices: u32,
+    /// Largest point size (1.0: no point sprites).
+    pub max_point_size: f32,
+    /// Largest primitive count of one draw.
+    pub max_primitive_count: u32,
+    /// Largest vertex index.
+    pub max_vertex_index: u32,
+    /// Vertex streams.
+    pub max_streams: u32,
+    /// Largest stream stride.
+    pub max_stream_stride: u32,
+    /// D3DVS_VERSION (0: no vertex shaders).
+    pub vertex_shader_version: u32,
+    /// Vertex shader constant registers (0).
+    pub max_vertex_shader_const: u32,
+    /// D3DPS_VERSION (0: no pixel shaders).
+    pub pixel_shader_version: u32,
+    /// Simultaneous render targets (1).
+    pub num_simultaneous_rts: u32,
+    /// Query types supported (D3DQUERYTYPE values).
+    pub queries: [u32; 3],
+}
+
+/// The caps of this device.
+pub fn caps() -> Caps {
+    Caps {
+        caps: 0,
+        caps2: 0,
+        dev_caps: 0x10
+            | 0x40
+            | 0x400
+            | 0x2000
+            | 0x8000
+            | 0x10000
+            | 0x20_0000
+            | 0x40_0000
+            | 0x80_0000,
+        primitive_misc_caps: 0x2 | 0x10 | 0x20 | 0x40 | 0x80 | 0x100 | 0x200 | 0x800 | 0x2_0000,
+        raster_caps: 0x10 | 0x4000 | 0x4_0000 | 0x100_0000 | 0x200_0000 | 0x400_0000,
+        z_cmp_caps: 0xFF,
+        src_blend_caps: 0x3FFF,
+        dest_blend_caps: 0x3FFF,
+        alpha_cmp_caps: 0xFF,
+        shade_caps: 0x8 | 0x200 | 0x4000,
+        texture_caps: 0,
+        stencil_caps: 0x1FF,
+        fvf_caps: 8 | 0x80000,
+        texture_op_caps: 0,
+        vertex_processing_caps: 0,
+        max_texture_width: limits::MAX_TEXTURE_DIMENSION,
+        max_texture_height: limits::MAX_TEXTURE_DIMENSION,
+        max_volume_extent: limits::MAX_VOLUME_DEPTH,
+        max_texture_blend_stages: 1,
+        max_simultaneous_textures: 0,
+        max_active_lights: limits::MAX_ACTIVE_LIGHTS,
+        max_user_clip_planes: limits::MAX_CLIP_PLANES,
+        max_vertex_blend_matrices: 0,
+        max_point_size: 1.0,
+        max_primitive_count: 0xFF_FFFF,
+        max_vertex_index: 0xFF_FFFF,
+        max_streams: limits::MAX_STREAMS,
+        max_stream_stride: limits::MAX_STREAM_STRIDE,
+        vertex_shader_version: 0,
+        max_vertex_shader_const: 0,
+        pixel_shader_version: 0,
+        num_simultaneous_rts: 1,
+        queries: [4, 8, 9],
+    }
+}
+
+/// What a format can be used for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormatCaps {
+    /// D3DFORMAT value.
+    pub d3dfmt: u32,
+    /// Can be a render target.
+    pub render_target: bool,
+    /// Can be a depth/stencil buffer.
+    pub depth_stencil: bool,
+    /// Can be a texture (created, locked, blitted; not yet sampled).
+    pub texture: bool,
+}
+
+/// Every format the device accepts.
+pub fn formats() -> Vec<FormatCaps> {
+    Format::ALL
+        .iter()
+        .map(|f| FormatCaps {
+            d3dfmt: f.d3dfmt(),
+            render_target: f.is_color(),
+            depth_stencil: f.is_depth(),
+            texture: f.is_color(),
+        })
+        .collect()
+}

@@ -1,0 +1,743 @@
+//! The driver object: surfaces, contexts and the DDI entry points.
+//!
+//! In: host calls shaped like the DDI (surface create/lock/destroy,
+//! ContextCreate/Destroy, DrawPrimitives2, Clear2,
+//! ValidateTextureStageState, GetDriverInfo-style caps). Out: `ddrval`
+//! codes, `dwErrorOffset`, pixels. Guarantees: handles are validated on
+//! every use (generational, see [`crate::handle`]); no input can make a
+//! call panic or read outside the bytes given; all memory is bounded by
+//! the surfaces created and [`crate::limits`].
+
+use crate::caps::{self, Caps, FormatCaps};
+use crate::context::Context;
+use crate::dp2::*;
+use crate::error::{range, DeviceError, Result};
+use crate::exec::{Call, Exec};
+use crate::handle::Slab;
+use crate::limits;
+use crate::resource::{Resource, Storage, SurfaceDesc, SurfaceKind};
+use softhal_pipeline::{self as pl, Format, Renderer};
+use softhal_wire::names::codes;
+use softhal_wire::{Command, DecodeOptions, Decoder};
+use std::collections::BTreeSet;
+
+/// A host's `D3dParseUnknownCommand`: given the bytes from the unknown
+/// command's header to the end of the command data, returns the offset of
+/// the next command relative to that header (must be > 0), or an error.
+pub type ParseUnknownCommand = Box<dyn FnMut(&[u8]) -> std::result::Result<usize, ()> + Send>;
+
+/// Counters of the submission model (see [`crate::swap`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SwapStats {
+    /// Command buffers renamed by SWAPCOMMANDBUFFER.
+    pub command_renames: u64,
+    /// Implicit vertex buffers renamed by SWAPVERTEXBUFFER.
+    pub vertex_renames: u64,
+    /// Locks of busy buffers answered by renaming (discard / implicit).
+    pub lock_renames: u64,
+    /// Locks of busy buffers that had to wait for the work in flight.
+    pub stalls: u64,
+}
+
+/// Lock options (`DDLOCK_*` / `D3DLOCK_*` that matter to the model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LockFlags {
+    /// D3DLOCK_DISCARD: the old contents may be thrown away (rename).
+    pub discard: bool,
+    /// D3DLOCK_NOOVERWRITE: the host promises not to touch data in flight.
+    pub no_overwrite: bool,
+}
+
+/// Where a DP2 call failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dp2Failure {
+    /// The `ddrval` returned.
+    pub ddrval: u32,
+    /// The `dwErrorOffset` returned.
+    pub offset: u32,
+    /// Why.
+    pub error: DeviceError,
+}
+
+/// The software HAL.
+pub struct Driver {
+    renderer: Renderer,
+    surfaces: Slab<Resource>,
+    contexts: Slab<Context>,
+    hook: Option<ParseUnknownCommand>,
+    swap: SwapStats,
+    last_error: Option<Dp2Failure>,
+    total_bytes: u64,
+}
+
+impl std::fmt::Debug for Driver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Driver")
+            .field("surfaces", &self.surfaces.len())
+            .field("contexts", &self.contexts.len())
+            .field("swap", &self.swap)
+            .finish()
+    }
+}
+
+impl Driver {
+    /// A driver rendering with `threads` worker threads (0 or 1: on the
+    /// calling thread).
+    pub fn new(threads: usize) -> Result<Self> {
+        Ok(Driver {
+            renderer: Renderer::new(threads)?,
+            surfaces: Slab::new(1, limits::MAX_SURFACES, "surface"),
+            contexts: Slab::new(2, limits::MAX_CONTEXTS, "context"),
+            hook: None,
+            swap: SwapStats::default(),
+            last_error: None,
+            total_bytes: 0,
+        })
+    }
+
+    /// The pipeline renderer (SIMD and thread settings).
+    pub fn renderer_mut(&mut self) -> &mut Renderer {
+        &mut self.renderer
+    }
+
+    // ------------------------------------------------------------ surfaces
+
+    /// Creates a surface; returns its handle.
+    pub fn create_surface(&mut self, desc: SurfaceDesc) -> Result<u32> {
+        let budget = limits::MAX_TOTAL_SURFACE_BYTES.saturating_sub(self.total_bytes);
+        let (res, bytes) = Resource::create(desc, budget)?;
+        let h = self.surfaces.insert(res)?;
+        self.total_bytes += bytes;
+        Ok(h)
+    }
+
+    /// A render target.
+    pub fn create_render_target(&mut self, format: Format, width: u32, height: u32) -> Result<u32> {
+        self.create_surface(SurfaceDesc::render_target(format, width, height))
+    }
+
+    /// A depth/stencil buffer.
+    pub fn create_depth_stencil(&mut self, format: Format, width: u32, height: u32) -> Result<u32> {
+        self.create_surface(SurfaceDesc::depth_stencil(format, width, height))
+    }
+
+    /// A 2-D texture (`mip_levels` 0 = full chain).
+    pub fn create_texture(
+        &mut self,
+        format: Format,
+        width: u32,
+        height: u32,
+        mip_levels: u32,
+    ) -> Result<u32> {
+        self.create_surface(SurfaceDesc::texture(format, width, height, mip_levels))
+    }
+
+    /// A vertex buffer of `bytes` bytes (`implicit`: driver-managed).
+    pub fn create_vertex_buffer(&mut self, bytes: u32, implicit: bool) -> Result<u32> {
+        self.create_surface(SurfaceDesc::buffer(
+            SurfaceKind::VertexBuffer { implicit },
+            bytes,
+        ))
+    }
+
+    /// An index buffer of `bytes` bytes.
+    pub fn create_index_buffer(&mut self, bytes: u32) -> Result<u32> {
+        self.create_surface(SurfaceDesc::buffer(SurfaceKind::IndexBuffer, bytes))
+    }
+
+    /// A command buffer of `bytes` bytes.
+    pub fn create_command_buffer(&mut self, bytes: u32) -> Result<u32> {
+        self.create_surface(SurfaceDesc::buffer(SurfaceKind::CommandBuffer, bytes))
+    }
+
+    /// A command buffer holding `bytes` (convenience for hosts and tests).
+    pub fn create_command_buffer_with(&mut self, bytes: &[u8]) -> Result<u32> {
+        let n = u32::try_from(bytes.len()).map_err(|_| {
+            range(
+                "command buffer size",
+                bytes.len() as u64,
+                u64::from(u32::MAX),
+            )
+        })?;
+        let h = self.create_command_buffer(n)?;
+        self.lock(h, LockFlags::default())?.copy_from_slice(bytes);
+        self.unlock(h)?;
+        Ok(h)
+    }
+
+    /// Destroys a surface; its handle is invalid from now on.
+    pub fn destroy_surface(&mut self, h: u32) -> Result<()> {
+        let r = self.surfaces.remove(h)?;
+        self.total_bytes = self.total_bytes.saturating_sub(r.byte_size());
+        Ok(())
+    }
+
+    /// A surface.
+    pub fn surface(&self, h: u32) -> Result<&Resource> {
+        self.surfaces.get(h)
+    }
+
+    /// The image of a render target or depth buffer (PNG export, pixels).
+    pub fn image(&self, h: u32) -> Result<&pl::Surface> {
+        self.surfaces.get(h)?.image(h)
+    }
+
+    /// A render target's pixels as tightly packed RGBA8.
+    pub fn read_rgba8(&self, h: u32) -> Result<Vec<u8>> {
+        Ok(self.image(h)?.to_rgba8())
+    }
+
+    /// Locks a surface for CPU access: a buffer's bytes, or level 0 (face
+    /// 0) of an image or texture. See [`crate::swap`] for busy buffers.
+    pub fn lock(&mut self, h: u32, flags: LockFlags) -> Result<&mut [u8]> {
+        let r = self.surfaces.get_mut(h)?;
+        if r.busy {
+            let implicit = matches!(r.desc.kind, SurfaceKind::VertexBuffer { implicit: true });
+            if r.desc.kind.is_buffer() && (flags.discard || implicit) {
+                if let Storage::Buffer(b) = &mut r.storage {
+                    *b = vec![0; b.len()];
+                }
+                self.swap.lock_renames += 1;
+            } else if !flags.no_overwrite {
+                self.swap.stalls += 1;
+            }
+            r.busy = false;
+        }
+        r.locked = true;
+        if r.desc.kind.is_buffer() {
+            return match &mut r.storage {
+                Storage::Buffer(b) => Ok(b),
+                _ => Err(DeviceError::BadHandle {
+                    handle: h,
+                    what: "buffer",
+                }),
+            };
+        }
+        Ok(r.plane_mut(h, 0, 0)?.0)
+    }
+
+    /// Locks one level of one face (cube textures: faces 0..6); returns the
+    /// bytes and the row pitch.
+    pub fn lock_level(&mut self, h: u32, face: u32, level: u32) -> Result<(&mut [u8], usize)> {
+        let r = self.surfaces.get_mut(h)?;
+        r.locked = true;
+        let (b, p, _, _) = r.plane_mut(h, face, level)?;
+        Ok((b, p))
+    }
+
+    /// Unlocks a surface.
+    pub fn unlock(&mut self, h: u32) -> Result<()> {
+        self.surfaces.get_mut(h)?.locked = false;
+        Ok(())
+    }
+
+    /// Starts a flip to `h` (a render target): until [`Driver::complete_flips`],
+    /// DrawPrimitives2 on a context rendering to it returns
+    /// DDERR_WASSTILLDRAWING.
+    pub fn flip(&mut self, h: u32) -> Result<()> {
+        let r = self.surfaces.get_mut(h)?;
+        if r.desc.kind != SurfaceKind::RenderTarget {
+            return Err(r.wrong(h, "render target"));
+        }
+        r.flip_pending = true;
+        Ok(())
+    }
+
+    /// Completes every pending flip (the vertical blank).
+    pub fn complete_flips(&mut self) {
+        for (_, r) in self.surfaces.iter_mut() {
+            r.flip_pending = false;
+        }
+    }
+
+    /// Presents a render target: returns its RGBA8 pixels (the host shows
+    /// them) — a synchronous flip.
+    pub fn present(&mut self, h: u32) -> Result<Vec<u8>> {
+        self.read_rgba8(h)
+    }
+
+    /// Marks all work complete: no buffer is busy any more (see
+    /// [`crate::swap`]).
+    pub fn complete_work(&mut self) {
+        for (_, r) in self.surfaces.iter_mut() {
+            r.busy = false;
+        }
+    }
+
+    /// The submission-model counters.
+    pub fn swap_stats(&self) -> SwapStats {
+        self.swap
+    }
+
+    // ------------------------------------------------------------ contexts
+
+    /// ContextCreate: a context rendering to `render_target` with optional
+    /// depth. Errors: bad handles, wrong kinds, a depth buffer smaller than
+    /// the target; D3DHAL_OUTOFCONTEXTS when the context cap is reached.
+    pub fn context_create(&mut self, render_target: u32, depth: Option<u32>) -> Result<u32> {
+        let rt = self.surfaces.get(render_target)?;
+        if rt.desc.kind != SurfaceKind::RenderTarget {
+            return Err(rt.wrong(render_target, "render target"));
+        }
+        if let Some(d) = depth {
+            let ds = self.surfaces.get(d)?;
+            if ds.desc.kind != SurfaceKind::DepthStencil {
+                return Err(ds.wrong(d, "depth/stencil surface"));
+            }
+            if ds.desc.width < rt.desc.width || ds.desc.height < rt.desc.height {
+                return Err(DeviceError::InvalidParams(
+                    "depth buffer smaller than the render target",
+                ));
+            }
+        }
+        self.contexts.insert(Context::new(render_target, depth))
+    }
+
+    /// ContextCreate's `ddrval` for an error of [`Driver::context_create`].
+    pub fn context_create_ddrval(e: &DeviceError) -> u32 {
+        match e {
+            DeviceError::Limit { .. } => codes::D3DHAL_OUTOFCONTEXTS,
+            other => other.ddrval(),
+        }
+    }
+
+    /// ContextDestroy.
+    pub fn context_destroy(&mut self, h: u32) -> Result<()> {
+        self.contexts
+            .remove(h)
+            .map(|_| ())
+            .map_err(|_| DeviceError::ContextBad(h))
+    }
+
+    /// A context (state, objects, counters).
+    pub fn context(&self, h: u32) -> Result<&Context> {
+        self.contexts.get(h).map_err(|_| DeviceError::ContextBad(h))
+    }
+
+    /// A text snapshot of a context and the metadata of every surface (not
+    /// their bytes): equal snapshots mean equal device state.
+    pub fn snapshot(&self, h: u32) -> Result<String> {
+        let c = self.context(h)?;
+        let mut s = format!("{c:?}\n");
+        for (h, r) in self.surfaces.iter() {
+            s.push_str(&format!(
+                "{h:#x} {:?} lod={} pri={} dirty={:?} pal={:?}\n",
+                r.desc, r.lod, r.priority, r.dirty, r.palette
+            ));
+        }
+        Ok(s)
+    }
+
+    // ------------------------------------------------------------ DDI calls
+
+    /// Installs the host's `D3dParseUnknownCommand`.
+    pub fn set_parse_unknown_command(&mut self, hook: Option<ParseUnknownCommand>) {
+        self.hook = hook;
+    }
+
+    /// The failure of the last DrawPrimitives2 call that failed, if the
+    /// last call failed.
+    pub fn last_error(&self) -> Option<&Dp2Failure> {
+        self.last_error.as_ref()
+    }
+
+    /// `D3dDrawPrimitives2`. Always returns DDHAL_DRIVER_HANDLED; the result
+    /// is in `ddrval` and `dw_error_offset` (see the crate docs).
+    pub fn draw_primitives2(&mut self, d: &mut DrawPrimitives2Data<'_>) -> u32 {
+        let vertex_size = d.ddrval; // the union's input half, read first
+        match self.dp2(d, vertex_size) {
+            Ok(response) => {
+                d.ddrval = codes::D3D_OK;
+                d.dw_error_offset = response;
+                self.last_error = None;
+            }
+            Err(f) => {
+                d.ddrval = f.ddrval;
+                d.dw_error_offset = f.offset;
+                self.last_error = Some(f);
+            }
+        }
+        codes::DDHAL_DRIVER_HANDLED
+    }
+
+    fn dp2(
+        &mut self,
+        d: &mut DrawPrimitives2Data<'_>,
+        vertex_size: u32,
+    ) -> std::result::Result<u32, Dp2Failure> {
+        let call_fail = |error: DeviceError, offset: u32| Dp2Failure {
+            ddrval: error.ddrval(),
+            offset,
+            error,
+        };
+        let base = d.dw_command_offset;
+        let ctx_h = d.dwh_context;
+        let (rt, _) = {
+            let c = self
+                .contexts
+                .get(ctx_h)
+                .map_err(|_| call_fail(DeviceError::ContextBad(ctx_h), base))?;
+            (c.render_target, c.depth)
+        };
+        if self.surfaces.get(rt).is_ok_and(|r| r.flip_pending) {
+            return Err(call_fail(DeviceError::WasStillDrawing, base));
+        }
+        let cmd_h = d.lp_dd_commands;
+        let commands: Vec<u8> = {
+            let r = self.surfaces.get(cmd_h).map_err(|e| call_fail(e, base))?;
+            if r.desc.kind != SurfaceKind::CommandBuffer {
+                return Err(call_fail(r.wrong(cmd_h, "command buffer"), base));
+            }
+            let b = r.buffer(cmd_h).map_err(|e| call_fail(e, base))?;
+            let end = u64::from(base) + u64::from(d.dw_command_length);
+            if end > b.len() as u64 {
+                return Err(call_fail(
+                    DeviceError::InvalidParams(
+                        "dwCommandOffset + dwCommandLength exceeds the command surface",
+                    ),
+                    base,
+                ));
+            }
+            b.get(base as usize..end as usize)
+                .unwrap_or_default()
+                .to_vec()
+        };
+        if d.dw_flags & D3DHALDP2_USERMEMVERTICES != 0 && d.lp_vertices.is_none() {
+            return Err(call_fail(
+                DeviceError::InvalidParams("USERMEMVERTICES without lpVertices"),
+                base,
+            ));
+        }
+        let fvf_stride = softhal_wire::fvf::vertex_stride(d.dw_vertex_type).unwrap_or(0);
+        let opts = DecodeOptions {
+            vertex_stride: if fvf_stride != 0 {
+                fvf_stride
+            } else {
+                vertex_size
+            },
+            base_align: (base & 3) as usize,
+        };
+        let mut used = BTreeSet::new();
+        let mut call = Call {
+            flags: d.dw_flags,
+            fvf: d.dw_vertex_type,
+            user: d.lp_vertices,
+            vertex_surface: d.lp_dd_vertex,
+            vertex_offset: d.dw_vertex_offset,
+            vertex_length: d.dw_vertex_length,
+            rstates: d.lpdw_r_states.as_deref_mut(),
+        };
+        let Driver {
+            renderer,
+            surfaces,
+            contexts,
+            hook,
+            ..
+        } = self;
+        let ctx = contexts
+            .get_mut(ctx_h)
+            .map_err(|_| call_fail(DeviceError::ContextBad(ctx_h), base))?;
+        let mut ex = Exec {
+            renderer,
+            surfaces,
+            ctx,
+            call: &mut call,
+            used: &mut used,
+        };
+        let fail = |rel: usize, error: DeviceError| Dp2Failure {
+            ddrval: codes::D3DERR_COMMAND_UNPARSED,
+            offset: base.saturating_add(u32::try_from(rel).unwrap_or(u32::MAX)),
+            error,
+        };
+        let mut dec = Decoder::new(&commands, opts);
+        while let Some(item) = dec.next() {
+            let cmd = item.map_err(|e| fail(e.offset, DeviceError::Decode(e)))?;
+            if let Command::Unknown { opcode } = cmd.command {
+                let at = cmd.offset;
+                let next = match hook.as_mut() {
+                    Some(h) => h(commands.get(at..).unwrap_or_default())
+                        .map_err(|()| fail(at, DeviceError::UnknownCommand { opcode }))?,
+                    None => return Err(fail(at, DeviceError::UnknownCommand { opcode })),
+                };
+                let target = at
+                    .checked_add(next)
+                    .ok_or_else(|| fail(at, DeviceError::UnknownCommand { opcode }))?;
+                dec.resume_at(target)
+                    .map_err(|e| fail(at, DeviceError::Decode(e)))?;
+                continue;
+            }
+            ex.execute(&cmd.command).map_err(|e| fail(cmd.offset, e))?;
+        }
+        // Success: responses, then the submission model.
+        let written = write_responses(&mut self.surfaces, &mut self.contexts, ctx_h, cmd_h, base);
+        for h in &used {
+            if let Ok(r) = self.surfaces.get_mut(*h) {
+                r.busy = true;
+            }
+        }
+        self.swap_buffers(d, written);
+        Ok(written)
+    }
+
+    /// Convenience for hosts and tools: runs `commands` (copied into a
+    /// temporary command buffer) on context `ctx` with user-memory
+    /// `vertices` of FVF `fvf`, and returns the query-response bytes
+    /// written, or the failure. Equivalent to filling a command surface and
+    /// calling [`Driver::draw_primitives2`].
+    pub fn run_commands(
+        &mut self,
+        ctx: u32,
+        commands: &[u8],
+        fvf: u32,
+        vertices: &[u8],
+    ) -> std::result::Result<Vec<u8>, Dp2Failure> {
+        let fail = |error: DeviceError| Dp2Failure {
+            ddrval: error.ddrval(),
+            offset: 0,
+            error,
+        };
+        let cb = self.create_command_buffer_with(commands).map_err(fail)?;
+        let stride = softhal_wire::fvf::vertex_stride(fvf).unwrap_or(0).max(1);
+        let count = u32::try_from(vertices.len() / stride as usize).unwrap_or(u32::MAX);
+        let mut d =
+            DrawPrimitives2Data::new(ctx, cb, u32::try_from(commands.len()).unwrap_or(u32::MAX))
+                .with_user_vertices(fvf, vertices, count);
+        self.draw_primitives2(&mut d);
+        let out = match &self.last_error {
+            Some(f) => Err(f.clone()),
+            None => Ok(self
+                .surfaces
+                .get(cb)
+                .and_then(|r| r.buffer(cb))
+                .map_or_else(
+                    |_| Vec::new(),
+                    |b| {
+                        b.get(..d.dw_error_offset as usize)
+                            .unwrap_or_default()
+                            .to_vec()
+                    },
+                )),
+        };
+        let _ = self.destroy_surface(cb);
+        out
+    }
+
+    /// SWAPVERTEXBUFFER / SWAPCOMMANDBUFFER (see [`crate::swap`]).
+    fn swap_buffers(&mut self, d: &mut DrawPrimitives2Data<'_>, responses: u32) {
+        let rename =
+            |surfaces: &mut Slab<Resource>, total: &mut u64, h: u32, req: Option<u32>| -> bool {
+                let Ok(r) = surfaces.get_mut(h) else {
+                    return false;
+                };
+                let Storage::Buffer(b) = &mut r.storage else {
+                    return false;
+                };
+                let want = req
+                    .map_or(b.len() as u64, |q| u64::from(q).max(b.len() as u64))
+                    .min(limits::MAX_BUFFER_BYTES);
+                let grow = want.saturating_sub(b.len() as u64);
+                if *total + grow > limits::MAX_TOTAL_SURFACE_BYTES {
+                    return false;
+                }
+                *total += grow;
+                *b = vec![0; want as usize];
+                r.desc.width = want as u32;
+                r.busy = false;
+                true
+            };
+        if d.dw_flags & D3DHALDP2_SWAPVERTEXBUFFER != 0
+            && d.dw_flags & D3DHALDP2_USERMEMVERTICES == 0
+        {
+            let implicit = self
+                .surfaces
+                .get(d.lp_dd_vertex)
+                .is_ok_and(|r| matches!(r.desc.kind, SurfaceKind::VertexBuffer { implicit: true }));
+            let req =
+                (d.dw_flags & D3DHALDP2_REQVERTEXBUFSIZE != 0).then_some(d.dw_req_vertex_buf_size);
+            if implicit
+                && rename(
+                    &mut self.surfaces,
+                    &mut self.total_bytes,
+                    d.lp_dd_vertex,
+                    req,
+                )
+            {
+                self.swap.vertex_renames += 1;
+            }
+        }
+        if d.dw_flags & D3DHALDP2_SWAPCOMMANDBUFFER != 0 && responses == 0 {
+            let req = (d.dw_flags & D3DHALDP2_REQCOMMANDBUFSIZE != 0)
+                .then_some(d.dw_req_command_buf_size);
+            if rename(
+                &mut self.surfaces,
+                &mut self.total_bytes,
+                d.lp_dd_commands,
+                req,
+            ) {
+                self.swap.command_renames += 1;
+            }
+        }
+    }
+
+    /// `Clear2`.
+    pub fn clear2(&mut self, d: &mut Clear2Data<'_>) -> u32 {
+        let r = (|| {
+            let ctx = self
+                .contexts
+                .get(d.dwh_context)
+                .map_err(|_| DeviceError::ContextBad(d.dwh_context))?;
+            let rects: Vec<pl::Rect> = d
+                .lp_rects
+                .iter()
+                .map(|r| pl::Rect::new(r[0], r[1], r[2], r[3]))
+                .collect();
+            crate::blt::clear(
+                &mut self.renderer,
+                &mut self.surfaces,
+                ctx,
+                d.dw_flags,
+                d.dw_fill_color,
+                d.dv_fill_depth,
+                d.dw_fill_stencil,
+                &rects,
+            )
+        })();
+        d.ddrval = match r {
+            Ok(()) => codes::D3D_OK,
+            Err(e) => e.ddrval(),
+        };
+        codes::DDHAL_DRIVER_HANDLED
+    }
+
+    /// `ValidateTextureStageState`: the pipeline has no texturing, so a
+    /// cascade is valid when stage 0 passes the diffuse colour through
+    /// (COLOROP/ALPHAOP DISABLE, or SELECTARG1/2 of DIFFUSE or CURRENT) and
+    /// every later stage is disabled. One pass.
+    pub fn validate_texture_stage_state(&mut self, d: &mut ValidateTextureStageStateData) -> u32 {
+        d.dw_num_passes = 0;
+        let Ok(ctx) = self.contexts.get(d.dwh_context) else {
+            d.ddrval = codes::D3DHAL_CONTEXT_BAD;
+            return codes::DDHAL_DRIVER_HANDLED;
+        };
+        let ts = &ctx.state.texture_stages;
+        let arg_ok = |a: u32| matches!(a, 0 | 1);
+        let check = |op: u32, a1: u32, a2: u32, op_err: u32, arg_err: u32| -> Option<u32> {
+            match op {
+                1 => None,
+                2 if arg_ok(a1) => None,
+                3 if arg_ok(a2) => None,
+                2 | 3 => Some(arg_err),
+                _ => Some(op_err),
+            }
+        };
+        let s0 = ts.first().copied().unwrap_or([0; 64]);
+        let err = check(
+            s0[1],
+            s0[2],
+            s0[3],
+            codes::D3DERR_UNSUPPORTEDCOLOROPERATION,
+            codes::D3DERR_UNSUPPORTEDCOLORARG,
+        )
+        .or_else(|| {
+            check(
+                s0[4],
+                s0[5],
+                s0[6],
+                codes::D3DERR_UNSUPPORTEDALPHAOPERATION,
+                codes::D3DERR_UNSUPPORTEDALPHAARG,
+            )
+        })
+        .or_else(|| {
+            ts.iter()
+                .skip(1)
+                .any(|s| s[1] != 1)
+                .then_some(codes::D3DERR_TOOMANYOPERATIONS)
+        });
+        match err {
+            Some(e) => d.ddrval = e,
+            None => {
+                d.ddrval = codes::D3D_OK;
+                d.dw_num_passes = 1;
+            }
+        }
+        codes::DDHAL_DRIVER_HANDLED
+    }
+
+    /// GetDriverInfo2 D3DGDI2_TYPE_GETD3DCAPS9.
+    pub fn caps(&self) -> Caps {
+        caps::caps()
+    }
+
+    /// GetDriverInfo2 GETFORMATCOUNT / GETFORMAT.
+    pub fn formats(&self) -> Vec<FormatCaps> {
+        caps::formats()
+    }
+}
+
+/// Writes pending query responses over the command data (at
+/// `dwCommandOffset`); returns the bytes written.
+fn write_responses(
+    surfaces: &mut Slab<Resource>,
+    contexts: &mut Slab<Context>,
+    ctx_h: u32,
+    cmd_h: u32,
+    base: u32,
+) -> u32 {
+    let Ok(ctx) = contexts.get_mut(ctx_h) else {
+        return 0;
+    };
+    if ctx.responses.is_empty() {
+        return 0;
+    }
+    let Ok(r) = surfaces.get_mut(cmd_h) else {
+        return 0;
+    };
+    let Storage::Buffer(buf) = &mut r.storage else {
+        return 0;
+    };
+    let Some(out) = buf.get_mut(base as usize..) else {
+        return 0;
+    };
+    let cap = out.len();
+    let total: usize = 8 + ctx
+        .responses
+        .iter()
+        .map(|r| 8 + r.data.len())
+        .sum::<usize>();
+    let all_fit = total <= cap && ctx.responses.len() <= usize::from(u16::MAX);
+    // How many entries to write (leaving room for RESPONSECONTINUE).
+    let mut n = 0usize;
+    let mut size = 8usize;
+    if all_fit {
+        n = ctx.responses.len();
+        size = total;
+    } else {
+        for r in &ctx.responses {
+            let next = size + 8 + r.data.len();
+            if next + 8 > cap || n + 1 > usize::from(u16::MAX) {
+                break;
+            }
+            size = next;
+            n += 1;
+        }
+    }
+    let mut bytes = Vec::new();
+    if n > 0 {
+        bytes.extend_from_slice(&[88, 0]);
+        bytes.extend_from_slice(&(n as u16).to_le_bytes());
+        bytes.extend_from_slice(&(size as u32).to_le_bytes());
+        for r in ctx.responses.drain(..n) {
+            bytes.extend_from_slice(&r.query_id.to_le_bytes());
+            bytes.extend_from_slice(&(r.data.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(&r.data);
+        }
+    }
+    if n > 0 && !ctx.responses.is_empty() && bytes.len() + 8 <= cap {
+        bytes.extend_from_slice(&[87, 0, 0, 0]);
+        bytes.extend_from_slice(&8u32.to_le_bytes());
+    }
+    if let Some(dst) = out.get_mut(..bytes.len()) {
+        dst.copy_from_slice(&bytes);
+    }
+    bytes.len() as u32
+}

@@ -1,0 +1,151 @@
+//! Device errors and their DDI codes.
+//!
+//! In: every failure the device detects. Out: [`DeviceError`] (one variant
+//! per cause, with the numbers needed to understand it) and, at the DDI
+//! boundary, [`DeviceError::ddrval`]: the `ddrval` HRESULT from
+//! `softhal_wire::names::codes`. Inside `DrawPrimitives2` every command
+//! failure is reported as `D3DERR_COMMAND_UNPARSED` at the command's offset
+//! (the DDI's only per-command error); [`DeviceError::ddrval`] is what the
+//! other entry points (surface creation, lock, ContextCreate, Clear2, ...)
+//! return, and what [`crate::Driver::last_error`] explains.
+
+use softhal_pipeline::PipelineError;
+use softhal_wire::fvf::FvfError;
+use softhal_wire::names::codes;
+use softhal_wire::DecodeError;
+
+/// Everything that can go wrong in the device.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DeviceError {
+    /// A handle that does not name a live object of this driver (never
+    /// created, destroyed, or from another driver).
+    #[error("{what} handle {handle:#x} is not valid")]
+    BadHandle {
+        /// The raw handle.
+        handle: u32,
+        /// What kind of object it should name.
+        what: &'static str,
+    },
+    /// The handle names an object of the wrong kind.
+    #[error("handle {handle:#x} is a {actual}, expected a {expected}")]
+    WrongKind {
+        /// The raw handle.
+        handle: u32,
+        /// What was expected.
+        expected: &'static str,
+        /// What it is.
+        actual: &'static str,
+    },
+    /// The command stream could not be parsed.
+    #[error("command stream: {0}")]
+    Decode(#[from] DecodeError),
+    /// An unknown opcode that no `D3dParseUnknownCommand` hook parsed.
+    #[error("unknown opcode {opcode} not parsed by the host")]
+    UnknownCommand {
+        /// The opcode byte.
+        opcode: u8,
+    },
+    /// A value outside the range the device supports or the data holds.
+    #[error("{what} = {value} is out of range (limit {limit})")]
+    OutOfRange {
+        /// What was checked.
+        what: &'static str,
+        /// The value.
+        value: u64,
+        /// The first value not allowed (or the size available).
+        limit: u64,
+    },
+    /// An enumerated or flag value the DDI does not define.
+    #[error("{what}: invalid value {value:#x}")]
+    BadValue {
+        /// The field.
+        what: &'static str,
+        /// The value.
+        value: u32,
+    },
+    /// A cap of [`crate::limits`] would be exceeded.
+    #[error("{what}: limit of {max} reached")]
+    Limit {
+        /// What is limited.
+        what: &'static str,
+        /// The cap.
+        max: u64,
+    },
+    /// An invalid FVF code.
+    #[error("{0}")]
+    Fvf(#[from] FvfError),
+    /// The vertex format has no position (nothing can be drawn).
+    #[error("vertex format has no position")]
+    NoPosition,
+    /// A shader or declaration token stream is malformed.
+    #[error("shader tokens: {0}")]
+    BadShader(&'static str),
+    /// Drawing needs something this device does not implement.
+    #[error("not implemented: {0}")]
+    Unsupported(&'static str),
+    /// A state-block operation out of order.
+    #[error("state block: {0}")]
+    StateBlock(&'static str),
+    /// The pipeline rejected a draw or a clear.
+    #[error("pipeline: {0}")]
+    Pipeline(#[from] PipelineError),
+    /// Invalid `dwhContext`.
+    #[error("invalid context handle {0:#x}")]
+    ContextBad(u32),
+    /// The render target is being flipped.
+    #[error("render target flip pending")]
+    WasStillDrawing,
+    /// A call parameter (not a command) is invalid.
+    #[error("invalid parameter: {0}")]
+    InvalidParams(&'static str),
+    /// A surface's total storage would exceed the driver's budget.
+    #[error("out of surface memory")]
+    OutOfMemory,
+}
+
+impl DeviceError {
+    /// The `ddrval` this error is reported as outside `DrawPrimitives2`'s
+    /// per-command path.
+    pub fn ddrval(&self) -> u32 {
+        match self {
+            DeviceError::BadHandle { .. } | DeviceError::WrongKind { .. } => {
+                codes::DDERR_INVALIDOBJECT
+            }
+            DeviceError::Decode(_) | DeviceError::UnknownCommand { .. } => {
+                codes::D3DERR_COMMAND_UNPARSED
+            }
+            DeviceError::OutOfRange { .. }
+            | DeviceError::BadValue { .. }
+            | DeviceError::InvalidParams(_) => codes::DDERR_INVALIDPARAMS,
+            DeviceError::Limit { .. } | DeviceError::OutOfMemory => codes::DDERR_OUTOFMEMORY,
+            DeviceError::Fvf(_) | DeviceError::NoPosition => codes::D3DERR_INVALIDVERTEXFORMAT,
+            DeviceError::BadShader(_) => codes::D3DERR_INVALIDCALL,
+            DeviceError::Unsupported(_) => codes::DDERR_UNSUPPORTED,
+            DeviceError::StateBlock(_) => codes::D3DERR_INVALIDSTATEBLOCK,
+            DeviceError::Pipeline(PipelineError::BadFormat { .. }) => {
+                codes::DDERR_INVALIDPIXELFORMAT
+            }
+            DeviceError::Pipeline(_) => codes::D3DERR_DRIVERINTERNALERROR,
+            DeviceError::ContextBad(_) => codes::D3DHAL_CONTEXT_BAD,
+            DeviceError::WasStillDrawing => codes::DDERR_WASSTILLDRAWING,
+        }
+    }
+}
+
+/// Shorthand.
+pub type Result<T, E = DeviceError> = core::result::Result<T, E>;
+
+/// An [`DeviceError::OutOfRange`].
+pub(crate) fn range(what: &'static str, value: u64, limit: u64) -> DeviceError {
+    DeviceError::OutOfRange { what, value, limit }
+}
+
+/// Fails with [`DeviceError::OutOfRange`] unless `value < limit`.
+pub(crate) fn check_below(what: &'static str, value: u64, limit: u64) -> Result<()> {
+    if value < limit {
+        Ok(())
+    } else {
+        Err(range(what, value, limit))
+    }
+}

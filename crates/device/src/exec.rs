@@ -1,0 +1,2335 @@
+//! Executing one decoded DP2 command against a context.
+//!
+//! In: a [`Command`] the walker decoded, the context, the driver's surfaces
+//! and renderer, and the call's data (flags, vertex source, lpdwRStates).
+//! Out: the command's effect, or an error that leaves **no** effect: every
+//! handler validates all of its records (handles, indices, ranges, enum
+//! values) before it changes anything, so a failing command never takes
+//! partial effect (prefix semantics).
+//!
+//! Rendering goes through the pipeline: the executor translates DP2 state
+//! into [`softhal_pipeline::PipelineState`], vertex formats into
+//! [`VertexLayout`], and primitive opcodes into [`DrawCall`]s, after
+//! checking every vertex index and range against the data that exists.
+
+use crate::context::{
+    CachedPatch, Context, Query, QueryKind, Response, StateBlock, StateKey, VertexShader8,
+};
+use crate::error::{check_below, range, DeviceError, Result};
+use crate::handle::Slab;
+use crate::limits;
+use crate::patch;
+use crate::resource::{Resource, Storage, SurfaceKind};
+use crate::shader::{self, ShaderKind};
+use crate::state::{self, DeviceState, LightSlot, Stream, StreamSource, VertexInput};
+use crate::stateblock;
+use softhal_pipeline::{
+    self as pl, DrawCall, DrawStats, Indices, PositionKind, RenderTargets, Renderer,
+    TexCoordElement, Topology, VertexLayout,
+};
+use softhal_wire::fvf::{FvfLayout, PositionKind as FvfPos};
+use softhal_wire::structs::*;
+use softhal_wire::{Command, Records};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use crate::dp2::{D3DHALDP2_EXECUTEBUFFER as EXECUTEBUFFER, D3DHALDP2_USERMEMVERTICES as USERMEM};
+
+/// The parts of the DP2 call the executor needs.
+pub(crate) struct Call<'c> {
+    pub flags: u32,
+    pub fvf: u32,
+    pub user: Option<&'c [u8]>,
+    pub vertex_surface: u32,
+    pub vertex_offset: u32,
+    pub vertex_length: u32,
+    pub rstates: Option<&'c mut [u32; 256]>,
+}
+
+/// The executor of one DP2 call.
+pub(crate) struct Exec<'x, 'c> {
+    pub renderer: &'x mut Renderer,
+    pub surfaces: &'x mut Slab<Resource>,
+    pub ctx: &'x mut Context,
+    pub call: &'x mut Call<'c>,
+    /// Buffers referenced by draws (the rename model marks them busy).
+    pub used: &'x mut BTreeSet<u32>,
+}
+
+/// One validated pipeline draw.
+struct DrawReq<'v> {
+    topology: Topology,
+    vertices: Cow<'v, [u8]>,
+    layout: VertexLayout,
+    /// Index bytes and whether they are 32-bit.
+    indices: Option<(Cow<'v, [u8]>, bool)>,
+    first: u32,
+    count: u32,
+    base_vertex: i32,
+}
+
+/// Converts an FVF into the pipeline's layout (stride from the FVF).
+pub fn layout_from_fvf(fvf: u32) -> Result<VertexLayout> {
+    let f = FvfLayout::parse(fvf)?;
+    let position = match f.position {
+        FvfPos::None => return Err(DeviceError::NoPosition),
+        FvfPos::Xyz => PositionKind::Xyz,
+        FvfPos::XyzRhw => PositionKind::Xyzrhw,
+        FvfPos::Xyzw => PositionKind::Xyzw,
+    };
+    let mut texcoords = [None; 8];
+    for (slot, &(offset, dims)) in texcoords
+        .iter_mut()
+        .zip(f.texcoords.iter())
+        .take(f.tex_count as usize)
+    {
+        *slot = Some(TexCoordElement {
+            offset,
+            components: dims as u8,
+        });
+    }
+    let l = VertexLayout {
+        stride: f.stride,
+        position,
+        position_offset: 0,
+        blend_weights: (f.blend_values > 0).then_some((12, f.blend_values as u8)),
+        normal: f.normal,
+        point_size: f.psize,
+        diffuse: f.diffuse,
+        specular: f.specular,
+        texcoords,
+    };
+    l.validate()?;
+    Ok(l)
+}
+
+fn topology(prim_type: u32) -> Result<Topology> {
+    Topology::from_d3d(prim_type).ok_or(DeviceError::BadValue {
+        what: "primType",
+        value: prim_type,
+    })
+}
+
+fn kind_of(surfaces: &Slab<Resource>, h: u32) -> Result<SurfaceKind> {
+    Ok(surfaces.get(h)?.desc.kind)
+}
+
+/// The vertex buffer bytes of a surface handle.
+fn vb_bytes(surfaces: &Slab<Resource>, h: u32) -> Result<&[u8]> {
+    let r = surfaces.get(h)?;
+    match r.desc.kind {
+        SurfaceKind::VertexBuffer { .. } => r.buffer(h),
+        _ => Err(r.wrong(h, "vertex buffer")),
+    }
+}
+
+fn take_image(surfaces: &mut Slab<Resource>, h: u32, kind: SurfaceKind) -> Result<pl::Surface> {
+    let r = surfaces.get_mut(h)?;
+    if r.desc.kind != kind {
+        return Err(r.wrong(h, kind.name()));
+    }
+    match &mut r.storage {
+        Storage::Image(s) => s.take().ok_or(DeviceError::BadHandle {
+            handle: h,
+            what: "surface",
+        }),
+        _ => Err(DeviceError::BadHandle {
+            handle: h,
+            what: "surface",
+        }),
+    }
+}
+
+fn put_image(surfaces: &mut Slab<Resource>, h: u32, s: pl::Surface) {
+    if let Ok(r) = surfaces.get_mut(h) {
+        if let Storage::Image(slot) = &mut r.storage {
+            *slot = Some(s);
+        }
+    }
+}
+
+fn rect_of(r: &Rect) -> pl::Rect {
+    pl::Rect::new(r.left.get(), r.top.get(), r.right.get(), r.bottom.get())
+}
+
+fn xf_matrix(t: &Dp2SetTransform) -> state::Mat {
+    t.matrix()
+}
+
+fn light_bits(l: &D3dLight7) -> [u32; 26] {
+    let mut out = [0u32; 26];
+    for (o, c) in out
+        .iter_mut()
+        .zip(zerocopy::IntoBytes::as_bytes(l).chunks_exact(4))
+    {
+        *o = crate::le_u32(c);
+    }
+    out
+}
+
+impl<'x, 'c> Exec<'x, 'c> {
+    /// The state that state commands change (the block being recorded, or
+    /// the context's), the key recorder, and lpdwRStates when it must be
+    /// updated.
+    #[allow(clippy::type_complexity)]
+    fn target(
+        &mut self,
+    ) -> (
+        &mut DeviceState,
+        Option<&mut BTreeSet<StateKey>>,
+        Option<&mut [u32; 256]>,
+    ) {
+        let exec_buffer = self.call.flags & EXECUTEBUFFER != 0;
+        match &mut self.ctx.recording {
+            Some((_, b)) => (&mut b.values, Some(&mut b.keys), None),
+            None => {
+                let rs = if exec_buffer {
+                    self.call.rstates.as_deref_mut()
+                } else {
+                    None
+                };
+                (&mut self.ctx.state, None, rs)
+            }
+        }
+    }
+
+    /// The state being read by validation of state commands.
+    fn target_ref(&self) -> &DeviceState {
+        match &self.ctx.recording {
+            Some((_, b)) => &b.values,
+            None => &self.ctx.state,
+        }
+    }
+
+    fn check_vb_handle(&self, h: u32) -> Result<()> {
+        if h == 0 {
+            return Ok(());
+        }
+        match kind_of(self.surfaces, h)? {
+            SurfaceKind::VertexBuffer { .. } => Ok(()),
+            k => Err(DeviceError::WrongKind {
+                handle: h,
+                expected: "vertex buffer",
+                actual: k.name(),
+            }),
+        }
+    }
+
+    /// Executes one command.
+    #[allow(clippy::too_many_lines)]
+    pub fn execute(&mut self, cmd: &Command<'c>) -> Result<()> {
+        use Command as C;
+        match *cmd {
+            C::RenderState(recs) => self.render_states(recs),
+            C::TextureStageState(recs) => {
+                for r in recs {
+                    check_below(
+                        "wStage",
+                        u64::from(r.stage.get()),
+                        u64::from(limits::MAX_TEXTURE_STAGES),
+                    )?;
+                    check_below(
+                        "TSState",
+                        u64::from(r.state.get()),
+                        u64::from(limits::TSS_PER_STAGE),
+                    )?;
+                }
+                let (st, mut keys, _) = self.target();
+                for r in recs {
+                    let (s, t) = (u32::from(r.stage.get()), u32::from(r.state.get()));
+                    if let Some(slot) = st
+                        .texture_stages
+                        .get_mut(s as usize)
+                        .and_then(|a| a.get_mut(t as usize))
+                    {
+                        *slot = r.value.get();
+                    }
+                    if let Some(k) = keys.as_deref_mut() {
+                        k.insert(StateKey::TextureStage(s, t));
+                    }
+                }
+                Ok(())
+            }
+            C::ViewportInfo(recs) => {
+                let (st, keys, _) = self.target();
+                if let Some(v) = recs.last() {
+                    st.viewport.x = v.x.get();
+                    st.viewport.y = v.y.get();
+                    st.viewport.width = v.width.get();
+                    st.viewport.height = v.height.get();
+                    if let Some(k) = keys {
+                        k.insert(StateKey::Viewport);
+                    }
+                }
+                Ok(())
+            }
+            C::ZRange(recs) => {
+                for r in recs {
+                    let (a, b) = (r.min_z.get(), r.max_z.get());
+                    if !a.is_finite() || !b.is_finite() {
+                        return Err(DeviceError::BadValue {
+                            what: "ZRANGE",
+                            value: r.min_z.bits(),
+                        });
+                    }
+                }
+                let (st, keys, _) = self.target();
+                if let Some(r) = recs.last() {
+                    st.viewport.min_z = r.min_z.get();
+                    st.viewport.max_z = r.max_z.get();
+                    if let Some(k) = keys {
+                        k.insert(StateKey::Viewport);
+                    }
+                }
+                Ok(())
+            }
+            C::WInfo(recs) => {
+                for r in recs {
+                    if !r.w_near.get().is_finite() || !r.w_far.get().is_finite() {
+                        return Err(DeviceError::BadValue {
+                            what: "WINFO",
+                            value: r.w_near.bits(),
+                        });
+                    }
+                }
+                let (st, keys, _) = self.target();
+                if let Some(r) = recs.last() {
+                    st.w_range = (r.w_near.get(), r.w_far.get());
+                    if let Some(k) = keys {
+                        k.insert(StateKey::WInfo);
+                    }
+                }
+                Ok(())
+            }
+            C::SetMaterial(recs) => {
+                let (st, keys, _) = self.target();
+                if let Some(m) = recs.last() {
+                    let mut bits = [0u32; 17];
+                    for (o, c) in bits
+                        .iter_mut()
+                        .zip(zerocopy::IntoBytes::as_bytes(m).chunks_exact(4))
+                    {
+                        *o = crate::le_u32(c);
+                    }
+                    st.material = Some(bits);
+                    if let Some(k) = keys {
+                        k.insert(StateKey::Material);
+                    }
+                }
+                Ok(())
+            }
+            C::CreateLight(recs) => {
+                for r in recs {
+                    check_below(
+                        "CREATELIGHT dwIndex",
+                        u64::from(r.index.get()),
+                        u64::from(limits::MAX_LIGHTS),
+                    )?;
+                }
+                let (st, mut keys, _) = self.target();
+                for r in recs {
+                    let i = r.index.get() as usize;
+                    if st.lights.len() <= i {
+                        st.lights.resize(
+                            i + 1,
+                            LightSlot {
+                                enabled: false,
+                                data: None,
+                            },
+                        );
+                    }
+                    if let Some(k) = keys.as_deref_mut() {
+                        k.insert(StateKey::Light(i as u32));
+                    }
+                }
+                Ok(())
+            }
+            C::SetLight(recs) => self.set_lights(recs),
+            C::SetTransform(recs) | C::MultiplyTransform(recs) => {
+                let multiply = matches!(cmd, C::MultiplyTransform(_));
+                let mut keys_v = Vec::new();
+                for r in recs {
+                    keys_v.push(state::transform_key(r.transform_type.get())?);
+                }
+                let (st, mut keys, _) = self.target();
+                for (r, key) in recs.iter().zip(keys_v) {
+                    let m = xf_matrix(r);
+                    let v = if multiply {
+                        state::mat_mul(&m, &st.transform(key))
+                    } else {
+                        m
+                    };
+                    st.transforms.insert(key, v);
+                    if let Some(k) = keys.as_deref_mut() {
+                        k.insert(StateKey::Transform(key));
+                    }
+                }
+                Ok(())
+            }
+            C::SetClipPlane(recs) => {
+                for r in recs {
+                    check_below(
+                        "SETCLIPPLANE dwIndex",
+                        u64::from(r.index.get()),
+                        u64::from(limits::MAX_CLIP_PLANES),
+                    )?;
+                }
+                let (st, mut keys, _) = self.target();
+                for r in recs {
+                    let i = r.index.get();
+                    if let Some(p) = st.clip_planes.get_mut(i as usize) {
+                        *p = [r.a.get(), r.b.get(), r.c.get(), r.d.get()];
+                    }
+                    if let Some(k) = keys.as_deref_mut() {
+                        k.insert(StateKey::ClipPlane(i));
+                    }
+                }
+                Ok(())
+            }
+            C::SetScissorRect(recs) => {
+                let (st, keys, _) = self.target();
+                if let Some(r) = recs.last() {
+                    st.scissor = [r.left.get(), r.top.get(), r.right.get(), r.bottom.get()];
+                    if let Some(k) = keys {
+                        k.insert(StateKey::Scissor);
+                    }
+                }
+                Ok(())
+            }
+            C::SetVertexShader(recs) => {
+                let mut inputs = Vec::new();
+                for r in recs {
+                    let h = r.handle.get();
+                    inputs.push(if self.ctx.vertex_shaders.contains_key(&h) {
+                        VertexInput::Shader(h)
+                    } else {
+                        if h != 0 {
+                            FvfLayout::parse(h)?;
+                        }
+                        VertexInput::Fvf(h)
+                    });
+                }
+                self.set_vertex_input(&inputs)
+            }
+            C::SetVertexShaderDecl(recs) => {
+                let mut inputs = Vec::new();
+                for r in recs {
+                    let h = r.handle.get();
+                    inputs.push(if h & 1 != 0 {
+                        if !self.ctx.decls.contains_key(&h) {
+                            return Err(DeviceError::BadHandle {
+                                handle: h,
+                                what: "vertex declaration",
+                            });
+                        }
+                        VertexInput::Decl(h)
+                    } else {
+                        if h != 0 {
+                            FvfLayout::parse(h)?;
+                        }
+                        VertexInput::Fvf(h)
+                    });
+                }
+                self.set_vertex_input(&inputs)
+            }
+            C::SetVertexShaderFunc(recs) => {
+                for r in recs {
+                    let h = r.handle.get();
+                    if h != 0 && !self.ctx.vs_funcs.contains_key(&h) {
+                        return Err(DeviceError::BadHandle {
+                            handle: h,
+                            what: "vertex shader function",
+                        });
+                    }
+                }
+                let (st, keys, _) = self.target();
+                if let Some(r) = recs.last() {
+                    st.vertex_shader_func = r.handle.get();
+                    if let Some(k) = keys {
+                        k.insert(StateKey::VertexShaderFunc);
+                    }
+                }
+                Ok(())
+            }
+            C::SetPixelShader(recs) => {
+                for r in recs {
+                    let h = r.handle.get();
+                    if h != 0 && !self.ctx.pixel_shaders.contains_key(&h) {
+                        return Err(DeviceError::BadHandle {
+                            handle: h,
+                            what: "pixel shader",
+                        });
+                    }
+                }
+                let (st, keys, _) = self.target();
+                if let Some(r) = recs.last() {
+                    st.pixel_shader = r.handle.get();
+                    if let Some(k) = keys {
+                        k.insert(StateKey::PixelShader);
+                    }
+                }
+                Ok(())
+            }
+            C::SetVertexShaderConst(r) => self.consts_v(r, true, 0),
+            C::SetVertexShaderConstI(r) => self.consts_v(r, true, 1),
+            C::SetPixelShaderConst(r) => self.consts_v(r, false, 0),
+            C::SetPixelShaderConstI(r) => self.consts_v(r, false, 1),
+            C::SetVertexShaderConstB(r) => self.consts_b(r, true),
+            C::SetPixelShaderConstB(r) => self.consts_b(r, false),
+            C::SetStreamSource(recs) => {
+                let mut v = Vec::new();
+                for r in recs {
+                    v.push((r.stream.get(), r.vb_handle.get(), 0, r.stride.get()));
+                }
+                self.set_streams(&v, false)
+            }
+            C::SetStreamSource2(recs) => {
+                let mut v = Vec::new();
+                for r in recs {
+                    v.push((
+                        r.stream.get(),
+                        r.vb_handle.get(),
+                        r.offset.get(),
+                        r.stride.get(),
+                    ));
+                }
+                self.set_streams(&v, false)
+            }
+            C::SetStreamSourceUm(recs) => {
+                let mut v = Vec::new();
+                for r in recs {
+                    if r.stream.get() != 0 {
+                        return Err(range(
+                            "SETSTREAMSOURCEUM dwStream",
+                            u64::from(r.stream.get()),
+                            1,
+                        ));
+                    }
+                    v.push((0, 0, 0, r.stride.get()));
+                }
+                self.set_streams(&v, true)
+            }
+            C::SetStreamSourceFreq(recs) => {
+                for r in recs {
+                    check_below(
+                        "dwStream",
+                        u64::from(r.stream.get()),
+                        u64::from(limits::MAX_STREAMS),
+                    )?;
+                }
+                let (st, mut keys, _) = self.target();
+                for r in recs {
+                    let s = r.stream.get();
+                    if let Some(slot) = st.streams.get_mut(s as usize) {
+                        slot.divider = r.divider.get();
+                    }
+                    if let Some(k) = keys.as_deref_mut() {
+                        k.insert(StateKey::Stream(s));
+                    }
+                }
+                Ok(())
+            }
+            C::SetIndices(recs) => {
+                for r in recs {
+                    let h = r.vb_handle.get();
+                    if h != 0 {
+                        let k = kind_of(self.surfaces, h)?;
+                        if k != SurfaceKind::IndexBuffer {
+                            return Err(DeviceError::WrongKind {
+                                handle: h,
+                                expected: "index buffer",
+                                actual: k.name(),
+                            });
+                        }
+                        if !matches!(r.stride.get(), 2 | 4) {
+                            return Err(DeviceError::BadValue {
+                                what: "SETINDICES dwStride",
+                                value: r.stride.get(),
+                            });
+                        }
+                    }
+                }
+                let (st, keys, _) = self.target();
+                if let Some(r) = recs.last() {
+                    let h = r.vb_handle.get();
+                    st.indices = (h != 0).then_some((h, r.stride.get()));
+                    if let Some(k) = keys {
+                        k.insert(StateKey::Indices);
+                    }
+                }
+                Ok(())
+            }
+
+            // ---------------------------------------------- DX6 primitives
+            C::Points(recs) => self.dx6_draw(|n| {
+                let mut v = Vec::new();
+                for r in recs {
+                    let (c, s) = (u32::from(r.count.get()), u32::from(r.v_start.get()));
+                    check_range("POINTS", s, c, n)?;
+                    v.push((Topology::PointList, s, c));
+                }
+                Ok(v)
+            }),
+            C::LineList { count, start } => {
+                self.dx6_seq(Topology::LineList, count, start.v_start.get())
+            }
+            C::LineStrip { count, start } => {
+                self.dx6_seq(Topology::LineStrip, count, start.v_start.get())
+            }
+            C::TriangleList { count, start } => {
+                self.dx6_seq(Topology::TriangleList, count, start.v_start.get())
+            }
+            C::TriangleStrip { count, start } => {
+                self.dx6_seq(Topology::TriangleStrip, count, start.v_start.get())
+            }
+            C::TriangleFan { count, start } => {
+                self.dx6_seq(Topology::TriangleFan, count, start.v_start.get())
+            }
+            C::IndexedLineList(recs) => {
+                let idx: Vec<u16> = recs.iter().flat_map(|r| [r.v1.get(), r.v2.get()]).collect();
+                self.dx6_indexed(Topology::LineList, recs.len() as u32, 0, idx)
+            }
+            C::IndexedTriangleList(recs) => {
+                let idx: Vec<u16> = recs
+                    .iter()
+                    .flat_map(|r| [r.v1.get(), r.v2.get(), r.v3.get()])
+                    .collect();
+                self.dx6_indexed(Topology::TriangleList, recs.len() as u32, 0, idx)
+            }
+            C::IndexedTriangleList2 { start, triangles } => {
+                let idx: Vec<u16> = triangles
+                    .iter()
+                    .flat_map(|r| [r.v1.get(), r.v2.get(), r.v3.get()])
+                    .collect();
+                self.dx6_indexed(
+                    Topology::TriangleList,
+                    triangles.len() as u32,
+                    start.v_start.get(),
+                    idx,
+                )
+            }
+            C::IndexedLineList2 { start, lines } => {
+                let idx: Vec<u16> = lines
+                    .iter()
+                    .flat_map(|r| [r.v1.get(), r.v2.get()])
+                    .collect();
+                self.dx6_indexed(
+                    Topology::LineList,
+                    lines.len() as u32,
+                    start.v_start.get(),
+                    idx,
+                )
+            }
+            C::IndexedLineStrip {
+                count,
+                start,
+                indices,
+            } => {
+                let idx: Vec<u16> = indices.iter().map(|i| i.index.get()).collect();
+                self.dx6_indexed(
+                    Topology::LineStrip,
+                    u32::from(count),
+                    start.v_start.get(),
+                    idx,
+                )
+            }
+            C::IndexedTriangleStrip {
+                count,
+                start,
+                indices,
+            } => {
+                let idx: Vec<u16> = indices.iter().map(|i| i.index.get()).collect();
+                self.dx6_indexed(
+                    Topology::TriangleStrip,
+                    u32::from(count),
+                    start.v_start.get(),
+                    idx,
+                )
+            }
+            C::IndexedTriangleFan {
+                count,
+                start,
+                indices,
+            } => {
+                let idx: Vec<u16> = indices.iter().map(|i| i.index.get()).collect();
+                self.dx6_indexed(
+                    Topology::TriangleFan,
+                    u32::from(count),
+                    start.v_start.get(),
+                    idx,
+                )
+            }
+            C::TriangleFanImm {
+                count, vertices, ..
+            } => self.imm_draw(Topology::TriangleFan, u32::from(count), vertices),
+            C::LineListImm { count, vertices } => {
+                self.imm_draw(Topology::LineList, u32::from(count), vertices)
+            }
+
+            // ---------------------------------------------- DX8 stream draws
+            C::DrawPrimitive(recs) => self.stream_draw(|s0, stride| {
+                let n = s0.len() as u64 / u64::from(stride);
+                let mut v = Vec::new();
+                for r in recs {
+                    let t = topology(r.prim_type.get())?;
+                    let need = u64::from(r.v_start.get()) + t.vertex_count(r.primitive_count.get());
+                    if need > n {
+                        return Err(range("DRAWPRIMITIVE vertices", need, n));
+                    }
+                    v.push(StreamDraw::Seq {
+                        t,
+                        start: r.v_start.get(),
+                        count: r.primitive_count.get(),
+                        byte_offset: 0,
+                    });
+                }
+                Ok(v)
+            }),
+            C::DrawPrimitive2(recs) => self.stream_draw(|s0, stride| {
+                let mut v = Vec::new();
+                for r in recs {
+                    let t = topology(r.prim_type.get())?;
+                    let off = u64::from(r.first_vertex_offset.get());
+                    let need = off + t.vertex_count(r.primitive_count.get()) * u64::from(stride);
+                    if r.primitive_count.get() > 0 && need > s0.len() as u64 {
+                        return Err(range("DRAWPRIMITIVE2 vertex bytes", need, s0.len() as u64));
+                    }
+                    v.push(StreamDraw::Seq {
+                        t,
+                        start: 0,
+                        count: r.primitive_count.get(),
+                        byte_offset: r.first_vertex_offset.get(),
+                    });
+                }
+                Ok(v)
+            }),
+            C::ClippedTriangleFan(recs) => self.stream_draw(|s0, stride| {
+                let mut v = Vec::new();
+                for r in recs {
+                    let t = Topology::TriangleFan;
+                    let off = u64::from(r.first_vertex_offset.get());
+                    let need = off + t.vertex_count(r.primitive_count.get()) * u64::from(stride);
+                    if r.primitive_count.get() > 0 && need > s0.len() as u64 {
+                        return Err(range(
+                            "CLIPPEDTRIANGLEFAN vertex bytes",
+                            need,
+                            s0.len() as u64,
+                        ));
+                    }
+                    v.push(StreamDraw::Seq {
+                        t,
+                        start: 0,
+                        count: r.primitive_count.get(),
+                        byte_offset: r.first_vertex_offset.get(),
+                    });
+                }
+                Ok(v)
+            }),
+            C::DrawIndexedPrimitive(recs) => {
+                let v: Vec<IndexedDraw> = recs
+                    .iter()
+                    .map(|r| IndexedDraw {
+                        prim_type: r.prim_type.get(),
+                        count: r.primitive_count.get(),
+                        start_byte: u64::from(r.start_index.get()),
+                        start_in_indices: true,
+                        base: i64::from(r.base_vertex_index.get()),
+                        base_in_bytes: false,
+                    })
+                    .collect();
+                self.indexed_stream_draw(&v)
+            }
+            C::DrawIndexedPrimitive2(recs) => {
+                let v: Vec<IndexedDraw> = recs
+                    .iter()
+                    .map(|r| IndexedDraw {
+                        prim_type: r.prim_type.get(),
+                        count: r.primitive_count.get(),
+                        start_byte: u64::from(r.start_index_offset.get()),
+                        start_in_indices: false,
+                        base: i64::from(r.base_vertex_offset.get()),
+                        base_in_bytes: true,
+                    })
+                    .collect();
+                self.indexed_stream_draw(&v)
+            }
+
+            // ---------------------------------------------- targets, clear
+            C::SetRenderTarget(recs) => {
+                for r in recs {
+                    self.check_targets(r.render_target.get(), r.z_buffer.get())?;
+                }
+                if let Some(r) = recs.last() {
+                    self.ctx.render_target = r.render_target.get();
+                    self.ctx.depth = (r.z_buffer.get() != 0).then_some(r.z_buffer.get());
+                }
+                Ok(())
+            }
+            C::SetRenderTarget2(recs) => {
+                for r in recs {
+                    let (i, h) = (r.rt_index.get(), r.render_target.get());
+                    check_below("RTIndex", u64::from(i), 4)?;
+                    if i == 0 || h != 0 {
+                        self.check_kind(h, SurfaceKind::RenderTarget)?;
+                    }
+                }
+                for r in recs {
+                    let (i, h) = (r.rt_index.get(), r.render_target.get());
+                    if i == 0 {
+                        self.ctx.render_target = h;
+                    } else if let Some(slot) = self.ctx.extra_targets.get_mut(i as usize - 1) {
+                        *slot = h;
+                    }
+                }
+                Ok(())
+            }
+            C::SetDepthStencil(recs) => {
+                for r in recs {
+                    self.check_targets(self.ctx.render_target, r.z_buffer.get())?;
+                }
+                if let Some(r) = recs.last() {
+                    self.ctx.depth = (r.z_buffer.get() != 0).then_some(r.z_buffer.get());
+                }
+                Ok(())
+            }
+            C::Clear { clear, rects } => {
+                let rs: Vec<pl::Rect> = rects.iter().map(rect_of).collect();
+                crate::blt::clear(
+                    self.renderer,
+                    self.surfaces,
+                    self.ctx,
+                    clear.flags.get(),
+                    clear.fill_color.get(),
+                    clear.fill_depth.get(),
+                    clear.fill_stencil.get(),
+                    &rs,
+                )
+            }
+
+            // ---------------------------------------------- state blocks
+            C::StateSet(recs) => {
+                for r in recs {
+                    self.state_set(r)?;
+                }
+                Ok(())
+            }
+
+            // ---------------------------------------------- blts
+            C::TexBlt(recs) => crate::blt::tex_blt(self.surfaces, &mut self.ctx.stats, recs),
+            C::VolumeBlt(recs) => crate::blt::volume_blt(self.surfaces, recs),
+            C::BufferBlt(recs) => crate::blt::buffer_blt(self.surfaces, recs),
+            C::Blt(recs) | C::SurfaceBlt(recs) => crate::blt::blt(self.surfaces, recs),
+            C::ColorFill(recs) => crate::blt::color_fill(self.surfaces, recs),
+            C::GenerateMipSubLevels(recs) => crate::blt::generate_mips(self.surfaces, recs),
+
+            // ---------------------------------------------- recorded only
+            C::SetTexLod(recs) => {
+                for r in recs {
+                    self.surfaces.get(r.surface.get())?;
+                }
+                for r in recs {
+                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
+                        s.lod = r.lod.get();
+                    }
+                }
+                Ok(())
+            }
+            C::SetPriority(recs) => {
+                for r in recs {
+                    self.surfaces.get(r.surface.get())?;
+                }
+                for r in recs {
+                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
+                        s.priority = r.priority.get();
+                    }
+                }
+                Ok(())
+            }
+            C::AddDirtyRect(recs) => {
+                for r in recs {
+                    self.surfaces.get(r.surface.get())?;
+                }
+                for r in recs {
+                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
+                        let g = |v: zerocopy::little_endian::I32| i64::from(v.get());
+                        s.add_dirty([g(r.left), g(r.top), 0, g(r.right), g(r.bottom), 1]);
+                    }
+                }
+                Ok(())
+            }
+            C::AddDirtyBox(recs) => {
+                for r in recs {
+                    self.surfaces.get(r.surface.get())?;
+                }
+                for r in recs {
+                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
+                        let g = |v: zerocopy::little_endian::U32| i64::from(v.get());
+                        s.add_dirty([
+                            g(r.left),
+                            g(r.top),
+                            g(r.front),
+                            g(r.right),
+                            g(r.bottom),
+                            g(r.back),
+                        ]);
+                    }
+                }
+                Ok(())
+            }
+            C::Ext(recs) => {
+                self.ctx.stats.ext_tokens += recs.len() as u64;
+                Ok(())
+            }
+            C::SetPalette(recs) => {
+                for r in recs {
+                    self.surfaces.get(r.surface_handle.get())?;
+                    let p = r.palette_handle.get();
+                    if p != 0
+                        && !self.ctx.palettes.contains_key(&p)
+                        && self.ctx.palettes.len() >= limits::MAX_PALETTES
+                    {
+                        return Err(DeviceError::Limit {
+                            what: "palettes",
+                            max: limits::MAX_PALETTES as u64,
+                        });
+                    }
+                }
+                for r in recs {
+                    let p = r.palette_handle.get();
+                    if p != 0 {
+                        self.ctx
+                            .palettes
+                            .entry(p)
+                            .or_insert_with(|| vec![0; limits::PALETTE_ENTRIES as usize]);
+                    }
+                    if let Ok(s) = self.surfaces.get_mut(r.surface_handle.get()) {
+                        s.palette = (p != 0).then_some((p, r.palette_flags.get()));
+                    }
+                }
+                Ok(())
+            }
+            C::UpdatePalette {
+                update, entries, ..
+            } => {
+                let p = update.palette_handle.get();
+                let start = u32::from(update.start_index.get());
+                if start + entries.len() as u32 > limits::PALETTE_ENTRIES {
+                    return Err(range(
+                        "UPDATEPALETTE entries",
+                        u64::from(start) + entries.len() as u64,
+                        257,
+                    ));
+                }
+                if p == 0 {
+                    return Err(DeviceError::BadHandle {
+                        handle: 0,
+                        what: "palette",
+                    });
+                }
+                if !self.ctx.palettes.contains_key(&p)
+                    && self.ctx.palettes.len() >= limits::MAX_PALETTES
+                {
+                    return Err(DeviceError::Limit {
+                        what: "palettes",
+                        max: limits::MAX_PALETTES as u64,
+                    });
+                }
+                let pal = self
+                    .ctx
+                    .palettes
+                    .entry(p)
+                    .or_insert_with(|| vec![0; limits::PALETTE_ENTRIES as usize]);
+                for (i, e) in entries.iter().enumerate() {
+                    if let Some(slot) = pal.get_mut(start as usize + i) {
+                        *slot = e.entry.get();
+                    }
+                }
+                Ok(())
+            }
+            C::SetConvolutionKernelMono(recs) => {
+                let mut last = None;
+                for r in recs.iter() {
+                    let (w, h) = (r.head.width.get(), r.head.height.get());
+                    if w == 0 || h == 0 || w > 7 || h > 7 {
+                        return Err(DeviceError::BadValue {
+                            what: "convolution kernel size",
+                            value: w.max(h),
+                        });
+                    }
+                    let bits = |o: Option<&[F32Le]>, n: u32| {
+                        o.map_or(vec![1.0f32.to_bits(); n as usize], |w| {
+                            w.iter().map(|f| f.bits()).collect()
+                        })
+                    };
+                    last = Some((w, h, bits(r.row_weights, w), bits(r.col_weights, h)));
+                }
+                if last.is_some() {
+                    self.ctx.convolution = last;
+                }
+                Ok(())
+            }
+            C::ComposeRects(_) => Err(DeviceError::Unsupported("D3DDP2OP_COMPOSERECTS")),
+            C::Reserved0 { .. } => Err(DeviceError::Unsupported(
+                "D3DDP2OP_RESERVED0 is never sent to a driver",
+            )),
+            C::ResponseQuery(_) | C::ResponseContinue { .. } => Err(DeviceError::Unsupported(
+                "response records are written by the driver, never parsed",
+            )),
+
+            // ---------------------------------------------- shader objects
+            C::CreateVertexShader(recs) => {
+                self.check_shader_budget(recs.as_bytes().len())?;
+                let mut v = Vec::new();
+                for r in recs.iter() {
+                    let h = r.head.handle.get();
+                    let decl = shader::parse_dx8_decl(r.decl)?;
+                    if !r.code.is_empty() {
+                        shader::validate_shader(r.code, ShaderKind::Vertex)?;
+                    }
+                    v.push((
+                        h,
+                        VertexShader8 {
+                            decl,
+                            code: r.code.to_vec(),
+                        },
+                    ));
+                }
+                insert_objects(
+                    &mut self.ctx.vertex_shaders,
+                    v,
+                    "vertex shaders",
+                    limits::MAX_SHADER_OBJECTS,
+                )
+            }
+            C::DeleteVertexShader(recs) => delete_objects(
+                &mut self.ctx.vertex_shaders,
+                recs.iter().map(|r| r.handle.get()),
+                "vertex shader",
+            ),
+            C::CreateVertexShaderDecl(recs) => {
+                self.check_shader_budget(recs.as_bytes().len())?;
+                let mut v = Vec::new();
+                for r in recs.iter() {
+                    let els: Vec<[u32; 6]> = r
+                        .elements
+                        .iter()
+                        .map(|e| {
+                            [
+                                u32::from(e.stream.get()),
+                                u32::from(e.offset.get()),
+                                u32::from(e.decl_type),
+                                u32::from(e.method),
+                                u32::from(e.usage),
+                                u32::from(e.usage_index),
+                            ]
+                        })
+                        .collect();
+                    v.push((r.head.handle.get(), shader::parse_decl9(&els)?));
+                }
+                insert_objects(
+                    &mut self.ctx.decls,
+                    v,
+                    "vertex declarations",
+                    limits::MAX_SHADER_OBJECTS,
+                )
+            }
+            C::DeleteVertexShaderDecl(recs) => delete_objects(
+                &mut self.ctx.decls,
+                recs.iter().map(|r| r.handle.get()),
+                "vertex declaration",
+            ),
+            C::CreateVertexShaderFunc(recs) => {
+                self.check_shader_budget(recs.as_bytes().len())?;
+                let mut v = Vec::new();
+                for r in recs.iter() {
+                    shader::validate_shader(r.code, ShaderKind::Vertex)?;
+                    v.push((r.head.handle.get(), r.code.to_vec()));
+                }
+                insert_objects(
+                    &mut self.ctx.vs_funcs,
+                    v,
+                    "vertex shader functions",
+                    limits::MAX_SHADER_OBJECTS,
+                )
+            }
+            C::DeleteVertexShaderFunc(recs) => delete_objects(
+                &mut self.ctx.vs_funcs,
+                recs.iter().map(|r| r.handle.get()),
+                "vertex shader function",
+            ),
+            C::CreatePixelShader(recs) => {
+                self.check_shader_budget(recs.as_bytes().len())?;
+                let mut v = Vec::new();
+                for r in recs.iter() {
+                    shader::validate_shader(r.code, ShaderKind::Pixel)?;
+                    v.push((r.head.handle.get(), r.code.to_vec()));
+                }
+                insert_objects(
+                    &mut self.ctx.pixel_shaders,
+                    v,
+                    "pixel shaders",
+                    limits::MAX_SHADER_OBJECTS,
+                )
+            }
+            C::DeletePixelShader(recs) => delete_objects(
+                &mut self.ctx.pixel_shaders,
+                recs.iter().map(|r| r.handle.get()),
+                "pixel shader",
+            ),
+
+            // ---------------------------------------------- queries
+            C::CreateQuery(recs) => {
+                let mut v = Vec::new();
+                for r in recs {
+                    let kind = match r.query_type.get() {
+                        4 => QueryKind::VCache,
+                        8 => QueryKind::Event,
+                        9 => QueryKind::Occlusion,
+                        _ => {
+                            return Err(DeviceError::Unsupported(
+                                "query type (EVENT, OCCLUSION and VCACHE only)",
+                            ))
+                        }
+                    };
+                    v.push((
+                        r.query_id.get(),
+                        Query {
+                            kind,
+                            begun_at: None,
+                        },
+                    ));
+                }
+                insert_objects(&mut self.ctx.queries, v, "queries", limits::MAX_QUERIES)
+            }
+            C::DeleteQuery(recs) => {
+                let ids: Vec<u32> = recs.iter().map(|r| r.query_id.get()).collect();
+                delete_objects(&mut self.ctx.queries, ids.iter().copied(), "query")?;
+                self.ctx.responses.retain(|r| !ids.contains(&r.query_id));
+                Ok(())
+            }
+            C::IssueQuery(recs) => self.issue_queries(recs),
+
+            // ---------------------------------------------- patches
+            C::DrawRectPatch(recs) => self.rect_patches(recs),
+            C::DrawTriPatch(recs) => self.tri_patches(recs),
+
+            C::Unknown { opcode } => Err(DeviceError::UnknownCommand { opcode }),
+            _ => Err(DeviceError::Unsupported("opcode")),
+        }
+    }
+
+    /// Fails when storing `more` bytes of tokens would exceed the
+    /// per-context budget.
+    fn check_shader_budget(&self, more: usize) -> Result<()> {
+        let c = &*self.ctx;
+        let held: usize = c
+            .vertex_shaders
+            .values()
+            .map(|s| s.code.len() + 64)
+            .sum::<usize>()
+            + c.vs_funcs.values().map(Vec::len).sum::<usize>()
+            + c.pixel_shaders.values().map(Vec::len).sum::<usize>()
+            + c.decls
+                .values()
+                .map(|d| 24 * d.elements.len())
+                .sum::<usize>();
+        if held + more > limits::MAX_SHADER_CACHE_BYTES {
+            return Err(DeviceError::Limit {
+                what: "shader bytes per context",
+                max: limits::MAX_SHADER_CACHE_BYTES as u64,
+            });
+        }
+        Ok(())
+    }
+
+    /// Fails when caching `new_handles` more patches holding `new_bytes`
+    /// of control data would exceed the patch-cache caps.
+    fn check_patch_budget(&self, new_handles: usize, new_bytes: usize) -> Result<()> {
+        if self.ctx.patches.len() + new_handles > limits::MAX_CACHED_PATCHES {
+            return Err(DeviceError::Limit {
+                what: "cached patches",
+                max: limits::MAX_CACHED_PATCHES as u64,
+            });
+        }
+        let held: usize = self.ctx.patches.values().map(|p| p.control.len()).sum();
+        if held + new_bytes > limits::MAX_PATCH_CACHE_BYTES {
+            return Err(DeviceError::Limit {
+                what: "cached patch bytes",
+                max: limits::MAX_PATCH_CACHE_BYTES as u64,
+            });
+        }
+        Ok(())
+    }
+
+    fn render_states(&mut self, recs: &[Dp2RenderState]) -> Result<()> {
+        for r in recs {
+            check_below(
+                "RenderState",
+                u64::from(r.state.get()),
+                u64::from(limits::MAX_RENDER_STATES),
+            )?;
+        }
+        let recording = self.ctx.recording.is_some();
+        let mut deleted = Vec::new();
+        let mut scenes = 0;
+        {
+            let (st, mut keys, mut rstates) = self.target();
+            for r in recs {
+                let s = r.state.get();
+                let v = state::sanitize_render_state(s, r.value.get());
+                let was_in_scene = st.in_scene;
+                st.set_render_state(s, v)?;
+                if s == 62 && was_in_scene && !st.in_scene {
+                    scenes += 1;
+                }
+                if s == 169 && !recording {
+                    deleted.push(v);
+                }
+                if let Some(k) = keys.as_deref_mut() {
+                    k.insert(StateKey::Render(s));
+                }
+                if let Some(slot) = rstates.as_deref_mut().and_then(|a| a.get_mut(s as usize)) {
+                    *slot = v;
+                }
+            }
+        }
+        for h in deleted {
+            self.ctx.patches.remove(&h);
+        }
+        self.ctx.stats.scenes += scenes;
+        Ok(())
+    }
+
+    fn set_lights(
+        &mut self,
+        recs: Records<'c, softhal_wire::command::SetLightRecord<'c>>,
+    ) -> Result<()> {
+        let n = self.target_ref().lights.len() as u64;
+        for r in recs.iter() {
+            let i = u64::from(r.head.index.get());
+            if i >= n {
+                return Err(range("SETLIGHT dwIndex (not created)", i, n));
+            }
+            let dt = r.head.data_type.get();
+            if dt > 2 {
+                return Err(DeviceError::BadValue {
+                    what: "SETLIGHT dwDataType",
+                    value: dt,
+                });
+            }
+            if let Some(l) = r.light {
+                let t = l.light_type.get();
+                if !(1..=3).contains(&t) {
+                    return Err(DeviceError::BadValue {
+                        what: "D3DLIGHT7.dltType",
+                        value: t,
+                    });
+                }
+            }
+        }
+        let (st, mut keys, _) = self.target();
+        for r in recs.iter() {
+            let i = r.head.index.get();
+            if let Some(slot) = st.lights.get_mut(i as usize) {
+                match r.head.data_type.get() {
+                    0 => slot.enabled = true,
+                    1 => slot.enabled = false,
+                    _ => slot.data = r.light.map(light_bits),
+                }
+            }
+            if let Some(k) = keys.as_deref_mut() {
+                k.insert(StateKey::Light(i));
+            }
+        }
+        Ok(())
+    }
+
+    fn set_vertex_input(&mut self, inputs: &[VertexInput]) -> Result<()> {
+        let (st, keys, _) = self.target();
+        if let Some(i) = inputs.last() {
+            st.vertex_input = *i;
+            if let Some(k) = keys {
+                k.insert(StateKey::VertexInput);
+            }
+        }
+        Ok(())
+    }
+
+    fn consts_v(
+        &mut self,
+        recs: Records<'c, softhal_wire::command::ShaderConstRecord<'c>>,
+        vs: bool,
+        kind: u32,
+    ) -> Result<()> {
+        let limit = match (vs, kind) {
+            (true, 0) => limits::MAX_VS_CONST_F,
+            (false, 0) => limits::MAX_PS_CONST_F,
+            _ => limits::MAX_CONST_I,
+        };
+        for r in recs.iter() {
+            let end = u64::from(r.head.register.get()) + u64::from(r.head.count.get());
+            if end > u64::from(limit) {
+                return Err(range("shader constant register", end, u64::from(limit) + 1));
+            }
+        }
+        let (st, mut keys, _) = self.target();
+        for r in recs.iter() {
+            let c = if vs {
+                &mut st.vs_consts
+            } else {
+                &mut st.ps_consts
+            };
+            let arr = if kind == 0 { &mut c.f } else { &mut c.i };
+            let reg = r.head.register.get();
+            for (k, v) in r.data.chunks_exact(4).enumerate() {
+                let rr = reg + k as u32;
+                if let Some(slot) = arr.get_mut(rr as usize) {
+                    let g = |i: usize| v.get(i).map_or(0, |d| d.value.get());
+                    *slot = [g(0), g(1), g(2), g(3)];
+                }
+                if let Some(keys) = keys.as_deref_mut() {
+                    keys.insert(match (vs, kind) {
+                        (true, 0) => StateKey::VsConstF(rr),
+                        (true, _) => StateKey::VsConstI(rr),
+                        (false, 0) => StateKey::PsConstF(rr),
+                        (false, _) => StateKey::PsConstI(rr),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn consts_b(
+        &mut self,
+        recs: Records<'c, softhal_wire::command::ShaderConstBRecord<'c>>,
+        vs: bool,
+    ) -> Result<()> {
+        for r in recs.iter() {
+            let end = u64::from(r.head.register.get()) + u64::from(r.head.count.get());
+            if end > u64::from(limits::MAX_CONST_B) {
+                return Err(range(
+                    "BOOL constant register",
+                    end,
+                    u64::from(limits::MAX_CONST_B) + 1,
+                ));
+            }
+        }
+        let (st, mut keys, _) = self.target();
+        for r in recs.iter() {
+            let c = if vs {
+                &mut st.vs_consts
+            } else {
+                &mut st.ps_consts
+            };
+            let reg = r.head.register.get();
+            for (k, v) in r.data.iter().enumerate() {
+                let rr = reg + k as u32;
+                if let Some(slot) = c.b.get_mut(rr as usize) {
+                    *slot = v.value.get();
+                }
+                if let Some(keys) = keys.as_deref_mut() {
+                    keys.insert(if vs {
+                        StateKey::VsConstB(rr)
+                    } else {
+                        StateKey::PsConstB(rr)
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn set_streams(&mut self, v: &[(u32, u32, u32, u32)], user: bool) -> Result<()> {
+        for &(s, h, _, stride) in v {
+            check_below("dwStream", u64::from(s), u64::from(limits::MAX_STREAMS))?;
+            check_below(
+                "dwStride",
+                u64::from(stride),
+                u64::from(limits::MAX_STREAM_STRIDE) + 1,
+            )?;
+            self.check_vb_handle(h)?;
+        }
+        let (st, mut keys, _) = self.target();
+        for &(s, h, offset, stride) in v {
+            if let Some(slot) = st.streams.get_mut(s as usize) {
+                slot.source = if user {
+                    StreamSource::UserMemory
+                } else if h == 0 {
+                    StreamSource::None
+                } else {
+                    StreamSource::Surface(h)
+                };
+                slot.offset = offset;
+                slot.stride = stride;
+            }
+            if let Some(k) = keys.as_deref_mut() {
+                k.insert(StateKey::Stream(s));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_kind(&self, h: u32, kind: SurfaceKind) -> Result<()> {
+        let k = kind_of(self.surfaces, h)?;
+        if k != kind {
+            return Err(DeviceError::WrongKind {
+                handle: h,
+                expected: kind.name(),
+                actual: k.name(),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_targets(&self, rt: u32, z: u32) -> Result<()> {
+        self.check_kind(rt, SurfaceKind::RenderTarget)?;
+        if z != 0 {
+            self.check_kind(z, SurfaceKind::DepthStencil)?;
+            let c = self.surfaces.get(rt)?.image(rt)?;
+            let d = self.surfaces.get(z)?.image(z)?;
+            if d.width() < c.width() || d.height() < c.height() {
+                return Err(DeviceError::InvalidParams(
+                    "depth buffer smaller than the render target",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ drawing
+
+    /// Takes the render targets, builds the draws with `f` (which validates
+    /// everything), runs them through the pipeline, restores the targets.
+    fn draw_with<F>(&mut self, f: F) -> Result<()>
+    where
+        F: for<'s> FnOnce(
+            &'s Slab<Resource>,
+            &'s Context,
+            &'s Call<'c>,
+        ) -> Result<Vec<DrawReq<'s>>>,
+    {
+        let st = &self.ctx.state;
+        if st.pixel_shader != 0 || st.vertex_shader_func != 0 {
+            return Err(DeviceError::Unsupported(
+                "drawing with a programmable shader bound",
+            ));
+        }
+        let rt = self.ctx.render_target;
+        let dh = self.ctx.depth;
+        let mut color = take_image(self.surfaces, rt, SurfaceKind::RenderTarget)?;
+        let mut depth = match dh {
+            Some(h) => match take_image(self.surfaces, h, SurfaceKind::DepthStencil) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    put_image(self.surfaces, rt, color);
+                    return Err(e);
+                }
+            },
+            None => None,
+        };
+        let result = run_draws(
+            self.renderer,
+            self.surfaces,
+            self.ctx,
+            self.call,
+            &mut color,
+            depth.as_mut(),
+            f,
+        );
+        put_image(self.surfaces, rt, color);
+        if let (Some(h), Some(d)) = (dh, depth) {
+            put_image(self.surfaces, h, d);
+        }
+        let stats = result?;
+        self.ctx.stats.draws += stats.1;
+        self.ctx.stats.primitives += stats.0.primitives;
+        self.ctx.stats.samples_passed += stats.0.samples_passed_depth;
+        // The rename model: buffers read by these draws are in flight.
+        if self.call.flags & USERMEM == 0 && self.call.vertex_surface != 0 {
+            self.used.insert(self.call.vertex_surface);
+        }
+        for s in &self.ctx.state.streams {
+            if let StreamSource::Surface(h) = s.source {
+                self.used.insert(h);
+            }
+        }
+        if let Some((h, _)) = self.ctx.state.indices {
+            self.used.insert(h);
+        }
+        Ok(())
+    }
+
+    fn dx6_seq(&mut self, t: Topology, count: u16, start: u16) -> Result<()> {
+        self.dx6_draw(|n| {
+            let (s, c) = (u32::from(start), u32::from(count));
+            let need = u64::from(s) + t.vertex_count(c);
+            if need > u64::from(n) {
+                return Err(range("vertex index", need.saturating_sub(1), u64::from(n)));
+            }
+            Ok(vec![(t, s, c)])
+        })
+    }
+
+    /// DX6 non-indexed draws: `f(dwVertexLength)` returns (topology, first,
+    /// primitive count) triples, validated.
+    fn dx6_draw(&mut self, f: impl FnOnce(u32) -> Result<Vec<(Topology, u32, u32)>>) -> Result<()> {
+        self.draw_with(move |surfaces, _ctx, call| {
+            let (bytes, layout) = dp2_vertices(surfaces, call)?;
+            let list = f(call.vertex_length)?;
+            Ok(list
+                .into_iter()
+                .map(|(topology, first, count)| DrawReq {
+                    topology,
+                    vertices: Cow::Borrowed(bytes),
+                    layout,
+                    indices: None,
+                    first,
+                    count,
+                    base_vertex: 0,
+                })
+                .collect())
+        })
+    }
+
+    fn dx6_indexed(&mut self, t: Topology, count: u32, start: u16, idx: Vec<u16>) -> Result<()> {
+        self.draw_with(move |surfaces, _ctx, call| {
+            let (bytes, layout) = dp2_vertices(surfaces, call)?;
+            let n = u64::from(call.vertex_length);
+            for &i in &idx {
+                let v = u64::from(start) + u64::from(i);
+                if v >= n {
+                    return Err(range("vertex index", v, n));
+                }
+            }
+            let owned: Vec<u8> = idx
+                .iter()
+                .flat_map(|i| (u32::from(*i) + u32::from(start)).to_le_bytes())
+                .collect();
+            Ok(vec![DrawReq {
+                topology: t,
+                vertices: Cow::Borrowed(bytes),
+                layout,
+                indices: Some((Cow::Owned(owned), true)),
+                first: 0,
+                count,
+                base_vertex: 0,
+            }])
+        })
+    }
+
+    fn imm_draw(&mut self, t: Topology, count: u32, vertices: &'c [u8]) -> Result<()> {
+        let layout = layout_from_fvf(self.call.fvf)?;
+        self.draw_with(move |_s, _c, _call| {
+            Ok(vec![DrawReq {
+                topology: t,
+                vertices: Cow::Borrowed(vertices),
+                layout,
+                indices: None,
+                first: 0,
+                count,
+                base_vertex: 0,
+            }])
+        })
+    }
+
+    fn stream_draw(&mut self, f: impl FnOnce(&[u8], u32) -> Result<Vec<StreamDraw>>) -> Result<()> {
+        self.draw_with(move |surfaces, ctx, call| {
+            let (s0, layout) = stream_input(surfaces, ctx, call)?;
+            let list = f(s0, layout.stride)?;
+            let mut v = Vec::new();
+            for d in list {
+                let StreamDraw::Seq {
+                    t,
+                    start,
+                    count,
+                    byte_offset,
+                } = d;
+                let verts = s0.get(byte_offset as usize..).unwrap_or_default();
+                v.push(DrawReq {
+                    topology: t,
+                    vertices: Cow::Borrowed(verts),
+                    layout,
+                    indices: None,
+                    first: start,
+                    count,
+                    base_vertex: 0,
+                });
+            }
+            Ok(v)
+        })
+    }
+
+    fn indexed_stream_draw(&mut self, list: &[IndexedDraw]) -> Result<()> {
+        self.draw_with(move |surfaces, ctx, call| {
+            let (s0, layout) = stream_input(surfaces, ctx, call)?;
+            let (ih, istride) = ctx
+                .state
+                .indices
+                .ok_or(DeviceError::InvalidParams("no index buffer bound"))?;
+            let ib = surfaces.get(ih)?.buffer(ih)?;
+            let stride = u64::from(layout.stride);
+            let mut v = Vec::new();
+            for d in list {
+                let t = topology(d.prim_type)?;
+                let n = t.vertex_count(d.count);
+                let start = if d.start_in_indices {
+                    d.start_byte * u64::from(istride)
+                } else {
+                    d.start_byte
+                };
+                let end = start + n * u64::from(istride);
+                if end > ib.len() as u64 {
+                    return Err(range("index buffer bytes", end, ib.len() as u64));
+                }
+                let slice = ib.get(start as usize..end as usize).unwrap_or_default();
+                let ix = if istride == 2 {
+                    Indices::U16(slice)
+                } else {
+                    Indices::U32(slice)
+                };
+                // Vertex k's byte offset in stream 0: base + k·stride (indices
+                // in vertices) or base_bytes + k·stride.
+                let base_bytes = if d.base_in_bytes {
+                    d.base
+                } else {
+                    d.base * stride as i64
+                };
+                for k in 0..ix.len() {
+                    let i = i64::from(ix.get(k).unwrap_or(0));
+                    let off = base_bytes + i * stride as i64;
+                    if off < 0 || off as u64 + stride > s0.len() as u64 {
+                        return Err(range(
+                            "vertex of index",
+                            i.max(0) as u64,
+                            s0.len() as u64 / stride.max(1),
+                        ));
+                    }
+                }
+                let s = base_bytes.rem_euclid(stride as i64);
+                let base_vertex =
+                    i32::try_from((base_bytes - s) / stride as i64).map_err(|_| {
+                        range("BaseVertexIndex", d.base.unsigned_abs(), i32::MAX as u64)
+                    })?;
+                let verts = s0.get(s as usize..).unwrap_or_default();
+                v.push(DrawReq {
+                    topology: t,
+                    vertices: Cow::Borrowed(verts),
+                    layout,
+                    indices: Some((Cow::Borrowed(slice), istride == 4)),
+                    first: 0,
+                    count: d.count,
+                    base_vertex,
+                });
+            }
+            Ok(v)
+        })
+    }
+
+    // ------------------------------------------------------------ state sets
+
+    fn state_set(&mut self, r: &Dp2StateSet) -> Result<()> {
+        let (op, h, sbt) = (r.operation.get(), r.param.get(), r.sb_type.get());
+        match op {
+            0 => {
+                if self.ctx.recording.is_some() {
+                    return Err(DeviceError::StateBlock("BEGIN while recording"));
+                }
+                if !self.ctx.state_blocks.contains_key(&h)
+                    && self.ctx.state_blocks.len() >= limits::MAX_STATE_BLOCKS
+                {
+                    return Err(DeviceError::Limit {
+                        what: "state blocks",
+                        max: limits::MAX_STATE_BLOCKS as u64,
+                    });
+                }
+                self.ctx.recording = Some((
+                    h,
+                    StateBlock {
+                        keys: BTreeSet::new(),
+                        values: Box::new(self.ctx.state.clone()),
+                    },
+                ));
+                Ok(())
+            }
+            1 => {
+                let (rh, block) = self
+                    .ctx
+                    .recording
+                    .take()
+                    .ok_or(DeviceError::StateBlock("END without BEGIN"))?;
+                self.ctx.state_blocks.insert(rh, block);
+                Ok(())
+            }
+            2 => {
+                if self.ctx.state_blocks.remove(&h).is_none() {
+                    return Err(DeviceError::BadHandle {
+                        handle: h,
+                        what: "state block",
+                    });
+                }
+                Ok(())
+            }
+            3 => {
+                let block = self
+                    .ctx
+                    .state_blocks
+                    .get(&h)
+                    .ok_or(DeviceError::BadHandle {
+                        handle: h,
+                        what: "state block",
+                    })?
+                    .clone();
+                if self.ctx.recording.is_some() {
+                    return Err(DeviceError::StateBlock("EXECUTE while recording"));
+                }
+                self.apply_block(&block);
+                Ok(())
+            }
+            4 => {
+                let block = self
+                    .ctx
+                    .state_blocks
+                    .get_mut(&h)
+                    .ok_or(DeviceError::BadHandle {
+                        handle: h,
+                        what: "state block",
+                    })?;
+                for k in block.keys.clone() {
+                    stateblock::copy_key(k, &self.ctx.state, &mut block.values);
+                }
+                Ok(())
+            }
+            5 => {
+                let keys =
+                    stateblock::group_keys(sbt, &self.ctx.state).ok_or(DeviceError::BadValue {
+                        what: "sbType",
+                        value: sbt,
+                    })?;
+                if !self.ctx.state_blocks.contains_key(&h)
+                    && self.ctx.state_blocks.len() >= limits::MAX_STATE_BLOCKS
+                {
+                    return Err(DeviceError::Limit {
+                        what: "state blocks",
+                        max: limits::MAX_STATE_BLOCKS as u64,
+                    });
+                }
+                let block = StateBlock {
+                    keys: keys.into_iter().collect(),
+                    values: Box::new(self.ctx.state.clone()),
+                };
+                self.ctx.state_blocks.insert(h, block);
+                Ok(())
+            }
+            _ => Err(DeviceError::BadValue {
+                what: "STATESET dwOperation",
+                value: op,
+            }),
+        }
+    }
+
+    fn apply_block(&mut self, block: &StateBlock) {
+        let exec_buffer = self.call.flags & EXECUTEBUFFER != 0;
+        for &k in &block.keys {
+            if let StateKey::Render(s) = k {
+                let v = block
+                    .values
+                    .render_states
+                    .get(s as usize)
+                    .copied()
+                    .unwrap_or(0);
+                let _ = self.ctx.state.set_render_state(s, v);
+                if exec_buffer {
+                    if let Some(slot) = self
+                        .call
+                        .rstates
+                        .as_deref_mut()
+                        .and_then(|a| a.get_mut(s as usize))
+                    {
+                        *slot = v;
+                    }
+                }
+            } else {
+                stateblock::copy_key(k, &block.values, &mut self.ctx.state);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ queries
+
+    fn issue_queries(&mut self, recs: &[Dp2IssueQuery]) -> Result<()> {
+        for r in recs {
+            let q = self
+                .ctx
+                .queries
+                .get(&r.query_id.get())
+                .ok_or(DeviceError::BadHandle {
+                    handle: r.query_id.get(),
+                    what: "query",
+                })?;
+            let f = r.flags.get();
+            if f & !3 != 0 {
+                return Err(DeviceError::BadValue {
+                    what: "ISSUEQUERY dwFlags",
+                    value: f,
+                });
+            }
+            if f & 2 != 0 && q.kind != QueryKind::Occlusion {
+                return Err(DeviceError::BadValue {
+                    what: "ISSUEQUERY BEGIN on a query without BEGIN",
+                    value: f,
+                });
+            }
+        }
+        let ends = recs.iter().filter(|r| r.flags.get() & 1 != 0).count();
+        if self.ctx.responses.len() + ends > limits::MAX_PENDING_RESPONSES {
+            return Err(DeviceError::Limit {
+                what: "pending query responses",
+                max: limits::MAX_PENDING_RESPONSES as u64,
+            });
+        }
+        let now = self.ctx.stats.samples_passed;
+        for r in recs {
+            let id = r.query_id.get();
+            let f = r.flags.get();
+            let Some(q) = self.ctx.queries.get_mut(&id) else {
+                continue;
+            };
+            if f & 1 != 0 {
+                let data = match q.kind {
+                    QueryKind::Event => 1u32.to_le_bytes().to_vec(),
+                    QueryKind::Occlusion => {
+                        let n = now - q.begun_at.unwrap_or(now);
+                        (n.min(u64::from(u32::MAX)) as u32).to_le_bytes().to_vec()
+                    }
+                    QueryKind::VCache => [0x4843_4143u32, 0, 0, 0]
+                        .iter()
+                        .flat_map(|v| v.to_le_bytes())
+                        .collect(),
+                };
+                q.begun_at = None;
+                self.ctx.responses.retain(|x| x.query_id != id);
+                self.ctx
+                    .responses
+                    .push_back(Response { query_id: id, data });
+            }
+            if f & 2 != 0 {
+                q.begun_at = Some(now);
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ patches
+
+    fn segs_rs(&self) -> (f32, bool) {
+        let st = &self.ctx.state;
+        (
+            f32::from_bits(st.render_states.get(164).copied().unwrap_or(0)),
+            st.render_states.get(163).copied().unwrap_or(0) == 1,
+        )
+    }
+
+    fn rect_patches(
+        &mut self,
+        recs: Records<'c, softhal_wire::command::RectPatchRecord<'c>>,
+    ) -> Result<()> {
+        // Validate every record and resolve its control data first.
+        let (default_seg, continuous) = self.segs_rs();
+        let mut plans: Vec<(u32, Option<CachedPatch>, [f32; 4])> = Vec::new();
+        let mut new_handles = 0usize;
+        for r in recs.iter() {
+            let h = r.head.handle.get();
+            let segs = r.segments.map_or([default_seg; 4], |s| {
+                [s.s0.get(), s.s1.get(), s.s2.get(), s.s3.get()]
+            });
+            match r.info {
+                Some(info) => {
+                    let (w, hgt) = (info.width.get(), info.height.get());
+                    let (basis, degree) = (info.basis.get(), info.degree.get());
+                    patch::spans(basis, degree, w)?;
+                    patch::spans(basis, degree, hgt)?;
+                    let count = u64::from(w) * u64::from(hgt);
+                    if count > u64::from(limits::MAX_PATCH_CONTROL_POINTS) {
+                        return Err(range(
+                            "patch control points",
+                            count,
+                            u64::from(limits::MAX_PATCH_CONTROL_POINTS) + 1,
+                        ));
+                    }
+                    let (s0, layout) = stream_input(self.surfaces, self.ctx, self.call)?;
+                    let stride = layout.stride as usize;
+                    let n = s0.len() / stride.max(1);
+                    let mut control = Vec::with_capacity(count as usize * stride);
+                    for j in 0..hgt {
+                        for i in 0..w {
+                            let v = (u64::from(info.start_vertex_offset_height.get())
+                                + u64::from(j))
+                                * u64::from(info.stride.get())
+                                + u64::from(info.start_vertex_offset_width.get())
+                                + u64::from(i);
+                            if v >= n as u64 {
+                                return Err(range("patch control vertex", v, n as u64));
+                            }
+                            let at = v as usize * stride;
+                            control.extend_from_slice(s0.get(at..at + stride).unwrap_or_default());
+                        }
+                    }
+                    if h != 0 && !self.ctx.patches.contains_key(&h) {
+                        new_handles += 1;
+                    }
+                    plans.push((
+                        h,
+                        Some(CachedPatch {
+                            rect: true,
+                            layout,
+                            control,
+                            size: (w, hgt),
+                            basis,
+                            degree,
+                        }),
+                        segs,
+                    ));
+                }
+                None => {
+                    if h == 0 {
+                        return Err(DeviceError::InvalidParams(
+                            "dynamic patch (handle 0) without RTPATCHFLAG_HASINFO",
+                        ));
+                    }
+                    match self.ctx.patches.get(&h) {
+                        Some(p) if p.rect => plans.push((h, None, segs)),
+                        Some(_) => {
+                            return Err(DeviceError::WrongKind {
+                                handle: h,
+                                expected: "rect patch",
+                                actual: "tri patch",
+                            })
+                        }
+                        None => plans.push((0, None, [0.0; 4])), // new handle without info: ignored
+                    }
+                }
+            }
+        }
+        let new_bytes: usize = plans
+            .iter()
+            .filter(|(h, _, _)| *h != 0)
+            .filter_map(|(_, p, _)| p.as_ref())
+            .map(|p| p.control.len())
+            .sum();
+        self.check_patch_budget(new_handles, new_bytes)?;
+        let mut meshes = Vec::new();
+        for (h, p, segs) in &plans {
+            let p = match (p, h) {
+                (Some(p), _) => p,
+                (None, 0) => continue,
+                (None, h) => match self.ctx.patches.get(h) {
+                    Some(p) => p,
+                    None => continue,
+                },
+            };
+            let m = patch::tessellate_rect(
+                &p.layout, &p.control, p.size.0, p.size.1, p.basis, p.degree, *segs, continuous,
+            )?;
+            meshes.push((p.layout, m));
+        }
+        self.draw_meshes(meshes)?;
+        for (h, p, _) in plans {
+            if let (Some(p), true) = (p, h != 0) {
+                self.ctx.patches.insert(h, p);
+            }
+        }
+        Ok(())
+    }
+
+    fn tri_patches(
+        &mut self,
+        recs: Records<'c, softhal_wire::command::TriPatchRecord<'c>>,
+    ) -> Result<()> {
+        let (default_seg, continuous) = self.segs_rs();
+        let mut plans: Vec<(u32, Option<CachedPatch>, [f32; 3])> = Vec::new();
+        let mut new_handles = 0usize;
+        for r in recs.iter() {
+            let h = r.head.handle.get();
+            let segs = r
+                .segments
+                .map_or([default_seg; 3], |s| [s.s0.get(), s.s1.get(), s.s2.get()]);
+            match r.info {
+                Some(info) => {
+                    let (basis, degree) = (info.basis.get(), info.degree.get());
+                    if basis != patch::BASIS_BEZIER {
+                        return Err(DeviceError::BadValue {
+                            what: "tri patch Basis (Bézier only)",
+                            value: basis,
+                        });
+                    }
+                    if !matches!(degree, 1 | 2 | 3 | 5) {
+                        return Err(DeviceError::BadValue {
+                            what: "patch Degree",
+                            value: degree,
+                        });
+                    }
+                    let count = patch::tri_control_count(degree);
+                    if info.num_vertices.get() != count {
+                        return Err(DeviceError::BadValue {
+                            what: "tri patch NumVertices",
+                            value: info.num_vertices.get(),
+                        });
+                    }
+                    let (s0, layout) = stream_input(self.surfaces, self.ctx, self.call)?;
+                    let stride = layout.stride as usize;
+                    let n = (s0.len() / stride.max(1)) as u64;
+                    let first = u64::from(info.start_vertex_offset.get());
+                    if first + u64::from(count) > n {
+                        return Err(range(
+                            "patch control vertex",
+                            first + u64::from(count) - 1,
+                            n,
+                        ));
+                    }
+                    let control = s0
+                        .get(first as usize * stride..(first as usize + count as usize) * stride)
+                        .unwrap_or_default()
+                        .to_vec();
+                    if h != 0 && !self.ctx.patches.contains_key(&h) {
+                        new_handles += 1;
+                    }
+                    plans.push((
+                        h,
+                        Some(CachedPatch {
+                            rect: false,
+                            layout,
+                            control,
+                            size: (count, 1),
+                            basis,
+                            degree,
+                        }),
+                        segs,
+                    ));
+                }
+                None => {
+                    if h == 0 {
+                        return Err(DeviceError::InvalidParams(
+                            "dynamic patch (handle 0) without RTPATCHFLAG_HASINFO",
+                        ));
+                    }
+                    match self.ctx.patches.get(&h) {
+                        Some(p) if !p.rect => plans.push((h, None, segs)),
+                        Some(_) => {
+                            return Err(DeviceError::WrongKind {
+                                handle: h,
+                                expected: "tri patch",
+                                actual: "rect patch",
+                            })
+                        }
+                        None => plans.push((0, None, [0.0; 3])),
+                    }
+                }
+            }
+        }
+        let new_bytes: usize = plans
+            .iter()
+            .filter(|(h, _, _)| *h != 0)
+            .filter_map(|(_, p, _)| p.as_ref())
+            .map(|p| p.control.len())
+            .sum();
+        self.check_patch_budget(new_handles, new_bytes)?;
+        let mut meshes = Vec::new();
+        for (h, p, segs) in &plans {
+            let p = match (p, h) {
+                (Some(p), _) => p,
+                (None, 0) => continue,
+                (None, h) => match self.ctx.patches.get(h) {
+                    Some(p) => p,
+                    None => continue,
+                },
+            };
+            meshes.push((
+                p.layout,
+                patch::tessellate_tri(&p.layout, &p.control, p.degree, *segs, continuous)?,
+            ));
+        }
+        self.draw_meshes(meshes)?;
+        for (h, p, _) in plans {
+            if let (Some(p), true) = (p, h != 0) {
+                self.ctx.patches.insert(h, p);
+            }
+        }
+        Ok(())
+    }
+
+    fn draw_meshes(&mut self, meshes: Vec<(VertexLayout, patch::Mesh)>) -> Result<()> {
+        if meshes.is_empty() {
+            return Ok(());
+        }
+        self.ctx.stats.patches += meshes.len() as u64;
+        self.draw_with(move |_s, _c, _call| {
+            Ok(meshes
+                .into_iter()
+                .map(|(l, m)| {
+                    let count = (m.indices.len() / 3) as u32;
+                    let ix: Vec<u8> = m.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+                    DrawReq {
+                        topology: Topology::TriangleList,
+                        vertices: Cow::Owned(m.vertices),
+                        layout: l,
+                        indices: Some((Cow::Owned(ix), true)),
+                        first: 0,
+                        count,
+                        base_vertex: 0,
+                    }
+                })
+                .collect())
+        })
+    }
+}
+
+/// Stream-draw plans.
+enum StreamDraw {
+    Seq {
+        t: Topology,
+        start: u32,
+        count: u32,
+        byte_offset: u32,
+    },
+}
+
+struct IndexedDraw {
+    prim_type: u32,
+    count: u32,
+    start_byte: u64,
+    start_in_indices: bool,
+    base: i64,
+    base_in_bytes: bool,
+}
+
+fn check_range(what: &'static str, start: u32, count: u32, n: u32) -> Result<()> {
+    let end = u64::from(start) + u64::from(count);
+    if end > u64::from(n) {
+        return Err(DeviceError::OutOfRange {
+            what,
+            value: end.saturating_sub(1),
+            limit: u64::from(n),
+        });
+    }
+    Ok(())
+}
+
+/// The DP2 call's vertex data: exactly `dwVertexLength` vertices of the
+/// FVF stride at `dwVertexOffset` of the user memory or vertex surface.
+fn dp2_vertices<'s>(
+    surfaces: &'s Slab<Resource>,
+    call: &'s Call<'_>,
+) -> Result<(&'s [u8], VertexLayout)> {
+    let layout = layout_from_fvf(call.fvf)?;
+    let need =
+        u64::from(call.vertex_offset) + u64::from(call.vertex_length) * u64::from(layout.stride);
+    let base: &[u8] = if call.flags & USERMEM != 0 {
+        call.user.ok_or(DeviceError::InvalidParams(
+            "USERMEMVERTICES without user memory",
+        ))?
+    } else {
+        vb_bytes(surfaces, call.vertex_surface)?
+    };
+    if need > base.len() as u64 {
+        return Err(range(
+            "dwVertexOffset + dwVertexLength vertices (bytes)",
+            need,
+            base.len() as u64,
+        ));
+    }
+    Ok((
+        base.get(call.vertex_offset as usize..need as usize)
+            .unwrap_or_default(),
+        layout,
+    ))
+}
+
+/// Stream 0 data (from its offset) and the layout of stream draws.
+fn stream_input<'s>(
+    surfaces: &'s Slab<Resource>,
+    ctx: &'s Context,
+    call: &'s Call<'_>,
+) -> Result<(&'s [u8], VertexLayout)> {
+    let st = &ctx.state;
+    let (stream, mut layout) = match st.vertex_input {
+        VertexInput::Fvf(f) => (0u32, layout_from_fvf(f)?),
+        VertexInput::Decl(h) => {
+            let d = ctx.decls.get(&h).ok_or(DeviceError::BadHandle {
+                handle: h,
+                what: "vertex declaration",
+            })?;
+            d.single.ok_or(DeviceError::Unsupported(
+                "declarations reading several streams or without a position",
+            ))?
+        }
+        VertexInput::Shader(h) => {
+            let s = ctx.vertex_shaders.get(&h).ok_or(DeviceError::BadHandle {
+                handle: h,
+                what: "vertex shader",
+            })?;
+            if !s.code.is_empty() {
+                return Err(DeviceError::Unsupported(
+                    "drawing with a programmable vertex shader",
+                ));
+            }
+            let l = s.decl.layout.ok_or(DeviceError::Unsupported(
+                "DX8 declaration reading several streams",
+            ))?;
+            (s.decl.stream, l)
+        }
+    };
+    let s: &Stream =
+        st.streams
+            .get(stream as usize)
+            .ok_or(range("stream", u64::from(stream), 16))?;
+    if s.divider != 1 && s.divider != 0 {
+        return Err(DeviceError::Unsupported(
+            "stream frequency dividers (instancing)",
+        ));
+    }
+    let stride = if s.stride == 0 {
+        layout.stride
+    } else {
+        s.stride
+    };
+    if stride < layout.stride {
+        return Err(range(
+            "stream stride smaller than the vertex",
+            u64::from(stride),
+            u64::from(layout.stride),
+        ));
+    }
+    layout.stride = stride;
+    let data: &[u8] = match s.source {
+        StreamSource::None => return Err(DeviceError::InvalidParams("vertex stream not bound")),
+        StreamSource::Surface(h) => vb_bytes(surfaces, h)?,
+        StreamSource::UserMemory => {
+            let user =
+                call.user
+                    .filter(|_| call.flags & 1 != 0)
+                    .ok_or(DeviceError::InvalidParams(
+                        "user-memory stream outside a USERMEMVERTICES call",
+                    ))?;
+            let need =
+                u64::from(call.vertex_offset) + u64::from(call.vertex_length) * u64::from(stride);
+            if need > user.len() as u64 {
+                return Err(range("user-memory stream bytes", need, user.len() as u64));
+            }
+            return Ok((
+                user.get(call.vertex_offset as usize..need as usize)
+                    .unwrap_or_default(),
+                layout,
+            ));
+        }
+    };
+    let data = data.get(s.offset as usize..).ok_or(range(
+        "stream offset",
+        u64::from(s.offset),
+        data.len() as u64,
+    ))?;
+    Ok((data, layout))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_draws<'c, F>(
+    renderer: &mut Renderer,
+    surfaces: &Slab<Resource>,
+    ctx: &Context,
+    call: &Call<'c>,
+    color: &mut pl::Surface,
+    depth: Option<&mut pl::Surface>,
+    f: F,
+) -> Result<(DrawStats, u64)>
+where
+    F: for<'s> FnOnce(&'s Slab<Resource>, &'s Context, &'s Call<'c>) -> Result<Vec<DrawReq<'s>>>,
+{
+    let reqs = f(surfaces, ctx, call)?;
+    let mut ps = ctx.state.pipeline_state();
+    if depth.is_none() {
+        ps.depth.z_enable = pl::ZBufferType::Disabled;
+        ps.stencil.enable = false;
+    }
+    for r in &reqs {
+        let dc = DrawCall {
+            topology: r.topology,
+            vertices: &r.vertices,
+            layout: &r.layout,
+            indices: r.indices.as_ref().map(|(b, wide)| {
+                if *wide {
+                    Indices::U32(b)
+                } else {
+                    Indices::U16(b)
+                }
+            }),
+            first: r.first,
+            primitive_count: r.count,
+            base_vertex: r.base_vertex,
+        };
+        dc.validate()?;
+    }
+    let mut targets = RenderTargets { color, depth };
+    let mut total = DrawStats::default();
+    let mut n = 0;
+    for r in &reqs {
+        if r.count == 0 {
+            continue;
+        }
+        let dc = DrawCall {
+            topology: r.topology,
+            vertices: &r.vertices,
+            layout: &r.layout,
+            indices: r.indices.as_ref().map(|(b, wide)| {
+                if *wide {
+                    Indices::U32(b)
+                } else {
+                    Indices::U16(b)
+                }
+            }),
+            first: r.first,
+            primitive_count: r.count,
+            base_vertex: r.base_vertex,
+        };
+        let s = renderer.draw(&mut targets, &ps, &dc)?;
+        total.primitives += s.primitives;
+        total.pixels_written += s.pixels_written;
+        total.samples_passed_depth += s.samples_passed_depth;
+        n += 1;
+    }
+    Ok((total, n))
+}
+
+fn insert_objects<T>(
+    map: &mut std::collections::BTreeMap<u32, T>,
+    v: Vec<(u32, T)>,
+    what: &'static str,
+    cap: usize,
+) -> Result<()> {
+    let new = v.iter().filter(|(h, _)| !map.contains_key(h)).count();
+    if map.len() + new > cap {
+        return Err(DeviceError::Limit {
+            what,
+            max: cap as u64,
+        });
+    }
+    for (h, o) in v {
+        map.insert(h, o);
+    }
+    Ok(())
+}
+
+fn delete_objects<T>(
+    map: &mut std::collections::BTreeMap<u32, T>,
+    handles: impl Iterator<Item = u32> + Clone,
+    what: &'static str,
+) -> Result<()> {
+    for h in handles.clone() {
+        if !map.contains_key(&h) {
+            return Err(DeviceError::BadHandle { handle: h, what });
+        }
+    }
+    for h in handles {
+        map.remove(&h);
+    }
+    Ok(())
+}

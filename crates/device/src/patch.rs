@@ -1,0 +1,449 @@
+//! High-order patches: basis evaluation and tessellation to triangles.
+//!
+//! In: control vertices (raw bytes of a [`VertexLayout`]), the patch
+//! description (D3DRECTPATCH_INFO / D3DTRIPATCH_INFO: basis, degree, size),
+//! per-edge segment counts and the edge style. Out: generated vertices (same
+//! layout) and a triangle list of `u32` indices, drawn through the pipeline
+//! by the executor. Guarantees: sizes are validated against the basis and
+//! degree before anything is allocated; segment counts are clamped to
+//! `1..=limits::MAX_PATCH_SEGMENTS`, so output size is bounded.
+//!
+//! Rect patches: control point (i, j) (i across the width = u, j down the
+//! height = v). Bases:
+//! * Bézier: `Width = k·degree + 1` (k spans sharing their end points);
+//!   Bernstein polynomials on each span;
+//! * uniform B-spline: `Width ≥ degree + 1`, `Width − degree` spans, uniform
+//!   integer knots (the surface does not pass through the corner points);
+//! * Catmull-Rom: cubic only, `Width ≥ 4`, `Width − 3` spans, interpolating
+//!   the inner control points.
+//!   Linear degree is piecewise-linear interpolation for Bézier and B-spline.
+//!
+//! Tri patches are Bézier triangles of the given degree with
+//! `(d+1)(d+2)/2` control points in the order documented at
+//! [`tri_index`].
+//!
+//! Segments: per-edge counts (rect: `[top v=0, right u=1, bottom v=1,
+//! left u=0]`; tri: three edges) come from the record (RTPATCHFLAG_HASSEGS)
+//! or D3DRS_PATCHSEGMENTS. The grid uses the largest count of opposite
+//! edges (documented simplification: no per-edge stitching).
+//! D3DPATCHEDGE_DISCRETE rounds the count up to an integer n and spaces the
+//! parameter uniformly (k/n); D3DPATCHEDGE_CONTINUOUS keeps the fractional
+//! count s, places the parameter at k/s for k < n and ends with a shorter
+//! last segment.
+
+use crate::error::{DeviceError, Result};
+use crate::limits;
+use softhal_pipeline::{PositionKind, VertexLayout};
+
+/// D3DBASIS_BEZIER.
+pub const BASIS_BEZIER: u32 = 0;
+/// D3DBASIS_BSPLINE.
+pub const BASIS_BSPLINE: u32 = 1;
+/// D3DBASIS_CATMULL_ROM.
+pub const BASIS_CATMULL_ROM: u32 = 2;
+
+fn check_degree(degree: u32) -> Result<()> {
+    if matches!(degree, 1 | 2 | 3 | 5) {
+        Ok(())
+    } else {
+        Err(DeviceError::BadValue {
+            what: "patch Degree",
+            value: degree,
+        })
+    }
+}
+
+/// Number of spans of `n` control points for a basis and degree, or an
+/// error if `n` does not fit the basis.
+pub fn spans(basis: u32, degree: u32, n: u32) -> Result<u32> {
+    check_degree(degree)?;
+    let bad = || DeviceError::BadValue {
+        what: "patch control-point count",
+        value: n,
+    };
+    match basis {
+        BASIS_BEZIER => {
+            if n < degree + 1 || (n - 1) % degree != 0 {
+                return Err(bad());
+            }
+            Ok((n - 1) / degree)
+        }
+        BASIS_BSPLINE => {
+            if n < degree + 1 {
+                return Err(bad());
+            }
+            Ok(n - degree)
+        }
+        BASIS_CATMULL_ROM => {
+            if degree != 3 {
+                return Err(DeviceError::BadValue {
+                    what: "Catmull-Rom degree (cubic only)",
+                    value: degree,
+                });
+            }
+            if n < 4 {
+                return Err(bad());
+            }
+            Ok(n - 3)
+        }
+        _ => Err(DeviceError::BadValue {
+            what: "patch Basis",
+            value: basis,
+        }),
+    }
+}
+
+fn binomial(n: u32, k: u32) -> f32 {
+    let mut r = 1.0f64;
+    for i in 0..k {
+        r = r * f64::from(n - i) / f64::from(i + 1);
+    }
+    r as f32
+}
+
+/// Uniform B-spline basis of degree `d` on one span at local `u`: the
+/// `d + 1` weights of the span's control points.
+fn bspline_weights(d: u32, u: f32) -> Vec<f32> {
+    let d = d as usize;
+    let x = d as f32 + u;
+    // N[j] for j in 0..=2d, degree 0: only the span [d, d+1) is 1.
+    let mut n: Vec<f32> = (0..=2 * d)
+        .map(|j| if j == d { 1.0 } else { 0.0 })
+        .collect();
+    for p in 1..=d {
+        let pf = p as f32;
+        let mut next = vec![0.0f32; n.len()];
+        for j in 0..n.len().saturating_sub(1) {
+            let jf = j as f32;
+            let a = (x - jf) / pf * n.get(j).copied().unwrap_or(0.0);
+            let b = (jf + pf + 1.0 - x) / pf * n.get(j + 1).copied().unwrap_or(0.0);
+            if let Some(slot) = next.get_mut(j) {
+                *slot = a + b;
+            }
+        }
+        n = next;
+    }
+    n.truncate(d + 1);
+    n
+}
+
+/// Weights of all `n` control points of one row at parameter `t ∈ [0, 1]`.
+pub fn curve_weights(basis: u32, degree: u32, n: u32, t: f32) -> Result<Vec<f32>> {
+    let spans = spans(basis, degree, n)?;
+    let t = t.clamp(0.0, 1.0);
+    let x = t * spans as f32;
+    let s = (x.floor() as u32).min(spans - 1);
+    let u = x - s as f32;
+    let mut w = vec![0.0f32; n as usize];
+    let mut put = |i: u32, v: f32| {
+        if let Some(slot) = w.get_mut(i as usize) {
+            *slot += v;
+        }
+    };
+    match basis {
+        BASIS_BEZIER => {
+            let first = s * degree;
+            for i in 0..=degree {
+                let b =
+                    binomial(degree, i) * u.powi(i as i32) * (1.0 - u).powi((degree - i) as i32);
+                put(first + i, b);
+            }
+        }
+        BASIS_BSPLINE => {
+            for (i, v) in bspline_weights(degree, u).into_iter().enumerate() {
+                put(s + i as u32, v);
+            }
+        }
+        _ => {
+            let (u2, u3) = (u * u, u * u * u);
+            put(s, 0.5 * (-u3 + 2.0 * u2 - u));
+            put(s + 1, 0.5 * (3.0 * u3 - 5.0 * u2 + 2.0));
+            put(s + 2, 0.5 * (-3.0 * u3 + 4.0 * u2 + u));
+            put(s + 3, 0.5 * (u3 - u2));
+        }
+    }
+    Ok(w)
+}
+
+/// Parameter values along one direction for segment count `segs` and edge
+/// style (0 discrete, 1 continuous): `n + 1` values from 0 to 1.
+pub fn params(segs: f32, continuous: bool) -> Vec<f32> {
+    let max = limits::MAX_PATCH_SEGMENTS as f32;
+    let s = if segs.is_finite() {
+        segs.clamp(1.0, max)
+    } else {
+        1.0
+    };
+    let n = s.ceil() as u32;
+    (0..=n)
+        .map(|k| {
+            if k == n {
+                1.0
+            } else if continuous {
+                k as f32 / s
+            } else {
+                k as f32 / n as f32
+            }
+        })
+        .collect()
+}
+
+/// Float fields (offset, count) of a layout, for interpolation.
+fn float_fields(l: &VertexLayout) -> Vec<(u32, u32)> {
+    let mut f = vec![(
+        l.position_offset,
+        if l.position == PositionKind::Xyz {
+            3
+        } else {
+            4
+        },
+    )];
+    if let Some((o, n)) = l.blend_weights {
+        f.push((o, u32::from(n)));
+    }
+    if let Some(o) = l.normal {
+        f.push((o, 3));
+    }
+    if let Some(o) = l.point_size {
+        f.push((o, 1));
+    }
+    for t in l.texcoords.iter().flatten() {
+        f.push((t.offset, u32::from(t.components)));
+    }
+    f
+}
+
+fn rd(b: &[u8], o: usize) -> f32 {
+    f32::from_bits(b.get(o..).map_or(0, crate::le_u32))
+}
+
+/// Writes the weighted combination of `ctrl` vertices into `out`.
+fn blend_vertex(l: &VertexLayout, ctrl: &[&[u8]], w: &[f32], out: &mut [u8]) {
+    if let Some(first) = ctrl.first() {
+        let n = out.len().min(first.len());
+        if let (Some(dst), Some(src)) = (out.get_mut(..n), first.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+    }
+    for (o, count) in float_fields(l) {
+        for c in 0..count as usize {
+            let at = o as usize + 4 * c;
+            let v: f32 = ctrl
+                .iter()
+                .zip(w)
+                .filter(|(_, &wi)| wi != 0.0)
+                .map(|(cv, &wi)| wi * rd(cv, at))
+                .sum();
+            if let Some(d) = out.get_mut(at..at + 4) {
+                d.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+    for o in [l.diffuse, l.specular].into_iter().flatten() {
+        for byte in 0..4usize {
+            let at = o as usize + byte;
+            let v: f32 = ctrl
+                .iter()
+                .zip(w)
+                .map(|(cv, &wi)| wi * f32::from(cv.get(at).copied().unwrap_or(0)))
+                .sum();
+            if let Some(d) = out.get_mut(at) {
+                *d = v.round().clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+}
+
+/// Generated geometry: vertices in the control layout, triangle indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mesh {
+    /// Vertex bytes (`stride` each).
+    pub vertices: Vec<u8>,
+    /// Triangle list indices.
+    pub indices: Vec<u32>,
+    /// The (u, v) parameter of each vertex.
+    pub params: Vec<(f32, f32)>,
+}
+
+/// Tessellates a rect patch. `ctrl` holds `width × height` control vertices
+/// (row-major, `layout.stride` bytes each).
+#[allow(clippy::too_many_arguments)]
+pub fn tessellate_rect(
+    layout: &VertexLayout,
+    ctrl: &[u8],
+    width: u32,
+    height: u32,
+    basis: u32,
+    degree: u32,
+    segs: [f32; 4],
+    continuous: bool,
+) -> Result<Mesh> {
+    spans(basis, degree, width)?;
+    spans(basis, degree, height)?;
+    let stride = layout.stride as usize;
+    let count = (width as usize) * (height as usize);
+    if ctrl.len() < count * stride {
+        return Err(DeviceError::OutOfRange {
+            what: "patch control data",
+            value: (count * stride) as u64,
+            limit: ctrl.len() as u64,
+        });
+    }
+    let us = params(segs[0].max(segs[2]), continuous);
+    let vs = params(segs[1].max(segs[3]), continuous);
+    let cv: Vec<&[u8]> = ctrl.chunks_exact(stride.max(1)).take(count).collect();
+    let mut mesh = Mesh {
+        vertices: vec![0; us.len() * vs.len() * stride],
+        indices: Vec::new(),
+        params: Vec::new(),
+    };
+    let mut k = 0usize;
+    for &v in &vs {
+        let wv = curve_weights(basis, degree, height, v)?;
+        for &u in &us {
+            let wu = curve_weights(basis, degree, width, u)?;
+            let w: Vec<f32> = (0..count)
+                .map(|c| {
+                    wu.get(c % width as usize).copied().unwrap_or(0.0)
+                        * wv.get(c / width as usize).copied().unwrap_or(0.0)
+                })
+                .collect();
+            if let Some(out) = mesh.vertices.get_mut(k * stride..(k + 1) * stride) {
+                blend_vertex(layout, &cv, &w, out);
+            }
+            mesh.params.push((u, v));
+            k += 1;
+        }
+    }
+    let nu = us.len() as u32;
+    for j in 0..vs.len() as u32 - 1 {
+        for i in 0..nu - 1 {
+            let a = j * nu + i;
+            let (b, c, d) = (a + 1, a + nu, a + nu + 1);
+            mesh.indices.extend_from_slice(&[a, b, c, b, d, c]);
+        }
+    }
+    Ok(mesh)
+}
+
+/// Index of control point (i, j, k) (i + j + k = d, weights u^i v^j w^k)
+/// in a tri patch's control array: rows by i from d down to 0, within a row
+/// j from d − i down to 0.
+pub fn tri_index(d: u32, i: u32, j: u32) -> usize {
+    // rows before row i: sizes for i' in (i+1)..=d are (d - i' + 1)
+    let before: u32 = (i + 1..=d).map(|ip| d - ip + 1).sum();
+    (before + (d - i - j)) as usize
+}
+
+/// Control points of a tri patch of degree `d`.
+pub fn tri_control_count(d: u32) -> u32 {
+    (d + 1) * (d + 2) / 2
+}
+
+/// Tessellates a Bézier triangle patch.
+pub fn tessellate_tri(
+    layout: &VertexLayout,
+    ctrl: &[u8],
+    degree: u32,
+    segs: [f32; 3],
+    continuous: bool,
+) -> Result<Mesh> {
+    check_degree(degree)?;
+    let stride = layout.stride as usize;
+    let count = tri_control_count(degree) as usize;
+    if ctrl.len() < count * stride {
+        return Err(DeviceError::OutOfRange {
+            what: "patch control data",
+            value: (count * stride) as u64,
+            limit: ctrl.len() as u64,
+        });
+    }
+    let ps = params(segs[0].max(segs[1]).max(segs[2]), continuous);
+    let n = ps.len() - 1;
+    let cv: Vec<&[u8]> = ctrl.chunks_exact(stride.max(1)).take(count).collect();
+    let mut mesh = Mesh {
+        vertices: Vec::new(),
+        indices: Vec::new(),
+        params: Vec::new(),
+    };
+    let mut row_start = Vec::new();
+    let mut out = vec![0u8; stride];
+    for a in 0..=n {
+        row_start.push(mesh.params.len() as u32);
+        for b in 0..=(n - a) {
+            let u = ps.get(a).copied().unwrap_or(1.0);
+            let v = ps.get(b).copied().unwrap_or(1.0);
+            let (u, v) = if u + v > 1.0 { (u, 1.0 - u) } else { (u, v) };
+            let w3 = (1.0 - u - v).max(0.0);
+            let mut w = vec![0.0f32; count];
+            for i in 0..=degree {
+                for j in 0..=(degree - i) {
+                    let k = degree - i - j;
+                    let coef = binomial(degree, i) * binomial(degree - i, j);
+                    let val = coef * u.powi(i as i32) * v.powi(j as i32) * w3.powi(k as i32);
+                    if let Some(slot) = w.get_mut(tri_index(degree, i, j)) {
+                        *slot = val;
+                    }
+                }
+            }
+            blend_vertex(layout, &cv, &w, &mut out);
+            mesh.vertices.extend_from_slice(&out);
+            mesh.params.push((u, v));
+        }
+    }
+    for a in 0..n {
+        let r0 = row_start.get(a).copied().unwrap_or(0);
+        let r1 = row_start.get(a + 1).copied().unwrap_or(0);
+        let len1 = (n - a) as u32; // row a has n-a+1 points, row a+1 has n-a
+        for b in 0..len1 {
+            mesh.indices
+                .extend_from_slice(&[r0 + b, r0 + b + 1, r1 + b]);
+            if b + 1 < len1 {
+                mesh.indices
+                    .extend_from_slice(&[r0 + b + 1, r1 + b + 1, r1 + b]);
+            }
+        }
+    }
+    Ok(mesh)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_partition_unity() {
+        for (basis, deg, n) in [
+            (0, 3, 4),
+            (0, 3, 7),
+            (1, 3, 6),
+            (1, 5, 8),
+            (2, 3, 5),
+            (0, 1, 3),
+            (1, 2, 4),
+        ] {
+            for k in 0..=20 {
+                let w = curve_weights(basis, deg, n, k as f32 / 20.0).unwrap();
+                let s: f32 = w.iter().sum();
+                assert!((s - 1.0).abs() < 1e-5, "{basis} {deg} {n}: {s}");
+            }
+        }
+        assert!(spans(0, 3, 5).is_err());
+        assert!(spans(2, 2, 5).is_err());
+        assert!(spans(3, 3, 5).is_err());
+        assert!(spans(0, 4, 5).is_err());
+    }
+
+    #[test]
+    fn edge_styles() {
+        assert_eq!(params(2.0, false), vec![0.0, 0.5, 1.0]);
+        assert_eq!(params(2.5, false).len(), 4);
+        let c = params(2.5, true);
+        assert_eq!(c, vec![0.0, 0.4, 0.8, 1.0]);
+        assert_eq!(params(f32::NAN, false), vec![0.0, 1.0]);
+        assert_eq!(
+            params(1e9, false).len() as u32,
+            limits::MAX_PATCH_SEGMENTS + 1
+        );
+    }
+}

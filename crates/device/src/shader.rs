@@ -1,0 +1,441 @@
+//! Shader objects and vertex declarations: validation and layouts.
+//!
+//! In: the token streams of CREATEVERTEXSHADER (DX8 declaration + code),
+//! CREATEPIXELSHADER, CREATEVERTEXSHADERFUNC, and the D3DVERTEXELEMENT9
+//! arrays of CREATEVERTEXSHADERDECL. Out: validated, stored objects, and for
+//! fixed-function use the [`VertexLayout`] a declaration describes.
+//! Guarantees: validation never reads outside the given bytes and rejects
+//! any stream that is not well formed: a version token of the right kind
+//! and a known model, instructions whose lengths (the length field from
+//! shader model 2, the opcode table below it) stay inside the stream, known
+//! opcodes, comments inside the stream, and an END token that is the last
+//! DWORD. Programmable shaders are stored but never executed: drawing with
+//! one bound fails (see [`crate::exec`]); the caps report no shader support.
+
+use crate::error::{DeviceError, Result};
+use crate::limits;
+use softhal_pipeline::{PositionKind, TexCoordElement, VertexLayout};
+
+/// Vertex or pixel shader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShaderKind {
+    /// Vertex shader (version token 0xFFFE....).
+    Vertex,
+    /// Pixel shader (version token 0xFFFF....).
+    Pixel,
+}
+
+fn dwords(bytes: &[u8]) -> Result<Vec<u32>> {
+    if bytes.len() % 4 != 0 {
+        return Err(DeviceError::BadShader("size is not a multiple of 4"));
+    }
+    if bytes.len() as u64 > u64::from(limits::MAX_SHADER_BYTES) {
+        return Err(DeviceError::Limit {
+            what: "shader bytes",
+            max: u64::from(limits::MAX_SHADER_BYTES),
+        });
+    }
+    Ok(bytes.chunks_exact(4).map(crate::le_u32).collect())
+}
+
+/// Parameter count of an SM1 instruction (no length field below 2.0).
+fn sm1_params(op: u32, kind: ShaderKind, minor: u32) -> Option<usize> {
+    Some(match op {
+        0 | 28 | 29 | 39 | 42 | 43 | 44 | 0xFFFD => 0,
+        1 | 6 | 7 | 14 | 15 | 16 | 19 | 35 | 36 | 46 | 78 | 79 => 2,
+        2 | 3 | 5 | 8 | 9 | 10 | 11 | 12 | 13 | 17 | 20..=24 | 32 | 33 | 59 | 89 => 3,
+        4 | 18 | 80 | 88 => 4,
+        25 | 30 | 38 | 40 | 41 | 65 | 87 | 96 => 1,
+        26 | 27 | 45 => 2,
+        31 => 2,
+        34 | 37 => 4,
+        47 => 2,
+        48 | 81 => 5,
+        64 | 66 => {
+            if kind == ShaderKind::Pixel && minor >= 4 {
+                2
+            } else {
+                1
+            }
+        }
+        67..=74 | 77 | 82..=86 => 2,
+        76 => 3,
+        _ => return None,
+    })
+}
+
+/// Validates a shader token stream of `kind`. Returns the version token.
+pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
+    let t = dwords(bytes)?;
+    let version = *t.first().ok_or(DeviceError::BadShader("empty shader"))?;
+    let prefix = match kind {
+        ShaderKind::Vertex => 0xFFFE,
+        ShaderKind::Pixel => 0xFFFF,
+    };
+    if version >> 16 != prefix {
+        return Err(DeviceError::BadShader("version token of the wrong kind"));
+    }
+    let (major, minor) = ((version >> 8) & 0xFF, version & 0xFF);
+    let known = match (kind, major) {
+        (ShaderKind::Vertex, 1) => minor <= 1,
+        (ShaderKind::Pixel, 1) => minor <= 4,
+        (_, 2) => minor <= 1 || minor == 0xFF,
+        (_, 3) => minor == 0 || minor == 0xFF,
+        _ => false,
+    };
+    if !known {
+        return Err(DeviceError::BadShader("unknown shader model"));
+    }
+    let mut i = 1usize;
+    loop {
+        let tok = *t.get(i).ok_or(DeviceError::BadShader("no END token"))?;
+        if tok == 0x0000_FFFF {
+            if i + 1 != t.len() {
+                return Err(DeviceError::BadShader("data after the END token"));
+            }
+            return Ok(version);
+        }
+        if tok & 0xFFFF == 0xFFFE {
+            let n = ((tok >> 16) & 0x7FFF) as usize;
+            i = i
+                .checked_add(1 + n)
+                .ok_or(DeviceError::BadShader("comment length"))?;
+            if i > t.len() {
+                return Err(DeviceError::BadShader("comment runs past the end"));
+            }
+            continue;
+        }
+        if tok & 0x8000_0000 != 0 {
+            return Err(DeviceError::BadShader(
+                "parameter token where an instruction was expected",
+            ));
+        }
+        let op = tok & 0xFFFF;
+        let params = if major >= 2 {
+            if sm1_params(op, kind, minor).is_none() {
+                return Err(DeviceError::BadShader("unknown opcode"));
+            }
+            ((tok >> 24) & 0xF) as usize
+        } else {
+            sm1_params(op, kind, minor).ok_or(DeviceError::BadShader("unknown opcode"))?
+        };
+        if params > 0 {
+            let first = *t
+                .get(i + 1)
+                .ok_or(DeviceError::BadShader("instruction runs past the end"))?;
+            if first & 0x8000_0000 == 0 {
+                return Err(DeviceError::BadShader("parameter token without bit 31"));
+            }
+        }
+        i += 1 + params;
+        if i > t.len() {
+            return Err(DeviceError::BadShader("instruction runs past the end"));
+        }
+    }
+}
+
+/// A DX8 declaration converted for fixed-function use: one stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dx8Decl {
+    /// The stream the data comes from.
+    pub stream: u32,
+    /// The layout (stride = bytes the declaration describes).
+    pub layout: Option<VertexLayout>,
+}
+
+fn dx8_type_size(t: u32) -> Option<u32> {
+    Some(match t {
+        0 | 4 | 5 | 6 => 4,
+        1 | 7 => 8,
+        2 => 12,
+        3 => 16,
+        _ => return None,
+    })
+}
+
+/// Validates a DX8 declaration token array (CREATEVERTEXSHADER) and, when
+/// every register comes from one stream, the layout it describes.
+pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
+    let t = dwords(bytes)?;
+    let mut i = 0usize;
+    let mut stream: Option<u32> = None;
+    let mut single = true;
+    let mut off = 0u32;
+    let mut l = empty_layout();
+    let mut has_pos = false;
+    loop {
+        let tok = *t
+            .get(i)
+            .ok_or(DeviceError::BadShader("declaration has no END token"))?;
+        if tok == 0xFFFF_FFFF {
+            if i + 1 != t.len() {
+                return Err(DeviceError::BadShader(
+                    "data after the declaration END token",
+                ));
+            }
+            break;
+        }
+        match tok >> 29 {
+            0 => {}
+            1 => {
+                let s = tok & 0xF;
+                if stream.is_some_and(|x| x != s) {
+                    single = false;
+                }
+                stream = Some(s);
+            }
+            2 => {
+                if tok & 0x1000_0000 != 0 {
+                    off += 4 * ((tok >> 16) & 0xF);
+                } else {
+                    let reg = tok & 0x1F;
+                    let ty = (tok >> 16) & 0xF;
+                    let size =
+                        dx8_type_size(ty).ok_or(DeviceError::BadShader("declaration data type"))?;
+                    match (reg, ty) {
+                        (0, 2) => {
+                            l.position = PositionKind::Xyz;
+                            l.position_offset = off;
+                            has_pos = true;
+                        }
+                        (0, 3) => {
+                            l.position = PositionKind::Xyzw;
+                            l.position_offset = off;
+                            has_pos = true;
+                        }
+                        (3, 2) => l.normal = Some(off),
+                        (4, 0) => l.point_size = Some(off),
+                        (5, 4) => l.diffuse = Some(off),
+                        (6, 4) => l.specular = Some(off),
+                        (7..=14, 0..=3) => {
+                            if let Some(slot) = l.texcoords.get_mut((reg - 7) as usize) {
+                                *slot = Some(TexCoordElement {
+                                    offset: off,
+                                    components: (ty + 1) as u8,
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                    off += size;
+                }
+            }
+            3 => {}
+            4 => {
+                let n = ((tok >> 25) & 0xF) as usize * 4;
+                i += n;
+            }
+            5 => {
+                let n = ((tok >> 24) & 0x1F) as usize;
+                i += n;
+            }
+            _ => return Err(DeviceError::BadShader("declaration token type")),
+        }
+        i += 1;
+        if i > t.len() {
+            return Err(DeviceError::BadShader(
+                "declaration token data runs past the end",
+            ));
+        }
+    }
+    l.stride = off;
+    let layout = (single && has_pos && l.validate().is_ok()).then_some(l);
+    Ok(Dx8Decl {
+        stream: stream.unwrap_or(0),
+        layout,
+    })
+}
+
+fn empty_layout() -> VertexLayout {
+    VertexLayout {
+        stride: 0,
+        position: PositionKind::Xyz,
+        position_offset: 0,
+        blend_weights: None,
+        normal: None,
+        point_size: None,
+        diffuse: None,
+        specular: None,
+        texcoords: [None; 8],
+    }
+}
+
+/// A validated DX9 vertex declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decl9 {
+    /// Elements up to (excluding) the first D3DDECL_END.
+    pub elements: Vec<[u32; 6]>,
+    /// The stream when all elements use one, with its layout (stride 0:
+    /// the stream's stride is used).
+    pub single: Option<(u32, VertexLayout)>,
+}
+
+/// Bytes of a D3DDECLTYPE, `None` for UNUSED/unknown.
+fn decl9_type_size(t: u32) -> Option<u32> {
+    Some(match t {
+        0 | 4 | 5 | 6 | 8 | 9 | 11 | 13 | 14 | 15 => 4,
+        1 | 7 | 10 | 12 | 16 => 8,
+        2 => 12,
+        3 => 16,
+        _ => return None,
+    })
+}
+
+/// Validates D3DVERTEXELEMENT9s (stream, offset, type, method, usage,
+/// usage index as u32s).
+pub fn parse_decl9(elements: &[[u32; 6]]) -> Result<Decl9> {
+    if elements.len() as u64 > u64::from(limits::MAX_DECL_ELEMENTS) {
+        return Err(DeviceError::Limit {
+            what: "declaration elements",
+            max: u64::from(limits::MAX_DECL_ELEMENTS),
+        });
+    }
+    let mut out = Vec::new();
+    for e in elements {
+        let [stream, offset, ty, method, usage, idx] = *e;
+        if stream == 0xFF {
+            break; // D3DDECL_END
+        }
+        if stream >= limits::MAX_STREAMS {
+            return Err(DeviceError::BadValue {
+                what: "D3DVERTEXELEMENT9.Stream",
+                value: stream,
+            });
+        }
+        let size = decl9_type_size(ty).ok_or(DeviceError::BadValue {
+            what: "D3DVERTEXELEMENT9.Type",
+            value: ty,
+        })?;
+        if method > 6 {
+            return Err(DeviceError::BadValue {
+                what: "D3DVERTEXELEMENT9.Method",
+                value: method,
+            });
+        }
+        if usage > 13 {
+            return Err(DeviceError::BadValue {
+                what: "D3DVERTEXELEMENT9.Usage",
+                value: usage,
+            });
+        }
+        if offset + size > limits::MAX_STREAM_STRIDE {
+            return Err(DeviceError::BadValue {
+                what: "D3DVERTEXELEMENT9.Offset",
+                value: offset,
+            });
+        }
+        let _ = idx;
+        out.push(*e);
+    }
+    let first_stream = out.first().map(|e| e[0]);
+    let single = first_stream
+        .filter(|s| out.iter().all(|e| e[0] == *s))
+        .and_then(|s| {
+            let mut l = empty_layout();
+            let mut pos = false;
+            let mut end = 0u32;
+            for e in &out {
+                let [_, off, ty, _, usage, idx] = *e;
+                end = end.max(off + decl9_type_size(ty).unwrap_or(0));
+                match (usage, ty, idx) {
+                    (0, 2, 0) => {
+                        l.position = PositionKind::Xyz;
+                        l.position_offset = off;
+                        pos = true;
+                    }
+                    (0, 3, 0) => {
+                        l.position = PositionKind::Xyzw;
+                        l.position_offset = off;
+                        pos = true;
+                    }
+                    (9, 3, 0) => {
+                        l.position = PositionKind::Xyzrhw;
+                        l.position_offset = off;
+                        pos = true;
+                    }
+                    (3, 2, 0) => l.normal = Some(off),
+                    (4, 0, 0) => l.point_size = Some(off),
+                    (10, 4, 0) => l.diffuse = Some(off),
+                    (10, 4, 1) => l.specular = Some(off),
+                    (5, 0..=3, 0..=7) => {
+                        if let Some(slot) = l.texcoords.get_mut(idx as usize) {
+                            *slot = Some(TexCoordElement {
+                                offset: off,
+                                components: (ty + 1) as u8,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            l.stride = end;
+            pos.then_some((s, l))
+        });
+    Ok(Decl9 {
+        elements: out,
+        single,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(t: &[u32]) -> Vec<u8> {
+        t.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn shader_streams() {
+        // vs_1_1: mov oPos, v0 ; end
+        let ok = b(&[
+            0xFFFE_0101,
+            0x0000_0001,
+            0xC00F_0000,
+            0x90E4_0000,
+            0x0000_FFFF,
+        ]);
+        assert!(validate_shader(&ok, ShaderKind::Vertex).is_ok());
+        assert!(validate_shader(&ok, ShaderKind::Pixel).is_err());
+        // missing END
+        assert!(validate_shader(&ok[..16], ShaderKind::Vertex).is_err());
+        // truncated instruction
+        assert!(validate_shader(
+            &b(&[0xFFFE_0101, 0x0000_0001, 0xC00F_0000]),
+            ShaderKind::Vertex
+        )
+        .is_err());
+        // comment skipping
+        let c = b(&[0xFFFF_0200, 0x0002_FFFE, 1, 2, 0x0000_FFFF]);
+        assert!(validate_shader(&c, ShaderKind::Pixel).is_ok());
+        let bad_c = b(&[0xFFFF_0200, 0x0009_FFFE, 1, 2, 0x0000_FFFF]);
+        assert!(validate_shader(&bad_c, ShaderKind::Pixel).is_err());
+        // SM2 length field: add r0, r1, r2 (3 params)
+        let sm2 = b(&[
+            0xFFFE_0200,
+            0x0300_0002,
+            0x800F_0000,
+            0x80E4_0001,
+            0x80E4_0002,
+            0x0000_FFFF,
+        ]);
+        assert!(validate_shader(&sm2, ShaderKind::Vertex).is_ok());
+        let sm2_bad = b(&[0xFFFE_0200, 0x0900_0002, 0x800F_0000, 0x0000_FFFF]);
+        assert!(validate_shader(&sm2_bad, ShaderKind::Vertex).is_err());
+        assert!(validate_shader(&b(&[0xFFFE_0400, 0xFFFF]), ShaderKind::Vertex).is_err());
+        assert!(validate_shader(&[1, 2, 3], ShaderKind::Vertex).is_err());
+        assert!(validate_shader(&b(&[0xFFFE_0101, 0x0000_FFFF, 0]), ShaderKind::Vertex).is_err());
+    }
+
+    #[test]
+    fn dx8_declaration_layout() {
+        // STREAM(0), v0 FLOAT3, v5 D3DCOLOR, END
+        let d = b(&[0x2000_0000, 0x4002_0000, 0x4004_0005, 0xFFFF_FFFF]);
+        let p = parse_dx8_decl(&d).unwrap();
+        let l = p.layout.unwrap();
+        assert_eq!((l.stride, l.diffuse), (16, Some(12)));
+        assert!(parse_dx8_decl(&b(&[0x2000_0000])).is_err());
+        // CONSTMEM with count 1 → 4 DWORDs follow; truncated.
+        assert!(parse_dx8_decl(&b(&[0x8200_0000, 1, 2, 0xFFFF_FFFF])).is_err());
+    }
+}

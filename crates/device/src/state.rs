@@ -1,0 +1,627 @@
+//! The fixed-function state of a context and its translation into the
+//! pipeline's own types.
+//!
+//! In: render states, texture-stage states, transforms, viewport, lights,
+//! material, clip planes, scissor, stream bindings — as DP2 commands set
+//! them. Out: [`DeviceState`] (what `lpdwRStates`, state blocks and
+//! snapshots see) and [`DeviceState::pipeline_state`], the
+//! [`softhal_pipeline::PipelineState`] a draw runs with.
+//!
+//! Render-state values are *honoured or replaced* when set
+//! ([`sanitize_render_state`]): an enumerated value the DDI does not define,
+//! or a feature the device does not implement, is replaced by the value the
+//! device actually uses (documented per state in `docs/device.md`), and the
+//! replacement is what `lpdwRStates` shows. BOOL states: 0 is FALSE, any
+//! other value TRUE (stored as given). Legacy DX5 stage-0 render states are
+//! mapped onto texture stage 0 and onto WRAP0.
+
+use crate::error::{check_below, DeviceError, Result};
+use crate::limits;
+use softhal_pipeline as pl;
+use softhal_wire::names::RenderStateType as Rs;
+use std::collections::BTreeMap;
+
+/// A row-major 4×4 matrix (`m[r][c]` = `_{r+1}{c+1}`).
+pub type Mat = [[f32; 4]; 4];
+
+/// The identity.
+pub const IDENTITY: Mat = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+/// `a · b` (row vectors: `v · a · b`).
+pub fn mat_mul(a: &Mat, b: &Mat) -> Mat {
+    let mut r = [[0.0f32; 4]; 4];
+    for (i, row) in r.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = a.get(i).map_or(0.0, |row| {
+                row.iter()
+                    .zip(b.iter())
+                    .map(|(x, brow)| x * brow.get(j).copied().unwrap_or(0.0))
+                    .sum()
+            });
+        }
+    }
+    r
+}
+
+/// D3DTS_WORLD (DX8+ numbering, = D3DTS_WORLDMATRIX(0)).
+pub const TS_WORLD: u32 = 256;
+/// D3DTS_VIEW.
+pub const TS_VIEW: u32 = 2;
+/// D3DTS_PROJECTION.
+pub const TS_PROJECTION: u32 = 3;
+
+/// Maps a transform id to the device's key: DX7 world numbers 1, 4, 5, 6
+/// become 256..=259; view, projection, TEXTURE0..7 and WORLDMATRIX(n) are
+/// kept; anything else is an error.
+pub fn transform_key(t: u32) -> Result<u32> {
+    match t {
+        1 => Ok(256),
+        4..=6 => Ok(253 + t),
+        2 | 3 | 16..=23 => Ok(t),
+        256..=511 => Ok(t),
+        _ => Err(DeviceError::BadValue {
+            what: "xfrmType",
+            value: t,
+        }),
+    }
+}
+
+/// The viewport (VIEWPORTINFO + ZRANGE).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewportState {
+    /// dwX.
+    pub x: u32,
+    /// dwY.
+    pub y: u32,
+    /// dwWidth.
+    pub width: u32,
+    /// dwHeight.
+    pub height: u32,
+    /// dvMinZ.
+    pub min_z: f32,
+    /// dvMaxZ.
+    pub max_z: f32,
+}
+
+/// One light slot (CREATELIGHT / SETLIGHT).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightSlot {
+    /// SETLIGHT ENABLE / DISABLE.
+    pub enabled: bool,
+    /// The D3DLIGHT7 of SETLIGHT DATA, as 26 raw DWORDs.
+    pub data: Option<[u32; 26]>,
+}
+
+/// Where a vertex stream's data comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StreamSource {
+    /// Unbound.
+    #[default]
+    None,
+    /// A vertex buffer surface.
+    Surface(u32),
+    /// The DP2 call's user-memory vertices (SETSTREAMSOURCEUM); valid only
+    /// during the call that set it.
+    UserMemory,
+}
+
+/// A stream binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stream {
+    /// The data.
+    pub source: StreamSource,
+    /// Byte offset of vertex 0 (SETSTREAMSOURCE2).
+    pub offset: u32,
+    /// Vertex stride in bytes.
+    pub stride: u32,
+    /// SETSTREAMSOURCEFREQ divider (1 = every vertex).
+    pub divider: u32,
+}
+
+impl Default for Stream {
+    fn default() -> Self {
+        Stream {
+            source: StreamSource::None,
+            offset: 0,
+            stride: 0,
+            divider: 1,
+        }
+    }
+}
+
+/// What describes the vertices of stream draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VertexInput {
+    /// An FVF code (SETVERTEXSHADER with an FVF, SETVERTEXSHADERDECL
+    /// with bit 0 clear).
+    Fvf(u32),
+    /// A DX9 declaration handle.
+    Decl(u32),
+    /// A DX8 vertex shader handle (CREATEVERTEXSHADER).
+    Shader(u32),
+}
+
+/// Shader constant registers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constants {
+    /// Float vectors (raw bits).
+    pub f: Vec<[u32; 4]>,
+    /// Integer vectors.
+    pub i: Vec<[u32; 4]>,
+    /// BOOLs.
+    pub b: Vec<u32>,
+}
+
+impl Constants {
+    fn new(nf: u32) -> Self {
+        Constants {
+            f: vec![[0; 4]; nf as usize],
+            i: vec![[0; 4]; limits::MAX_CONST_I as usize],
+            b: vec![0; limits::MAX_CONST_B as usize],
+        }
+    }
+}
+
+/// Everything a context's commands set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceState {
+    /// Render states as honoured (index = D3DRENDERSTATETYPE).
+    pub render_states: Vec<u32>,
+    /// Texture-stage states: `[stage][D3DTSS_*]`.
+    pub texture_stages: Vec<[u32; limits::TSS_PER_STAGE as usize]>,
+    /// Transforms set so far (absent = identity), by [`transform_key`].
+    pub transforms: BTreeMap<u32, Mat>,
+    /// Viewport and z range.
+    pub viewport: ViewportState,
+    /// WINFO (near, far).
+    pub w_range: (f32, f32),
+    /// SETMATERIAL (17 floats as raw bits).
+    pub material: Option<[u32; 17]>,
+    /// Light slots (CREATELIGHT grows the array).
+    pub lights: Vec<LightSlot>,
+    /// User clip planes.
+    pub clip_planes: [[f32; 4]; limits::MAX_CLIP_PLANES as usize],
+    /// SETSCISSORRECT (left, top, right, bottom).
+    pub scissor: [i32; 4],
+    /// Vertex streams.
+    pub streams: [Stream; limits::MAX_STREAMS as usize],
+    /// Index buffer and its stride (2 or 4).
+    pub indices: Option<(u32, u32)>,
+    /// Vertex input of stream draws.
+    pub vertex_input: VertexInput,
+    /// DX9 vertex shader function handle (0 = fixed function).
+    pub vertex_shader_func: u32,
+    /// Pixel shader handle (0 = fixed function).
+    pub pixel_shader: u32,
+    /// Vertex-shader constants.
+    pub vs_consts: Constants,
+    /// Pixel-shader constants.
+    pub ps_consts: Constants,
+    /// Scenes begun (SCENECAPTURE TRUE) minus ended.
+    pub in_scene: bool,
+}
+
+/// D3DTSS defaults for stage `s`.
+fn default_stage(s: usize) -> [u32; limits::TSS_PER_STAGE as usize] {
+    let mut t = [0u32; limits::TSS_PER_STAGE as usize];
+    t[1] = if s == 0 { 4 } else { 1 }; // COLOROP: MODULATE / DISABLE
+    t[2] = 2; // COLORARG1 TEXTURE
+    t[3] = 1; // COLORARG2 CURRENT
+    t[4] = if s == 0 { 2 } else { 1 }; // ALPHAOP: SELECTARG1 / DISABLE
+    t[5] = 2;
+    t[6] = 1;
+    t[11] = s as u32; // TEXCOORDINDEX
+    t[13] = 1;
+    t[14] = 1;
+    t[25] = 1;
+    t[16] = 1;
+    t[17] = 1;
+    t[20] = 0;
+    t[21] = 1;
+    t[26] = 1;
+    t[27] = 1;
+    t[28] = 1;
+    t
+}
+
+impl Default for DeviceState {
+    fn default() -> Self {
+        let mut rs = vec![0u32; limits::MAX_RENDER_STATES as usize];
+        let f = |v: f32| v.to_bits();
+        for (s, v) in [
+            (Rs::ZEnable, 1),
+            (Rs::FillMode, 3),
+            (Rs::ShadeMode, 2),
+            (Rs::ZWriteEnable, 1),
+            (Rs::LastPixel, 1),
+            (Rs::SrcBlend, 2),
+            (Rs::DestBlend, 1),
+            (Rs::CullMode, 3),
+            (Rs::ZFunc, 4),
+            (Rs::AlphaFunc, 8),
+            (Rs::FogStart, f(0.0)),
+            (Rs::FogEnd, f(1.0)),
+            (Rs::FogDensity, f(1.0)),
+            (Rs::StencilFail, 1),
+            (Rs::StencilZFail, 1),
+            (Rs::StencilPass, 1),
+            (Rs::StencilFunc, 8),
+            (Rs::StencilMask, u32::MAX),
+            (Rs::StencilWriteMask, u32::MAX),
+            (Rs::TextureFactor, u32::MAX),
+            (Rs::Clipping, 1),
+            (Rs::ColorVertex, 1),
+            (Rs::LocalViewer, 1),
+            (Rs::DiffuseMaterialSource, 1),
+            (Rs::SpecularMaterialSource, 2),
+            (Rs::PointSize, f(1.0)),
+            (Rs::PointSizeMin, f(1.0)),
+            (Rs::PointScaleA, f(1.0)),
+            (Rs::MultisampleMask, u32::MAX),
+            (Rs::PatchSegments, f(1.0)),
+            (Rs::PointSizeMax, f(64.0)),
+            (Rs::ColorWriteEnable, 0xF),
+            (Rs::BlendOp, 1),
+            (Rs::PositionDegree, 3),
+            (Rs::NormalDegree, 1),
+            (Rs::MinTessellationLevel, f(1.0)),
+            (Rs::MaxTessellationLevel, f(1.0)),
+            (Rs::AdaptiveTessW, f(1.0)),
+            (Rs::CcwStencilFail, 1),
+            (Rs::CcwStencilZFail, 1),
+            (Rs::CcwStencilPass, 1),
+            (Rs::CcwStencilFunc, 8),
+            (Rs::ColorWriteEnable1, 0xF),
+            (Rs::ColorWriteEnable2, 0xF),
+            (Rs::ColorWriteEnable3, 0xF),
+            (Rs::BlendFactor, u32::MAX),
+            (Rs::MaxVertexShaderInst, u32::MAX),
+            (Rs::MaxPixelShaderInst, u32::MAX),
+            (Rs::SrcBlendAlpha, 2),
+            (Rs::DestBlendAlpha, 1),
+            (Rs::BlendOpAlpha, 1),
+        ] {
+            if let Some(slot) = rs.get_mut(s.raw() as usize) {
+                *slot = v;
+            }
+        }
+        DeviceState {
+            render_states: rs,
+            texture_stages: (0..limits::MAX_TEXTURE_STAGES as usize)
+                .map(default_stage)
+                .collect(),
+            transforms: BTreeMap::new(),
+            viewport: ViewportState {
+                x: 0,
+                y: 0,
+                width: pl::limits::MAX_DIMENSION,
+                height: pl::limits::MAX_DIMENSION,
+                min_z: 0.0,
+                max_z: 1.0,
+            },
+            w_range: (0.0, 1.0),
+            material: None,
+            lights: Vec::new(),
+            clip_planes: [[0.0; 4]; limits::MAX_CLIP_PLANES as usize],
+            scissor: [0, 0, i32::MAX, i32::MAX],
+            streams: [Stream::default(); limits::MAX_STREAMS as usize],
+            indices: None,
+            vertex_input: VertexInput::Fvf(0),
+            vertex_shader_func: 0,
+            pixel_shader: 0,
+            vs_consts: Constants::new(limits::MAX_VS_CONST_F),
+            ps_consts: Constants::new(limits::MAX_PS_CONST_F),
+            in_scene: false,
+        }
+    }
+}
+
+fn in_range(v: u32, lo: u32, hi: u32, default: u32) -> u32 {
+    if (lo..=hi).contains(&v) {
+        v
+    } else {
+        default
+    }
+}
+
+fn finite_or(v: u32, default: f32) -> u32 {
+    if f32::from_bits(v).is_finite() {
+        v
+    } else {
+        default.to_bits()
+    }
+}
+
+/// The value the device honours for render state `state` set to `value`
+/// (identity for values it honours as given). See the module docs.
+pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
+    let Some(s) = Rs::from_raw(state) else {
+        return value; // unassigned number: stored, no meaning
+    };
+    match s {
+        Rs::ZEnable => in_range(value, 0, 2, 1),
+        Rs::FillMode => in_range(value, 1, 3, 3),
+        Rs::ShadeMode => in_range(value, 1, 3, 2),
+        Rs::SrcBlend | Rs::SrcBlendAlpha => in_range(value, 1, 15, 2),
+        Rs::DestBlend | Rs::DestBlendAlpha => in_range(value, 1, 15, 1),
+        Rs::CullMode => in_range(value, 1, 3, 3),
+        Rs::ZFunc => in_range(value, 1, 8, 4),
+        Rs::AlphaFunc | Rs::StencilFunc | Rs::CcwStencilFunc => in_range(value, 1, 8, 8),
+        Rs::StencilFail
+        | Rs::StencilZFail
+        | Rs::StencilPass
+        | Rs::CcwStencilFail
+        | Rs::CcwStencilZFail
+        | Rs::CcwStencilPass => in_range(value, 1, 8, 1),
+        Rs::BlendOp | Rs::BlendOpAlpha => in_range(value, 1, 5, 1),
+        Rs::ZBias => value.min(16),
+        Rs::AlphaRef => value.min(255),
+        Rs::FogTableMode | Rs::FogVertexMode => in_range(value, 0, 3, 0),
+        Rs::PatchEdgeStyle => in_range(value, 0, 1, 0),
+        Rs::PatchSegments => {
+            let f = f32::from_bits(value);
+            if f.is_finite() && f >= 0.0 {
+                value
+            } else {
+                1.0f32.to_bits()
+            }
+        }
+        Rs::PositionDegree | Rs::NormalDegree => {
+            if matches!(value, 1 | 2 | 3 | 5) {
+                value
+            } else if s == Rs::PositionDegree {
+                3
+            } else {
+                1
+            }
+        }
+        Rs::ColorWriteEnable
+        | Rs::ColorWriteEnable1
+        | Rs::ColorWriteEnable2
+        | Rs::ColorWriteEnable3 => value & 0xF,
+        Rs::ClipPlaneEnable => value & ((1 << limits::MAX_CLIP_PLANES) - 1),
+        Rs::DepthBias | Rs::SlopeScaleDepthBias => finite_or(value, 0.0),
+        // Features the pipeline does not implement: reported as off.
+        Rs::Lighting
+        | Rs::VertexBlend
+        | Rs::IndexedVertexBlendEnable
+        | Rs::FogEnable
+        | Rs::PointSpriteEnable
+        | Rs::PointScaleEnable
+        | Rs::MultisampleAntialias
+        | Rs::SrgbWriteEnable
+        | Rs::AntialiasedLineEnable
+        | Rs::EnableAdaptiveTessellation
+        | Rs::DitherEnable
+        | Rs::Antialias
+        | Rs::EdgeAntialias
+        | Rs::StippledAlpha
+        | Rs::StippleEnable
+        | Rs::ColorKeyEnable
+        | Rs::ColorKeyBlendEnable
+        | Rs::ZVisible
+        | Rs::RangeFogEnable => 0,
+        _ => value,
+    }
+}
+
+/// Side effects of a legacy stage-0 render state on texture stage 0 and
+/// WRAP0: `(stage-0 TSS number, value)` pairs and an optional WRAP0 bit.
+pub fn legacy_mapping(state: u32, value: u32, wrap0: u32) -> (Vec<(usize, u32)>, Option<u32>) {
+    let on = |b: u32, bit: u32| if value != 0 { b | bit } else { b & !bit };
+    match state {
+        1 => (vec![(0, value)], None),
+        3 => (vec![(13, value), (14, value)], None),
+        5 => (Vec::new(), Some(on(wrap0, 1))),
+        6 => (Vec::new(), Some(on(wrap0, 2))),
+        17 => (vec![(16, if value == 2 { 2 } else { 1 })], None),
+        18 => {
+            let (min, mip) = match value {
+                1 => (1, 0),
+                2 => (2, 0),
+                3 => (1, 1),
+                4 => (2, 1),
+                5 => (1, 2),
+                6 => (2, 2),
+                _ => (1, 0),
+            };
+            (vec![(17, min), (18, mip)], None)
+        }
+        21 => {
+            // (COLOROP, ALPHAOP) with ARG1 = TEXTURE, ARG2 = DIFFUSE.
+            let (c, a) = match value {
+                1 | 5 => (2, 2),
+                2 | 6 => (4, 2),
+                3 => (13, 3),
+                4 => (4, 4),
+                7 => (2, 2),
+                8 => (7, 3),
+                _ => (4, 2),
+            };
+            (vec![(1, c), (2, 2), (3, 0), (4, a), (5, 2), (6, 0)], None)
+        }
+        43 => (vec![(15, value)], None),
+        44 => (vec![(13, value)], None),
+        45 => (vec![(14, value)], None),
+        46 => (vec![(19, value)], None),
+        49 => (vec![(21, value)], None),
+        _ => (Vec::new(), None),
+    }
+}
+
+impl DeviceState {
+    /// Render state `s`.
+    pub fn rs(&self, s: Rs) -> u32 {
+        self.render_states
+            .get(s.raw() as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn rs_f(&self, s: Rs) -> f32 {
+        f32::from_bits(self.rs(s))
+    }
+
+    /// Sets render state `state` (already sanitized) and applies its legacy
+    /// side effects. `state` must be below 256 (checked).
+    pub fn set_render_state(&mut self, state: u32, value: u32) -> Result<()> {
+        check_below(
+            "RenderState",
+            u64::from(state),
+            u64::from(limits::MAX_RENDER_STATES),
+        )?;
+        let wrap0 = self.rs(Rs::Wrap0);
+        let (tss, wrap) = legacy_mapping(state, value, wrap0);
+        if let Some(slot) = self.render_states.get_mut(state as usize) {
+            *slot = value;
+        }
+        if let Some(stage0) = self.texture_stages.get_mut(0) {
+            for (t, v) in tss {
+                if let Some(slot) = stage0.get_mut(t) {
+                    *slot = v;
+                }
+            }
+        }
+        if let (Some(w), Some(slot)) = (wrap, self.render_states.get_mut(Rs::Wrap0.raw() as usize))
+        {
+            *slot = w;
+        }
+        if state == Rs::SceneCapture.raw() {
+            self.in_scene = value != 0;
+        }
+        Ok(())
+    }
+
+    /// A transform (identity when never set).
+    pub fn transform(&self, key: u32) -> Mat {
+        self.transforms.get(&key).copied().unwrap_or(IDENTITY)
+    }
+
+    /// The pipeline state a draw uses (the executor turns depth and stencil
+    /// tests off when no depth buffer is bound).
+    pub fn pipeline_state(&self) -> pl::PipelineState {
+        let b = |s: Rs| self.rs(s) != 0;
+        let cmp = |s: Rs, d: pl::CmpFunc| pl::CmpFunc::from_d3d(self.rs(s)).unwrap_or(d);
+        let sop = |s: Rs| pl::StencilOp::from_d3d(self.rs(s)).unwrap_or(pl::StencilOp::Keep);
+        let blend = |s: Rs, d: pl::Blend| pl::Blend::from_d3d(self.rs(s)).unwrap_or(d);
+        let bop = |s: Rs| pl::BlendOp::from_d3d(self.rs(s)).unwrap_or(pl::BlendOp::Add);
+        let mut st = pl::PipelineState::default();
+        let r = &mut st.raster;
+        r.fill_mode = pl::FillMode::from_d3d(self.rs(Rs::FillMode)).unwrap_or(pl::FillMode::Solid);
+        r.shade_mode =
+            pl::ShadeMode::from_d3d(self.rs(Rs::ShadeMode)).unwrap_or(pl::ShadeMode::Gouraud);
+        r.cull_mode = pl::CullMode::from_d3d(self.rs(Rs::CullMode)).unwrap_or(pl::CullMode::Ccw);
+        r.last_pixel = b(Rs::LastPixel);
+        r.scissor_enable = b(Rs::ScissorTestEnable);
+        let [l, t, rr, bb] = self.scissor;
+        r.scissor = pl::Rect::new(l, t, rr, bb);
+        r.clipping = b(Rs::Clipping);
+        r.clip_plane_enable = self.rs(Rs::ClipPlaneEnable);
+        r.clip_planes = self.clip_planes;
+        r.dither = false;
+        r.specular_enable = b(Rs::SpecularEnable);
+        let d = &mut st.depth;
+        d.z_enable =
+            pl::ZBufferType::from_d3d(self.rs(Rs::ZEnable)).unwrap_or(pl::ZBufferType::ZBuffer);
+        d.z_write = b(Rs::ZWriteEnable);
+        d.z_func = cmp(Rs::ZFunc, pl::CmpFunc::LessEqual);
+        d.z_bias = self.rs(Rs::ZBias);
+        d.depth_bias = self.rs_f(Rs::DepthBias);
+        d.slope_scale_depth_bias = self.rs_f(Rs::SlopeScaleDepthBias);
+        d.w_near = self.w_range.0;
+        d.w_far = self.w_range.1;
+        let s = &mut st.stencil;
+        s.enable = b(Rs::StencilEnable);
+        s.front = pl::StencilFace {
+            fail: sop(Rs::StencilFail),
+            z_fail: sop(Rs::StencilZFail),
+            pass: sop(Rs::StencilPass),
+            func: cmp(Rs::StencilFunc, pl::CmpFunc::Always),
+        };
+        s.two_sided = b(Rs::TwoSidedStencilMode);
+        s.ccw = pl::StencilFace {
+            fail: sop(Rs::CcwStencilFail),
+            z_fail: sop(Rs::CcwStencilZFail),
+            pass: sop(Rs::CcwStencilPass),
+            func: cmp(Rs::CcwStencilFunc, pl::CmpFunc::Always),
+        };
+        s.reference = self.rs(Rs::StencilRef);
+        s.mask = self.rs(Rs::StencilMask);
+        s.write_mask = self.rs(Rs::StencilWriteMask);
+        st.alpha_test = pl::AlphaTestState {
+            enable: b(Rs::AlphaTestEnable),
+            func: cmp(Rs::AlphaFunc, pl::CmpFunc::Always),
+            reference: self.rs(Rs::AlphaRef),
+        };
+        st.blend = pl::BlendState {
+            enable: b(Rs::AlphaBlendEnable),
+            src: blend(Rs::SrcBlend, pl::Blend::One),
+            dst: blend(Rs::DestBlend, pl::Blend::Zero),
+            op: bop(Rs::BlendOp),
+            separate_alpha: b(Rs::SeparateAlphaBlendEnable),
+            src_alpha: blend(Rs::SrcBlendAlpha, pl::Blend::One),
+            dst_alpha: blend(Rs::DestBlendAlpha, pl::Blend::Zero),
+            op_alpha: bop(Rs::BlendOpAlpha),
+            factor: self.rs(Rs::BlendFactor),
+            color_write_enable: self.rs(Rs::ColorWriteEnable),
+        };
+        let v = &self.viewport;
+        st.viewport = pl::Viewport {
+            x: v.x,
+            y: v.y,
+            width: v.width,
+            height: v.height,
+            min_z: v.min_z,
+            max_z: v.max_z,
+        };
+        st.transforms = pl::Transforms {
+            world: pl::Matrix(self.transform(TS_WORLD)),
+            view: pl::Matrix(self.transform(TS_VIEW)),
+            projection: pl::Matrix(self.transform(TS_PROJECTION)),
+        };
+        st
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_replaces_undefined_values() {
+        assert_eq!(sanitize_render_state(7, 9), 1);
+        assert_eq!(sanitize_render_state(7, 2), 2);
+        assert_eq!(sanitize_render_state(23, 0), 4);
+        assert_eq!(sanitize_render_state(47, 40), 16);
+        assert_eq!(sanitize_render_state(137, 1), 0);
+        assert_eq!(sanitize_render_state(63, 1234), 1234);
+        assert_eq!(sanitize_render_state(152, 0xFF), 0x3F);
+    }
+
+    #[test]
+    fn legacy_states_map_onto_stage_zero() {
+        let mut s = DeviceState::default();
+        s.set_render_state(44, 3).unwrap();
+        assert_eq!(s.texture_stages[0][13], 3);
+        s.set_render_state(5, 1).unwrap();
+        assert_eq!(s.rs(Rs::Wrap0), 1);
+        s.set_render_state(6, 7).unwrap();
+        assert_eq!(s.rs(Rs::Wrap0), 3);
+        s.set_render_state(5, 0).unwrap();
+        assert_eq!(s.rs(Rs::Wrap0), 2);
+        assert!(s.set_render_state(256, 0).is_err());
+    }
+
+    #[test]
+    fn dx7_world_numbers() {
+        assert_eq!(transform_key(1).unwrap(), 256);
+        assert_eq!(transform_key(6).unwrap(), 259);
+        assert!(transform_key(7).is_err());
+        assert!(transform_key(512).is_err());
+    }
+}

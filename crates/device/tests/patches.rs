@@ -1,0 +1,255 @@
+//! Patches: tessellated points against the analytic surfaces, and the
+//! DRAWRECTPATCH / DRAWTRIPATCH handle cache through the device.
+
+mod common;
+
+use common::*;
+use softhal_device::exec::layout_from_fvf;
+use softhal_device::patch::{self, tessellate_rect, tessellate_tri};
+use softhal_device::*;
+
+const RED: u32 = 0xFFFF_0000;
+
+fn xyz_bytes(points: &[[f32; 3]]) -> Vec<u8> {
+    points
+        .iter()
+        .flat_map(|p| p.iter().flat_map(|f| f.to_le_bytes()))
+        .collect()
+}
+
+fn read_xyz(m: &patch::Mesh) -> Vec<[f32; 3]> {
+    m.vertices
+        .chunks_exact(12)
+        .map(|c| {
+            let f = |i: usize| f32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+            [f(0), f(4), f(8)]
+        })
+        .collect()
+}
+
+#[test]
+fn bicubic_bezier_matches_the_analytic_surface() {
+    // Control net of z = u³·v² over x = u, y = v (Bernstein coefficients:
+    // u³ → (0, 0, 0, 1), v² → (0, 0, 1/3, 1), u → (0, 1/3, 2/3, 1)).
+    let a = [0.0, 0.0, 0.0, 1.0];
+    let b = [0.0, 0.0, 1.0 / 3.0, 1.0];
+    let mut ctrl = Vec::new();
+    for (j, bj) in b.iter().enumerate() {
+        for (i, ai) in a.iter().enumerate() {
+            ctrl.push([i as f32 / 3.0, j as f32 / 3.0, ai * bj]);
+        }
+    }
+    let layout = layout_from_fvf(0x2).unwrap();
+    let m = tessellate_rect(
+        &layout,
+        &xyz_bytes(&ctrl),
+        4,
+        4,
+        patch::BASIS_BEZIER,
+        3,
+        [7.0; 4],
+        false,
+    )
+    .unwrap();
+    let pts = read_xyz(&m);
+    assert_eq!(pts.len(), 64);
+    assert_eq!(m.indices.len(), 7 * 7 * 6);
+    for (p, &(u, v)) in pts.iter().zip(&m.params) {
+        assert!(
+            (p[0] - u).abs() < 1e-5 && (p[1] - v).abs() < 1e-5,
+            "{p:?} at {u},{v}"
+        );
+        let z = u.powi(3) * v.powi(2);
+        assert!((p[2] - z).abs() < 1e-5, "z {} vs {z} at {u},{v}", p[2]);
+    }
+}
+
+#[test]
+fn bspline_and_catmull_rom_properties() {
+    // B-spline (cubic, 6×5 irregular grid) on the plane z = 2x + 3y + 1:
+    // every tessellated point stays on it (affine invariance).
+    let mut ctrl = Vec::new();
+    for j in 0..5 {
+        for i in 0..6 {
+            let (x, y) = (
+                i as f32 + 0.3 * (j as f32).sin(),
+                j as f32 * 1.5 + 0.2 * i as f32,
+            );
+            ctrl.push([x, y, 2.0 * x + 3.0 * y + 1.0]);
+        }
+    }
+    let layout = layout_from_fvf(0x2).unwrap();
+    let m = tessellate_rect(
+        &layout,
+        &xyz_bytes(&ctrl),
+        6,
+        5,
+        patch::BASIS_BSPLINE,
+        3,
+        [5.0; 4],
+        false,
+    )
+    .unwrap();
+    for p in read_xyz(&m) {
+        assert!(
+            (p[2] - (2.0 * p[0] + 3.0 * p[1] + 1.0)).abs() < 1e-3,
+            "{p:?}"
+        );
+    }
+    // Uniform cubic B-spline of x_i = i starts at (0 + 4·1 + 2)/6 = 1.
+    let w = patch::curve_weights(patch::BASIS_BSPLINE, 3, 6, 0.0).unwrap();
+    let x0: f32 = w.iter().enumerate().map(|(i, w)| i as f32 * w).sum();
+    assert!((x0 - 1.0).abs() < 1e-6);
+    // Catmull-Rom interpolates the inner control points.
+    for (t, k) in [(0.0, 1usize), (0.5, 2), (1.0, 3)] {
+        let w = patch::curve_weights(patch::BASIS_CATMULL_ROM, 3, 5, t).unwrap();
+        for (i, wi) in w.iter().enumerate() {
+            assert!(
+                (wi - if i == k { 1.0 } else { 0.0 }).abs() < 1e-6,
+                "t={t} i={i} w={wi}"
+            );
+        }
+    }
+    // Linear B-spline = piecewise-linear interpolation.
+    let w = patch::curve_weights(patch::BASIS_BSPLINE, 1, 3, 0.25).unwrap();
+    assert!((w[0] - 0.5).abs() < 1e-6 && (w[1] - 0.5).abs() < 1e-6);
+}
+
+#[test]
+fn tri_patches_match_barycentric_surfaces() {
+    let layout = layout_from_fvf(0x2).unwrap();
+    // Cubic Bézier triangle of f = u³ (only P_300 = 1), x = u, y = v.
+    let d = 3;
+    let mut ctrl = vec![[0.0f32; 3]; patch::tri_control_count(d) as usize];
+    for i in 0..=d {
+        for j in 0..=(d - i) {
+            let p = &mut ctrl[patch::tri_index(d, i, j)];
+            p[0] = i as f32 / 3.0;
+            p[1] = j as f32 / 3.0;
+            p[2] = if i == 3 { 1.0 } else { 0.0 };
+        }
+    }
+    let m = tessellate_tri(&layout, &xyz_bytes(&ctrl), d, [6.0; 3], false).unwrap();
+    assert_eq!(m.params.len(), 28);
+    assert_eq!(m.indices.len(), 36 * 3);
+    for (p, &(u, v)) in read_xyz(&m).iter().zip(&m.params) {
+        assert!((p[0] - u).abs() < 1e-5 && (p[1] - v).abs() < 1e-5);
+        assert!((p[2] - u.powi(3)).abs() < 1e-5, "{p:?} {u}");
+    }
+    assert!(tessellate_tri(&layout, &xyz_bytes(&ctrl[..9]), 3, [1.0; 3], false).is_err());
+}
+
+/// A 2×2 linear patch covering the 16×16 screen (pre-transformed).
+fn screen_patch() -> Vec<u8> {
+    [(0.0, 0.0), (16.0, 0.0), (0.0, 16.0), (16.0, 16.0)]
+        .iter()
+        .flat_map(|&(x, y)| tl(x, y, 0.5, RED))
+        .collect()
+}
+
+fn vb(s: &mut Scene, bytes: &[u8]) -> u32 {
+    let h = s
+        .drv
+        .create_vertex_buffer(bytes.len() as u32, false)
+        .unwrap();
+    s.drv
+        .lock(h, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(bytes);
+    h
+}
+
+const INFO: &str =
+    "info={ Width=2 Height=2 Stride=2 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR }";
+
+#[test]
+fn rect_patch_cache_cases() {
+    let mut s = Scene::new(16, 16, false);
+    let h = vb(&mut s, &screen_patch());
+    let bind = format!("{NOCULL}SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\n");
+    let prims = |s: &Scene| s.drv.context(s.ctx).unwrap().stats.primitives;
+    let cached = |s: &Scene| s.drv.context(s.ctx).unwrap().patches.len();
+    // 1. Dynamic patch (handle 0): drawn, nothing cached. PATCHSEGMENTS = 4.
+    s.run(&format!("{bind}RENDERSTATE {{ RenderState=D3DRS_PATCHSEGMENTS dwState=4.0 }}\nDRAWRECTPATCH {{ Handle=0 {INFO} }}"), &[]).ok();
+    assert_eq!(s.count(RED), 256);
+    assert_eq!((prims(&s), cached(&s)), (32, 0));
+    // 2. New handle with info: drawn and cached; per-edge segments.
+    s.run(&format!("DRAWRECTPATCH {{ Handle=5 segs={{ segs[0]=2.0 segs[1]=1.0 segs[2]=2.0 segs[3]=1.0 }} {INFO} }}"), &[]).ok();
+    assert_eq!((prims(&s), cached(&s)), (32 + 4, 1));
+    // 4. Known handle without info: from the cache, streams ignored.
+    s.run(
+        "SETSTREAMSOURCE { dwStream=0 dwVBHandle=0 dwStride=20 }\nDRAWRECTPATCH { Handle=5 }",
+        &[],
+    )
+    .ok();
+    assert_eq!(prims(&s), 36 + 32);
+    // New handle without info: ignored, allocates nothing.
+    s.run("DRAWRECTPATCH { Handle=6 }", &[]).ok();
+    assert_eq!((prims(&s), cached(&s)), (68, 1));
+    // 3. Known handle with info: recached (here from a stream again).
+    s.run(&format!("{bind}DRAWRECTPATCH {{ Handle=5 segs={{ segs[0]=1.0 segs[1]=1.0 segs[2]=1.0 segs[3]=1.0 }} {INFO} }}\nDRAWRECTPATCH {{ Handle=5 }}"), &[]).ok();
+    assert_eq!(prims(&s), 68 + 2 + 32);
+    // DELETERTPATCH frees it; a later draw of the handle is ignored.
+    s.run(
+        "RENDERSTATE { RenderState=D3DRS_DELETERTPATCH dwState=5 }\nDRAWRECTPATCH { Handle=5 }",
+        &[],
+    )
+    .ok();
+    assert_eq!((prims(&s), cached(&s)), (102, 0));
+    // Edge style: continuous 2.5 segments → 3 per edge → 18 triangles.
+    s.run(&format!("{bind}RENDERSTATE {{ RenderState=D3DRS_PATCHEDGESTYLE dwState=D3DPATCHEDGE_CONTINUOUS }} {{ RenderState=D3DRS_PATCHSEGMENTS dwState=2.5 }}\nDRAWRECTPATCH {{ Handle=0 {INFO} }}"), &[]).ok();
+    assert_eq!(prims(&s), 120);
+}
+
+#[test]
+fn rect_patch_errors() {
+    let mut s = Scene::new(16, 16, false);
+    let h = vb(&mut s, &screen_patch());
+    let bind = format!("SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\n");
+    let at = asm(&bind).len() as u32;
+    for bad in [
+        "DRAWRECTPATCH { Handle=0 }",
+        "DRAWRECTPATCH { Handle=0 info={ Width=3 Height=2 Stride=3 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_CUBIC } }",
+        "DRAWRECTPATCH { Handle=0 info={ Width=2 Height=2 Stride=2 Basis=7 Degree=D3DDEGREE_LINEAR } }",
+        "DRAWRECTPATCH { Handle=0 info={ Width=2 Height=2 Stride=2 Basis=D3DBASIS_BEZIER Degree=4 } }",
+        "DRAWRECTPATCH { Handle=0 info={ Width=2 Height=2 Stride=2 Basis=D3DBASIS_CATMULL_ROM Degree=D3DDEGREE_LINEAR } }",
+        "DRAWRECTPATCH { Handle=0 info={ Width=2 Height=2 Stride=3 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR } }",
+        "DRAWRECTPATCH { Handle=0 info={ StartVertexOffsetWidth=1 Width=2 Height=2 Stride=2 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR } }",
+        "DRAWRECTPATCH { Handle=9 info={ Width=40 Height=40 Stride=40 Basis=D3DBASIS_BSPLINE Degree=D3DDEGREE_CUBIC } }",
+        "DRAWTRIPATCH { Handle=0 info={ NumVertices=3 Basis=D3DBASIS_BSPLINE Degree=D3DDEGREE_LINEAR } }",
+        "DRAWTRIPATCH { Handle=0 info={ NumVertices=4 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR } }",
+        "DRAWTRIPATCH { Handle=0 }",
+    ] {
+        s.run(&format!("{bind}{bad}"), &[]).unparsed_at(at);
+        assert!(s.drv.context(s.ctx).unwrap().patches.is_empty(), "{bad}");
+    }
+    // Truncated record (HASINFO set, info missing).
+    let b = asm(&format!("DRAWRECTPATCH {{ Handle=0 {INFO} }}"));
+    s.run_bytes(&b[..b.len() - 4], &[]).unparsed_at(0);
+    // A rect handle drawn as a tri patch.
+    s.run(
+        &format!("{bind}DRAWRECTPATCH {{ Handle=3 {INFO} }}\nDRAWTRIPATCH {{ Handle=3 }}"),
+        &[],
+    )
+    .unparsed_at(at + 8 + 28 + 4);
+}
+
+#[test]
+fn tri_patch_through_the_device() {
+    let mut s = Scene::new(16, 16, false);
+    let h = vb(
+        &mut s,
+        &[
+            tl(0.0, 0.0, 0.5, RED),
+            tl(16.0, 0.0, 0.5, RED),
+            tl(0.0, 16.0, 0.5, RED),
+        ]
+        .concat(),
+    );
+    s.run(&format!("{NOCULL}SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\nDRAWTRIPATCH {{ Handle=4 segs={{ segs[0]=3.0 segs[1]=3.0 segs[2]=3.0 }} info={{ NumVertices=3 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR }} }}\nDRAWTRIPATCH {{ Handle=4 }}"), &[]).ok();
+    let c = s.drv.context(s.ctx).unwrap();
+    // 9 triangles with 3 segments, then 1 from the cache with D3DRS_PATCHSEGMENTS = 1.
+    assert_eq!((c.stats.primitives, c.patches.len()), (10, 1));
+    assert_eq!(s.px(2, 2), RED);
+    assert_eq!(s.px(14, 14), 0);
+}

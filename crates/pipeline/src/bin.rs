@@ -1,0 +1,197 @@
+//! Binning: set-up primitives → per-tile lists, with a hard memory cap.
+//!
+//! *Input*: set-up records in submission order. *Output*: for every 64×64
+//! screen tile the ordered list of entries `(chunk, index, fully covered)`
+//! of the primitives that may touch it.
+//!
+//! *Invariants*: entries of a tile are in submission order; a triangle is
+//! only binned into tiles its edges do not trivially reject; a tile whose
+//! covered part (tile ∩ bounding box) lies inside all three edges is flagged
+//! fully covered so the rasterizer skips edge tests there. The total number
+//! of entries never exceeds [`limits::MAX_BIN_ENTRIES`]: the caller asks
+//! [`Bins::would_overflow`] first and flushes the scene when it would.
+
+use crate::limits::{self, TILE_SHIFT, TILE_SIZE};
+use crate::setup::{PrimKind, PrimRef};
+use crate::state::Rect;
+
+const FULL_BIT: u32 = 1 << 31;
+const KIND_SHIFT: u32 = 29;
+const CHUNK_SHIFT: u32 = 16;
+const CHUNK_MASK: u32 = (1 << 13) - 1;
+
+/// Packs a bin entry: fully covered (1 bit), kind (2), chunk (13), index
+/// (16).
+fn encode_entry(chunk: usize, kind: PrimKind, index: usize, full: bool) -> u32 {
+    // chunk < MAX_SCENE_CHUNKS (2^13) and index < PRIMS_PER_CHUNK ×
+    // MAX_OUTPUT_PRIMS_PER_INPUT (2^14) by construction; masks keep the
+    // encoding well-formed regardless.
+    ((kind as u32) << KIND_SHIFT)
+        | (((chunk as u32) & CHUNK_MASK) << CHUNK_SHIFT)
+        | ((index as u32) & 0xFFFF)
+        | if full { FULL_BIT } else { 0 }
+}
+
+/// Unpacks a bin entry into (chunk, kind, index, fully covered).
+pub(crate) fn decode_entry(e: u32) -> (usize, PrimKind, usize, bool) {
+    let kind = match (e >> KIND_SHIFT) & 3 {
+        0 => PrimKind::Tri,
+        1 => PrimKind::Line,
+        _ => PrimKind::Point,
+    };
+    (
+        ((e >> CHUNK_SHIFT) & CHUNK_MASK) as usize,
+        kind,
+        (e & 0xFFFF) as usize,
+        e & FULL_BIT != 0,
+    )
+}
+
+/// Inclusive pixel rectangle of a tile, clipped to the raster rectangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tile {
+    /// First column.
+    pub x0: i32,
+    /// First row.
+    pub y0: i32,
+    /// Last column.
+    pub x1: i32,
+    /// Last row.
+    pub y1: i32,
+}
+
+/// Per-tile bins of one scene.
+#[derive(Debug, Default)]
+pub(crate) struct Bins {
+    /// Tiles per row.
+    pub tiles_x: usize,
+    /// Tile rows.
+    pub tiles_y: usize,
+    /// Raster rectangle.
+    pub rect: Rect,
+    /// Entries per tile, row-major.
+    pub bins: Vec<Vec<u32>>,
+    /// Total entries held.
+    pub entries: usize,
+}
+
+impl Bins {
+    /// Prepares empty bins for a `width × height` target and raster rect.
+    pub(crate) fn reset(&mut self, width: u32, height: u32, rect: Rect) {
+        self.tiles_x = width.div_ceil(TILE_SIZE) as usize;
+        self.tiles_y = height.div_ceil(TILE_SIZE) as usize;
+        self.rect = rect;
+        let n = self.tiles_x * self.tiles_y;
+        self.bins.truncate(n);
+        for b in &mut self.bins {
+            b.clear();
+        }
+        self.bins.resize_with(n, Vec::new);
+        self.entries = 0;
+    }
+
+    /// Empties all bins (keeping their capacity, which is bounded by the
+    /// entry cap).
+    pub(crate) fn clear(&mut self) {
+        for b in &mut self.bins {
+            b.clear();
+        }
+        self.entries = 0;
+    }
+
+    /// The tile rectangle of tile (tx, ty), clipped to the raster rect.
+    pub(crate) fn tile(&self, tx: usize, ty: usize) -> Tile {
+        let x = (tx as i32) << TILE_SHIFT;
+        let y = (ty as i32) << TILE_SHIFT;
+        let r = self.rect;
+        Tile {
+            x0: x.max(r.x1),
+            y0: y.max(r.y1),
+            x1: (x + TILE_SIZE as i32 - 1).min(r.x2 - 1),
+            y1: (y + TILE_SIZE as i32 - 1).min(r.y2 - 1),
+        }
+    }
+
+    /// Tile range `[tx0, ty0, tx1, ty1]` (inclusive) of a bounding box.
+    fn tile_range(b: [i32; 4]) -> [usize; 4] {
+        let t = |v: i32| (v.max(0) >> TILE_SHIFT) as usize;
+        [t(b[0]), t(b[1]), t(b[2]), t(b[3])]
+    }
+
+    /// True if binning `p` could exceed the entry cap.
+    pub(crate) fn would_overflow(&self, p: PrimRef<'_>) -> bool {
+        let [tx0, ty0, tx1, ty1] = Self::tile_range(p.bbox());
+        let n = (tx1 + 1).saturating_sub(tx0) * (ty1 + 1).saturating_sub(ty0);
+        self.entries + n > limits::MAX_BIN_ENTRIES
+    }
+
+    fn push(&mut self, tx: usize, ty: usize, e: u32) {
+        if tx < self.tiles_x && ty < self.tiles_y {
+            if let Some(b) = self.bins.get_mut(ty * self.tiles_x + tx) {
+                b.push(e);
+                self.entries += 1;
+            }
+        }
+    }
+
+    /// Bins primitive `index` of `kind` of chunk `chunk`.
+    pub(crate) fn add(&mut self, chunk: usize, kind: PrimKind, index: usize, p: PrimRef<'_>) {
+        let bb = p.bbox();
+        let [tx0, ty0, tx1, ty1] = Self::tile_range(bb);
+        if tx0 == tx1 && ty0 == ty1 {
+            self.push(tx0, ty0, encode_entry(chunk, kind, index, false));
+            return;
+        }
+        let PrimRef::Tri(tri) = p else {
+            for ty in ty0..=ty1 {
+                for tx in tx0..=tx1 {
+                    self.push(tx, ty, encode_entry(chunk, kind, index, false));
+                }
+            }
+            return;
+        };
+        for ty in ty0..=ty1 {
+            for tx in tx0..=tx1 {
+                let t = self.tile(tx, ty);
+                // Region of the tile the triangle can touch.
+                let (x0, y0) = (i64::from(t.x0.max(bb[0])), i64::from(t.y0.max(bb[1])));
+                let (x1, y1) = (i64::from(t.x1.min(bb[2])), i64::from(t.y1.min(bb[3])));
+                if x0 > x1 || y0 > y1 {
+                    continue;
+                }
+                let mut full = true;
+                let mut reject = false;
+                for [a, b, c] in [tri.edge(0), tri.edge(1), tri.edge(2)] {
+                    let (xmax, xmin) = if a > 0 { (x1, x0) } else { (x0, x1) };
+                    let (ymax, ymin) = if b > 0 { (y1, y0) } else { (y0, y1) };
+                    if a * xmax + b * ymax + c < 0 {
+                        reject = true;
+                        break;
+                    }
+                    if a * xmin + b * ymin + c < 0 {
+                        full = false;
+                    }
+                }
+                if !reject {
+                    self.push(tx, ty, encode_entry(chunk, kind, index, full));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_round_trip() {
+        for (c, k, i, f) in [
+            (0, PrimKind::Tri, 0, false),
+            (8191, PrimKind::Point, 16383, true),
+            (5, PrimKind::Line, 77, false),
+        ] {
+            assert_eq!(decode_entry(encode_entry(c, k, i, f)), (c, k, i, f));
+        }
+    }
+}

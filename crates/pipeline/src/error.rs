@@ -1,0 +1,94 @@
+//! Errors returned by the pipeline.
+//!
+//! *Input*: failures detected while validating a draw, a clear or a surface
+//! request. *Output*: [`PipelineError`], one variant per cause, carrying the
+//! numbers needed to understand it. *Guarantee*: a call that returns an
+//! error has not modified any surface (all validation happens before the
+//! first pixel is written).
+
+use crate::format::Format;
+
+/// Everything that can go wrong in the pipeline.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PipelineError {
+    /// A surface dimension is zero or above [`crate::limits::MAX_DIMENSION`].
+    #[error("surface size {width}x{height} is outside 1..={max}")]
+    BadDimensions {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+        /// The limit.
+        max: u32,
+    },
+    /// The pitch is smaller than one row or larger than the limit.
+    #[error("pitch {pitch} is invalid for {width} pixels of {bytes_per_pixel} bytes")]
+    BadPitch {
+        /// Requested pitch in bytes.
+        pitch: u64,
+        /// Width in pixels.
+        width: u32,
+        /// Bytes per pixel of the format.
+        bytes_per_pixel: u32,
+    },
+    /// The surface would need more bytes than allowed.
+    #[error("surface needs {bytes} bytes, limit is {max}")]
+    SurfaceTooLarge {
+        /// Bytes needed.
+        bytes: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A format cannot be used for this purpose.
+    #[error("format {format:?} cannot be used as {usage}")]
+    BadFormat {
+        /// The format.
+        format: Format,
+        /// What it was used as ("render target", "depth/stencil").
+        usage: &'static str,
+    },
+    /// The depth buffer is smaller than the render target.
+    #[error(
+        "depth buffer {depth_w}x{depth_h} is smaller than the render target {color_w}x{color_h}"
+    )]
+    DepthTooSmall {
+        /// Depth buffer width.
+        depth_w: u32,
+        /// Depth buffer height.
+        depth_h: u32,
+        /// Render target width.
+        color_w: u32,
+        /// Render target height.
+        color_h: u32,
+    },
+    /// The vertex layout is inconsistent (an element beyond the stride, a
+    /// zero or too large stride, a bad component count).
+    #[error("invalid vertex layout: {reason}")]
+    BadVertexLayout {
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The draw needs more vertices than the vertex buffer holds.
+    #[error("draw needs vertices up to {needed}, buffer holds {available}")]
+    VertexBufferTooSmall {
+        /// Number of vertices needed (one past the last used index).
+        needed: u64,
+        /// Number of whole vertices in the buffer.
+        available: u64,
+    },
+    /// The draw needs more indices than the index buffer holds.
+    #[error("draw needs {needed} indices, buffer holds {available}")]
+    IndexBufferTooSmall {
+        /// Number of indices needed.
+        needed: u64,
+        /// Number of indices in the buffer.
+        available: u64,
+    },
+    /// The thread pool could not be created.
+    #[error("cannot create the rasterizer thread pool: {0}")]
+    ThreadPool(String),
+    /// Writing a PNG failed.
+    #[error("PNG export failed: {0}")]
+    Png(String),
+}

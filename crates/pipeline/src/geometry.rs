@@ -1,0 +1,418 @@
+//! Primitive assembly and clipping: input primitives → set-up records.
+//!
+//! *Input*: a range of input primitives of a [`DrawCall`]. *Output*: a
+//! [`ChunkOut`] with the rasterizer primitives they produce, in order.
+//!
+//! Steps per primitive: fetch its vertices through the (bounds-checked)
+//! indices → drop it if a vertex is missing or a position is NaN/±Inf →
+//! clip → project (untransformed) → set up.
+//!
+//! Clipping:
+//! * untransformed vertices are clipped in homogeneous clip space against
+//!   `0 ≤ z ≤ w` and the enabled user planes when CLIPPING is on, and
+//!   always against the guard band (so that every projected coordinate fits
+//!   the fixed-point rasterizer); −w ≤ x, y ≤ w is enforced by the raster
+//!   rectangle (viewport ∩ render target ∩ scissor) instead of geometric
+//!   clipping, which gives the same pixels;
+//! * pre-transformed (XYZRHW) vertices are used as given. A primitive with
+//!   a vertex whose rhw is 0 or not finite, or whose x, y, z is not finite,
+//!   is dropped. One reaching outside the guard band is clipped against it
+//!   in screen space (attributes interpolated perspective-correctly via
+//!   rhw); one with a negative rhw that would need such clipping is dropped.
+//!   User clip planes do not apply to pre-transformed vertices.
+//! * points are not clipped, only accepted or rejected whole.
+//!
+//! A clipped polygon is drawn as a fan of triangles (solid) or, in point and
+//! wireframe fill modes, as its vertices / outline (culled by the polygon's
+//! orientation).
+
+use crate::limits::{self, GUARD_BAND_MAX, GUARD_BAND_MIN, MAX_CLIP_VERTICES};
+use crate::setup::{self, ChunkOut, SetupCtx};
+use crate::state::{CullMode, FillMode, Viewport};
+use crate::vertex::{fetch, DrawCall, Vertex, VertexStage};
+
+/// Per-draw constants of the geometry stage.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GeometryCtx {
+    /// Vertex stage constants.
+    pub vs: VertexStage,
+    /// Set-up constants.
+    pub setup: SetupCtx,
+    /// Viewport (untransformed only).
+    pub viewport: Viewport,
+    /// Near/far and user-plane clipping enabled.
+    pub clipping: bool,
+}
+
+/// A polygon being clipped (fixed capacity, no heap).
+#[derive(Clone, Copy)]
+struct Poly {
+    v: [Vertex; MAX_CLIP_VERTICES],
+    n: usize,
+}
+
+impl Poly {
+    fn new(src: &[Vertex]) -> Self {
+        let mut v = [src[0]; MAX_CLIP_VERTICES];
+        let n = src.len().min(MAX_CLIP_VERTICES);
+        v[..n].copy_from_slice(&src[..n]);
+        Poly { v, n }
+    }
+    fn verts(&self) -> &[Vertex] {
+        &self.v[..self.n]
+    }
+}
+
+fn lerp_vertex(a: &Vertex, b: &Vertex, t: f32) -> Vertex {
+    let l = |x: f32, y: f32| x + (y - x) * t;
+    let mut r = *a;
+    for i in 0..4 {
+        r.pos[i] = l(a.pos[i], b.pos[i]);
+        r.diffuse[i] = l(a.diffuse[i], b.diffuse[i]);
+        r.specular[i] = l(a.specular[i], b.specular[i]);
+    }
+    for i in 0..limits::MAX_USER_CLIP_PLANES {
+        r.dist[i] = l(a.dist[i], b.dist[i]);
+    }
+    r
+}
+
+/// Clips a polygon against `dist(v) ≥ 0` (Sutherland–Hodgman).
+fn clip_poly(p: &Poly, dist: &dyn Fn(&Vertex) -> f32) -> Poly {
+    let mut out = Poly { v: p.v, n: 0 };
+    let n = p.n;
+    for i in 0..n {
+        let a = &p.v[i];
+        let b = &p.v[(i + 1) % n];
+        let (da, db) = (dist(a), dist(b));
+        if da >= 0.0 && out.n < MAX_CLIP_VERTICES {
+            out.v[out.n] = *a;
+            out.n += 1;
+        }
+        if (da >= 0.0) != (db >= 0.0) && out.n < MAX_CLIP_VERTICES {
+            // Always interpolate from the inside vertex, so that an edge
+            // shared by two polygons is cut at bit-identical points.
+            out.v[out.n] = if da >= 0.0 {
+                lerp_vertex(a, b, da / (da - db))
+            } else {
+                lerp_vertex(b, a, db / (db - da))
+            };
+            out.n += 1;
+        }
+    }
+    out
+}
+
+/// The clip planes of untransformed geometry as distance functions.
+/// Returns the number of planes written into `planes`.
+fn clip_planes(ctx: &GeometryCtx, planes: &mut [[f32; 5]; 12]) -> usize {
+    // Plane k: dist = p[0]·x + p[1]·y + p[2]·z + p[3]·w + p[4]·(user
+    // distance index + 1, 0 = none), encoded for a closure below.
+    let vp = &ctx.viewport;
+    let w = vp.width.max(1) as f32;
+    let h = vp.height.max(1) as f32;
+    let (vx, vy) = (vp.x as f32, vp.y as f32);
+    // Screen x = vx + (1 + x/w)·W/2 ∈ [GB_MIN, GB_MAX].
+    let kx_min = (GUARD_BAND_MIN - vx) * 2.0 / w - 1.0;
+    let kx_max = (GUARD_BAND_MAX - vx) * 2.0 / w - 1.0;
+    // Screen y = vy + (1 − y/w)·H/2.
+    let ky_min = 1.0 - (GUARD_BAND_MAX - vy) * 2.0 / h;
+    let ky_max = 1.0 - (GUARD_BAND_MIN - vy) * 2.0 / h;
+    let mut n = 0;
+    let mut push = |p: [f32; 5]| {
+        planes[n] = p;
+        n += 1;
+    };
+    push([1.0, 0.0, 0.0, -kx_min, 0.0]);
+    push([-1.0, 0.0, 0.0, kx_max, 0.0]);
+    push([0.0, 1.0, 0.0, -ky_min, 0.0]);
+    push([0.0, -1.0, 0.0, ky_max, 0.0]);
+    if ctx.clipping {
+        push([0.0, 0.0, 1.0, 0.0, 0.0]);
+        push([0.0, 0.0, -1.0, 1.0, 0.0]);
+        for i in 0..limits::MAX_USER_CLIP_PLANES {
+            if ctx.vs.planes_enabled & (1 << i) != 0 {
+                push([0.0, 0.0, 0.0, 0.0, (i + 1) as f32]);
+            }
+        }
+    }
+    n
+}
+
+#[inline]
+fn plane_dist(p: &[f32; 5], v: &Vertex) -> f32 {
+    if p[4] > 0.0 {
+        let i = (p[4] as usize)
+            .saturating_sub(1)
+            .min(limits::MAX_USER_CLIP_PLANES - 1);
+        v.dist[i]
+    } else {
+        p[0] * v.pos[0] + p[1] * v.pos[1] + p[2] * v.pos[2] + p[3] * v.pos[3]
+    }
+}
+
+/// Projects a clip-space vertex to the screen; `None` if the result is not
+/// finite.
+fn project(vp: &Viewport, v: &Vertex) -> Option<Vertex> {
+    let rhw = 1.0 / v.pos[3];
+    let w = vp.width as f32;
+    let h = vp.height as f32;
+    let x = vp.x as f32 + (1.0 + v.pos[0] * rhw) * w * 0.5;
+    let y = vp.y as f32 + (1.0 - v.pos[1] * rhw) * h * 0.5;
+    let max_z = vp.effective_max_z();
+    let z = vp.min_z + v.pos[2] * rhw * (max_z - vp.min_z);
+    if !(x.is_finite() && y.is_finite() && z.is_finite() && rhw.is_finite()) {
+        return None;
+    }
+    let mut r = *v;
+    // Clipping arithmetic may overshoot the guard band by rounding; clamp.
+    r.pos = [
+        x.clamp(GUARD_BAND_MIN, GUARD_BAND_MAX),
+        y.clamp(GUARD_BAND_MIN, GUARD_BAND_MAX),
+        z,
+        rhw,
+    ];
+    Some(r)
+}
+
+fn finite(v: &Vertex) -> bool {
+    v.pos.iter().all(|c| c.is_finite())
+}
+
+fn in_guard_band(v: &Vertex) -> bool {
+    (GUARD_BAND_MIN..=GUARD_BAND_MAX).contains(&v.pos[0])
+        && (GUARD_BAND_MIN..=GUARD_BAND_MAX).contains(&v.pos[1])
+}
+
+/// Screen-space polygon (from pre-transformed vertices) → homogeneous form
+/// so that linear clipping interpolates perspective-correctly.
+fn to_homogeneous(v: &Vertex) -> Vertex {
+    let w = 1.0 / v.pos[3];
+    let mut r = *v;
+    r.pos = [v.pos[0] * w, v.pos[1] * w, v.pos[2] * w, w];
+    r
+}
+
+fn from_homogeneous(v: &Vertex) -> Option<Vertex> {
+    let rhw = 1.0 / v.pos[3];
+    let mut r = *v;
+    r.pos = [v.pos[0] * rhw, v.pos[1] * rhw, v.pos[2] * rhw, rhw];
+    if !finite(&r) {
+        return None;
+    }
+    r.pos[0] = r.pos[0].clamp(GUARD_BAND_MIN, GUARD_BAND_MAX);
+    r.pos[1] = r.pos[1].clamp(GUARD_BAND_MIN, GUARD_BAND_MAX);
+    Some(r)
+}
+
+/// Emits a screen-space polygon: fan triangles or outline/points.
+fn emit_polygon(ctx: &SetupCtx, verts: &[Vertex], out: &mut ChunkOut) {
+    if verts.len() < 3 {
+        return;
+    }
+    match ctx.fill {
+        FillMode::Solid => {
+            for i in 1..verts.len() - 1 {
+                setup::setup_triangle(ctx, [&verts[0], &verts[i], &verts[i + 1]], out);
+            }
+        }
+        FillMode::Wireframe | FillMode::Point => {
+            let area = setup::polygon_area(verts);
+            if area == 0 {
+                return;
+            }
+            match ctx.cull {
+                CullMode::Cw if area > 0 => return,
+                CullMode::Ccw if area < 0 => return,
+                _ => {}
+            }
+            let flat = ctx.flat.then_some(&verts[0]);
+            for i in 0..verts.len() {
+                if ctx.fill == FillMode::Point {
+                    let mut p = verts[i];
+                    if let Some(f) = flat {
+                        p.diffuse = f.diffuse;
+                        p.specular = f.specular;
+                    }
+                    setup::setup_point(ctx, &p, out);
+                } else {
+                    let b = &verts[(i + 1) % verts.len()];
+                    setup::setup_line(ctx, &verts[i], b, false, flat, out);
+                }
+            }
+        }
+    }
+}
+
+/// Processes input primitives `range` of `call` into `out`.
+pub(crate) fn process_range(
+    ctx: &GeometryCtx,
+    call: &DrawCall<'_>,
+    range: std::ops::Range<u64>,
+    out: &mut ChunkOut,
+) {
+    let arity = call.topology.arity();
+    let mut planes = [[0f32; 5]; 12];
+    let nplanes = if ctx.vs.pretransformed {
+        0
+    } else {
+        clip_planes(ctx, &mut planes)
+    };
+    let planes = &planes[..nplanes];
+    'prims: for p in range {
+        let el = call.topology.element(p);
+        let mut v = [Vertex {
+            pos: [0.0; 4],
+            diffuse: [0.0; 4],
+            specular: [0.0; 4],
+            dist: [0.0; limits::MAX_USER_CLIP_PLANES],
+        }; 3];
+        for k in 0..arity {
+            let Some(vi) = call.vertex_index(el[k]) else {
+                continue 'prims;
+            };
+            let Some(vx) = fetch(call, &ctx.vs, vi) else {
+                continue 'prims;
+            };
+            if !finite(&vx) {
+                continue 'prims;
+            }
+            v[k] = vx;
+        }
+        if ctx.setup.flat && arity > 1 {
+            for k in 1..arity {
+                v[k].diffuse = v[0].diffuse;
+                v[k].specular = v[0].specular;
+            }
+        }
+        let verts = &v[..arity];
+        if ctx.vs.pretransformed {
+            if verts.iter().any(|x| x.pos[3] == 0.0) {
+                continue;
+            }
+            if verts.iter().all(in_guard_band) {
+                emit_direct(&ctx.setup, verts, out);
+            } else if arity == 1 || verts.iter().any(|x| x.pos[3] < 0.0) {
+                // A point outside the guard band is outside the target;
+                // negative rhw cannot be clipped in screen space.
+                continue;
+            } else {
+                let hom: [Vertex; 3] = v.map(|x| to_homogeneous(&x));
+                let gb = guard_band_planes_screen();
+                clip_and_emit(
+                    &ctx.setup,
+                    &hom[..arity],
+                    &gb,
+                    &|x| from_homogeneous(x),
+                    out,
+                );
+            }
+        } else {
+            // Outcodes.
+            let mut and_out = u32::MAX;
+            let mut or_out = 0u32;
+            for x in verts {
+                let mut code = 0;
+                for (i, pl) in planes.iter().enumerate() {
+                    if plane_dist(pl, x) < 0.0 {
+                        code |= 1 << i;
+                    }
+                }
+                and_out &= code;
+                or_out |= code;
+            }
+            if and_out != 0 {
+                continue;
+            }
+            let vp = ctx.viewport;
+            if or_out == 0 {
+                let mut s = v;
+                for k in 0..arity {
+                    match project(&vp, &v[k]) {
+                        Some(x) => s[k] = x,
+                        None => continue 'prims,
+                    }
+                }
+                emit_direct(&ctx.setup, &s[..arity], out);
+            } else if arity == 1 {
+                continue;
+            } else {
+                clip_and_emit(&ctx.setup, verts, planes, &|x| project(&vp, x), out);
+            }
+        }
+    }
+}
+
+/// Guard-band planes for homogeneous screen coordinates
+/// (x − GB_MIN·w ≥ 0, GB_MAX·w − x ≥ 0, same for y).
+fn guard_band_planes_screen() -> [[f32; 5]; 4] {
+    [
+        [1.0, 0.0, 0.0, -GUARD_BAND_MIN, 0.0],
+        [-1.0, 0.0, 0.0, GUARD_BAND_MAX, 0.0],
+        [0.0, 1.0, 0.0, -GUARD_BAND_MIN, 0.0],
+        [0.0, -1.0, 0.0, GUARD_BAND_MAX, 0.0],
+    ]
+}
+
+fn emit_direct(ctx: &SetupCtx, verts: &[Vertex], out: &mut ChunkOut) {
+    match verts {
+        [a] => setup::setup_point(ctx, a, out),
+        [a, b] => setup::setup_line(ctx, a, b, ctx.last_pixel, ctx.flat.then_some(a), out),
+        [a, b, c] => match ctx.fill {
+            FillMode::Solid => setup::setup_triangle(ctx, [a, b, c], out),
+            _ => emit_polygon(ctx, verts, out),
+        },
+        _ => {}
+    }
+}
+
+fn clip_and_emit(
+    ctx: &SetupCtx,
+    verts: &[Vertex],
+    planes: &[[f32; 5]],
+    back: &dyn Fn(&Vertex) -> Option<Vertex>,
+    out: &mut ChunkOut,
+) {
+    if verts.len() == 2 {
+        // Segment clipping (parametric).
+        let (a, b) = (&verts[0], &verts[1]);
+        let (mut t0, mut t1) = (0.0f32, 1.0f32);
+        for pl in planes {
+            let (da, db) = (plane_dist(pl, a), plane_dist(pl, b));
+            if da < 0.0 && db < 0.0 {
+                return;
+            }
+            if da < 0.0 {
+                t0 = t0.max(da / (da - db));
+            } else if db < 0.0 {
+                t1 = t1.min(da / (da - db));
+            }
+        }
+        if t0 > t1 {
+            return;
+        }
+        let (Some(ca), Some(cb)) = (back(&lerp_vertex(a, b, t0)), back(&lerp_vertex(a, b, t1)))
+        else {
+            return;
+        };
+        // The end pixel rule applies to the original end only.
+        let last = ctx.last_pixel && t1 >= 1.0;
+        setup::setup_line(ctx, &ca, &cb, last, ctx.flat.then_some(&ca), out);
+        return;
+    }
+    let mut poly = Poly::new(verts);
+    for pl in planes {
+        poly = clip_poly(&poly, &|x| plane_dist(pl, x));
+        if poly.n < 3 {
+            return;
+        }
+    }
+    let mut screen = [poly.v[0]; MAX_CLIP_VERTICES];
+    for (i, x) in poly.verts().iter().enumerate() {
+        match back(x) {
+            Some(s) => screen[i] = s,
+            None => return,
+        }
+    }
+    emit_polygon(ctx, &screen[..poly.n], out);
+}

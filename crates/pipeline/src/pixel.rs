@@ -1,0 +1,737 @@
+//! The per-pixel stage: shade → alpha test → stencil/depth → blend → write.
+//!
+//! *Input*: covered spans of a primitive inside one tile, and the draw's
+//! [`DrawCtx`] (state resolved once per draw). *Output*: pixels written into
+//! the tile's rows of the colour and depth/stencil surfaces, and counts.
+//!
+//! *Order* (D3D9 fixed function): the shade stage produces the interpolated
+//! diffuse colour (+ specular RGB when SPECULARENABLE; Pipeline II inserts
+//! texture stages and fog here), then the alpha test, then the stencil
+//! test, the depth test and the stencil operation, then blending, then the
+//! colour write mask.
+//!
+//! *Specialisation*: each draw picks one of
+//! * [`FastPath::Color`]: Gouraud/flat colour straight into an A8R8G8B8 or
+//!   X8R8G8B8 span (SIMD kernel), when depth, stencil, alpha test, blending
+//!   and specular are off and all channels are written;
+//! * [`FastPath::ColorDepth24`]: the same plus a depth test (any function,
+//!   optional write) on a 24-bit depth in bits 31..8 (D24S8/D24X8/D24X4S4);
+//! * otherwise a generic scalar loop monomorphised over
+//!   `<DEPTH, STENCIL, ALPHA_TEST, BLEND>` so that disabled features cost
+//!   nothing.
+//!
+//! Perspective triangles always take the generic loop. All paths compute
+//! colours and depths with the same formulas, so the path taken never
+//! changes a pixel.
+//!
+//! *Precision*: colours are 8 bits per channel through the whole stage
+//! (blending rounds `x/255` to nearest); 10-bit targets receive 8-bit values
+//! expanded by [`crate::Format::encode_argb`]. Dithering is never applied.
+
+use crate::format::{load_raw, store_raw, Format};
+use crate::int::{clamp_u8, usize_from, usize_from_i32};
+use crate::setup::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
+use crate::simd::{self, Depth24Params, SimdLevel};
+use crate::state::{Blend, BlendOp, CmpFunc, PipelineState, StencilFace, ZBufferType};
+
+/// Pixel counts of a piece of work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Stats {
+    /// Pixels that passed every test (their colour was written, subject
+    /// to the write mask).
+    pub written: u64,
+    /// Pixels that passed the stencil and depth tests.
+    pub passed: u64,
+}
+
+impl std::ops::Add for Stats {
+    type Output = Stats;
+    fn add(self, o: Stats) -> Stats {
+        Stats {
+            written: self.written + o.written,
+            passed: self.passed + o.passed,
+        }
+    }
+}
+
+/// The rows of the surfaces one worker may touch (one band of tiles).
+pub(crate) struct TileTarget<'a> {
+    /// Colour rows `y0..` of the band.
+    pub color: &'a mut [u8],
+    /// Colour pitch.
+    pub color_pitch: usize,
+    /// Depth rows of the band (empty if no depth buffer).
+    pub depth: &'a mut [u8],
+    /// Depth pitch.
+    pub depth_pitch: usize,
+    /// First row of the band.
+    pub y0: i32,
+}
+
+impl TileTarget<'_> {
+    /// Prefetches the colour and depth bytes of rows `y0..=y1`, columns
+    /// `x0..=x1` (a hint; used before a tile with many primitives).
+    pub(crate) fn prefetch_rect(&self, r: [i32; 4], color_bpp: usize, depth_bpp: usize) {
+        let [x0, y0, x1, y1] = r;
+        for y in y0..=y1 {
+            let row = usize_from_i32(y - self.y0);
+            for (bytes, pitch, bpp) in [
+                (&*self.color, self.color_pitch, color_bpp),
+                (&*self.depth, self.depth_pitch, depth_bpp),
+            ] {
+                let mut o = row * pitch + usize_from_i32(x0) * bpp;
+                let end = row * pitch + usize_from_i32(x1 + 1) * bpp;
+                while o < end {
+                    if let Some(b) = bytes.get(o) {
+                        simd::prefetch(b);
+                    }
+                    o += 64;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn color_span(
+        &mut self,
+        py: i32,
+        x0: i32,
+        n: usize,
+        bpp: usize,
+    ) -> Option<&mut [u8]> {
+        let o = usize_from_i32(py - self.y0) * self.color_pitch + usize_from_i32(x0) * bpp;
+        self.color.get_mut(o..o + n * bpp)
+    }
+    #[inline]
+    fn depth_span(&mut self, py: i32, x0: i32, n: usize, bpp: usize) -> Option<&mut [u8]> {
+        let o = usize_from_i32(py - self.y0) * self.depth_pitch + usize_from_i32(x0) * bpp;
+        self.depth.get_mut(o..o + n * bpp)
+    }
+}
+
+/// Which specialised span routine a draw uses for affine triangles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FastPath {
+    /// The generic loop.
+    None,
+    /// Colour-only SIMD kernel.
+    Color,
+    /// Colour + 24-bit depth SIMD kernel.
+    ColorDepth24,
+}
+
+/// Resolved blending state.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BlendCtx {
+    src: Blend,
+    dst: Blend,
+    op: BlendOp,
+    src_a: Blend,
+    dst_a: Blend,
+    op_a: BlendOp,
+    factor: [i32; 4],
+}
+
+/// Generic triangle span routine.
+pub(crate) type TriSpanFn =
+    fn(&mut TileTarget<'_>, &DrawCtx, &TriSetup, Option<&TriExtra>, i32, i32, i32, &mut Stats);
+/// Generic single-fragment routine (lines and points).
+pub(crate) type FragFn =
+    fn(&mut TileTarget<'_>, &DrawCtx, i32, i32, [i32; 4], f32, bool, &mut Stats);
+
+/// Everything the pixel stage needs, resolved once per draw.
+#[derive(Clone, Copy)]
+pub(crate) struct DrawCtx {
+    color_format: Format,
+    color_bpp: usize,
+    depth_format: Format,
+    depth_bpp: usize,
+    w_buffer: bool,
+    z_write: bool,
+    z_func: CmpFunc,
+    w_near: f32,
+    w_scale: f32,
+    stencil_front: StencilFace,
+    stencil_ccw: StencilFace,
+    stencil_ref: u32,
+    stencil_mask: u32,
+    stencil_write_mask: u32,
+    stencil_bits: u32,
+    alpha_func: CmpFunc,
+    alpha_ref: i32,
+    blend: BlendCtx,
+    write_mask: u32,
+    and_mask: u32,
+    specular_add: bool,
+    /// The fast path for affine triangles.
+    pub fast: FastPath,
+    /// SIMD level for the kernels.
+    pub simd: SimdLevel,
+    /// Generic triangle span routine.
+    pub tri_span: TriSpanFn,
+    /// Generic fragment routine.
+    pub frag: FragFn,
+}
+
+fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
+    match (src, dst) {
+        (Blend::BothSrcAlpha, _) | (_, Blend::BothSrcAlpha) => {
+            (Blend::SrcAlpha, Blend::InvSrcAlpha)
+        }
+        (Blend::BothInvSrcAlpha, _) | (_, Blend::BothInvSrcAlpha) => {
+            (Blend::InvSrcAlpha, Blend::SrcAlpha)
+        }
+        p => p,
+    }
+}
+
+/// Picks the monomorphised generic routines for a feature set.
+fn select_generic(depth: bool, stencil: bool, atest: bool, blend: bool) -> (TriSpanFn, FragFn) {
+    match (depth, stencil, atest, blend) {
+        (false, false, false, false) => pick::<false, false, false, false>(),
+        (false, false, false, true) => pick::<false, false, false, true>(),
+        (false, false, true, false) => pick::<false, false, true, false>(),
+        (false, false, true, true) => pick::<false, false, true, true>(),
+        (false, true, false, false) => pick::<false, true, false, false>(),
+        (false, true, false, true) => pick::<false, true, false, true>(),
+        (false, true, true, false) => pick::<false, true, true, false>(),
+        (false, true, true, true) => pick::<false, true, true, true>(),
+        (true, false, false, false) => pick::<true, false, false, false>(),
+        (true, false, false, true) => pick::<true, false, false, true>(),
+        (true, false, true, false) => pick::<true, false, true, false>(),
+        (true, false, true, true) => pick::<true, false, true, true>(),
+        (true, true, false, false) => pick::<true, true, false, false>(),
+        (true, true, false, true) => pick::<true, true, false, true>(),
+        (true, true, true, false) => pick::<true, true, true, false>(),
+        (true, true, true, true) => pick::<true, true, true, true>(),
+    }
+}
+
+fn pick<const D: bool, const S: bool, const A: bool, const B: bool>() -> (TriSpanFn, FragFn) {
+    (tri_span_generic::<D, S, A, B>, fragment::<D, S, A, B>)
+}
+
+impl DrawCtx {
+    /// Resolves the state for a draw into `color_format` (and optionally a
+    /// depth/stencil surface of `depth_format`).
+    pub(crate) fn new(
+        state: &PipelineState,
+        color_format: Format,
+        depth_format: Option<Format>,
+        simd: SimdLevel,
+    ) -> Self {
+        let ds = &state.depth;
+        let depth_test = depth_format.is_some() && ds.z_enable != ZBufferType::Disabled;
+        let dfmt = depth_format.unwrap_or(Format::D24S8);
+        let stencil_bits = depth_format.map_or(0, Format::stencil_bits);
+        let stencil = state.stencil.enable && stencil_bits > 0;
+        let alpha_test = state.alpha_test.enable;
+        let blend = state.blend.enable;
+        let cwe = state.blend.color_write_enable & 0xF;
+        let all_channels = cwe == 0xF;
+        let write_mask = if all_channels {
+            // Whole pixel: X bits are written as 0 too.
+            u32::MAX >> (32 - 8 * color_format.bytes_per_pixel())
+        } else {
+            color_format.write_mask(cwe)
+        };
+        let and_mask = if color_format == Format::X8R8G8B8 {
+            0x00FF_FFFF
+        } else {
+            u32::MAX
+        };
+        let specular_add = state.raster.specular_enable;
+        let simple = matches!(color_format, Format::A8R8G8B8 | Format::X8R8G8B8)
+            && all_channels
+            && !blend
+            && !alpha_test
+            && !stencil
+            && !specular_add;
+        let fast = if !simple {
+            FastPath::None
+        } else if !depth_test {
+            FastPath::Color
+        } else if ds.z_enable == ZBufferType::ZBuffer
+            && matches!(dfmt, Format::D24S8 | Format::D24X8 | Format::D24X4S4)
+        {
+            FastPath::ColorDepth24
+        } else {
+            FastPath::None
+        };
+        let b = &state.blend;
+        let (src, dst) = resolve_pair(b.src, b.dst);
+        let (src_a, dst_a, op_a) = if b.separate_alpha {
+            let (s, d) = resolve_pair(b.src_alpha, b.dst_alpha);
+            (s, d, b.op_alpha)
+        } else {
+            (src, dst, b.op)
+        };
+        let [fa, fr, fg, fb] = b.factor.to_be_bytes();
+        let w_far = if ds.w_far > ds.w_near {
+            ds.w_far
+        } else {
+            ds.w_near + 0.001
+        };
+        let (tri_span, frag) = select_generic(depth_test, stencil, alpha_test, blend);
+        let st = &state.stencil;
+        DrawCtx {
+            color_format,
+            color_bpp: usize_from(color_format.bytes_per_pixel()),
+            depth_format: dfmt,
+            depth_bpp: usize_from(dfmt.bytes_per_pixel()),
+            w_buffer: ds.z_enable == ZBufferType::WBuffer,
+            z_write: ds.z_write,
+            z_func: ds.z_func,
+            w_near: ds.w_near,
+            w_scale: 1.0 / (w_far - ds.w_near),
+            stencil_front: st.front,
+            stencil_ccw: if st.two_sided { st.ccw } else { st.front },
+            stencil_ref: st.reference,
+            stencil_mask: st.mask,
+            stencil_write_mask: st.write_mask,
+            stencil_bits,
+            alpha_func: state.alpha_test.func,
+            alpha_ref: i32::from((state.alpha_test.reference & 0xFF) as u8),
+            blend: BlendCtx {
+                src,
+                dst,
+                op: b.op,
+                src_a,
+                dst_a,
+                op_a,
+                factor: [i32::from(fb), i32::from(fg), i32::from(fr), i32::from(fa)],
+            },
+            write_mask,
+            and_mask,
+            specular_add,
+            fast,
+            simd,
+            tri_span,
+            frag,
+        }
+    }
+
+    /// Bytes per pixel of the colour and depth surfaces.
+    pub(crate) fn bpps(&self) -> (usize, usize) {
+        (self.color_bpp, self.depth_bpp)
+    }
+
+    /// The X-bits mask for a direct 32-bit colour write, if this draw
+    /// writes colours straight into an A8R8G8B8/X8R8G8B8 target (no depth,
+    /// stencil, alpha test, blending, specular; all channels).
+    pub(crate) fn direct_color32(&self) -> Option<u32> {
+        (self.fast == FastPath::Color).then_some(self.and_mask)
+    }
+
+    /// True if the draw uses the W-buffer.
+    pub(crate) fn w_buffer(&self) -> bool {
+        self.w_buffer
+    }
+
+    /// Maps a w value to the W-buffer's `[0, 1]`.
+    #[inline]
+    pub(crate) fn w_depth(&self, w: f32) -> f32 {
+        (w - self.w_near) * self.w_scale
+    }
+
+    /// True if the specular colour is added.
+    pub(crate) fn specular_add(&self) -> bool {
+        self.specular_add
+    }
+}
+
+#[inline(always)]
+fn factor(f: Blend, ch: usize, s: &[i32; 4], d: &[i32; 4], k: &[i32; 4]) -> i32 {
+    match f {
+        Blend::Zero => 0,
+        Blend::One => 255,
+        Blend::SrcColor => s[ch],
+        Blend::InvSrcColor => 255 - s[ch],
+        Blend::SrcAlpha | Blend::BothSrcAlpha => s[3],
+        Blend::InvSrcAlpha | Blend::BothInvSrcAlpha => 255 - s[3],
+        Blend::DestAlpha => d[3],
+        Blend::InvDestAlpha => 255 - d[3],
+        Blend::DestColor => d[ch],
+        Blend::InvDestColor => 255 - d[ch],
+        Blend::SrcAlphaSat => {
+            if ch == 3 {
+                255
+            } else {
+                s[3].min(255 - d[3])
+            }
+        }
+        Blend::BlendFactor => k[ch],
+        Blend::InvBlendFactor => 255 - k[ch],
+    }
+}
+
+#[inline(always)]
+fn blend_channel(op: BlendOp, s: i32, d: i32, sf: i32, df: i32) -> i32 {
+    let div = |x: i32| ((x.max(0) + 127) / 255).min(255);
+    match op {
+        BlendOp::Add => div(s * sf + d * df),
+        BlendOp::Subtract => div(s * sf - d * df),
+        BlendOp::RevSubtract => div(d * df - s * sf),
+        BlendOp::Min => s.min(d),
+        BlendOp::Max => s.max(d),
+    }
+}
+
+/// Blends source `s` over destination `d` (BGRA, 0..=255).
+#[inline]
+pub(crate) fn blend(b: &BlendCtx, s: [i32; 4], d: [i32; 4]) -> [i32; 4] {
+    let mut out = [0; 4];
+    for (ch, o) in out.iter_mut().enumerate() {
+        let (sb, db, op) = if ch == 3 {
+            (b.src_a, b.dst_a, b.op_a)
+        } else {
+            (b.src, b.dst, b.op)
+        };
+        let sf = factor(sb, ch, &s, &d, &b.factor);
+        let df = factor(db, ch, &s, &d, &b.factor);
+        *o = blend_channel(op, s[ch], d[ch], sf, df);
+    }
+    out
+}
+
+#[inline(always)]
+fn argb_of(c: [i32; 4]) -> u32 {
+    u32::from_le_bytes([
+        clamp_u8(c[0]),
+        clamp_u8(c[1]),
+        clamp_u8(c[2]),
+        clamp_u8(c[3]),
+    ])
+}
+
+#[inline(always)]
+fn channels_of(argb: u32) -> [i32; 4] {
+    argb.to_le_bytes().map(i32::from)
+}
+
+/// Processes one fragment at (px, py) with shaded colour `color` (BGRA,
+/// 0..=255) and depth `depth` (bias included, unclamped).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn fragment<
+    const DEPTH: bool,
+    const STENCIL: bool,
+    const ATEST: bool,
+    const BLEND: bool,
+>(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    px: i32,
+    py: i32,
+    color: [i32; 4],
+    depth: f32,
+    ccw: bool,
+    stats: &mut Stats,
+) {
+    if ATEST && !d.alpha_func.test(color[3], d.alpha_ref) {
+        return;
+    }
+    if DEPTH || STENCIL {
+        let fmt = d.depth_format;
+        let bpp = d.depth_bpp;
+        let Some(cell) = t.depth_span(py, px, 1, bpp) else {
+            return;
+        };
+        let old = load_raw(cell, bpp);
+        let mut raw = old;
+        let mut s = fmt.unpack_stencil(old);
+        let face = if ccw {
+            &d.stencil_ccw
+        } else {
+            &d.stencil_front
+        };
+        let smax = if d.stencil_bits >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << d.stencil_bits) - 1
+        };
+        let wm = d.stencil_write_mask & smax;
+        let apply = |s: u32, op: crate::state::StencilOp| -> u32 {
+            (s & !wm) | (op.apply(s, d.stencil_ref, d.stencil_bits) & wm)
+        };
+        if STENCIL {
+            let m = d.stencil_mask;
+            if !face.func.test(d.stencil_ref & smax & m, s & m) {
+                s = apply(s, face.fail);
+                raw = fmt.pack_depth_stencil(raw, fmt.unpack_depth(raw), s);
+                if raw != old {
+                    store_raw(cell, bpp, raw);
+                }
+                return;
+            }
+        }
+        if DEPTH {
+            let zq = fmt.quantize_depth(depth);
+            let stored = fmt.unpack_depth(old);
+            let pass = if fmt == Format::D32FLockable {
+                d.z_func.test(f32::from_bits(zq), f32::from_bits(stored))
+            } else {
+                d.z_func.test(zq, stored)
+            };
+            if !pass {
+                if STENCIL {
+                    s = apply(s, face.z_fail);
+                    raw = fmt.pack_depth_stencil(raw, stored, s);
+                    if raw != old {
+                        store_raw(cell, bpp, raw);
+                    }
+                }
+                return;
+            }
+            if d.z_write {
+                raw = fmt.pack_depth_stencil(raw, zq, fmt.unpack_stencil(raw));
+            }
+        }
+        if STENCIL {
+            s = apply(s, face.pass);
+            raw = fmt.pack_depth_stencil(raw, fmt.unpack_depth(raw), s);
+        }
+        if raw != old {
+            store_raw(cell, bpp, raw);
+        }
+    }
+    stats.passed += 1;
+    let cf = d.color_format;
+    let bpp = d.color_bpp;
+    let Some(cell) = t.color_span(py, px, 1, bpp) else {
+        return;
+    };
+    let old = load_raw(cell, bpp);
+    let src = if BLEND {
+        let dst = channels_of(cf.decode_argb(old));
+        blend(&d.blend, color, dst)
+    } else {
+        color
+    };
+    let enc = cf.encode_argb(argb_of(src));
+    let new = (old & !d.write_mask) | (enc & d.write_mask);
+    store_raw(cell, bpp, new);
+    stats.written += 1;
+}
+
+/// Fixed-point plane value at offset (dx, dy) from the reference pixel.
+#[inline(always)]
+fn fixed_at(p: &[[i32; 4]; 3], c: usize, dx: i32, dy: i32) -> i32 {
+    p[0][c]
+        .wrapping_add(p[1][c].wrapping_mul(dx))
+        .wrapping_add(p[2][c].wrapping_mul(dy))
+}
+
+/// Generic span of an (affine or perspective) triangle.
+#[allow(clippy::too_many_arguments)]
+fn tri_span_generic<
+    const DEPTH: bool,
+    const STENCIL: bool,
+    const ATEST: bool,
+    const BLEND: bool,
+>(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tri: &TriSetup,
+    extra: Option<&TriExtra>,
+    py: i32,
+    x0: i32,
+    x1: i32,
+    stats: &mut Stats,
+) {
+    let persp = tri.flags & FLAG_PERSPECTIVE != 0;
+    let ccw = tri.flags & FLAG_CCW != 0;
+    let bb = tri.bbox();
+    let dy = py - bb[1];
+    let fy = dy as f32;
+    let zy = tri.z[2] * fy;
+    let (rhw, bias) = extra.map_or(([1.0, 0.0, 0.0], 0.0), |e| (e.rhw, e.bias));
+    let wy = rhw[2] * fy;
+    for px in x0..=x1 {
+        let dx = px - bb[0];
+        let fx = dx as f32;
+        let mut c = [0i32; 4];
+        let mut r = 0.0f32;
+        if persp || (DEPTH && d.w_buffer) {
+            r = (rhw[0] + rhw[1] * fx) + wy;
+        }
+        if persp {
+            let inv = 1.0 / r;
+            if let Some(e) = extra {
+                for (ch, out) in c.iter_mut().enumerate() {
+                    let p = &e.persp[ch];
+                    *out = crate::int::channel_from_f32(((p[0] + p[1] * fx) + p[2] * fy) * inv);
+                }
+                if d.specular_add {
+                    for (ch, out) in c.iter_mut().enumerate().take(3) {
+                        let p = &e.persp[4 + ch];
+                        let sp =
+                            crate::int::channel_from_f32(((p[0] + p[1] * fx) + p[2] * fy) * inv);
+                        *out = (*out + sp).min(255);
+                    }
+                }
+            }
+        } else {
+            for (ch, out) in c.iter_mut().enumerate() {
+                *out = i32::from(clamp_u8(fixed_at(&tri.diffuse, ch, dx, dy) >> 16));
+            }
+            if d.specular_add {
+                if let Some(e) = extra {
+                    for (ch, out) in c.iter_mut().enumerate().take(3) {
+                        let sp = clamp_u8(fixed_at(&e.specular, ch, dx, dy) >> 16);
+                        *out = (*out + i32::from(sp)).min(255);
+                    }
+                }
+            }
+        }
+        let depth = if DEPTH && d.w_buffer {
+            d.w_depth(1.0 / r) + bias
+        } else {
+            (tri.z[0] + tri.z[1] * fx) + zy
+        };
+        fragment::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, c, depth, ccw, stats);
+    }
+}
+
+/// Rasterizes the span `x0..=x1` of row `py` of triangle `tri`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn tri_span(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tri: &TriSetup,
+    extra: Option<&TriExtra>,
+    py: i32,
+    x0: i32,
+    x1: i32,
+    stats: &mut Stats,
+) {
+    let fast = if tri.flags & FLAG_PERSPECTIVE != 0 {
+        FastPath::None
+    } else {
+        d.fast
+    };
+    if fast == FastPath::None {
+        (d.tri_span)(t, d, tri, extra, py, x0, x1, stats);
+        return;
+    }
+    let n = usize_from_i32(x1 - x0 + 1);
+    let bb = tri.bbox();
+    let (dx, dy) = (x0 - bb[0], py - bb[1]);
+    let start = [0, 1, 2, 3].map(|c| fixed_at(&tri.diffuse, c, dx, dy));
+    let step = tri.diffuse[1];
+    match fast {
+        FastPath::Color => {
+            if let Some(row) = t.color_span(py, x0, n, 4) {
+                simd::gouraud_span(d.simd, row, start, step, d.and_mask);
+                stats.written += n as u64;
+                stats.passed += n as u64;
+            }
+        }
+        FastPath::ColorDepth24 => {
+            let p = Depth24Params {
+                zref: tri.z[0],
+                dzdx: tri.z[1],
+                zy: tri.z[2] * dy as f32,
+                fx0: dx,
+                func: d.z_func,
+                write: d.z_write,
+            };
+            let (co, dp, y0) = (t.color_pitch, t.depth_pitch, t.y0);
+            let row = usize_from_i32(py - y0);
+            let coff = row * co + usize_from_i32(x0) * 4;
+            let doff = row * dp + usize_from_i32(x0) * 4;
+            // Hand the kernel up to one vector past the span when the band
+            // has it: it stores those pixels back unchanged, which is
+            // cheaper than masked stores for short spans.
+            let cend = (coff + n.max(8) * 4).min(t.color.len());
+            let dend = (doff + n.max(8) * 4).min(t.depth.len());
+            if cend < coff + n * 4 || dend < doff + n * 4 {
+                return;
+            }
+            let (Some(c), Some(z)) = (t.color.get_mut(coff..cend), t.depth.get_mut(doff..dend))
+            else {
+                return;
+            };
+            let passed = simd::gouraud_depth24_span(d.simd, c, z, n, start, step, d.and_mask, &p);
+            stats.written += u64::from(passed);
+            stats.passed += u64::from(passed);
+        }
+        FastPath::None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(src: Blend, dst: Blend, op: BlendOp) -> BlendCtx {
+        BlendCtx {
+            src,
+            dst,
+            op,
+            src_a: src,
+            dst_a: dst,
+            op_a: op,
+            factor: [10, 20, 30, 40],
+        }
+    }
+
+    #[test]
+    fn blend_factors_exact() {
+        let s = [200, 100, 50, 128];
+        let d = [10, 20, 30, 64];
+        let b = |f: Blend| blend(&ctx(f, Blend::Zero, BlendOp::Add), s, d);
+        let r = |x: i32| (x + 127) / 255;
+        assert_eq!(b(Blend::Zero), [0, 0, 0, 0]);
+        assert_eq!(b(Blend::One), s);
+        assert_eq!(b(Blend::SrcColor), s.map(|c| r(c * c)));
+        assert_eq!(b(Blend::InvSrcColor), s.map(|c| r(c * (255 - c))));
+        assert_eq!(b(Blend::SrcAlpha), s.map(|c| r(c * 128)));
+        assert_eq!(b(Blend::InvSrcAlpha), s.map(|c| r(c * 127)));
+        assert_eq!(b(Blend::DestAlpha), s.map(|c| r(c * 64)));
+        assert_eq!(b(Blend::InvDestAlpha), s.map(|c| r(c * 191)));
+        assert_eq!(
+            b(Blend::DestColor),
+            [r(200 * 10), r(100 * 20), r(50 * 30), r(128 * 64)]
+        );
+        assert_eq!(
+            b(Blend::InvDestColor),
+            [r(200 * 245), r(100 * 235), r(50 * 225), r(128 * 191)]
+        );
+        // SRCALPHASAT: f = min(As, 1 - Ad) = min(128, 191) = 128; alpha 1.
+        assert_eq!(
+            b(Blend::SrcAlphaSat),
+            [r(200 * 128), r(100 * 128), r(50 * 128), 128]
+        );
+        assert_eq!(
+            b(Blend::BlendFactor),
+            [r(2000), r(2000), r(1500), r(128 * 40)]
+        );
+        assert_eq!(
+            b(Blend::InvBlendFactor),
+            [r(200 * 245), r(100 * 235), r(50 * 225), r(128 * 215)]
+        );
+        let (bs, bd) = resolve_pair(Blend::BothSrcAlpha, Blend::One);
+        assert_eq!((bs, bd), (Blend::SrcAlpha, Blend::InvSrcAlpha));
+        let (bs, bd) = resolve_pair(Blend::BothInvSrcAlpha, Blend::Zero);
+        assert_eq!((bs, bd), (Blend::InvSrcAlpha, Blend::SrcAlpha));
+    }
+
+    #[test]
+    fn blend_ops_exact() {
+        let s = [200, 100, 50, 128];
+        let d = [10, 220, 30, 64];
+        let one = |op| blend(&ctx(Blend::One, Blend::One, op), s, d);
+        assert_eq!(one(BlendOp::Add), [210, 255, 80, 192]);
+        assert_eq!(one(BlendOp::Subtract), [190, 0, 20, 64]);
+        assert_eq!(one(BlendOp::RevSubtract), [0, 120, 0, 0]);
+        assert_eq!(one(BlendOp::Min), [10, 100, 30, 64]);
+        assert_eq!(one(BlendOp::Max), [200, 220, 50, 128]);
+        // Min/Max ignore the factors.
+        assert_eq!(
+            blend(&ctx(Blend::Zero, Blend::Zero, BlendOp::Max), s, d),
+            [200, 220, 50, 128]
+        );
+    }
+}

@@ -1,0 +1,484 @@
+//! The renderer: owns the thread pool and the bins, runs draws and clears.
+//!
+//! *Input*: [`RenderTargets`], a [`PipelineState`], a [`DrawCall`] (or a
+//! [`Clear`]). *Output*: pixels in the surfaces and [`DrawStats`].
+//!
+//! A draw is processed in waves of [`limits::PRIMS_PER_WAVE`] input
+//! primitives:
+//! 1. *set-up* — chunks of [`limits::PRIMS_PER_CHUNK`] primitives are
+//!    fetched, clipped and set up in parallel; chunk outputs keep
+//!    submission order and are appended to the scene;
+//! 2. *bin* — the calling thread bins every record into 64×64 tiles; when
+//!    the bins would exceed [`limits::MAX_BIN_ENTRIES`] the scene is flushed
+//!    first;
+//! 3. *rasterize* (a flush) — when the scene is large
+//!    ([`limits::MAX_SCENE_BYTES`]) or the draw ends, bands of tiles (64
+//!    rows each) are rasterized in parallel; each band owns its rows of the
+//!    colour and depth surfaces (disjoint `&mut` slices), and each tile
+//!    replays its entries in order.
+//!
+//! `draw` returns only after every pixel is written, so a surface can never
+//! be read half-rendered. *Guarantees*: identical bytes for any thread
+//! count and SIMD level; memory bounded by [`limits::SCENE_MEMORY_BOUND`];
+//! no panic on any input (errors are returned before any pixel changes).
+
+use rayon::prelude::*;
+
+use crate::bin::Bins;
+use crate::error::PipelineError;
+use crate::geometry::{process_range, GeometryCtx};
+use crate::limits::{self, TILE_SIZE};
+use crate::pixel::{DrawCtx, Stats, TileTarget};
+use crate::raster::raster_tile;
+use crate::setup::{ChunkOut, SetupCtx};
+use crate::simd::SimdLevel;
+use crate::state::{PipelineState, Rect, ShadeMode, ZBIAS_UNIT};
+use crate::surface::Surface;
+use crate::vertex::{DrawCall, VertexStage};
+
+/// The surfaces a draw renders into.
+#[derive(Debug)]
+pub struct RenderTargets<'a> {
+    /// The render target (colour format).
+    pub color: &'a mut Surface,
+    /// The depth/stencil buffer (depth format), if bound. It must be at
+    /// least as large as the render target.
+    pub depth: Option<&'a mut Surface>,
+}
+
+/// Counts returned by a draw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    /// Input primitives submitted (whether drawn, culled or clipped away).
+    pub primitives: u64,
+    /// Pixels that passed every test and were written (subject to the
+    /// colour write mask).
+    pub pixels_written: u64,
+    /// Pixels that passed the stencil and depth tests (the occlusion-query
+    /// count; equals `pixels_written` when no alpha test discards).
+    pub samples_passed_depth: u64,
+}
+
+/// Which buffers a clear touches (D3DCLEAR_*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClearFlags {
+    /// D3DCLEAR_TARGET.
+    pub target: bool,
+    /// D3DCLEAR_ZBUFFER.
+    pub zbuffer: bool,
+    /// D3DCLEAR_STENCIL.
+    pub stencil: bool,
+}
+
+impl ClearFlags {
+    /// From D3DCLEAR_* bits (other bits ignored).
+    pub fn from_d3d(v: u32) -> Self {
+        ClearFlags {
+            target: v & 1 != 0,
+            zbuffer: v & 2 != 0,
+            stencil: v & 4 != 0,
+        }
+    }
+}
+
+/// A clear request.
+#[derive(Debug, Clone, Copy)]
+pub struct Clear<'a> {
+    /// Buffers to clear.
+    pub flags: ClearFlags,
+    /// Rectangles (clipped to the surfaces); empty = the whole surfaces.
+    pub rects: &'a [Rect],
+    /// Colour, A8R8G8B8 (converted to the target format).
+    pub color: u32,
+    /// Depth in `[0, 1]` (clamped, scaled to the format).
+    pub z: f32,
+    /// Stencil value (masked to the format's stencil bits).
+    pub stencil: u32,
+}
+
+/// The software rasterizer.
+pub struct Renderer {
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+    simd: SimdLevel,
+    bins: Bins,
+    scene: Vec<ChunkOut>,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("threads", &self.threads)
+            .field("simd", &self.simd)
+            .finish()
+    }
+}
+
+impl Renderer {
+    /// A renderer using `threads` worker threads (0 or 1: everything runs
+    /// on the calling thread). SIMD is enabled unless the environment
+    /// variable `SOFTHAL_NO_SIMD=1` is set.
+    pub fn new(threads: usize) -> Result<Self, PipelineError> {
+        let threads = threads.max(1);
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("softhal-raster-{i}"))
+                    .build()
+                    .map_err(|e| PipelineError::ThreadPool(e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        let no_simd = std::env::var("SOFTHAL_NO_SIMD").is_ok_and(|v| v == "1");
+        Ok(Renderer {
+            pool,
+            threads,
+            simd: if no_simd {
+                SimdLevel::Scalar
+            } else {
+                SimdLevel::detect()
+            },
+            bins: Bins::default(),
+            scene: Vec::new(),
+        })
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Enables (best level the CPU has) or disables (scalar twins) SIMD.
+    pub fn set_simd(&mut self, enabled: bool) {
+        self.simd = if enabled {
+            SimdLevel::detect()
+        } else {
+            SimdLevel::Scalar
+        };
+    }
+
+    /// Forces a SIMD level (clamped to what the CPU supports).
+    pub fn set_simd_level(&mut self, level: SimdLevel) {
+        self.simd = level.clamp_to_cpu();
+    }
+
+    /// The SIMD level in use.
+    pub fn simd_level(&self) -> SimdLevel {
+        self.simd
+    }
+
+    /// Draws primitives. Returns when all pixels are written.
+    pub fn draw(
+        &mut self,
+        targets: &mut RenderTargets<'_>,
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+    ) -> Result<DrawStats, PipelineError> {
+        call.validate()?;
+        let color_format = targets.color.format();
+        if !color_format.is_color() {
+            return Err(PipelineError::BadFormat {
+                format: color_format,
+                usage: "render target",
+            });
+        }
+        let (cw, ch) = (targets.color.width(), targets.color.height());
+        let depth_format = match &targets.depth {
+            Some(d) => {
+                if !d.format().is_depth() {
+                    return Err(PipelineError::BadFormat {
+                        format: d.format(),
+                        usage: "depth/stencil",
+                    });
+                }
+                if d.width() < cw || d.height() < ch {
+                    return Err(PipelineError::DepthTooSmall {
+                        depth_w: d.width(),
+                        depth_h: d.height(),
+                        color_w: cw,
+                        color_h: ch,
+                    });
+                }
+                Some(d.format())
+            }
+            None => None,
+        };
+        let mut stats = DrawStats {
+            primitives: u64::from(call.primitive_count),
+            ..DrawStats::default()
+        };
+        let mut rect = Rect::new(0, 0, cw as i32, ch as i32).intersect(state.viewport.rect());
+        if state.raster.scissor_enable {
+            rect = rect.intersect(state.raster.scissor);
+        }
+        if rect.is_empty() || call.primitive_count == 0 {
+            return Ok(stats);
+        }
+        let dctx = DrawCtx::new(state, color_format, depth_format, self.simd);
+        let ds = &state.depth;
+        let gctx = GeometryCtx {
+            vs: VertexStage::new(state, call.layout),
+            setup: SetupCtx {
+                rect,
+                cull: state.raster.cull_mode,
+                fill: state.raster.fill_mode,
+                flat: state.raster.shade_mode == ShadeMode::Flat,
+                last_pixel: state.raster.last_pixel,
+                need_specular: state.raster.specular_enable,
+                need_rhw: ds.z_enable == crate::state::ZBufferType::WBuffer,
+                depth_bias: ds.depth_bias - ds.z_bias.min(16) as f32 * ZBIAS_UNIT,
+                slope_bias: ds.slope_scale_depth_bias,
+            },
+            viewport: state.viewport,
+            clipping: state.raster.clipping,
+        };
+        self.bins.reset(cw, ch, rect);
+        let total = u64::from(call.primitive_count);
+        let mut start = 0u64;
+        let mut acc = Stats::default();
+        // Reuse the chunk outputs of earlier waves and draws.
+        let mut scene = std::mem::take(&mut self.scene);
+        let mut used = 0usize;
+        let mut scene_bytes = 0usize;
+        while start < total {
+            let end = (start + limits::PRIMS_PER_WAVE as u64).min(total);
+            let ranges: Vec<std::ops::Range<u64>> = (start..end)
+                .step_by(limits::PRIMS_PER_CHUNK)
+                .map(|s| s..(s + limits::PRIMS_PER_CHUNK as u64).min(end))
+                .collect();
+            let wave = used..used + ranges.len();
+            if scene.len() < wave.end {
+                scene.resize_with(wave.end, ChunkOut::default);
+            }
+            let work = |(out, r): (&mut ChunkOut, &std::ops::Range<u64>)| {
+                out.clear();
+                process_range(&gctx, call, r.clone(), out);
+            };
+            let new_chunks = &mut scene[wave.clone()];
+            match &self.pool {
+                Some(p) => p.install(|| {
+                    new_chunks
+                        .par_iter_mut()
+                        .zip(ranges.par_iter())
+                        .for_each(work)
+                }),
+                None => new_chunks.iter_mut().zip(ranges.iter()).for_each(work),
+            }
+            let current = &scene[..wave.end];
+            for ci in wave.clone() {
+                let Some(chunk) = current.get(ci) else {
+                    continue;
+                };
+                scene_bytes += chunk.bytes();
+                for (kind, pi, prim) in chunk.iter() {
+                    if self.bins.would_overflow(prim) {
+                        acc = acc + self.flush(targets, current, &dctx);
+                    }
+                    self.bins.add(ci, kind, pi, prim);
+                }
+            }
+            used = wave.end;
+            start = end;
+            if scene_bytes > limits::MAX_SCENE_BYTES
+                || used + limits::PRIMS_PER_WAVE / limits::PRIMS_PER_CHUNK
+                    > limits::MAX_SCENE_CHUNKS
+                || start >= total
+            {
+                acc = acc + self.flush(targets, current, &dctx);
+                used = 0;
+                scene_bytes = 0;
+            }
+        }
+        // Keep at most MAX_SCENE_BYTES of capacity for later draws.
+        let mut kept = 0usize;
+        scene.retain(|c| {
+            kept += c.bytes();
+            kept <= limits::MAX_SCENE_BYTES
+        });
+        self.scene = scene;
+        stats.pixels_written = acc.written;
+        stats.samples_passed_depth = acc.passed;
+        Ok(stats)
+    }
+
+    /// Rasterizes everything binned, then empties the bins.
+    fn flush(&mut self, targets: &mut RenderTargets<'_>, scene: &[ChunkOut], d: &DrawCtx) -> Stats {
+        if self.bins.entries == 0 {
+            return Stats::default();
+        }
+        let band = TILE_SIZE as usize;
+        let cp = targets.color.pitch();
+        let bins = &self.bins;
+        let rect = bins.rect;
+        let ty0 = (rect.y1.max(0) as usize) / band;
+        let ty1 = ((rect.y2 - 1).max(0) as usize) / band;
+        let (dp, depth_bytes): (usize, &mut [u8]) = match targets.depth.as_deref_mut() {
+            Some(s) => (s.pitch(), s.bytes_mut()),
+            None => (0, &mut []),
+        };
+        let mut depth_bands: Vec<&mut [u8]> = if dp > 0 {
+            depth_bytes.chunks_mut(dp * band).collect()
+        } else {
+            Vec::new()
+        };
+        let mut jobs: Vec<(usize, &mut [u8], &mut [u8])> = Vec::new();
+        for (ty, c) in targets.color.bytes_mut().chunks_mut(cp * band).enumerate() {
+            if ty < ty0 || ty > ty1 {
+                continue;
+            }
+            let row = &bins.bins[ty * bins.tiles_x..(ty + 1) * bins.tiles_x];
+            if row.iter().all(Vec::is_empty) {
+                continue;
+            }
+            let dz: &mut [u8] = match depth_bands.get_mut(ty) {
+                Some(z) => std::mem::take(z),
+                None => &mut [],
+            };
+            jobs.push((ty, c, dz));
+        }
+        let work = |(ty, c, z): (usize, &mut [u8], &mut [u8])| -> Stats {
+            let mut t = TileTarget {
+                color: c,
+                color_pitch: cp,
+                depth: z,
+                depth_pitch: dp,
+                y0: (ty * band) as i32,
+            };
+            let mut s = Stats::default();
+            for tx in 0..bins.tiles_x {
+                let Some(entries) = bins.bins.get(ty * bins.tiles_x + tx) else {
+                    continue;
+                };
+                if entries.is_empty() {
+                    continue;
+                }
+                let tile = bins.tile(tx, ty);
+                if tile.x0 > tile.x1 || tile.y0 > tile.y1 {
+                    continue;
+                }
+                raster_tile(&mut t, d, &tile, entries, scene, &mut s);
+            }
+            s
+        };
+        let total = match &self.pool {
+            Some(p) => p.install(|| {
+                jobs.into_par_iter()
+                    .map(work)
+                    .reduce(Stats::default, |a, b| a + b)
+            }),
+            None => jobs
+                .into_iter()
+                .map(work)
+                .fold(Stats::default(), |a, b| a + b),
+        };
+        self.bins.clear();
+        total
+    }
+
+    /// Clears the colour and/or depth/stencil surfaces over a list of
+    /// rectangles.
+    pub fn clear(
+        &mut self,
+        color: Option<&mut Surface>,
+        depth: Option<&mut Surface>,
+        clear: &Clear<'_>,
+    ) -> Result<(), PipelineError> {
+        if let Some(c) = color {
+            if clear.flags.target {
+                if !c.format().is_color() {
+                    return Err(PipelineError::BadFormat {
+                        format: c.format(),
+                        usage: "render target",
+                    });
+                }
+                let raw = c.format().encode_argb(clear.color);
+                let bpp = c.format().bytes_per_pixel();
+                let all = u32::MAX >> (32 - 8 * bpp);
+                self.fill(c, clear.rects, raw, all);
+            }
+        }
+        if let Some(z) = depth {
+            if clear.flags.zbuffer || clear.flags.stencil {
+                let f = z.format();
+                let Some(l) = f.depth_layout() else {
+                    return Err(PipelineError::BadFormat {
+                        format: f,
+                        usage: "depth/stencil",
+                    });
+                };
+                let mut mask = 0;
+                if clear.flags.zbuffer {
+                    mask |= l.depth.mask();
+                }
+                if clear.flags.stencil {
+                    mask |= l.stencil.mask();
+                }
+                let raw = f.pack_depth_stencil(0, f.quantize_depth(clear.z), clear.stencil);
+                if mask != 0 {
+                    self.fill(z, clear.rects, raw, mask);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the `mask` bits of every pixel in `rects` to those of `raw`.
+    fn fill(&self, s: &mut Surface, rects: &[Rect], raw: u32, mask: u32) {
+        let full = Rect::new(0, 0, s.width() as i32, s.height() as i32);
+        let whole = [full];
+        let rects = if rects.is_empty() { &whole[..] } else { rects };
+        let bpp = s.format().bytes_per_pixel() as usize;
+        let all = u32::MAX >> (32 - 8 * bpp as u32);
+        let pitch = s.pitch();
+        let bytes = raw.to_le_bytes();
+        let fill_row = |row: &mut [u8], y: i32| {
+            for r in rects {
+                let r = r.intersect(full);
+                if r.is_empty() || y < r.y1 || y >= r.y2 {
+                    continue;
+                }
+                let (a, b) = (r.x1 as usize * bpp, r.x2 as usize * bpp);
+                let Some(px) = row.get_mut(a..b) else {
+                    continue;
+                };
+                if mask & all == all {
+                    // Fixed-size copies so the loops compile to plain stores.
+                    match bpp {
+                        4 => px
+                            .chunks_exact_mut(4)
+                            .for_each(|p| p.copy_from_slice(&bytes)),
+                        3 => {
+                            let b3 = [bytes[0], bytes[1], bytes[2]];
+                            px.chunks_exact_mut(3).for_each(|p| p.copy_from_slice(&b3));
+                        }
+                        2 => {
+                            let b2 = [bytes[0], bytes[1]];
+                            px.chunks_exact_mut(2).for_each(|p| p.copy_from_slice(&b2));
+                        }
+                        _ => px.fill(bytes[0]),
+                    }
+                } else {
+                    for p in px.chunks_exact_mut(bpp) {
+                        let old = crate::format::load_raw(p, bpp);
+                        crate::format::store_raw(p, bpp, (old & !mask) | (raw & mask));
+                    }
+                }
+            }
+        };
+        match &self.pool {
+            Some(p) => p.install(|| {
+                s.bytes_mut()
+                    .par_chunks_mut(pitch)
+                    .enumerate()
+                    .for_each(|(y, row)| fill_row(row, y as i32));
+            }),
+            None => s
+                .bytes_mut()
+                .chunks_mut(pitch)
+                .enumerate()
+                .for_each(|(y, row)| fill_row(row, y as i32)),
+        }
+    }
+}

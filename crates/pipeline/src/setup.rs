@@ -1,0 +1,597 @@
+//! Primitive set-up: screen-space vertices → rasterizer records.
+//!
+//! *Input*: screen-space [`Vertex`]es (`pos = (x, y, z, rhw)`, finite, inside
+//! the guard band — guaranteed by [`crate::geometry`]). *Output*: [`Prim`]
+//! records appended to a [`ChunkOut`]:
+//! * triangles: three 64-bit edge functions in 8-bit sub-pixel fixed point
+//!   with the top-left rule folded into their constant, a pixel bounding
+//!   box clipped to the raster rectangle, a depth plane (bias included), an
+//!   rhw plane, and diffuse colour planes in 16.16 fixed point (affine
+//!   triangles) or float `attr·rhw` planes (perspective triangles);
+//! * lines: the D3D9 diamond-exit pixel range along the major axis;
+//! * points: one pixel.
+//!
+//! *Invariants*: a triangle record is emitted only if its area is non-zero,
+//! it survives culling and its bounding box meets the raster rectangle.
+//! Orientation: a triangle is clockwise (CW) when, with y pointing down, its
+//! vertices turn clockwise on screen; CW-culling removes those. Records are
+//! normalised to clockwise order (the `CCW` flag remembers the original
+//! orientation for two-sided stencil).
+//!
+//! Flat shading uses the first vertex of the primitive as assembled (see
+//! [`crate::vertex::Topology`]): v[i] for strip triangle i, v[i+1] for fan
+//! triangle i.
+
+use crate::int::{i64_to_i32_sat, round_half_up_i64};
+use crate::state::{CullMode, FillMode, Rect};
+use crate::vertex::Vertex;
+
+/// Triangle flag: colours need per-pixel perspective division.
+pub(crate) const FLAG_PERSPECTIVE: u8 = 1;
+/// Triangle flag: the triangle was counter-clockwise on screen.
+pub(crate) const FLAG_CCW: u8 = 2;
+
+/// Index value meaning "no side record".
+pub(crate) const NO_EXTRA: u32 = u32::MAX;
+
+/// A set-up triangle: 128 bytes, aligned to a cache line, so that the
+/// rasterizer loads exactly two lines per record.
+#[derive(Debug, Clone, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct TriSetup {
+    /// Edge coefficients `a/256, b/256` (a and b are multiples of 256).
+    pub edge_ab: [[i32; 2]; 3],
+    /// Edge constants `c`: pixel (px, py) is inside when
+    /// `a·px + b·py + c ≥ 0` for all three edges.
+    pub edge_c: [i64; 3],
+    /// Diffuse colour planes in 16.16 fixed point, rounding bias included:
+    /// `[reference, d/dx, d/dy]`, each blue, green, red, alpha.
+    pub diffuse: [[i32; 4]; 3],
+    /// Depth plane `(value at reference, d/dx, d/dy)`, bias included.
+    pub z: [f32; 3],
+    /// Inclusive pixel bounds `[x0, y0, x1, y1]`, inside the raster rect.
+    /// `(x0, y0)` is also the reference pixel of every plane.
+    pub bbox: [i16; 4],
+    /// Index of the [`TriExtra`] side record in the chunk, or [`NO_EXTRA`].
+    pub extra: u32,
+    /// `FLAG_*` bits.
+    pub flags: u8,
+}
+
+impl TriSetup {
+    /// Edge `i` as `(a, b, c)`.
+    #[inline(always)]
+    pub(crate) fn edge(&self, i: usize) -> [i64; 3] {
+        let [a, b] = self.edge_ab[i];
+        [i64::from(a) * 256, i64::from(b) * 256, self.edge_c[i]]
+    }
+    /// The bounding box as i32.
+    #[inline(always)]
+    pub(crate) fn bbox(&self) -> [i32; 4] {
+        self.bbox.map(i32::from)
+    }
+}
+
+/// Side record of a triangle whose draw needs more than the diffuse colour
+/// (extension point: Pipeline II adds texture coordinate and fog planes).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TriExtra {
+    /// rhw plane (perspective colours and W-buffering).
+    pub rhw: [f32; 3],
+    /// Constant depth bias (W-buffering, where the z plane is unused).
+    pub bias: f32,
+    /// Specular planes in 16.16 fixed point (when not perspective).
+    pub specular: [[i32; 4]; 3],
+    /// Float planes of `attr · rhw`: diffuse channels 0..4, specular 4..8
+    /// (when perspective).
+    pub persp: [[f32; 3]; 8],
+}
+
+/// A set-up line (width 1).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LineSetup {
+    /// Start along the major axis, fixed point.
+    pub u0: i32,
+    /// Start along the minor axis, fixed point.
+    pub v0: i32,
+    /// Delta along the major axis (never 0).
+    pub du: i32,
+    /// Delta along the minor axis.
+    pub dv: i32,
+    /// Inclusive range of major-axis pixel coordinates drawn.
+    pub p_lo: i32,
+    /// See `p_lo`.
+    pub p_hi: i32,
+    /// Depth at both ends (bias included).
+    pub z: [f32; 2],
+    /// rhw at both ends.
+    pub rhw: [f32; 2],
+    /// Inclusive pixel bounds (for binning), inside the raster rect.
+    pub bbox: [i16; 4],
+    /// Diffuse at both ends (BGRA). Clipped ends are rounded to 8 bits.
+    pub diffuse: [[u8; 4]; 2],
+    /// Specular at both ends.
+    pub specular: [[u8; 4]; 2],
+    /// Major axis is x.
+    pub x_major: bool,
+}
+
+impl LineSetup {
+    /// Minor-axis pixel coordinate at major coordinate `p`
+    /// (`floor(v(p) + 0.5)`, exact integer arithmetic).
+    #[inline]
+    pub(crate) fn minor_at(&self, p: i32) -> i32 {
+        let (u0, v0, du, dv) = (
+            i64::from(self.u0),
+            i64::from(self.v0),
+            i64::from(self.du),
+            i64::from(self.dv),
+        );
+        let mut num = v0 * du + (i64::from(p) * 256 - u0) * dv + 128 * du;
+        let mut den = 256 * du;
+        if den < 0 {
+            num = -num;
+            den = -den;
+        }
+        i64_to_i32_sat(num.div_euclid(den))
+    }
+}
+
+/// A set-up point (one pixel).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PointSetup {
+    /// Pixel column.
+    pub x: i32,
+    /// Pixel row.
+    pub y: i32,
+    /// Depth (bias included).
+    pub z: f32,
+    /// rhw.
+    pub rhw: f32,
+    /// Diffuse colour, BGRA.
+    pub diffuse: [u8; 4],
+    /// Specular colour, BGRA.
+    pub specular: [u8; 4],
+}
+
+/// Kind of a rasterizer primitive (selects the vector of a [`ChunkOut`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PrimKind {
+    /// A triangle.
+    Tri = 0,
+    /// A line.
+    Line = 1,
+    /// A point.
+    Point = 2,
+}
+
+/// A borrowed rasterizer primitive.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum PrimRef<'a> {
+    /// A triangle.
+    Tri(&'a TriSetup),
+    /// A line.
+    Line(&'a LineSetup),
+    /// A point.
+    Point(&'a PointSetup),
+}
+
+impl PrimRef<'_> {
+    /// Inclusive pixel bounds.
+    pub(crate) fn bbox(&self) -> [i32; 4] {
+        match self {
+            PrimRef::Tri(t) => t.bbox(),
+            PrimRef::Line(l) => l.bbox.map(i32::from),
+            PrimRef::Point(p) => [p.x, p.y, p.x, p.y],
+        }
+    }
+}
+
+/// The set-up output of one chunk of input primitives. A draw produces a
+/// single kind of primitive (its topology and fill mode decide which), so
+/// the order within each vector is the submission order.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkOut {
+    /// Triangles.
+    pub tris: Vec<TriSetup>,
+    /// Lines.
+    pub lines: Vec<LineSetup>,
+    /// Points.
+    pub points: Vec<PointSetup>,
+    /// Side records referenced by `TriSetup::extra`.
+    pub extras: Vec<TriExtra>,
+}
+
+impl ChunkOut {
+    /// Empties the chunk, keeping its capacity.
+    pub(crate) fn clear(&mut self) {
+        self.tris.clear();
+        self.lines.clear();
+        self.points.clear();
+        self.extras.clear();
+    }
+
+    /// Primitive `index` of `kind`.
+    #[inline]
+    pub(crate) fn get(&self, kind: PrimKind, index: usize) -> Option<PrimRef<'_>> {
+        match kind {
+            PrimKind::Tri => self.tris.get(index).map(PrimRef::Tri),
+            PrimKind::Line => self.lines.get(index).map(PrimRef::Line),
+            PrimKind::Point => self.points.get(index).map(PrimRef::Point),
+        }
+    }
+
+    /// All primitives in order, with their kind and index.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (PrimKind, usize, PrimRef<'_>)> {
+        let t = self
+            .tris
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (PrimKind::Tri, i, PrimRef::Tri(p)));
+        let l = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (PrimKind::Line, i, PrimRef::Line(p)));
+        let p = self
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (PrimKind::Point, i, PrimRef::Point(p)));
+        t.chain(l).chain(p)
+    }
+
+    /// Bytes held (capacity, since vectors are reused).
+    pub(crate) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.tris.capacity() * size_of::<TriSetup>()
+            + self.lines.capacity() * size_of::<LineSetup>()
+            + self.points.capacity() * size_of::<PointSetup>()
+            + self.extras.capacity() * size_of::<TriExtra>()
+    }
+}
+
+/// Per-draw constants of set-up.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SetupCtx {
+    /// The raster rectangle (non-empty).
+    pub rect: Rect,
+    /// Culling.
+    pub cull: CullMode,
+    /// Fill mode.
+    pub fill: FillMode,
+    /// Flat shading.
+    pub flat: bool,
+    /// Draw the last pixel of lines.
+    pub last_pixel: bool,
+    /// The specular colour is used by the pixel stage.
+    pub need_specular: bool,
+    /// The pixel stage needs the rhw plane (W-buffering).
+    pub need_rhw: bool,
+    /// Constant depth bias (DEPTHBIAS − ZBIAS·unit).
+    pub depth_bias: f32,
+    /// Slope-scaled depth bias factor.
+    pub slope_bias: f32,
+}
+
+/// Snaps a screen coordinate to 8-bit sub-pixel fixed point.
+#[inline]
+pub(crate) fn snap(v: f32) -> i64 {
+    // Round half up: x = k + 0.5/256 snaps to k + 1/256.
+    round_half_up_i64(f64::from(v) * 256.0)
+}
+
+#[inline]
+fn to_fixed(refv: f64, gx: f64, gy: f64) -> Option<[i32; 3]> {
+    const LIM: f64 = (1u64 << 30) as f64;
+    const REF_LIM: f64 = (1u64 << 52) as f64;
+    let (dx, dy, r) = (gx * 65536.0, gy * 65536.0, refv * 65536.0 + 32768.0);
+    if !(dx.abs() < LIM && dy.abs() < LIM && r.abs() < REF_LIM) {
+        return None;
+    }
+    // The reference value may exceed i32 far outside the triangle; the
+    // wrapping (truncating) conversion is intended: colours are evaluated
+    // with wrapping arithmetic, exact modulo 2^32, and values at covered
+    // pixels are in range.
+    Some([
+        round_half_up_i64(r) as i32,
+        round_half_up_i64(dx) as i32,
+        round_half_up_i64(dy) as i32,
+    ])
+}
+
+fn color_u8(c: [f32; 4]) -> [u8; 4] {
+    c.map(|v| crate::int::clamp_u8(crate::int::round_ties_even_f32(v) as i32))
+}
+
+/// One attribute of the three vertices, as f64.
+#[inline(always)]
+fn attr3(v: &[&Vertex; 3], f: impl Fn(&Vertex) -> f32) -> [f64; 3] {
+    [f64::from(f(v[0])), f64::from(f(v[1])), f64::from(f(v[2]))]
+}
+
+/// Sets up a solid triangle (`v[0]` is the provoking vertex).
+pub(crate) fn setup_triangle(ctx: &SetupCtx, v: [&Vertex; 3], out: &mut ChunkOut) {
+    let xs = [snap(v[0].pos[0]), snap(v[1].pos[0]), snap(v[2].pos[0])];
+    let ys = [snap(v[0].pos[1]), snap(v[1].pos[1]), snap(v[2].pos[1])];
+    let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
+    if area == 0 {
+        return;
+    }
+    let cw = area > 0;
+    match ctx.cull {
+        CullMode::Cw if cw => return,
+        CullMode::Ccw if !cw => return,
+        _ => {}
+    }
+    let provoking = v[0];
+    // Normalise to clockwise order so that every edge function is positive
+    // inside.
+    let o = if cw { [0, 1, 2] } else { [0, 2, 1] };
+    let (xs, ys, v) = (o.map(|i| xs[i]), o.map(|i| ys[i]), o.map(|i| v[i]));
+
+    let mut edge_ab = [[0i32; 2]; 3];
+    let mut edge_c = [0i64; 3];
+    for i in 0..3 {
+        let (a, b) = (i, (i + 1) % 3);
+        let dx = xs[b] - xs[a];
+        let dy = ys[b] - ys[a];
+        // Top edge: horizontal with the inside below (dx > 0 when
+        // clockwise); left edge: going up (dy < 0).
+        let top_left = dy < 0 || (dy == 0 && dx > 0);
+        // |dx|, |dy| < 2^24 inside the guard band: they fit i32.
+        edge_ab[i] = [i64_to_i32_sat(-dy), i64_to_i32_sat(dx)];
+        edge_c[i] = dy * xs[a] - dx * ys[a] - i64::from(!top_left);
+    }
+
+    let r = ctx.rect;
+    let minx = xs.iter().copied().min().unwrap_or(0);
+    let maxx = xs.iter().copied().max().unwrap_or(0);
+    let miny = ys.iter().copied().min().unwrap_or(0);
+    let maxy = ys.iter().copied().max().unwrap_or(0);
+    let bx0 = i64_to_i32_sat((minx + 255).div_euclid(256)).max(r.x1);
+    let bx1 = i64_to_i32_sat(maxx.div_euclid(256)).min(r.x2 - 1);
+    let by0 = i64_to_i32_sat((miny + 255).div_euclid(256)).max(r.y1);
+    let by1 = i64_to_i32_sat(maxy.div_euclid(256)).min(r.y2 - 1);
+    if bx0 > bx1 || by0 > by1 {
+        return;
+    }
+
+    // Attribute planes on the snapped positions, in f64.
+    let fx = xs.map(|x| x as f64 / 256.0);
+    let fy = ys.map(|y| y as f64 / 256.0);
+    let (dx1, dy1, dx2, dy2) = (fx[1] - fx[0], fy[1] - fy[0], fx[2] - fx[0], fy[2] - fy[0]);
+    let inv = 1.0 / (dx1 * dy2 - dx2 * dy1);
+    let (rx, ry) = (f64::from(bx0) - fx[0], f64::from(by0) - fy[0]);
+    let plane = |a: [f64; 3]| -> (f64, f64, f64) {
+        let (da1, da2) = (a[1] - a[0], a[2] - a[0]);
+        let gx = (da1 * dy2 - da2 * dy1) * inv;
+        let gy = (da2 * dx1 - da1 * dx2) * inv;
+        (a[0] + gx * rx + gy * ry, gx, gy)
+    };
+
+    let (zr, zx, zy) = plane(attr3(&v, |p| p.pos[2]));
+    let bias = f64::from(ctx.depth_bias) + f64::from(ctx.slope_bias) * zx.abs().max(zy.abs());
+    let rhw_vals = attr3(&v, |p| p.pos[3]);
+    let (wr, wx, wy) = plane(rhw_vals);
+
+    let mut flags = if cw { 0 } else { FLAG_CCW };
+    let affine = rhw_vals[0] == rhw_vals[1] && rhw_vals[1] == rhw_vals[2];
+
+    let mut diffuse = [[0i32; 4]; 3];
+    let mut specular = [[0i32; 4]; 3];
+    let mut persp = [[0f32; 3]; 8];
+    if ctx.flat {
+        for c in 0..4 {
+            let cd = f64::from(provoking.diffuse[c]);
+            let cs = f64::from(provoking.specular[c]);
+            diffuse[0][c] = to_fixed(cd, 0.0, 0.0).map_or(0, |f| f[0]);
+            specular[0][c] = to_fixed(cs, 0.0, 0.0).map_or(0, |f| f[0]);
+        }
+    } else {
+        let mut ok = affine;
+        if ok {
+            'ch: for c in 0..4 {
+                let (r0, gx, gy) = plane(attr3(&v, |p| p.diffuse[c]));
+                let Some(f) = to_fixed(r0, gx, gy) else {
+                    ok = false;
+                    break 'ch;
+                };
+                for k in 0..3 {
+                    diffuse[k][c] = f[k];
+                }
+                if ctx.need_specular {
+                    let (r0, gx, gy) = plane(attr3(&v, |p| p.specular[c]));
+                    let Some(f) = to_fixed(r0, gx, gy) else {
+                        ok = false;
+                        break 'ch;
+                    };
+                    for k in 0..3 {
+                        specular[k][c] = f[k];
+                    }
+                }
+            }
+        }
+        if !ok {
+            flags |= FLAG_PERSPECTIVE;
+            for c in 0..4 {
+                let d = attr3(&v, |p| p.diffuse[c] * p.pos[3]);
+                let s = attr3(&v, |p| p.specular[c] * p.pos[3]);
+                let (a, b, e) = plane(d);
+                persp[c] = [a as f32, b as f32, e as f32];
+                let (a, b, e) = plane(s);
+                persp[4 + c] = [a as f32, b as f32, e as f32];
+            }
+        }
+    }
+
+    let extra = if flags & FLAG_PERSPECTIVE != 0 || ctx.need_specular || ctx.need_rhw {
+        let idx = u32::try_from(out.extras.len()).unwrap_or(NO_EXTRA);
+        out.extras.push(TriExtra {
+            rhw: [wr as f32, wx as f32, wy as f32],
+            bias: bias as f32,
+            specular,
+            persp,
+        });
+        idx
+    } else {
+        NO_EXTRA
+    };
+
+    // The bounding box lies inside the raster rect (< MAX_DIMENSION), so
+    // it fits i16.
+    let b16 = |v: i32| v.clamp(0, i32::from(i16::MAX)) as i16;
+    out.tris.push(TriSetup {
+        edge_ab,
+        edge_c,
+        diffuse,
+        z: [(zr + bias) as f32, zx as f32, zy as f32],
+        bbox: [b16(bx0), b16(by0), b16(bx1), b16(by1)],
+        extra,
+        flags,
+    });
+}
+
+/// Sets up a line from `a` to `b`. `colors` overrides both ends' colours
+/// (flat shading: the provoking vertex's). `last_pixel` includes the end
+/// pixel.
+pub(crate) fn setup_line(
+    ctx: &SetupCtx,
+    a: &Vertex,
+    b: &Vertex,
+    last_pixel: bool,
+    flat: Option<&Vertex>,
+    out: &mut ChunkOut,
+) {
+    let (x0, y0, x1, y1) = (
+        snap(a.pos[0]),
+        snap(a.pos[1]),
+        snap(b.pos[0]),
+        snap(b.pos[1]),
+    );
+    let x_major = (x1 - x0).abs() >= (y1 - y0).abs();
+    let (u0, v0, u1, v1) = if x_major {
+        (x0, y0, x1, y1)
+    } else {
+        (y0, x0, y1, x1)
+    };
+    let du = u1 - u0;
+    let dv = v1 - v0;
+    let fa = flat.unwrap_or(a);
+    let fb = flat.unwrap_or(b);
+    let s = i64_to_i32_sat((u0 + 128).div_euclid(256));
+    let e = i64_to_i32_sat((u1 + 128).div_euclid(256));
+    let z = [a.pos[2] + ctx.depth_bias, b.pos[2] + ctx.depth_bias];
+    let mut l = if du == 0 {
+        // Zero length: only the last pixel, if requested, as a one-pixel
+        // line at the end point with the end's attributes.
+        if !last_pixel {
+            return;
+        }
+        let m = i64_to_i32_sat((v1 + 128).div_euclid(256));
+        LineSetup {
+            u0: e.saturating_mul(256),
+            v0: m.saturating_mul(256),
+            du: 1,
+            dv: 0,
+            p_lo: e,
+            p_hi: e,
+            z: [z[1]; 2],
+            rhw: [b.pos[3]; 2],
+            bbox: [0; 4],
+            diffuse: [color_u8(fb.diffuse); 2],
+            specular: [color_u8(fb.specular); 2],
+            x_major,
+        }
+    } else {
+        let (p_lo, p_hi) = if du > 0 {
+            (s, if last_pixel { e } else { e - 1 })
+        } else {
+            (if last_pixel { e } else { e + 1 }, s)
+        };
+        if p_lo > p_hi {
+            return;
+        }
+        // Inside the guard band every fixed-point value fits i32.
+        LineSetup {
+            u0: i64_to_i32_sat(u0),
+            v0: i64_to_i32_sat(v0),
+            du: i64_to_i32_sat(du),
+            dv: i64_to_i32_sat(dv),
+            p_lo,
+            p_hi,
+            z,
+            rhw: [a.pos[3], b.pos[3]],
+            bbox: [0; 4],
+            diffuse: [color_u8(fa.diffuse), color_u8(fb.diffuse)],
+            specular: [color_u8(fa.specular), color_u8(fb.specular)],
+            x_major,
+        }
+    };
+    let (p_lo, p_hi) = (l.p_lo, l.p_hi);
+    let (m0, m1) = (l.minor_at(p_lo), l.minor_at(p_hi));
+    let (mlo, mhi) = (m0.min(m1), m0.max(m1));
+    let [bx0, by0, bx1, by1] = if x_major {
+        [p_lo, mlo, p_hi, mhi]
+    } else {
+        [mlo, p_lo, mhi, p_hi]
+    };
+    let r = ctx.rect;
+    let bb = [
+        bx0.max(r.x1),
+        by0.max(r.y1),
+        bx1.min(r.x2 - 1),
+        by1.min(r.y2 - 1),
+    ];
+    if bb[0] > bb[2] || bb[1] > bb[3] {
+        return;
+    }
+    // Inside the raster rect: fits i16.
+    l.bbox = bb.map(|v| v.clamp(0, i32::from(i16::MAX)) as i16);
+    out.lines.push(l);
+}
+
+/// Sets up a point of size 1: the pixel whose centre is nearest.
+pub(crate) fn setup_point(ctx: &SetupCtx, v: &Vertex, out: &mut ChunkOut) {
+    let x = i64_to_i32_sat((snap(v.pos[0]) + 128).div_euclid(256));
+    let y = i64_to_i32_sat((snap(v.pos[1]) + 128).div_euclid(256));
+    let r = ctx.rect;
+    if x < r.x1 || x >= r.x2 || y < r.y1 || y >= r.y2 {
+        return;
+    }
+    out.points.push(PointSetup {
+        x,
+        y,
+        z: v.pos[2] + ctx.depth_bias,
+        rhw: v.pos[3],
+        diffuse: color_u8(v.diffuse),
+        specular: color_u8(v.specular),
+    });
+}
+
+/// Signed doubled area of a screen polygon on snapped coordinates
+/// (positive = clockwise on screen).
+pub(crate) fn polygon_area(verts: &[Vertex]) -> i128 {
+    let n = verts.len();
+    let mut s: i128 = 0;
+    for i in 0..n {
+        let a = &verts[i];
+        let b = &verts[(i + 1) % n];
+        s += i128::from(snap(a.pos[0])) * i128::from(snap(b.pos[1]))
+            - i128::from(snap(b.pos[0])) * i128::from(snap(a.pos[1]));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_fit_the_limit() {
+        assert_eq!(std::mem::size_of::<TriSetup>(), 128);
+        assert!(std::mem::size_of::<LineSetup>() <= 72);
+        assert!(std::mem::size_of::<PointSetup>() <= crate::limits::MAX_SETUP_RECORD_BYTES);
+        assert!(std::mem::size_of::<TriExtra>() <= crate::limits::MAX_SETUP_RECORD_BYTES);
+    }
+}

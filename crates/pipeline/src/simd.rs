@@ -1,0 +1,795 @@
+//! Vectorised span kernels (x86_64 SSE2 / SSE4.1 / AVX2) and their scalar
+//! twins. The only module of the crate that contains `unsafe`.
+//!
+//! *Input*: one span of one row: the destination bytes (already sliced to
+//! the span, so every store is in bounds by construction), fixed-point
+//! colour planes and depth planes. *Output*: written pixels and the number
+//! of pixels that passed the depth test.
+//!
+//! *Guarantees*:
+//! * every SIMD kernel has a scalar twin (`*_scalar`) producing the same
+//!   bytes for every input; tests compare them (proptest);
+//! * the kernel variant is chosen at run time with
+//!   `is_x86_feature_detected!` ([`SimdLevel::detect`]); a variant is only
+//!   ever called when its features were detected;
+//! * colours use wrapping i32 16.16 fixed point: `v(i) = start + i·step`
+//!   (mod 2^32), so stepping by 1 lane or 8 lanes gives the same values;
+//!   depth uses the same IEEE f32 operations in the same order in both
+//!   twins (no FMA), rounding with ties-to-even.
+//!
+//! Colour channel order in every `[i32; 4]` is the memory order of an
+//! A8R8G8B8 pixel: blue, green, red, alpha.
+#![allow(unsafe_code)]
+
+use crate::state::CmpFunc;
+
+/// Which instruction-set level the kernels use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SimdLevel {
+    /// Scalar twins only.
+    Scalar,
+    /// SSE2 (baseline on x86_64).
+    Sse2,
+    /// SSE4.1.
+    Sse41,
+    /// AVX2.
+    Avx2,
+}
+
+impl SimdLevel {
+    /// The best level this CPU supports.
+    pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("avx2") {
+                return SimdLevel::Avx2;
+            }
+            if is_x86_feature_detected!("sse4.1") {
+                return SimdLevel::Sse41;
+            }
+            if is_x86_feature_detected!("sse2") {
+                return SimdLevel::Sse2;
+            }
+        }
+        SimdLevel::Scalar
+    }
+
+    /// `self`, lowered to what the CPU supports (so a requested level can
+    /// never exceed the detected one).
+    pub fn clamp_to_cpu(self) -> Self {
+        self.min(Self::detect())
+    }
+}
+
+/// Asks the CPU to start loading the cache lines of `v` (a pure hint: no
+/// effect on results).
+#[inline(always)]
+pub(crate) fn prefetch<T>(v: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = (v as *const T).cast::<i8>();
+        let mut off = 0;
+        while off < std::mem::size_of::<T>() {
+            // SAFETY: a prefetch is a hint: it cannot fault or modify
+            // memory, and `p + off` stays inside the object `v`. SSE (which
+            // provides it) is part of the x86_64 baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
+            off += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
+/// Depth-test parameters of a span for a 24-bit depth in bits 31..8.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Depth24Params {
+    /// z at the plane's reference pixel (bias included).
+    pub zref: f32,
+    /// dz/dx.
+    pub dzdx: f32,
+    /// dz/dy × (row − reference row), computed once per span.
+    pub zy: f32,
+    /// Column of the first span pixel relative to the reference column.
+    pub fx0: i32,
+    /// Depth function.
+    pub func: CmpFunc,
+    /// Depth writes enabled.
+    pub write: bool,
+}
+
+#[inline(always)]
+fn clamp8(v: i32) -> u8 {
+    crate::int::clamp_u8(v >> 16)
+}
+
+#[inline(always)]
+fn pack_pixel(v: &[i32; 4], and_mask: u32) -> u32 {
+    u32::from_le_bytes([clamp8(v[0]), clamp8(v[1]), clamp8(v[2]), clamp8(v[3])]) & and_mask
+}
+
+#[inline(always)]
+fn step_pixel(v: &mut [i32; 4], step: &[i32; 4]) {
+    for (a, b) in v.iter_mut().zip(step) {
+        *a = a.wrapping_add(*b);
+    }
+}
+
+/// Colour at lane `i` of a span: `start + i·step` (wrapping).
+#[inline(always)]
+fn color_at(start: &[i32; 4], step: &[i32; 4], i: usize) -> [i32; 4] {
+    let i = i as i32;
+    [
+        start[0].wrapping_add(step[0].wrapping_mul(i)),
+        start[1].wrapping_add(step[1].wrapping_mul(i)),
+        start[2].wrapping_add(step[2].wrapping_mul(i)),
+        start[3].wrapping_add(step[3].wrapping_mul(i)),
+    ]
+}
+
+/// Scalar twin of [`gouraud_span`].
+pub(crate) fn gouraud_span_scalar(dst: &mut [u8], start: [i32; 4], step: [i32; 4], and_mask: u32) {
+    let mut v = start;
+    for px in dst.chunks_exact_mut(4) {
+        px.copy_from_slice(&pack_pixel(&v, and_mask).to_le_bytes());
+        step_pixel(&mut v, &step);
+    }
+}
+
+/// Writes `dst.len() / 4` 32-bit pixels of a Gouraud span: pixel i gets
+/// channels `clamp((start + i·step) >> 16, 0, 255)`, ANDed with `and_mask`
+/// (0x00FF_FFFF zeroes the X byte of X8R8G8B8).
+pub(crate) fn gouraud_span(
+    level: SimdLevel,
+    dst: &mut [u8],
+    start: [i32; 4],
+    step: [i32; 4],
+    and_mask: u32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match level {
+            SimdLevel::Avx2 => {
+                // SAFETY: `level` is Avx2 only when `SimdLevel::detect` saw
+                // AVX2 (the renderer clamps requested levels to the CPU).
+                unsafe { x86::gouraud_span_avx2(dst, start, step, and_mask) };
+                return;
+            }
+            SimdLevel::Sse2 | SimdLevel::Sse41 => {
+                // SAFETY: SSE2 is part of the x86_64 baseline and was
+                // detected.
+                unsafe { x86::gouraud_span_sse2(dst, start, step, and_mask) };
+                return;
+            }
+            SimdLevel::Scalar => {}
+        }
+    }
+    let _ = level;
+    gouraud_span_scalar(dst, start, step, and_mask);
+}
+
+/// Scalar twin of [`gouraud_depth24_span`].
+pub(crate) fn gouraud_depth24_span_scalar(
+    color: &mut [u8],
+    depth: &mut [u8],
+    n: usize,
+    start: [i32; 4],
+    step: [i32; 4],
+    and_mask: u32,
+    p: &Depth24Params,
+) -> u32 {
+    let mut passed = 0;
+    for (i, (c, d)) in color
+        .chunks_exact_mut(4)
+        .zip(depth.chunks_exact_mut(4))
+        .take(n)
+        .enumerate()
+    {
+        let fx = p.fx0.wrapping_add(i as i32) as f32;
+        // max/min (not clamp): NaN maps to 0 exactly like the SIMD
+        // max_ps/min_ps operand order.
+        #[allow(clippy::manual_clamp)]
+        let z = ((p.zref + p.dzdx * fx) + p.zy).max(0.0).min(1.0);
+        let zq = crate::int::round_ties_even_f32(z * 16_777_215.0) as i32;
+        let old_raw = u32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+        let old = (old_raw >> 8) as i32;
+        if p.func.test(zq, old) {
+            passed += 1;
+            if p.write {
+                let new = ((zq as u32) << 8) | (old_raw & 0xFF);
+                d.copy_from_slice(&new.to_le_bytes());
+            }
+            let v = color_at(&start, &step, i);
+            c.copy_from_slice(&pack_pixel(&v, and_mask).to_le_bytes());
+        }
+    }
+    passed
+}
+
+/// Gouraud span of `n` pixels with a depth test against a depth buffer
+/// holding 24 bits of depth in bits 31..8 (D24S8, D24X8, D24X4S4; the low
+/// byte is kept). Returns the number of pixels that passed.
+///
+/// `color` and `depth` start at the span and may extend beyond its `n`
+/// pixels: the vector kernels may then read up to one vector of pixels past
+/// the span and store them back unchanged (cheaper than masked stores).
+#[allow(clippy::too_many_arguments)] // a kernel entry: flat scalar arguments
+pub(crate) fn gouraud_depth24_span(
+    level: SimdLevel,
+    color: &mut [u8],
+    depth: &mut [u8],
+    n: usize,
+    start: [i32; 4],
+    step: [i32; 4],
+    and_mask: u32,
+    p: &Depth24Params,
+) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match level {
+            SimdLevel::Avx2 => {
+                // SAFETY: AVX2 was detected (see `gouraud_span`).
+                return unsafe { x86::depth24_avx2(color, depth, n, start, step, and_mask, p) };
+            }
+            SimdLevel::Sse41 => {
+                // SAFETY: SSE4.1 was detected.
+                return unsafe { x86::depth24_sse41(color, depth, n, start, step, and_mask, p) };
+            }
+            SimdLevel::Sse2 => {
+                // SAFETY: SSE2 is baseline on x86_64.
+                return unsafe { x86::depth24_sse2(color, depth, n, start, step, and_mask, p) };
+            }
+            SimdLevel::Scalar => {}
+        }
+    }
+    let _ = level;
+    gouraud_depth24_span_scalar(color, depth, n, start, step, and_mask, p)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! The x86_64 kernels. Every function requires its target features to
+    //! be present (callers check with `is_x86_feature_detected!`), and
+    //! only stores through pointers of `chunks_exact_mut` chunks of the
+    //! exact store width.
+    use super::{color_at, gouraud_depth24_span_scalar, gouraud_span_scalar, Depth24Params};
+    use crate::state::CmpFunc;
+    use std::arch::x86_64::*;
+
+    #[inline(always)]
+    unsafe fn load4(v: &[i32; 4]) -> __m128i {
+        // SAFETY: `v` is 16 readable bytes; loadu has no alignment need.
+        unsafe { _mm_loadu_si128(v.as_ptr().cast()) }
+    }
+
+    /// Packs four pixels held as i32 BGRA 16.16 vectors into 16 bytes.
+    #[inline(always)]
+    unsafe fn pack4(p0: __m128i, p1: __m128i, p2: __m128i, p3: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsics on registers; SSE2 is enabled in every
+        // caller.
+        unsafe {
+            let a = _mm_packs_epi32(_mm_srai_epi32(p0, 16), _mm_srai_epi32(p1, 16));
+            let b = _mm_packs_epi32(_mm_srai_epi32(p2, 16), _mm_srai_epi32(p3, 16));
+            _mm_packus_epi16(a, b)
+        }
+    }
+
+    #[target_feature(enable = "sse2")]
+    pub(super) unsafe fn gouraud_span_sse2(
+        dst: &mut [u8],
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+    ) {
+        let n4 = dst.len() / 16;
+        // SAFETY: register-only SSE2 operations; loads from local arrays.
+        let (mut v0, mut v1, mut v2, mut v3, step4, andm) = unsafe {
+            let s = load4(&step);
+            let v0 = load4(&start);
+            let v1 = _mm_add_epi32(v0, s);
+            let v2 = _mm_add_epi32(v1, s);
+            let v3 = _mm_add_epi32(v2, s);
+            (
+                v0,
+                v1,
+                v2,
+                v3,
+                _mm_slli_epi32(s, 2),
+                _mm_set1_epi32(and_mask as i32),
+            )
+        };
+        let (body, tail) = dst.split_at_mut(n4 * 16);
+        for chunk in body.chunks_exact_mut(16) {
+            // SAFETY: `chunk` is exactly 16 writable bytes; storeu has no
+            // alignment requirement.
+            unsafe {
+                let p = _mm_and_si128(pack4(v0, v1, v2, v3), andm);
+                _mm_storeu_si128(chunk.as_mut_ptr().cast(), p);
+                v0 = _mm_add_epi32(v0, step4);
+                v1 = _mm_add_epi32(v1, step4);
+                v2 = _mm_add_epi32(v2, step4);
+                v3 = _mm_add_epi32(v3, step4);
+            }
+        }
+        gouraud_span_scalar(tail, color_at(&start, &step, n4 * 4), step, and_mask);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn gouraud_span_avx2(
+        dst: &mut [u8],
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+    ) {
+        let n8 = dst.len() / 32;
+        // Register k holds pixel i+k in its low half and pixel i+k+4 in
+        // its high half, so that the in-lane packs give pixels in order.
+        // SAFETY: register-only AVX2 operations; loads from local arrays.
+        let (mut r, step8, andm) = unsafe {
+            let s = load4(&step);
+            let lo0 = load4(&start);
+            let s4 = _mm_slli_epi32(s, 2);
+            let mut r = [_mm256_setzero_si256(); 4];
+            let mut lo = lo0;
+            for rk in r.iter_mut() {
+                let hi = _mm_add_epi32(lo, s4);
+                *rk = _mm256_set_m128i(hi, lo);
+                lo = _mm_add_epi32(lo, s);
+            }
+            let s8 = _mm_slli_epi32(s, 3);
+            (
+                r,
+                _mm256_set_m128i(s8, s8),
+                _mm256_set1_epi32(and_mask as i32),
+            )
+        };
+        let (body, tail) = dst.split_at_mut(n8 * 32);
+        for chunk in body.chunks_exact_mut(32) {
+            // SAFETY: `chunk` is exactly 32 writable bytes; storeu has no
+            // alignment requirement.
+            unsafe {
+                let p = _mm256_and_si256(pack8(&r), andm);
+                _mm256_storeu_si256(chunk.as_mut_ptr().cast(), p);
+                for rk in r.iter_mut() {
+                    *rk = _mm256_add_epi32(*rk, step8);
+                }
+            }
+        }
+        let rem = tail.len() / 4;
+        if rem > 0 {
+            // SAFETY: lanes < rem are inside `tail` (rem·4 ≤ tail.len());
+            // masked-off lanes are not accessed by maskstore.
+            unsafe {
+                let mask = tail_mask(rem);
+                let p = _mm256_and_si256(pack8(&r), andm);
+                _mm256_maskstore_epi32(tail.as_mut_ptr().cast(), mask, p);
+            }
+        }
+    }
+
+    /// Lane mask with lanes `0..rem` set (rem ≤ 8).
+    #[inline(always)]
+    unsafe fn tail_mask(rem: usize) -> __m256i {
+        // SAFETY: register-only AVX2 operations (callers enable AVX2).
+        unsafe {
+            _mm256_cmpgt_epi32(
+                _mm256_set1_epi32(rem as i32),
+                _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0),
+            )
+        }
+    }
+
+    /// Packs 8 pixels held in the AVX2 register arrangement of
+    /// `gouraud_span_avx2` into 32 bytes in pixel order.
+    #[inline(always)]
+    unsafe fn pack8(r: &[__m256i; 4]) -> __m256i {
+        // SAFETY: register-only AVX2 operations (callers enable AVX2).
+        unsafe {
+            let a = _mm256_packs_epi32(_mm256_srai_epi32(r[0], 16), _mm256_srai_epi32(r[1], 16));
+            let b = _mm256_packs_epi32(_mm256_srai_epi32(r[2], 16), _mm256_srai_epi32(r[3], 16));
+            _mm256_packus_epi16(a, b)
+        }
+    }
+
+    /// Lane mask (all ones) where `new FUNC old` holds, SSE2.
+    #[inline(always)]
+    unsafe fn cmp_sse2(func: CmpFunc, new: __m128i, old: __m128i) -> __m128i {
+        // SAFETY: register-only SSE2 operations.
+        unsafe {
+            let ones = _mm_set1_epi32(-1);
+            match func {
+                CmpFunc::Never => _mm_setzero_si128(),
+                CmpFunc::Less => _mm_cmpgt_epi32(old, new),
+                CmpFunc::Equal => _mm_cmpeq_epi32(new, old),
+                CmpFunc::LessEqual => _mm_xor_si128(_mm_cmpgt_epi32(new, old), ones),
+                CmpFunc::Greater => _mm_cmpgt_epi32(new, old),
+                CmpFunc::NotEqual => _mm_xor_si128(_mm_cmpeq_epi32(new, old), ones),
+                CmpFunc::GreaterEqual => _mm_xor_si128(_mm_cmpgt_epi32(old, new), ones),
+                CmpFunc::Always => ones,
+            }
+        }
+    }
+
+    /// Shared 4-lane body of the SSE2 and SSE4.1 depth kernels.
+    #[inline(always)]
+    unsafe fn depth24_sse_body<const SSE41: bool>(
+        color: &mut [u8],
+        depth: &mut [u8],
+        n: usize,
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+        p: &Depth24Params,
+    ) -> u32 {
+        let n = n.min(color.len() / 4).min(depth.len() / 4);
+        let n4 = n / 4;
+        let mut passed = 0u32;
+        // SAFETY: register-only SSE2 operations; loads from local arrays.
+        let (mut v, step4, andm, zref, dzdx, zy, zero, one, scale, low8, write, lane) = unsafe {
+            let s = load4(&step);
+            let v0 = load4(&start);
+            let v1 = _mm_add_epi32(v0, s);
+            let v2 = _mm_add_epi32(v1, s);
+            let v3 = _mm_add_epi32(v2, s);
+            (
+                [v0, v1, v2, v3],
+                _mm_slli_epi32(s, 2),
+                _mm_set1_epi32(and_mask as i32),
+                _mm_set1_ps(p.zref),
+                _mm_set1_ps(p.dzdx),
+                _mm_set1_ps(p.zy),
+                _mm_setzero_ps(),
+                _mm_set1_ps(1.0),
+                _mm_set1_ps(16_777_215.0),
+                _mm_set1_epi32(0xFF),
+                _mm_set1_epi32(if p.write { -1 } else { 0 }),
+                _mm_set_epi32(3, 2, 1, 0),
+            )
+        };
+        let (cbody, ctail) = color.split_at_mut(n4 * 16);
+        let (dbody, dtail) = depth.split_at_mut(n4 * 16);
+        for (k, (c, d)) in cbody
+            .chunks_exact_mut(16)
+            .zip(dbody.chunks_exact_mut(16))
+            .enumerate()
+        {
+            // SAFETY: `c` and `d` are exactly 16 bytes each, valid for
+            // unaligned loads and stores; the rest is register arithmetic.
+            unsafe {
+                let x = p.fx0.wrapping_add((k * 4) as i32);
+                let fx = _mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(x), lane));
+                let z = _mm_add_ps(_mm_add_ps(zref, _mm_mul_ps(dzdx, fx)), zy);
+                let z = _mm_min_ps(_mm_max_ps(z, zero), one);
+                let zq = _mm_cvtps_epi32(_mm_mul_ps(z, scale));
+                let old_raw = _mm_loadu_si128(d.as_ptr().cast());
+                let old = _mm_srli_epi32(old_raw, 8);
+                let pass = cmp_sse2(p.func, zq, old);
+                let new_d = _mm_or_si128(_mm_slli_epi32(zq, 8), _mm_and_si128(old_raw, low8));
+                let wmask = _mm_and_si128(pass, write);
+                let col = _mm_and_si128(pack4(v[0], v[1], v[2], v[3]), andm);
+                let old_c = _mm_loadu_si128(c.as_ptr().cast());
+                let (out_d, out_c) = if SSE41 {
+                    (
+                        _mm_blendv_epi8(old_raw, new_d, wmask),
+                        _mm_blendv_epi8(old_c, col, pass),
+                    )
+                } else {
+                    (
+                        _mm_or_si128(
+                            _mm_and_si128(wmask, new_d),
+                            _mm_andnot_si128(wmask, old_raw),
+                        ),
+                        _mm_or_si128(_mm_and_si128(pass, col), _mm_andnot_si128(pass, old_c)),
+                    )
+                };
+                _mm_storeu_si128(d.as_mut_ptr().cast(), out_d);
+                _mm_storeu_si128(c.as_mut_ptr().cast(), out_c);
+                passed += (_mm_movemask_ps(_mm_castsi128_ps(pass)) as u32).count_ones();
+                for vk in v.iter_mut() {
+                    *vk = _mm_add_epi32(*vk, step4);
+                }
+            }
+        }
+        let done = n4 * 4;
+        let tail = Depth24Params {
+            fx0: p.fx0.wrapping_add(done as i32),
+            ..*p
+        };
+        passed
+            + gouraud_depth24_span_scalar(
+                ctail,
+                dtail,
+                n - done,
+                color_at(&start, &step, done),
+                step,
+                and_mask,
+                &tail,
+            )
+    }
+
+    #[target_feature(enable = "sse2")]
+    pub(super) unsafe fn depth24_sse2(
+        color: &mut [u8],
+        depth: &mut [u8],
+        n: usize,
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+        p: &Depth24Params,
+    ) -> u32 {
+        // SAFETY: this function requires SSE2, which the body needs.
+        unsafe { depth24_sse_body::<false>(color, depth, n, start, step, and_mask, p) }
+    }
+
+    #[target_feature(enable = "sse4.1")]
+    pub(super) unsafe fn depth24_sse41(
+        color: &mut [u8],
+        depth: &mut [u8],
+        n: usize,
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+        p: &Depth24Params,
+    ) -> u32 {
+        // SAFETY: this function requires SSE4.1 (which implies SSE2), which
+        // the body's blendv path needs.
+        unsafe { depth24_sse_body::<true>(color, depth, n, start, step, and_mask, p) }
+    }
+
+    /// Lane mask where `new FUNC old` holds, AVX2.
+    #[inline(always)]
+    unsafe fn cmp_avx2(func: CmpFunc, new: __m256i, old: __m256i) -> __m256i {
+        // SAFETY: register-only AVX2 operations.
+        unsafe {
+            let ones = _mm256_set1_epi32(-1);
+            match func {
+                CmpFunc::Never => _mm256_setzero_si256(),
+                CmpFunc::Less => _mm256_cmpgt_epi32(old, new),
+                CmpFunc::Equal => _mm256_cmpeq_epi32(new, old),
+                CmpFunc::LessEqual => _mm256_xor_si256(_mm256_cmpgt_epi32(new, old), ones),
+                CmpFunc::Greater => _mm256_cmpgt_epi32(new, old),
+                CmpFunc::NotEqual => _mm256_xor_si256(_mm256_cmpeq_epi32(new, old), ones),
+                CmpFunc::GreaterEqual => _mm256_xor_si256(_mm256_cmpgt_epi32(old, new), ones),
+                CmpFunc::Always => ones,
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn depth24_avx2(
+        color: &mut [u8],
+        depth: &mut [u8],
+        n: usize,
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+        p: &Depth24Params,
+    ) -> u32 {
+        let n = n.min(color.len() / 4).min(depth.len() / 4);
+        let n8 = n / 8;
+        let mut passed = 0u32;
+        // SAFETY: register-only AVX2 operations; loads from local arrays.
+        let (mut r, step8, andm, zref, dzdx, zy, zero, one, scale, low8, write, lane) = unsafe {
+            let s = load4(&step);
+            let s4 = _mm_slli_epi32(s, 2);
+            let mut r = [_mm256_setzero_si256(); 4];
+            let mut lo = load4(&start);
+            for rk in r.iter_mut() {
+                *rk = _mm256_set_m128i(_mm_add_epi32(lo, s4), lo);
+                lo = _mm_add_epi32(lo, s);
+            }
+            let s8 = _mm_slli_epi32(s, 3);
+            (
+                r,
+                _mm256_set_m128i(s8, s8),
+                _mm256_set1_epi32(and_mask as i32),
+                _mm256_set1_ps(p.zref),
+                _mm256_set1_ps(p.dzdx),
+                _mm256_set1_ps(p.zy),
+                _mm256_setzero_ps(),
+                _mm256_set1_ps(1.0),
+                _mm256_set1_ps(16_777_215.0),
+                _mm256_set1_epi32(0xFF),
+                _mm256_set1_epi32(if p.write { -1 } else { 0 }),
+                _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0),
+            )
+        };
+        let (cbody, ctail) = color.split_at_mut(n8 * 32);
+        let (dbody, dtail) = depth.split_at_mut(n8 * 32);
+        let k = Depth8 {
+            zref,
+            dzdx,
+            zy,
+            zero,
+            one,
+            scale,
+            low8,
+            write,
+            lane,
+            andm,
+            func: p.func,
+        };
+        for (i, (c, d)) in cbody
+            .chunks_exact_mut(32)
+            .zip(dbody.chunks_exact_mut(32))
+            .enumerate()
+        {
+            let x = p.fx0.wrapping_add((i * 8) as i32);
+            // SAFETY: `c` and `d` are exactly 32 bytes each; with an
+            // all-ones mask every lane is inside them.
+            passed += unsafe {
+                depth8::<false>(
+                    &k,
+                    &r,
+                    x,
+                    c.as_mut_ptr(),
+                    d.as_mut_ptr(),
+                    _mm256_set1_epi32(-1),
+                )
+            };
+            for rk in r.iter_mut() {
+                *rk = _mm256_add_epi32(*rk, step8);
+            }
+        }
+        let rem = n - n8 * 8;
+        if rem > 0 {
+            let x = p.fx0.wrapping_add((n8 * 8) as i32);
+            let mask = tail_mask(rem);
+            passed += if ctail.len() >= 32 && dtail.len() >= 32 {
+                // SAFETY: both tails hold at least 32 bytes, so full-width
+                // loads and stores are in bounds; lanes ≥ rem are outside
+                // `pass` and are stored back unchanged.
+                unsafe { depth8::<false>(&k, &r, x, ctail.as_mut_ptr(), dtail.as_mut_ptr(), mask) }
+            } else {
+                // SAFETY: lanes < rem are inside `ctail` and `dtail`
+                // (rem ≤ n − n8·8 and n ≤ len/4); masked loads/stores do
+                // not touch masked-off lanes.
+                unsafe { depth8::<true>(&k, &r, x, ctail.as_mut_ptr(), dtail.as_mut_ptr(), mask) }
+            };
+        }
+        passed
+    }
+
+    /// Loop-invariant registers of the AVX2 depth kernel.
+    struct Depth8 {
+        zref: __m256,
+        dzdx: __m256,
+        zy: __m256,
+        zero: __m256,
+        one: __m256,
+        scale: __m256,
+        low8: __m256i,
+        write: __m256i,
+        lane: __m256i,
+        andm: __m256i,
+        func: CmpFunc,
+    }
+
+    /// One 8-pixel step of the AVX2 depth kernel; returns the number of
+    /// lanes (within `mask`) that passed.
+    ///
+    /// # Safety
+    /// AVX2 must be available; `c` and `d` must be valid for reads and
+    /// writes of 32 bytes (`MASKED` false) or of the lanes selected by
+    /// `mask` (`MASKED` true). Lanes outside `mask` never pass, so a full
+    /// store writes their old values back.
+    #[inline(always)]
+    unsafe fn depth8<const MASKED: bool>(
+        k: &Depth8,
+        r: &[__m256i; 4],
+        x: i32,
+        c: *mut u8,
+        d: *mut u8,
+        mask: __m256i,
+    ) -> u32 {
+        // SAFETY: the caller guarantees AVX2 and the validity of `c` and
+        // `d` for the selected lanes.
+        unsafe {
+            let fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), k.lane));
+            let z = _mm256_add_ps(_mm256_add_ps(k.zref, _mm256_mul_ps(k.dzdx, fx)), k.zy);
+            let z = _mm256_min_ps(_mm256_max_ps(z, k.zero), k.one);
+            let zq = _mm256_cvtps_epi32(_mm256_mul_ps(z, k.scale));
+            let (old_raw, old_c) = if MASKED {
+                (
+                    _mm256_maskload_epi32(d.cast_const().cast(), mask),
+                    _mm256_maskload_epi32(c.cast_const().cast(), mask),
+                )
+            } else {
+                (
+                    _mm256_loadu_si256(d.cast_const().cast()),
+                    _mm256_loadu_si256(c.cast_const().cast()),
+                )
+            };
+            let old = _mm256_srli_epi32(old_raw, 8);
+            let pass = _mm256_and_si256(cmp_avx2(k.func, zq, old), mask);
+            let new_d =
+                _mm256_or_si256(_mm256_slli_epi32(zq, 8), _mm256_and_si256(old_raw, k.low8));
+            let wmask = _mm256_and_si256(pass, k.write);
+            let col = _mm256_and_si256(pack8(r), k.andm);
+            let out_d = _mm256_blendv_epi8(old_raw, new_d, wmask);
+            let out_c = _mm256_blendv_epi8(old_c, col, pass);
+            if MASKED {
+                _mm256_maskstore_epi32(d.cast(), mask, out_d);
+                _mm256_maskstore_epi32(c.cast(), mask, out_c);
+            } else {
+                _mm256_storeu_si256(d.cast(), out_d);
+                _mm256_storeu_si256(c.cast(), out_c);
+            }
+            (_mm256_movemask_ps(_mm256_castsi256_ps(pass)) as u32).count_ones()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LEVELS: [SimdLevel; 3] = [SimdLevel::Sse2, SimdLevel::Sse41, SimdLevel::Avx2];
+
+    fn funcs() -> impl Strategy<Value = CmpFunc> {
+        (1u32..=8).prop_map(|v| CmpFunc::from_d3d(v).unwrap_or(CmpFunc::Always))
+    }
+
+    proptest! {
+        #[test]
+        fn gouraud_span_matches_scalar(
+            n in 0usize..70,
+            start in proptest::array::uniform4(any::<i32>()),
+            step in proptest::array::uniform4(any::<i32>()),
+            xmask in any::<bool>(),
+        ) {
+            let and_mask = if xmask { 0x00FF_FFFF } else { u32::MAX };
+            let mut want = vec![0xAAu8; n * 4];
+            gouraud_span_scalar(&mut want, start, step, and_mask);
+            for level in LEVELS {
+                let level = level.clamp_to_cpu();
+                let mut got = vec![0x55u8; n * 4];
+                gouraud_span(level, &mut got, start, step, and_mask);
+                prop_assert_eq!(&got, &want);
+            }
+        }
+
+        #[test]
+        fn depth24_span_matches_scalar(
+            n in 0usize..40,
+            extra in 0usize..12,
+            start in proptest::array::uniform4(-0x100_0000i32..0x1100_0000),
+            step in proptest::array::uniform4(-0x8_0000i32..0x8_0000),
+            zref in -0.5f32..1.5,
+            dzdx in -0.1f32..0.1,
+            zy in -0.5f32..0.5,
+            fx0 in -100i32..100,
+            func in funcs(),
+            write in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            // The slices extend `extra` pixels past the span; those bytes
+            // must come out unchanged.
+            let p = Depth24Params { zref, dzdx, zy, fx0, func, write };
+            let len = (n + extra) * 4;
+            let mut s = seed;
+            let mut depth0 = vec![0u8; len];
+            for b in depth0.iter_mut() {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                *b = (s >> 56) as u8;
+            }
+            let mut want_c = vec![7u8; len];
+            let mut want_d = depth0.clone();
+            let want_n =
+                gouraud_depth24_span_scalar(&mut want_c, &mut want_d, n, start, step, u32::MAX, &p);
+            prop_assert!(want_c[n * 4..].iter().all(|&b| b == 7));
+            prop_assert_eq!(&want_d[n * 4..], &depth0[n * 4..]);
+            for level in LEVELS {
+                let level = level.clamp_to_cpu();
+                let mut c = vec![7u8; len];
+                let mut d = depth0.clone();
+                let got_n = gouraud_depth24_span(level, &mut c, &mut d, n, start, step, u32::MAX, &p);
+                prop_assert_eq!(got_n, want_n);
+                prop_assert_eq!(&c, &want_c);
+                prop_assert_eq!(&d, &want_d);
+            }
+        }
+    }
+}

@@ -1,0 +1,721 @@
+//! Pipeline state: plain Rust mirrors of the Direct3D fixed-function states.
+//!
+//! *Input*: values the device decoded from render states, viewport, transform
+//! and clip-plane tokens (each enum has `from_d3d(u32)` taking the D3D
+//! numeric value). *Output*: [`PipelineState`], read-only during a draw.
+//! *Guarantees*: `Default` gives the D3D9 API defaults; every value is
+//! valid by construction (unknown numbers are rejected by `from_d3d`).
+//!
+//! *Not handled here*: texture stages, fog and lighting (Pipeline II).
+
+/// A comparison function (D3DCMPFUNC), used by depth, stencil and alpha tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpFunc {
+    /// Never passes.
+    Never,
+    /// new < reference.
+    Less,
+    /// new == reference.
+    Equal,
+    /// new <= reference.
+    LessEqual,
+    /// new > reference.
+    Greater,
+    /// new != reference.
+    NotEqual,
+    /// new >= reference.
+    GreaterEqual,
+    /// Always passes.
+    Always,
+}
+
+impl CmpFunc {
+    /// From a D3DCMPFUNC value (1..=8).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => CmpFunc::Never,
+            2 => CmpFunc::Less,
+            3 => CmpFunc::Equal,
+            4 => CmpFunc::LessEqual,
+            5 => CmpFunc::Greater,
+            6 => CmpFunc::NotEqual,
+            7 => CmpFunc::GreaterEqual,
+            8 => CmpFunc::Always,
+            _ => return None,
+        })
+    }
+    /// Evaluates `new FUNC reference`.
+    #[inline]
+    pub fn test<T: PartialOrd>(self, new: T, reference: T) -> bool {
+        match self {
+            CmpFunc::Never => false,
+            CmpFunc::Less => new < reference,
+            CmpFunc::Equal => new == reference,
+            CmpFunc::LessEqual => new <= reference,
+            CmpFunc::Greater => new > reference,
+            CmpFunc::NotEqual => new != reference,
+            CmpFunc::GreaterEqual => new >= reference,
+            CmpFunc::Always => true,
+        }
+    }
+}
+
+/// A blend factor (D3DBLEND).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Blend {
+    /// (0, 0, 0, 0).
+    Zero,
+    /// (1, 1, 1, 1).
+    One,
+    /// Source colour.
+    SrcColor,
+    /// 1 − source colour.
+    InvSrcColor,
+    /// Source alpha.
+    SrcAlpha,
+    /// 1 − source alpha.
+    InvSrcAlpha,
+    /// Destination alpha.
+    DestAlpha,
+    /// 1 − destination alpha.
+    InvDestAlpha,
+    /// Destination colour.
+    DestColor,
+    /// 1 − destination colour.
+    InvDestColor,
+    /// (f, f, f, 1) with f = min(As, 1 − Ad).
+    SrcAlphaSat,
+    /// Source = SrcAlpha and destination = InvSrcAlpha (legacy; set as the
+    /// source factor, overrides the destination factor).
+    BothSrcAlpha,
+    /// Source = InvSrcAlpha and destination = SrcAlpha (legacy).
+    BothInvSrcAlpha,
+    /// The constant blend factor (D3DRS_BLENDFACTOR).
+    BlendFactor,
+    /// 1 − the constant blend factor.
+    InvBlendFactor,
+}
+
+impl Blend {
+    /// From a D3DBLEND value (1..=15; the D3D9Ex SRCCOLOR2 values are not
+    /// supported).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => Blend::Zero,
+            2 => Blend::One,
+            3 => Blend::SrcColor,
+            4 => Blend::InvSrcColor,
+            5 => Blend::SrcAlpha,
+            6 => Blend::InvSrcAlpha,
+            7 => Blend::DestAlpha,
+            8 => Blend::InvDestAlpha,
+            9 => Blend::DestColor,
+            10 => Blend::InvDestColor,
+            11 => Blend::SrcAlphaSat,
+            12 => Blend::BothSrcAlpha,
+            13 => Blend::BothInvSrcAlpha,
+            14 => Blend::BlendFactor,
+            15 => Blend::InvBlendFactor,
+            _ => return None,
+        })
+    }
+}
+
+/// A blend operation (D3DBLENDOP).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BlendOp {
+    /// src·sf + dst·df.
+    Add,
+    /// src·sf − dst·df.
+    Subtract,
+    /// dst·df − src·sf.
+    RevSubtract,
+    /// min(src, dst) (factors ignored).
+    Min,
+    /// max(src, dst) (factors ignored).
+    Max,
+}
+
+impl BlendOp {
+    /// From a D3DBLENDOP value (1..=5).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => BlendOp::Add,
+            2 => BlendOp::Subtract,
+            3 => BlendOp::RevSubtract,
+            4 => BlendOp::Min,
+            5 => BlendOp::Max,
+            _ => return None,
+        })
+    }
+}
+
+/// A stencil operation (D3DSTENCILOP).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StencilOp {
+    /// Keep the stored value.
+    Keep,
+    /// Set to 0.
+    Zero,
+    /// Set to the reference value.
+    Replace,
+    /// Increment, clamping at the maximum.
+    IncrSat,
+    /// Decrement, clamping at 0.
+    DecrSat,
+    /// Invert all stencil bits.
+    Invert,
+    /// Increment, wrapping.
+    Incr,
+    /// Decrement, wrapping.
+    Decr,
+}
+
+impl StencilOp {
+    /// From a D3DSTENCILOP value (1..=8).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => StencilOp::Keep,
+            2 => StencilOp::Zero,
+            3 => StencilOp::Replace,
+            4 => StencilOp::IncrSat,
+            5 => StencilOp::DecrSat,
+            6 => StencilOp::Invert,
+            7 => StencilOp::Incr,
+            8 => StencilOp::Decr,
+            _ => return None,
+        })
+    }
+    /// Applies the operation to an `bits`-bit stencil value.
+    pub fn apply(self, value: u32, reference: u32, bits: u32) -> u32 {
+        let max = if bits >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << bits) - 1
+        };
+        let v = value & max;
+        match self {
+            StencilOp::Keep => v,
+            StencilOp::Zero => 0,
+            StencilOp::Replace => reference & max,
+            StencilOp::IncrSat => (v + 1).min(max),
+            StencilOp::DecrSat => v.saturating_sub(1),
+            StencilOp::Invert => !v & max,
+            StencilOp::Incr => v.wrapping_add(1) & max,
+            StencilOp::Decr => v.wrapping_sub(1) & max,
+        }
+    }
+}
+
+/// Culling (D3DCULL). Orientation is judged in screen space, y down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CullMode {
+    /// Draw both orientations.
+    None,
+    /// Cull clockwise triangles.
+    Cw,
+    /// Cull counter-clockwise triangles (the D3D default).
+    Ccw,
+}
+
+impl CullMode {
+    /// From a D3DCULL value (1..=3).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => CullMode::None,
+            2 => CullMode::Cw,
+            3 => CullMode::Ccw,
+            _ => return None,
+        })
+    }
+}
+
+/// Fill mode (D3DFILLMODE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FillMode {
+    /// Triangles are drawn as their three vertices.
+    Point,
+    /// Triangles are drawn as their three edges.
+    Wireframe,
+    /// Triangles are filled.
+    Solid,
+}
+
+impl FillMode {
+    /// From a D3DFILLMODE value (1..=3).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => FillMode::Point,
+            2 => FillMode::Wireframe,
+            3 => FillMode::Solid,
+            _ => return None,
+        })
+    }
+}
+
+/// Shade mode (D3DSHADEMODE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShadeMode {
+    /// Colours of the first vertex of each primitive.
+    Flat,
+    /// Colours interpolated (perspective-correct).
+    Gouraud,
+    /// D3DSHADE_PHONG: never implemented by D3D9 hardware; treated as
+    /// Gouraud.
+    Phong,
+}
+
+impl ShadeMode {
+    /// From a D3DSHADEMODE value (1..=3).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => ShadeMode::Flat,
+            2 => ShadeMode::Gouraud,
+            3 => ShadeMode::Phong,
+            _ => return None,
+        })
+    }
+}
+
+/// Depth buffering (D3DZBUFFERTYPE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ZBufferType {
+    /// No depth test, no depth write.
+    Disabled,
+    /// Z-buffer: screen z (z/w) is tested and stored.
+    ZBuffer,
+    /// W-buffer: the interpolated w, mapped from `[w_near, w_far]` to
+    /// `[0, 1]`, is tested and stored.
+    WBuffer,
+}
+
+impl ZBufferType {
+    /// From a D3DZBUFFERTYPE value (0..=2).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        Some(match v {
+            0 => ZBufferType::Disabled,
+            1 => ZBufferType::ZBuffer,
+            2 => ZBufferType::WBuffer,
+            _ => return None,
+        })
+    }
+}
+
+/// An integer rectangle, right and bottom exclusive (D3DRECT / RECT).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Rect {
+    /// Left edge (inclusive).
+    pub x1: i32,
+    /// Top edge (inclusive).
+    pub y1: i32,
+    /// Right edge (exclusive).
+    pub x2: i32,
+    /// Bottom edge (exclusive).
+    pub y2: i32,
+}
+
+impl Rect {
+    /// A rectangle from its corners.
+    pub fn new(x1: i32, y1: i32, x2: i32, y2: i32) -> Self {
+        Rect { x1, y1, x2, y2 }
+    }
+    /// Intersection; may be empty.
+    pub fn intersect(self, o: Rect) -> Rect {
+        Rect {
+            x1: self.x1.max(o.x1),
+            y1: self.y1.max(o.y1),
+            x2: self.x2.min(o.x2),
+            y2: self.y2.min(o.y2),
+        }
+    }
+    /// True if it contains no pixel.
+    pub fn is_empty(self) -> bool {
+        self.x1 >= self.x2 || self.y1 >= self.y2
+    }
+}
+
+/// A 4×4 matrix, D3D row-vector convention (v' = v · M), `m[row][col]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Matrix(pub [[f32; 4]; 4]);
+
+impl Matrix {
+    /// The identity.
+    pub const IDENTITY: Matrix = Matrix([
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ]);
+    /// From the 16 floats of a D3DMATRIX (_11, _12, ... _44).
+    pub fn from_d3d(m: [f32; 16]) -> Self {
+        let mut r = [[0.0; 4]; 4];
+        for (i, v) in m.iter().enumerate() {
+            r[i / 4][i % 4] = *v;
+        }
+        Matrix(r)
+    }
+    /// `self · other`.
+    pub fn mul(&self, o: &Matrix) -> Matrix {
+        let mut r = [[0.0f32; 4]; 4];
+        for (i, row) in r.iter_mut().enumerate() {
+            for (j, v) in row.iter_mut().enumerate() {
+                *v = (0..4).map(|k| self.0[i][k] * o.0[k][j]).sum();
+            }
+        }
+        Matrix(r)
+    }
+    /// Row vector `v · self`.
+    pub fn transform(&self, v: [f32; 4]) -> [f32; 4] {
+        let m = &self.0;
+        let mut r = [0.0f32; 4];
+        for (j, out) in r.iter_mut().enumerate() {
+            *out = v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j] + v[3] * m[3][j];
+        }
+        r
+    }
+}
+
+impl Default for Matrix {
+    fn default() -> Self {
+        Matrix::IDENTITY
+    }
+}
+
+/// The viewport (D3DDP2OP_VIEWPORTINFO + ZRANGE).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Viewport {
+    /// Left edge in pixels.
+    pub x: u32,
+    /// Top edge in pixels.
+    pub y: u32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Depth mapped from clip z = 0.
+    pub min_z: f32,
+    /// Depth mapped from clip z = w. A range with `max_z <= min_z` is
+    /// treated as `min_z + 0.001` (documented D3D driver behaviour for a
+    /// degenerate range).
+    pub max_z: f32,
+}
+
+impl Viewport {
+    /// The effective max z (see [`Viewport::max_z`]).
+    pub fn effective_max_z(&self) -> f32 {
+        if self.max_z > self.min_z {
+            self.max_z
+        } else {
+            self.min_z + 0.001
+        }
+    }
+    /// The viewport rectangle.
+    pub fn rect(&self) -> Rect {
+        let c = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+        Rect::new(
+            c(self.x),
+            c(self.y),
+            c(self.x.saturating_add(self.width)),
+            c(self.y.saturating_add(self.height)),
+        )
+    }
+}
+
+impl Default for Viewport {
+    /// A huge viewport (clipped to the render target at draw time).
+    fn default() -> Self {
+        Viewport {
+            x: 0,
+            y: 0,
+            width: crate::limits::MAX_DIMENSION,
+            height: crate::limits::MAX_DIMENSION,
+            min_z: 0.0,
+            max_z: 1.0,
+        }
+    }
+}
+
+/// Rasterizer state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RasterState {
+    /// D3DRS_FILLMODE.
+    pub fill_mode: FillMode,
+    /// D3DRS_SHADEMODE.
+    pub shade_mode: ShadeMode,
+    /// D3DRS_CULLMODE.
+    pub cull_mode: CullMode,
+    /// D3DRS_LASTPIXEL: draw the last pixel of lines.
+    pub last_pixel: bool,
+    /// D3DRS_SCISSORTESTENABLE.
+    pub scissor_enable: bool,
+    /// The scissor rectangle.
+    pub scissor: Rect,
+    /// D3DRS_CLIPPING: clip untransformed primitives (near/far, guard band,
+    /// user planes). When false, primitives are still clipped against the
+    /// guard band (a memory-safety requirement, not an option).
+    pub clipping: bool,
+    /// D3DRS_CLIPPLANEENABLE (bit i enables plane i; bits ≥ 6 ignored).
+    pub clip_plane_enable: u32,
+    /// User clip planes (A, B, C, D) in world space for untransformed
+    /// vertices: a point is kept where A·x + B·y + C·z + D·w ≥ 0.
+    pub clip_planes: [[f32; 4]; crate::limits::MAX_USER_CLIP_PLANES],
+    /// D3DRS_DITHERENABLE. Accepted and ignored: the pipeline never dithers
+    /// (output must be deterministic and exact).
+    pub dither: bool,
+    /// D3DRS_SPECULARENABLE: add the specular colour to the diffuse.
+    pub specular_enable: bool,
+}
+
+impl Default for RasterState {
+    fn default() -> Self {
+        RasterState {
+            fill_mode: FillMode::Solid,
+            shade_mode: ShadeMode::Gouraud,
+            cull_mode: CullMode::Ccw,
+            last_pixel: true,
+            scissor_enable: false,
+            scissor: Rect::new(0, 0, i32::MAX, i32::MAX),
+            clipping: true,
+            clip_plane_enable: 0,
+            clip_planes: [[0.0; 4]; crate::limits::MAX_USER_CLIP_PLANES],
+            dither: false,
+            specular_enable: false,
+        }
+    }
+}
+
+/// Depth-buffer state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DepthState {
+    /// D3DRS_ZENABLE.
+    pub z_enable: ZBufferType,
+    /// D3DRS_ZWRITEENABLE.
+    pub z_write: bool,
+    /// D3DRS_ZFUNC.
+    pub z_func: CmpFunc,
+    /// Legacy D3DRS_ZBIAS (0..=16, larger = closer): subtracts
+    /// `z_bias × ZBIAS_UNIT` from the depth.
+    pub z_bias: u32,
+    /// D3DRS_DEPTHBIAS: added to the depth.
+    pub depth_bias: f32,
+    /// D3DRS_SLOPESCALEDEPTHBIAS: times max(|dz/dx|, |dz/dy|), added.
+    pub slope_scale_depth_bias: f32,
+    /// WINFO near w (W-buffering).
+    pub w_near: f32,
+    /// WINFO far w (W-buffering); `w_far <= w_near` is treated as
+    /// `w_near + 0.001`.
+    pub w_far: f32,
+}
+
+/// Depth offset of one legacy ZBIAS step: 2^-16 (one D16 step).
+pub const ZBIAS_UNIT: f32 = 1.0 / 65536.0;
+
+impl Default for DepthState {
+    fn default() -> Self {
+        DepthState {
+            z_enable: ZBufferType::ZBuffer,
+            z_write: true,
+            z_func: CmpFunc::LessEqual,
+            z_bias: 0,
+            depth_bias: 0.0,
+            slope_scale_depth_bias: 0.0,
+            w_near: 0.0,
+            w_far: 1.0,
+        }
+    }
+}
+
+/// Stencil operations and function for one face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StencilFace {
+    /// Operation when the stencil test fails.
+    pub fail: StencilOp,
+    /// Operation when the stencil test passes and the depth test fails.
+    pub z_fail: StencilOp,
+    /// Operation when both pass.
+    pub pass: StencilOp,
+    /// Comparison `(ref & mask) FUNC (stencil & mask)`.
+    pub func: CmpFunc,
+}
+
+impl Default for StencilFace {
+    fn default() -> Self {
+        StencilFace {
+            fail: StencilOp::Keep,
+            z_fail: StencilOp::Keep,
+            pass: StencilOp::Keep,
+            func: CmpFunc::Always,
+        }
+    }
+}
+
+/// Stencil state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StencilState {
+    /// D3DRS_STENCILENABLE.
+    pub enable: bool,
+    /// Clockwise (front) face: STENCILFAIL/ZFAIL/PASS/FUNC.
+    pub front: StencilFace,
+    /// D3DRS_TWOSIDEDSTENCILMODE.
+    pub two_sided: bool,
+    /// Counter-clockwise face: CCW_STENCILFAIL/ZFAIL/PASS/FUNC.
+    pub ccw: StencilFace,
+    /// D3DRS_STENCILREF.
+    pub reference: u32,
+    /// D3DRS_STENCILMASK.
+    pub mask: u32,
+    /// D3DRS_STENCILWRITEMASK.
+    pub write_mask: u32,
+}
+
+impl Default for StencilState {
+    fn default() -> Self {
+        StencilState {
+            enable: false,
+            front: StencilFace::default(),
+            two_sided: false,
+            ccw: StencilFace::default(),
+            reference: 0,
+            mask: u32::MAX,
+            write_mask: u32::MAX,
+        }
+    }
+}
+
+/// Alpha test state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlphaTestState {
+    /// D3DRS_ALPHATESTENABLE.
+    pub enable: bool,
+    /// D3DRS_ALPHAFUNC: passes when `alpha FUNC reference`.
+    pub func: CmpFunc,
+    /// D3DRS_ALPHAREF (0..=255; higher bits ignored).
+    pub reference: u32,
+}
+
+impl Default for AlphaTestState {
+    fn default() -> Self {
+        AlphaTestState {
+            enable: false,
+            func: CmpFunc::Always,
+            reference: 0,
+        }
+    }
+}
+
+/// Blending and colour-write state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlendState {
+    /// D3DRS_ALPHABLENDENABLE.
+    pub enable: bool,
+    /// D3DRS_SRCBLEND.
+    pub src: Blend,
+    /// D3DRS_DESTBLEND.
+    pub dst: Blend,
+    /// D3DRS_BLENDOP.
+    pub op: BlendOp,
+    /// D3DRS_SEPARATEALPHABLENDENABLE.
+    pub separate_alpha: bool,
+    /// D3DRS_SRCBLENDALPHA.
+    pub src_alpha: Blend,
+    /// D3DRS_DESTBLENDALPHA.
+    pub dst_alpha: Blend,
+    /// D3DRS_BLENDOPALPHA.
+    pub op_alpha: BlendOp,
+    /// D3DRS_BLENDFACTOR (D3DCOLOR).
+    pub factor: u32,
+    /// D3DRS_COLORWRITEENABLE (bit 0 R, 1 G, 2 B, 3 A).
+    pub color_write_enable: u32,
+}
+
+impl Default for BlendState {
+    fn default() -> Self {
+        BlendState {
+            enable: false,
+            src: Blend::One,
+            dst: Blend::Zero,
+            op: BlendOp::Add,
+            separate_alpha: false,
+            src_alpha: Blend::One,
+            dst_alpha: Blend::Zero,
+            op_alpha: BlendOp::Add,
+            factor: 0xFFFF_FFFF,
+            color_write_enable: 0xF,
+        }
+    }
+}
+
+/// World, view and projection transforms (untransformed vertices only).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Transforms {
+    /// The world matrix to use (for indexed world matrices 256 + n the
+    /// device passes the selected one).
+    pub world: Matrix,
+    /// D3DTS_VIEW.
+    pub view: Matrix,
+    /// D3DTS_PROJECTION.
+    pub projection: Matrix,
+}
+
+/// Everything a draw call reads besides vertices, indices and surfaces.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PipelineState {
+    /// Rasterizer state.
+    pub raster: RasterState,
+    /// Depth state.
+    pub depth: DepthState,
+    /// Stencil state.
+    pub stencil: StencilState,
+    /// Alpha test.
+    pub alpha_test: AlphaTestState,
+    /// Blending and colour writes.
+    pub blend: BlendState,
+    /// Viewport.
+    pub viewport: Viewport,
+    /// Transforms.
+    pub transforms: Transforms,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_d3d_ranges() {
+        for v in 1..=8 {
+            assert!(CmpFunc::from_d3d(v).is_some());
+            assert!(StencilOp::from_d3d(v).is_some());
+        }
+        for v in 1..=15 {
+            assert!(Blend::from_d3d(v).is_some());
+        }
+        assert_eq!(Blend::from_d3d(16), None);
+        assert_eq!(CmpFunc::from_d3d(0), None);
+        assert_eq!(BlendOp::from_d3d(5), Some(BlendOp::Max));
+        assert_eq!(ZBufferType::from_d3d(2), Some(ZBufferType::WBuffer));
+        assert_eq!(CullMode::from_d3d(2), Some(CullMode::Cw));
+    }
+
+    #[test]
+    fn stencil_ops() {
+        use StencilOp::*;
+        assert_eq!(IncrSat.apply(255, 0, 8), 255);
+        assert_eq!(Incr.apply(255, 0, 8), 0);
+        assert_eq!(DecrSat.apply(0, 0, 8), 0);
+        assert_eq!(Decr.apply(0, 0, 8), 255);
+        assert_eq!(Decr.apply(0, 0, 4), 15);
+        assert_eq!(Invert.apply(0x0F, 0, 8), 0xF0);
+        assert_eq!(Invert.apply(1, 0, 1), 0);
+        assert_eq!(Replace.apply(3, 0x1FF, 8), 0xFF);
+        assert_eq!(Zero.apply(9, 1, 8), 0);
+        assert_eq!(Keep.apply(9, 1, 8), 9);
+    }
+
+    #[test]
+    fn matrix_row_vectors() {
+        let mut t = Matrix::IDENTITY;
+        t.0[3] = [10.0, 20.0, 30.0, 1.0];
+        assert_eq!(t.transform([1.0, 2.0, 3.0, 1.0]), [11.0, 22.0, 33.0, 1.0]);
+        assert_eq!(t.mul(&Matrix::IDENTITY), t);
+    }
+}

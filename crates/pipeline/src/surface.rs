@@ -1,0 +1,237 @@
+//! Surfaces: the byte storage render targets and depth buffers live in.
+//!
+//! *Input*: a format, a size and optionally a pitch. *Output*: a zeroed,
+//! size-checked `Vec<u8>` of `pitch × height` little-endian bytes, with
+//! pixel helpers and PNG export. *Guarantees*: the size is checked with
+//! checked arithmetic against [`crate::limits`]; `pitch ≥ width × bpp`
+//! always holds, so every pixel of every row is inside the storage; pixel
+//! helpers return `None` out of bounds instead of panicking.
+//!
+//! *Not handled here*: lock/unlock semantics (the device exposes
+//! [`Surface::bytes_mut`] for that).
+
+use crate::error::PipelineError;
+use crate::format::{load_raw, store_raw, Format};
+use crate::int::usize_from;
+use crate::limits;
+
+/// A 2D array of pixels of one [`Format`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Surface {
+    format: Format,
+    width: u32,
+    height: u32,
+    pitch: usize,
+    data: Vec<u8>,
+}
+
+impl Surface {
+    /// A zeroed surface with the tightest pitch (`width × bpp`).
+    pub fn new(format: Format, width: u32, height: u32) -> Result<Self, PipelineError> {
+        let pitch = u64::from(width) * u64::from(format.bytes_per_pixel());
+        Self::with_pitch(format, width, height, pitch)
+    }
+
+    /// A zeroed surface whose rows are `pitch` bytes apart (`pitch` may
+    /// exceed `width × bpp`).
+    pub fn with_pitch(
+        format: Format,
+        width: u32,
+        height: u32,
+        pitch: u64,
+    ) -> Result<Self, PipelineError> {
+        if width == 0
+            || height == 0
+            || width > limits::MAX_DIMENSION
+            || height > limits::MAX_DIMENSION
+        {
+            return Err(PipelineError::BadDimensions {
+                width,
+                height,
+                max: limits::MAX_DIMENSION,
+            });
+        }
+        let bpp = format.bytes_per_pixel();
+        let row = u64::from(width) * u64::from(bpp);
+        if pitch < row || pitch > limits::MAX_PITCH {
+            return Err(PipelineError::BadPitch {
+                pitch,
+                width,
+                bytes_per_pixel: bpp,
+            });
+        }
+        let bytes = pitch
+            .checked_mul(u64::from(height))
+            .filter(|&b| b <= limits::MAX_SURFACE_BYTES)
+            .ok_or(PipelineError::SurfaceTooLarge {
+                bytes: pitch.saturating_mul(u64::from(height)),
+                max: limits::MAX_SURFACE_BYTES,
+            })?;
+        let len = usize::try_from(bytes).map_err(|_| PipelineError::SurfaceTooLarge {
+            bytes,
+            max: limits::MAX_SURFACE_BYTES,
+        })?;
+        let pitch = usize::try_from(pitch).map_err(|_| PipelineError::SurfaceTooLarge {
+            bytes,
+            max: limits::MAX_SURFACE_BYTES,
+        })?;
+        Ok(Surface {
+            format,
+            width,
+            height,
+            pitch,
+            data: vec![0; len],
+        })
+    }
+
+    /// The pixel format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+    /// Distance between rows in bytes.
+    pub fn pitch(&self) -> usize {
+        self.pitch
+    }
+    /// The raw little-endian storage (`pitch × height` bytes).
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+    /// The raw storage, writable (the device's lock).
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.data
+    }
+
+    fn offset(&self, x: u32, y: u32) -> Option<usize> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let bpp = usize_from(self.format.bytes_per_pixel());
+        Some(usize_from(y) * self.pitch + usize_from(x) * bpp)
+    }
+
+    /// The packed value of pixel (x, y), `None` outside the surface.
+    pub fn read_pixel(&self, x: u32, y: u32) -> Option<u32> {
+        let o = self.offset(x, y)?;
+        let bpp = usize_from(self.format.bytes_per_pixel());
+        self.data.get(o..o + bpp).map(|b| load_raw(b, bpp))
+    }
+
+    /// Writes the packed value of pixel (x, y); returns false outside.
+    pub fn write_pixel(&mut self, x: u32, y: u32, raw: u32) -> bool {
+        let Some(o) = self.offset(x, y) else {
+            return false;
+        };
+        let bpp = usize_from(self.format.bytes_per_pixel());
+        match self.data.get_mut(o..o + bpp) {
+            Some(b) => {
+                store_raw(b, bpp, raw);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Pixel (x, y) of a colour surface as A8R8G8B8.
+    pub fn read_argb(&self, x: u32, y: u32) -> Option<u32> {
+        self.read_pixel(x, y).map(|r| self.format.decode_argb(r))
+    }
+
+    /// Depth of pixel (x, y) of a depth surface, in `[0, 1]`.
+    pub fn read_depth(&self, x: u32, y: u32) -> Option<f32> {
+        let raw = self.read_pixel(x, y)?;
+        Some(self.format.depth_to_float(self.format.unpack_depth(raw)))
+    }
+
+    /// Stencil of pixel (x, y) of a depth/stencil surface.
+    pub fn read_stencil(&self, x: u32, y: u32) -> Option<u32> {
+        self.read_pixel(x, y).map(|r| self.format.unpack_stencil(r))
+    }
+
+    /// The image as tightly packed RGBA8 bytes (colour formats decoded,
+    /// missing alpha = 255; depth formats as opaque grey levels of depth).
+    pub fn to_rgba8(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(usize_from(self.width) * usize_from(self.height) * 4);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let raw = self.read_pixel(x, y).unwrap_or(0);
+                let rgba = if self.format.is_depth() {
+                    let d = self.format.depth_to_float(self.format.unpack_depth(raw));
+                    let g = crate::int::f32_to_u32_sat((d.clamp(0.0, 1.0) * 255.0).round()) as u8;
+                    [g, g, g, 255]
+                } else {
+                    let [a, r, g, b] = self.format.decode_argb(raw).to_be_bytes();
+                    [r, g, b, a]
+                };
+                out.extend_from_slice(&rgba);
+            }
+        }
+        out
+    }
+
+    /// The image encoded as an RGBA8 PNG.
+    pub fn to_png_rgba(&self) -> Result<Vec<u8>, PipelineError> {
+        let mut out = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut out, self.width, self.height);
+            enc.set_color(png::ColorType::Rgba);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut w = enc
+                .write_header()
+                .map_err(|e| PipelineError::Png(e.to_string()))?;
+            w.write_image_data(&self.to_rgba8())
+                .map_err(|e| PipelineError::Png(e.to_string()))?;
+            w.finish().map_err(|e| PipelineError::Png(e.to_string()))?;
+        }
+        Ok(out)
+    }
+
+    /// Writes the image as an RGBA8 PNG file.
+    pub fn write_png(&self, path: impl AsRef<std::path::Path>) -> Result<(), PipelineError> {
+        let bytes = self.to_png_rgba()?;
+        std::fs::write(path, bytes).map_err(|e| PipelineError::Png(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_enforced() {
+        assert!(Surface::new(Format::A8R8G8B8, 0, 1).is_err());
+        assert!(Surface::new(Format::A8R8G8B8, limits::MAX_DIMENSION + 1, 1).is_err());
+        assert!(Surface::with_pitch(Format::A8R8G8B8, 4, 4, 15).is_err());
+        assert!(Surface::with_pitch(Format::A8R8G8B8, 4, 4, u64::MAX).is_err());
+        let s = Surface::with_pitch(Format::R5G6B5, 3, 2, 16).unwrap();
+        assert_eq!(s.bytes().len(), 32);
+        assert!(s.bytes().iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn pixel_helpers_and_pitch() {
+        let mut s = Surface::with_pitch(Format::R8G8B8, 3, 2, 12).unwrap();
+        assert!(s.write_pixel(2, 1, 0x00AB_CDEF));
+        assert_eq!(&s.bytes()[12 + 6..12 + 9], &[0xEF, 0xCD, 0xAB]);
+        assert_eq!(s.read_pixel(2, 1), Some(0x00AB_CDEF));
+        assert_eq!(s.read_argb(2, 1), Some(0xFFAB_CDEF));
+        assert_eq!(s.read_pixel(3, 1), None);
+        assert!(!s.write_pixel(0, 2, 0));
+    }
+
+    #[test]
+    fn png_export() {
+        let mut s = Surface::new(Format::A8R8G8B8, 2, 2).unwrap();
+        s.write_pixel(1, 0, 0x80FF_0000);
+        let png = s.to_png_rgba().unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        assert_eq!(&s.to_rgba8()[4..8], &[255, 0, 0, 0x80]);
+    }
+}

@@ -1,0 +1,246 @@
+//! Shared helpers of the pipeline integration tests: vertex builders, a
+//! scene runner that renders every scene under several thread counts and
+//! SIMD levels (and asserts identical bytes), and the golden-image check.
+//!
+//! Goldens live in `testdata/goldens/pipeline/<name>.png` at the repository
+//! root and are compared exactly (every scene here uses the integer colour
+//! paths, so no tolerance is needed). A missing or different golden fails
+//! the test; with `SOFTHAL_BLESS=1` it is (re)written instead.
+#![allow(dead_code)]
+
+use softhal_pipeline::{
+    Clear, ClearFlags, DrawCall, DrawStats, Format, PipelineState, PositionKind, RenderTargets,
+    Renderer, SimdLevel, Surface, Topology, VertexLayout,
+};
+use std::path::PathBuf;
+
+/// A pre-transformed vertex: screen x, y, z, rhw, diffuse, specular.
+#[derive(Debug, Clone, Copy)]
+pub struct V {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+    pub rhw: f32,
+    pub diffuse: u32,
+    pub specular: u32,
+}
+
+/// Vertex at (x, y) with colour `c`, z = 0.5, rhw = 1.
+pub fn v(x: f32, y: f32, c: u32) -> V {
+    V {
+        x,
+        y,
+        z: 0.5,
+        rhw: 1.0,
+        diffuse: c,
+        specular: 0,
+    }
+}
+
+/// Vertex with explicit z.
+pub fn vz(x: f32, y: f32, z: f32, c: u32) -> V {
+    V { z, ..v(x, y, c) }
+}
+
+/// The layout used by [`bytes`]: XYZRHW | DIFFUSE | SPECULAR.
+pub fn layout() -> VertexLayout {
+    VertexLayout::packed(PositionKind::Xyzrhw, true, true, &[])
+}
+
+/// Vertex bytes for [`layout`].
+pub fn bytes(vs: &[V]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(vs.len() * 24);
+    for v in vs {
+        for f in [v.x, v.y, v.z, v.rhw] {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        out.extend_from_slice(&v.diffuse.to_le_bytes());
+        out.extend_from_slice(&v.specular.to_le_bytes());
+    }
+    out
+}
+
+/// Render targets of one test.
+pub struct Targets {
+    pub color: Surface,
+    pub depth: Option<Surface>,
+}
+
+impl Targets {
+    pub fn new(w: u32, h: u32, color: Format, depth: Option<Format>) -> Self {
+        Targets {
+            color: Surface::new(color, w, h).expect("colour surface"),
+            depth: depth.map(|f| Surface::new(f, w, h).expect("depth surface")),
+        }
+    }
+
+    /// Clears colour to `c`, depth to `z` and stencil to `s`.
+    pub fn clear(&mut self, r: &mut Renderer, c: u32, z: f32, s: u32) {
+        let clear = Clear {
+            flags: ClearFlags {
+                target: true,
+                zbuffer: true,
+                stencil: true,
+            },
+            rects: &[],
+            color: c,
+            z,
+            stencil: s,
+        };
+        r.clear(Some(&mut self.color), self.depth.as_mut(), &clear)
+            .expect("clear");
+    }
+
+    /// Draws `vs` with `topology` (non-indexed).
+    pub fn draw(
+        &mut self,
+        r: &mut Renderer,
+        st: &PipelineState,
+        topology: Topology,
+        vs: &[V],
+    ) -> DrawStats {
+        let b = bytes(vs);
+        let l = layout();
+        let n = prim_count(topology, vs.len());
+        let call = DrawCall::new(topology, &b, &l, n);
+        let mut t = RenderTargets {
+            color: &mut self.color,
+            depth: self.depth.as_mut(),
+        };
+        r.draw(&mut t, st, &call).expect("draw")
+    }
+
+    /// A8R8G8B8 of pixel (x, y).
+    pub fn px(&self, x: u32, y: u32) -> u32 {
+        self.color.read_argb(x, y).expect("pixel inside")
+    }
+}
+
+/// Number of primitives `n` vertices make.
+pub fn prim_count(t: Topology, n: usize) -> u32 {
+    let n = n as u32;
+    match t {
+        Topology::PointList => n,
+        Topology::LineList => n / 2,
+        Topology::LineStrip => n.saturating_sub(1),
+        Topology::TriangleList => n / 3,
+        Topology::TriangleStrip | Topology::TriangleFan => n.saturating_sub(2),
+    }
+}
+
+/// State with culling off (most tests want both windings) and depth off.
+pub fn state() -> PipelineState {
+    let mut st = PipelineState::default();
+    st.raster.cull_mode = softhal_pipeline::CullMode::None;
+    st.depth.z_enable = softhal_pipeline::ZBufferType::Disabled;
+    st
+}
+
+/// The configurations every scene is rendered with.
+pub fn configs() -> Vec<(usize, SimdLevel)> {
+    let mut v = Vec::new();
+    for threads in [1usize, 2, 4] {
+        for simd in [
+            SimdLevel::Scalar,
+            SimdLevel::Sse2,
+            SimdLevel::Sse41,
+            SimdLevel::Avx2,
+        ] {
+            if threads > 1 && simd != SimdLevel::Scalar && simd != SimdLevel::Avx2 {
+                continue;
+            }
+            v.push((threads, simd));
+        }
+    }
+    v
+}
+
+/// Renders `scene` under every configuration, asserts that colour and
+/// depth bytes are identical across them, and returns the targets of the
+/// first.
+pub fn render_all(scene: impl Fn(&mut Renderer) -> Targets) -> Targets {
+    let mut first: Option<Targets> = None;
+    for (threads, simd) in configs() {
+        let mut r = Renderer::new(threads).expect("renderer");
+        r.set_simd_level(simd);
+        let t = scene(&mut r);
+        match &first {
+            None => first = Some(t),
+            Some(f) => {
+                assert!(
+                    f.color.bytes() == t.color.bytes(),
+                    "colour differs at threads={threads} simd={simd:?}"
+                );
+                assert!(
+                    f.depth.as_ref().map(Surface::bytes) == t.depth.as_ref().map(Surface::bytes),
+                    "depth differs at threads={threads} simd={simd:?}"
+                );
+            }
+        }
+    }
+    first.expect("at least one configuration")
+}
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/goldens/pipeline")
+}
+
+/// Compares the colour surface with the golden `name`.
+pub fn check_golden(name: &str, s: &Surface) {
+    let path = golden_dir().join(format!("{name}.png"));
+    let bless = std::env::var("SOFTHAL_BLESS").is_ok_and(|v| v == "1");
+    let got = s.to_rgba8();
+    let existing = std::fs::read(&path).ok().and_then(|b| decode_png(&b));
+    match existing {
+        Some((w, h, px)) if w == s.width() && h == s.height() && px == got => {}
+        _ if bless => {
+            std::fs::create_dir_all(golden_dir()).expect("golden dir");
+            s.write_png(&path).expect("write golden");
+        }
+        Some(_) => {
+            let actual = std::env::temp_dir().join(format!("{name}.actual.png"));
+            let _ = s.write_png(&actual);
+            panic!(
+                "{name}: differs from golden {} (actual written to {}); rerun with SOFTHAL_BLESS=1 if the change is intended",
+                path.display(),
+                actual.display()
+            );
+        }
+        None => panic!(
+            "{name}: golden {} missing; run with SOFTHAL_BLESS=1 to create it",
+            path.display()
+        ),
+    }
+}
+
+fn decode_png(b: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
+    let dec = png::Decoder::new(std::io::Cursor::new(b));
+    let mut r = dec.read_info().ok()?;
+    let mut buf = vec![0; r.output_buffer_size()?];
+    let info = r.next_frame(&mut buf).ok()?;
+    if info.color_type != png::ColorType::Rgba || info.bit_depth != png::BitDepth::Eight {
+        return None;
+    }
+    buf.truncate(info.buffer_size());
+    Some((info.width, info.height, buf))
+}
+
+/// Small deterministic generator for test geometry.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    pub fn f(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    pub fn color(&mut self) -> u32 {
+        (self.next() >> 32) as u32 | 0xFF00_0000
+    }
+}
