@@ -27,7 +27,9 @@ use softhal_pipeline::{
     self as pl, DrawCall, DrawStats, Indices, PositionKind, RenderTargets, Renderer,
     TexCoordElement, Topology, VertexLayout,
 };
+use softhal_wire::command::CodeHead;
 use softhal_wire::fvf::{FvfLayout, PositionKind as FvfPos};
+use softhal_wire::names::QueryType;
 use softhal_wire::structs::*;
 use softhal_wire::{Command, Records};
 use std::borrow::Cow;
@@ -1040,11 +1042,7 @@ impl<'x, 'c> Exec<'x, 'c> {
             ),
             C::CreateVertexShaderFunc(recs) => {
                 self.check_shader_budget(recs.as_bytes().len())?;
-                let mut v = Vec::new();
-                for r in recs.iter() {
-                    shader::validate_shader(r.code, ShaderKind::Vertex)?;
-                    v.push((r.head.handle.get(), r.code.to_vec()));
-                }
+                let v = validated_code_objects(&recs, ShaderKind::Vertex)?;
                 insert_objects(
                     &mut self.ctx.vs_funcs,
                     v,
@@ -1059,11 +1057,7 @@ impl<'x, 'c> Exec<'x, 'c> {
             ),
             C::CreatePixelShader(recs) => {
                 self.check_shader_budget(recs.as_bytes().len())?;
-                let mut v = Vec::new();
-                for r in recs.iter() {
-                    shader::validate_shader(r.code, ShaderKind::Pixel)?;
-                    v.push((r.head.handle.get(), r.code.to_vec()));
-                }
+                let v = validated_code_objects(&recs, ShaderKind::Pixel)?;
                 insert_objects(
                     &mut self.ctx.pixel_shaders,
                     v,
@@ -1081,10 +1075,10 @@ impl<'x, 'c> Exec<'x, 'c> {
             C::CreateQuery(recs) => {
                 let mut v = Vec::new();
                 for r in recs {
-                    let kind = match r.query_type.get() {
-                        4 => QueryKind::VCache,
-                        8 => QueryKind::Event,
-                        9 => QueryKind::Occlusion,
+                    let kind = match QueryType::from_raw(r.query_type.get()) {
+                        Some(QueryType::VCache) => QueryKind::VCache,
+                        Some(QueryType::Event) => QueryKind::Event,
+                        Some(QueryType::Occlusion) => QueryKind::Occlusion,
                         _ => {
                             return Err(DeviceError::Unsupported(
                                 "query type (EVENT, OCCLUSION and VCACHE only)",
@@ -2332,4 +2326,18 @@ fn delete_objects<T>(
         map.remove(&h);
     }
     Ok(())
+}
+
+/// Validates the token stream of every CREATEPIXELSHADER /
+/// CREATEVERTEXSHADERFUNC record and returns `(handle, tokens)` pairs.
+fn validated_code_objects<H: CodeHead>(
+    recs: &softhal_wire::Records<'_, softhal_wire::command::ShaderCodeRecord<'_, H>>,
+    kind: ShaderKind,
+) -> Result<Vec<(u32, Vec<u8>)>, DeviceError> {
+    let mut v = Vec::new();
+    for r in recs.iter() {
+        shader::validate_shader(r.code, kind)?;
+        v.push((r.head.handle(), r.code.to_vec()));
+    }
+    Ok(v)
 }

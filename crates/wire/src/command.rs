@@ -339,15 +339,23 @@ pub type CreateVertexShaderFuncRecord<'a> = ShaderCodeRecord<'a, Dp2CreateVertex
 pub trait CodeHead: Dp2Struct {
     /// The declared byte length.
     fn code_len(&self) -> u32;
+    /// The object handle (`dwHandle`).
+    fn handle(&self) -> u32;
 }
 impl CodeHead for Dp2CreatePixelShader {
     fn code_len(&self) -> u32 {
         self.code_size.get()
     }
+    fn handle(&self) -> u32 {
+        self.handle.get()
+    }
 }
 impl CodeHead for Dp2CreateVertexShaderFunc {
     fn code_len(&self) -> u32 {
         self.size.get()
+    }
+    fn handle(&self) -> u32 {
+        self.handle.get()
     }
 }
 
