@@ -253,9 +253,12 @@ impl Resource {
                 }
                 desc.depth = 1;
                 desc.mip_levels = 1;
+                // u32 × bpp × u32 can exceed u64: checked (a wrapped product
+                // would slip past the budget).
                 let need = u64::from(desc.width)
-                    * u64::from(desc.format.bytes_per_pixel())
-                    * u64::from(desc.height);
+                    .checked_mul(u64::from(desc.format.bytes_per_pixel()))
+                    .and_then(|n| n.checked_mul(u64::from(desc.height)))
+                    .unwrap_or(u64::MAX);
                 if need > budget {
                     return Err(DeviceError::OutOfMemory);
                 }
@@ -310,7 +313,11 @@ impl Resource {
                             level_dim(desc.height, l),
                             level_dim(desc.depth, l),
                         );
-                        let n = u64::from(w) * bpp * u64::from(h) * u64::from(d);
+                        let n = u64::from(w)
+                            .checked_mul(bpp)
+                            .and_then(|n| n.checked_mul(u64::from(h)))
+                            .and_then(|n| n.checked_mul(u64::from(d)))
+                            .unwrap_or(u64::MAX);
                         total = total.saturating_add(n);
                         dims.push((w, h, d));
                     }

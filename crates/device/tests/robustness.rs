@@ -176,3 +176,20 @@ fn every_opcode_alone_and_mutated_never_panics() {
     }
     assert!(ok > 20, "a good share of the commands run alone: {ok}");
 }
+
+/// Found by the capture work: `width × bpp × height` overflowed u64 (a
+/// panic in debug builds, a wrapped size slipping past the budget in
+/// release) for absurd render-target and texture sizes.
+#[test]
+fn regression_absurd_surface_sizes_are_errors_not_overflows() {
+    let mut d = softhal_device::Driver::new(1).unwrap();
+    assert!(d
+        .create_render_target(softhal_device::Format::A8R8G8B8, u32::MAX, u32::MAX)
+        .is_err());
+    assert!(d
+        .create_depth_stencil(softhal_device::Format::D24S8, 4_000_000_000, 4_000_000_000)
+        .is_err());
+    assert!(d
+        .create_texture(softhal_device::Format::A8R8G8B8, u32::MAX, u32::MAX, 1)
+        .is_err());
+}
