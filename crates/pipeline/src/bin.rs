@@ -194,4 +194,28 @@ mod tests {
             assert_eq!(decode_entry(encode_entry(c, k, i, f)), (c, k, i, f));
         }
     }
+
+    #[test]
+    fn overflow_is_predicted_before_binning() {
+        use crate::setup::PointSetup;
+        let mut b = Bins::default();
+        b.reset(128, 128, Rect::new(0, 0, 128, 128));
+        let p = PointSetup {
+            x: 70,
+            y: 3,
+            z: 0.0,
+            rhw: 1.0,
+            diffuse: [0; 4],
+            specular: [0; 4],
+        };
+        assert!(!b.would_overflow(PrimRef::Point(&p)));
+        b.entries = limits::MAX_BIN_ENTRIES;
+        assert!(b.would_overflow(PrimRef::Point(&p)));
+        b.clear();
+        assert_eq!(b.entries, 0);
+        b.add(0, PrimKind::Point, 5, PrimRef::Point(&p));
+        assert_eq!(b.entries, 1);
+        assert_eq!(b.bins[1].len(), 1);
+        assert_eq!(decode_entry(b.bins[1][0]), (0, PrimKind::Point, 5, false));
+    }
 }

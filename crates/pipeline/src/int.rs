@@ -57,16 +57,17 @@ pub(crate) fn round_ties_even_f32(x: f32) -> f32 {
     }
 }
 
-/// `floor(x + 0.5)` as i64 (round half up), saturating, NaN → 0; no libm
-/// call.
+/// Rounds to the nearest integer (ties to even) as i64, saturating, NaN →
+/// 0, without a libm call or a float→int conversion for |x| < 2^51: adding
+/// 1.5·2^52 leaves the rounded integer in the low mantissa bits.
 #[inline(always)]
-pub(crate) fn round_half_up_i64(x: f64) -> i64 {
-    let v = x + 0.5;
-    let t = v as i64;
-    if (t as f64) > v {
-        t - 1
+pub(crate) fn round_i64(x: f64) -> i64 {
+    const M: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
+    const LIM: f64 = 2_251_799_813_685_248.0; // 2^51
+    if x.abs() < LIM {
+        ((x + M).to_bits() as i64).wrapping_sub(M.to_bits() as i64)
     } else {
-        t
+        x as i64
     }
 }
 
@@ -98,10 +99,22 @@ mod tests {
         ] {
             assert_eq!(round_ties_even_f32(x), x.round_ties_even(), "{x}");
         }
-        assert_eq!(round_half_up_i64(-0.5), 0);
-        assert_eq!(round_half_up_i64(-0.6), -1);
-        assert_eq!(round_half_up_i64(2.5), 3);
-        assert_eq!(round_half_up_i64(f64::NAN), 0);
-        assert_eq!(round_half_up_i64(1e300), i64::MAX);
+        for x in [
+            0.0f64,
+            -0.5,
+            -0.6,
+            0.5,
+            1.5,
+            2.5,
+            -2.5,
+            7.49,
+            -1e15 - 0.5,
+            3e15 + 0.5,
+        ] {
+            assert_eq!(round_i64(x), x.round_ties_even() as i64, "{x}");
+        }
+        assert_eq!(round_i64(f64::NAN), 0);
+        assert_eq!(round_i64(1e300), i64::MAX);
+        assert_eq!(round_i64(-1e300), i64::MIN);
     }
 }

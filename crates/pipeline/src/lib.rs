@@ -71,6 +71,12 @@ mod state;
 mod surface;
 mod vertex;
 
+pub mod fog;
+pub mod lighting;
+pub mod stages;
+pub mod texgen;
+pub mod texture;
+
 pub use error::PipelineError;
 pub use format::Format;
 pub use renderer::{Clear, ClearFlags, DrawStats, RenderTargets, Renderer};

@@ -593,6 +593,45 @@ fn tri_span_generic<
     }
 }
 
+/// Rasterizes the spans of triangle `tri` in one tile.
+#[inline]
+pub(crate) fn tri_spans(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tri: &TriSetup,
+    extra: Option<&TriExtra>,
+    spans: &[simd::Span],
+    stats: &mut Stats,
+) {
+    if d.fast == FastPath::ColorDepth24 && tri.flags & FLAG_PERSPECTIVE == 0 {
+        let bb = tri.bbox();
+        let td = simd::TriDepth24 {
+            diffuse: tri.diffuse,
+            z: tri.z,
+            rx: bb[0],
+            ry: bb[1],
+            func: d.z_func,
+            write: d.z_write,
+            and_mask: d.and_mask,
+        };
+        let mut band = simd::BandRows {
+            color: &mut *t.color,
+            color_pitch: t.color_pitch,
+            depth: &mut *t.depth,
+            depth_pitch: t.depth_pitch,
+            y0: t.y0,
+        };
+        let passed = u64::from(simd::gouraud_depth24_spans(d.simd, &mut band, spans, &td));
+        stats.written += passed;
+        stats.passed += passed;
+        return;
+    }
+    for sp in spans {
+        let n = i32::try_from(sp.n).unwrap_or(1).max(1);
+        tri_span(t, d, tri, extra, sp.y, sp.x, sp.x + n - 1, stats);
+    }
+}
+
 /// Rasterizes the span `x0..=x1` of row `py` of triangle `tri`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
@@ -618,7 +657,12 @@ pub(crate) fn tri_span(
     let n = usize_from_i32(x1 - x0 + 1);
     let bb = tri.bbox();
     let (dx, dy) = (x0 - bb[0], py - bb[1]);
-    let start = [0, 1, 2, 3].map(|c| fixed_at(&tri.diffuse, c, dx, dy));
+    let start = [
+        fixed_at(&tri.diffuse, 0, dx, dy),
+        fixed_at(&tri.diffuse, 1, dx, dy),
+        fixed_at(&tri.diffuse, 2, dx, dy),
+        fixed_at(&tri.diffuse, 3, dx, dy),
+    ];
     let step = tri.diffuse[1];
     match fast {
         FastPath::Color => {

@@ -22,14 +22,14 @@
 //! submission order, so results do not depend on the thread count.
 
 use crate::bin::{decode_entry, Tile};
-use crate::pixel::{tri_span, DrawCtx, Stats, TileTarget};
+use crate::pixel::{tri_spans, DrawCtx, Stats, TileTarget};
 use crate::setup::{ChunkOut, LineSetup, PointSetup, PrimRef, TriExtra, TriSetup};
+use crate::simd::Span;
 
-/// Exact incremental edge walker for one triangle edge.
-#[derive(Debug, Clone, Copy)]
+/// Exact incremental edge walker: the bound `q(y) = floor(M(y) / d)` with
+/// `M(y + 1) = M(y) + s`, kept as quotient and remainder.
+#[derive(Debug, Clone, Copy, Default)]
 struct Walker {
-    /// +1: lower bound on x; −1: upper bound; 0: whole row in/out.
-    kind: i8,
     q: i64,
     r: i64,
     d: i64,
@@ -38,26 +38,9 @@ struct Walker {
 }
 
 impl Walker {
-    fn new(e: [i64; 3], y: i32) -> Self {
-        let [a, b, c] = e;
-        let k = b * i64::from(y) + c;
-        if a == 0 {
-            return Walker {
-                kind: 0,
-                q: k,
-                r: 0,
-                d: 1,
-                qs: b,
-                rs: 0,
-            };
-        }
-        let (kind, d, m, s) = if a > 0 {
-            (1, a, a - 1 - k, -b)
-        } else {
-            (-1, -a, k, b)
-        };
+    /// Walker of `floor((m + s·(y − y0)) / d)` from row `y0` (d > 0).
+    fn new(m: i64, s: i64, d: i64) -> Self {
         Walker {
-            kind,
             q: m.div_euclid(d),
             r: m.rem_euclid(d),
             d,
@@ -66,30 +49,67 @@ impl Walker {
         }
     }
 
-    #[inline(always)]
-    fn apply(&self, lo: &mut i64, hi: &mut i64) {
-        match self.kind {
-            1 => *lo = (*lo).max(self.q),
-            -1 => *hi = (*hi).min(self.q),
-            _ => {
-                if self.q < 0 {
-                    *hi = *lo - 1;
-                }
-            }
+    /// For edge `a·x + b·y + c ≥ 0` (a ≠ 0) at row `y`: the lowest covered
+    /// column (a > 0) or the highest (a < 0).
+    fn for_edge([a, b, c]: [i64; 3], y: i32) -> Self {
+        let k = b * i64::from(y) + c;
+        if a > 0 {
+            // x ≥ ceil(−k / a) = floor((a − 1 − k) / a)
+            Walker::new(a - 1 - k, -b, a)
+        } else {
+            // x ≤ floor(k / −a)
+            Walker::new(k, b, -a)
         }
     }
 
     #[inline(always)]
     fn step(&mut self) {
-        if self.kind == 0 {
-            self.q += self.qs;
-            return;
-        }
-        self.q += self.qs;
         self.r += self.rs;
-        if self.r >= self.d {
-            self.q += 1;
-            self.r -= self.d;
+        let wrap = i64::from(self.r >= self.d);
+        self.q += self.qs + wrap;
+        self.r -= wrap * self.d;
+    }
+}
+
+/// Walks rows `y0..=y1` with `NL` lower and `NH` upper column bounds,
+/// clamped to `[x0, x1]`, appending one span per non-empty row.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn walk<const NL: usize, const NH: usize>(
+    lows: &mut [Walker; NL],
+    highs: &mut [Walker; NH],
+    x0: i32,
+    x1: i32,
+    y0: i32,
+    y1: i32,
+    spans: &mut Spans,
+    k: &mut usize,
+) {
+    for py in y0..=y1 {
+        let mut lo = i64::from(x0);
+        let mut hi = i64::from(x1);
+        for w in lows.iter() {
+            lo = lo.max(w.q);
+        }
+        for w in highs.iter() {
+            hi = hi.min(w.q);
+        }
+        if lo <= hi {
+            if let Some(s) = spans.get_mut(*k) {
+                // lo, hi are within [x0, x1] here.
+                *s = Span {
+                    y: py,
+                    x: lo as i32,
+                    n: (hi - lo + 1) as u32,
+                };
+                *k += 1;
+            }
+        }
+        for w in lows.iter_mut() {
+            w.step();
+        }
+        for w in highs.iter_mut() {
+            w.step();
         }
     }
 }
@@ -113,6 +133,7 @@ pub(crate) fn raster_tile(
         let (cb, db) = d.bpps();
         t.prefetch_rect([tile.x0, tile.y0, tile.x1, tile.y1], cb, db);
     }
+    let mut spans: Spans = [Span::default(); crate::limits::TILE_SIZE as usize];
     for (i, &e) in entries.iter().enumerate() {
         // Set-up records are visited in tile order, not memory order:
         // start loading the one a few entries ahead.
@@ -132,7 +153,7 @@ pub(crate) fn raster_tile(
         match chunk.get(kind, pi) {
             Some(PrimRef::Tri(tri)) => {
                 let extra = chunk.extras.get(crate::int::usize_from(tri.extra));
-                raster_tri(t, d, tile, tri, extra, full, stats);
+                raster_tri(t, d, tile, tri, extra, full, &mut spans, stats);
             }
             Some(PrimRef::Line(l)) => raster_line(t, d, tile, l, stats),
             Some(PrimRef::Point(p)) => raster_point(t, d, tile, p, stats),
@@ -141,6 +162,10 @@ pub(crate) fn raster_tile(
     }
 }
 
+/// Span buffer of one tile: at most one span per row.
+type Spans = [Span; crate::limits::TILE_SIZE as usize];
+
+#[allow(clippy::too_many_arguments)]
 fn raster_tri(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
@@ -148,6 +173,7 @@ fn raster_tri(
     tri: &TriSetup,
     extra: Option<&TriExtra>,
     full: bool,
+    spans: &mut Spans,
     stats: &mut Stats,
 ) {
     let bb = tri.bbox();
@@ -158,31 +184,104 @@ fn raster_tri(
     if x0 > x1 || y0 > y1 {
         return;
     }
+    let mut k = 0;
     if full {
         for py in y0..=y1 {
-            tri_span(t, d, tri, extra, py, x0, x1, stats);
+            if let Some(s) = spans.get_mut(k) {
+                *s = Span {
+                    y: py,
+                    x: x0,
+                    n: (x1 - x0 + 1) as u32,
+                };
+                k += 1;
+            }
         }
-        return;
+    } else {
+        // Horizontal edges (a = 0) only restrict the rows; the others bound
+        // the columns from below (a > 0) or above (a < 0).
+        let (mut ya, mut yb) = (i64::from(y0), i64::from(y1));
+        let mut lo_e = [[0i64; 3]; 3];
+        let mut hi_e = [[0i64; 3]; 3];
+        let (mut nl, mut nh) = (0usize, 0usize);
+        for i in 0..3 {
+            let e = tri.edge(i);
+            let [a, b, c] = e;
+            if a == 0 {
+                if b > 0 {
+                    ya = ya.max((-c + b - 1).div_euclid(b));
+                } else if b < 0 {
+                    yb = yb.min(c.div_euclid(-b));
+                } else if c < 0 {
+                    return;
+                }
+            } else if a > 0 {
+                lo_e[nl] = e;
+                nl += 1;
+            } else {
+                hi_e[nh] = e;
+                nh += 1;
+            }
+        }
+        if ya > yb {
+            return;
+        }
+        // Within [y0, y1] after the clamps above.
+        let (ya, yb) = (ya as i32, yb as i32);
+        let wl = |i: usize| Walker::for_edge(lo_e[i], ya);
+        let wh = |i: usize| Walker::for_edge(hi_e[i], ya);
+        match (nl, nh) {
+            (1, 2) => walk(
+                &mut [wl(0)],
+                &mut [wh(0), wh(1)],
+                x0,
+                x1,
+                ya,
+                yb,
+                spans,
+                &mut k,
+            ),
+            (2, 1) => walk(
+                &mut [wl(0), wl(1)],
+                &mut [wh(0)],
+                x0,
+                x1,
+                ya,
+                yb,
+                spans,
+                &mut k,
+            ),
+            (1, 1) => walk(&mut [wl(0)], &mut [wh(0)], x0, x1, ya, yb, spans, &mut k),
+            _ => {
+                // Not reachable for a non-degenerate triangle; handled
+                // generally anyway.
+                let mut l3 = [0, 1, 2].map(wl);
+                let mut h3 = [0, 1, 2].map(wh);
+                for py in ya..=yb {
+                    let mut lo = i64::from(x0);
+                    let mut hi = i64::from(x1);
+                    for w in &l3[..nl] {
+                        lo = lo.max(w.q);
+                    }
+                    for w in &h3[..nh] {
+                        hi = hi.min(w.q);
+                    }
+                    if lo <= hi {
+                        if let Some(s) = spans.get_mut(k) {
+                            *s = Span {
+                                y: py,
+                                x: lo as i32,
+                                n: (hi - lo + 1) as u32,
+                            };
+                            k += 1;
+                        }
+                    }
+                    l3[..nl].iter_mut().for_each(Walker::step);
+                    h3[..nh].iter_mut().for_each(Walker::step);
+                }
+            }
+        }
     }
-    let mut w = [
-        Walker::new(tri.edge(0), y0),
-        Walker::new(tri.edge(1), y0),
-        Walker::new(tri.edge(2), y0),
-    ];
-    for py in y0..=y1 {
-        let mut lo = i64::from(x0);
-        let mut hi = i64::from(x1);
-        for e in &w {
-            e.apply(&mut lo, &mut hi);
-        }
-        if lo <= hi {
-            // lo, hi are within [x0, x1] here.
-            tri_span(t, d, tri, extra, py, lo as i32, hi as i32, stats);
-        }
-        for e in &mut w {
-            e.step();
-        }
-    }
+    tri_spans(t, d, tri, extra, &spans[..k], stats);
 }
 
 fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, stats: &mut Stats) {
@@ -214,14 +313,7 @@ fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, 
         step = -step;
         den = -den;
     }
-    let mut m = Walker {
-        kind: 1,
-        q: num0.div_euclid(den),
-        r: num0.rem_euclid(den),
-        d: den,
-        qs: step.div_euclid(den),
-        rs: step.rem_euclid(den),
-    };
+    let mut m = Walker::new(num0, step, den);
     let (r0, r1) = (l.rhw[0], l.rhw[1]);
     let affine = r0 == r1;
     let inv_r0 = 1.0 / r0;
@@ -231,6 +323,21 @@ fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, 
     let sa = l.specular[0].map(|c| f32::from(c) * r0);
     let sb = l.specular[1].map(|c| f32::from(c) * r1);
     let direct = d.direct_color32();
+    // Affine lines of at least 4 pixels interpolate the diffuse colour in
+    // 16.16 fixed point from this tile's first pixel (every path uses the
+    // same values); short or perspective lines use the float formula.
+    let fixed = affine && l.du.unsigned_abs() >= 4 * 256;
+    let t0 = (f64::from(p0) * 256.0 - f64::from(l.u0)) * inv_du;
+    let mut cstart = [0i32; 4];
+    let mut cstep = [0i32; 4];
+    for ch in 0..4 {
+        let (c0, c1) = (f64::from(l.diffuse[0][ch]), f64::from(l.diffuse[1][ch]));
+        let start = (c0 + (c1 - c0) * t0) * 65536.0 + 32768.0;
+        let step = (c1 - c0) * 256.0 * inv_du * 65536.0;
+        // |step| ≤ 255·2^16/4 and |start| ≤ 2^25 when `fixed`: no wrap.
+        cstart[ch] = crate::int::round_i64(start) as i32;
+        cstep[ch] = crate::int::round_i64(step) as i32;
+    }
     for p in p0..=p1 {
         let mi = m.q;
         m.step();
@@ -246,8 +353,16 @@ fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, 
         // the same value as the division.
         let inv = if affine { inv_r0 } else { 1.0 / r };
         let mut c = [0i32; 4];
-        for (ch, out) in c.iter_mut().enumerate() {
-            *out = crate::int::channel_from_f32((ca[ch] + (cb[ch] - ca[ch]) * tt) * inv);
+        if fixed {
+            let k = p - p0;
+            for (ch, out) in c.iter_mut().enumerate() {
+                let v = cstart[ch].wrapping_add(cstep[ch].wrapping_mul(k));
+                *out = i32::from(crate::int::clamp_u8(v >> 16));
+            }
+        } else {
+            for (ch, out) in c.iter_mut().enumerate() {
+                *out = crate::int::channel_from_f32((ca[ch] + (cb[ch] - ca[ch]) * tt) * inv);
+            }
         }
         if let Some(and_mask) = direct {
             if let Some(px4) = t.color_span(py, px, 1, 4) {
@@ -307,18 +422,16 @@ mod tests {
         let edges = [
             [3i64 * 256, -5 * 256, 1234],
             [-7 * 256, 2 * 256, -99],
-            [0, 256, -300],
-            [0, -256, 5000],
             [256 * 1000, 256 * 3, -1],
+            [-256 * 9999, -256 * 7, 123_456_789],
         ];
         for e in edges {
-            let mut w = Walker::new(e, -20);
+            let mut w = Walker::for_edge(e, -20);
             for y in -20..40 {
-                let (mut lo, mut hi) = (-100i64, 100i64);
-                w.apply(&mut lo, &mut hi);
                 for x in -100..=100i64 {
                     let inside = e[0] * x + e[1] * i64::from(y) + e[2] >= 0;
-                    assert_eq!(inside, x >= lo && x <= hi, "edge {e:?} at ({x}, {y})");
+                    let bound = if e[0] > 0 { x >= w.q } else { x <= w.q };
+                    assert_eq!(inside, bound, "edge {e:?} at ({x}, {y})");
                 }
                 w.step();
             }

@@ -236,59 +236,104 @@ impl Renderer {
         };
         self.bins.reset(cw, ch, rect);
         let total = u64::from(call.primitive_count);
-        let mut start = 0u64;
         let mut acc = Stats::default();
         // Reuse the chunk outputs of earlier waves and draws.
         let mut scene = std::mem::take(&mut self.scene);
-        let mut used = 0usize;
-        let mut scene_bytes = 0usize;
-        while start < total {
+        let pool = self.pool.as_ref();
+        let bins = &mut self.bins;
+        let wave_ranges = |start: u64| -> Vec<std::ops::Range<u64>> {
             let end = (start + limits::PRIMS_PER_WAVE as u64).min(total);
-            let ranges: Vec<std::ops::Range<u64>> = (start..end)
+            (start..end)
                 .step_by(limits::PRIMS_PER_CHUNK)
                 .map(|s| s..(s + limits::PRIMS_PER_CHUNK as u64).min(end))
-                .collect();
-            let wave = used..used + ranges.len();
-            if scene.len() < wave.end {
-                scene.resize_with(wave.end, ChunkOut::default);
-            }
+                .collect()
+        };
+        let setup = |chunks: &mut [ChunkOut], ranges: &[std::ops::Range<u64>]| {
             let work = |(out, r): (&mut ChunkOut, &std::ops::Range<u64>)| {
                 out.clear();
                 process_range(&gctx, call, r.clone(), out);
             };
-            let new_chunks = &mut scene[wave.clone()];
-            match &self.pool {
-                Some(p) => p.install(|| {
-                    new_chunks
-                        .par_iter_mut()
-                        .zip(ranges.par_iter())
-                        .for_each(work)
-                }),
-                None => new_chunks.iter_mut().zip(ranges.iter()).for_each(work),
+            match pool {
+                Some(_) => chunks.par_iter_mut().zip(ranges.par_iter()).for_each(work),
+                None => chunks.iter_mut().zip(ranges.iter()).for_each(work),
             }
-            let current = &scene[..wave.end];
-            for ci in wave.clone() {
-                let Some(chunk) = current.get(ci) else {
-                    continue;
-                };
-                scene_bytes += chunk.bytes();
-                for (kind, pi, prim) in chunk.iter() {
-                    if self.bins.would_overflow(prim) {
-                        acc = acc + self.flush(targets, current, &dctx);
+        };
+        let in_pool = |f: &mut (dyn FnMut() + Send)| match pool {
+            Some(p) => p.install(f),
+            None => f(),
+        };
+        // Wave `cur` (chunks `used..used + cur.len()`) is set up; bin it
+        // while the next wave is set up in parallel, unless the scene must
+        // be flushed after it.
+        let mut used = 0usize;
+        let mut scene_bytes = 0usize;
+        let mut cur = wave_ranges(0);
+        if scene.len() < cur.len() {
+            scene.resize_with(cur.len(), ChunkOut::default);
+        }
+        in_pool(&mut || setup(&mut scene[..cur.len()], &cur));
+        while !cur.is_empty() {
+            let chunks = used..used + cur.len();
+            let next_start = cur.last().map_or(total, |r| r.end);
+            let bytes_after: usize = scene_bytes
+                + scene[chunks.clone()]
+                    .iter()
+                    .map(ChunkOut::bytes)
+                    .sum::<usize>();
+            let flush_after = next_start >= total
+                || bytes_after > limits::MAX_SCENE_BYTES
+                || chunks.end + limits::PRIMS_PER_WAVE / limits::PRIMS_PER_CHUNK
+                    > limits::MAX_SCENE_CHUNKS;
+            let next = if flush_after {
+                Vec::new()
+            } else {
+                wave_ranges(next_start)
+            };
+            if scene.len() < chunks.end + next.len() {
+                scene.resize_with(chunks.end + next.len(), ChunkOut::default);
+            }
+            let (done, rest) = scene.split_at_mut(chunks.end);
+            let done: &[ChunkOut] = done;
+            let next_chunks = &mut rest[..next.len()];
+            let mut bin_stats = Stats::default();
+            let mut bin = || {
+                for ci in chunks.clone() {
+                    let Some(chunk) = done.get(ci) else {
+                        continue;
+                    };
+                    for (kind, pi, prim) in chunk.iter() {
+                        if bins.would_overflow(prim) {
+                            bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx);
+                        }
+                        bins.add(ci, kind, pi, prim);
                     }
-                    self.bins.add(ci, kind, pi, prim);
                 }
-            }
-            used = wave.end;
-            start = end;
-            if scene_bytes > limits::MAX_SCENE_BYTES
-                || used + limits::PRIMS_PER_WAVE / limits::PRIMS_PER_CHUNK
-                    > limits::MAX_SCENE_CHUNKS
-                || start >= total
-            {
-                acc = acc + self.flush(targets, current, &dctx);
+            };
+            in_pool(&mut || {
+                if next.is_empty() {
+                    bin();
+                } else {
+                    rayon::join(&mut bin, || setup(&mut *next_chunks, &next));
+                }
+            });
+            acc = acc + bin_stats;
+            scene_bytes = bytes_after;
+            used = chunks.end;
+            if flush_after {
+                acc = acc + flush(pool, bins, targets, &scene[..used], &dctx);
                 used = 0;
                 scene_bytes = 0;
+                cur = if next_start < total {
+                    wave_ranges(next_start)
+                } else {
+                    Vec::new()
+                };
+                if scene.len() < cur.len() {
+                    scene.resize_with(cur.len(), ChunkOut::default);
+                }
+                in_pool(&mut || setup(&mut scene[..cur.len()], &cur));
+            } else {
+                cur = next;
             }
         }
         // Keep at most MAX_SCENE_BYTES of capacity for later draws.
@@ -301,80 +346,6 @@ impl Renderer {
         stats.pixels_written = acc.written;
         stats.samples_passed_depth = acc.passed;
         Ok(stats)
-    }
-
-    /// Rasterizes everything binned, then empties the bins.
-    fn flush(&mut self, targets: &mut RenderTargets<'_>, scene: &[ChunkOut], d: &DrawCtx) -> Stats {
-        if self.bins.entries == 0 {
-            return Stats::default();
-        }
-        let band = TILE_SIZE as usize;
-        let cp = targets.color.pitch();
-        let bins = &self.bins;
-        let rect = bins.rect;
-        let ty0 = (rect.y1.max(0) as usize) / band;
-        let ty1 = ((rect.y2 - 1).max(0) as usize) / band;
-        let (dp, depth_bytes): (usize, &mut [u8]) = match targets.depth.as_deref_mut() {
-            Some(s) => (s.pitch(), s.bytes_mut()),
-            None => (0, &mut []),
-        };
-        let mut depth_bands: Vec<&mut [u8]> = if dp > 0 {
-            depth_bytes.chunks_mut(dp * band).collect()
-        } else {
-            Vec::new()
-        };
-        let mut jobs: Vec<(usize, &mut [u8], &mut [u8])> = Vec::new();
-        for (ty, c) in targets.color.bytes_mut().chunks_mut(cp * band).enumerate() {
-            if ty < ty0 || ty > ty1 {
-                continue;
-            }
-            let row = &bins.bins[ty * bins.tiles_x..(ty + 1) * bins.tiles_x];
-            if row.iter().all(Vec::is_empty) {
-                continue;
-            }
-            let dz: &mut [u8] = match depth_bands.get_mut(ty) {
-                Some(z) => std::mem::take(z),
-                None => &mut [],
-            };
-            jobs.push((ty, c, dz));
-        }
-        let work = |(ty, c, z): (usize, &mut [u8], &mut [u8])| -> Stats {
-            let mut t = TileTarget {
-                color: c,
-                color_pitch: cp,
-                depth: z,
-                depth_pitch: dp,
-                y0: (ty * band) as i32,
-            };
-            let mut s = Stats::default();
-            for tx in 0..bins.tiles_x {
-                let Some(entries) = bins.bins.get(ty * bins.tiles_x + tx) else {
-                    continue;
-                };
-                if entries.is_empty() {
-                    continue;
-                }
-                let tile = bins.tile(tx, ty);
-                if tile.x0 > tile.x1 || tile.y0 > tile.y1 {
-                    continue;
-                }
-                raster_tile(&mut t, d, &tile, entries, scene, &mut s);
-            }
-            s
-        };
-        let total = match &self.pool {
-            Some(p) => p.install(|| {
-                jobs.into_par_iter()
-                    .map(work)
-                    .reduce(Stats::default, |a, b| a + b)
-            }),
-            None => jobs
-                .into_iter()
-                .map(work)
-                .fold(Stats::default(), |a, b| a + b),
-        };
-        self.bins.clear();
-        total
     }
 
     /// Clears the colour and/or depth/stencil surfaces over a list of
@@ -481,4 +452,86 @@ impl Renderer {
                 .for_each(|(y, row)| fill_row(row, y as i32)),
         }
     }
+}
+
+/// Rasterizes everything binned, then empties the bins.
+fn flush(
+    pool: Option<&rayon::ThreadPool>,
+    bins: &mut Bins,
+    targets: &mut RenderTargets<'_>,
+    scene: &[ChunkOut],
+    d: &DrawCtx,
+) -> Stats {
+    if bins.entries == 0 {
+        return Stats::default();
+    }
+    let band = TILE_SIZE as usize;
+    let cp = targets.color.pitch();
+    let rect = bins.rect;
+    let ty0 = (rect.y1.max(0) as usize) / band;
+    let ty1 = ((rect.y2 - 1).max(0) as usize) / band;
+    let (dp, depth_bytes): (usize, &mut [u8]) = match targets.depth.as_deref_mut() {
+        Some(s) => (s.pitch(), s.bytes_mut()),
+        None => (0, &mut []),
+    };
+    let mut depth_bands: Vec<&mut [u8]> = if dp > 0 {
+        depth_bytes.chunks_mut(dp * band).collect()
+    } else {
+        Vec::new()
+    };
+    let mut jobs: Vec<(usize, &mut [u8], &mut [u8])> = Vec::new();
+    for (ty, c) in targets.color.bytes_mut().chunks_mut(cp * band).enumerate() {
+        if ty < ty0 || ty > ty1 {
+            continue;
+        }
+        let Some(row) = bins.bins.get(ty * bins.tiles_x..(ty + 1) * bins.tiles_x) else {
+            continue;
+        };
+        if row.iter().all(Vec::is_empty) {
+            continue;
+        }
+        let dz: &mut [u8] = match depth_bands.get_mut(ty) {
+            Some(z) => std::mem::take(z),
+            None => &mut [],
+        };
+        jobs.push((ty, c, dz));
+    }
+    let bins_ref: &Bins = bins;
+    let work = |(ty, c, z): (usize, &mut [u8], &mut [u8])| -> Stats {
+        let mut t = TileTarget {
+            color: c,
+            color_pitch: cp,
+            depth: z,
+            depth_pitch: dp,
+            y0: (ty * band) as i32,
+        };
+        let mut s = Stats::default();
+        for tx in 0..bins_ref.tiles_x {
+            let Some(entries) = bins_ref.bins.get(ty * bins_ref.tiles_x + tx) else {
+                continue;
+            };
+            if entries.is_empty() {
+                continue;
+            }
+            let tile = bins_ref.tile(tx, ty);
+            if tile.x0 > tile.x1 || tile.y0 > tile.y1 {
+                continue;
+            }
+            raster_tile(&mut t, d, &tile, entries, scene, &mut s);
+        }
+        s
+    };
+    let total = match pool {
+        Some(p) => p.install(|| {
+            jobs.into_par_iter()
+                .map(work)
+                .reduce(Stats::default, |a, b| a + b)
+        }),
+        None => jobs
+            .into_iter()
+            .map(work)
+            .fold(Stats::default(), |a, b| a + b),
+    };
+    bins.clear();
+    total
 }

@@ -22,7 +22,7 @@
 //! [`crate::vertex::Topology`]): v[i] for strip triangle i, v[i+1] for fan
 //! triangle i.
 
-use crate::int::{i64_to_i32_sat, round_half_up_i64};
+use crate::int::{i64_to_i32_sat, round_i64};
 use crate::state::{CullMode, FillMode, Rect};
 use crate::vertex::Vertex;
 
@@ -277,8 +277,8 @@ pub(crate) struct SetupCtx {
 /// Snaps a screen coordinate to 8-bit sub-pixel fixed point.
 #[inline]
 pub(crate) fn snap(v: f32) -> i64 {
-    // Round half up: x = k + 0.5/256 snaps to k + 1/256.
-    round_half_up_i64(f64::from(v) * 256.0)
+    // Round to nearest, ties to even.
+    round_i64(f64::from(v) * 256.0)
 }
 
 #[inline]
@@ -294,9 +294,9 @@ fn to_fixed(refv: f64, gx: f64, gy: f64) -> Option<[i32; 3]> {
     // with wrapping arithmetic, exact modulo 2^32, and values at covered
     // pixels are in range.
     Some([
-        round_half_up_i64(r) as i32,
-        round_half_up_i64(dx) as i32,
-        round_half_up_i64(dy) as i32,
+        round_i64(r) as i32,
+        round_i64(dx) as i32,
+        round_i64(dy) as i32,
     ])
 }
 
@@ -373,7 +373,6 @@ pub(crate) fn setup_triangle(ctx: &SetupCtx, v: [&Vertex; 3], out: &mut ChunkOut
     let (zr, zx, zy) = plane(attr3(&v, |p| p.pos[2]));
     let bias = f64::from(ctx.depth_bias) + f64::from(ctx.slope_bias) * zx.abs().max(zy.abs());
     let rhw_vals = attr3(&v, |p| p.pos[3]);
-    let (wr, wx, wy) = plane(rhw_vals);
 
     let mut flags = if cw { 0 } else { FLAG_CCW };
     let affine = rhw_vals[0] == rhw_vals[1] && rhw_vals[1] == rhw_vals[2];
@@ -426,6 +425,7 @@ pub(crate) fn setup_triangle(ctx: &SetupCtx, v: [&Vertex; 3], out: &mut ChunkOut
     }
 
     let extra = if flags & FLAG_PERSPECTIVE != 0 || ctx.need_specular || ctx.need_rhw {
+        let (wr, wx, wy) = plane(rhw_vals);
         let idx = u32::try_from(out.extras.len()).unwrap_or(NO_EXTRA);
         out.extras.push(TriExtra {
             rhw: [wr as f32, wx as f32, wy as f32],

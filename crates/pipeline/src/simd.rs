@@ -32,7 +32,7 @@ pub enum SimdLevel {
     Sse2,
     /// SSE4.1.
     Sse41,
-    /// AVX2.
+    /// AVX2 (with POPCNT).
     Avx2,
 }
 
@@ -41,7 +41,7 @@ impl SimdLevel {
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            if is_x86_feature_detected!("avx2") {
+            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt") {
                 return SimdLevel::Avx2;
             }
             if is_x86_feature_detected!("sse4.1") {
@@ -247,13 +247,166 @@ pub(crate) fn gouraud_depth24_span(
     gouraud_depth24_span_scalar(color, depth, n, start, step, and_mask, p)
 }
 
+/// One span of a triangle inside a band of rows: row, first column,
+/// number of pixels.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    /// Row (absolute).
+    pub y: i32,
+    /// First column.
+    pub x: i32,
+    /// Number of pixels (≥ 1).
+    pub n: u32,
+}
+
+/// What the multi-span depth kernel needs of a triangle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TriDepth24 {
+    /// Diffuse planes (see `TriSetup::diffuse`).
+    pub diffuse: [[i32; 4]; 3],
+    /// Depth plane (see `TriSetup::z`).
+    pub z: [f32; 3],
+    /// Reference pixel of the planes.
+    pub rx: i32,
+    /// See `rx`.
+    pub ry: i32,
+    /// Depth function.
+    pub func: CmpFunc,
+    /// Depth writes.
+    pub write: bool,
+    /// AND mask of the packed colour.
+    pub and_mask: u32,
+}
+
+/// The rows of a band a kernel writes: colour and depth bytes starting at
+/// row `y0`.
+pub(crate) struct BandRows<'a> {
+    /// Colour bytes.
+    pub color: &'a mut [u8],
+    /// Colour pitch.
+    pub color_pitch: usize,
+    /// Depth bytes.
+    pub depth: &'a mut [u8],
+    /// Depth pitch.
+    pub depth_pitch: usize,
+    /// First row.
+    pub y0: i32,
+}
+
+/// Colour byte range, depth byte range, start colour, depth parameters.
+type SpanSetup = (
+    std::ops::Range<usize>,
+    std::ops::Range<usize>,
+    [i32; 4],
+    Depth24Params,
+);
+
+/// Per-span set-up shared by both twins: byte ranges (extended by up to one
+/// vector past the span when the band has room), start colour and depth
+/// parameters.
+#[inline(always)]
+fn span_setup(b: &BandRows<'_>, sp: &Span, t: &TriDepth24) -> Option<SpanSetup> {
+    let n = sp.n as usize;
+    let row = usize::try_from(sp.y - b.y0).ok()?;
+    let x = usize::try_from(sp.x).ok()?;
+    let coff = row * b.color_pitch + x * 4;
+    let doff = row * b.depth_pitch + x * 4;
+    let cend = (coff + n.max(8) * 4).min(b.color.len());
+    let dend = (doff + n.max(8) * 4).min(b.depth.len());
+    if cend < coff + n * 4 || dend < doff + n * 4 {
+        return None;
+    }
+    let (dx, dy) = (sp.x - t.rx, sp.y - t.ry);
+    let ch = |c: usize| {
+        t.diffuse[0][c]
+            .wrapping_add(t.diffuse[1][c].wrapping_mul(dx))
+            .wrapping_add(t.diffuse[2][c].wrapping_mul(dy))
+    };
+    let start = [ch(0), ch(1), ch(2), ch(3)];
+    let p = Depth24Params {
+        zref: t.z[0],
+        dzdx: t.z[1],
+        zy: t.z[2] * dy as f32,
+        fx0: dx,
+        func: t.func,
+        write: t.write,
+    };
+    Some((coff..cend, doff..dend, start, p))
+}
+
+/// Scalar twin of [`gouraud_depth24_spans`].
+pub(crate) fn gouraud_depth24_spans_scalar(
+    b: &mut BandRows<'_>,
+    spans: &[Span],
+    t: &TriDepth24,
+) -> u32 {
+    let mut passed = 0;
+    for sp in spans {
+        let Some((cr, dr, start, p)) = span_setup(b, sp, t) else {
+            continue;
+        };
+        if let (Some(c), Some(d)) = (b.color.get_mut(cr), b.depth.get_mut(dr)) {
+            passed += gouraud_depth24_span_scalar(
+                c,
+                d,
+                sp.n as usize,
+                start,
+                t.diffuse[1],
+                t.and_mask,
+                &p,
+            );
+        }
+    }
+    passed
+}
+
+/// [`gouraud_depth24_span`] over all spans of one triangle in a band, with
+/// the loop-invariant set-up done once. Returns the pixels that passed.
+pub(crate) fn gouraud_depth24_spans(
+    level: SimdLevel,
+    b: &mut BandRows<'_>,
+    spans: &[Span],
+    t: &TriDepth24,
+) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if level == SimdLevel::Avx2 {
+        // SAFETY: `level` is Avx2 only when AVX2 and POPCNT were detected.
+        return unsafe { x86::depth24_spans_avx2(b, spans, t) };
+    }
+    if level == SimdLevel::Scalar {
+        return gouraud_depth24_spans_scalar(b, spans, t);
+    }
+    let mut passed = 0;
+    for sp in spans {
+        let Some((cr, dr, start, p)) = span_setup(b, sp, t) else {
+            continue;
+        };
+        if let (Some(c), Some(d)) = (b.color.get_mut(cr), b.depth.get_mut(dr)) {
+            passed += gouraud_depth24_span(
+                level,
+                c,
+                d,
+                sp.n as usize,
+                start,
+                t.diffuse[1],
+                t.and_mask,
+                &p,
+            );
+        }
+    }
+    passed
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     //! The x86_64 kernels. Every function requires its target features to
     //! be present (callers check with `is_x86_feature_detected!`), and
     //! only stores through pointers of `chunks_exact_mut` chunks of the
     //! exact store width.
-    use super::{color_at, gouraud_depth24_span_scalar, gouraud_span_scalar, Depth24Params};
+    use super::{
+        color_at, gouraud_depth24_span_scalar, gouraud_span_scalar, span_setup, BandRows,
+        Depth24Params, Span, TriDepth24,
+    };
     use crate::state::CmpFunc;
     use std::arch::x86_64::*;
 
@@ -556,8 +709,27 @@ mod x86 {
         }
     }
 
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn depth24_avx2(
+        color: &mut [u8],
+        depth: &mut [u8],
+        n: usize,
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+        p: &Depth24Params,
+    ) -> u32 {
+        // SAFETY: this function enables the AVX2 and POPCNT features the
+        // body needs.
+        unsafe { depth24_avx2_body(color, depth, n, start, step, and_mask, p) }
+    }
+
+    /// Body of the AVX2 depth kernel, inlined into its AVX2 callers.
+    ///
+    /// # Safety
+    /// AVX2 and POPCNT must be available.
+    #[inline(always)]
+    unsafe fn depth24_avx2_body(
         color: &mut [u8],
         depth: &mut [u8],
         n: usize,
@@ -647,6 +819,29 @@ mod x86 {
                 // not touch masked-off lanes.
                 unsafe { depth8::<true>(&k, &r, x, ctail.as_mut_ptr(), dtail.as_mut_ptr(), mask) }
             };
+        }
+        passed
+    }
+
+    /// All spans of one triangle (see `gouraud_depth24_spans`).
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn depth24_spans_avx2(
+        b: &mut BandRows<'_>,
+        spans: &[Span],
+        t: &TriDepth24,
+    ) -> u32 {
+        let mut passed = 0;
+        for sp in spans {
+            let Some((cr, dr, start, p)) = span_setup(b, sp, t) else {
+                continue;
+            };
+            if let (Some(c), Some(d)) = (b.color.get_mut(cr), b.depth.get_mut(dr)) {
+                // SAFETY: this function has the features depth24_avx2
+                // needs; it is inlined here so constants are hoisted.
+                passed += unsafe {
+                    depth24_avx2_body(c, d, sp.n as usize, start, t.diffuse[1], t.and_mask, &p)
+                };
+            }
         }
         passed
     }
@@ -786,6 +981,48 @@ mod tests {
                 let mut c = vec![7u8; len];
                 let mut d = depth0.clone();
                 let got_n = gouraud_depth24_span(level, &mut c, &mut d, n, start, step, u32::MAX, &p);
+                prop_assert_eq!(got_n, want_n);
+                prop_assert_eq!(&c, &want_c);
+                prop_assert_eq!(&d, &want_d);
+            }
+        }
+
+        #[test]
+        fn depth24_spans_match_scalar(
+            rows in proptest::collection::vec((0i32..16, 0i32..20, 1u32..13), 0..12),
+            diffuse in proptest::array::uniform3(proptest::array::uniform4(-0x40_0000i32..0x40_0000)),
+            z in proptest::array::uniform3(-0.2f32..1.2),
+            func in funcs(),
+            write in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            // A band of 16 rows × 32 pixels; spans may reach the band end.
+            let (w, h) = (32usize, 16usize);
+            let spans: Vec<Span> = rows
+                .iter()
+                .map(|&(y, x, n)| Span { y, x, n: n.min((w as i32 - x) as u32).max(1) })
+                .collect();
+            let t = TriDepth24 { diffuse, z, rx: 3, ry: -2, func, write, and_mask: u32::MAX };
+            let mut s = seed;
+            let mut depth0 = vec![0u8; w * h * 4];
+            for b in depth0.iter_mut() {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                *b = (s >> 56) as u8;
+            }
+            let mut want_c = vec![9u8; w * h * 4];
+            let mut want_d = depth0.clone();
+            let want_n = {
+                let mut b = BandRows { color: &mut want_c, color_pitch: w * 4, depth: &mut want_d, depth_pitch: w * 4, y0: 0 };
+                gouraud_depth24_spans_scalar(&mut b, &spans, &t)
+            };
+            for level in LEVELS {
+                let level = level.clamp_to_cpu();
+                let mut c = vec![9u8; w * h * 4];
+                let mut d = depth0.clone();
+                let got_n = {
+                    let mut b = BandRows { color: &mut c, color_pitch: w * 4, depth: &mut d, depth_pitch: w * 4, y0: 0 };
+                    gouraud_depth24_spans(level, &mut b, &spans, &t)
+                };
                 prop_assert_eq!(got_n, want_n);
                 prop_assert_eq!(&c, &want_c);
                 prop_assert_eq!(&d, &want_d);

@@ -594,3 +594,36 @@ fn golden_formats_r5g6b5_and_a4r4g4b4() {
         check_golden(name, &t.color);
     }
 }
+
+#[test]
+fn draws_larger_than_one_wave_keep_submission_order() {
+    // 40,000 points (two set-up waves) counted in the stencil buffer, and
+    // overlapping colours where the last write must win.
+    let mut rng = Rng(99);
+    let pts: Vec<V> = (0..40_000)
+        .map(|_| {
+            let (x, y) = ((rng.next() % 32) as f32, (rng.next() % 32) as f32);
+            v(x, y, rng.color())
+        })
+        .collect();
+    let t = render_all(|r| {
+        let mut t = count_targets(32, 32, r);
+        let s = t.draw(r, &counting_state(), Topology::PointList, &pts);
+        assert_eq!(s.pixels_written, 40_000);
+        t
+    });
+    let mut want = vec![0u32; 32 * 32];
+    let mut last = vec![0u32; 32 * 32];
+    for p in &pts {
+        let i = p.y as usize * 32 + p.x as usize;
+        want[i] += 1;
+        last[i] = p.diffuse;
+    }
+    let got = stencil_counts(&t);
+    for i in 0..32 * 32 {
+        assert_eq!(got[i], want[i] % 256, "pixel {i}");
+        if want[i] > 0 {
+            assert_eq!(t.px((i % 32) as u32, (i / 32) as u32), last[i], "pixel {i}");
+        }
+    }
+}

@@ -704,7 +704,9 @@ pub fn decode_argb8(
     let (x, y) = (x as usize, y as usize);
     match format.layout() {
         TexelLayout::Packed { bytes: bpp } => {
-            let at = y.checked_mul(row_pitch)?.checked_add(x.checked_mul(bpp as usize)?)?;
+            let at = y
+                .checked_mul(row_pitch)?
+                .checked_add(x.checked_mul(bpp as usize)?)?;
             packed_argb8(format, bytes.get(at..)?, palette)
         }
         TexelLayout::Block { bytes: bb } => {
@@ -713,11 +715,16 @@ pub fn decode_argb8(
                 .checked_add((x / 4).checked_mul(bb as usize)?)?;
             let block = bytes.get(at..at.checked_add(bb as usize)?)?;
             Some(decode_dxt_block_texel(
-                format, block, x as u32 & 3, y as u32 & 3,
+                format,
+                block,
+                x as u32 & 3,
+                y as u32 & 3,
             ))
         }
         TexelLayout::MacroPixel => {
-            let at = y.checked_mul(row_pitch)?.checked_add((x / 2).checked_mul(4)?)?;
+            let at = y
+                .checked_mul(row_pitch)?
+                .checked_add((x / 2).checked_mul(4)?)?;
             let mp = bytes.get(at..at.checked_add(4)?)?;
             Some(decode_macro_pixel(format, mp, x as u32))
         }
@@ -754,7 +761,13 @@ pub fn decode_rgba(
 /// The raw bits (up to 32) of texel (x, y) of a packed format, for colour
 /// keying; `None` for DXTn/YUV, formats wider than 32 bits, or outside the
 /// data.
-pub fn raw_texel(format: TextureFormat, bytes: &[u8], row_pitch: usize, x: u32, y: u32) -> Option<u32> {
+pub fn raw_texel(
+    format: TextureFormat,
+    bytes: &[u8],
+    row_pitch: usize,
+    x: u32,
+    y: u32,
+) -> Option<u32> {
     let TexelLayout::Packed { bytes: bpp } = format.layout() else {
         return None;
     };

@@ -385,7 +385,9 @@ impl Texture {
     /// The bytes of one face/level (rows `row_pitch` apart, slices
     /// `slice_pitch` apart).
     pub fn level_bytes(&self, face: u32, level: u32) -> Option<&[u8]> {
-        self.storage.get(self.index(face, level)?).map(Vec::as_slice)
+        self.storage
+            .get(self.index(face, level)?)
+            .map(Vec::as_slice)
     }
 
     /// Mutable bytes of one face/level, for the device to upload texels
@@ -423,8 +425,9 @@ impl Texture {
             .checked_sub(1)
             .and_then(|r| r.checked_mul(src_pitch))
             .and_then(|b| b.checked_add(info.row_pitch));
-        if needed.is_none_or(|n| n > src.len()) {
-            return Err(too_small);
+        match needed {
+            Some(n) if n <= src.len() => {}
+            _ => return Err(too_small),
         }
         let dst = self
             .level_bytes_mut(face, level)
@@ -522,7 +525,10 @@ mod tests {
             })
         );
         // 1×1 DXT1 level still holds one 8-byte block.
-        assert_eq!(t.and_then(|t| t.level_bytes(0, 4)).map(<[u8]>::len), Some(8));
+        assert_eq!(
+            t.and_then(|t| t.level_bytes(0, 4)).map(<[u8]>::len),
+            Some(8)
+        );
         assert!(t.and_then(|t| t.level_bytes(1, 0)).is_none());
     }
 

@@ -1,0 +1,344 @@
+//! The DDI callbacks with the DDK's signatures: `D3dContextCreate`,
+//! `D3dContextDestroy`, `D3dDrawPrimitives2`, `D3dClear2`,
+//! `D3dValidateTextureStageState`.
+//!
+//! Each returns `DDHAL_DRIVER_HANDLED` with the result in `ddrval`, or
+//! `DDHAL_DRIVER_NOTHANDLED` when the data pointer itself is null or
+//! misaligned (there is nowhere to put a `ddrval`). A panic inside is caught
+//! and reported as `D3DERR_DRIVERINTERNALERROR` in `ddrval`.
+//!
+//! Thread safety: callable from any thread. Calls naming contexts of one
+//! driver are serialized by that driver's lock; calls on different drivers
+//! run concurrently.
+
+use crate::guard::{catch, host_bytes, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT};
+use crate::objects::{self, ContextObj, SurfaceObj};
+use crate::types::*;
+use softhal_device::{Clear2Data, DrawPrimitives2Data, ValidateTextureStageStateData};
+use softhal_wire::names::codes;
+use std::ptr::addr_of_mut;
+use std::sync::Arc;
+
+const HANDLED: u32 = codes::DDHAL_DRIVER_HANDLED;
+const NOTHANDLED: u32 = codes::DDHAL_DRIVER_NOTHANDLED;
+
+/// The surface behind `p` if it belongs to `ctx`'s driver.
+fn own_surface(
+    driver: &Arc<crate::objects::DriverObj>,
+    p: usize,
+) -> Result<Arc<SurfaceObj>, HRESULT> {
+    if p == 0 {
+        return Err(INVALIDARG);
+    }
+    match objects::surface(p) {
+        Some(s) if Arc::ptr_eq(&s.driver, driver) => Ok(s),
+        _ => Err(INVALIDOBJECT),
+    }
+}
+
+/// `D3dContextCreate`: `lpDDGbl` = a `softhal_driver`, `lpDDS` = its
+/// render-target surface, `lpDDSZ` = its depth surface or NULL. On
+/// success `dwhContext` is set (never 0) and `ddrval = D3D_OK`.
+/// Errors in `ddrval`: `DDERR_INVALIDPARAMS` (null driver or render
+/// target), `DDERR_INVALIDOBJECT` (unknown or foreign object, wrong
+/// kind), `D3DHAL_OUTOFCONTEXTS`, and the device's codes.
+///
+/// # Safety
+/// `pcd` must be NULL or point to a readable and writable
+/// `D3DHAL_CONTEXTCREATEDATA`, not accessed by anyone else during the call.
+#[no_mangle]
+pub unsafe extern "system" fn D3dContextCreate(pcd: *mut D3DHAL_CONTEXTCREATEDATA) -> u32 {
+    if !valid(pcd) {
+        return NOTHANDLED;
+    }
+    // SAFETY: checked non-null and aligned; the host guarantees it is a
+    // valid D3DHAL_CONTEXTCREATEDATA for the call (plain data, any bits valid).
+    let d = unsafe { pcd.read() };
+    let result = catch(Err(INTERNAL), || -> Result<usize, HRESULT> {
+        if d.lpDDGbl.is_null() {
+            return Err(INVALIDARG);
+        }
+        let driver = objects::driver(d.lpDDGbl as usize).ok_or(INVALIDOBJECT)?;
+        let rt = own_surface(&driver, d.lpDDS as usize)?;
+        let z = if d.lpDDSZ.is_null() {
+            None
+        } else {
+            Some(own_surface(&driver, d.lpDDSZ as usize)?)
+        };
+        let handle = {
+            let mut st = driver.lock();
+            st.driver
+                .context_create(rt.handle, z.map(|z| z.handle))
+                .map_err(|e| hr(softhal_device::Driver::context_create_ddrval(&e)))?
+        };
+        Ok(objects::add_context(ContextObj { driver, handle }))
+    });
+    let (ctx, ddrval) = match result {
+        Ok(id) => (id, hr(codes::D3D_OK)),
+        Err(e) => (0, e),
+    };
+    // SAFETY: pcd checked above; only the output fields are written.
+    unsafe {
+        addr_of_mut!((*pcd).dwhContext).write(ctx);
+        addr_of_mut!((*pcd).ddrval).write(ddrval);
+    }
+    HANDLED
+}
+
+/// `D3dContextDestroy`: `ddrval = D3DHAL_CONTEXT_BAD` for an unknown
+/// `dwhContext`.
+///
+/// # Safety
+/// `pdd` must be NULL or point to a readable and writable
+/// `D3DHAL_CONTEXTDESTROYDATA`.
+#[no_mangle]
+pub unsafe extern "system" fn D3dContextDestroy(pdd: *mut D3DHAL_CONTEXTDESTROYDATA) -> u32 {
+    if !valid(pdd) {
+        return NOTHANDLED;
+    }
+    // SAFETY: checked non-null and aligned; plain data.
+    let d = unsafe { pdd.read() };
+    let ddrval = catch(INTERNAL, || match objects::remove_context(d.dwhContext) {
+        None => hr(codes::D3DHAL_CONTEXT_BAD),
+        Some(c) => match c.driver.lock().driver.context_destroy(c.handle) {
+            Ok(()) => hr(codes::D3D_OK),
+            Err(e) => hr(e.ddrval()),
+        },
+    });
+    // SAFETY: pdd checked above.
+    unsafe { addr_of_mut!((*pdd).ddrval).write(ddrval) };
+    HANDLED
+}
+
+/// Outputs of a DP2 call.
+struct Dp2Out {
+    ddrval: HRESULT,
+    offset: u32,
+    flags: u32,
+}
+
+/// `D3dDrawPrimitives2` with the DDI's exact semantics (see
+/// `softhal_device`'s crate docs and `docs/c-api.md`):
+/// * `lpDDCommands` is a command-buffer `softhal_surface` of the context's
+///   driver; `dwCommandOffset`/`dwCommandLength` select the commands.
+/// * With `D3DHALDP2_USERMEMVERTICES`, `lpVertices` points to host memory
+///   of which exactly `dwVertexOffset + dwVertexLength × stride` bytes are
+///   read (stride = the FVF's, or `dwVertexSize` when `dwVertexType` is not
+///   a valid FVF). Otherwise `lpDDVertex` is a vertex-buffer surface (or
+///   NULL; an unknown one counts as no vertex data).
+/// * With `D3DHALDP2_EXECUTEBUFFER`, `lpdwRStates` (256 DWORDs, 4-aligned)
+///   receives every render state processed.
+/// * Out: `ddrval`, `dwErrorOffset` (from the start of the command
+///   surface), `dwFlags`.
+///
+/// # Safety
+/// `pd` must be NULL or point to a readable and writable
+/// `D3DHAL_DRAWPRIMITIVES2DATA`; the user-memory vertices and
+/// `lpdwRStates` described by it must be valid for the lengths above and
+/// not modified by anyone else during the call.
+#[no_mangle]
+pub unsafe extern "system" fn D3dDrawPrimitives2(pd: *mut D3DHAL_DRAWPRIMITIVES2DATA) -> u32 {
+    if !valid(pd) {
+        return NOTHANDLED;
+    }
+    // SAFETY: checked non-null and aligned; plain data (pointers are only
+    // used after their own checks below).
+    let d = unsafe { pd.read() };
+    let fail = |ddrval: HRESULT| Dp2Out {
+        ddrval,
+        offset: d.dwCommandOffset,
+        flags: d.dwFlags,
+    };
+    let out = catch(fail(INTERNAL), || {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { dp2(&d) }.unwrap_or_else(fail)
+    });
+    // SAFETY: pd checked above; only the output fields are written.
+    unsafe {
+        addr_of_mut!((*pd).dwVertexSize).write(out.ddrval as u32);
+        addr_of_mut!((*pd).dwErrorOffset).write(out.offset);
+        addr_of_mut!((*pd).dwFlags).write(out.flags);
+    }
+    HANDLED
+}
+
+/// The body of [`D3dDrawPrimitives2`]; `Err` = a call-level failure.
+///
+/// # Safety
+/// As for [`D3dDrawPrimitives2`].
+unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
+    let ctx = objects::context(d.dwhContext).ok_or(hr(codes::D3DHAL_CONTEXT_BAD))?;
+    let commands = own_surface(&ctx.driver, d.lpDDCommands as usize)?;
+    let user = d.dwFlags & softhal_device::D3DHALDP2_USERMEMVERTICES != 0;
+    let vertex_size = d.dwVertexSize; // the union's input half, read first
+    let mut vertex_surface = 0;
+    let mut user_vertices: Option<&[u8]> = None;
+    if user {
+        let stride = softhal_wire::fvf::vertex_stride(d.dwVertexType).unwrap_or(vertex_size);
+        let len = u64::from(d.dwVertexLength)
+            .checked_mul(u64::from(stride))
+            .and_then(|n| n.checked_add(u64::from(d.dwVertexOffset)))
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or(INVALIDARG)?;
+        if !d.lpDDVertex.is_null() || len == 0 {
+            // SAFETY: the host gave lpVertices with dwVertexLength vertices
+            // of this stride after dwVertexOffset bytes; host_bytes rejects
+            // wrapping ranges. A null pointer with len 0 yields an empty slice.
+            user_vertices =
+                Some(unsafe { host_bytes(d.lpDDVertex as *const u8, len) }.ok_or(INVALIDARG)?);
+        }
+    } else if !d.lpDDVertex.is_null() {
+        if let Ok(s) = own_surface(&ctx.driver, d.lpDDVertex as usize) {
+            vertex_surface = s.handle;
+        }
+    }
+    let mut rstates = [0u32; 256];
+    let want_rstates =
+        d.dwFlags & softhal_device::D3DHALDP2_EXECUTEBUFFER != 0 && !d.lpdwRStates.is_null();
+    if want_rstates {
+        if !valid(d.lpdwRStates) {
+            return Err(INVALIDARG);
+        }
+        // SAFETY: non-null, 4-aligned, and the DDI defines lpdwRStates as
+        // D3DHAL_MAX_RSTATES (256) DWORDs the host owns for the call.
+        unsafe { std::ptr::copy_nonoverlapping(d.lpdwRStates, rstates.as_mut_ptr(), 256) };
+    }
+    let mut data = DrawPrimitives2Data::new(ctx.handle, commands.handle, d.dwCommandLength);
+    data.dw_flags = d.dwFlags;
+    data.dw_vertex_type = d.dwVertexType;
+    data.dw_command_offset = d.dwCommandOffset;
+    data.lp_dd_vertex = vertex_surface;
+    data.lp_vertices = user_vertices;
+    data.dw_vertex_offset = d.dwVertexOffset;
+    data.dw_vertex_length = d.dwVertexLength;
+    data.dw_req_vertex_buf_size = d.dwReqVertexBufSize;
+    data.dw_req_command_buf_size = d.dwReqCommandBufSize;
+    data.lpdw_r_states = want_rstates.then_some(&mut rstates);
+    data.ddrval = vertex_size;
+    {
+        ctx.driver.lock().driver.draw_primitives2(&mut data);
+    }
+    let out = Dp2Out {
+        ddrval: hr(data.ddrval),
+        offset: data.dw_error_offset,
+        flags: data.dw_flags,
+    };
+    if want_rstates {
+        // SAFETY: as for the copy in; the host's array is written back whole.
+        unsafe { std::ptr::copy_nonoverlapping(rstates.as_ptr(), d.lpdwRStates, 256) };
+    }
+    Ok(out)
+}
+
+/// Calls the host's `D3dParseUnknownCommand` on the command at the start
+/// of `bytes`; returns the next command's offset from it.
+pub(crate) fn call_hook(f: ParseUnknownCommandFn, bytes: &[u8]) -> Result<usize, ()> {
+    let start = bytes.as_ptr() as *mut core::ffi::c_void;
+    let mut next: *mut core::ffi::c_void = std::ptr::null_mut();
+    // SAFETY: `f` is the host's function with the DDK signature (its
+    // contract, stated when installed); `start` points to `bytes.len()`
+    // readable bytes valid for the call (the hook must only read them) and
+    // `next` is a valid out-pointer.
+    let r = unsafe { f(start, &mut next) };
+    if r < 0 {
+        return Err(());
+    }
+    let off = (next as usize).checked_sub(start as usize).ok_or(())?;
+    if off == 0 || off > bytes.len() {
+        return Err(());
+    }
+    Ok(off)
+}
+
+/// `D3dClear2`: clears the context's render target / depth / stencil in
+/// `dwNumRects` rectangles at `lpRects` (4-aligned; may be NULL when
+/// `dwNumRects` is 0).
+///
+/// # Safety
+/// `pcd` must be NULL or point to a readable and writable
+/// `D3DHAL_CLEAR2DATA` whose `lpRects` holds `dwNumRects` `D3DRECT`s.
+#[no_mangle]
+pub unsafe extern "system" fn D3dClear2(pcd: *mut D3DHAL_CLEAR2DATA) -> u32 {
+    if !valid(pcd) {
+        return NOTHANDLED;
+    }
+    // SAFETY: checked non-null and aligned; plain data.
+    let d = unsafe { pcd.read() };
+    let ddrval = catch(INTERNAL, || {
+        let Some(ctx) = objects::context(d.dwhContext) else {
+            return hr(codes::D3DHAL_CONTEXT_BAD);
+        };
+        let n = d.dwNumRects as usize;
+        if n > 0 && !valid(d.lpRects) {
+            return INVALIDARG;
+        }
+        let Some(bytes) = n.checked_mul(core::mem::size_of::<D3DRECT>()) else {
+            return INVALIDARG;
+        };
+        // SAFETY: the host gave dwNumRects D3DRECTs at lpRects (checked
+        // non-null and aligned when n > 0); the length is checked.
+        let Some(raw) = (unsafe { host_bytes(d.lpRects as *const u8, bytes) }) else {
+            return INVALIDARG;
+        };
+        let rects: Vec<[i32; 4]> = raw
+            .chunks_exact(16)
+            .map(|c| {
+                let w = |i: usize| i32::from_ne_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+                [w(0), w(4), w(8), w(12)]
+            })
+            .collect();
+        let mut data = Clear2Data {
+            dwh_context: ctx.handle,
+            dw_flags: d.dwFlags,
+            dw_fill_color: d.dwFillColor,
+            dv_fill_depth: d.dvFillDepth,
+            dw_fill_stencil: d.dwFillStencil,
+            lp_rects: &rects,
+            ddrval: 0,
+        };
+        ctx.driver.lock().driver.clear2(&mut data);
+        hr(data.ddrval)
+    });
+    // SAFETY: pcd checked above.
+    unsafe { addr_of_mut!((*pcd).ddrval).write(ddrval) };
+    HANDLED
+}
+
+/// `D3dValidateTextureStageState`: `dwNumPasses` = 1 and `D3D_OK` when the
+/// context's cascade can be drawn, else a `D3DERR_UNSUPPORTED*` code.
+///
+/// # Safety
+/// `pvtssd` must be NULL or point to a readable and writable
+/// `D3DHAL_VALIDATETEXTURESTAGESTATEDATA`.
+#[no_mangle]
+pub unsafe extern "system" fn D3dValidateTextureStageState(
+    pvtssd: *mut D3DHAL_VALIDATETEXTURESTAGESTATEDATA,
+) -> u32 {
+    if !valid(pvtssd) {
+        return NOTHANDLED;
+    }
+    // SAFETY: checked non-null and aligned; plain data.
+    let d = unsafe { pvtssd.read() };
+    let (passes, ddrval) = catch((0, INTERNAL), || {
+        let Some(ctx) = objects::context(d.dwhContext) else {
+            return (0, hr(codes::D3DHAL_CONTEXT_BAD));
+        };
+        let mut data = ValidateTextureStageStateData {
+            dwh_context: ctx.handle,
+            dw_flags: d.dwFlags,
+            dw_reserved: d.dwReserved as u32,
+            ..Default::default()
+        };
+        ctx.driver
+            .lock()
+            .driver
+            .validate_texture_stage_state(&mut data);
+        (data.dw_num_passes, hr(data.ddrval))
+    });
+    // SAFETY: pvtssd checked above.
+    unsafe {
+        addr_of_mut!((*pvtssd).dwNumPasses).write(passes);
+        addr_of_mut!((*pvtssd).ddrval).write(ddrval);
+    }
+    HANDLED
+}

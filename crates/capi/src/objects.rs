@@ -1,0 +1,155 @@
+//! The objects behind the C pointers, and the registry that validates them.
+//!
+//! Every pointer or `dwhContext` the host passes in is only ever used as a
+//! **number**: it is looked up in a process-wide registry and, if it names
+//! a live object, the registry hands back a reference-counted handle. softhal
+//! never dereferences a driver, surface or context value it was given, so a
+//! stale, foreign or forged value is an error (`DDERR_INVALIDOBJECT`,
+//! `D3DHAL_CONTEXT_BAD`), never a crash. (A surface pointer that was
+//! destroyed and whose address was reused by a later surface names that
+//! later surface: memory-safe, but a host bug.)
+//!
+//! Locking: the registry lock is held only to look up or change the maps,
+//! never while a driver works. Each driver has its own mutex; every call on
+//! a driver (or on its surfaces and contexts) holds it for the duration of
+//! the call, so calls on one driver are serialized and calls on different
+//! drivers run in parallel.
+
+use softhal_device::Driver;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
+
+/// A driver: the device behind its lock.
+pub(crate) struct DriverObj {
+    state: Mutex<DriverState>,
+}
+
+/// What the driver mutex protects.
+pub(crate) struct DriverState {
+    /// The device (its `D3dParseUnknownCommand` hook included).
+    pub driver: Driver,
+}
+
+impl DriverObj {
+    pub(crate) fn new(driver: Driver) -> Self {
+        DriverObj {
+            state: Mutex::new(DriverState { driver }),
+        }
+    }
+
+    /// Locks the driver. A mutex poisoned by a panic caught at the boundary
+    /// is recovered: the device is memory-safe whatever it was doing, and
+    /// its state is documented as unspecified after an internal error.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, DriverState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A host lock in progress: the bytes the host reads and writes.
+pub(crate) struct Shadow {
+    pub bytes: Box<[u8]>,
+    pub write_back: bool,
+    /// The face and mip level locked (0, 0 for buffers).
+    pub face: u32,
+    pub level: u32,
+}
+
+/// A surface: which driver, which device handle.
+pub(crate) struct SurfaceObj {
+    pub driver: Arc<DriverObj>,
+    pub handle: u32,
+    /// The resolved description (dwSize = its size, dwHandle = handle).
+    pub desc: crate::types::SOFTHAL_SURFACE_DESC,
+    /// The lock shadow (`Some` between lock and unlock).
+    pub shadow: Mutex<Option<Shadow>>,
+}
+
+impl SurfaceObj {
+    pub(crate) fn shadow(&self) -> MutexGuard<'_, Option<Shadow>> {
+        self.shadow
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A context: which driver, which device handle.
+#[derive(Clone)]
+pub(crate) struct ContextObj {
+    pub driver: Arc<DriverObj>,
+    pub handle: u32,
+}
+
+#[derive(Default)]
+struct Registry {
+    drivers: HashMap<usize, Arc<DriverObj>>,
+    surfaces: HashMap<usize, Arc<SurfaceObj>>,
+    contexts: HashMap<usize, ContextObj>,
+    next_context: usize,
+}
+
+static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| Mutex::new(Registry::default()));
+
+fn registry() -> MutexGuard<'static, Registry> {
+    // The registry's maps are consistent after every statement; recover.
+    REGISTRY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Registers a driver; returns the pointer value the host gets.
+pub(crate) fn add_driver(d: Arc<DriverObj>) -> usize {
+    let key = Arc::as_ptr(&d) as usize;
+    registry().drivers.insert(key, d);
+    key
+}
+
+pub(crate) fn driver(key: usize) -> Option<Arc<DriverObj>> {
+    registry().drivers.get(&key).cloned()
+}
+
+/// Unregisters a driver and every surface and context of it.
+pub(crate) fn remove_driver(key: usize) -> Option<Arc<DriverObj>> {
+    let mut r = registry();
+    let d = r.drivers.remove(&key)?;
+    r.surfaces.retain(|_, s| !Arc::ptr_eq(&s.driver, &d));
+    r.contexts.retain(|_, c| !Arc::ptr_eq(&c.driver, &d));
+    Some(d)
+}
+
+pub(crate) fn add_surface(s: Arc<SurfaceObj>) -> usize {
+    let key = Arc::as_ptr(&s) as usize;
+    registry().surfaces.insert(key, s);
+    key
+}
+
+pub(crate) fn surface(key: usize) -> Option<Arc<SurfaceObj>> {
+    registry().surfaces.get(&key).cloned()
+}
+
+pub(crate) fn remove_surface(key: usize) -> Option<Arc<SurfaceObj>> {
+    registry().surfaces.remove(&key)
+}
+
+/// Registers a context; returns its `dwhContext` (never 0, never reused
+/// while the process lives on 64-bit targets).
+pub(crate) fn add_context(c: ContextObj) -> usize {
+    let mut r = registry();
+    r.next_context = r.next_context.wrapping_add(1).max(1);
+    let mut id = r.next_context;
+    while r.contexts.contains_key(&id) {
+        id = id.wrapping_add(1).max(1);
+    }
+    r.next_context = id;
+    r.contexts.insert(id, c);
+    id
+}
+
+pub(crate) fn context(id: usize) -> Option<ContextObj> {
+    registry().contexts.get(&id).cloned()
+}
+
+pub(crate) fn remove_context(id: usize) -> Option<ContextObj> {
+    registry().contexts.remove(&id)
+}

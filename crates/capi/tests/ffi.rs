@@ -1,0 +1,411 @@
+//! The C ABI called from Rust: argument validation at every entry point,
+//! forged and foreign objects, the unknown-command hook's range checks,
+//! concurrency, and the layouts of the call structures.
+
+#![allow(unsafe_code)]
+
+use softhal::*;
+use softhal_wire::names::codes;
+use std::ffi::c_void;
+use std::mem::{align_of, offset_of, size_of, MaybeUninit};
+use std::ptr::{null, null_mut};
+
+const OK: HRESULT = 0;
+fn hr(c: u32) -> HRESULT {
+    c as HRESULT
+}
+
+fn driver() -> *mut softhal_driver {
+    let mut d = null_mut();
+    // SAFETY: `d` is a valid out-pointer.
+    assert_eq!(unsafe { softhal_driver_create(0, &mut d) }, OK);
+    d
+}
+
+fn surface(d: *mut softhal_driver, kind: u32, format: u32, w: u32, h: u32) -> *mut softhal_surface {
+    let desc = SOFTHAL_SURFACE_DESC {
+        dwSize: size_of::<SOFTHAL_SURFACE_DESC>() as u32,
+        dwKind: kind,
+        dwFormat: format,
+        dwWidth: w,
+        dwHeight: h,
+        dwDepth: 1,
+        dwMipLevels: 1,
+        dwHandle: 0,
+    };
+    let mut s = null_mut();
+    // SAFETY: valid pointers to locals.
+    assert_eq!(unsafe { softhal_surface_create(d, &desc, &mut s) }, OK);
+    s
+}
+
+fn context(d: *mut softhal_driver, rt: *mut softhal_surface) -> usize {
+    let mut c = D3DHAL_CONTEXTCREATEDATA {
+        lpDDGbl: d,
+        lpDDS: rt,
+        lpDDSZ: null_mut(),
+        dwPID: 0,
+        dwhContext: 0,
+        ddrval: -1,
+    };
+    // SAFETY: valid pointer to a local.
+    let r = unsafe { D3dContextCreate(&mut c) };
+    assert_eq!(r, codes::DDHAL_DRIVER_HANDLED);
+    assert_eq!(c.ddrval, OK);
+    c.dwhContext
+}
+
+fn write(s: *mut softhal_surface, at: usize, bytes: &[u8]) {
+    let mut l = MaybeUninit::<SOFTHAL_LOCKED_SURFACE>::uninit();
+    // SAFETY: valid out-pointer; the lock pointer is used within dwSize
+    // before unlock.
+    unsafe {
+        assert_eq!(softhal_surface_lock(s, 0, l.as_mut_ptr()), OK);
+        let l = l.assume_init();
+        assert!(at + bytes.len() <= l.dwSize as usize);
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), l.pBits.cast::<u8>().add(at), bytes.len());
+        assert_eq!(softhal_surface_unlock(s), OK);
+    }
+}
+
+fn dp2_data(ctx: usize, cb: *mut softhal_surface, len: u32) -> D3DHAL_DRAWPRIMITIVES2DATA {
+    D3DHAL_DRAWPRIMITIVES2DATA {
+        dwhContext: ctx,
+        dwFlags: 0,
+        dwVertexType: 0,
+        lpDDCommands: cb,
+        dwCommandOffset: 0,
+        dwCommandLength: len,
+        lpDDVertex: null_mut(),
+        dwVertexOffset: 0,
+        dwVertexLength: 0,
+        dwReqVertexBufSize: 0,
+        dwReqCommandBufSize: 0,
+        lpdwRStates: null_mut(),
+        dwVertexSize: 0,
+        dwErrorOffset: 0,
+    }
+}
+
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn call_structures_have_the_reference_x64_layouts() {
+    assert_eq!(size_of::<D3DHAL_DRAWPRIMITIVES2DATA>(), 72);
+    assert_eq!(offset_of!(D3DHAL_DRAWPRIMITIVES2DATA, lpDDCommands), 16);
+    assert_eq!(offset_of!(D3DHAL_DRAWPRIMITIVES2DATA, lpDDVertex), 32);
+    assert_eq!(offset_of!(D3DHAL_DRAWPRIMITIVES2DATA, lpdwRStates), 56);
+    assert_eq!(offset_of!(D3DHAL_DRAWPRIMITIVES2DATA, dwVertexSize), 64);
+    assert_eq!(offset_of!(D3DHAL_DRAWPRIMITIVES2DATA, dwErrorOffset), 68);
+    assert_eq!(size_of::<D3DHAL_CONTEXTCREATEDATA>(), 48);
+    assert_eq!(offset_of!(D3DHAL_CONTEXTCREATEDATA, dwhContext), 32);
+    assert_eq!(offset_of!(D3DHAL_CONTEXTCREATEDATA, ddrval), 40);
+    assert_eq!(size_of::<D3DHAL_CONTEXTDESTROYDATA>(), 16);
+    assert_eq!(size_of::<D3DHAL_CLEAR2DATA>(), 40);
+    assert_eq!(offset_of!(D3DHAL_CLEAR2DATA, lpRects), 24);
+    assert_eq!(offset_of!(D3DHAL_CLEAR2DATA, ddrval), 36);
+    assert_eq!(size_of::<D3DHAL_VALIDATETEXTURESTAGESTATEDATA>(), 32);
+    assert_eq!(offset_of!(D3DHAL_VALIDATETEXTURESTAGESTATEDATA, ddrval), 28);
+    assert_eq!(size_of::<D3DDDICB_RENDER>(), 680);
+    assert_eq!(offset_of!(D3DDDICB_RENDER, NewCommandBuffer), 600);
+    assert_eq!(
+        offset_of!(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1),
+        672
+    );
+    assert_eq!(size_of::<D3DDDI_ALLOCATIONLIST>(), 8);
+    assert_eq!(size_of::<D3DDDI_PATCHLOCATIONLIST>(), 24);
+}
+
+#[test]
+fn null_and_misaligned_ddi_data_is_not_handled() {
+    let nh = codes::DDHAL_DRIVER_NOTHANDLED;
+    // An over-aligned buffer, offset by 1 byte: misaligned for every struct.
+    let mut buf = vec![0u64; 128];
+    let mis = (buf.as_mut_ptr() as *mut u8).wrapping_add(1);
+    // SAFETY: null and misaligned pointers are rejected before any access.
+    unsafe {
+        assert_eq!(D3dContextCreate(null_mut()), nh);
+        assert_eq!(D3dContextDestroy(null_mut()), nh);
+        assert_eq!(D3dDrawPrimitives2(null_mut()), nh);
+        assert_eq!(D3dClear2(null_mut()), nh);
+        assert_eq!(D3dValidateTextureStageState(null_mut()), nh);
+        assert_eq!(D3dContextCreate(mis.cast()), nh);
+        assert_eq!(D3dContextDestroy(mis.cast()), nh);
+        assert_eq!(D3dDrawPrimitives2(mis.cast()), nh);
+        assert_eq!(D3dClear2(mis.cast()), nh);
+        assert_eq!(D3dValidateTextureStageState(mis.cast()), nh);
+        assert_eq!(
+            softhal_render_cb(null_mut(), mis.cast()),
+            hr(codes::E_INVALIDARG)
+        );
+    }
+    assert!(align_of::<D3DHAL_DRAWPRIMITIVES2DATA>() > 1);
+}
+
+#[test]
+fn null_and_misaligned_out_pointers_are_rejected() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let inval = hr(codes::E_INVALIDARG);
+    let mut buf = vec![0u64; 16];
+    let mis = (buf.as_mut_ptr() as *mut u8).wrapping_add(1);
+    // SAFETY: every pointer below is null, misaligned (rejected before
+    // use) or valid.
+    unsafe {
+        assert_eq!(softhal_driver_create(0, null_mut()), inval);
+        assert_eq!(softhal_driver_create(0, mis.cast()), inval);
+        assert_eq!(softhal_surface_create(d, null(), mis.cast()), inval);
+        assert_eq!(softhal_surface_lock(rt, 0, null_mut()), inval);
+        assert_eq!(softhal_surface_lock(rt, 0, mis.cast()), inval);
+        assert_eq!(softhal_surface_get_desc(rt, mis.cast()), inval);
+        assert_eq!(softhal_get_caps(d, mis.cast()), inval);
+        assert_eq!(softhal_get_last_error(d, null_mut(), 0, mis.cast()), inval);
+        assert_eq!(softhal_get_last_error(d, null_mut(), 4, null_mut()), inval);
+        assert_eq!(softhal_get_last_error(d, null_mut(), 0, null_mut()), OK);
+        assert_eq!(softhal_present(rt, null_mut(), 32, 256), inval);
+        assert_eq!(softhal_capture_start(d, null()), inval);
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+#[test]
+fn forged_and_foreign_objects_are_errors_not_crashes() {
+    let (a, b) = (driver(), driver());
+    let rt_a = surface(a, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb_b = surface(b, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let ctx_a = context(a, rt_a);
+    let obj = hr(codes::DDERR_INVALIDOBJECT);
+    let forged = 0x1000usize as *mut softhal_driver;
+    let mut out = null_mut();
+    // SAFETY: forged values are only looked up, never dereferenced.
+    unsafe {
+        let desc = SOFTHAL_SURFACE_DESC {
+            dwSize: size_of::<SOFTHAL_SURFACE_DESC>() as u32,
+            dwKind: SOFTHAL_SURFACE_COMMANDBUFFER,
+            dwFormat: 0,
+            dwWidth: 16,
+            dwHeight: 1,
+            dwDepth: 1,
+            dwMipLevels: 1,
+            dwHandle: 0,
+        };
+        assert_eq!(softhal_surface_create(forged, &desc, &mut out), obj);
+        assert!(out.is_null());
+        assert_eq!(softhal_surface_destroy(forged.cast()), obj);
+        assert_eq!(softhal_flip(forged.cast()), obj);
+        assert_eq!(softhal_complete_flips(forged), obj);
+        assert_eq!(softhal_driver_destroy(forged), obj);
+        // A command buffer of driver B on a context of driver A.
+        let mut d = dp2_data(ctx_a, cb_b, 0);
+        assert_eq!(D3dDrawPrimitives2(&mut d), codes::DDHAL_DRIVER_HANDLED);
+        assert_eq!(d.dwVertexSize as HRESULT, obj);
+        // A context whose render target belongs to another driver.
+        let mut c = D3DHAL_CONTEXTCREATEDATA {
+            lpDDGbl: b,
+            lpDDS: rt_a,
+            lpDDSZ: null_mut(),
+            dwPID: 0,
+            dwhContext: 7,
+            ddrval: 0,
+        };
+        assert_eq!(D3dContextCreate(&mut c), codes::DDHAL_DRIVER_HANDLED);
+        assert_eq!(c.ddrval, obj);
+        assert_eq!(c.dwhContext, 0);
+        assert_eq!(softhal_driver_destroy(a), OK);
+        assert_eq!(softhal_driver_destroy(b), OK);
+        // Destroyed: the context is gone with its driver.
+        let mut d = dp2_data(ctx_a, cb_b, 0);
+        D3dDrawPrimitives2(&mut d);
+        assert_eq!(d.dwVertexSize, codes::D3DHAL_CONTEXT_BAD);
+    }
+}
+
+unsafe extern "system" fn hook_past_end(cmd: *mut c_void, next: *mut *mut c_void) -> HRESULT {
+    // SAFETY: `next` is softhal's valid out-pointer; the address is only
+    // computed, not dereferenced.
+    unsafe { next.write(cmd.cast::<u8>().wrapping_add(1 << 20).cast()) };
+    0
+}
+
+unsafe extern "system" fn hook_backwards(cmd: *mut c_void, next: *mut *mut c_void) -> HRESULT {
+    // SAFETY: as above.
+    unsafe { next.write(cmd) };
+    0
+}
+
+unsafe extern "system" fn hook_fails(_: *mut c_void, _: *mut *mut c_void) -> HRESULT {
+    codes::E_FAIL as HRESULT
+}
+
+#[test]
+fn hook_results_out_of_range_fail_the_command() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let ctx = context(d, rt);
+    // RENDERSTATE (12 bytes), then unknown opcode 0xEE at offset 12.
+    let mut bytes = vec![8, 0, 1, 0, 22, 0, 0, 0, 1, 0, 0, 0];
+    bytes.extend_from_slice(&[0xEE, 0, 0, 0]);
+    write(cb, 0, &bytes);
+    let hooks: [ParseUnknownCommandFn; 3] = [hook_past_end, hook_backwards, hook_fails];
+    for h in hooks {
+        // SAFETY: the hooks honour the contract (they only compute addresses).
+        unsafe {
+            assert_eq!(softhal_set_parse_unknown_command(d, Some(h)), OK);
+            let mut data = dp2_data(ctx, cb, bytes.len() as u32);
+            D3dDrawPrimitives2(&mut data);
+            assert_eq!(data.dwVertexSize, codes::D3DERR_COMMAND_UNPARSED);
+            assert_eq!(data.dwErrorOffset, 12);
+        }
+    }
+    // SAFETY: valid driver.
+    unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+}
+
+#[test]
+fn user_vertices_are_read_only_within_the_given_length() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let ctx = context(d, rt);
+    // TRIANGLELIST of 1 triangle from vertex 0 (needs 3 vertices).
+    write(cb, 0, &[18, 0, 1, 0, 0, 0]);
+    let verts = [0u8; 3 * 20];
+    let mut data = dp2_data(ctx, cb, 6);
+    data.dwFlags = 1; // USERMEMVERTICES
+    data.dwVertexType = 0x44; // XYZRHW | DIFFUSE, stride 20
+    data.lpDDVertex = verts.as_ptr() as *mut c_void;
+    data.dwVertexLength = 2; // only two vertices given: the draw must fail
+    data.dwVertexSize = 20;
+    // SAFETY: `verts` holds more than the 40 bytes described.
+    unsafe { D3dDrawPrimitives2(&mut data) };
+    assert_eq!(data.dwVertexSize, codes::D3DERR_COMMAND_UNPARSED);
+    assert_eq!(data.dwErrorOffset, 0);
+    data.dwVertexLength = 3;
+    data.dwVertexSize = 20;
+    // SAFETY: exactly 60 bytes described and present.
+    unsafe { D3dDrawPrimitives2(&mut data) };
+    assert_eq!(data.dwVertexSize, codes::D3D_OK);
+    // SAFETY: valid driver.
+    unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+}
+
+#[test]
+fn drivers_work_concurrently_and_a_shared_driver_serializes() {
+    let shared = driver() as usize;
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let own = i % 2 == 0;
+                let d = if own {
+                    driver()
+                } else {
+                    shared as *mut softhal_driver
+                };
+                let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 16, 16);
+                let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+                let ctx = context(d, rt);
+                let color = 0xFF00_0000u32 | (i as u32 * 0x10);
+                // CLEAR TARGET with 0 rects (one 32-byte slot).
+                let mut bytes = vec![42, 0, 0, 0];
+                bytes.extend_from_slice(&1u32.to_le_bytes());
+                bytes.extend_from_slice(&color.to_le_bytes());
+                bytes.extend_from_slice(&[0; 24]);
+                for _ in 0..20 {
+                    write(cb, 0, &bytes);
+                    let mut data = dp2_data(ctx, cb, bytes.len() as u32);
+                    // SAFETY: valid pointer to a local.
+                    unsafe { D3dDrawPrimitives2(&mut data) };
+                    assert_eq!(data.dwVertexSize, 0);
+                    let mut px = vec![0u8; 16 * 16 * 4];
+                    // SAFETY: `px` has the size given.
+                    let r =
+                        unsafe { softhal_present(rt, px.as_mut_ptr().cast(), 64, px.len() as u32) };
+                    assert_eq!(r, OK);
+                    assert_eq!(px[2], (i * 0x10) as u8); // blue channel
+                }
+                // SAFETY: valid objects.
+                unsafe {
+                    let mut dd = D3DHAL_CONTEXTDESTROYDATA {
+                        dwhContext: ctx,
+                        ddrval: -1,
+                    };
+                    D3dContextDestroy(&mut dd);
+                    assert_eq!(dd.ddrval, OK);
+                    assert_eq!(softhal_surface_destroy(cb), OK);
+                    assert_eq!(softhal_surface_destroy(rt), OK);
+                    if own {
+                        assert_eq!(softhal_driver_destroy(d), OK);
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    // SAFETY: valid driver.
+    unsafe { assert_eq!(softhal_driver_destroy(shared as *mut softhal_driver), OK) };
+}
+
+#[test]
+fn render_cb_validates_then_is_not_implemented() {
+    let d = driver();
+    // SAFETY: an all-zero D3DDDICB_RENDER is a valid value (integers and
+    // null pointers).
+    let mut r: D3DDDICB_RENDER = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointers.
+    unsafe {
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_NOTIMPL));
+        r.BroadcastContextCount = 65;
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
+        r.BroadcastContextCount = 0;
+        r.Flags = 0x10;
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+#[test]
+fn texture_levels_lock_and_write_back() {
+    let d = driver();
+    let desc = SOFTHAL_SURFACE_DESC {
+        dwSize: size_of::<SOFTHAL_SURFACE_DESC>() as u32,
+        dwKind: SOFTHAL_SURFACE_TEXTURE,
+        dwFormat: 21,
+        dwWidth: 8,
+        dwHeight: 8,
+        dwDepth: 1,
+        dwMipLevels: 0,
+        dwHandle: 0,
+    };
+    let mut t = null_mut();
+    let mut got = MaybeUninit::<SOFTHAL_SURFACE_DESC>::uninit();
+    let mut l = MaybeUninit::<SOFTHAL_LOCKED_SURFACE>::uninit();
+    // SAFETY: valid pointers; the lock pointer is used within dwSize before unlock.
+    unsafe {
+        assert_eq!(softhal_surface_create(d, &desc, &mut t), OK);
+        assert_eq!(softhal_surface_get_desc(t, got.as_mut_ptr()), OK);
+        assert_eq!(got.assume_init().dwMipLevels, 4); // 8, 4, 2, 1
+        assert_eq!(softhal_surface_lock_level(t, 0, 2, 0, l.as_mut_ptr()), OK);
+        let lk = l.assume_init();
+        assert_eq!((lk.dwPitch, lk.dwSize), (8, 16)); // 2x2 A8R8G8B8
+        std::ptr::write_bytes(lk.pBits.cast::<u8>(), 0x5A, 16);
+        assert_eq!(softhal_surface_unlock(t), OK);
+        assert_eq!(
+            softhal_surface_lock_level(t, 0, 2, SOFTHAL_LOCK_READONLY, l.as_mut_ptr()),
+            OK
+        );
+        let lk = l.assume_init();
+        assert_eq!(*lk.pBits.cast::<u8>().add(15), 0x5A);
+        assert_eq!(softhal_surface_unlock(t), OK);
+        assert_eq!(
+            softhal_surface_lock_level(t, 0, 4, 0, l.as_mut_ptr()),
+            hr(codes::DDERR_INVALIDPARAMS)
+        );
+        assert_eq!(
+            softhal_surface_lock_level(t, 1, 0, 0, l.as_mut_ptr()),
+            hr(codes::DDERR_INVALIDPARAMS)
+        );
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}

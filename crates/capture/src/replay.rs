@@ -1,0 +1,627 @@
+//! Replaying a capture on a fresh driver.
+//!
+//! In: a [`Capture`] (already loaded, so structurally valid) and the thread
+//! count. Out: a [`Replay`] report: every presented frame (Flip and
+//! Present) as RGBA8 with its FNV-1a 64 checksum, each live context's render
+//! target at the end, the driver's answer to every record, and the
+//! differences from the recorded answers.
+//!
+//! Handles: the driver's handles are generational and salted per driver,
+//! so a replay cannot get the recorded values back. The replayer keeps a
+//! map from recorded to live handles (filled by surface and context
+//! creation, emptied by destruction) and translates every call argument
+//! and every handle inside the command streams: the fields the DP2 struct
+//! tables mark as surface handles (`ValueKind::Handle`, except
+//! `dwPaletteHandle`, a palette number) and `D3DRS_TEXTUREHANDLE` values.
+//! A value not in the map is passed unchanged — a stale or made-up handle
+//! stays invalid. Hand-written captures may therefore use any handle
+//! numbers they like.
+//!
+//! Guarantees: never panics on any capture; every driver call is made with
+//! the data recorded (command bytes are written into the command surface
+//! only if it does not already hold them); what the driver answers is the
+//! result, nothing in the capture can make the replay itself fail.
+//! Not reproduced: a host's `D3dParseUnknownCommand` hook (replays run
+//! without one).
+
+use crate::record::*;
+use softhal_device::{
+    Clear2Data, DeviceError, DrawPrimitives2Data, Driver, LockFlags, SurfaceDesc, SurfaceKind,
+    ValidateTextureStageStateData,
+};
+use softhal_wire::ddi_enum::ValueKind;
+use softhal_wire::names::codes;
+use softhal_wire::{DecodeOptions, Decoder, Opcode};
+use std::collections::HashMap;
+
+/// One image produced by a replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Index of the record that produced it (for end-of-replay render
+    /// targets: the number of records).
+    pub record: usize,
+    /// The recorded handle of the surface.
+    pub surface: u32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Tightly packed RGBA8.
+    pub rgba: Vec<u8>,
+    /// FNV-1a 64 of `rgba`.
+    pub checksum: u64,
+}
+
+/// A replayed answer that differs from the recorded one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// Record index.
+    pub record: usize,
+    /// Record name.
+    pub call: &'static str,
+    /// What differs, e.g. `ddrval: recorded D3D_OK, replayed DDERR_INVALIDPARAMS`.
+    pub detail: String,
+}
+
+/// The result of a replay.
+#[derive(Debug, Clone, Default)]
+pub struct Replay {
+    /// Every Flip / Present, in order.
+    pub frames: Vec<Frame>,
+    /// The render target of each context alive at the end, in creation order.
+    pub finals: Vec<Frame>,
+    /// The driver's answer to each record (`None` for records without one).
+    pub answers: Vec<Option<Answer>>,
+    /// Differences from recorded answers.
+    pub differences: Vec<Difference>,
+}
+
+fn ok_or(r: Result<(), DeviceError>) -> u32 {
+    match r {
+        Ok(()) => codes::D3D_OK,
+        Err(e) => e.ddrval(),
+    }
+}
+
+fn surface_desc(s: &SurfaceSpec) -> Option<SurfaceDesc> {
+    let kind = match SurfaceKindCode::from_code(s.kind)? {
+        SurfaceKindCode::RenderTarget => SurfaceKind::RenderTarget,
+        SurfaceKindCode::DepthStencil => SurfaceKind::DepthStencil,
+        SurfaceKindCode::Texture => SurfaceKind::Texture,
+        SurfaceKindCode::CubeTexture => SurfaceKind::CubeTexture,
+        SurfaceKindCode::VolumeTexture => SurfaceKind::VolumeTexture,
+        SurfaceKindCode::VertexBuffer => SurfaceKind::VertexBuffer { implicit: false },
+        SurfaceKindCode::ImplicitVertexBuffer => SurfaceKind::VertexBuffer { implicit: true },
+        SurfaceKindCode::IndexBuffer => SurfaceKind::IndexBuffer,
+        SurfaceKindCode::CommandBuffer => SurfaceKind::CommandBuffer,
+    };
+    let format = if kind.is_buffer() {
+        softhal_device::Format::from_d3dfmt(s.format).unwrap_or(softhal_device::Format::A8)
+    } else {
+        softhal_device::Format::from_d3dfmt(s.format)?
+    };
+    Some(SurfaceDesc {
+        kind,
+        format,
+        width: s.width,
+        height: s.height,
+        depth: s.depth,
+        mip_levels: s.mip_levels,
+    })
+}
+
+/// The capture code of a device surface description.
+pub fn spec_of(d: &SurfaceDesc) -> SurfaceSpec {
+    let kind = match d.kind {
+        SurfaceKind::RenderTarget => SurfaceKindCode::RenderTarget,
+        SurfaceKind::DepthStencil => SurfaceKindCode::DepthStencil,
+        SurfaceKind::Texture => SurfaceKindCode::Texture,
+        SurfaceKind::CubeTexture => SurfaceKindCode::CubeTexture,
+        SurfaceKind::VolumeTexture => SurfaceKindCode::VolumeTexture,
+        SurfaceKind::VertexBuffer { implicit: false } => SurfaceKindCode::VertexBuffer,
+        SurfaceKind::VertexBuffer { implicit: true } => SurfaceKindCode::ImplicitVertexBuffer,
+        SurfaceKind::IndexBuffer => SurfaceKindCode::IndexBuffer,
+        SurfaceKind::CommandBuffer => SurfaceKindCode::CommandBuffer,
+    };
+    SurfaceSpec {
+        kind: kind as u32,
+        format: d.format.d3dfmt(),
+        width: d.width,
+        height: d.height,
+        depth: d.depth,
+        mip_levels: d.mip_levels,
+    }
+}
+
+/// Translates the surface handles inside a DP2 stream with `map` (see the
+/// module docs). Bytes that do not decode are left as they are.
+pub fn remap_stream(bytes: &mut [u8], opts: DecodeOptions, map: &HashMap<u32, u32>) {
+    if map.is_empty() {
+        return;
+    }
+    let mut patches: Vec<(usize, &'static softhal_wire::structs::Field, u32)> = Vec::new();
+    for item in Decoder::new(bytes, opts) {
+        let Ok(cmd) = item else { break };
+        let Some(op) = Opcode::from_raw(cmd.header.command) else {
+            break;
+        };
+        let Some(desc) = softhal_wire::text::fixed_record(op) else {
+            continue;
+        };
+        let n = usize::from(cmd.header.count.get());
+        if desc.size == 0 || 4 + n * desc.size > cmd.size {
+            continue;
+        }
+        for i in 0..n {
+            let at = cmd.offset + 4 + i * desc.size;
+            let Some(rec) = bytes.get(at..at + desc.size) else {
+                continue;
+            };
+            let is_texture_handle_state = op == Opcode::RenderState
+                && desc.fields.first().and_then(|f| f.read(rec)) == Some(1);
+            for f in desc.fields {
+                let handle_field =
+                    matches!(f.kind, ValueKind::Handle) && f.name != "dwPaletteHandle";
+                let state_value = is_texture_handle_state && f.name == "dwState";
+                if !(handle_field || state_value) {
+                    continue;
+                }
+                if let Some(v) = f.read(rec).and_then(|v| map.get(&v)) {
+                    patches.push((at, f, *v));
+                }
+            }
+        }
+    }
+    for (at, f, v) in patches {
+        if let Some(rec) = bytes.get_mut(at..) {
+            f.write(rec, v);
+        }
+    }
+}
+
+/// The decode options of a recorded call's command stream.
+pub fn call_options(c: &Dp2Call) -> DecodeOptions {
+    let stride = softhal_wire::fvf::vertex_stride(c.vertex_type)
+        .ok()
+        .filter(|s| *s != 0)
+        .unwrap_or(c.vertex_size);
+    DecodeOptions {
+        vertex_stride: stride,
+        base_align: (c.command_offset & 3) as usize,
+    }
+}
+
+/// Replays records one at a time.
+pub struct Replayer {
+    driver: Driver,
+    surfaces: HashMap<u32, u32>,
+    contexts: HashMap<u32, u32>,
+    context_order: Vec<u32>,
+    out: Replay,
+}
+
+impl std::fmt::Debug for Replayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replayer")
+            .field("surfaces", &self.surfaces.len())
+            .field("contexts", &self.contexts.len())
+            .finish()
+    }
+}
+
+impl Replayer {
+    /// A replayer on a fresh driver with `threads` rasterizer threads.
+    pub fn new(threads: usize) -> Result<Self, DeviceError> {
+        Ok(Replayer {
+            driver: Driver::new(threads)?,
+            surfaces: HashMap::new(),
+            contexts: HashMap::new(),
+            context_order: Vec::new(),
+            out: Replay::default(),
+        })
+    }
+
+    /// The driver (for inspection).
+    pub fn driver(&self) -> &Driver {
+        &self.driver
+    }
+
+    fn s(&self, h: u32) -> u32 {
+        self.surfaces.get(&h).copied().unwrap_or(h)
+    }
+    fn c(&self, h: u32) -> u32 {
+        self.contexts.get(&h).copied().unwrap_or(h)
+    }
+
+    /// Writes `bytes` at `offset` of plane (face, level) of live surface `h`.
+    fn write_plane(&mut self, h: u32, face: u32, level: u32, offset: u32, bytes: &[u8]) -> u32 {
+        let is_buffer = self
+            .driver
+            .surface(h)
+            .is_ok_and(|r| r.desc.kind.is_buffer());
+        let plane = if is_buffer {
+            self.driver.lock(h, LockFlags::default())
+        } else {
+            self.driver.lock_level(h, face, level).map(|(b, _)| b)
+        };
+        let r = match plane {
+            Ok(p) => {
+                let start = offset as usize;
+                match p.get_mut(start..start.saturating_add(bytes.len())) {
+                    Some(dst) => {
+                        dst.copy_from_slice(bytes);
+                        codes::D3D_OK
+                    }
+                    None => codes::DDERR_INVALIDPARAMS,
+                }
+            }
+            Err(e) => e.ddrval(),
+        };
+        let _ = self.driver.unlock(h);
+        r
+    }
+
+    /// Fills a new surface with its initial contents (storage order).
+    fn fill(&mut self, h: u32, init: &[u8]) -> u32 {
+        if init.is_empty() {
+            return codes::D3D_OK;
+        }
+        let Ok(r) = self.driver.surface(h) else {
+            return codes::DDERR_INVALIDOBJECT;
+        };
+        if r.desc.kind.is_buffer() {
+            return self.write_plane(h, 0, 0, 0, init);
+        }
+        let (faces, levels) = (r.faces(), r.desc.mip_levels.max(1));
+        let mut rest = init;
+        for face in 0..faces {
+            for level in 0..levels {
+                if rest.is_empty() {
+                    return codes::D3D_OK;
+                }
+                let size = match self.driver.lock_level(h, face, level) {
+                    Ok((b, _)) => b.len(),
+                    Err(e) => return e.ddrval(),
+                };
+                let _ = self.driver.unlock(h);
+                let (now, later) = rest.split_at(size.min(rest.len()));
+                let r = self.write_plane(h, face, level, 0, now);
+                if r != codes::D3D_OK {
+                    return r;
+                }
+                rest = later;
+            }
+        }
+        if rest.is_empty() {
+            codes::D3D_OK
+        } else {
+            codes::DDERR_INVALIDPARAMS
+        }
+    }
+
+    fn frame(&mut self, index: usize, recorded: u32, live: u32) -> Option<Frame> {
+        let img = self.driver.image(live).ok()?;
+        let rgba = img.to_rgba8();
+        Some(Frame {
+            record: index,
+            surface: recorded,
+            width: img.width(),
+            height: img.height(),
+            checksum: fnv1a64(&rgba),
+            rgba,
+        })
+    }
+
+    /// Replays record `index`; returns the driver's answer.
+    pub fn step(&mut self, index: usize, r: &Record) -> Option<Answer> {
+        let status = |ddrval: u32| {
+            Some(Answer {
+                ddrval,
+                ..Answer::default()
+            })
+        };
+        let ans = match r {
+            Record::CreateSurface {
+                handle, spec, init, ..
+            } => match surface_desc(spec) {
+                None => status(if SurfaceKindCode::from_code(spec.kind).is_none() {
+                    codes::DDERR_INVALIDPARAMS
+                } else {
+                    codes::DDERR_INVALIDPIXELFORMAT
+                }),
+                Some(d) => match self.driver.create_surface(d) {
+                    Ok(h) => {
+                        self.surfaces.insert(*handle, h);
+                        status(self.fill(h, init))
+                    }
+                    Err(e) => status(e.ddrval()),
+                },
+            },
+            Record::DestroySurface { handle, .. } => {
+                let r = self.driver.destroy_surface(self.s(*handle));
+                if r.is_ok() {
+                    self.surfaces.remove(handle);
+                }
+                status(ok_or(r))
+            }
+            Record::Lock {
+                handle,
+                api,
+                face,
+                level,
+                flags,
+                ..
+            } => {
+                let h = self.s(*handle);
+                let r = match api {
+                    LockApi::Lock => self
+                        .driver
+                        .lock(
+                            h,
+                            LockFlags {
+                                discard: flags & 1 != 0,
+                                no_overwrite: flags & 2 != 0,
+                            },
+                        )
+                        .map(|_| ()),
+                    LockApi::LockLevel => self.driver.lock_level(h, *face, *level).map(|_| ()),
+                };
+                status(ok_or(r))
+            }
+            Record::Unlock {
+                handle,
+                face,
+                level,
+                offset,
+                bytes,
+                ..
+            } => {
+                let h = self.s(*handle);
+                let w = if bytes.is_empty() {
+                    codes::D3D_OK
+                } else {
+                    self.write_plane(h, *face, *level, *offset, bytes)
+                };
+                let u = ok_or(self.driver.unlock(h));
+                status(if u != codes::D3D_OK { u } else { w })
+            }
+            Record::ContextCreate {
+                handle,
+                render_target,
+                depth,
+                ..
+            } => {
+                let d = (*depth != 0).then(|| self.s(*depth));
+                match self.driver.context_create(self.s(*render_target), d) {
+                    Ok(h) => {
+                        self.contexts.insert(*handle, h);
+                        self.context_order.push(*handle);
+                        status(codes::D3D_OK)
+                    }
+                    Err(e) => status(Driver::context_create_ddrval(&e)),
+                }
+            }
+            Record::ContextDestroy { handle, .. } => {
+                let r = self.driver.context_destroy(self.c(*handle));
+                if r.is_ok() {
+                    self.contexts.remove(handle);
+                    self.context_order.retain(|h| h != handle);
+                }
+                status(match r {
+                    Ok(()) => codes::D3D_OK,
+                    Err(_) => codes::D3DHAL_CONTEXT_BAD,
+                })
+            }
+            Record::DrawPrimitives2 { call, .. } => Some(self.dp2(call)),
+            Record::Clear2 { call: c, .. } => {
+                let mut d = Clear2Data {
+                    dwh_context: self.c(c.context),
+                    dw_flags: c.flags,
+                    dw_fill_color: c.color,
+                    dv_fill_depth: f32::from_bits(c.depth_bits),
+                    dw_fill_stencil: c.stencil,
+                    lp_rects: &c.rects,
+                    ddrval: 0,
+                };
+                self.driver.clear2(&mut d);
+                status(d.ddrval)
+            }
+            Record::ValidateTextureStageState {
+                context,
+                flags,
+                reserved,
+                ..
+            } => {
+                let mut d = ValidateTextureStageStateData {
+                    dwh_context: self.c(*context),
+                    dw_flags: *flags,
+                    dw_reserved: *reserved,
+                    ..Default::default()
+                };
+                self.driver.validate_texture_stage_state(&mut d);
+                Some(Answer {
+                    ddrval: d.ddrval,
+                    passes: d.dw_num_passes,
+                    ..Answer::default()
+                })
+            }
+            Record::Flip { handle, .. } | Record::Present { handle, .. } => {
+                let h = self.s(*handle);
+                let r = if matches!(r, Record::Flip { .. }) {
+                    self.driver.flip(h)
+                } else {
+                    self.driver.present(h).map(|_| ())
+                };
+                match r {
+                    Ok(()) => {
+                        let f = self.frame(index, *handle, h);
+                        let checksum = f.as_ref().map_or(0, |f| f.checksum);
+                        if let Some(f) = f {
+                            self.out.frames.push(f);
+                        }
+                        Some(Answer {
+                            ddrval: codes::D3D_OK,
+                            checksum,
+                            ..Answer::default()
+                        })
+                    }
+                    Err(e) => status(e.ddrval()),
+                }
+            }
+            Record::CompleteFlips => {
+                self.driver.complete_flips();
+                None
+            }
+            Record::CompleteWork => {
+                self.driver.complete_work();
+                None
+            }
+        };
+        if let (Some(rec), Some(got)) = (r.answer(), ans.as_ref()) {
+            for detail in compare(r, rec, got) {
+                self.out.differences.push(Difference {
+                    record: index,
+                    call: r.name(),
+                    detail,
+                });
+            }
+        }
+        self.out.answers.push(ans.clone());
+        ans
+    }
+
+    fn dp2(&mut self, c: &Dp2Call) -> Answer {
+        let opts = call_options(c);
+        let mut bytes = c.command_bytes.clone();
+        remap_stream(&mut bytes, opts, &self.surfaces);
+        let cmd = self.s(c.commands);
+        // Put the command bytes where the call says they are, unless they
+        // are there already (recorded locks wrote them) or do not fit.
+        let needs_write = self.driver.surface(cmd).ok().and_then(|r| {
+            let b = r.buffer(cmd).ok()?;
+            let start = c.command_offset as usize;
+            let cur = b.get(start..start.checked_add(bytes.len())?)?;
+            Some(cur != bytes.as_slice())
+        });
+        if needs_write == Some(true) {
+            if let Ok(b) = self.driver.lock(
+                cmd,
+                LockFlags {
+                    discard: false,
+                    no_overwrite: true,
+                },
+            ) {
+                let start = c.command_offset as usize;
+                if let Some(dst) = b.get_mut(start..start + bytes.len()) {
+                    dst.copy_from_slice(&bytes);
+                }
+            }
+            let _ = self.driver.unlock(cmd);
+        }
+        let mut rstates = c.rstates.clone();
+        let mut d = DrawPrimitives2Data::new(self.c(c.context), cmd, c.command_length);
+        d.dw_flags = c.flags;
+        d.dw_vertex_type = c.vertex_type;
+        d.dw_command_offset = c.command_offset;
+        d.lp_dd_vertex = self.s(c.vertex_surface);
+        d.lp_vertices = c.user_vertices.as_deref();
+        d.dw_vertex_offset = c.vertex_offset;
+        d.dw_vertex_length = c.vertex_length;
+        d.dw_req_vertex_buf_size = c.req_vertex_buf_size;
+        d.dw_req_command_buf_size = c.req_command_buf_size;
+        d.lpdw_r_states = rstates.as_deref_mut();
+        d.ddrval = c.vertex_size;
+        self.driver.draw_primitives2(&mut d);
+        let (ddrval, error_offset, flags) = (d.ddrval, d.dw_error_offset, d.dw_flags);
+        Answer {
+            ddrval,
+            error_offset,
+            flags,
+            rstates,
+            ..Answer::default()
+        }
+    }
+
+    /// Ends the replay: captures each live context's render target.
+    pub fn finish(mut self, records: usize) -> Replay {
+        for rec in self.context_order.clone() {
+            let live = self.c(rec);
+            let Ok(ctx) = self.driver.context(live) else {
+                continue;
+            };
+            let rt = ctx.render_target;
+            let recorded = self
+                .surfaces
+                .iter()
+                .find(|(_, v)| **v == rt)
+                .map_or(rt, |(k, _)| *k);
+            if let Some(f) = self.frame(records, recorded, rt) {
+                self.out.finals.push(f);
+            }
+        }
+        self.out
+    }
+}
+
+fn compare(r: &Record, rec: &Answer, got: &Answer) -> Vec<String> {
+    let mut d = Vec::new();
+    if rec.ddrval != got.ddrval {
+        d.push(format!(
+            "ddrval: recorded {}, replayed {}",
+            codes::format_hresult(rec.ddrval),
+            codes::format_hresult(got.ddrval)
+        ));
+    }
+    match r {
+        Record::DrawPrimitives2 { .. } => {
+            if rec.error_offset != got.error_offset {
+                d.push(format!(
+                    "dwErrorOffset: recorded {}, replayed {}",
+                    rec.error_offset, got.error_offset
+                ));
+            }
+            if rec.flags != got.flags {
+                d.push(format!(
+                    "dwFlags: recorded {:#x}, replayed {:#x}",
+                    rec.flags, got.flags
+                ));
+            }
+            if let (Some(a), Some(b)) = (&rec.rstates, &got.rstates) {
+                if let Some(i) = (0..256).find(|i| a.get(*i) != b.get(*i)) {
+                    d.push(format!("lpdwRStates[{i}] differs"));
+                }
+            }
+        }
+        Record::ValidateTextureStageState { .. } if rec.passes != got.passes => {
+            d.push(format!(
+                "dwNumPasses: recorded {}, replayed {}",
+                rec.passes, got.passes
+            ));
+        }
+        Record::Flip { .. } | Record::Present { .. }
+            if rec.checksum != 0 && rec.checksum != got.checksum =>
+        {
+            d.push(format!(
+                "frame checksum: recorded {:016x}, replayed {:016x}",
+                rec.checksum, got.checksum
+            ));
+        }
+        _ => {}
+    }
+    d
+}
+
+/// Replays a whole capture; `progress(done, total)` is called after each
+/// record.
+pub fn replay(
+    c: &Capture,
+    threads: usize,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Replay, DeviceError> {
+    let mut r = Replayer::new(threads)?;
+    for (i, rec) in c.records.iter().enumerate() {
+        r.step(i, rec);
+        progress(i + 1, c.records.len());
+    }
+    Ok(r.finish(c.records.len()))
+}

@@ -1,0 +1,1020 @@
+//! The text form of captures: the DP2 assembly language extended with
+//! declarations of surfaces, contexts, calls and expected answers
+//! (`docs/capture-format.md`, "Text form").
+//!
+//! In: a [`Capture`] ([`to_text`]) or source text ([`from_text`],
+//! untrusted). Out: text, or a [`Capture`] / a [`TextError`] with the line.
+//! Guarantees: `from_text(to_text(c)) == c` for every capture (command
+//! streams that the DP2 disassembler cannot list exactly fall back to
+//! `.raw hex:`, so the round trip is byte-exact even for malformed
+//! streams); parsing never panics and is bounded by [`crate::limits`].
+//! Command streams are written in the DP2 assembly language and go through
+//! `softhal_wire::text` — there is no second assembler here.
+
+use crate::error::TextError;
+use crate::limits;
+use crate::record::*;
+use crate::vertex;
+use softhal_wire::ddi_enum::ValueKind;
+use softhal_wire::names::{self, codes};
+use softhal_wire::text::lexer::{self, Item, Val};
+use softhal_wire::DecodeOptions;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The directive that starts every text capture.
+pub const DIRECTIVE: &str = ".capture";
+
+/// True when the first line that is not blank or a comment is `.capture`.
+pub fn is_text_capture(src: &str) -> bool {
+    src.lines()
+        .map(|l| {
+            let l = l.trim_start();
+            l.split(['#', ';']).next().unwrap_or("").trim()
+        })
+        .find(|l| !l.is_empty())
+        .is_some_and(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case(DIRECTIVE))
+        })
+}
+
+// ====================================================================== output
+
+fn hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(4 + 2 * b.len());
+    s.push_str("hex:");
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+fn fmt_format(f: u32) -> String {
+    names::format_value(ValueKind::Enum(&names::Format::TABLE), f)
+}
+
+fn fmt_dp2_flags(f: u32) -> String {
+    names::format_value(ValueKind::Flags(&names::DP2_FLAGS), f)
+}
+
+fn fmt_rstates(r: &[u32; 256]) -> String {
+    let parts: Vec<String> = r
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0)
+        .map(|(i, v)| format!("{i}:{v:#x}"))
+        .collect();
+    format!("[{}]", parts.join(" "))
+}
+
+fn stream_opts(c: &Dp2Call) -> DecodeOptions {
+    let stride = softhal_wire::fvf::vertex_stride(c.vertex_type)
+        .ok()
+        .filter(|s| *s != 0)
+        .unwrap_or(c.vertex_size);
+    DecodeOptions {
+        vertex_stride: stride,
+        base_align: (c.command_offset & 3) as usize,
+    }
+}
+
+/// The DP2 assembly listing of `bytes` that assembles back to exactly
+/// `bytes` under `opts`: the disassembly, then `.raw hex:` for whatever the
+/// disassembler could not list; all of it as `.raw` if that is not exact.
+pub fn exact_listing(bytes: &[u8], opts: DecodeOptions) -> String {
+    let d = softhal_wire::text::disassemble(bytes, None, opts);
+    let mut listing = d.text;
+    if let Some(e) = &d.error {
+        let _ = writeln!(
+            listing,
+            ".raw {}",
+            hex(bytes.get(e.offset..).unwrap_or_default())
+        );
+    }
+    if softhal_wire::text::assemble_with(&listing, opts)
+        .ok()
+        .as_deref()
+        == Some(bytes)
+    {
+        return listing;
+    }
+    if bytes.is_empty() {
+        String::new()
+    } else {
+        format!(".raw {}\n", hex(bytes))
+    }
+}
+
+fn write_expect(out: &mut String, r: &Record) {
+    let Some(a) = r.answer() else { return };
+    let _ = write!(out, "expect ddrval={}", codes::format_hresult(a.ddrval));
+    match r {
+        Record::DrawPrimitives2 { .. } => {
+            let _ = write!(
+                out,
+                " error_offset={} flags={}",
+                a.error_offset,
+                fmt_dp2_flags(a.flags)
+            );
+            if let Some(rs) = &a.rstates {
+                let _ = write!(out, " rstates={}", fmt_rstates(rs));
+            }
+        }
+        Record::ValidateTextureStageState { .. } => {
+            let _ = write!(out, " passes={}", a.passes);
+        }
+        Record::Flip { .. } | Record::Present { .. } => {
+            let _ = write!(out, " checksum={:#018x}", a.checksum);
+        }
+        _ => {}
+    }
+    out.push('\n');
+}
+
+/// Writes one record (and its `expect` line).
+pub fn write_record(out: &mut String, r: &Record) {
+    match r {
+        Record::CreateSurface {
+            handle, spec, init, ..
+        } => {
+            let k = SurfaceKindCode::from_code(spec.kind);
+            let _ = write!(out, "surface {handle:#x} ");
+            match k {
+                Some(k) => out.push_str(k.keyword()),
+                None => {
+                    let _ = write!(out, "kind={}", spec.kind);
+                }
+            }
+            let buffer = k.is_some_and(SurfaceKindCode::is_buffer);
+            if !buffer || spec.format != 0 {
+                let _ = write!(out, " format={}", fmt_format(spec.format));
+            }
+            if buffer {
+                let _ = write!(out, " size={}", spec.width);
+            } else {
+                let _ = write!(out, " width={}", spec.width);
+            }
+            for (n, v) in [
+                ("height", spec.height),
+                ("depth", spec.depth),
+                ("levels", spec.mip_levels),
+            ] {
+                if v != 1 {
+                    let _ = write!(out, " {n}={v}");
+                }
+            }
+            if !init.is_empty() {
+                let _ = write!(out, " data={}", hex(init));
+            }
+            out.push('\n');
+        }
+        Record::DestroySurface { handle, .. } => {
+            let _ = writeln!(out, "destroy {handle:#x}");
+        }
+        Record::Lock {
+            handle,
+            api,
+            face,
+            level,
+            flags,
+            ..
+        } => {
+            let api = match api {
+                LockApi::Lock => "lock",
+                LockApi::LockLevel => "lock_level",
+            };
+            let _ = writeln!(
+                out,
+                "lock {handle:#x} api={api} face={face} level={level} flags={flags:#x}"
+            );
+        }
+        Record::Unlock {
+            handle,
+            face,
+            level,
+            offset,
+            bytes,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "unlock {handle:#x} face={face} level={level} offset={offset} data={}",
+                hex(bytes)
+            );
+        }
+        Record::ContextCreate {
+            handle,
+            render_target,
+            depth,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "context {handle:#x} target={render_target:#x} depth={depth:#x}"
+            );
+        }
+        Record::ContextDestroy { handle, .. } => {
+            let _ = writeln!(out, "context_destroy {handle:#x}");
+        }
+        Record::DrawPrimitives2 { call: c, .. } => {
+            let _ = write!(
+                out,
+                "dp2 context={:#x} commands={:#x} command_offset={} fvf={} flags={} vertex_surface={:#x} vertex_offset={} vertex_length={} req_vertex_buf_size={} req_command_buf_size={} vertex_size={}",
+                c.context,
+                c.commands,
+                c.command_offset,
+                names::format_fvf(c.vertex_type),
+                fmt_dp2_flags(c.flags),
+                c.vertex_surface,
+                c.vertex_offset,
+                c.vertex_length,
+                c.req_vertex_buf_size,
+                c.req_command_buf_size,
+                c.vertex_size
+            );
+            if c.command_length as usize != c.command_bytes.len() {
+                let _ = write!(out, " command_length={}", c.command_length);
+            }
+            if let Some(rs) = &c.rstates {
+                let _ = write!(out, " rstates={}", fmt_rstates(rs));
+            }
+            out.push('\n');
+            for line in exact_listing(&c.command_bytes, stream_opts(c)).lines() {
+                let _ = writeln!(out, "  {line}");
+            }
+            if let Some(v) = &c.user_vertices {
+                match vertex::row_layout(c.vertex_type, v) {
+                    Some(l) if !v.is_empty() => {
+                        out.push_str(".vertices\n");
+                        vertex::format_rows(&l, v, "  ", out);
+                    }
+                    _ => {
+                        let _ = writeln!(out, ".vertices {}", hex(v));
+                    }
+                }
+            }
+            out.push_str(".end\n");
+        }
+        Record::Clear2 { call: c, .. } => {
+            let rects: Vec<String> = c
+                .rects
+                .iter()
+                .map(|r| format!("{} {} {} {}", r[0], r[1], r[2], r[3]))
+                .collect();
+            let _ = writeln!(
+                out,
+                "clear2 context={:#x} flags={} color=0x{:08X} depth={} stencil={} rects=[{}]",
+                c.context,
+                names::format_value(ValueKind::Flags(&names::CLEAR_FLAGS), c.flags),
+                c.color,
+                names::format_float_bits(c.depth_bits),
+                c.stencil,
+                rects.join("  ")
+            );
+        }
+        Record::ValidateTextureStageState {
+            context,
+            flags,
+            reserved,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "validate_tss context={context:#x} flags={flags:#x} reserved={reserved:#x}"
+            );
+        }
+        Record::Flip { handle, .. } => {
+            let _ = writeln!(out, "flip {handle:#x}");
+        }
+        Record::CompleteFlips => out.push_str("complete_flips\n"),
+        Record::Present { handle, .. } => {
+            let _ = writeln!(out, "present {handle:#x}");
+        }
+        Record::CompleteWork => out.push_str("complete_work\n"),
+    }
+    write_expect(out, r);
+}
+
+/// The canonical text form of a capture.
+pub fn to_text(c: &Capture) -> String {
+    let mut out = format!("{DIRECTIVE} {}\n", crate::binary::VERSION);
+    for r in &c.records {
+        write_record(&mut out, r);
+    }
+    out
+}
+
+// ====================================================================== input
+
+struct Line<'a> {
+    no: usize,
+    raw: &'a str,
+}
+
+/// A parsed `key=value` line: the keyword, positional words, pairs.
+struct Args {
+    words: Vec<String>,
+    pairs: Vec<(String, Val)>,
+}
+
+impl Args {
+    fn from_items(items: Vec<Item>) -> Result<Args, String> {
+        let mut a = Args {
+            words: Vec::new(),
+            pairs: Vec::new(),
+        };
+        for it in items {
+            match it {
+                Item::Word(w) => a.words.push(w),
+                Item::Pair(k, v) => a.pairs.push((k.to_ascii_lowercase(), v)),
+                Item::Group(_) => return Err("unexpected { ... } group".into()),
+            }
+        }
+        Ok(a)
+    }
+    fn take(&mut self, key: &str) -> Option<Val> {
+        let i = self.pairs.iter().rposition(|(k, _)| k == key)?;
+        let v = self.pairs.remove(i).1;
+        self.pairs.retain(|(k, _)| k != key);
+        Some(v)
+    }
+    fn word(&mut self, key: &str) -> Result<Option<String>, String> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(Val::Word(w)) => Ok(Some(w)),
+            Some(_) => Err(format!("{key}: expected a single value")),
+        }
+    }
+    fn parsed(
+        &mut self,
+        key: &str,
+        f: impl Fn(&str) -> Option<u32>,
+        default: u32,
+    ) -> Result<u32, String> {
+        match self.word(key)? {
+            None => Ok(default),
+            Some(w) => f(&w).ok_or_else(|| format!("{key}: cannot read {w}")),
+        }
+    }
+    fn num(&mut self, key: &str, default: u32) -> Result<u32, String> {
+        self.parsed(key, names::parse_number, default)
+    }
+    fn required(&mut self, key: &str) -> Result<u32, String> {
+        match self.word(key)? {
+            None => Err(format!("{key}= is required")),
+            Some(w) => names::parse_number(&w).ok_or_else(|| format!("{key}: cannot read {w}")),
+        }
+    }
+    fn handle(&mut self) -> Result<u32, String> {
+        if self.words.is_empty() {
+            return Err("expected a handle".into());
+        }
+        let w = self.words.remove(0);
+        names::parse_number(&w).ok_or_else(|| format!("cannot read handle {w}"))
+    }
+    fn finish(self) -> Result<(), String> {
+        if let Some(w) = self.words.first() {
+            return Err(format!("unexpected word {w}"));
+        }
+        if let Some((k, _)) = self.pairs.first() {
+            return Err(format!("unknown key {k}="));
+        }
+        Ok(())
+    }
+}
+
+fn parse_hex_word(w: &str) -> Result<Vec<u8>, String> {
+    let h = w
+        .strip_prefix("hex:")
+        .ok_or_else(|| format!("expected hex:<bytes>, found {w}"))?;
+    if h.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits in {w}"));
+    }
+    let b = h.as_bytes();
+    b.chunks_exact(2)
+        .map(|p| {
+            std::str::from_utf8(p)
+                .ok()
+                .and_then(|s| u8::from_str_radix(s, 16).ok())
+                .ok_or_else(|| "bad hex digit".to_string())
+        })
+        .collect()
+}
+
+fn list_words(v: &Val, key: &str) -> Result<Vec<String>, String> {
+    let Val::List(xs) = v else {
+        return Err(format!("{key}: expected a list [...]"));
+    };
+    xs.iter()
+        .map(|x| match x {
+            Val::Word(w) => Ok(w.clone()),
+            _ => Err(format!("{key}: nested values are not allowed")),
+        })
+        .collect()
+}
+
+fn parse_rstates(v: &Val) -> Result<Box<[u32; 256]>, String> {
+    let mut a = Box::new([0u32; 256]);
+    for w in list_words(v, "rstates")? {
+        let (i, x) = w
+            .split_once(':')
+            .ok_or_else(|| format!("rstates: expected index:value, found {w}"))?;
+        let i = names::parse_number(i)
+            .filter(|i| *i < 256)
+            .ok_or_else(|| format!("rstates: bad index in {w}"))?;
+        let x = names::parse_number(x).ok_or_else(|| format!("rstates: bad value in {w}"))?;
+        if let Some(slot) = a.get_mut(i as usize) {
+            *slot = x;
+        }
+    }
+    Ok(a)
+}
+
+fn parse_answer(r: &Record, items: Vec<Item>) -> Result<Answer, String> {
+    let mut a = Args::from_items(items)?;
+    let mut ans = Answer {
+        ddrval: a.parsed("ddrval", codes::parse_hresult, codes::D3D_OK)?,
+        ..Answer::default()
+    };
+    match r {
+        Record::DrawPrimitives2 { call, .. } => {
+            ans.error_offset = a.num("error_offset", 0)?;
+            ans.flags = a.parsed(
+                "flags",
+                |w| names::parse_value(ValueKind::Flags(&names::DP2_FLAGS), w),
+                call.flags,
+            )?;
+            if let Some(v) = a.take("rstates") {
+                ans.rstates = Some(parse_rstates(&v)?);
+            }
+        }
+        Record::ValidateTextureStageState { .. } => ans.passes = a.num("passes", 0)?,
+        Record::Flip { .. } | Record::Present { .. } => {
+            if let Some(w) = a.word("checksum")? {
+                let h = w.strip_prefix("0x").unwrap_or(&w);
+                ans.checksum =
+                    u64::from_str_radix(h, 16).map_err(|_| format!("checksum: cannot read {w}"))?;
+            }
+        }
+        _ => {}
+    }
+    a.finish()?;
+    Ok(ans)
+}
+
+fn png_texels(path: &Path, format: u32) -> Result<(u32, u32, Vec<u8>), String> {
+    let fmt = softhal_device::Format::from_d3dfmt(format)
+        .filter(|f| f.is_color())
+        .ok_or_else(|| format!("png=: format {} is not a colour format", fmt_format(format)))?;
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut dec = png::Decoder::new(std::io::BufReader::new(file));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec
+        .read_info()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    if u64::from(w) * u64::from(h) > limits::MAX_PNG_PIXELS {
+        return Err(format!("{}: {w}x{h} is too large", path.display()));
+    }
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let ch = match info.color_type {
+        png::ColorType::Rgba => 4,
+        png::ColorType::Rgb => 3,
+        png::ColorType::GrayscaleAlpha => 2,
+        _ => 1,
+    };
+    let bpp = fmt.bytes_per_pixel() as usize;
+    let mut out = Vec::with_capacity(w as usize * h as usize * bpp);
+    for px in buf
+        .get(..info.buffer_size())
+        .unwrap_or_default()
+        .chunks_exact(ch)
+    {
+        let g = |i: usize| px.get(i).copied().unwrap_or(255);
+        let (r, gr, b, a) = match ch {
+            4 => (g(0), g(1), g(2), g(3)),
+            3 => (g(0), g(1), g(2), 255),
+            2 => (g(0), g(0), g(0), g(1)),
+            _ => (g(0), g(0), g(0), 255),
+        };
+        let raw = fmt.encode_argb(u32::from_be_bytes([a, r, gr, b]));
+        out.extend_from_slice(raw.to_le_bytes().get(..bpp).unwrap_or_default());
+    }
+    Ok((w, h, out))
+}
+
+struct Parser<'a> {
+    lines: Vec<Line<'a>>,
+    pos: usize,
+    base: Option<&'a Path>,
+}
+
+impl<'a> Parser<'a> {
+    fn next_line(&mut self) -> Option<&Line<'a>> {
+        let l = self.lines.get(self.pos);
+        self.pos += 1;
+        l
+    }
+
+    /// Vertex rows of layout `fvf` until `.end`.
+    fn rows(&mut self, fvf: u32, stop_at_end: bool) -> Result<Vec<u8>, TextError> {
+        let start = self.pos;
+        let layout = softhal_wire::fvf::FvfLayout::parse(fvf).map_err(|e| TextError {
+            line: start,
+            message: format!("vertex rows: {e}"),
+        })?;
+        let mut out = Vec::new();
+        let mut n = 0usize;
+        while let Some(l) = self.lines.get(self.pos) {
+            let err = |m: String| TextError {
+                line: l.no,
+                message: m,
+            };
+            let Some((kw, items)) = lexer::parse_line(l.raw).map_err(err)? else {
+                self.pos += 1;
+                continue;
+            };
+            if kw.eq_ignore_ascii_case(".end") {
+                if stop_at_end {
+                    self.pos += 1;
+                }
+                return Ok(out);
+            }
+            if !kw.eq_ignore_ascii_case("vertex") {
+                return Err(err(format!("expected vertex or .end, found {kw}")));
+            }
+            n += 1;
+            if n > limits::MAX_TEXT_VERTICES {
+                return Err(err("too many vertex rows".into()));
+            }
+            out.extend_from_slice(&vertex::parse_row(&layout, &items).map_err(err)?);
+            self.pos += 1;
+        }
+        Err(TextError {
+            line: self.lines.last().map_or(1, |l| l.no),
+            message: "missing .end".into(),
+        })
+    }
+
+    fn surface(&mut self, no: usize, items: Vec<Item>) -> Result<Record, TextError> {
+        let err = |m: String| TextError {
+            line: no,
+            message: m,
+        };
+        let mut a = Args::from_items(items).map_err(err)?;
+        let handle = a.handle().map_err(err)?;
+        let kind = if let Some(k) = a.word("kind").map_err(err)? {
+            names::parse_number(&k).ok_or_else(|| err(format!("kind: cannot read {k}")))?
+        } else {
+            if a.words.is_empty() {
+                return Err(err(
+                    "surface: expected a kind (render_target, texture, vertex_buffer, ...)".into(),
+                ));
+            }
+            let w = a.words.remove(0);
+            SurfaceKindCode::from_keyword(&w)
+                .ok_or_else(|| err(format!("unknown surface kind {w}")))? as u32
+        };
+        let buffer = SurfaceKindCode::from_code(kind).is_some_and(SurfaceKindCode::is_buffer);
+        let format = a
+            .parsed(
+                "format",
+                |w| names::parse_value(ValueKind::Enum(&names::Format::TABLE), w),
+                0,
+            )
+            .map_err(err)?;
+        let size = match a.word("size").map_err(err)? {
+            Some(w) => {
+                Some(names::parse_number(&w).ok_or_else(|| err(format!("size: cannot read {w}")))?)
+            }
+            None => None,
+        };
+        let width = a.word("width").map_err(err)?;
+        let mut spec = SurfaceSpec {
+            kind,
+            format,
+            width: 0,
+            height: a.num("height", 1).map_err(err)?,
+            depth: a.num("depth", 1).map_err(err)?,
+            mip_levels: a.num("levels", 1).map_err(err)?,
+        };
+        let mut init = Vec::new();
+        if let Some(d) = a.word("data").map_err(err)? {
+            init = parse_hex_word(&d).map_err(err)?;
+        }
+        for (key, width_bytes) in [("u8", 1usize), ("u16", 2), ("u32", 4), ("f32", 4)] {
+            if let Some(v) = a.take(key) {
+                for w in list_words(&v, key).map_err(err)? {
+                    let x = if key == "f32" {
+                        names::parse_float_bits(&w)
+                    } else {
+                        names::parse_number(&w)
+                    }
+                    .filter(|x| width_bytes == 4 || *x < 1 << (8 * width_bytes))
+                    .ok_or_else(|| err(format!("{key}: cannot read {w}")))?;
+                    init.extend_from_slice(x.to_le_bytes().get(..width_bytes).unwrap_or_default());
+                }
+            }
+        }
+        let mut png_size = None;
+        if let Some(p) = a.word("png").map_err(err)? {
+            let path = match self.base {
+                Some(b) => b.join(&p),
+                None => Path::new(&p).to_path_buf(),
+            };
+            let (w, h, t) = png_texels(&path, format).map_err(err)?;
+            png_size = Some((w, h));
+            init.extend_from_slice(&t);
+        }
+        let fvf = match a.word("fvf").map_err(err)? {
+            Some(w) => Some(
+                names::parse_fvf(&w)
+                    .or_else(|| names::parse_number(&w))
+                    .ok_or_else(|| err(format!("fvf: cannot read {w}")))?,
+            ),
+            None => None,
+        };
+        a.finish().map_err(err)?;
+        if let Some(f) = fvf {
+            init.extend_from_slice(&self.rows(f, true)?);
+        }
+        spec.width = match (size, width, png_size) {
+            (Some(s), _, _) => s,
+            (None, Some(w), _) => {
+                names::parse_number(&w).ok_or_else(|| err(format!("width: cannot read {w}")))?
+            }
+            (None, None, Some((w, h))) => {
+                if spec.height == 1 {
+                    spec.height = h;
+                }
+                w
+            }
+            (None, None, None) if buffer => {
+                u32::try_from(init.len()).map_err(|_| err("data too large".into()))?
+            }
+            _ => {
+                return Err(err(
+                    "surface: width= (or size= for buffers) is required".into()
+                ))
+            }
+        };
+        Ok(Record::CreateSurface {
+            handle,
+            spec,
+            init,
+            answer: None,
+        })
+    }
+
+    fn dp2(&mut self, no: usize, items: Vec<Item>) -> Result<Record, TextError> {
+        let err = |m: String| TextError {
+            line: no,
+            message: m,
+        };
+        let mut a = Args::from_items(items).map_err(err)?;
+        let mut c = Dp2Call {
+            context: a.required("context").map_err(err)?,
+            commands: a.required("commands").map_err(err)?,
+            command_offset: a.num("command_offset", 0).map_err(err)?,
+            vertex_type: a
+                .parsed(
+                    "fvf",
+                    |w| names::parse_fvf(w).or_else(|| names::parse_number(w)),
+                    0,
+                )
+                .map_err(err)?,
+            flags: a
+                .parsed(
+                    "flags",
+                    |w| names::parse_value(ValueKind::Flags(&names::DP2_FLAGS), w),
+                    0,
+                )
+                .map_err(err)?,
+            vertex_surface: a.num("vertex_surface", 0).map_err(err)?,
+            vertex_offset: a.num("vertex_offset", 0).map_err(err)?,
+            req_vertex_buf_size: a.num("req_vertex_buf_size", 0).map_err(err)?,
+            req_command_buf_size: a.num("req_command_buf_size", 0).map_err(err)?,
+            vertex_size: a.num("vertex_size", 0).map_err(err)?,
+            ..Dp2Call::default()
+        };
+        let vertex_length = match a.word("vertex_length").map_err(err)? {
+            Some(w) => Some(
+                names::parse_number(&w)
+                    .ok_or_else(|| err(format!("vertex_length: cannot read {w}")))?,
+            ),
+            None => None,
+        };
+        let command_length = match a.word("command_length").map_err(err)? {
+            Some(w) => Some(
+                names::parse_number(&w)
+                    .ok_or_else(|| err(format!("command_length: cannot read {w}")))?,
+            ),
+            None => None,
+        };
+        if let Some(v) = a.take("rstates") {
+            c.rstates = Some(parse_rstates(&v).map_err(err)?);
+        }
+        a.finish().map_err(err)?;
+        // The command stream: assembly lines up to `.vertices` or `.end`.
+        let mut src = String::new();
+        let first = self.pos + 1;
+        let mut ended = false;
+        while let Some(l) = self.next_line() {
+            let t = l.raw.trim();
+            let head = t.split_whitespace().next().unwrap_or("");
+            if head.eq_ignore_ascii_case(".end") {
+                ended = true;
+                break;
+            }
+            if head.eq_ignore_ascii_case(".vertices") {
+                let no = l.no;
+                let rest = t.get(head.len()..).unwrap_or("").trim();
+                let rest = rest.split(['#', ';']).next().unwrap_or("").trim();
+                if rest.is_empty() {
+                    c.user_vertices = Some(self.rows(c.vertex_type, true)?);
+                } else {
+                    c.user_vertices = Some(parse_hex_word(rest).map_err(|m| TextError {
+                        line: no,
+                        message: m,
+                    })?);
+                    match self.next_line() {
+                        Some(l) if l.raw.trim().eq_ignore_ascii_case(".end") => {}
+                        Some(l) => {
+                            return Err(TextError {
+                                line: l.no,
+                                message: "expected .end after .vertices hex:...".into(),
+                            })
+                        }
+                        None => return Err(err("missing .end".into())),
+                    }
+                }
+                ended = true;
+                break;
+            }
+            src.push_str(l.raw);
+            src.push('\n');
+        }
+        if !ended {
+            return Err(err("dp2: missing .end".into()));
+        }
+        c.command_bytes =
+            softhal_wire::text::assemble_with(&src, stream_opts(&c)).map_err(|e| TextError {
+                line: first + e.line - 1,
+                message: e.message,
+            })?;
+        c.command_length = match command_length {
+            Some(n) => n,
+            None => {
+                u32::try_from(c.command_bytes.len()).map_err(|_| err("stream too large".into()))?
+            }
+        };
+        c.vertex_length = match vertex_length {
+            Some(n) => n,
+            None => match (&c.user_vertices, vertex::row_layout(c.vertex_type, &[])) {
+                (Some(v), Some(l)) => (v.len() / l.stride as usize) as u32,
+                _ => 0,
+            },
+        };
+        Ok(Record::DrawPrimitives2 {
+            call: Box::new(c),
+            answer: None,
+        })
+    }
+
+    fn record(&mut self, no: usize, kw: &str, items: Vec<Item>) -> Result<Record, TextError> {
+        let err = |m: String| TextError {
+            line: no,
+            message: m,
+        };
+        let simple = |items: Vec<Item>| -> Result<u32, TextError> {
+            let mut a = Args::from_items(items).map_err(err)?;
+            let h = a.handle().map_err(err)?;
+            a.finish().map_err(err)?;
+            Ok(h)
+        };
+        let kw = kw.to_ascii_lowercase();
+        Ok(match kw.as_str() {
+            "surface" => return self.surface(no, items),
+            "dp2" => return self.dp2(no, items),
+            "destroy" => Record::DestroySurface {
+                handle: simple(items)?,
+                answer: None,
+            },
+            "context_destroy" => Record::ContextDestroy {
+                handle: simple(items)?,
+                answer: None,
+            },
+            "flip" => Record::Flip {
+                handle: simple(items)?,
+                answer: None,
+            },
+            "present" => Record::Present {
+                handle: simple(items)?,
+                answer: None,
+            },
+            "complete_flips" | "complete_work" => {
+                Args::from_items(items)
+                    .and_then(Args::finish)
+                    .map_err(err)?;
+                if kw == "complete_flips" {
+                    Record::CompleteFlips
+                } else {
+                    Record::CompleteWork
+                }
+            }
+            "lock" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let handle = a.handle().map_err(err)?;
+                let api = match a.word("api").map_err(err)?.as_deref() {
+                    None | Some("lock") => LockApi::Lock,
+                    Some("lock_level") => LockApi::LockLevel,
+                    Some(o) => {
+                        return Err(err(format!("api: expected lock or lock_level, found {o}")))
+                    }
+                };
+                let r = Record::Lock {
+                    handle,
+                    api,
+                    face: a.num("face", 0).map_err(err)?,
+                    level: a.num("level", 0).map_err(err)?,
+                    flags: a.num("flags", 0).map_err(err)?,
+                    answer: None,
+                };
+                a.finish().map_err(err)?;
+                r
+            }
+            "unlock" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let handle = a.handle().map_err(err)?;
+                let bytes = match a.word("data").map_err(err)? {
+                    Some(w) => parse_hex_word(&w).map_err(err)?,
+                    None => Vec::new(),
+                };
+                let r = Record::Unlock {
+                    handle,
+                    face: a.num("face", 0).map_err(err)?,
+                    level: a.num("level", 0).map_err(err)?,
+                    offset: a.num("offset", 0).map_err(err)?,
+                    bytes,
+                    answer: None,
+                };
+                a.finish().map_err(err)?;
+                r
+            }
+            "context" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let handle = a.handle().map_err(err)?;
+                let r = Record::ContextCreate {
+                    handle,
+                    render_target: a.required("target").map_err(err)?,
+                    depth: a.num("depth", 0).map_err(err)?,
+                    answer: None,
+                };
+                a.finish().map_err(err)?;
+                r
+            }
+            "clear2" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let mut c = Clear2Call {
+                    context: a.required("context").map_err(err)?,
+                    flags: a
+                        .parsed(
+                            "flags",
+                            |w| names::parse_value(ValueKind::Flags(&names::CLEAR_FLAGS), w),
+                            0,
+                        )
+                        .map_err(err)?,
+                    color: a.num("color", 0).map_err(err)?,
+                    depth_bits: a
+                        .parsed("depth", names::parse_float_bits, 1.0f32.to_bits())
+                        .map_err(err)?,
+                    stencil: a.num("stencil", 0).map_err(err)?,
+                    rects: Vec::new(),
+                };
+                if let Some(v) = a.take("rects") {
+                    let ws = list_words(&v, "rects").map_err(err)?;
+                    if ws.len() % 4 != 0 {
+                        return Err(err("rects: expected x1 y1 x2 y2 per rectangle".into()));
+                    }
+                    if ws.len() / 4 > limits::MAX_CLEAR_RECTS as usize {
+                        return Err(err("rects: too many rectangles".into()));
+                    }
+                    for q in ws.chunks_exact(4) {
+                        let mut r = [0i32; 4];
+                        for (slot, w) in r.iter_mut().zip(q) {
+                            *slot = names::parse_signed(w)
+                                .ok_or_else(|| err(format!("rects: cannot read {w}")))?
+                                as i32;
+                        }
+                        c.rects.push(r);
+                    }
+                }
+                a.finish().map_err(err)?;
+                Record::Clear2 {
+                    call: c,
+                    answer: None,
+                }
+            }
+            "validate_tss" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let r = Record::ValidateTextureStageState {
+                    context: a.required("context").map_err(err)?,
+                    flags: a.num("flags", 0).map_err(err)?,
+                    reserved: a.num("reserved", 0).map_err(err)?,
+                    answer: None,
+                };
+                a.finish().map_err(err)?;
+                r
+            }
+            _ => return Err(err(format!("unknown record {kw}"))),
+        })
+    }
+}
+
+/// Parses a text capture. `base` is the directory `png=` paths are relative
+/// to (`None`: the current directory).
+pub fn from_text(src: &str, base: Option<&Path>) -> Result<Capture, TextError> {
+    if src.len() as u64 > limits::MAX_CAPTURE_BYTES {
+        return Err(TextError {
+            line: 1,
+            message: "capture too large".into(),
+        });
+    }
+    let lines: Vec<Line<'_>> = src
+        .lines()
+        .take(limits::MAX_TEXT_LINES + 1)
+        .enumerate()
+        .map(|(i, raw)| Line { no: i + 1, raw })
+        .collect();
+    if lines.len() > limits::MAX_TEXT_LINES {
+        return Err(TextError {
+            line: limits::MAX_TEXT_LINES,
+            message: "too many lines".into(),
+        });
+    }
+    let mut p = Parser {
+        lines,
+        pos: 0,
+        base,
+    };
+    let mut records: Vec<Record> = Vec::new();
+    let mut seen_header = false;
+    while let Some(l) = p.lines.get(p.pos) {
+        let no = l.no;
+        let err = |m: String| TextError {
+            line: no,
+            message: m,
+        };
+        let Some((kw, items)) = lexer::parse_line(l.raw).map_err(err)? else {
+            p.pos += 1;
+            continue;
+        };
+        p.pos += 1;
+        if !seen_header {
+            if !kw.eq_ignore_ascii_case(DIRECTIVE) {
+                return Err(err(format!("a text capture starts with `{DIRECTIVE} 1`")));
+            }
+            let v = match items.as_slice() {
+                [Item::Word(w)] => names::parse_number(w),
+                _ => None,
+            };
+            if v != Some(crate::binary::VERSION) {
+                return Err(err(format!(
+                    "{DIRECTIVE}: version {} expected",
+                    crate::binary::VERSION
+                )));
+            }
+            seen_header = true;
+            continue;
+        }
+        if kw.eq_ignore_ascii_case("expect") {
+            let r = records
+                .last_mut()
+                .ok_or_else(|| err("expect: no call before it".into()))?;
+            let ans = parse_answer(r, items).map_err(err)?;
+            match r.answer_mut() {
+                Some(slot @ None) => *slot = Some(ans),
+                Some(Some(_)) => return Err(err("expect: the call already has an answer".into())),
+                None => return Err(err(format!("expect: {} has no answer", r.name()))),
+            }
+            continue;
+        }
+        if records.len() >= limits::MAX_RECORDS {
+            return Err(err("too many records".into()));
+        }
+        let r = p.record(no, &kw, items)?;
+        records.push(r);
+    }
+    if !seen_header {
+        return Err(TextError {
+            line: 1,
+            message: format!("a text capture starts with `{DIRECTIVE} 1`"),
+        });
+    }
+    Ok(Capture { records })
+}

@@ -1,0 +1,145 @@
+//! Replaying every capture in `testdata/captures` gives the checked-in
+//! golden PNGs (`testdata/goldens/captures/NAME-frame-N.png` and
+//! `NAME-final-N.png`, per-channel tolerance 2) and the checked-in FNV-1a 64
+//! checksums (`testdata/goldens/captures/checksums.txt`, exact), at 1 and
+//! at 3 threads, with every recorded answer matched.
+//!
+//! Regenerate with `SOFTHAL_BLESS=1 cargo test -p softhal-capture --test
+//! goldens` — and look at the images before committing them.
+
+use softhal_capture::replay::Frame;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Largest difference allowed per colour channel against a golden PNG.
+const TOLERANCE: u8 = 2;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn captures() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("testdata/captures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            n.ends_with(".shcap.txt") || n.ends_with(".shcap")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn stem(p: &Path) -> String {
+    let n = p.file_name().unwrap().to_string_lossy().to_string();
+    n.trim_end_matches(".txt")
+        .trim_end_matches(".shcap")
+        .to_string()
+}
+
+fn read_png(p: &Path) -> (u32, u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba, "{}", p.display());
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+fn write_png(p: &Path, f: &Frame) {
+    let mut enc = png::Encoder::new(
+        std::io::BufWriter::new(std::fs::File::create(p).unwrap()),
+        f.width,
+        f.height,
+    );
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header().unwrap();
+    w.write_image_data(&f.rgba).unwrap();
+}
+
+#[test]
+fn every_capture_replays_to_its_goldens() {
+    let bless = std::env::var_os("SOFTHAL_BLESS").is_some();
+    let dir = root().join("testdata/goldens/captures");
+    let sums_path = dir.join("checksums.txt");
+    let recorded: BTreeMap<String, String> = std::fs::read_to_string(&sums_path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split_once(' '))
+        .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+        .collect();
+    let mut sums = BTreeMap::new();
+    let files = captures();
+    assert!(files.len() >= 3, "expected at least 3 example captures");
+    for path in files {
+        let name = stem(&path);
+        let c = softhal_capture::load(&std::fs::read(&path).unwrap(), path.parent())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let r1 = softhal_capture::replay(&c, 1, |_, _| {}).unwrap();
+        let r3 = softhal_capture::replay(&c, 3, |_, _| {}).unwrap();
+        assert!(
+            r1.differences.is_empty(),
+            "{name}: answers differ from the recorded ones: {:?}",
+            r1.differences
+        );
+        assert!(!r1.frames.is_empty(), "{name}: presents nothing");
+        let images = r1
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("{name}-frame-{}", i + 1), f))
+            .chain(
+                r1.finals
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| (format!("{name}-final-{}", i + 1), f)),
+            )
+            .collect::<Vec<_>>();
+        let threaded: Vec<u64> = r3
+            .frames
+            .iter()
+            .chain(&r3.finals)
+            .map(|f| f.checksum)
+            .collect();
+        let single: Vec<u64> = images.iter().map(|(_, f)| f.checksum).collect();
+        assert_eq!(single, threaded, "{name}: 1 and 3 threads differ");
+        for (key, f) in images {
+            let png = dir.join(format!("{key}.png"));
+            let sum = format!("{:016x}", f.checksum);
+            if bless {
+                write_png(&png, f);
+            } else {
+                let (w, h, px) = read_png(&png);
+                assert_eq!((w, h), (f.width, f.height), "{key}: size");
+                let worst = px
+                    .iter()
+                    .zip(&f.rgba)
+                    .map(|(a, b)| a.abs_diff(*b))
+                    .max()
+                    .unwrap_or(0);
+                assert!(
+                    worst <= TOLERANCE,
+                    "{key}: a channel differs by {worst} from {}",
+                    png.display()
+                );
+                assert_eq!(
+                    recorded.get(&key),
+                    Some(&sum),
+                    "{key}: checksum (re-bless with SOFTHAL_BLESS=1 if the pipeline changed on purpose)"
+                );
+            }
+            sums.insert(key, sum);
+        }
+    }
+    if bless {
+        let mut out = String::from("# FNV-1a 64 of the RGBA8 bytes of each replayed image (softhal render prints the same)\n");
+        for (k, v) in &sums {
+            out.push_str(&format!("{k} {v}\n"));
+        }
+        std::fs::write(sums_path, out).unwrap();
+    }
+}

@@ -1,0 +1,185 @@
+//! A session recorded through the Recorder replays to the same pixels and
+//! the same answers, and its capture round-trips through the text form.
+
+use softhal_capture::{binary, text, Record, Recorder};
+use softhal_device::{
+    Clear2Data, DrawPrimitives2Data, Driver, Format, LockFlags, SurfaceDesc, SurfaceKind,
+    ValidateTextureStageStateData, D3DHALDP2_EXECUTEBUFFER,
+};
+use softhal_wire::names::codes;
+
+fn vertex(x: f32, y: f32, z: f32, c: u32) -> Vec<u8> {
+    let mut v = Vec::new();
+    for f in [x, y, z, 1.0] {
+        v.extend_from_slice(&f.to_le_bytes());
+    }
+    v.extend_from_slice(&c.to_le_bytes());
+    v
+}
+
+fn asm(src: &str) -> Vec<u8> {
+    softhal_wire::text::assemble(src).unwrap()
+}
+
+#[test]
+fn recorded_session_replays_identically() {
+    let mut r = Recorder::new(Driver::new(1).unwrap(), Vec::new());
+    let rt = r.create_render_target(Format::X8R8G8B8, 32, 32).unwrap();
+    let ds = r.create_depth_stencil(Format::D24S8, 32, 32).unwrap();
+    let cb = r.create_command_buffer(1024).unwrap();
+    let vb = r
+        .create_surface(SurfaceDesc::buffer(
+            SurfaceKind::VertexBuffer { implicit: false },
+            60,
+        ))
+        .unwrap();
+    let tex = r
+        .create_surface(SurfaceDesc::texture(Format::A8R8G8B8, 8, 8, 0))
+        .unwrap();
+    // The host writes a vertex buffer and a texture level.
+    let tri: Vec<u8> = [
+        vertex(2.0, 2.0, 0.5, 0xffff_0000),
+        vertex(30.0, 2.0, 0.5, 0xff00_ff00),
+        vertex(2.0, 30.0, 0.5, 0xff00_00ff),
+    ]
+    .concat();
+    r.lock(vb, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&tri);
+    r.unlock(vb).unwrap();
+    {
+        let (level1, _pitch) = r.lock_level(tex, 0, 1).unwrap();
+        level1[4..8].copy_from_slice(&[1, 2, 3, 4]);
+    }
+    r.unlock(tex).unwrap();
+    let ctx = r.context_create(rt, Some(ds)).unwrap();
+    let rects = [[0, 0, 32, 32]];
+    let mut c2 = Clear2Data {
+        dwh_context: ctx,
+        dw_flags: 3,
+        dw_fill_color: 0xff20_2020,
+        dv_fill_depth: 1.0,
+        dw_fill_stencil: 0,
+        lp_rects: &rects,
+        ddrval: 0,
+    };
+    r.clear2(&mut c2);
+    assert_eq!(c2.ddrval, codes::D3D_OK);
+
+    // Call 1: from the vertex buffer, with lpdwRStates under EXECUTEBUFFER.
+    let s1 = asm("VIEWPORTINFO { dwX=0 dwY=0 dwWidth=32 dwHeight=32 }\nRENDERSTATE { RenderState=ZENABLE dwState=TRUE } { RenderState=CULLMODE dwState=NONE }\nTRIANGLELIST count=1 wVStart=0");
+    r.lock(cb, LockFlags::default()).unwrap()[..s1.len()].copy_from_slice(&s1);
+    r.unlock(cb).unwrap();
+    let mut rstates = [0u32; 256];
+    let mut d = DrawPrimitives2Data::new(ctx, cb, s1.len() as u32).with_vertex_buffer(0x44, vb, 3);
+    d.dw_flags |= D3DHALDP2_EXECUTEBUFFER;
+    d.lpdw_r_states = Some(&mut rstates);
+    r.draw_primitives2(&mut d);
+    assert_eq!(d.ddrval, codes::D3D_OK);
+    assert_eq!(rstates[7], 1);
+
+    // Call 2: user-memory vertices at command offset 256.
+    let s2 = asm("TRIANGLELIST count=1 wVStart=0");
+    r.lock(cb, LockFlags::default()).unwrap()[256..256 + s2.len()].copy_from_slice(&s2);
+    r.unlock(cb).unwrap();
+    let um: Vec<u8> = [
+        vertex(31.0, 31.0, 0.25, 0xffff_ffff),
+        vertex(10.0, 31.0, 0.25, 0xffff_ff00),
+        vertex(31.0, 10.0, 0.25, 0xff00_ffff),
+    ]
+    .concat();
+    let mut d = DrawPrimitives2Data::new(ctx, cb, s2.len() as u32).with_user_vertices(0x44, &um, 3);
+    d.dw_command_offset = 256;
+    r.draw_primitives2(&mut d);
+    assert_eq!(d.ddrval, codes::D3D_OK);
+
+    // A flip, a refused call while it is pending, the vertical blank.
+    r.flip(rt).unwrap();
+    let mut d = DrawPrimitives2Data::new(ctx, cb, s2.len() as u32).with_user_vertices(0x44, &um, 3);
+    r.draw_primitives2(&mut d);
+    assert_eq!(d.ddrval, codes::DDERR_WASSTILLDRAWING);
+    r.complete_flips();
+
+    // A failing call: an unknown opcode after a state command.
+    let s3 = [
+        asm("RENDERSTATE { RenderState=ZENABLE dwState=FALSE }"),
+        vec![5, 0, 1, 0],
+    ]
+    .concat();
+    r.lock(
+        cb,
+        LockFlags {
+            discard: true,
+            no_overwrite: false,
+        },
+    )
+    .unwrap()[..s3.len()]
+        .copy_from_slice(&s3);
+    r.unlock(cb).unwrap();
+    let mut d = DrawPrimitives2Data::new(ctx, cb, s3.len() as u32);
+    r.draw_primitives2(&mut d);
+    assert_eq!(
+        (d.ddrval, d.dw_error_offset),
+        (codes::D3DERR_COMMAND_UNPARSED, 12)
+    );
+
+    let mut v = ValidateTextureStageStateData {
+        dwh_context: ctx,
+        ..Default::default()
+    };
+    r.validate_texture_stage_state(&mut v);
+    r.complete_work();
+    let presented = r.present(rt).unwrap();
+    // Errors are recorded too.
+    assert!(r.destroy_surface(0xdead_beef).is_err());
+    r.destroy_surface(tex).unwrap();
+    let rt2 = r.create_render_target(Format::R5G6B5, 8, 8).unwrap();
+    let ctx2 = r.context_create(rt2, None).unwrap();
+    r.context_destroy(ctx2).unwrap();
+    assert!(r.context_create(rt, Some(rt2)).is_err());
+
+    let (driver, bytes) = r.finish().unwrap();
+    let final_pixels = driver.read_rgba8(rt).unwrap();
+    assert_eq!(presented, final_pixels);
+
+    let cap = binary::decode(&bytes).unwrap();
+    assert!(cap
+        .records
+        .iter()
+        .all(|r| !matches!(r, Record::CompleteFlips) || r.answer().is_none()));
+    assert!(cap.records.iter().filter(|r| r.answer().is_some()).count() > 20);
+    // Replay: same answers, same pixels, at 1 and 2 threads.
+    for threads in [1, 2] {
+        let rep = softhal_capture::replay(&cap, threads, |_, _| {}).unwrap();
+        assert!(rep.differences.is_empty(), "{:?}", rep.differences);
+        assert_eq!(rep.frames.len(), 2, "flip + present");
+        assert_eq!(rep.frames[1].rgba, final_pixels);
+        assert_eq!(rep.finals.len(), 1);
+        assert_eq!(rep.finals[0].rgba, final_pixels);
+    }
+    // The recorded capture is byte-exact through the text form.
+    let t = text::to_text(&cap);
+    assert_eq!(
+        binary::encode(&text::from_text(&t, None).unwrap()),
+        bytes,
+        "{t}"
+    );
+}
+
+#[test]
+fn write_errors_are_reported_by_finish() {
+    #[derive(Debug)]
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut r = Recorder::new(Driver::new(1).unwrap(), Full);
+    // The host is not interrupted.
+    assert!(r.create_render_target(Format::X8R8G8B8, 4, 4).is_ok());
+    assert_eq!(r.finish().unwrap_err().to_string(), "disk full");
+}

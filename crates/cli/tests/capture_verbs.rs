@@ -1,0 +1,202 @@
+//! The capture verbs as a user runs them: `render`, `info`, and `asm` /
+//! `disasm` / `validate` on captures — exit codes, JSON shapes, messages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn softhal(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_softhal"))
+        .args(args)
+        .output()
+        .expect("run softhal")
+}
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+        .to_string_lossy()
+        .to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("softhal-capture-cli-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+#[test]
+fn render_writes_pngs_and_checksums_and_checks_answers() {
+    let dir = tmp("out");
+    let o = softhal(&[
+        "render",
+        &repo("testdata/captures/malformed-call.shcap.txt"),
+        "-o",
+        dir.to_str().unwrap(),
+        "--check",
+        "--json",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ok"], true);
+    let images = v["images"].as_array().unwrap();
+    assert_eq!(images.len(), 2);
+    assert_eq!(images[0]["checksum"].as_str().unwrap().len(), 16);
+    assert!(dir.join("frame-0001.png").exists());
+    assert!(dir.join("final-1.png").exists());
+    // Human output: one line per image with the checksum.
+    let o = softhal(&[
+        "render",
+        &repo("testdata/captures/gouraud-strip.shcap.txt"),
+        "-o",
+        dir.to_str().unwrap(),
+        "--check",
+    ]);
+    let (out, _) = text(&o);
+    assert!(out.contains("fnv1a64="), "{out}");
+    assert!(out.contains("check: all"), "{out}");
+}
+
+#[test]
+fn render_check_fails_when_an_answer_differs() {
+    let src = std::fs::read_to_string(repo("testdata/captures/malformed-call.shcap.txt")).unwrap();
+    let tampered = tmp("tampered.shcap.txt");
+    std::fs::write(&tampered, src.replace("error_offset=22", "error_offset=20")).unwrap();
+    let dir = tmp("out");
+    let o = softhal(&[
+        "render",
+        tampered.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+        "--check",
+        "--quiet",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("record 4 (dp2): dwErrorOffset: recorded 20, replayed 22"),
+        "{err}"
+    );
+    // Without --check the same replay succeeds.
+    let o = softhal(&[
+        "render",
+        tampered.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn asm_and_disasm_convert_captures_both_ways_byte_exact() {
+    let bin = tmp("a.shcap");
+    let o = softhal(&[
+        "asm",
+        &repo("testdata/captures/indexed-stream-mesh.shcap.txt"),
+        "-o",
+        bin.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let o = softhal(&["disasm", bin.to_str().unwrap()]);
+    assert!(o.status.success());
+    let listing = tmp("a.shcap.txt");
+    std::fs::write(&listing, &o.stdout).unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with(".capture 1\n"));
+    let bin2 = tmp("b.shcap");
+    let o = softhal(&[
+        "asm",
+        listing.to_str().unwrap(),
+        "-o",
+        bin2.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(&bin2).unwrap());
+    // validate and info accept both forms.
+    let o = softhal(&["validate", bin.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["valid"].as_bool(), v["capture"].as_bool()),
+        (Some(true), Some(true))
+    );
+    let o = softhal(&["info", listing.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["commands"]["D3DDP2OP_DRAWINDEXEDPRIMITIVE"], 1);
+    assert_eq!(v["surfaces"]["vertex_buffer"], 1);
+}
+
+#[test]
+fn info_reports_recorded_errors() {
+    let o = softhal(&["info", &repo("testdata/captures/malformed-call.shcap.txt")]);
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    assert!(out.contains("D3DDP2OP_TRIANGLELIST"), "{out}");
+    assert!(
+        out.contains("record 4 dp2: D3DERR_COMMAND_UNPARSED (dwErrorOffset 22)"),
+        "{out}"
+    );
+    let o = softhal(&[
+        "validate",
+        &repo("testdata/captures/malformed-call.shcap.txt"),
+    ]);
+    let (out, _) = text(&o);
+    assert!(
+        out.contains("record 4: command stream does not decode at byte offset 22"),
+        "{out}"
+    );
+}
+
+#[test]
+fn invalid_captures_exit_1_with_record_and_offset_io_errors_exit_2() {
+    let bin = tmp("c.shcap");
+    let o = softhal(&[
+        "asm",
+        &repo("testdata/captures/gouraud-strip.shcap.txt"),
+        "-o",
+        bin.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let mut b = std::fs::read(&bin).unwrap();
+    b.truncate(b.len() - 12); // drop the END record
+    let cut = tmp("cut.shcap");
+    std::fs::write(&cut, &b).unwrap();
+    for verb in ["render", "info", "disasm", "validate"] {
+        let o = softhal(&[verb, cut.to_str().unwrap()]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{verb}: {err}");
+        assert!(err.contains("invalid capture: record"), "{verb}: {err}");
+        assert!(err.contains("byte offset"), "{verb}: {err}");
+        assert_eq!(err.lines().count(), 1, "{verb}: one line: {err}");
+    }
+    let bad_text = tmp("bad.shcap.txt");
+    std::fs::write(&bad_text, ".capture 1\nsurface 1 blob width=3\n").unwrap();
+    let o = softhal(&["render", bad_text.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("line 2: unknown surface kind blob"), "{err}");
+    let o = softhal(&["render", "/nonexistent/x.shcap"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = softhal(&["info"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn every_capture_verb_has_help_with_an_example() {
+    for verb in ["render", "info", "asm", "disasm", "validate"] {
+        let o = softhal(&[verb, "--help"]);
+        let (out, _) = text(&o);
+        assert!(o.status.success());
+        assert!(out.contains("Example:"), "{verb}");
+        assert!(out.contains("capture"), "{verb}: {out}");
+    }
+}
