@@ -7,7 +7,6 @@
 //! Regenerate with `SOFTHAL_BLESS=1 cargo test -p softhal-capture --test
 //! goldens` — and look at the images before committing them.
 
-use softhal_capture::replay::Frame;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -38,31 +37,9 @@ fn stem(p: &Path) -> String {
         .to_string()
 }
 
-fn read_png(p: &Path) -> (u32, u32, Vec<u8>) {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size().unwrap()];
-    let info = r.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgba, "{}", p.display());
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
-}
-
-fn write_png(p: &Path, f: &Frame) {
-    let mut enc = png::Encoder::new(
-        std::io::BufWriter::new(std::fs::File::create(p).unwrap()),
-        f.width,
-        f.height,
-    );
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc.write_header().unwrap();
-    w.write_image_data(&f.rgba).unwrap();
-}
-
 #[test]
 fn every_capture_replays_to_its_goldens() {
-    let bless = std::env::var_os("SOFTHAL_BLESS").is_some();
+    let bless = softhal_testkit::blessing();
     let dir = root().join("testdata/goldens/captures");
     let sums_path = dir.join("checksums.txt");
     let recorded: BTreeMap<String, String> = std::fs::read_to_string(&sums_path)
@@ -110,22 +87,8 @@ fn every_capture_replays_to_its_goldens() {
         for (key, f) in images {
             let png = dir.join(format!("{key}.png"));
             let sum = format!("{:016x}", f.checksum);
-            if bless {
-                write_png(&png, f);
-            } else {
-                let (w, h, px) = read_png(&png);
-                assert_eq!((w, h), (f.width, f.height), "{key}: size");
-                let worst = px
-                    .iter()
-                    .zip(&f.rgba)
-                    .map(|(a, b)| a.abs_diff(*b))
-                    .max()
-                    .unwrap_or(0);
-                assert!(
-                    worst <= TOLERANCE,
-                    "{key}: a channel differs by {worst} from {}",
-                    png.display()
-                );
+            softhal_testkit::check_golden_rgba(&png, f.width, f.height, &f.rgba, TOLERANCE);
+            if !bless {
                 assert_eq!(
                     recorded.get(&key),
                     Some(&sum),

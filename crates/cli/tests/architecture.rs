@@ -48,16 +48,23 @@ fn architecture_lists_exactly_the_workspace_crates() {
     }
 }
 
-/// The names of the softhal crates `krate` depends on (dependency keys).
+/// The softhal crates `krate` depends on in its `[dependencies]` section
+/// (dev-dependencies such as the test kit are not layering).
 fn deps_of(krate: &str) -> Vec<String> {
     let toml =
         std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")).unwrap();
-    toml.lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with("softhal-"))
-        .filter_map(|l| l.split(['.', ' ', '=']).next())
-        .map(str::to_string)
-        .collect()
+    let mut section = String::new();
+    let mut deps = Vec::new();
+    for line in toml.lines().map(str::trim_start) {
+        if line.starts_with('[') {
+            section = line.to_string();
+        } else if section == "[dependencies]" && line.starts_with("softhal-") {
+            if let Some(name) = line.split(['.', ' ', '=']).next() {
+                deps.push(name.to_string());
+            }
+        }
+    }
+    deps
 }
 
 #[test]

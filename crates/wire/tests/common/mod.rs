@@ -231,30 +231,5 @@ pub fn testdata(path: &str) -> std::path::PathBuf {
         .join(path)
 }
 
-/// Compares `actual` with a golden file; `SOFTHAL_BLESS=1` rewrites it.
-pub fn check_golden(path: &std::path::Path, actual: &str) {
-    if std::env::var_os("SOFTHAL_BLESS").is_some() {
-        std::fs::write(path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!(
-            "missing golden {} ({e}); run with SOFTHAL_BLESS=1",
-            path.display()
-        )
-    });
-    if expected != actual {
-        let diff_line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b)
-            .map_or_else(
-                || "length differs".to_string(),
-                |i| format!("first difference at line {}", i + 1),
-            );
-        panic!(
-            "{} does not match ({diff_line}); inspect and re-bless with SOFTHAL_BLESS=1",
-            path.display()
-        );
-    }
-}
+/// Compares `actual` with a golden file (see `softhal_testkit`).
+pub use softhal_testkit::check_golden_text as check_golden;
