@@ -31,7 +31,7 @@
 use crate::format::{load_raw, store_raw, Format};
 use crate::int::{clamp_u8, usize_from, usize_from_i32};
 use crate::setup::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
-use crate::simd::{self, Depth24Params, SimdLevel};
+use crate::simd::{self, SimdLevel};
 use crate::state::{Blend, BlendOp, CmpFunc, PipelineState, StencilFace, ZBufferType};
 
 /// Pixel counts of a piece of work.
@@ -673,33 +673,12 @@ pub(crate) fn tri_span(
             }
         }
         FastPath::ColorDepth24 => {
-            let p = Depth24Params {
-                zref: tri.z[0],
-                dzdx: tri.z[1],
-                zy: tri.z[2] * dy as f32,
-                fx0: dx,
-                func: d.z_func,
-                write: d.z_write,
+            let sp = simd::Span {
+                y: py,
+                x: x0,
+                n: n as u32,
             };
-            let (co, dp, y0) = (t.color_pitch, t.depth_pitch, t.y0);
-            let row = usize_from_i32(py - y0);
-            let coff = row * co + usize_from_i32(x0) * 4;
-            let doff = row * dp + usize_from_i32(x0) * 4;
-            // Hand the kernel up to one vector past the span when the band
-            // has it: it stores those pixels back unchanged, which is
-            // cheaper than masked stores for short spans.
-            let cend = (coff + n.max(8) * 4).min(t.color.len());
-            let dend = (doff + n.max(8) * 4).min(t.depth.len());
-            if cend < coff + n * 4 || dend < doff + n * 4 {
-                return;
-            }
-            let (Some(c), Some(z)) = (t.color.get_mut(coff..cend), t.depth.get_mut(doff..dend))
-            else {
-                return;
-            };
-            let passed = simd::gouraud_depth24_span(d.simd, c, z, n, start, step, d.and_mask, &p);
-            stats.written += u64::from(passed);
-            stats.passed += u64::from(passed);
+            tri_spans(t, d, tri, extra, &[sp], stats);
         }
         FastPath::None => {}
     }

@@ -14,8 +14,14 @@
 //! triangles sharing an edge never both cover a pixel centre on it and never
 //! leave a gap.
 //!
+//! Horizontal edges only restrict the row range; the walk is specialised
+//! for the usual one-lower/two-upper (or two-lower/one-upper) bounds, and
+//! all spans of a triangle in a tile go to the pixel stage in one call.
+//!
 //! *Lines*: D3D9 diamond-exit rule along the major axis (see
-//! [`crate::setup::LineSetup`]); *points*: one pixel.
+//! [`crate::setup::LineSetup`]), the minor coordinate stepped exactly like
+//! an edge; affine lines of 4+ pixels interpolate colour in 16.16 fixed
+//! point. *Points*: one pixel.
 //!
 //! *Guarantee*: only pixels inside the tile rectangle (which lies inside the
 //! raster rectangle) are touched; each tile is processed by one worker, in
@@ -46,6 +52,22 @@ impl Walker {
             d,
             qs: s.div_euclid(d),
             rs: s.rem_euclid(d),
+        }
+    }
+
+    /// [`Walker::new`] for |s| ≤ d (lines: |dv| ≤ |du|), with one
+    /// division instead of two.
+    fn with_small_step(m: i64, s: i64, d: i64) -> Self {
+        if s.abs() > d {
+            return Walker::new(m, s, d);
+        }
+        let qs = if s < 0 { -1 } else { i64::from(s >= d) };
+        Walker {
+            q: m.div_euclid(d),
+            r: m.rem_euclid(d),
+            d,
+            qs,
+            rs: s - qs * d,
         }
     }
 
@@ -313,31 +335,49 @@ fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, 
         step = -step;
         den = -den;
     }
-    let mut m = Walker::new(num0, step, den);
+    let mut m = Walker::with_small_step(num0, step, den);
     let (r0, r1) = (l.rhw[0], l.rhw[1]);
     let affine = r0 == r1;
-    let inv_r0 = 1.0 / r0;
     let inv_du = 1.0 / f64::from(l.du);
+    let direct = d.direct_color32();
+    let fixed = l.fixed;
+    let k0 = p0 - l.p_lo;
+    let cstart = [0, 1, 2, 3].map(|ch| l.c_lo[ch].wrapping_add(l.c_step[ch].wrapping_mul(k0)));
+    let cstep = l.c_step;
+    if let (true, Some(and_mask)) = (fixed, direct) {
+        // The common case (W6): fixed-point colour written straight into
+        // a 32-bit target.
+        let mut v = cstart;
+        let mut written = 0u64;
+        for p in p0..=p1 {
+            let mi = m.q;
+            m.step();
+            let c = v;
+            for (a, s) in v.iter_mut().zip(cstep) {
+                *a = a.wrapping_add(s);
+            }
+            if mi < i64::from(nlo) || mi > i64::from(nhi) {
+                continue;
+            }
+            // In range of an i32 tile coordinate after the check above.
+            let mi = mi as i32;
+            let (px, py) = if l.x_major { (p, mi) } else { (mi, p) };
+            if let Some(px4) = t.color_span(py, px, 1, 4) {
+                let b = c.map(|x| crate::int::clamp_u8(x >> 16));
+                let packed = u32::from_le_bytes(b) & and_mask;
+                px4.copy_from_slice(&packed.to_le_bytes());
+                written += 1;
+            }
+        }
+        stats.written += written;
+        stats.passed += written;
+        return;
+    }
+    let inv_r0 = 1.0 / r0;
     let ca = l.diffuse[0].map(|c| f32::from(c) * r0);
     let cb = l.diffuse[1].map(|c| f32::from(c) * r1);
     let sa = l.specular[0].map(|c| f32::from(c) * r0);
     let sb = l.specular[1].map(|c| f32::from(c) * r1);
-    let direct = d.direct_color32();
-    // Affine lines of at least 4 pixels interpolate the diffuse colour in
-    // 16.16 fixed point from this tile's first pixel (every path uses the
-    // same values); short or perspective lines use the float formula.
-    let fixed = affine && l.du.unsigned_abs() >= 4 * 256;
-    let t0 = (f64::from(p0) * 256.0 - f64::from(l.u0)) * inv_du;
-    let mut cstart = [0i32; 4];
-    let mut cstep = [0i32; 4];
-    for ch in 0..4 {
-        let (c0, c1) = (f64::from(l.diffuse[0][ch]), f64::from(l.diffuse[1][ch]));
-        let start = (c0 + (c1 - c0) * t0) * 65536.0 + 32768.0;
-        let step = (c1 - c0) * 256.0 * inv_du * 65536.0;
-        // |step| ≤ 255·2^16/4 and |start| ≤ 2^25 when `fixed`: no wrap.
-        cstart[ch] = crate::int::round_i64(start) as i32;
-        cstep[ch] = crate::int::round_i64(step) as i32;
-    }
     for p in p0..=p1 {
         let mi = m.q;
         m.step();

@@ -8,9 +8,9 @@
 //! 1. *set-up* — chunks of [`limits::PRIMS_PER_CHUNK`] primitives are
 //!    fetched, clipped and set up in parallel; chunk outputs keep
 //!    submission order and are appended to the scene;
-//! 2. *bin* — the calling thread bins every record into 64×64 tiles; when
-//!    the bins would exceed [`limits::MAX_BIN_ENTRIES`] the scene is flushed
-//!    first;
+//! 2. *bin* — one thread bins every record into 64×64 tiles, in order,
+//!    while the other workers set up the next wave; when the bins would
+//!    exceed [`limits::MAX_BIN_ENTRIES`] the scene is flushed first;
 //! 3. *rasterize* (a flush) — when the scene is large
 //!    ([`limits::MAX_SCENE_BYTES`]) or the draw ends, bands of tiles (64
 //!    rows each) are rasterized in parallel; each band owns its rows of the
@@ -309,13 +309,17 @@ impl Renderer {
                     }
                 }
             };
-            in_pool(&mut || {
-                if next.is_empty() {
-                    bin();
-                } else {
-                    rayon::join(&mut bin, || setup(&mut *next_chunks, &next));
+            match pool {
+                Some(p) if !next.is_empty() => {
+                    p.install(|| rayon::join(&mut bin, || setup(&mut *next_chunks, &next)));
                 }
-            });
+                Some(p) => p.install(&mut bin),
+                // One thread: everything inline, in order.
+                None => {
+                    bin();
+                    setup(next_chunks, &next);
+                }
+            }
             acc = acc + bin_stats;
             scene_bytes = bytes_after;
             used = chunks.end;

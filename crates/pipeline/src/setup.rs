@@ -112,6 +112,13 @@ pub(crate) struct LineSetup {
     pub diffuse: [[u8; 4]; 2],
     /// Specular at both ends.
     pub specular: [[u8; 4]; 2],
+    /// Diffuse in 16.16 fixed point (rounding bias included) at major
+    /// pixel `p_lo`, and its step per major pixel: used when `fixed`.
+    pub c_lo: [i32; 4],
+    /// See `c_lo`.
+    pub c_step: [i32; 4],
+    /// Affine line of at least 4 pixels: colours from `c_lo`/`c_step`.
+    pub fixed: bool,
     /// Major axis is x.
     pub x_major: bool,
 }
@@ -501,6 +508,9 @@ pub(crate) fn setup_line(
             bbox: [0; 4],
             diffuse: [color_u8(fb.diffuse); 2],
             specular: [color_u8(fb.specular); 2],
+            c_lo: [0; 4],
+            c_step: [0; 4],
+            fixed: false,
             x_major,
         }
     } else {
@@ -525,10 +535,27 @@ pub(crate) fn setup_line(
             bbox: [0; 4],
             diffuse: [color_u8(fa.diffuse), color_u8(fb.diffuse)],
             specular: [color_u8(fa.specular), color_u8(fb.specular)],
+            c_lo: [0; 4],
+            c_step: [0; 4],
+            fixed: false,
             x_major,
         }
     };
     let (p_lo, p_hi) = (l.p_lo, l.p_hi);
+    // Affine lines of at least 4 pixels interpolate the diffuse colour in
+    // 16.16 fixed point along the major axis (every pixel path uses these
+    // values); short or perspective lines use the float formula.
+    l.fixed = l.rhw[0] == l.rhw[1] && l.du.unsigned_abs() >= 4 * 256;
+    if l.fixed {
+        let inv_du = 1.0 / f64::from(l.du);
+        let t0 = (f64::from(p_lo) * 256.0 - f64::from(l.u0)) * inv_du;
+        for ch in 0..4 {
+            let (c0, c1) = (f64::from(l.diffuse[0][ch]), f64::from(l.diffuse[1][ch]));
+            // |step| ≤ 255·2^16/4 and |start| ≤ 2^25: no wrap.
+            l.c_lo[ch] = round_i64((c0 + (c1 - c0) * t0) * 65536.0 + 32768.0) as i32;
+            l.c_step[ch] = round_i64((c1 - c0) * 256.0 * inv_du * 65536.0) as i32;
+        }
+    }
     let (m0, m1) = (l.minor_at(p_lo), l.minor_at(p_hi));
     let (mlo, mhi) = (m0.min(m1), m0.max(m1));
     let [bx0, by0, bx1, by1] = if x_major {
@@ -590,7 +617,7 @@ mod tests {
     #[test]
     fn records_fit_the_limit() {
         assert_eq!(std::mem::size_of::<TriSetup>(), 128);
-        assert!(std::mem::size_of::<LineSetup>() <= 72);
+        assert!(std::mem::size_of::<LineSetup>() <= 104);
         assert!(std::mem::size_of::<PointSetup>() <= crate::limits::MAX_SETUP_RECORD_BYTES);
         assert!(std::mem::size_of::<TriExtra>() <= crate::limits::MAX_SETUP_RECORD_BYTES);
     }

@@ -823,23 +823,98 @@ mod x86 {
         passed
     }
 
-    /// All spans of one triangle (see `gouraud_depth24_spans`).
+    /// All spans of one triangle (see `gouraud_depth24_spans`). Colour
+    /// vectors of a span are built from per-triangle vectors
+    /// (`ref + dx·ddx + dy·ddy + lane·ddx`, wrapping like the scalar twin)
+    /// and every loop-invariant register is set up once.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn depth24_spans_avx2(
         b: &mut BandRows<'_>,
         spans: &[Span],
         t: &TriDepth24,
     ) -> u32 {
+        let both = |v: &[i32; 4]| {
+            // SAFETY: `v` is 16 readable bytes (unaligned load).
+            let x = unsafe { load4(v) };
+            _mm256_set_m128i(x, x)
+        };
+        let base = both(&t.diffuse[0]);
+        let sx = both(&t.diffuse[1]);
+        let sy = both(&t.diffuse[2]);
+        // Register k holds lanes k (low half) and k + 4 (high half).
+        let lofs: [__m256i; 4] = [0, 1, 2, 3].map(|k| {
+            _mm256_mullo_epi32(sx, _mm256_set_epi32(k + 4, k + 4, k + 4, k + 4, k, k, k, k))
+        });
+        let step8 = _mm256_slli_epi32(sx, 3);
+        let mut k = Depth8 {
+            zref: _mm256_set1_ps(t.z[0]),
+            dzdx: _mm256_set1_ps(t.z[1]),
+            zy: _mm256_setzero_ps(),
+            zero: _mm256_setzero_ps(),
+            one: _mm256_set1_ps(1.0),
+            scale: _mm256_set1_ps(16_777_215.0),
+            low8: _mm256_set1_epi32(0xFF),
+            write: _mm256_set1_epi32(if t.write { -1 } else { 0 }),
+            lane: _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0),
+            andm: _mm256_set1_epi32(t.and_mask as i32),
+            func: t.func,
+        };
         let mut passed = 0;
         for sp in spans {
-            let Some((cr, dr, start, p)) = span_setup(b, sp, t) else {
+            let Some((cr, dr, _, p)) = span_setup(b, sp, t) else {
                 continue;
             };
-            if let (Some(c), Some(d)) = (b.color.get_mut(cr), b.depth.get_mut(dr)) {
-                // SAFETY: this function has the features depth24_avx2
-                // needs; it is inlined here so constants are hoisted.
+            let (Some(color), Some(depth)) = (b.color.get_mut(cr), b.depth.get_mut(dr)) else {
+                continue;
+            };
+            let n = (sp.n as usize).min(color.len() / 4).min(depth.len() / 4);
+            let n8 = n / 8;
+            let start = _mm256_add_epi32(
+                _mm256_add_epi32(base, _mm256_mullo_epi32(_mm256_set1_epi32(sp.x - t.rx), sx)),
+                _mm256_mullo_epi32(_mm256_set1_epi32(sp.y - t.ry), sy),
+            );
+            let mut r = lofs.map(|l| _mm256_add_epi32(start, l));
+            k.zy = _mm256_set1_ps(p.zy);
+            let (cbody, ctail) = color.split_at_mut(n8 * 32);
+            let (dbody, dtail) = depth.split_at_mut(n8 * 32);
+            for (i, (c, d)) in cbody
+                .chunks_exact_mut(32)
+                .zip(dbody.chunks_exact_mut(32))
+                .enumerate()
+            {
+                let x = p.fx0.wrapping_add((i * 8) as i32);
+                // SAFETY: `c` and `d` are exactly 32 bytes each; AVX2 and
+                // POPCNT are enabled in this function.
                 passed += unsafe {
-                    depth24_avx2_body(c, d, sp.n as usize, start, t.diffuse[1], t.and_mask, &p)
+                    depth8::<false>(
+                        &k,
+                        &r,
+                        x,
+                        c.as_mut_ptr(),
+                        d.as_mut_ptr(),
+                        _mm256_set1_epi32(-1),
+                    )
+                };
+                for rk in r.iter_mut() {
+                    *rk = _mm256_add_epi32(*rk, step8);
+                }
+            }
+            let rem = n - n8 * 8;
+            if rem > 0 {
+                let x = p.fx0.wrapping_add((n8 * 8) as i32);
+                let mask = tail_mask(rem);
+                passed += if ctail.len() >= 32 && dtail.len() >= 32 {
+                    // SAFETY: both tails hold at least 32 bytes; lanes ≥ rem
+                    // are outside `pass` and are stored back unchanged.
+                    unsafe {
+                        depth8::<false>(&k, &r, x, ctail.as_mut_ptr(), dtail.as_mut_ptr(), mask)
+                    }
+                } else {
+                    // SAFETY: lanes < rem are inside both tails; masked
+                    // loads/stores do not touch masked-off lanes.
+                    unsafe {
+                        depth8::<true>(&k, &r, x, ctail.as_mut_ptr(), dtail.as_mut_ptr(), mask)
+                    }
                 };
             }
         }
