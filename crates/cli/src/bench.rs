@@ -11,6 +11,11 @@
 //! machine-noise control of the reference harness (redoing batches while
 //! other processes are busy) is not implemented.
 //!
+//! `--path dp2` (the default) drives each workload as a real DP2 stream
+//! through `DrawPrimitives2` (see `bench_dp2`): that is the figure that
+//! counts. `--path pipeline` calls the pipeline directly; the difference is
+//! the DP2 overhead.
+//!
 //! W3/W4 need textures and W5 needs fog (Pipeline II): W3/W4 are reported
 //! as not available, W5 runs without fog and says so. Lines are drawn with
 //! LASTPIXEL = FALSE, matching the reference rasterizer's line rule.
@@ -23,6 +28,7 @@ use softhal_pipeline::{
     Surface, ZBufferType,
 };
 
+use crate::bench_dp2::Dp2Rig;
 use crate::workloads::{self, Mesh, HEIGHT, WIDTH};
 
 /// A workload selection.
@@ -51,6 +57,17 @@ pub enum WorkloadSel {
     All,
 }
 
+/// How frames reach the pipeline.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchPath {
+    /// One `DrawPrimitives2` call per frame through the device.
+    #[value(name = "dp2")]
+    Dp2,
+    /// The pipeline's `clear` and `draw`, called directly.
+    #[value(name = "pipeline")]
+    Pipeline,
+}
+
 /// Arguments of `softhal bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -72,6 +89,9 @@ pub struct BenchArgs {
     /// Use the scalar kernels only.
     #[arg(long)]
     pub no_simd: bool,
+    /// Through the DP2 device (the figure that counts) or straight into the pipeline.
+    #[arg(long, value_enum, default_value = "dp2")]
+    pub path: BenchPath,
     /// Write the last frame of each workload as `<dir>/<W>.png`.
     #[arg(long, value_name = "DIR")]
     pub dump: Option<std::path::PathBuf>,
@@ -209,6 +229,58 @@ impl Rig {
     }
 }
 
+/// What `measure` needs of a way to render frames.
+trait FrameSource {
+    fn frame(&mut self) -> Result<(), String>;
+    fn frames(&mut self, k: u32) -> Result<Duration, String>;
+    fn color_bytes(&self) -> Result<&[u8], String>;
+    fn fragments(&self) -> Option<u64>;
+    fn simd_level(&self) -> String;
+    fn write_png(&self, path: &std::path::Path) -> Result<(), String>;
+}
+
+impl FrameSource for Rig {
+    fn frame(&mut self) -> Result<(), String> {
+        Rig::frame(self)
+    }
+    fn frames(&mut self, k: u32) -> Result<Duration, String> {
+        Rig::frames(self, k)
+    }
+    fn color_bytes(&self) -> Result<&[u8], String> {
+        Ok(self.color.bytes())
+    }
+    fn fragments(&self) -> Option<u64> {
+        Some(self.fragments)
+    }
+    fn simd_level(&self) -> String {
+        format!("{:?}", self.renderer.simd_level())
+    }
+    fn write_png(&self, path: &std::path::Path) -> Result<(), String> {
+        self.color.write_png(path).map_err(|e| e.to_string())
+    }
+}
+
+impl FrameSource for Dp2Rig {
+    fn frame(&mut self) -> Result<(), String> {
+        Dp2Rig::frame(self)
+    }
+    fn frames(&mut self, k: u32) -> Result<Duration, String> {
+        Dp2Rig::frames(self, k)
+    }
+    fn color_bytes(&self) -> Result<&[u8], String> {
+        Dp2Rig::color_bytes(self)
+    }
+    fn fragments(&self) -> Option<u64> {
+        None
+    }
+    fn simd_level(&self) -> String {
+        Dp2Rig::simd_level(self)
+    }
+    fn write_png(&self, path: &std::path::Path) -> Result<(), String> {
+        Dp2Rig::write_png(self, path)
+    }
+}
+
 fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String> {
     let sp = spec(w);
     let mut out = serde_json::json!({
@@ -228,19 +300,31 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
         WorkloadSel::W6 => workloads::w6(),
         _ => workloads::quads(),
     };
-    let mut renderer = Renderer::new(args.threads).map_err(|e| e.to_string())?;
-    if args.no_simd {
-        renderer.set_simd(false);
-    }
-    let simd = format!("{:?}", renderer.simd_level());
-    let mut rig = Rig {
-        renderer,
-        color: Surface::new(Format::A8R8G8B8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
-        depth: Surface::new(Format::D24S8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
-        state: state_for(w),
-        mesh,
-        fragments: 0,
+    let mut rig: Box<dyn FrameSource> = match args.path {
+        BenchPath::Dp2 => {
+            let z = match w {
+                WorkloadSel::W1 => Some("D3DCMP_LESS"),
+                WorkloadSel::W5 => Some("D3DCMP_LESSEQUAL"),
+                _ => None,
+            };
+            Box::new(Dp2Rig::new(&mesh, z, args.threads, !args.no_simd)?)
+        }
+        BenchPath::Pipeline => {
+            let mut renderer = Renderer::new(args.threads).map_err(|e| e.to_string())?;
+            if args.no_simd {
+                renderer.set_simd(false);
+            }
+            Box::new(Rig {
+                renderer,
+                color: Surface::new(Format::A8R8G8B8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
+                depth: Surface::new(Format::D24S8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
+                state: state_for(w),
+                mesh,
+                fragments: 0,
+            })
+        }
     };
+    let simd = rig.simd_level();
     rig.frame()?; // warm-up
     let k = match args.frames {
         Some(k) => k.max(1),
@@ -260,17 +344,22 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
     let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
     out["value"] = round3(median).into();
     out["ratio"] = round3(median / sp.llvmpipe).into();
-    out["checksum"] = format!("{:016x}", fnv1a64(rig.color.bytes())).into();
+    out["checksum"] = format!("{:016x}", fnv1a64(rig.color_bytes()?)).into();
     out["frames_per_batch"] = k.into();
-    out["fragments_per_frame"] = rig.fragments.into();
+    out["path"] = match args.path {
+        BenchPath::Dp2 => "dp2",
+        BenchPath::Pipeline => "pipeline",
+    }
+    .into();
+    if let Some(f) = rig.fragments() {
+        out["fragments_per_frame"] = f.into();
+    }
     out["simd"] = simd.into();
     if let Some(n) = sp.note {
         out["note"] = n.into();
     }
     if let Some(dir) = &args.dump {
-        rig.color
-            .write_png(dir.join(format!("{}.png", sp.name)))
-            .map_err(|e| e.to_string())?;
+        rig.write_png(&dir.join(format!("{}.png", sp.name)))?;
     }
     Ok(out)
 }

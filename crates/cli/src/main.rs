@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bench;
+mod bench_dp2;
 mod capture_verbs;
 mod demo;
 mod dp2;
