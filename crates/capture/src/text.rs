@@ -623,9 +623,21 @@ impl<'a> Parser<'a> {
         }
         let mut png_size = None;
         if let Some(p) = a.word("png").map_err(err)? {
+            // A capture is untrusted: it may only name files beside it, never
+            // an absolute path or one that climbs out with `..` (which would
+            // let a capture read any host file into texels).
+            let rel = Path::new(&p);
+            let confined = rel
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !confined {
+                return Err(err(format!(
+                    "png={p}: must be a relative path inside the capture's directory (no `..`, no absolute path)"
+                )));
+            }
             let path = match self.base {
-                Some(b) => b.join(&p),
-                None => Path::new(&p).to_path_buf(),
+                Some(b) => b.join(rel),
+                None => rel.to_path_buf(),
             };
             let (w, h, t) = png_texels(&path, format).map_err(err)?;
             png_size = Some((w, h));

@@ -306,3 +306,17 @@ fn replaying_mutations_of_a_rendering_capture_never_panics() {
         }
     }
 }
+
+/// Found in the threat-model review: `png=` could name any readable host
+/// file (absolute paths, `..`), turning a capture into a file-read gadget.
+#[test]
+fn regression_png_paths_are_confined_to_the_capture_directory() {
+    for bad in ["/etc/hostname", "../secret.png", "textures/../../x.png"] {
+        let src = format!(
+            ".capture 1\nsurface 0x1 texture format=D3DFMT_A8R8G8B8 width=1 height=1 png={bad}\n"
+        );
+        let e =
+            softhal_capture::load(src.as_bytes(), Some(std::path::Path::new("/tmp"))).unwrap_err();
+        assert!(e.to_string().contains("relative path inside"), "{bad}: {e}");
+    }
+}
