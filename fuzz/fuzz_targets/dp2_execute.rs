@@ -1,45 +1,91 @@
 //! DP2 execution through the device with arbitrary setup, vertex data and
-//! commands: never panics, and the same input gives the same pixels and
-//! answers twice (no hidden state, no uninitialised reads).
-//!
-//! Input layout: byte 0 picks the FVF, byte 1 the render-target format and
-//! size, byte 2 the command offset, byte 3 the vertex-data length (in
-//! vertices); then the vertex bytes; the rest is the command buffer.
+//! commands (layout: `common/dp2.rs`). Oracles:
+//! * never panics (P1);
+//! * the same input gives the same pixels, answers and state twice (no
+//!   hidden state, no uninitialised reads; P8/P9);
+//! * **prefix property** (P3/P4): when the call fails at `dwErrorOffset`,
+//!   running only the commands before it on a fresh driver succeeds and
+//!   leaves the same render-target bytes and the same `Driver::snapshot`;
+//! * **bounded memory** (P6): the peak of live heap bytes of one run stays
+//!   under the bytes of the surfaces it creates + `EXEC_HEAP_SLACK`
+//!   (documented in `docs/limits.md`).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use softhal_device::{DrawPrimitives2Data, Driver, Format};
+use softhal_wire::names::codes;
 
-const FVFS: [u32; 8] = [0x44, 0x1c4, 0x42, 0x142, 0x112, 0x2c4, 0x104, 0x52];
+#[path = "common/mod.rs"]
+mod common;
+#[path = "common/dp2.rs"]
+mod dp2;
 
-fn run(data: &[u8]) -> Option<(Vec<u8>, u32, u32)> {
-    let [fvf_sel, rt_sel, cmd_off, vcount, rest @ ..] = data else { return None };
-    let fvf = FVFS[usize::from(*fvf_sel) % FVFS.len()];
-    let stride = softhal_wire::fvf::vertex_stride(fvf).ok()? as usize;
-    let vcount = usize::from(*vcount);
-    let vbytes = rest.get(..(vcount * stride).min(rest.len()))?;
-    let commands = rest.get(vbytes.len()..)?;
-    let (w, h) = (1 + u32::from(rt_sel & 15) * 3, 1 + u32::from(rt_sel >> 4) * 2);
-    let format = if rt_sel & 1 == 0 { Format::X8R8G8B8 } else { Format::R5G6B5 };
+#[global_allocator]
+static ALLOC: common::Counting = common::Counting;
 
-    let mut driver = Driver::new(1).ok()?;
-    let rt = driver.create_render_target(format, w, h).ok()?;
-    let depth = driver.create_depth_stencil(Format::D24S8, w, h).ok()?;
-    let ctx = driver.context_create(rt, Some(depth)).ok()?;
-    let offset = u32::from(*cmd_off) % 8;
-    let mut buf = vec![0u8; offset as usize];
-    buf.extend_from_slice(commands);
-    let cb = driver.create_command_buffer_with(&buf).ok()?;
-    let mut d = DrawPrimitives2Data::new(ctx, cb, commands.len() as u32)
-        .with_user_vertices(fvf, vbytes, (vbytes.len() / stride) as u32);
-    d.dw_command_offset = offset;
-    d.ddrval = stride as u32;
-    driver.draw_primitives2(&mut d);
-    let pixels = driver.read_rgba8(rt).ok()?;
-    Some((pixels, d.ddrval, d.dw_error_offset))
-}
+/// Heap a DP2 run may use beyond its surfaces, command and vertex bytes
+/// (state, decoded commands, the pipeline's scene): 64 MiB, the P6 bound.
+const EXEC_HEAP_SLACK: usize = 64 << 20;
 
 fuzz_target!(|data: &[u8]| {
-    let a = run(data);
-    let b = run(data);
-    assert_eq!(a, b, "the same input must give the same pixels and answers");
+    let Some(input) = dp2::Input::parse(data) else {
+        return;
+    };
+    let a = dp2::run(&input, 1, true, None);
+    // The second run is measured: the first one built any lazy statics.
+    let (b, usage) = common::measure(|| dp2::run(&input, 1, true, None));
+    let bound = input.surface_bytes() * 2 + input.vertices.len() + EXEC_HEAP_SLACK;
+    assert!(
+        usage.peak <= bound,
+        "peak heap {} > bound {bound}",
+        usage.peak
+    );
+    // What is still live is exactly the outcome handed back.
+    let kept = b
+        .as_ref()
+        .map_or(0, |o| o.pixels.capacity() + o.snapshot.capacity()) as isize;
+    assert!(
+        usage.net <= kept,
+        "a finished run left {} bytes allocated",
+        usage.net - kept
+    );
+    assert_eq!(
+        a, b,
+        "the same input must give the same pixels, answers and state"
+    );
+    let Some(a) = a else { return };
+    if a.ddrval != codes::D3D_OK && a.error_offset >= input.offset {
+        let prefix = a.error_offset - input.offset;
+        if prefix as usize <= input.commands.len() {
+            let p = dp2::run(&input, 1, true, Some(prefix))
+                .expect("the prefix run sets up as the full one did");
+            if prefix > 0 {
+                assert_eq!(
+                    p.ddrval,
+                    codes::D3D_OK,
+                    "the valid prefix [0, {prefix}) must succeed"
+                );
+            }
+            assert!(
+                p.pixels == a.pixels,
+                "prefix pixels differ (error at {})",
+                a.error_offset
+            );
+            if p.snapshot != a.snapshot {
+                let at = p
+                    .snapshot
+                    .bytes()
+                    .zip(a.snapshot.bytes())
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(0);
+                let show = |s: &str| {
+                    s.get(at.saturating_sub(120)..(at + 120).min(s.len()))
+                        .unwrap_or("")
+                        .to_string()
+                };
+                panic!(
+                    "prefix state differs (ddrval {:#x}, error at {}) at char {at}:\nprefix: …{}…\nfull:   …{}…",
+                    a.ddrval, a.error_offset, show(&p.snapshot), show(&a.snapshot)
+                );
+            }
+        }
+    }
 });

@@ -17,6 +17,7 @@ mod bench_dp2;
 mod capture_verbs;
 mod demo;
 mod dp2;
+mod soak;
 mod workloads;
 
 /// softhal: a memory-safe software Direct3D HAL (DP2 command streams → pixels).
@@ -64,6 +65,12 @@ enum Verb {
     /// Run the W1–W6 benchmark workloads (shared/bench/WORKLOADS.md).
     #[command(after_help = "Example:\n  softhal bench --workload W1 --threads 2 --json")]
     Bench(bench::BenchArgs),
+    /// Load-test one driver with several contexts: valid, mutated and
+    /// adversarial streams, a bit-exact canary, memory and object counts.
+    #[command(
+        after_help = "Example:\n  softhal soak --seconds 60 --contexts 4 --json\n\nExit status: 0 every check passed (no panic, expected answers, canary identical, objects back to baseline), 1 a check failed, 2 set-up error."
+    )]
+    Soak(soak::SoakArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +91,7 @@ fn main() -> ExitCode {
         Verb::Render(a) => capture_verbs::render(&a),
         Verb::Info(a) => capture_verbs::info(&a),
         Verb::Bench(a) => bench::run(&a),
+        Verb::Soak(a) => soak::run(&a),
         Verb::Demo(a) => demo::run(&a),
     }
 }

@@ -15,7 +15,7 @@ use crate::context::{Context, ContextStats};
 use crate::error::{range, DeviceError, Result};
 use crate::handle::Slab;
 use crate::resource::{Resource, Storage, SurfaceKind};
-use softhal_pipeline::{self as pl, ClearFlags, Format, Renderer};
+use softhal_pipeline::{self as pl, ClearFlags, Format};
 use softhal_wire::structs::{
     Dp2Blt, Dp2BufferBlt, Dp2ColorFill, Dp2GenerateMipSubLevels, Dp2TexBlt, Dp2VolumeBlt,
 };
@@ -40,7 +40,8 @@ fn store(b: &mut [u8], bpp: usize, v: u32) {
 /// Clears the context's render target and/or depth buffer.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn clear(
-    renderer: &mut Renderer,
+    gpu: &mut crate::gpu::Gpu,
+    ctx_h: u32,
     surfaces: &mut Slab<Resource>,
     ctx: &Context,
     flags: u32,
@@ -105,28 +106,19 @@ pub(crate) fn clear(
             }
         }
     }
-    let req = pl::Clear {
-        flags: cf,
-        rects: &list,
+    // Lowered into a CLEAR packet of the context's targets (the GPU
+    // clears colour only with TARGET, depth/stencil only with those bits).
+    let depth = if wants_depth { ctx.depth } else { None };
+    gpu.clear(
+        ctx_h,
+        surfaces,
+        (rt, depth),
+        flags,
         color,
         z,
         stencil,
-    };
-    if cf.target {
-        let r = surfaces.get_mut(rt)?;
-        if let Storage::Image(Some(s)) = &mut r.storage {
-            renderer.clear(Some(s), None, &req)?;
-        }
-    }
-    if wants_depth {
-        if let Some(d) = ctx.depth {
-            let r = surfaces.get_mut(d)?;
-            if let Storage::Image(Some(s)) = &mut r.storage {
-                renderer.clear(None, Some(s), &req)?;
-            }
-        }
-    }
-    Ok(())
+        &list,
+    )
 }
 
 /// A rectangle copy between planes: source (x, y, w, h) → dest (x, y).
@@ -419,7 +411,9 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
 }
 
 /// BUFFERBLT: byte copy between buffers.
-pub(crate) fn buffer_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferBlt]) -> Result<()> {
+/// Validates BUFFERBLT records (handles, kinds, ranges); the copies run on
+/// the GPU's copy engine (`crate::gpu::Gpu::buffer_copies`).
+pub(crate) fn buffer_blt_check(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferBlt]) -> Result<()> {
     for r in recs {
         let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
         let s = surfaces.get(sh)?.buffer(sh)?;
@@ -438,25 +432,6 @@ pub(crate) fn buffer_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferBlt]) -
                 dof + n,
                 d.len() as u64,
             ));
-        }
-    }
-    for r in recs {
-        let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
-        let (so, n, dof) = (
-            r.src_offset.get() as usize,
-            r.src_size.get() as usize,
-            r.dest_offset.get() as usize,
-        );
-        let tmp = surfaces
-            .get(sh)?
-            .buffer(sh)?
-            .get(so..so + n)
-            .unwrap_or_default()
-            .to_vec();
-        if let Storage::Buffer(d) = &mut surfaces.get_mut(dh)?.storage {
-            if let Some(dst) = d.get_mut(dof..dof + n) {
-                dst.copy_from_slice(&tmp);
-            }
         }
     }
     Ok(())

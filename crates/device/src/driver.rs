@@ -13,13 +13,13 @@ use crate::context::Context;
 use crate::dp2::*;
 use crate::error::{range, DeviceError, Result};
 use crate::exec::{Call, Exec};
+use crate::gpu::Gpu;
 use crate::handle::Slab;
 use crate::limits;
 use crate::resource::{Resource, Storage, SurfaceDesc, SurfaceKind};
 use softhal_pipeline::{self as pl, Format, Renderer};
 use softhal_wire::names::codes;
 use softhal_wire::{Command, DecodeOptions, Decoder};
-use std::collections::BTreeSet;
 
 /// A host's `D3dParseUnknownCommand`: given the bytes from the unknown
 /// command's header to the end of the command data, returns the offset of
@@ -61,7 +61,7 @@ pub struct Dp2Failure {
 
 /// The software HAL.
 pub struct Driver {
-    renderer: Renderer,
+    gpu: Gpu,
     surfaces: Slab<Resource>,
     contexts: Slab<Context>,
     hook: Option<ParseUnknownCommand>,
@@ -85,7 +85,7 @@ impl Driver {
     /// calling thread).
     pub fn new(threads: usize) -> Result<Self> {
         Ok(Driver {
-            renderer: Renderer::new(threads)?,
+            gpu: Gpu::new(Renderer::new(threads)?)?,
             surfaces: Slab::new(1, limits::MAX_SURFACES, "surface"),
             contexts: Slab::new(2, limits::MAX_CONTEXTS, "context"),
             hook: None,
@@ -97,7 +97,23 @@ impl Driver {
 
     /// The pipeline renderer (SIMD and thread settings).
     pub fn renderer_mut(&mut self) -> &mut Renderer {
-        &mut self.renderer
+        self.gpu.kmd.renderer_mut()
+    }
+
+    /// The kernel side and GPU (fences, counters, [`softhal_submit::Kmd::snapshot`]).
+    pub fn kmd(&self) -> &softhal_submit::Kmd {
+        &self.gpu.kmd
+    }
+
+    /// The kernel allocation of a surface (render targets, depth buffers
+    /// and buffers have one).
+    pub fn allocation_of(&self, surface: u32) -> Option<u32> {
+        self.gpu.alloc_of.get(&surface).copied()
+    }
+
+    /// The GPU context of a device context.
+    pub fn gpu_context_of(&self, ctx: u32) -> Option<u32> {
+        self.gpu.ctx_of.get(&ctx).copied()
     }
 
     // ------------------------------------------------------------ surfaces
@@ -107,6 +123,10 @@ impl Driver {
         let budget = limits::MAX_TOTAL_SURFACE_BYTES.saturating_sub(self.total_bytes);
         let (res, bytes) = Resource::create(desc, budget)?;
         let h = self.surfaces.insert(res)?;
+        if let Err(e) = self.surfaces.get(h).and_then(|r| self.gpu.register(h, r)) {
+            let _ = self.surfaces.remove(h);
+            return Err(e);
+        }
         self.total_bytes += bytes;
         Ok(h)
     }
@@ -167,6 +187,13 @@ impl Driver {
 
     /// Destroys a surface; its handle is invalid from now on.
     pub fn destroy_surface(&mut self, h: u32) -> Result<()> {
+        self.surfaces.get(h)?;
+        if let Some(a) = self.gpu.alloc_of.remove(&h) {
+            let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
+            let _ = self.gpu.kmd.destroy_allocation(a, &mut mem);
+            self.gpu.surface_of.remove(&a);
+        }
+        self.gpu.pending_flips.remove(&h);
         let r = self.surfaces.remove(h)?;
         self.total_bytes = self.total_bytes.saturating_sub(r.byte_size());
         Ok(())
@@ -190,19 +217,50 @@ impl Driver {
     /// Locks a surface for CPU access: a buffer's bytes, or level 0 (face
     /// 0) of an image or texture. See [`crate::swap`] for busy buffers.
     pub fn lock(&mut self, h: u32, flags: LockFlags) -> Result<&mut [u8]> {
-        let r = self.surfaces.get_mut(h)?;
-        if r.busy {
-            let implicit = matches!(r.desc.kind, SurfaceKind::VertexBuffer { implicit: true });
-            if r.desc.kind.is_buffer() && (flags.discard || implicit) {
-                if let Storage::Buffer(b) = &mut r.storage {
-                    *b = vec![0; b.len()];
+        let (kind, implicit) = {
+            let r = self.surfaces.get(h)?;
+            (
+                r.desc.kind,
+                matches!(r.desc.kind, SurfaceKind::VertexBuffer { implicit: true }),
+            )
+        };
+        if let Some(a) = self.gpu.alloc_of.get(&h).copied() {
+            if self.gpu.kmd.allocation_busy(a) {
+                let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
+                if kind.is_buffer() && (flags.discard || implicit) {
+                    // Rename: the GPU keeps (has finished with) the old
+                    // contents, the CPU gets fresh storage.
+                    let mut len = 0;
+                    if let Ok(r) = mem.surfaces.get_mut(h) {
+                        if let Storage::Buffer(b) = &mut r.storage {
+                            len = b.len();
+                        }
+                    }
+                    self.gpu.kmd.renamed(a, len as u64, &mut mem)?;
+                    if let Ok(r) = self.surfaces.get_mut(h) {
+                        if let Storage::Buffer(b) = &mut r.storage {
+                            *b = vec![0; b.len()];
+                        }
+                    }
+                    self.swap.lock_renames += 1;
+                } else if !(flags.no_overwrite && kind.is_buffer()) {
+                    // Stall: wait for the fences that use it.
+                    self.gpu.kmd.wait_allocation_idle(a, &mut mem);
+                    if kind.is_buffer() {
+                        self.swap.stalls += 1;
+                    }
                 }
-                self.swap.lock_renames += 1;
-            } else if !flags.no_overwrite {
-                self.swap.stalls += 1;
             }
-            r.busy = false;
+            let _ = self.gpu.kmd.set_locked(a, true);
+            let busy = self.gpu.kmd.allocation_busy(a);
+            for (s, al) in &self.gpu.alloc_of {
+                if let Ok(r) = self.surfaces.get_mut(*s) {
+                    r.busy = r.desc.kind.is_buffer() && self.gpu.kmd.allocation_busy(*al);
+                }
+            }
+            let _ = busy;
         }
+        let r = self.surfaces.get_mut(h)?;
         r.locked = true;
         if r.desc.kind.is_buffer() {
             return match &mut r.storage {
@@ -219,6 +277,12 @@ impl Driver {
     /// Locks one level of one face (cube textures: faces 0..6); returns the
     /// bytes and the row pitch.
     pub fn lock_level(&mut self, h: u32, face: u32, level: u32) -> Result<(&mut [u8], usize)> {
+        self.surfaces.get(h)?;
+        if let Some(a) = self.gpu.alloc_of.get(&h).copied() {
+            let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
+            self.gpu.kmd.wait_allocation_idle(a, &mut mem);
+            let _ = self.gpu.kmd.set_locked(a, true);
+        }
         let r = self.surfaces.get_mut(h)?;
         r.locked = true;
         let (b, p, _, _) = r.plane_mut(h, face, level)?;
@@ -228,6 +292,9 @@ impl Driver {
     /// Unlocks a surface.
     pub fn unlock(&mut self, h: u32) -> Result<()> {
         self.surfaces.get_mut(h)?.locked = false;
+        if let Some(a) = self.gpu.alloc_of.get(&h) {
+            let _ = self.gpu.kmd.set_locked(*a, false);
+        }
         Ok(())
     }
 
@@ -240,11 +307,16 @@ impl Driver {
             return Err(r.wrong(h, "render target"));
         }
         r.flip_pending = true;
+        let fence = self.gpu.present(h, &mut self.surfaces)?;
+        self.gpu.pending_flips.insert(h, fence);
+        let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
+        self.gpu.kmd.execute_all(&mut mem);
         Ok(())
     }
 
     /// Completes every pending flip (the vertical blank).
     pub fn complete_flips(&mut self) {
+        self.gpu.complete_flips(&mut self.surfaces);
         for (_, r) in self.surfaces.iter_mut() {
             r.flip_pending = false;
         }
@@ -253,14 +325,22 @@ impl Driver {
     /// Presents a render target: returns its RGBA8 pixels (the host shows
     /// them) — a synchronous flip.
     pub fn present(&mut self, h: u32) -> Result<Vec<u8>> {
+        if self.surfaces.get(h)?.desc.kind == SurfaceKind::RenderTarget {
+            let fence = self.gpu.present(h, &mut self.surfaces)?;
+            let ctx = self.gpu.present_ctx;
+            let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
+            self.gpu.kmd.retire(ctx, fence, &mut mem);
+        }
         self.read_rgba8(h)
     }
 
     /// Marks all work complete: no buffer is busy any more (see
     /// [`crate::swap`]).
     pub fn complete_work(&mut self) {
+        let _ = self.gpu.idle(&mut self.surfaces);
         for (_, r) in self.surfaces.iter_mut() {
             r.busy = false;
+            r.flip_pending = false;
         }
     }
 
@@ -290,7 +370,12 @@ impl Driver {
                 ));
             }
         }
-        self.contexts.insert(Context::new(render_target, depth))
+        let h = self.contexts.insert(Context::new(render_target, depth))?;
+        if let Err(e) = self.gpu.context(h) {
+            let _ = self.contexts.remove(h);
+            return Err(e);
+        }
+        Ok(h)
     }
 
     /// ContextCreate's `ddrval` for an error of [`Driver::context_create`].
@@ -305,8 +390,13 @@ impl Driver {
     pub fn context_destroy(&mut self, h: u32) -> Result<()> {
         self.contexts
             .remove(h)
-            .map(|_| ())
-            .map_err(|_| DeviceError::ContextBad(h))
+            .map_err(|_| DeviceError::ContextBad(h))?;
+        if let Some(g) = self.gpu.ctx_of.remove(&h) {
+            let _ = self.gpu.flush(&mut self.surfaces);
+            let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
+            let _ = self.gpu.kmd.destroy_context(g, &mut mem);
+        }
+        Ok(())
     }
 
     /// A context (state, objects, counters).
@@ -379,7 +469,7 @@ impl Driver {
                 .map_err(|_| call_fail(DeviceError::ContextBad(ctx_h), base))?;
             (c.render_target, c.depth)
         };
-        if self.surfaces.get(rt).is_ok_and(|r| r.flip_pending) {
+        if self.gpu.flip_pending(rt) {
             return Err(call_fail(DeviceError::WasStillDrawing, base));
         }
         let cmd_h = d.lp_dd_commands;
@@ -417,7 +507,6 @@ impl Driver {
             },
             base_align: (base & 3) as usize,
         };
-        let mut used = BTreeSet::new();
         let mut call = Call {
             flags: d.dw_flags,
             fvf: d.dw_vertex_type,
@@ -428,7 +517,7 @@ impl Driver {
             rstates: d.lpdw_r_states.as_deref_mut(),
         };
         let Driver {
-            renderer,
+            gpu,
             surfaces,
             contexts,
             hook,
@@ -438,11 +527,11 @@ impl Driver {
             .get_mut(ctx_h)
             .map_err(|_| call_fail(DeviceError::ContextBad(ctx_h), base))?;
         let mut ex = Exec {
-            renderer,
+            gpu,
+            ctx_h,
             surfaces,
             ctx,
             call: &mut call,
-            used: &mut used,
         };
         let fail = |rel: usize, error: DeviceError| Dp2Failure {
             ddrval: codes::D3DERR_COMMAND_UNPARSED,
@@ -450,31 +539,38 @@ impl Driver {
             error,
         };
         let mut dec = Decoder::new(&commands, opts);
-        while let Some(item) = dec.next() {
-            let cmd = item.map_err(|e| fail(e.offset, DeviceError::Decode(e)))?;
-            if let Command::Unknown { opcode } = cmd.command {
-                let at = cmd.offset;
-                let next = match hook.as_mut() {
-                    Some(h) => h(commands.get(at..).unwrap_or_default())
-                        .map_err(|()| fail(at, DeviceError::UnknownCommand { opcode }))?,
-                    None => return Err(fail(at, DeviceError::UnknownCommand { opcode })),
-                };
-                let target = at
-                    .checked_add(next)
-                    .ok_or_else(|| fail(at, DeviceError::UnknownCommand { opcode }))?;
-                dec.resume_at(target)
-                    .map_err(|e| fail(at, DeviceError::Decode(e)))?;
-                continue;
+        let walked = (|| {
+            while let Some(item) = dec.next() {
+                let cmd = item.map_err(|e| fail(e.offset, DeviceError::Decode(e)))?;
+                if let Command::Unknown { opcode } = cmd.command {
+                    let at = cmd.offset;
+                    let next = match hook.as_mut() {
+                        Some(h) => h(commands.get(at..).unwrap_or_default())
+                            .map_err(|()| fail(at, DeviceError::UnknownCommand { opcode }))?,
+                        None => return Err(fail(at, DeviceError::UnknownCommand { opcode })),
+                    };
+                    let target = at
+                        .checked_add(next)
+                        .ok_or_else(|| fail(at, DeviceError::UnknownCommand { opcode }))?;
+                    dec.resume_at(target)
+                        .map_err(|e| fail(at, DeviceError::Decode(e)))?;
+                    continue;
+                }
+                ex.execute(&cmd.command).map_err(|e| fail(cmd.offset, e))?;
             }
-            ex.execute(&cmd.command).map_err(|e| fail(cmd.offset, e))?;
+            Ok(())
+        })();
+        // Whatever the outcome, the commands before a failure took effect:
+        // their packets are submitted and the GPU runs them (see
+        // docs/submission.md, "When work runs").
+        let finished = self.gpu.finish(&mut self.surfaces);
+        if let Ok(c) = self.contexts.get_mut(ctx_h) {
+            c.stats.samples_passed = self.gpu.samples_passed(ctx_h);
         }
+        walked?;
+        finished.map_err(|e| call_fail(e, base))?;
         // Success: responses, then the submission model.
         let written = write_responses(&mut self.surfaces, &mut self.contexts, ctx_h, cmd_h, base);
-        for h in &used {
-            if let Ok(r) = self.surfaces.get_mut(*h) {
-                r.busy = true;
-            }
-        }
         self.swap_buffers(d, written);
         Ok(written)
     }
@@ -524,7 +620,8 @@ impl Driver {
 
     /// SWAPVERTEXBUFFER / SWAPCOMMANDBUFFER (see [`crate::swap`]).
     fn swap_buffers(&mut self, d: &mut DrawPrimitives2Data<'_>, responses: u32) {
-        let rename =
+        let gpu = &mut self.gpu;
+        let mut rename =
             |surfaces: &mut Slab<Resource>, total: &mut u64, h: u32, req: Option<u32>| -> bool {
                 let Ok(r) = surfaces.get_mut(h) else {
                     return false;
@@ -543,6 +640,10 @@ impl Driver {
                 *b = vec![0; want as usize];
                 r.desc.width = want as u32;
                 r.busy = false;
+                if let Some(a) = gpu.alloc_of.get(&h).copied() {
+                    let mut mem = Gpu::mem(surfaces, &gpu.surface_of);
+                    let _ = gpu.kmd.renamed(a, want, &mut mem);
+                }
                 true
             };
         if d.dw_flags & D3DHALDP2_SWAPVERTEXBUFFER != 0
@@ -591,10 +692,12 @@ impl Driver {
                 .iter()
                 .map(|r| pl::Rect::new(r[0], r[1], r[2], r[3]))
                 .collect();
+            let ctx = ctx.clone();
             crate::blt::clear(
-                &mut self.renderer,
+                &mut self.gpu,
+                d.dwh_context,
                 &mut self.surfaces,
-                ctx,
+                &ctx,
                 d.dw_flags,
                 d.dw_fill_color,
                 d.dv_fill_depth,
@@ -602,6 +705,7 @@ impl Driver {
                 &rects,
             )
         })();
+        let r = r.and_then(|()| self.gpu.finish(&mut self.surfaces));
         d.ddrval = match r {
             Ok(()) => codes::D3D_OK,
             Err(e) => e.ddrval(),

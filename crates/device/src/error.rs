@@ -90,6 +90,9 @@ pub enum DeviceError {
     /// The pipeline rejected a draw or a clear.
     #[error("pipeline: {0}")]
     Pipeline(#[from] PipelineError),
+    /// The kernel side refused a submission (a device bug or a limit).
+    #[error("submission: {0}")]
+    Submit(#[from] softhal_submit::SubmitError),
     /// Invalid `dwhContext`.
     #[error("invalid context handle {0:#x}")]
     ContextBad(u32),
@@ -126,7 +129,21 @@ impl DeviceError {
             DeviceError::Pipeline(PipelineError::BadFormat { .. }) => {
                 codes::DDERR_INVALIDPIXELFORMAT
             }
+            // What the caller asked for is impossible: its own error.
+            DeviceError::Pipeline(
+                PipelineError::BadDimensions { .. }
+                | PipelineError::BadPitch { .. }
+                | PipelineError::DepthTooSmall { .. }
+                | PipelineError::BadVertexLayout { .. }
+                | PipelineError::VertexBufferTooSmall { .. }
+                | PipelineError::IndexBufferTooSmall { .. },
+            ) => codes::DDERR_INVALIDPARAMS,
+            DeviceError::Pipeline(PipelineError::SurfaceTooLarge { .. }) => {
+                codes::DDERR_OUTOFMEMORY
+            }
+            // Only what the caller cannot cause (no thread pool, PNG I/O).
             DeviceError::Pipeline(_) => codes::D3DERR_DRIVERINTERNALERROR,
+            DeviceError::Submit(e) => e.hresult(),
             DeviceError::ContextBad(_) => codes::D3DHAL_CONTEXT_BAD,
             DeviceError::WasStillDrawing => codes::DDERR_WASSTILLDRAWING,
         }

@@ -19,13 +19,12 @@ use crate::error::{check_below, range, DeviceError, Result};
 use crate::handle::Slab;
 use crate::limits;
 use crate::patch;
-use crate::resource::{Resource, Storage, SurfaceKind};
+use crate::resource::{Resource, SurfaceKind};
 use crate::shader::{self, ShaderKind};
 use crate::state::{self, DeviceState, LightSlot, Stream, StreamSource, VertexInput};
 use crate::stateblock;
 use softhal_pipeline::{
-    self as pl, DrawCall, DrawStats, Indices, PositionKind, RenderTargets, Renderer,
-    TexCoordElement, Topology, VertexLayout,
+    self as pl, DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout,
 };
 use softhal_wire::command::CodeHead;
 use softhal_wire::fvf::{FvfLayout, PositionKind as FvfPos};
@@ -50,12 +49,13 @@ pub(crate) struct Call<'c> {
 
 /// The executor of one DP2 call.
 pub(crate) struct Exec<'x, 'c> {
-    pub renderer: &'x mut Renderer,
+    /// The GPU (kernel side and the UMD's command buffer).
+    pub gpu: &'x mut crate::gpu::Gpu,
+    /// The device context handle (selects the GPU context).
+    pub ctx_h: u32,
     pub surfaces: &'x mut Slab<Resource>,
     pub ctx: &'x mut Context,
     pub call: &'x mut Call<'c>,
-    /// Buffers referenced by draws (the rename model marks them busy).
-    pub used: &'x mut BTreeSet<u32>,
 }
 
 /// One validated pipeline draw.
@@ -68,6 +68,11 @@ struct DrawReq<'v> {
     first: u32,
     count: u32,
     base_vertex: i32,
+    /// The vertex surface and the byte offset `vertices` starts at (None:
+    /// user memory or generated data, copied into the command buffer).
+    vsrc: Option<(u32, u32)>,
+    /// Likewise for the indices.
+    isrc: Option<(u32, u32)>,
 }
 
 /// Converts an FVF into the pipeline's layout (stride from the FVF).
@@ -122,31 +127,6 @@ fn vb_bytes(surfaces: &Slab<Resource>, h: u32) -> Result<&[u8]> {
     match r.desc.kind {
         SurfaceKind::VertexBuffer { .. } => r.buffer(h),
         _ => Err(r.wrong(h, "vertex buffer")),
-    }
-}
-
-fn take_image(surfaces: &mut Slab<Resource>, h: u32, kind: SurfaceKind) -> Result<pl::Surface> {
-    let r = surfaces.get_mut(h)?;
-    if r.desc.kind != kind {
-        return Err(r.wrong(h, kind.name()));
-    }
-    match &mut r.storage {
-        Storage::Image(s) => s.take().ok_or(DeviceError::BadHandle {
-            handle: h,
-            what: "surface",
-        }),
-        _ => Err(DeviceError::BadHandle {
-            handle: h,
-            what: "surface",
-        }),
-    }
-}
-
-fn put_image(surfaces: &mut Slab<Resource>, h: u32, s: pl::Surface) {
-    if let Ok(r) = surfaces.get_mut(h) {
-        if let Storage::Image(slot) = &mut r.storage {
-            *slot = Some(s);
-        }
     }
 }
 
@@ -797,7 +777,8 @@ impl<'x, 'c> Exec<'x, 'c> {
             C::Clear { clear, rects } => {
                 let rs: Vec<pl::Rect> = rects.iter().map(rect_of).collect();
                 crate::blt::clear(
-                    self.renderer,
+                    self.gpu,
+                    self.ctx_h,
                     self.surfaces,
                     self.ctx,
                     clear.flags.get(),
@@ -810,19 +791,65 @@ impl<'x, 'c> Exec<'x, 'c> {
 
             // ---------------------------------------------- state blocks
             C::StateSet(recs) => {
+                if recs.len() <= 1 {
+                    // One record checks everything before it changes anything.
+                    return recs.iter().try_for_each(|r| self.state_set(r));
+                }
+                // Several records: a failing one must leave none of them
+                // applied (prefix semantics), so restore what they touch.
+                let saved = (
+                    self.ctx.recording.clone(),
+                    self.ctx.state_blocks.clone(),
+                    self.ctx.state.clone(),
+                );
                 for r in recs {
-                    self.state_set(r)?;
+                    if let Err(e) = self.state_set(r) {
+                        (self.ctx.recording, self.ctx.state_blocks, self.ctx.state) = saved;
+                        return Err(e);
+                    }
                 }
                 Ok(())
             }
 
             // ---------------------------------------------- blts
-            C::TexBlt(recs) => crate::blt::tex_blt(self.surfaces, &mut self.ctx.stats, recs),
-            C::VolumeBlt(recs) => crate::blt::volume_blt(self.surfaces, recs),
-            C::BufferBlt(recs) => crate::blt::buffer_blt(self.surfaces, recs),
-            C::Blt(recs) | C::SurfaceBlt(recs) => crate::blt::blt(self.surfaces, recs),
-            C::ColorFill(recs) => crate::blt::color_fill(self.surfaces, recs),
-            C::GenerateMipSubLevels(recs) => crate::blt::generate_mips(self.surfaces, recs),
+            C::BufferBlt(recs) => {
+                crate::blt::buffer_blt_check(self.surfaces, recs)?;
+                let copies: Vec<(u32, u32, u32, u32, u32)> = recs
+                    .iter()
+                    .map(|r| {
+                        (
+                            r.src_surface.get(),
+                            r.src_offset.get(),
+                            r.dest_surface.get(),
+                            r.dest_offset.get(),
+                            r.src_size.get(),
+                        )
+                    })
+                    .collect();
+                self.gpu.buffer_copies(self.ctx_h, self.surfaces, &copies)?;
+                // Later commands of this call may read the copied bytes on
+                // the CPU (index validation, patches): let the GPU run.
+                self.gpu.finish(self.surfaces)
+            }
+            C::TexBlt(_)
+            | C::VolumeBlt(_)
+            | C::Blt(_)
+            | C::SurfaceBlt(_)
+            | C::ColorFill(_)
+            | C::GenerateMipSubLevels(_) => {
+                // CPU blts: the GPU finishes what it was given first.
+                self.gpu.finish(self.surfaces)?;
+                match *cmd {
+                    C::TexBlt(recs) => {
+                        crate::blt::tex_blt(self.surfaces, &mut self.ctx.stats, recs)
+                    }
+                    C::VolumeBlt(recs) => crate::blt::volume_blt(self.surfaces, recs),
+                    C::Blt(recs) | C::SurfaceBlt(recs) => crate::blt::blt(self.surfaces, recs),
+                    C::ColorFill(recs) => crate::blt::color_fill(self.surfaces, recs),
+                    C::GenerateMipSubLevels(recs) => crate::blt::generate_mips(self.surfaces, recs),
+                    _ => Ok(()),
+                }
+            }
 
             // ---------------------------------------------- recorded only
             C::SetTexLod(recs) => {
@@ -1411,46 +1438,21 @@ impl<'x, 'c> Exec<'x, 'c> {
         }
         let rt = self.ctx.render_target;
         let dh = self.ctx.depth;
-        let mut color = take_image(self.surfaces, rt, SurfaceKind::RenderTarget)?;
-        let mut depth = match dh {
-            Some(h) => match take_image(self.surfaces, h, SurfaceKind::DepthStencil) {
-                Ok(s) => Some(s),
-                Err(e) => {
-                    put_image(self.surfaces, rt, color);
-                    return Err(e);
-                }
-            },
-            None => None,
-        };
-        let result = run_draws(
-            self.renderer,
+        self.check_kind(rt, SurfaceKind::RenderTarget)?;
+        if let Some(h) = dh {
+            self.check_kind(h, SurfaceKind::DepthStencil)?;
+        }
+        let (prims, n) = run_draws(
+            self.gpu,
+            self.ctx_h,
             self.surfaces,
             self.ctx,
             self.call,
-            &mut color,
-            depth.as_mut(),
+            (rt, dh),
             f,
-        );
-        put_image(self.surfaces, rt, color);
-        if let (Some(h), Some(d)) = (dh, depth) {
-            put_image(self.surfaces, h, d);
-        }
-        let stats = result?;
-        self.ctx.stats.draws += stats.1;
-        self.ctx.stats.primitives += stats.0.primitives;
-        self.ctx.stats.samples_passed += stats.0.samples_passed_depth;
-        // The rename model: buffers read by these draws are in flight.
-        if self.call.flags & USERMEM == 0 && self.call.vertex_surface != 0 {
-            self.used.insert(self.call.vertex_surface);
-        }
-        for s in &self.ctx.state.streams {
-            if let StreamSource::Surface(h) = s.source {
-                self.used.insert(h);
-            }
-        }
-        if let Some((h, _)) = self.ctx.state.indices {
-            self.used.insert(h);
-        }
+        )?;
+        self.ctx.stats.draws += n;
+        self.ctx.stats.primitives += prims;
         Ok(())
     }
 
@@ -1469,7 +1471,7 @@ impl<'x, 'c> Exec<'x, 'c> {
     /// primitive count) triples, validated.
     fn dx6_draw(&mut self, f: impl FnOnce(u32) -> Result<Vec<(Topology, u32, u32)>>) -> Result<()> {
         self.draw_with(move |surfaces, _ctx, call| {
-            let (bytes, layout) = dp2_vertices(surfaces, call)?;
+            let (bytes, layout, vsrc) = dp2_vertices(surfaces, call)?;
             let list = f(call.vertex_length)?;
             Ok(list
                 .into_iter()
@@ -1481,6 +1483,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                     first,
                     count,
                     base_vertex: 0,
+                    vsrc,
+                    isrc: None,
                 })
                 .collect())
         })
@@ -1488,7 +1492,7 @@ impl<'x, 'c> Exec<'x, 'c> {
 
     fn dx6_indexed(&mut self, t: Topology, count: u32, start: u16, idx: Vec<u16>) -> Result<()> {
         self.draw_with(move |surfaces, _ctx, call| {
-            let (bytes, layout) = dp2_vertices(surfaces, call)?;
+            let (bytes, layout, vsrc) = dp2_vertices(surfaces, call)?;
             let n = u64::from(call.vertex_length);
             for &i in &idx {
                 let v = u64::from(start) + u64::from(i);
@@ -1508,6 +1512,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                 first: 0,
                 count,
                 base_vertex: 0,
+                vsrc,
+                isrc: None,
             }])
         })
     }
@@ -1523,13 +1529,15 @@ impl<'x, 'c> Exec<'x, 'c> {
                 first: 0,
                 count,
                 base_vertex: 0,
+                vsrc: None,
+                isrc: None,
             }])
         })
     }
 
     fn stream_draw(&mut self, f: impl FnOnce(&[u8], u32) -> Result<Vec<StreamDraw>>) -> Result<()> {
         self.draw_with(move |surfaces, ctx, call| {
-            let (s0, layout) = stream_input(surfaces, ctx, call)?;
+            let (s0, layout, src0) = stream_input(surfaces, ctx, call)?;
             let list = f(s0, layout.stride)?;
             let mut v = Vec::new();
             for d in list {
@@ -1548,6 +1556,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                     first: start,
                     count,
                     base_vertex: 0,
+                    vsrc: src0.map(|(h, o)| (h, o.saturating_add(byte_offset))),
+                    isrc: None,
                 });
             }
             Ok(v)
@@ -1556,7 +1566,7 @@ impl<'x, 'c> Exec<'x, 'c> {
 
     fn indexed_stream_draw(&mut self, list: &[IndexedDraw]) -> Result<()> {
         self.draw_with(move |surfaces, ctx, call| {
-            let (s0, layout) = stream_input(surfaces, ctx, call)?;
+            let (s0, layout, src0) = stream_input(surfaces, ctx, call)?;
             let (ih, istride) = ctx
                 .state
                 .indices
@@ -1614,6 +1624,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                     first: 0,
                     count: d.count,
                     base_vertex,
+                    vsrc: src0.map(|(h, o)| (h, o.saturating_add(s as u32))),
+                    isrc: Some((ih, start as u32)),
                 });
             }
             Ok(v)
@@ -1782,6 +1794,9 @@ impl<'x, 'c> Exec<'x, 'c> {
                 max: limits::MAX_PENDING_RESPONSES as u64,
             });
         }
+        // The occlusion counter is a GPU counter: run what was submitted.
+        self.gpu.finish(self.surfaces)?;
+        self.ctx.stats.samples_passed = self.gpu.samples_passed(self.ctx_h);
         let now = self.ctx.stats.samples_passed;
         for r in recs {
             let id = r.query_id.get();
@@ -1851,7 +1866,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                             u64::from(limits::MAX_PATCH_CONTROL_POINTS) + 1,
                         ));
                     }
-                    let (s0, layout) = stream_input(self.surfaces, self.ctx, self.call)?;
+                    let (s0, layout, _) = stream_input(self.surfaces, self.ctx, self.call)?;
                     let stride = layout.stride as usize;
                     let n = s0.len() / stride.max(1);
                     let mut control = Vec::with_capacity(count as usize * stride);
@@ -1970,7 +1985,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                             value: info.num_vertices.get(),
                         });
                     }
-                    let (s0, layout) = stream_input(self.surfaces, self.ctx, self.call)?;
+                    let (s0, layout, _) = stream_input(self.surfaces, self.ctx, self.call)?;
                     let stride = layout.stride as usize;
                     let n = (s0.len() / stride.max(1)) as u64;
                     let first = u64::from(info.start_vertex_offset.get());
@@ -2071,6 +2086,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                         first: 0,
                         count,
                         base_vertex: 0,
+                        vsrc: None,
+                        isrc: None,
                     }
                 })
                 .collect())
@@ -2109,12 +2126,16 @@ fn check_range(what: &'static str, start: u32, count: u32, n: u32) -> Result<()>
     Ok(())
 }
 
+/// Vertex bytes, their layout, and the vertex surface and byte offset they
+/// start at (`None`: user memory).
+type VertexInputData<'s> = (&'s [u8], VertexLayout, Option<(u32, u32)>);
+
 /// The DP2 call's vertex data: exactly `dwVertexLength` vertices of the
 /// FVF stride at `dwVertexOffset` of the user memory or vertex surface.
 fn dp2_vertices<'s>(
     surfaces: &'s Slab<Resource>,
     call: &'s Call<'_>,
-) -> Result<(&'s [u8], VertexLayout)> {
+) -> Result<VertexInputData<'s>> {
     let layout = layout_from_fvf(call.fvf)?;
     let need =
         u64::from(call.vertex_offset) + u64::from(call.vertex_length) * u64::from(layout.stride);
@@ -2132,10 +2153,12 @@ fn dp2_vertices<'s>(
             base.len() as u64,
         ));
     }
+    let src = (call.flags & USERMEM == 0).then_some((call.vertex_surface, call.vertex_offset));
     Ok((
         base.get(call.vertex_offset as usize..need as usize)
             .unwrap_or_default(),
         layout,
+        src,
     ))
 }
 
@@ -2144,7 +2167,7 @@ fn stream_input<'s>(
     surfaces: &'s Slab<Resource>,
     ctx: &'s Context,
     call: &'s Call<'_>,
-) -> Result<(&'s [u8], VertexLayout)> {
+) -> Result<VertexInputData<'s>> {
     let st = &ctx.state;
     let (stream, mut layout) = match st.vertex_input {
         VertexInput::Fvf(f) => (0u32, layout_from_fvf(f)?),
@@ -2195,9 +2218,9 @@ fn stream_input<'s>(
         ));
     }
     layout.stride = stride;
-    let data: &[u8] = match s.source {
+    let (data, sh): (&[u8], u32) = match s.source {
         StreamSource::None => return Err(DeviceError::InvalidParams("vertex stream not bound")),
-        StreamSource::Surface(h) => vb_bytes(surfaces, h)?,
+        StreamSource::Surface(h) => (vb_bytes(surfaces, h)?, h),
         StreamSource::UserMemory => {
             let user =
                 call.user
@@ -2214,6 +2237,7 @@ fn stream_input<'s>(
                 user.get(call.vertex_offset as usize..need as usize)
                     .unwrap_or_default(),
                 layout,
+                None,
             ));
         }
     };
@@ -2222,28 +2246,38 @@ fn stream_input<'s>(
         u64::from(s.offset),
         data.len() as u64,
     ))?;
-    Ok((data, layout))
+    Ok((data, layout, Some((sh, s.offset))))
 }
 
+/// Validates the draws `f` builds, then lowers them into GPU packets.
+/// Returns (primitives, pipeline draws) as the GPU will count them.
 #[allow(clippy::too_many_arguments)]
 fn run_draws<'c, F>(
-    renderer: &mut Renderer,
-    surfaces: &Slab<Resource>,
+    gpu: &mut crate::gpu::Gpu,
+    ctx_h: u32,
+    surfaces: &mut Slab<Resource>,
     ctx: &Context,
     call: &Call<'c>,
-    color: &mut pl::Surface,
-    depth: Option<&mut pl::Surface>,
+    targets: (u32, Option<u32>),
     f: F,
-) -> Result<(DrawStats, u64)>
+) -> Result<(u64, u64)>
 where
     F: for<'s> FnOnce(&'s Slab<Resource>, &'s Context, &'s Call<'c>) -> Result<Vec<DrawReq<'s>>>,
 {
-    let reqs = f(surfaces, ctx, call)?;
+    use crate::gpu::LoweredDraw;
     let mut ps = ctx.state.pipeline_state();
-    if depth.is_none() {
+    if targets.1.is_none() {
         ps.depth.z_enable = pl::ZBufferType::Disabled;
         ps.stencil.enable = false;
     }
+    // The requests borrow the surfaces; the lowered packets own copies of
+    // inline data, so build them first, then submit.
+    let gctx = gpu.context(ctx_h)?;
+    gpu.begin(gctx, surfaces)?;
+    let shared: &Slab<Resource> = surfaces;
+    let reqs = f(shared, ctx, call)?;
+    let mut prims = 0u64;
+    let mut n = 0u64;
     for r in &reqs {
         let dc = DrawCall {
             topology: r.topology,
@@ -2261,36 +2295,54 @@ where
             base_vertex: r.base_vertex,
         };
         dc.validate()?;
-    }
-    let mut targets = RenderTargets { color, depth };
-    let mut total = DrawStats::default();
-    let mut n = 0;
-    for r in &reqs {
-        if r.count == 0 {
-            continue;
+        if r.count > 0 {
+            prims += u64::from(r.count);
+            n += 1;
         }
-        let dc = DrawCall {
-            topology: r.topology,
-            vertices: &r.vertices,
-            layout: &r.layout,
-            indices: r.indices.as_ref().map(|(b, wide)| {
-                if *wide {
-                    Indices::U32(b)
-                } else {
-                    Indices::U16(b)
-                }
-            }),
-            first: r.first,
-            primitive_count: r.count,
-            base_vertex: r.base_vertex,
-        };
-        let s = renderer.draw(&mut targets, &ps, &dc)?;
-        total.primitives += s.primitives;
-        total.pixels_written += s.pixels_written;
-        total.samples_passed_depth += s.samples_passed_depth;
-        n += 1;
     }
-    Ok((total, n))
+    fn src(s: Option<(u32, u32)>, b: &[u8]) -> crate::gpu::Src<'_> {
+        match s {
+            Some((h, offset)) => crate::gpu::Src::Surface {
+                h,
+                offset,
+                bytes: b,
+            },
+            None => crate::gpu::Src::Inline(b),
+        }
+    }
+    let lowered: Vec<LoweredDraw<'_>> = reqs
+        .iter()
+        .map(|r| LoweredDraw {
+            topology: topology_d3d(r.topology),
+            layout: r.layout,
+            vertices: src(r.vsrc, &r.vertices),
+            indices: r
+                .indices
+                .as_ref()
+                .map(|(b, wide)| (src(r.isrc, b), if *wide { 4 } else { 2 })),
+            first: r.first,
+            count: r.count,
+            base_vertex: r.base_vertex,
+        })
+        .collect();
+    // Inline data is copied into the UMD's command buffer here; the
+    // borrows of `surfaces` end with `lowered`.
+    gpu.draws_from(targets, &ps, &lowered)?;
+    drop(lowered);
+    drop(reqs);
+    gpu.settle(surfaces)?;
+    Ok((prims, n))
+}
+
+fn topology_d3d(t: Topology) -> u32 {
+    match t {
+        Topology::PointList => 1,
+        Topology::LineList => 2,
+        Topology::LineStrip => 3,
+        Topology::TriangleList => 4,
+        Topology::TriangleStrip => 5,
+        Topology::TriangleFan => 6,
+    }
 }
 
 fn insert_objects<T>(

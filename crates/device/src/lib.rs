@@ -4,8 +4,12 @@
 //! surfaces, contexts, and the HAL callbacks, with the arguments shaped like
 //! the DDI's structures ([`DrawPrimitives2Data`] mirrors
 //! `D3DHAL_DRAWPRIMITIVES2DATA` field for field). It decodes command
-//! streams with `softhal-wire`, keeps the DDI state, and renders by
-//! translating that state into `softhal-pipeline`'s own types.
+//! streams with `softhal-wire`, keeps the DDI state, and renders as a
+//! WDDM user-mode driver would: its draws, clears, BUFFERBLTs and presents
+//! are lowered into GPU packets (state as register writes, translated from
+//! DP2 here) and submitted through `softhal-submit`'s render callback,
+//! whose kernel side validates them before the GPU runs them with
+//! `softhal-pipeline` (`docs/submission.md`).
 //!
 //! ## The `D3dDrawPrimitives2` contract
 //! [`Driver::draw_primitives2`] always returns `DDHAL_DRIVER_HANDLED`; the
@@ -46,7 +50,8 @@
 //! ## Modules
 //! [`driver`] (entry points), [`dp2`] (call structures), [`exec`] (one
 //! command), [`state`] (state and its translation), [`stateblock`],
-//! [`blt`], [`patch`], [`shader`], [`swap`] (buffer renaming model),
+//! [`blt`], [`patch`], [`shader`], [`swap`] (buffer renaming on fences),
+//! `gpu` (the UMD: DP2 work → packets → render callback),
 //! [`caps`], [`resource`] (surfaces), [`handle`] (generational handles),
 //! [`limits`] (every cap), [`error`]. Choices where the DDK is silent are
 //! collected in `docs/device.md`.
@@ -69,6 +74,7 @@ pub mod dp2;
 pub mod driver;
 pub mod error;
 pub mod exec;
+pub(crate) mod gpu;
 pub mod handle;
 pub mod limits;
 pub mod patch;

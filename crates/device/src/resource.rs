@@ -280,11 +280,18 @@ impl Resource {
                 if desc.width == 0 || desc.height == 0 || desc.depth == 0 {
                     return bad("texture dimension 0");
                 }
-                if desc.width > max || desc.height > max || desc.depth > limits::MAX_VOLUME_DEPTH {
+                if desc.width > max || desc.height > max {
                     return Err(range(
                         "texture dimension",
                         u64::from(desc.width.max(desc.height)),
                         u64::from(max) + 1,
+                    ));
+                }
+                if desc.depth > limits::MAX_VOLUME_DEPTH {
+                    return Err(range(
+                        "volume texture depth",
+                        u64::from(desc.depth),
+                        u64::from(limits::MAX_VOLUME_DEPTH) + 1,
                     ));
                 }
                 let chain = full_chain(desc.width.max(desc.height).max(desc.depth));

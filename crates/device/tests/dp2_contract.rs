@@ -301,3 +301,43 @@ fn prefix_property_failing_buffer_equals_valid_prefix() {
         assert_eq!(a.rt_bytes(), b.rt_bytes(), "round {round}: {full_src}");
     }
 }
+
+/// Found by fuzzing (`dp2_execute`, prefix oracle): a STATESET command with
+/// two records — BEGIN, then a CREATE that fails — failed at its offset but
+/// left the context recording the block the first record began, although
+/// a failing command must have no effect.
+#[test]
+fn regression_a_failing_multi_record_stateset_applies_none_of_its_records() {
+    let mut d = softhal_device::Driver::new(1).unwrap();
+    let rt = d
+        .create_render_target(softhal_device::Format::X8R8G8B8, 8, 8)
+        .unwrap();
+    let ctx = d.context_create(rt, None).unwrap();
+    let cmds = common::asm(
+        "STATESET { dwOperation=D3DHAL_STATESETBEGIN dwParam=0 sbType=0 } \
+         { dwOperation=D3DHAL_STATESETCREATE dwParam=0x3D000000 sbType=0x80 }",
+    );
+    let cb = d.create_command_buffer_with(&cmds).unwrap();
+    let before = d.snapshot(ctx).unwrap();
+    let mut call = softhal_device::DrawPrimitives2Data::new(ctx, cb, cmds.len() as u32);
+    d.draw_primitives2(&mut call);
+    assert_eq!(
+        call.ddrval,
+        softhal_wire::names::codes::D3DERR_COMMAND_UNPARSED
+    );
+    assert_eq!(call.dw_error_offset, 0);
+    assert_eq!(
+        d.snapshot(ctx).unwrap(),
+        before,
+        "no record of the failing command may take effect"
+    );
+    // And the context is not recording: a lone END fails.
+    let end = common::asm("STATESET { dwOperation=D3DHAL_STATESETEND dwParam=0 sbType=0 }");
+    let cb2 = d.create_command_buffer_with(&end).unwrap();
+    let mut call = softhal_device::DrawPrimitives2Data::new(ctx, cb2, end.len() as u32);
+    d.draw_primitives2(&mut call);
+    assert_eq!(
+        call.ddrval,
+        softhal_wire::names::codes::D3DERR_COMMAND_UNPARSED
+    );
+}

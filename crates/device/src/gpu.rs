@@ -1,0 +1,624 @@
+//! The user-mode driver half of the submission path: DP2 work lowered into
+//! GPU packets and handed to the kernel side through the render callback.
+//!
+//! In: pipeline draws and clears the executor validated, buffer copies,
+//! flips. Out: packets in the UMD's command buffer, an allocation list
+//! (every surface the packets touch, WriteOperation for render targets,
+//! depth buffers and copy destinations) and a patch-location list (one per
+//! reference DWORD), submitted with [`Kmd::render`]. Vertex and index data
+//! that live in vertex/index-buffer surfaces are *referenced* (SET_VERTICES
+//! / SET_INDICES); user-memory, `_IMM` and generated data are copied into
+//! the command buffer (VERTICES_INLINE / INDICES_INLINE), as a real UMD
+//! copies user memory. State goes out as register writes, only those that
+//! changed since the context's last draw.
+//!
+//! Guarantees: every surface the GPU touches has an allocation; the UMD
+//! respects the buffer sizes the kernel grants (it flushes, or asks for a
+//! resize, before a buffer would overflow); execution order is the DP2
+//! order (the copy engine is fenced against the 3-D engine both ways).
+
+use crate::error::{DeviceError, Result};
+use crate::handle::Slab;
+use crate::resource::{Resource, Storage, SurfaceKind};
+use softhal_pipeline::{self as pl, PipelineState, VertexLayout};
+use softhal_submit::packet::Writer;
+use softhal_submit::{
+    render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, Kmd, PatchLocation,
+    RenderData, SubmitError, VideoMemory,
+};
+use std::collections::BTreeMap;
+
+/// Video memory = the driver's surfaces, found through the allocation map.
+pub(crate) struct Mem<'a> {
+    pub surfaces: &'a mut Slab<Resource>,
+    pub surface_of: &'a BTreeMap<u32, u32>,
+}
+
+impl Mem<'_> {
+    fn res(&self, a: u32) -> Option<&Resource> {
+        self.surfaces.get(*self.surface_of.get(&a)?).ok()
+    }
+    fn res_mut(&mut self, a: u32) -> Option<&mut Resource> {
+        self.surfaces.get_mut(*self.surface_of.get(&a)?).ok()
+    }
+}
+
+impl VideoMemory for Mem<'_> {
+    fn take_image(&mut self, a: u32) -> Option<pl::Surface> {
+        match &mut self.res_mut(a)?.storage {
+            Storage::Image(s) => s.take(),
+            _ => None,
+        }
+    }
+    fn put_image(&mut self, a: u32, s: pl::Surface) {
+        if let Some(r) = self.res_mut(a) {
+            if let Storage::Image(slot) = &mut r.storage {
+                *slot = Some(s);
+            }
+        }
+    }
+    fn buffer(&self, a: u32) -> Option<&[u8]> {
+        match &self.res(a)?.storage {
+            Storage::Buffer(b) => Some(b),
+            _ => None,
+        }
+    }
+    fn copy_buffer(&mut self, src: u32, so: usize, dst: u32, d: usize, len: usize) -> bool {
+        let Some(tmp) = self
+            .buffer(src)
+            .and_then(|b| b.get(so..so.checked_add(len)?))
+            .map(<[u8]>::to_vec)
+        else {
+            return false;
+        };
+        let Some(r) = self.res_mut(dst) else {
+            return false;
+        };
+        match &mut r.storage {
+            Storage::Buffer(b) => match d.checked_add(len).and_then(|e| b.get_mut(d..e)) {
+                Some(out) => {
+                    out.copy_from_slice(&tmp);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// Where a draw's vertices or indices come from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Src<'v> {
+    /// `len` bytes at `offset` of surface `h`.
+    Surface {
+        /// Surface handle.
+        h: u32,
+        /// Byte offset.
+        offset: u32,
+        /// The bytes (for the length and the identity).
+        bytes: &'v [u8],
+    },
+    /// Bytes that must be copied into the command buffer.
+    Inline(&'v [u8]),
+}
+
+/// One draw as the UMD lowers it.
+pub(crate) struct LoweredDraw<'v> {
+    pub topology: u32,
+    pub layout: VertexLayout,
+    pub vertices: Src<'v>,
+    /// Index source and width (2 or 4).
+    pub indices: Option<(Src<'v>, u32)>,
+    pub first: u32,
+    pub count: u32,
+    pub base_vertex: i32,
+}
+
+/// The GPU as the device sees it: the kernel side, the allocation map, and
+/// the UMD's command buffer being filled.
+pub(crate) struct Gpu {
+    pub kmd: Kmd,
+    /// surface → allocation.
+    pub alloc_of: BTreeMap<u32, u32>,
+    /// allocation → surface.
+    pub surface_of: BTreeMap<u32, u32>,
+    /// device context → GPU context (3-D engine).
+    pub ctx_of: BTreeMap<u32, u32>,
+    /// The copy-engine context.
+    pub copy_ctx: u32,
+    /// The 3-D context presents go through.
+    pub present_ctx: u32,
+    /// Render target surface → fence of its pending flip on `present_ctx`.
+    pub pending_flips: BTreeMap<u32, u64>,
+    rd: RenderData,
+    w: Writer,
+    list: Vec<AllocationListEntry>,
+    index_of: BTreeMap<u32, u32>,
+    /// The GPU context the pending packets are for.
+    cur: Option<u32>,
+    /// Per GPU context: registers as last emitted.
+    shadow: BTreeMap<u32, Vec<u32>>,
+    bound_targets: Option<(u32, Option<u32>)>,
+    bound_layout: Option<VertexLayout>,
+    bound_inline: Option<(usize, usize)>,
+    /// (bytes, patch locations, allocations) before the current command.
+    checkpoint: (usize, usize, usize),
+}
+
+fn submit_err(e: SubmitError) -> DeviceError {
+    DeviceError::Submit(e)
+}
+
+impl Gpu {
+    /// A GPU drawing with `renderer`.
+    pub fn new(renderer: pl::Renderer) -> Result<Self> {
+        let mut kmd = Kmd::new(renderer);
+        let present_ctx = kmd.create_context(Engine::ThreeD).map_err(submit_err)?;
+        let copy_ctx = kmd.create_context(Engine::Copy).map_err(submit_err)?;
+        let rd = kmd.initial_buffers();
+        Ok(Gpu {
+            kmd,
+            alloc_of: BTreeMap::new(),
+            surface_of: BTreeMap::new(),
+            ctx_of: BTreeMap::new(),
+            copy_ctx,
+            present_ctx,
+            pending_flips: BTreeMap::new(),
+            rd,
+            w: Writer::new(),
+            list: Vec::new(),
+            index_of: BTreeMap::new(),
+            cur: None,
+            shadow: BTreeMap::new(),
+            bound_targets: None,
+            bound_layout: None,
+            bound_inline: None,
+            checkpoint: (0, 0, 0),
+        })
+    }
+
+    /// Registers a new surface with the kernel (render targets, depth
+    /// buffers and buffers: what the GPU reads or writes).
+    pub fn register(&mut self, h: u32, r: &Resource) -> Result<()> {
+        let kind = match (&r.desc.kind, &r.storage) {
+            (SurfaceKind::RenderTarget | SurfaceKind::DepthStencil, Storage::Image(Some(s))) => {
+                AllocKind::Image {
+                    format: s.format(),
+                    width: s.width(),
+                    height: s.height(),
+                }
+            }
+            (_, Storage::Buffer(b)) => AllocKind::Buffer {
+                bytes: b.len() as u64,
+            },
+            _ => return Ok(()),
+        };
+        let a = self
+            .kmd
+            .create_allocation(AllocationDesc {
+                kind,
+                cpu_visible: true,
+            })
+            .map_err(submit_err)?;
+        self.alloc_of.insert(h, a);
+        self.surface_of.insert(a, h);
+        Ok(())
+    }
+
+    /// The GPU context of a device context, created on first use.
+    pub fn context(&mut self, dev_ctx: u32) -> Result<u32> {
+        if let Some(c) = self.ctx_of.get(&dev_ctx) {
+            return Ok(*c);
+        }
+        let c = self
+            .kmd
+            .create_context(Engine::ThreeD)
+            .map_err(submit_err)?;
+        self.ctx_of.insert(dev_ctx, c);
+        Ok(c)
+    }
+
+    fn alloc(&self, surface: u32) -> Result<u32> {
+        self.alloc_of
+            .get(&surface)
+            .copied()
+            .ok_or(DeviceError::BadHandle {
+                handle: surface,
+                what: "GPU-visible surface",
+            })
+    }
+
+    fn index(&mut self, alloc: u32, write: bool) -> u32 {
+        if let Some(&i) = self.index_of.get(&alloc) {
+            if write {
+                if let Some(e) = self.list.get_mut(i as usize) {
+                    e.value |= AllocationListEntry::WRITE;
+                }
+            }
+            return i;
+        }
+        let i = u32::try_from(self.list.len()).unwrap_or(u32::MAX);
+        self.list.push(AllocationListEntry::new(alloc, write));
+        self.index_of.insert(alloc, i);
+        i
+    }
+
+    /// Starts emitting for GPU context `ctx`: pending packets of another
+    /// context are submitted first. Records a checkpoint [`Gpu::settle`]
+    /// can roll back to.
+    pub fn begin(&mut self, ctx: u32, surfaces: &mut Slab<Resource>) -> Result<()> {
+        if self.cur != Some(ctx) {
+            self.flush(surfaces)?;
+            self.cur = Some(ctx);
+        }
+        self.checkpoint = (self.w.bytes.len(), self.w.refs.len(), self.list.len());
+        Ok(())
+    }
+
+    fn over(&self) -> bool {
+        self.w.bytes.len() > self.rd.new_command_buffer_size as usize
+            || self.list.len() > self.rd.new_allocation_list_size as usize
+            || self.w.refs.len() > self.rd.new_patch_location_list_size as usize
+    }
+
+    /// After one command's packets: when the pending buffer outgrew the
+    /// sizes the kernel granted, ask for bigger buffers (reading the sizes
+    /// it returns) and submit; if even the largest buffer cannot hold the
+    /// packets, the command's packets are removed and it fails.
+    pub fn settle(&mut self, surfaces: &mut Slab<Resource>) -> Result<()> {
+        if !self.over() {
+            return Ok(());
+        }
+        let Some(ctx) = self.cur else {
+            return Ok(());
+        };
+        let want = |n: usize, cur: u32| -> u32 {
+            u32::try_from(n.max(cur as usize).next_power_of_two()).unwrap_or(u32::MAX)
+        };
+        self.rd.flags = render_flags::RESIZE_COMMAND_BUFFER
+            | render_flags::RESIZE_ALLOCATION_LIST
+            | render_flags::RESIZE_PATCH_LOCATION_LIST;
+        self.rd.new_command_buffer_size = want(self.w.bytes.len(), self.rd.new_command_buffer_size);
+        self.rd.new_allocation_list_size = want(self.list.len(), self.rd.new_allocation_list_size);
+        self.rd.new_patch_location_list_size =
+            want(self.w.refs.len(), self.rd.new_patch_location_list_size);
+        self.rd.command_length = 0;
+        self.rd.command_offset = 0;
+        self.rd.num_allocations = 0;
+        self.rd.num_patch_locations = 0;
+        self.rd.h_context = Some(ctx);
+        let mut mem = Mem {
+            surfaces,
+            surface_of: &self.surface_of,
+        };
+        let r = self.kmd.render_checked(&mut self.rd, &mut mem);
+        self.rd.flags = 0;
+        r.map_err(submit_err)?;
+        if self.over() {
+            // Declined (beyond the kernel's limits): undo this command.
+            let (b, r, l) = self.checkpoint;
+            self.w.bytes.truncate(b);
+            self.w.refs.truncate(r);
+            self.list.truncate(l);
+            self.index_of.retain(|_, i| (*i as usize) < l);
+            self.bound_targets = None;
+            self.bound_layout = None;
+            self.bound_inline = None;
+            self.shadow.remove(&ctx);
+            return Err(DeviceError::Limit {
+                what: "GPU command buffer (one command's data)",
+                max: u64::from(softhal_submit::limits::MAX_COMMAND_BUFFER_BYTES),
+            });
+        }
+        self.flush(surfaces)
+    }
+
+    /// Submits the pending packets (nothing if none).
+    pub fn flush(&mut self, surfaces: &mut Slab<Resource>) -> Result<()> {
+        let Some(ctx) = self.cur else {
+            return Ok(());
+        };
+        if self.w.bytes.is_empty() {
+            return Ok(());
+        }
+        let len = self.w.bytes.len();
+        std::mem::swap(&mut self.rd.command_buffer, &mut self.w.bytes);
+        self.rd.command_length = u32::try_from(len).unwrap_or(u32::MAX);
+        self.rd.command_offset = 0;
+        self.rd.num_allocations = u32::try_from(self.list.len()).unwrap_or(u32::MAX);
+        self.rd.num_patch_locations = u32::try_from(self.w.refs.len()).unwrap_or(u32::MAX);
+        self.rd.allocation_list.clear();
+        self.rd.allocation_list.extend_from_slice(&self.list);
+        self.rd.patch_location_list.clear();
+        self.rd
+            .patch_location_list
+            .extend(self.w.refs.iter().map(|r| PatchLocation {
+                allocation_index: r.index,
+                patch_offset: r.offset,
+                ..PatchLocation::default()
+            }));
+        self.rd.flags = 0;
+        self.rd.h_context = Some(ctx);
+        let mut mem = Mem {
+            surfaces,
+            surface_of: &self.surface_of,
+        };
+        let r = self.kmd.render_checked(&mut self.rd, &mut mem);
+        // The new buffer becomes the writer's (emptied).
+        std::mem::swap(&mut self.rd.command_buffer, &mut self.w.bytes);
+        self.w.clear();
+        self.index_of.clear();
+        self.bound_targets = None;
+        self.bound_layout = None;
+        self.bound_inline = None;
+        let list = std::mem::take(&mut self.list);
+        if let Err(e) = r {
+            // The GPU state is no longer known: emit everything next time.
+            self.shadow.remove(&ctx);
+            self.list = list;
+            self.list.clear();
+            return Err(submit_err(e));
+        }
+        for e in &list {
+            if let Some(s) = self.surface_of.get(&e.h_allocation) {
+                if let Ok(r) = surfaces.get_mut(*s) {
+                    r.busy = r.desc.kind.is_buffer();
+                }
+            }
+        }
+        self.list = list;
+        self.list.clear();
+        Ok(())
+    }
+
+    /// Flushes and lets the GPU run everything queued (the end of a DDI
+    /// call: see `docs/submission.md`, "When work runs").
+    pub fn finish(&mut self, surfaces: &mut Slab<Resource>) -> Result<()> {
+        let r = self.flush(surfaces);
+        let mut mem = Mem {
+            surfaces,
+            surface_of: &self.surface_of,
+        };
+        self.kmd.execute_all(&mut mem);
+        r
+    }
+
+    /// Runs and retires everything (the CPU waits for the GPU to idle).
+    pub fn idle(&mut self, surfaces: &mut Slab<Resource>) -> Result<()> {
+        let r = self.flush(surfaces);
+        let mut mem = Mem {
+            surfaces,
+            surface_of: &self.surface_of,
+        };
+        self.kmd.retire_all(&mut mem);
+        self.pending_flips.clear();
+        for (_, r) in surfaces.iter_mut() {
+            r.busy = false;
+        }
+        r
+    }
+
+    /// Register writes for `ps` that differ from what `ctx` last received.
+    fn emit_state(&mut self, ctx: u32, ps: &PipelineState) {
+        let regs = softhal_submit::regs::encode(ps);
+        let old = self.shadow.get(&ctx);
+        let pairs: Vec<(u32, u32)> = softhal_submit::regs::all_ids()
+            .zip(regs.iter().copied())
+            .enumerate()
+            .filter(|(i, (_, v))| old.and_then(|o| o.get(*i)) != Some(v))
+            .map(|(_, p)| p)
+            .collect();
+        self.w.set_regs(&pairs);
+        self.shadow.insert(ctx, regs);
+    }
+
+    fn emit_targets(&mut self, color: u32, depth: Option<u32>) -> Result<()> {
+        let ca = self.alloc(color)?;
+        let da = depth.map(|d| self.alloc(d)).transpose()?;
+        if self.bound_targets != Some((ca, da)) {
+            let ci = self.index(ca, true);
+            let di = da.map(|d| self.index(d, true));
+            self.w.bind_targets(ci, di);
+            self.bound_targets = Some((ca, da));
+        }
+        Ok(())
+    }
+
+    /// Lowers a list of draws sharing one state and one set of targets
+    /// into the pending buffer (after [`Gpu::begin`]; [`Gpu::settle`]
+    /// follows).
+    pub fn draws_from(
+        &mut self,
+        targets: (u32, Option<u32>),
+        ps: &PipelineState,
+        draws: &[LoweredDraw<'_>],
+    ) -> Result<()> {
+        let Some(ctx) = self.cur else {
+            return Ok(());
+        };
+        // Every surface must be GPU-visible before anything is emitted.
+        for d in draws {
+            for s in std::iter::once(&d.vertices).chain(d.indices.as_ref().map(|(s, _)| s)) {
+                if let Src::Surface { h, .. } = s {
+                    self.alloc(*h)?;
+                }
+            }
+        }
+        self.alloc(targets.0)?;
+        if let Some(d) = targets.1 {
+            self.alloc(d)?;
+        }
+        let mut state_done = false;
+        for d in draws.iter().filter(|d| d.count > 0) {
+            if !state_done {
+                self.emit_state(ctx, ps);
+                state_done = true;
+            }
+            self.emit_targets(targets.0, targets.1)?;
+            if self.bound_layout != Some(d.layout) {
+                self.w.vertex_format(&d.layout);
+                self.bound_layout = Some(d.layout);
+            }
+            match d.vertices {
+                Src::Surface { h, offset, bytes } => {
+                    let a = self.alloc(h)?;
+                    let i = self.index(a, false);
+                    self.w
+                        .set_vertices(i, offset, u32::try_from(bytes.len()).unwrap_or(u32::MAX));
+                    self.bound_inline = None;
+                }
+                Src::Inline(b) => {
+                    let key = (b.as_ptr() as usize, b.len());
+                    if self.bound_inline != Some(key) {
+                        self.w.vertices_inline(b);
+                        self.bound_inline = Some(key);
+                    }
+                }
+            }
+            if let Some((s, width)) = &d.indices {
+                match s {
+                    Src::Surface { h, offset, bytes } => {
+                        let a = self.alloc(*h)?;
+                        let i = self.index(a, false);
+                        self.w.set_indices(
+                            i,
+                            *offset,
+                            u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+                            *width,
+                        );
+                    }
+                    Src::Inline(b) => self.w.indices_inline(b, *width),
+                }
+            }
+            self.w.draw(
+                d.topology,
+                d.first,
+                d.count,
+                d.base_vertex,
+                d.indices.is_some(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Lowers a clear of the bound targets.
+    #[allow(clippy::too_many_arguments)]
+    pub fn clear(
+        &mut self,
+        dev_ctx: u32,
+        surfaces: &mut Slab<Resource>,
+        targets: (u32, Option<u32>),
+        flags: u32,
+        color: u32,
+        z: f32,
+        stencil: u32,
+        rects: &[pl::Rect],
+    ) -> Result<()> {
+        let ctx = self.context(dev_ctx)?;
+        self.alloc(targets.0)?;
+        if let Some(d) = targets.1 {
+            self.alloc(d)?;
+        }
+        self.begin(ctx, surfaces)?;
+        self.emit_targets(targets.0, targets.1)?;
+        let rs: Vec<[i32; 4]> = rects.iter().map(|r| [r.x1, r.y1, r.x2, r.y2]).collect();
+        self.w.clear_targets(flags & 7, color, z, stencil, &rs);
+        self.settle(surfaces)
+    }
+
+    /// BUFFERBLTs on the copy engine, ordered after the 3-D work submitted
+    /// so far on `dev_ctx` and before any 3-D work submitted after it.
+    pub fn buffer_copies(
+        &mut self,
+        dev_ctx: u32,
+        surfaces: &mut Slab<Resource>,
+        copies: &[(u32, u32, u32, u32, u32)],
+    ) -> Result<()> {
+        let ctx = self.context(dev_ctx)?;
+        for &(s, _, d, _, _) in copies {
+            self.alloc(s)?;
+            self.alloc(d)?;
+        }
+        self.flush(surfaces)?;
+        let (submitted, _, _) = self.kmd.fences(ctx).unwrap_or_default();
+        self.kmd
+            .gpu_wait(self.copy_ctx, ctx, submitted)
+            .map_err(submit_err)?;
+        for &(s, so, d, dof, n) in copies {
+            self.begin(self.copy_ctx, surfaces)?;
+            let (sa, da) = (self.alloc(s)?, self.alloc(d)?);
+            let si = self.index(sa, false);
+            let di = self.index(da, true);
+            self.w.buffer_copy(si, so, di, dof, n);
+            self.settle(surfaces)?;
+        }
+        self.flush(surfaces)?;
+        let (copy_fence, _, _) = self.kmd.fences(self.copy_ctx).unwrap_or_default();
+        self.kmd
+            .gpu_wait(ctx, self.copy_ctx, copy_fence)
+            .map_err(submit_err)?;
+        Ok(())
+    }
+
+    /// Queues a PRESENT of render target `rt` after all 3-D work so far;
+    /// returns its fence on the present context.
+    pub fn present(&mut self, rt: u32, surfaces: &mut Slab<Resource>) -> Result<u64> {
+        self.flush(surfaces)?;
+        let ctxs: Vec<u32> = self.ctx_of.values().copied().collect();
+        for c in ctxs {
+            let (f, _, _) = self.kmd.fences(c).unwrap_or_default();
+            if f > 0 {
+                self.kmd
+                    .gpu_wait(self.present_ctx, c, f)
+                    .map_err(submit_err)?;
+            }
+        }
+        let a = self.alloc(rt)?;
+        self.begin(self.present_ctx, surfaces)?;
+        let i = self.index(a, false);
+        self.w.present(i);
+        self.flush(surfaces)?;
+        let (f, _, _) = self.kmd.fences(self.present_ctx).unwrap_or_default();
+        Ok(f)
+    }
+
+    /// True while a flip to `rt` has not retired.
+    pub fn flip_pending(&self, rt: u32) -> bool {
+        self.pending_flips.get(&rt).is_some_and(|f| {
+            self.kmd
+                .fences(self.present_ctx)
+                .is_some_and(|(_, _, retired)| retired < *f)
+        })
+    }
+
+    /// Retires every flip (the vertical blank).
+    pub fn complete_flips(&mut self, surfaces: &mut Slab<Resource>) {
+        let (f, _, _) = self.kmd.fences(self.present_ctx).unwrap_or_default();
+        let mut mem = Mem {
+            surfaces,
+            surface_of: &self.surface_of,
+        };
+        self.kmd.retire(self.present_ctx, f, &mut mem);
+        self.pending_flips.clear();
+    }
+
+    /// The occlusion counter of a device context's GPU context.
+    pub fn samples_passed(&self, dev_ctx: u32) -> u64 {
+        self.ctx_of
+            .get(&dev_ctx)
+            .and_then(|c| self.kmd.counters(*c))
+            .map_or(0, |k| k.samples_passed)
+    }
+
+    /// Memory view for kernel calls made by the driver.
+    pub fn mem<'a>(
+        surfaces: &'a mut Slab<Resource>,
+        surface_of: &'a BTreeMap<u32, u32>,
+    ) -> Mem<'a> {
+        Mem {
+            surfaces,
+            surface_of,
+        }
+    }
+}

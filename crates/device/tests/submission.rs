@@ -1,0 +1,160 @@
+//! The device's DP2 work goes through the render callback: the queue, the
+//! copy engine, fences behind WASSTILLDRAWING and busy buffers, and the
+//! register file carrying the device's state.
+
+mod common;
+
+use common::*;
+use softhal_device::*;
+
+const RED: u32 = 0xFFFF_0000;
+const GREEN: u32 = 0xFF00_FF00;
+
+fn vb(s: &mut Scene, bytes: &[u8]) -> u32 {
+    let h = s
+        .drv
+        .create_vertex_buffer(bytes.len() as u32, false)
+        .unwrap();
+    s.drv
+        .lock(h, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(bytes);
+    s.drv.unlock(h).unwrap();
+    h
+}
+
+#[test]
+fn draws_reach_the_pipeline_through_the_queue() {
+    let mut s = Scene::new(16, 16, true);
+    let before = s.drv.kmd().stats();
+    s.run(
+        &format!("{NOCULL}RENDERSTATE {{ RenderState=D3DRS_ZFUNC dwState=D3DCMP_ALWAYS }}\nTRIANGLELIST count=2 wVStart=0"),
+        &quad(0.0, 0.0, 16.0, 16.0, 0.5, RED),
+    )
+    .ok();
+    let after = s.drv.kmd().stats();
+    assert_eq!(after.submissions, before.submissions + 1);
+    assert_eq!(after.executed, before.executed + 1);
+    assert_eq!(after.faults, 0);
+    assert_eq!(s.px(3, 3), RED);
+    // The GPU context's registers equal the state the device translated
+    // (a new PipelineState field the register file does not carry fails
+    // here).
+    let g = s.drv.gpu_context_of(s.ctx).unwrap();
+    let want = s.drv.context(s.ctx).unwrap().state.pipeline_state();
+    assert_eq!(s.drv.kmd().state(g).unwrap(), &want);
+    let k = s.drv.kmd().counters(g).unwrap();
+    assert_eq!(k.draws, 1);
+    assert_eq!(k.samples_passed, 256);
+    assert_eq!(s.drv.context(s.ctx).unwrap().stats.samples_passed, 256);
+}
+
+#[test]
+fn vertex_buffers_are_referenced_and_user_memory_is_copied() {
+    let mut s = Scene::new(16, 16, false);
+    let verts: Vec<u8> = (0..200)
+        .flat_map(|_| quad(0.0, 0.0, 16.0, 16.0, 0.5, RED))
+        .collect();
+    let h = vb(&mut s, &verts);
+    let draw = format!("{NOCULL}SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\nDRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=400 }}");
+    let b0 = s.drv.kmd().stats().bytes;
+    s.run(&draw, &[]).ok();
+    let by_reference = s.drv.kmd().stats().bytes - b0;
+    let b1 = s.drv.kmd().stats().bytes;
+    s.run(&format!("{NOCULL}TRIANGLELIST count=400 wVStart=0"), &verts)
+        .ok();
+    let by_copy = s.drv.kmd().stats().bytes - b1;
+    assert!(by_reference < 2048, "{by_reference}");
+    assert!(by_copy > verts.len() as u64, "{by_copy}");
+    assert_eq!(s.px(8, 8), RED);
+}
+
+#[test]
+fn bufferblt_runs_on_the_copy_engine_before_the_draw_that_reads_it() {
+    let mut s = Scene::new(16, 16, false);
+    let dst = vb(&mut s, &quad(0.0, 0.0, 16.0, 16.0, 0.5, RED));
+    let src = vb(&mut s, &quad(0.0, 0.0, 16.0, 16.0, 0.5, GREEN));
+    let copies = |s: &Scene| {
+        (1..=8u32)
+            .filter_map(|c| s.drv.kmd().counters(c))
+            .map(|k| k.copies)
+            .sum::<u64>()
+    };
+    let n = copies(&s);
+    s.run(
+        &format!(
+            "{NOCULL}SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={dst} dwStride=20 }}\n\
+             DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}\n\
+             BUFFERBLT {{ dwDDDestSurface={dst} dwDDSrcSurface={src} dwOffset=0 rSrc.Offset=0 rSrc.Size=120 }}\n\
+             DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=1 }}"
+        ),
+        &[],
+    )
+    .ok();
+    assert_eq!(copies(&s), n + 1);
+    // The first draw saw the old (red) quad, the second the copied green
+    // triangle (0,0)-(16,0)-(0,16), the upper-left half: the copy waited for the first draw and the second draw
+    // waited for the copy.
+    assert_eq!(s.px(3, 3), GREEN);
+    assert_eq!(s.px(13, 13), RED);
+    assert_eq!(s.drv.kmd().stats().faults, 0);
+}
+
+#[test]
+fn wasstilldrawing_comes_from_a_pending_present_fence() {
+    let mut s = Scene::new(16, 16, false);
+    let draw = format!("{NOCULL}TRIANGLELIST count=2 wVStart=0");
+    let verts = quad(0.0, 0.0, 16.0, 16.0, 0.5, RED);
+    s.run(&draw, &verts).ok();
+    s.drv.flip(s.rt).unwrap();
+    let out = s.run(&draw, &verts);
+    assert_eq!(
+        out.ddrval,
+        softhal_wire::names::codes::DDERR_WASSTILLDRAWING
+    );
+    // The PRESENT was queued and executed, but its fence has not retired.
+    let k = s.drv.kmd();
+    let presents: u64 = (1..=4u32)
+        .filter_map(|c| k.counters(c))
+        .map(|c| c.presents)
+        .sum();
+    assert_eq!(presents, 1);
+    s.drv.complete_flips();
+    s.run(&draw, &verts).ok();
+    // present() waits for its own fence.
+    assert_eq!(&s.drv.present(s.rt).unwrap()[..4], &[255, 0, 0, 255]);
+}
+
+#[test]
+fn busy_buffers_follow_fences() {
+    let mut s = Scene::new(16, 16, false);
+    let h = vb(&mut s, &quad(0.0, 0.0, 16.0, 16.0, 0.5, RED));
+    let a = s.drv.allocation_of(h).unwrap();
+    let draw = format!("{NOCULL}SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\nDRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}");
+    s.run(&draw, &[]).ok();
+    assert!(s.drv.kmd().allocation_busy(a));
+    s.drv.lock(h, LockFlags::default()).unwrap();
+    s.drv.unlock(h).unwrap();
+    assert_eq!(s.drv.swap_stats().stalls, 1);
+    assert!(!s.drv.kmd().allocation_busy(a));
+    s.run(&draw, &[]).ok();
+    s.drv.complete_work();
+    assert!(!s.drv.kmd().allocation_busy(a));
+    s.drv.lock(h, LockFlags::default()).unwrap();
+    assert_eq!(s.drv.swap_stats().stalls, 1);
+}
+
+#[test]
+fn a_failing_command_keeps_the_prefix_it_submitted() {
+    let mut s = Scene::new(16, 16, false);
+    let out = s.run(
+        &format!("{NOCULL}TRIANGLELIST count=2 wVStart=0\nTRIANGLELIST count=2 wVStart=5"),
+        &quad(0.0, 0.0, 16.0, 16.0, 0.5, RED),
+    );
+    assert_eq!(
+        out.ddrval,
+        softhal_wire::names::codes::D3DERR_COMMAND_UNPARSED
+    );
+    assert_eq!(s.px(5, 5), RED);
+    assert_eq!(s.drv.kmd().rejected(), 0);
+}

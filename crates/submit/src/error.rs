@@ -1,0 +1,90 @@
+//! Submission errors and their HRESULTs.
+//!
+//! In: every reason the kernel side rejects a call or a submission. Out:
+//! [`SubmitError`] and, at the callback boundary, [`SubmitError::hresult`]
+//! (values from `softhal_wire::names::codes`, as
+//! `shared/reference/wddm-render.md` §5 lists them).
+
+use softhal_wire::names::codes;
+
+/// Why a render callback (or another kernel call) failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SubmitError {
+    /// A privileged packet (fence, residency, context switch) in a user
+    /// buffer. → `D3DDDIERR_PRIVILEGEDINSTRUCTION`.
+    #[error("privileged packet {opcode:#04x} at byte {offset} of a user buffer")]
+    Privileged {
+        /// Opcode.
+        opcode: u8,
+        /// Byte offset of the packet in the command buffer.
+        offset: u32,
+    },
+    /// An unknown packet, reserved flag bits, a packet the engine cannot
+    /// run, or operands the hardware cannot execute (bad register value,
+    /// range outside an allocation, draw without bindings).
+    /// → `D3DDDIERR_INVALIDINSTRUCTION`.
+    #[error("invalid instruction at byte {offset}: {reason}")]
+    Invalid {
+        /// Byte offset of the packet.
+        offset: u32,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// An allocation-list entry naming no live allocation, a patch location
+    /// naming an entry outside the list, an unpatched reference, or a write
+    /// through an entry without WriteOperation. → `D3DDDIERR_INVALIDHANDLE`.
+    #[error("invalid handle: {reason} ({value:#x})")]
+    Handle {
+        /// What is wrong.
+        reason: &'static str,
+        /// The handle, index or offset concerned.
+        value: u32,
+    },
+    /// A referenced allocation is locked by the CPU and cannot be moved.
+    /// → `D3DDDIERR_CANTRENDERLOCKEDALLOCATION`.
+    #[error("allocation {0:#x} is locked and cannot be moved")]
+    Locked(u32),
+    /// Lengths that do not match the packets, packets past CommandLength, a
+    /// patch location outside the buffer or not on a reference.
+    /// → `D3DDDIERR_INVALIDUSERBUFFER`.
+    #[error("invalid user buffer at byte {offset}: {reason}")]
+    UserBuffer {
+        /// Byte offset concerned.
+        offset: u32,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A documented limit ([`crate::limits`]) exceeded. → `E_OUTOFMEMORY`.
+    #[error("{what}: {value} exceeds the limit {limit}")]
+    Limit {
+        /// Which limit.
+        what: &'static str,
+        /// The value asked for.
+        value: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Bad call parameters (reserved flag bits, unknown context, offsets
+    /// in the wrong order, non-zero reserved fields). → `E_INVALIDARG`.
+    #[error("invalid argument: {0}")]
+    InvalidArg(&'static str),
+}
+
+impl SubmitError {
+    /// The HRESULT the callback returns for this error.
+    pub fn hresult(&self) -> u32 {
+        match self {
+            SubmitError::Privileged { .. } => codes::D3DDDIERR_PRIVILEGEDINSTRUCTION,
+            SubmitError::Invalid { .. } => codes::D3DDDIERR_INVALIDINSTRUCTION,
+            SubmitError::Handle { .. } => codes::D3DDDIERR_INVALIDHANDLE,
+            SubmitError::Locked(_) => codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
+            SubmitError::UserBuffer { .. } => codes::D3DDDIERR_INVALIDUSERBUFFER,
+            SubmitError::Limit { .. } => codes::E_OUTOFMEMORY,
+            SubmitError::InvalidArg(_) => codes::E_INVALIDARG,
+        }
+    }
+}
+
+/// Result alias.
+pub type Result<T> = std::result::Result<T, SubmitError>;

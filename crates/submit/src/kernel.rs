@@ -1,0 +1,1464 @@
+//! The kernel side and the GPU: allocations, contexts, the render callback,
+//! validation, queues, fences and execution.
+//!
+//! In: [`RenderData`] from the UMD (its command buffer, allocation list and
+//! patch-location list), allocation and context calls, and CPU waits. Out:
+//! an HRESULT per call; validated submissions queued per engine, executed
+//! by the GPU into [`VideoMemory`] with the pipeline's [`Renderer`]; fences.
+//! Guarantees:
+//! * the kernel **copies** `[0, CommandLength)` of the command buffer and
+//!   the first `NumAllocations` / `NumPatchLocations` list entries before
+//!   looking at them, and validates only the copies (no double fetch);
+//! * every packet is checked against [`crate::packet::RULES`] and its
+//!   operands against the allocation table *before anything runs*;
+//! * a rejected call changes nothing ([`Kmd::snapshot`] is identical before
+//!   and after; only [`Kmd::rejected`] counts it);
+//! * execution order is deterministic: each engine runs its queue in
+//!   submission order; when both engines can run, the 3-D engine goes
+//!   first; a buffer waits (FENCE_WAIT) until the fences it depends on are
+//!   signalled. Nothing depends on timing.
+
+use crate::error::{Result, SubmitError};
+use crate::limits;
+use crate::memory::VideoMemory;
+use crate::packet::{self, op, Access, Engine, Size};
+use crate::regs;
+use softhal_pipeline::{
+    self as pl, Format, Indices, PipelineState, RenderTargets, Renderer, Topology, VertexLayout,
+};
+use std::collections::{BTreeMap, VecDeque};
+
+/// `D3DDDICB_RENDERFLAGS` bits.
+pub mod render_flags {
+    /// NewCommandBufferSize holds the requested size (bytes).
+    pub const RESIZE_COMMAND_BUFFER: u32 = 0x1;
+    /// NewAllocationListSize holds the requested element count.
+    pub const RESIZE_ALLOCATION_LIST: u32 = 0x2;
+    /// NewPatchLocationListSize holds the requested element count.
+    pub const RESIZE_PATCH_LOCATION_LIST: u32 = 0x4;
+    /// Validate and signal, but skip the commands.
+    pub const NULL_RENDERING: u32 = 0x8;
+    /// Bits that must be 0.
+    pub const RESERVED: u32 = !0xF;
+}
+
+/// `D3DDDI_ALLOCATIONLIST` (8 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AllocationListEntry {
+    /// hAllocation (kernel handle).
+    pub h_allocation: u32,
+    /// Bit 0 WriteOperation, bit 1 DoNotRetireInstance, bits 2–4
+    /// OfferPriority; other bits must be 0.
+    pub value: u32,
+}
+
+impl AllocationListEntry {
+    /// WriteOperation bit.
+    pub const WRITE: u32 = 0x1;
+    /// An entry for `h` (`write`: the submission writes it).
+    pub fn new(h: u32, write: bool) -> Self {
+        AllocationListEntry {
+            h_allocation: h,
+            value: u32::from(write),
+        }
+    }
+}
+
+/// `D3DDDI_PATCHLOCATIONLIST` (24 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PatchLocation {
+    /// Index into the allocation list.
+    pub allocation_index: u32,
+    /// SlotId (24 bits) and reserved bits: must be 0 in softhal.
+    pub slot_id: u32,
+    /// DriverId: must be 0.
+    pub driver_id: u32,
+    /// AllocationOffset: must be 0 (packets carry their own offsets).
+    pub allocation_offset: u32,
+    /// Byte offset, from the start of the command buffer, of the reference
+    /// DWORD the kernel fills with the allocation handle.
+    pub patch_offset: u32,
+    /// SplitOffset: must be 0.
+    pub split_offset: u32,
+}
+
+/// `D3DDDICB_RENDER` (the fields softhal uses; the broadcast, marker and
+/// private-data fields are not modelled).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RenderData {
+    /// in: bytes of commands from offset 0 of `command_buffer`.
+    pub command_length: u32,
+    /// in: offset of the first command.
+    pub command_offset: u32,
+    /// in: allocation-list entries used.
+    pub num_allocations: u32,
+    /// in: patch locations used.
+    pub num_patch_locations: u32,
+    /// in: the command buffer the UMD filled (at least `command_length`
+    /// bytes); out (accepted call): the new one, empty, with capacity for
+    /// `new_command_buffer_size` bytes (the UMD appends). A rejected call
+    /// leaves the contents alone.
+    pub command_buffer: Vec<u8>,
+    /// in (with RESIZE_COMMAND_BUFFER): requested size; out: its size.
+    pub new_command_buffer_size: u32,
+    /// in/out: the allocation list (out: empty, capacity for the size).
+    pub allocation_list: Vec<AllocationListEntry>,
+    /// in (with RESIZE_ALLOCATION_LIST): requested; out: its size.
+    pub new_allocation_list_size: u32,
+    /// in/out: the patch-location list (out: empty, capacity for the size).
+    pub patch_location_list: Vec<PatchLocation>,
+    /// in (with RESIZE_PATCH_LOCATION_LIST): requested; out: its size.
+    pub new_patch_location_list_size: u32,
+    /// in: [`render_flags`].
+    pub flags: u32,
+    /// in: the context (`None`: the device's default context).
+    pub h_context: Option<u32>,
+    /// out: submissions queued and not yet executed.
+    pub queued_buffer_count: u32,
+    /// out (softhal extension): the fence value the submission signals on
+    /// its context (unchanged when nothing was submitted).
+    pub fence: u64,
+}
+
+/// What an allocation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllocKind {
+    /// A buffer of this many bytes.
+    Buffer {
+        /// Size.
+        bytes: u64,
+    },
+    /// An image (render target or depth/stencil).
+    Image {
+        /// Format.
+        format: Format,
+        /// Width.
+        width: u32,
+        /// Height.
+        height: u32,
+    },
+}
+
+/// An allocation's description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocationDesc {
+    /// Kind and size.
+    pub kind: AllocKind,
+    /// CPU-visible memory: rendering while locked is allowed (the lock maps
+    /// it in place). A locked allocation that is not CPU-visible was moved
+    /// for the lock and cannot be rendered (CANTRENDERLOCKEDALLOCATION).
+    pub cpu_visible: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Allocation {
+    desc: AllocationDesc,
+    locked: bool,
+    /// Last use per context: the fence that must retire before the
+    /// allocation is idle.
+    uses: BTreeMap<u32, u64>,
+}
+
+/// Per-context hardware counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ContextCounters {
+    /// Pipeline draws executed.
+    pub draws: u64,
+    /// Primitives submitted to the pipeline.
+    pub primitives: u64,
+    /// Samples that passed depth/stencil (the occlusion counter).
+    pub samples_passed: u64,
+    /// Clears executed.
+    pub clears: u64,
+    /// Buffer copies executed.
+    pub copies: u64,
+    /// Presents executed.
+    pub presents: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct GpuContext {
+    engine: Engine,
+    state: PipelineState,
+    submitted: u64,
+    executed: u64,
+    retired: u64,
+    counters: ContextCounters,
+    /// Query id → (counter at BEGIN, result at END).
+    queries: BTreeMap<u32, (u64, Option<u64>)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Queued {
+    ctx: u32,
+    fence: u64,
+    waits: Vec<(u32, u64)>,
+    dma: Vec<u8>,
+    start: usize,
+    null: bool,
+}
+
+/// Device-wide counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GpuStats {
+    /// Submissions accepted.
+    pub submissions: u64,
+    /// Submissions executed.
+    pub executed: u64,
+    /// Context switches (CONTEXT_SWITCH packets run).
+    pub context_switches: u64,
+    /// Packets that failed at execution (an allocation vanished); 0 unless
+    /// memory was changed behind the kernel's back.
+    pub faults: u64,
+    /// Residency packets run.
+    pub paging: u64,
+    /// Command bytes accepted (from CommandOffset to CommandLength).
+    pub bytes: u64,
+}
+
+/// Binding state while validating or executing one submission.
+#[derive(Debug, Clone, Copy, Default)]
+struct Bind {
+    color: Option<u32>,
+    depth: Option<u32>,
+    color_size: (u32, u32),
+    has_depth: bool,
+    layout: Option<VertexLayout>,
+    /// Vertex source: (allocation or None = inline, start, len).
+    verts: Option<(Option<u32>, usize, usize)>,
+    /// Index source and width.
+    idx: Option<(Option<u32>, usize, usize, u32)>,
+}
+
+/// The kernel side of one device and its GPU.
+pub struct Kmd {
+    renderer: Renderer,
+    allocs: BTreeMap<u32, Allocation>,
+    next_alloc: u32,
+    contexts: BTreeMap<u32, GpuContext>,
+    next_ctx: u32,
+    default_ctx: Option<u32>,
+    queues: [VecDeque<Queued>; 2],
+    last_on_engine: [Option<u32>; 2],
+    pending_waits: BTreeMap<u32, Vec<(u32, u64)>>,
+    sizes: (u32, u32, u32),
+    stats: GpuStats,
+    rejected: u64,
+}
+
+impl std::fmt::Debug for Kmd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kmd")
+            .field("allocations", &self.allocs.len())
+            .field("contexts", &self.contexts.len())
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+fn dword(b: &[u8], at: usize) -> u32 {
+    at.checked_add(4)
+        .and_then(|e| b.get(at..e))
+        .and_then(|s| <[u8; 4]>::try_from(s).ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+fn off32(o: usize) -> u32 {
+    u32::try_from(o).unwrap_or(u32::MAX)
+}
+
+/// "No such context, or it has executed `f`" (contexts destroyed while
+/// waited on do not block).
+trait DoneExt {
+    fn none_or_done(self, f: u64) -> bool;
+}
+impl DoneExt for Option<&GpuContext> {
+    fn none_or_done(self, f: u64) -> bool {
+        self.map_or(true, |c| c.executed >= f)
+    }
+}
+
+/// One packet found by the structural walk.
+#[derive(Debug, Clone, Copy)]
+struct Pkt {
+    at: usize,
+    opcode: u8,
+    flags: u8,
+    /// Payload byte range.
+    p0: usize,
+    p1: usize,
+}
+
+impl Pkt {
+    fn payload_dwords(&self) -> usize {
+        self.p1.saturating_sub(self.p0) / 4
+    }
+    fn arg(&self, dma: &[u8], i: usize) -> u32 {
+        dword(dma, self.p0.saturating_add(i.saturating_mul(4)))
+    }
+    fn invalid(&self, reason: &'static str) -> SubmitError {
+        SubmitError::Invalid {
+            offset: off32(self.at),
+            reason,
+        }
+    }
+    fn user_buffer(&self, reason: &'static str) -> SubmitError {
+        SubmitError::UserBuffer {
+            offset: off32(self.at),
+            reason,
+        }
+    }
+}
+
+/// Walks packet headers from `start` to the end of `dma`. `privileged`:
+/// kernel buffers may hold privileged packets.
+fn walk(dma: &[u8], start: usize, engine: Engine, privileged: bool) -> Result<Vec<Pkt>> {
+    let mut out = Vec::new();
+    let mut at = start;
+    while at < dma.len() {
+        let ub = |reason| SubmitError::UserBuffer {
+            offset: off32(at),
+            reason,
+        };
+        let h = dword(dma, at);
+        let opcode = (h & 0xFF) as u8;
+        let flags = ((h >> 8) & 0xFF) as u8;
+        let mut total = (h >> 16) as usize;
+        let mut hdr = 1usize;
+        if total == 0 {
+            let ext = at.checked_add(8).ok_or(ub("length overflow"))?;
+            if ext > dma.len() {
+                return Err(ub("extended header runs past CommandLength"));
+            }
+            total = dword(dma, at.saturating_add(4)) as usize;
+            hdr = 2;
+            if total < 2 {
+                return Err(ub("extended length below 2 DWORDs"));
+            }
+        }
+        let end = total
+            .checked_mul(4)
+            .and_then(|n| at.checked_add(n))
+            .ok_or(ub("length overflow"))?;
+        if end > dma.len() {
+            return Err(ub("packet runs past CommandLength"));
+        }
+        let inv = |reason| SubmitError::Invalid {
+            offset: off32(at),
+            reason,
+        };
+        let rule = packet::rule(opcode).ok_or(inv("unknown opcode"))?;
+        if !rule.user && !privileged {
+            return Err(SubmitError::Privileged {
+                opcode,
+                offset: off32(at),
+            });
+        }
+        if rule.engines & engine.bit() == 0 {
+            return Err(inv("packet not supported by this engine"));
+        }
+        if flags & !rule.flags != 0 {
+            return Err(inv("reserved header flags set"));
+        }
+        let payload = total.saturating_sub(hdr);
+        let ok = match rule.size {
+            Size::Exact(n) => hdr == 1 && payload.saturating_add(1) == n as usize,
+            Size::AtLeast(n) => payload.saturating_add(1) >= n as usize,
+        };
+        if !ok {
+            return Err(ub("length does not match the packet"));
+        }
+        out.push(Pkt {
+            at,
+            opcode,
+            flags,
+            p0: at.saturating_add(hdr.saturating_mul(4)),
+            p1: end,
+        });
+        at = end;
+    }
+    Ok(out)
+}
+
+/// Byte range `[off, off+len)` inside `size`?
+fn within(off: u64, len: u64, size: u64) -> bool {
+    off.checked_add(len).is_some_and(|e| e <= size)
+}
+
+impl Kmd {
+    /// A kernel side whose GPU draws with `renderer`.
+    pub fn new(renderer: Renderer) -> Self {
+        Kmd {
+            renderer,
+            allocs: BTreeMap::new(),
+            next_alloc: 1,
+            contexts: BTreeMap::new(),
+            next_ctx: 1,
+            default_ctx: None,
+            queues: [VecDeque::new(), VecDeque::new()],
+            last_on_engine: [None, None],
+            pending_waits: BTreeMap::new(),
+            sizes: (
+                limits::DEFAULT_COMMAND_BUFFER_BYTES,
+                limits::DEFAULT_ALLOCATION_LIST,
+                limits::DEFAULT_PATCH_LIST,
+            ),
+            stats: GpuStats::default(),
+            rejected: 0,
+        }
+    }
+
+    /// The GPU's pixel engine (threads, SIMD).
+    pub fn renderer_mut(&mut self) -> &mut Renderer {
+        &mut self.renderer
+    }
+
+    /// Fresh, empty UMD buffers with room for the current sizes (what the
+    /// runtime hands the UMD at context creation).
+    pub fn initial_buffers(&self) -> RenderData {
+        let (c, a, p) = self.sizes;
+        RenderData {
+            command_buffer: Vec::with_capacity(c as usize),
+            new_command_buffer_size: c,
+            allocation_list: Vec::with_capacity(a as usize),
+            new_allocation_list_size: a,
+            patch_location_list: Vec::with_capacity(p as usize),
+            new_patch_location_list_size: p,
+            ..RenderData::default()
+        }
+    }
+
+    // ------------------------------------------------------- allocations
+
+    /// Creates an allocation; returns its handle (never 0, never reused).
+    pub fn create_allocation(&mut self, desc: AllocationDesc) -> Result<u32> {
+        if self.allocs.len() >= limits::MAX_ALLOCATIONS {
+            return Err(SubmitError::Limit {
+                what: "allocations",
+                value: self.allocs.len() as u64,
+                limit: limits::MAX_ALLOCATIONS as u64,
+            });
+        }
+        let h = self.next_alloc;
+        self.next_alloc = h.checked_add(1).ok_or(SubmitError::Limit {
+            what: "allocation handles",
+            value: u64::from(u32::MAX),
+            limit: u64::from(u32::MAX),
+        })?;
+        self.allocs.insert(
+            h,
+            Allocation {
+                desc,
+                locked: false,
+                uses: BTreeMap::new(),
+            },
+        );
+        Ok(h)
+    }
+
+    /// Destroys an allocation. Work still queued that references it is
+    /// executed first (`mem` must still hold it).
+    pub fn destroy_allocation(&mut self, h: u32, mem: &mut dyn VideoMemory) -> Result<()> {
+        if !self.allocs.contains_key(&h) {
+            return Err(SubmitError::InvalidArg("unknown allocation"));
+        }
+        self.wait_allocation_idle(h, mem);
+        self.allocs.remove(&h);
+        Ok(())
+    }
+
+    /// Changes a buffer allocation's size (a rename gave it new storage).
+    pub fn resize_allocation(&mut self, h: u32, bytes: u64) -> Result<()> {
+        let a = self
+            .allocs
+            .get_mut(&h)
+            .ok_or(SubmitError::InvalidArg("unknown allocation"))?;
+        if let AllocKind::Buffer { bytes: b } = &mut a.desc.kind {
+            *b = bytes;
+        }
+        Ok(())
+    }
+
+    /// The allocation got new storage of `bytes` bytes (a rename): work
+    /// queued so far runs first (it reads the old contents), then the
+    /// allocation is idle.
+    pub fn renamed(&mut self, h: u32, bytes: u64, mem: &mut dyn VideoMemory) -> Result<()> {
+        if !self.allocs.contains_key(&h) {
+            return Err(SubmitError::InvalidArg("unknown allocation"));
+        }
+        self.execute_all(mem);
+        if let Some(a) = self.allocs.get_mut(&h) {
+            a.uses.clear();
+            if let AllocKind::Buffer { bytes: b } = &mut a.desc.kind {
+                *b = bytes;
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks an allocation locked / unlocked by the CPU.
+    pub fn set_locked(&mut self, h: u32, locked: bool) -> Result<()> {
+        self.allocs
+            .get_mut(&h)
+            .ok_or(SubmitError::InvalidArg("unknown allocation"))?
+            .locked = locked;
+        Ok(())
+    }
+
+    /// True if a fence the allocation waits for has not retired.
+    pub fn allocation_busy(&self, h: u32) -> bool {
+        self.allocs.get(&h).is_some_and(|a| {
+            a.uses
+                .iter()
+                .any(|(c, f)| self.contexts.get(c).is_some_and(|x| x.retired < *f))
+        })
+    }
+
+    /// Waits (executing and retiring) until the allocation is idle; true if
+    /// it was busy.
+    pub fn wait_allocation_idle(&mut self, h: u32, mem: &mut dyn VideoMemory) -> bool {
+        let busy = self.allocation_busy(h);
+        let uses: Vec<(u32, u64)> = self
+            .allocs
+            .get(&h)
+            .map(|a| a.uses.iter().map(|(c, f)| (*c, *f)).collect())
+            .unwrap_or_default();
+        for (c, f) in uses {
+            self.retire(c, f, mem);
+        }
+        if let Some(a) = self.allocs.get_mut(&h) {
+            a.uses.clear();
+        }
+        busy
+    }
+
+    // ------------------------------------------------------- contexts
+
+    /// Creates a context on `engine`; the first 3-D context is the
+    /// default context.
+    pub fn create_context(&mut self, engine: Engine) -> Result<u32> {
+        if self.contexts.len() >= limits::MAX_CONTEXTS {
+            return Err(SubmitError::Limit {
+                what: "contexts",
+                value: self.contexts.len() as u64,
+                limit: limits::MAX_CONTEXTS as u64,
+            });
+        }
+        let h = self.next_ctx;
+        self.next_ctx = h
+            .checked_add(1)
+            .ok_or(SubmitError::InvalidArg("context handles exhausted"))?;
+        self.contexts.insert(
+            h,
+            GpuContext {
+                engine,
+                state: PipelineState::default(),
+                submitted: 0,
+                executed: 0,
+                retired: 0,
+                counters: ContextCounters::default(),
+                queries: BTreeMap::new(),
+            },
+        );
+        if engine == Engine::ThreeD && self.default_ctx.is_none() {
+            self.default_ctx = Some(h);
+        }
+        Ok(h)
+    }
+
+    /// Destroys a context after running and retiring its work.
+    pub fn destroy_context(&mut self, h: u32, mem: &mut dyn VideoMemory) -> Result<()> {
+        let f = self
+            .contexts
+            .get(&h)
+            .ok_or(SubmitError::InvalidArg("unknown context"))?
+            .submitted;
+        self.retire(h, f, mem);
+        self.contexts.remove(&h);
+        self.pending_waits.remove(&h);
+        if self.default_ctx == Some(h) {
+            self.default_ctx = None;
+        }
+        Ok(())
+    }
+
+    /// A context's register state (as the GPU has applied it so far).
+    pub fn state(&self, ctx: u32) -> Option<&PipelineState> {
+        self.contexts.get(&ctx).map(|c| &c.state)
+    }
+
+    /// A context's counters (executed work only).
+    pub fn counters(&self, ctx: u32) -> Option<ContextCounters> {
+        self.contexts.get(&ctx).map(|c| c.counters)
+    }
+
+    /// The result of occlusion query `id` on `ctx` once its END executed.
+    pub fn query_result(&self, ctx: u32, id: u32) -> Option<u64> {
+        self.contexts.get(&ctx)?.queries.get(&id)?.1
+    }
+
+    /// (submitted, executed, retired) fence values of a context.
+    pub fn fences(&self, ctx: u32) -> Option<(u64, u64, u64)> {
+        self.contexts
+            .get(&ctx)
+            .map(|c| (c.submitted, c.executed, c.retired))
+    }
+
+    /// Device-wide counters.
+    pub fn stats(&self) -> GpuStats {
+        self.stats
+    }
+
+    /// Submissions rejected so far (the only thing a rejection changes).
+    pub fn rejected(&self) -> u64 {
+        self.rejected
+    }
+
+    /// Submissions queued and not executed.
+    pub fn queued(&self) -> usize {
+        self.queues.iter().map(VecDeque::len).sum()
+    }
+
+    /// Everything the kernel and GPU hold, as text (equal snapshots mean
+    /// equal state); excludes [`Kmd::rejected`].
+    pub fn snapshot(&self) -> String {
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+            self.allocs,
+            self.contexts,
+            self.queues,
+            self.last_on_engine,
+            self.pending_waits,
+            self.sizes,
+            self.stats,
+            (self.next_alloc, self.next_ctx, self.default_ctx)
+        )
+    }
+
+    /// Makes the next submission on `ctx` wait on the GPU (not the CPU)
+    /// until `on` has signalled `fence` (a sync-object wait). The fence
+    /// must already be submitted.
+    pub fn gpu_wait(&mut self, ctx: u32, on: u32, fence: u64) -> Result<()> {
+        if !self.contexts.contains_key(&ctx) {
+            return Err(SubmitError::InvalidArg("unknown context"));
+        }
+        let o = self
+            .contexts
+            .get(&on)
+            .ok_or(SubmitError::InvalidArg("unknown context waited on"))?;
+        if fence > o.submitted {
+            return Err(SubmitError::InvalidArg(
+                "waiting on a fence never submitted",
+            ));
+        }
+        if fence > o.executed {
+            self.pending_waits.entry(ctx).or_default().push((on, fence));
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------- the callback
+
+    /// `pfnRenderCb`: validates and queues the UMD's buffer; always fills
+    /// the new buffers and sizes (see [`RenderData`]). Returns S_OK (0) or
+    /// the error's HRESULT.
+    pub fn render(&mut self, rd: &mut RenderData, mem: &mut dyn VideoMemory) -> u32 {
+        match self.render_checked(rd, mem) {
+            Ok(()) => 0,
+            Err(e) => {
+                self.rejected = self.rejected.saturating_add(1);
+                self.return_buffers(rd, false);
+                e.hresult()
+            }
+        }
+    }
+
+    /// [`Kmd::render`] with the typed error.
+    pub fn render_checked(&mut self, rd: &mut RenderData, mem: &mut dyn VideoMemory) -> Result<()> {
+        if rd.flags & render_flags::RESERVED != 0 {
+            return Err(SubmitError::InvalidArg("reserved render flags set"));
+        }
+        let ctx_h = match rd.h_context {
+            Some(h) => h,
+            None => self
+                .default_ctx
+                .ok_or(SubmitError::InvalidArg("no default context"))?,
+        };
+        let ctx = self
+            .contexts
+            .get(&ctx_h)
+            .ok_or(SubmitError::InvalidArg("unknown hContext"))?;
+        let limit = |what, v: u32, l: u32| {
+            if v > l {
+                Err(SubmitError::Limit {
+                    what,
+                    value: u64::from(v),
+                    limit: u64::from(l),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        limit(
+            "CommandLength",
+            rd.command_length,
+            limits::MAX_COMMAND_BUFFER_BYTES,
+        )?;
+        limit(
+            "NumAllocations",
+            rd.num_allocations,
+            limits::MAX_ALLOCATION_LIST,
+        )?;
+        limit(
+            "NumPatchLocations",
+            rd.num_patch_locations,
+            limits::MAX_PATCH_LIST,
+        )?;
+        if rd.command_offset > rd.command_length {
+            return Err(SubmitError::InvalidArg(
+                "CommandOffset beyond CommandLength",
+            ));
+        }
+        if rd.command_offset % 4 != 0 || rd.command_length % 4 != 0 {
+            return Err(SubmitError::UserBuffer {
+                offset: rd.command_offset,
+                reason: "command range is not whole DWORDs",
+            });
+        }
+        let (len, na, np) = (
+            rd.command_length as usize,
+            rd.num_allocations as usize,
+            rd.num_patch_locations as usize,
+        );
+        // The copies: everything below looks only at these.
+        let mut dma = rd
+            .command_buffer
+            .get(..len)
+            .ok_or(SubmitError::UserBuffer {
+                offset: rd.command_length,
+                reason: "CommandLength beyond the command buffer",
+            })?
+            .to_vec();
+        let list = rd
+            .allocation_list
+            .get(..na)
+            .ok_or(SubmitError::UserBuffer {
+                offset: rd.num_allocations,
+                reason: "NumAllocations beyond the allocation list",
+            })?
+            .to_vec();
+        let patches = rd
+            .patch_location_list
+            .get(..np)
+            .ok_or(SubmitError::UserBuffer {
+                offset: rd.num_patch_locations,
+                reason: "NumPatchLocations beyond the patch-location list",
+            })?
+            .to_vec();
+        let start = rd.command_offset as usize;
+        let engine = ctx.engine;
+        self.validate(&mut dma, start, engine, &list, &patches)?;
+
+        // Accepted: from here on, state changes.
+        if start < dma.len() {
+            let fence = ctx.submitted.saturating_add(1);
+            if self.queued() >= limits::MAX_QUEUED {
+                self.step(mem);
+            }
+            let waits = self.pending_waits.remove(&ctx_h).unwrap_or_default();
+            for e in &list {
+                if let Some(a) = self.allocs.get_mut(&e.h_allocation) {
+                    a.uses.insert(ctx_h, fence);
+                }
+            }
+            if let Some(c) = self.contexts.get_mut(&ctx_h) {
+                c.submitted = fence;
+            }
+            if let Some(q) = self.queues.get_mut(engine.index()) {
+                q.push_back(Queued {
+                    ctx: ctx_h,
+                    fence,
+                    waits,
+                    dma,
+                    start,
+                    null: rd.flags & render_flags::NULL_RENDERING != 0,
+                });
+            }
+            self.stats.submissions = self.stats.submissions.saturating_add(1);
+            self.stats.bytes = self
+                .stats
+                .bytes
+                .saturating_add(len.saturating_sub(start) as u64);
+            rd.fence = fence;
+        }
+        self.return_buffers(rd, true);
+        Ok(())
+    }
+
+    /// Fills the new buffers and sizes; resize requests are honoured when
+    /// `accepted` and within limits, otherwise the current size stays.
+    fn return_buffers(&mut self, rd: &mut RenderData, accepted: bool) {
+        let want = |flag: u32, req: u32, cur: u32, max: u32| {
+            if accepted && rd.flags & flag != 0 && req > 0 && req <= max {
+                req
+            } else {
+                cur
+            }
+        };
+        let c = want(
+            render_flags::RESIZE_COMMAND_BUFFER,
+            rd.new_command_buffer_size,
+            self.sizes.0,
+            limits::MAX_COMMAND_BUFFER_BYTES,
+        );
+        let a = want(
+            render_flags::RESIZE_ALLOCATION_LIST,
+            rd.new_allocation_list_size,
+            self.sizes.1,
+            limits::MAX_ALLOCATION_LIST,
+        );
+        let p = want(
+            render_flags::RESIZE_PATCH_LOCATION_LIST,
+            rd.new_patch_location_list_size,
+            self.sizes.2,
+            limits::MAX_PATCH_LIST,
+        );
+        self.sizes = (c, a, p);
+        // Accepted: the contents were copied; the UMD gets empty buffers
+        // with room for the granted sizes (no zero-filling). Rejected: the
+        // UMD keeps its contents.
+        if accepted {
+            rd.command_buffer.clear();
+            rd.allocation_list.clear();
+            rd.patch_location_list.clear();
+        }
+        let room = |len: usize, want: u32| (want as usize).saturating_sub(len);
+        rd.command_buffer.reserve(room(rd.command_buffer.len(), c));
+        rd.new_command_buffer_size = c;
+        rd.allocation_list
+            .reserve(room(rd.allocation_list.len(), a));
+        rd.new_allocation_list_size = a;
+        rd.patch_location_list
+            .reserve(room(rd.patch_location_list.len(), p));
+        rd.new_patch_location_list_size = p;
+        rd.queued_buffer_count = u32::try_from(self.queued()).unwrap_or(u32::MAX);
+    }
+
+    /// Validates the copied submission and patches the references.
+    fn validate(
+        &self,
+        dma: &mut [u8],
+        start: usize,
+        engine: Engine,
+        list: &[AllocationListEntry],
+        patches: &[PatchLocation],
+    ) -> Result<()> {
+        // 1. The allocation list.
+        for e in list {
+            if e.value & !0x1F != 0 {
+                return Err(SubmitError::InvalidArg("reserved allocation-list bits set"));
+            }
+            let a = self
+                .allocs
+                .get(&e.h_allocation)
+                .ok_or(SubmitError::Handle {
+                    reason: "allocation-list entry names no live allocation",
+                    value: e.h_allocation,
+                })?;
+            if a.locked && !a.desc.cpu_visible {
+                return Err(SubmitError::Locked(e.h_allocation));
+            }
+        }
+        // 2. Packet structure.
+        let pkts = walk(dma, start, engine, false)?;
+        let mut slots: BTreeMap<usize, (Access, Option<u32>)> = BTreeMap::new();
+        for p in &pkts {
+            let rule = packet::rule(p.opcode).ok_or(p.invalid("unknown opcode"))?;
+            for s in rule.refs {
+                if s.only_if.is_some_and(|f| p.flags & f == 0) {
+                    continue;
+                }
+                let at = (s.dword as usize)
+                    .checked_sub(1)
+                    .and_then(|i| i.checked_mul(4))
+                    .and_then(|b| p.p0.checked_add(b))
+                    .ok_or(p.user_buffer("reference outside the packet"))?;
+                slots.insert(at, (s.access, None));
+            }
+        }
+        // 3. Patch locations.
+        for pl in patches {
+            if pl.slot_id != 0
+                || pl.driver_id != 0
+                || pl.allocation_offset != 0
+                || pl.split_offset != 0
+            {
+                return Err(SubmitError::InvalidArg(
+                    "reserved patch-location fields set",
+                ));
+            }
+            if pl.allocation_index as usize >= list.len() {
+                return Err(SubmitError::Handle {
+                    reason: "patch location names an entry outside the allocation list",
+                    value: pl.allocation_index,
+                });
+            }
+            let at = pl.patch_offset as usize;
+            let inside =
+                at >= start && at % 4 == 0 && at.checked_add(4).is_some_and(|e| e <= dma.len());
+            if !inside {
+                return Err(SubmitError::UserBuffer {
+                    offset: pl.patch_offset,
+                    reason: "patch location outside the command buffer",
+                });
+            }
+            let slot = slots.get_mut(&at).ok_or(SubmitError::UserBuffer {
+                offset: pl.patch_offset,
+                reason: "patch location is not an allocation reference",
+            })?;
+            if slot.1.replace(pl.allocation_index).is_some() {
+                return Err(SubmitError::UserBuffer {
+                    offset: pl.patch_offset,
+                    reason: "two patch locations for one reference",
+                });
+            }
+        }
+        // 4. Every reference patched; writes only through writable entries.
+        let mut resolved: BTreeMap<usize, (u32, AllocationDesc)> = BTreeMap::new();
+        for (&at, &(access, idx)) in &slots {
+            let idx = idx.ok_or(SubmitError::Handle {
+                reason: "allocation reference without a patch location",
+                value: off32(at),
+            })?;
+            let e = list.get(idx as usize).ok_or(SubmitError::Handle {
+                reason: "patch location names an entry outside the allocation list",
+                value: idx,
+            })?;
+            if access == Access::Write && e.value & AllocationListEntry::WRITE == 0 {
+                return Err(SubmitError::Handle {
+                    reason: "write through an allocation-list entry without WriteOperation",
+                    value: e.h_allocation,
+                });
+            }
+            let a = self
+                .allocs
+                .get(&e.h_allocation)
+                .ok_or(SubmitError::Handle {
+                    reason: "allocation-list entry names no live allocation",
+                    value: e.h_allocation,
+                })?;
+            resolved.insert(at, (e.h_allocation, a.desc));
+        }
+        // 5. Operands, with the bindings a submission starts from (none).
+        let slot = |p: &Pkt, dword: usize| -> Result<(u32, AllocationDesc)> {
+            let at =
+                p.p0.saturating_add(dword.saturating_sub(1).saturating_mul(4));
+            resolved
+                .get(&at)
+                .copied()
+                .ok_or(p.invalid("missing reference"))
+        };
+        let buffer = |p: &Pkt, d: AllocationDesc| -> Result<u64> {
+            match d.kind {
+                AllocKind::Buffer { bytes } => Ok(bytes),
+                AllocKind::Image { .. } => Err(p.invalid("an image where a buffer is needed")),
+            }
+        };
+        let mut b = Bind::default();
+        let mut scratch: Option<PipelineState> = None;
+        for p in &pkts {
+            let a = |i: usize| p.arg(dma, i);
+            match p.opcode {
+                op::NOP => {}
+                op::SET_REGS => {
+                    let n = p.payload_dwords();
+                    if n % 2 != 0 {
+                        return Err(p.user_buffer("SET_REGS payload is not (id, value) pairs"));
+                    }
+                    // One scratch state per packet (the check must not
+                    // touch the context's state).
+                    let scratch = scratch.get_or_insert_with(PipelineState::default);
+                    for i in (0..n).step_by(2) {
+                        regs::write(scratch, a(i), a(i.saturating_add(1)))
+                            .map_err(|_| p.invalid("bad register id or value"))?;
+                    }
+                }
+                op::BIND_TARGETS => {
+                    let (_, c) = slot(p, 1)?;
+                    let AllocKind::Image {
+                        format,
+                        width,
+                        height,
+                    } = c.kind
+                    else {
+                        return Err(p.invalid("render target is not an image"));
+                    };
+                    if !format.is_color() {
+                        return Err(p.invalid("render target format is not a colour format"));
+                    }
+                    b.color_size = (width, height);
+                    b.color = Some(0);
+                    b.has_depth = false;
+                    if p.flags & packet::flag::DEPTH != 0 {
+                        let (_, d) = slot(p, 2)?;
+                        match d.kind {
+                            AllocKind::Image {
+                                format,
+                                width: w,
+                                height: h,
+                            } if format.is_depth() && w >= width && h >= height => {}
+                            _ => {
+                                return Err(
+                                    p.invalid("depth target is not a large enough depth image")
+                                )
+                            }
+                        }
+                        b.has_depth = true;
+                    }
+                }
+                op::VERTEX_FORMAT => {
+                    let d: Vec<u32> = (0..17).map(a).collect();
+                    let l = packet::layout_from_dwords(&d)
+                        .ok_or(p.invalid("malformed vertex format"))?;
+                    l.validate()
+                        .map_err(|_| p.invalid("vertex format outside the vertex"))?;
+                    b.layout = Some(l);
+                }
+                op::SET_VERTICES => {
+                    let (_, d) = slot(p, 1)?;
+                    let size = buffer(p, d)?;
+                    if !within(u64::from(a(1)), u64::from(a(2)), size) {
+                        return Err(p.invalid("vertex range outside the allocation"));
+                    }
+                    b.verts = Some((Some(0), a(1) as usize, a(2) as usize));
+                }
+                op::VERTICES_INLINE | op::INDICES_INLINE => {
+                    let pre = usize::from(p.opcode == op::INDICES_INLINE);
+                    let n = a(0) as usize;
+                    let data = p.payload_dwords().saturating_sub(1).saturating_sub(pre);
+                    if p.payload_dwords() < pre.saturating_add(1) || n.div_ceil(4) != data {
+                        return Err(p.user_buffer("inline byte count does not match the packet"));
+                    }
+                    if pre == 1 {
+                        if !matches!(a(1), 2 | 4) {
+                            return Err(p.invalid("index width is not 2 or 4"));
+                        }
+                        b.idx = Some((None, 0, n, a(1)));
+                    } else {
+                        b.verts = Some((None, 0, n));
+                    }
+                }
+                op::SET_INDICES => {
+                    let (_, d) = slot(p, 1)?;
+                    let size = buffer(p, d)?;
+                    if !within(u64::from(a(1)), u64::from(a(2)), size) {
+                        return Err(p.invalid("index range outside the allocation"));
+                    }
+                    if !matches!(a(3), 2 | 4) {
+                        return Err(p.invalid("index width is not 2 or 4"));
+                    }
+                    b.idx = Some((Some(0), a(1) as usize, a(2) as usize, a(3)));
+                }
+                op::DRAW => {
+                    let t = Topology::from_d3d(a(0)).ok_or(p.invalid("bad topology"))?;
+                    if b.color.is_none() {
+                        return Err(p.invalid("draw without render target"));
+                    }
+                    let l = b.layout.ok_or(p.invalid("draw without vertex format"))?;
+                    let (_, _, vlen) = b.verts.ok_or(p.invalid("draw without vertices"))?;
+                    let need = u64::from(a(1)).saturating_add(t.vertex_count(a(2)));
+                    let have = if p.flags & packet::flag::INDEXED != 0 {
+                        let (_, _, ilen, w) =
+                            b.idx.ok_or(p.invalid("indexed draw without indices"))?;
+                        (ilen as u64).checked_div(u64::from(w)).unwrap_or(0)
+                    } else {
+                        (vlen as u64).checked_div(u64::from(l.stride)).unwrap_or(0)
+                    };
+                    if need > have {
+                        return Err(p.invalid("draw reads past its vertices or indices"));
+                    }
+                }
+                op::CLEAR => {
+                    let n = a(4) as usize;
+                    if Some(p.payload_dwords()) != n.checked_mul(4).and_then(|x| x.checked_add(5)) {
+                        return Err(
+                            p.user_buffer("CLEAR rectangle count does not match the packet")
+                        );
+                    }
+                    if n > limits::MAX_CLEAR_RECTS as usize {
+                        return Err(SubmitError::Limit {
+                            what: "CLEAR rectangles",
+                            value: n as u64,
+                            limit: u64::from(limits::MAX_CLEAR_RECTS),
+                        });
+                    }
+                    let f = a(0);
+                    if f & !7 != 0 {
+                        return Err(p.invalid("undefined clear flags"));
+                    }
+                    if b.color.is_none() {
+                        return Err(p.invalid("clear without render target"));
+                    }
+                    if f & 6 != 0 && !b.has_depth {
+                        return Err(p.invalid("depth/stencil clear without depth target"));
+                    }
+                    if f & 2 != 0 && !f32::from_bits(a(2)).is_finite() {
+                        return Err(p.invalid("clear depth is not finite"));
+                    }
+                }
+                op::BUFFER_COPY => {
+                    let (_, s) = slot(p, 1)?;
+                    let (_, d) = slot(p, 3)?;
+                    let (ss, ds) = (buffer(p, s)?, buffer(p, d)?);
+                    let n = u64::from(a(4));
+                    if !within(u64::from(a(1)), n, ss) || !within(u64::from(a(3)), n, ds) {
+                        return Err(p.invalid("copy range outside an allocation"));
+                    }
+                }
+                op::QUERY => {
+                    if a(0) > 1 || a(1) >= limits::MAX_QUERIES {
+                        return Err(p.invalid("bad query operation or id"));
+                    }
+                }
+                op::PRESENT => {
+                    let (_, d) = slot(p, 1)?;
+                    if !matches!(d.kind, AllocKind::Image { format, .. } if format.is_color()) {
+                        return Err(p.invalid("present of a non-colour allocation"));
+                    }
+                }
+                _ => return Err(p.invalid("packet the hardware cannot run")),
+            }
+        }
+        // 6. Patch: the handles go into the copy.
+        for (at, (h, _)) in resolved {
+            if let Some(d) = at.checked_add(4).and_then(|e| dma.get_mut(at..e)) {
+                d.copy_from_slice(&h.to_le_bytes());
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------- the GPU
+
+    /// Runs one queued submission whose waits are satisfied (3-D engine
+    /// first); false if none can run.
+    pub fn step(&mut self, mem: &mut dyn VideoMemory) -> bool {
+        for e in [Engine::ThreeD, Engine::Copy] {
+            let ready = self
+                .queues
+                .get(e.index())
+                .and_then(VecDeque::front)
+                .is_some_and(|q| {
+                    q.waits
+                        .iter()
+                        .all(|(c, f)| self.contexts.get(c).none_or_done(*f))
+                });
+            if ready {
+                if let Some(q) = self.queues.get_mut(e.index()).and_then(VecDeque::pop_front) {
+                    self.execute(e, q, mem);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Runs everything queued.
+    pub fn execute_all(&mut self, mem: &mut dyn VideoMemory) {
+        while self.step(mem) {}
+    }
+
+    /// Runs queued work until `ctx` has executed `fence`.
+    pub fn execute_until(&mut self, ctx: u32, fence: u64, mem: &mut dyn VideoMemory) {
+        while self.contexts.get(&ctx).is_some_and(|c| c.executed < fence) {
+            if !self.step(mem) {
+                break;
+            }
+        }
+    }
+
+    /// The CPU waits for `fence` on `ctx`: runs what is needed, then the
+    /// fence (and every earlier one of the context) is retired.
+    pub fn retire(&mut self, ctx: u32, fence: u64, mem: &mut dyn VideoMemory) {
+        self.execute_until(ctx, fence, mem);
+        if let Some(c) = self.contexts.get_mut(&ctx) {
+            c.retired = c.retired.max(fence.min(c.executed));
+        }
+    }
+
+    /// Runs and retires everything.
+    pub fn retire_all(&mut self, mem: &mut dyn VideoMemory) {
+        self.execute_all(mem);
+        for c in self.contexts.values_mut() {
+            c.retired = c.executed;
+        }
+        for a in self.allocs.values_mut() {
+            a.uses.clear();
+        }
+    }
+
+    fn execute(&mut self, engine: Engine, q: Queued, mem: &mut dyn VideoMemory) {
+        // The kernel's own packets around the user buffer.
+        let mut pro = packet::Writer::new();
+        if self.last_on_engine.get(engine.index()).copied().flatten() != Some(q.ctx) {
+            pro.raw(op::CONTEXT_SWITCH, 0, &[q.ctx]);
+        }
+        for &(c, f) in &q.waits {
+            pro.raw(op::FENCE_WAIT, 0, &[c, f as u32, (f >> 32) as u32]);
+        }
+        let mut epi = packet::Writer::new();
+        epi.raw(
+            op::FENCE_SIGNAL,
+            0,
+            &[q.ctx, q.fence as u32, (q.fence >> 32) as u32],
+        );
+        self.run(engine, q.ctx, &pro.bytes, 0, true, mem);
+        if !q.null {
+            self.run(engine, q.ctx, &q.dma, q.start, false, mem);
+        }
+        self.run(engine, q.ctx, &epi.bytes, 0, true, mem);
+        self.stats.executed = self.stats.executed.saturating_add(1);
+    }
+
+    fn fault(&mut self) {
+        self.stats.faults = self.stats.faults.saturating_add(1);
+    }
+
+    /// Executes packets (validated already; every access is still checked).
+    fn run(
+        &mut self,
+        engine: Engine,
+        ctx_h: u32,
+        dma: &[u8],
+        start: usize,
+        privileged: bool,
+        mem: &mut dyn VideoMemory,
+    ) {
+        let Ok(pkts) = walk(dma, start, engine, privileged) else {
+            self.fault();
+            return;
+        };
+        let mut b = Bind::default();
+        for p in &pkts {
+            let a = |i: usize| p.arg(dma, i);
+            let ok = match p.opcode {
+                op::NOP => true,
+                op::CONTEXT_SWITCH => {
+                    if let Some(slot) = self.last_on_engine.get_mut(engine.index()) {
+                        *slot = Some(a(0));
+                    }
+                    self.stats.context_switches = self.stats.context_switches.saturating_add(1);
+                    true
+                }
+                op::FENCE_WAIT => {
+                    let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
+                    self.contexts.get(&a(0)).none_or_done(f)
+                }
+                op::FENCE_SIGNAL => {
+                    let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
+                    if let Some(c) = self.contexts.get_mut(&a(0)) {
+                        c.executed = c.executed.max(f);
+                    }
+                    true
+                }
+                op::MAKE_RESIDENT | op::EVICT => {
+                    self.stats.paging = self.stats.paging.saturating_add(1);
+                    true
+                }
+                op::SET_REGS => match self.contexts.get_mut(&ctx_h) {
+                    Some(c) => (0..p.payload_dwords())
+                        .step_by(2)
+                        .all(|i| regs::write(&mut c.state, a(i), a(i.saturating_add(1))).is_ok()),
+                    None => false,
+                },
+                op::BIND_TARGETS => {
+                    b.color = Some(a(0));
+                    b.depth = (p.flags & packet::flag::DEPTH != 0).then(|| a(1));
+                    true
+                }
+                op::VERTEX_FORMAT => {
+                    let d: Vec<u32> = (0..17).map(a).collect();
+                    b.layout = packet::layout_from_dwords(&d);
+                    b.layout.is_some()
+                }
+                op::SET_VERTICES => {
+                    b.verts = Some((Some(a(0)), a(1) as usize, a(2) as usize));
+                    true
+                }
+                op::VERTICES_INLINE => {
+                    b.verts = Some((None, p.p0.saturating_add(4), a(0) as usize));
+                    true
+                }
+                op::SET_INDICES => {
+                    b.idx = Some((Some(a(0)), a(1) as usize, a(2) as usize, a(3)));
+                    true
+                }
+                op::INDICES_INLINE => {
+                    b.idx = Some((None, p.p0.saturating_add(8), a(0) as usize, a(1)));
+                    true
+                }
+                op::DRAW => self.draw(ctx_h, &b, p, dma, mem),
+                op::CLEAR => self.clear(ctx_h, &b, p, dma, mem),
+                op::BUFFER_COPY => {
+                    let ok =
+                        mem.copy_buffer(a(0), a(1) as usize, a(2), a(3) as usize, a(4) as usize);
+                    if let Some(c) = self.contexts.get_mut(&ctx_h) {
+                        c.counters.copies = c.counters.copies.saturating_add(1);
+                    }
+                    ok
+                }
+                op::QUERY => match self.contexts.get_mut(&ctx_h) {
+                    Some(c) => {
+                        let now = c.counters.samples_passed;
+                        if a(0) == 0 {
+                            c.queries.insert(a(1), (now, None));
+                        } else {
+                            let begin = c.queries.get(&a(1)).map_or(now, |q| q.0);
+                            c.queries
+                                .insert(a(1), (begin, Some(now.saturating_sub(begin))));
+                        }
+                        true
+                    }
+                    None => false,
+                },
+                op::PRESENT => {
+                    if let Some(c) = self.contexts.get_mut(&ctx_h) {
+                        c.counters.presents = c.counters.presents.saturating_add(1);
+                    }
+                    true
+                }
+                _ => false,
+            };
+            if !ok {
+                self.fault();
+            }
+        }
+    }
+
+    fn draw(
+        &mut self,
+        ctx_h: u32,
+        b: &Bind,
+        p: &Pkt,
+        dma: &[u8],
+        mem: &mut dyn VideoMemory,
+    ) -> bool {
+        let a = |i: usize| p.arg(dma, i);
+        let (Some(ch), Some(layout), Some(vs), Some(t)) =
+            (b.color, b.layout, b.verts, Topology::from_d3d(a(0)))
+        else {
+            return false;
+        };
+        let Some(ctx) = self.contexts.get_mut(&ctx_h) else {
+            return false;
+        };
+        let Some(mut color) = mem.take_image(ch) else {
+            return false;
+        };
+        let mut depth = b.depth.and_then(|d| mem.take_image(d));
+        let result = {
+            let bytes = |alloc: Option<u32>, off: usize, len: usize| -> Option<&[u8]> {
+                let base: &[u8] = match alloc {
+                    Some(h) => mem.buffer(h)?,
+                    None => dma,
+                };
+                base.get(off..off.checked_add(len)?)
+            };
+            let verts = bytes(vs.0, vs.1, vs.2);
+            let indices = match b.idx {
+                Some((al, off, len, w)) if p.flags & packet::flag::INDEXED != 0 => {
+                    bytes(al, off, len).map(|s| {
+                        Some(if w == 2 {
+                            Indices::U16(s)
+                        } else {
+                            Indices::U32(s)
+                        })
+                    })
+                }
+                _ if p.flags & packet::flag::INDEXED != 0 => None,
+                _ => Some(None),
+            };
+            match (verts, indices) {
+                (Some(v), Some(ix)) => {
+                    let call = pl::DrawCall {
+                        topology: t,
+                        vertices: v,
+                        layout: &layout,
+                        indices: ix,
+                        first: a(1),
+                        primitive_count: a(2),
+                        base_vertex: a(3) as i32,
+                    };
+                    let mut targets = RenderTargets {
+                        color: &mut color,
+                        depth: depth.as_mut(),
+                    };
+                    self.renderer.draw(&mut targets, &ctx.state, &call).ok()
+                }
+                _ => None,
+            }
+        };
+        mem.put_image(ch, color);
+        if let (Some(h), Some(d)) = (b.depth, depth) {
+            mem.put_image(h, d);
+        }
+        match result {
+            Some(s) => {
+                let k = &mut ctx.counters;
+                if a(2) > 0 {
+                    k.draws = k.draws.saturating_add(1);
+                }
+                k.primitives = k.primitives.saturating_add(s.primitives);
+                k.samples_passed = k.samples_passed.saturating_add(s.samples_passed_depth);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn clear(
+        &mut self,
+        ctx_h: u32,
+        b: &Bind,
+        p: &Pkt,
+        dma: &[u8],
+        mem: &mut dyn VideoMemory,
+    ) -> bool {
+        let a = |i: usize| p.arg(dma, i);
+        let Some(ch) = b.color else {
+            return false;
+        };
+        let n = a(4) as usize;
+        let rects: Vec<pl::Rect> = (0..n)
+            .map(|i| {
+                let k = i.saturating_mul(4).saturating_add(5);
+                let g = |j: usize| a(k.saturating_add(j)) as i32;
+                pl::Rect::new(g(0), g(1), g(2), g(3))
+            })
+            .collect();
+        let mut color = mem.take_image(ch);
+        let mut depth = b.depth.and_then(|d| mem.take_image(d));
+        let req = pl::Clear {
+            flags: pl::ClearFlags::from_d3d(a(0)),
+            rects: &rects,
+            color: a(1),
+            z: f32::from_bits(a(2)),
+            stencil: a(3),
+        };
+        let ok = color.is_some()
+            && self
+                .renderer
+                .clear(color.as_mut(), depth.as_mut(), &req)
+                .is_ok();
+        if let Some(c) = color {
+            mem.put_image(ch, c);
+        }
+        if let (Some(h), Some(d)) = (b.depth, depth) {
+            mem.put_image(h, d);
+        }
+        if let Some(c) = self.contexts.get_mut(&ctx_h) {
+            c.counters.clears = c.counters.clears.saturating_add(1);
+        }
+        ok
+    }
+}

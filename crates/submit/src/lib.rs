@@ -1,0 +1,59 @@
+//! # softhal-submit: the render-callback path
+//!
+//! On WDDM a user-mode driver never touches the GPU: it fills a command
+//! buffer, an allocation list and a patch-location list and hands them to
+//! the kernel side through `pfnRenderCb` (`D3DDDICB_RENDER`), which
+//! validates them before the hardware runs them. softhal builds that path
+//! for real: the device (the UMD) lowers DP2 work into GPU packets
+//! ([`packet`], documented in `docs/gpu-commands.md`) and calls
+//! [`Kmd::render`]; the kernel side copies, validates, patches and queues
+//! them; the GPU executes them into video memory with the pipeline. This
+//! is softhal's guest/host boundary (`docs/submission.md`).
+//!
+//! ## What comes in
+//! [`RenderData`] (CommandLength, CommandOffset, NumAllocations,
+//! NumPatchLocations, the buffers, flags, hContext); allocation and
+//! context calls; CPU waits.
+//!
+//! ## What goes out
+//! An HRESULT (`S_OK` or exactly one of the codes of [`SubmitError`]);
+//! the new buffers and their sizes (always: read them); fences;
+//! pixels in [`VideoMemory`].
+//!
+//! ## Guarantees
+//! * Copy, then validate the copy, then patch, then queue: a rejected
+//!   submission changes nothing but [`Kmd::rejected`].
+//! * No panic, no unchecked indexing or arithmetic (lints below), no
+//!   `unsafe`.
+//! * Deterministic execution order (see [`kernel`]).
+//!
+//! Modules: [`packet`] (format, verifier table, writer), [`regs`]
+//! (register file), [`kernel`] (callback, validation, queues, GPU),
+//! [`memory`], [`limits`], [`error`].
+
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
+)]
+
+pub mod error;
+pub mod kernel;
+pub mod limits;
+pub mod memory;
+pub mod packet;
+pub mod regs;
+
+pub use error::SubmitError;
+pub use kernel::{
+    render_flags, AllocKind, AllocationDesc, AllocationListEntry, ContextCounters, GpuStats, Kmd,
+    PatchLocation, RenderData,
+};
+pub use memory::{HostMemory, Storage, VideoMemory};
+pub use packet::{Engine, Writer};

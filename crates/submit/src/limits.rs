@@ -1,0 +1,29 @@
+//! Every cap of the submission path. Exceeding one is `E_OUTOFMEMORY`
+//! ([`crate::SubmitError::Limit`]), never a crash or a silent truncation.
+
+/// Largest command buffer the runtime hands out (and largest
+/// `CommandLength`), in bytes: 64 MiB.
+pub const MAX_COMMAND_BUFFER_BYTES: u32 = 64 << 20;
+/// Default command buffer size, in bytes.
+pub const DEFAULT_COMMAND_BUFFER_BYTES: u32 = 64 << 10;
+/// Largest allocation list (elements).
+pub const MAX_ALLOCATION_LIST: u32 = 4096;
+/// Default allocation list size (elements).
+pub const DEFAULT_ALLOCATION_LIST: u32 = 256;
+/// Largest patch-location list (elements).
+pub const MAX_PATCH_LIST: u32 = 16384;
+/// Default patch-location list size (elements).
+pub const DEFAULT_PATCH_LIST: u32 = 1024;
+/// Live allocations per device.
+pub const MAX_ALLOCATIONS: usize = 1 << 16;
+/// GPU contexts per device (a driver uses one per DDI context, up to 64,
+/// plus its copy-engine and present contexts).
+pub const MAX_CONTEXTS: usize = 256;
+/// Submissions queued (not yet executed) per device; a submission beyond
+/// this first runs the oldest queued work (the callback blocks, as on
+/// WDDM).
+pub const MAX_QUEUED: usize = 256;
+/// Occlusion-query slots per context (query ids are below this).
+pub const MAX_QUERIES: u32 = 4096;
+/// Rectangles in one CLEAR packet.
+pub const MAX_CLEAR_RECTS: u32 = 4096;

@@ -1,0 +1,686 @@
+//! The render callback: one test per return code (the buffer that
+//! triggers it, and proof that nothing changed: kernel snapshot, pixels,
+//! fences), resize outcomes, multi-engine ordering, and a property test
+//! over mutated submissions.
+
+use proptest::prelude::*;
+use softhal_pipeline::{Format, PositionKind, Renderer, Surface, VertexLayout};
+use softhal_submit::packet::{op, Writer};
+use softhal_submit::regs::id;
+use softhal_submit::{
+    limits, render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, HostMemory, Kmd,
+    PatchLocation, RenderData, Storage,
+};
+use softhal_wire::names::codes;
+
+const W: u32 = 16;
+const RED: u32 = 0xFFFF_0000;
+const GREEN: u32 = 0xFF00_FF00;
+
+struct Rig {
+    kmd: Kmd,
+    mem: HostMemory,
+    rt: u32,
+    vb: u32,
+    staging: u32,
+    rt_locked: u32,
+    gfx: u32,
+    copy: u32,
+}
+
+fn quad(x0: f32, x1: f32, color: u32) -> Vec<u8> {
+    let v = |x: f32, y: f32| {
+        let mut b = Vec::new();
+        for f in [x, y, 0.5f32, 1.0] {
+            b.extend_from_slice(&f.to_le_bytes());
+        }
+        b.extend_from_slice(&color.to_le_bytes());
+        b
+    };
+    let (y0, y1) = (0.0, W as f32);
+    [
+        v(x0, y0),
+        v(x1, y0),
+        v(x0, y1),
+        v(x1, y0),
+        v(x1, y1),
+        v(x0, y1),
+    ]
+    .concat()
+}
+
+fn layout() -> VertexLayout {
+    VertexLayout::packed(PositionKind::Xyzrhw, true, false, &[])
+}
+
+fn rig() -> Rig {
+    let mut kmd = Kmd::new(Renderer::new(1).unwrap());
+    let mut mem = HostMemory::default();
+    let image = |kmd: &mut Kmd, mem: &mut HostMemory, cpu_visible: bool| {
+        let h = kmd
+            .create_allocation(AllocationDesc {
+                kind: AllocKind::Image {
+                    format: Format::A8R8G8B8,
+                    width: W,
+                    height: W,
+                },
+                cpu_visible,
+            })
+            .unwrap();
+        mem.map.insert(
+            h,
+            Storage::Image(Some(Surface::new(Format::A8R8G8B8, W, W).unwrap())),
+        );
+        h
+    };
+    let buffer = |kmd: &mut Kmd, mem: &mut HostMemory, bytes: Vec<u8>| {
+        let h = kmd
+            .create_allocation(AllocationDesc {
+                kind: AllocKind::Buffer {
+                    bytes: bytes.len() as u64,
+                },
+                cpu_visible: true,
+            })
+            .unwrap();
+        mem.map.insert(h, Storage::Buffer(bytes));
+        h
+    };
+    let rt = image(&mut kmd, &mut mem, true);
+    let rt_locked = image(&mut kmd, &mut mem, false);
+    let vb = buffer(&mut kmd, &mut mem, quad(0.0, 8.0, RED));
+    let staging = buffer(&mut kmd, &mut mem, quad(0.0, 16.0, GREEN));
+    let gfx = kmd.create_context(Engine::ThreeD).unwrap();
+    let copy = kmd.create_context(Engine::Copy).unwrap();
+    Rig {
+        kmd,
+        mem,
+        rt,
+        vb,
+        staging,
+        rt_locked,
+        gfx,
+        copy,
+    }
+}
+
+/// A UMD submission: packets plus the allocation list they reference.
+struct Sub {
+    w: Writer,
+    list: Vec<AllocationListEntry>,
+}
+
+impl Sub {
+    fn new() -> Self {
+        Sub {
+            w: Writer::new(),
+            list: Vec::new(),
+        }
+    }
+    fn idx(&mut self, h: u32, write: bool) -> u32 {
+        self.list.push(AllocationListEntry::new(h, write));
+        (self.list.len() - 1) as u32
+    }
+    fn data(&self, ctx: u32) -> RenderData {
+        RenderData {
+            command_length: self.w.bytes.len() as u32,
+            command_buffer: self.w.bytes.clone(),
+            num_allocations: self.list.len() as u32,
+            allocation_list: self.list.clone(),
+            num_patch_locations: self.w.refs.len() as u32,
+            patch_location_list: self
+                .w
+                .refs
+                .iter()
+                .map(|r| PatchLocation {
+                    allocation_index: r.index,
+                    patch_offset: r.offset,
+                    ..PatchLocation::default()
+                })
+                .collect(),
+            h_context: Some(ctx),
+            ..RenderData::default()
+        }
+    }
+}
+
+/// Clear to blue, then draw the vertex buffer's quad.
+fn frame(r: &Rig) -> Sub {
+    let mut s = Sub::new();
+    let rt = s.idx(r.rt, true);
+    let vb = s.idx(r.vb, false);
+    s.w.set_regs(&[(id::Z_ENABLE, 0), (id::CULL_MODE, 1)]);
+    s.w.bind_targets(rt, None);
+    s.w.clear_targets(1, 0xFF00_00FF, 0.0, 0, &[]);
+    s.w.vertex_format(&layout());
+    s.w.set_vertices(vb, 0, 120);
+    s.w.draw(4, 0, 2, 0, false);
+    s
+}
+
+fn pixels(r: &Rig, h: u32) -> Vec<u8> {
+    match r.mem.map.get(&h) {
+        Some(Storage::Image(Some(s))) => s.to_rgba8(),
+        _ => panic!("no image"),
+    }
+}
+
+fn pixel(r: &Rig, x: u32) -> u32 {
+    match r.mem.map.get(&r.rt) {
+        Some(Storage::Image(Some(s))) => s.read_argb(x, 8).unwrap(),
+        _ => panic!("no image"),
+    }
+}
+
+/// Everything a rejection must leave alone.
+fn fingerprint(r: &Rig) -> (String, HostMemory, Option<(u64, u64, u64)>) {
+    (r.kmd.snapshot(), r.mem.clone(), r.kmd.fences(r.gfx))
+}
+
+fn submit(r: &mut Rig, rd: &mut RenderData) -> u32 {
+    r.kmd.render(rd, &mut r.mem)
+}
+
+#[test]
+fn a_valid_submission_is_queued_then_executed_and_fenced() {
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    let before = pixels(&r, r.rt);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    assert_eq!(rd.fence, 1);
+    assert_eq!(rd.queued_buffer_count, 1);
+    // Queued, not run: no pixel changed, the fence is not signalled.
+    assert_eq!(pixels(&r, r.rt), before);
+    assert_eq!(r.kmd.fences(r.gfx), Some((1, 0, 0)));
+    assert!(r.kmd.allocation_busy(r.vb));
+    r.kmd.retire(r.gfx, 1, &mut r.mem);
+    assert_eq!(r.kmd.fences(r.gfx), Some((1, 1, 1)));
+    assert!(!r.kmd.allocation_busy(r.vb));
+    assert_eq!(pixel(&r, 2), RED);
+    assert_eq!(pixel(&r, 12), 0xFF00_00FF);
+    assert_eq!(r.kmd.stats().faults, 0);
+    // The state registers stay applied on the context.
+    assert_eq!(
+        r.kmd.state(r.gfx).unwrap().raster.cull_mode,
+        softhal_pipeline::CullMode::None
+    );
+    // The callback handed back empty buffers with room for the sizes.
+    assert!(rd.command_buffer.is_empty());
+    assert!(rd.command_buffer.capacity() >= rd.new_command_buffer_size as usize);
+    assert!(rd.patch_location_list.capacity() >= rd.new_patch_location_list_size as usize);
+    assert_eq!(
+        rd.new_command_buffer_size,
+        limits::DEFAULT_COMMAND_BUFFER_BYTES
+    );
+}
+
+/// Runs `rd`, expects `code`, and checks nothing changed; then checks the
+/// device still renders the reference frame like a fresh one.
+fn rejected(r: &mut Rig, mut rd: RenderData, code: u32) {
+    let before = fingerprint(r);
+    let n = r.kmd.rejected();
+    assert_eq!(
+        submit(r, &mut rd),
+        code,
+        "{:?}",
+        r.kmd.render_checked(&mut rd.clone(), &mut r.mem.clone())
+    );
+    assert_eq!(r.kmd.rejected(), n + 1);
+    let after = fingerprint(r);
+    assert_eq!(before.0, after.0, "kernel state changed");
+    assert_eq!(before.1, after.1, "memory changed");
+    assert_eq!(before.2, after.2, "fences changed");
+    // The sizes are returned even on failure (contents left alone).
+    assert!(rd.command_buffer.capacity() >= rd.new_command_buffer_size as usize);
+    // Poisoned vs fresh: the reference frame renders identically.
+    let mut fresh = rig();
+    for k in [&mut *r, &mut fresh] {
+        let mut ok = frame(k).data(k.gfx);
+        assert_eq!(submit(k, &mut ok), 0);
+        k.kmd.retire_all(&mut k.mem);
+    }
+    assert_eq!(pixels(r, r.rt), pixels(&fresh, fresh.rt));
+}
+
+fn with_packet(r: &Rig, f: impl FnOnce(&mut Sub)) -> RenderData {
+    let mut s = frame(r);
+    f(&mut s);
+    s.data(r.gfx)
+}
+
+#[test]
+fn privileged_packets_in_user_buffers() {
+    for opcode in [
+        op::FENCE_SIGNAL,
+        op::FENCE_WAIT,
+        op::CONTEXT_SWITCH,
+        op::MAKE_RESIDENT,
+        op::EVICT,
+    ] {
+        let mut r = rig();
+        let n = if matches!(opcode, op::FENCE_SIGNAL | op::FENCE_WAIT) {
+            3
+        } else {
+            1
+        };
+        let rd = with_packet(&r, |s| s.w.raw(opcode, 0, &vec![1; n]));
+        rejected(&mut r, rd, codes::D3DDDIERR_PRIVILEGEDINSTRUCTION);
+    }
+}
+
+#[test]
+fn invalid_instructions() {
+    type Edit = fn(&mut Sub);
+    let cases: [(&str, Edit); 8] = [
+        ("unknown opcode", |s| s.w.raw(0x7F, 0, &[])),
+        ("reserved header flags", |s| s.w.raw(op::NOP, 0x80, &[])),
+        ("unknown register", |s| s.w.set_regs(&[(0x0FF, 0)])),
+        ("bad register value", |s| s.w.set_regs(&[(id::Z_FUNC, 99)])),
+        ("non-finite float register", |s| {
+            s.w.set_regs(&[(id::W_FAR, f32::NAN.to_bits())])
+        }),
+        ("bad topology", |s| s.w.draw(9, 0, 1, 0, false)),
+        ("draw past its vertices", |s| s.w.draw(4, 0, 3, 0, false)),
+        ("indexed draw without indices", |s| {
+            s.w.draw(4, 0, 1, 0, true)
+        }),
+    ];
+    for (what, edit) in cases {
+        let mut r = rig();
+        let rd = with_packet(&r, edit);
+        eprintln!("case: {what}");
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    // A draw on the copy engine.
+    let mut r = rig();
+    let rd = frame(&r).data(r.copy);
+    rejected(&mut r, rd, codes::D3DDDIERR_ILLEGALINSTRUCTION);
+    // A vertex range outside its allocation.
+    let mut r = rig();
+    let mut s = Sub::new();
+    let vb = s.idx(r.vb, false);
+    s.w.set_vertices(vb, 100, 40);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // A buffer bound as render target.
+    let mut r = rig();
+    let mut s = Sub::new();
+    let vb = s.idx(r.vb, true);
+    s.w.bind_targets(vb, None);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+}
+
+#[test]
+fn invalid_handles() {
+    // An allocation-list entry naming nothing.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.allocation_list[1].h_allocation = 0xDEAD;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDHANDLE);
+    // A destroyed allocation.
+    let mut r = rig();
+    let vb = r.vb;
+    r.kmd.destroy_allocation(vb, &mut r.mem.clone()).unwrap();
+    r.mem.map.remove(&vb);
+    let rd = frame(&r).data(r.gfx);
+    let before = fingerprint(&r);
+    let mut rd2 = rd.clone();
+    assert_eq!(submit(&mut r, &mut rd2), codes::D3DDDIERR_INVALIDHANDLE);
+    assert_eq!(before, fingerprint(&r));
+    // A patch location naming an entry outside the list.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.patch_location_list[0].allocation_index = 5;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDHANDLE);
+    // A reference without a patch location.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.num_patch_locations -= 1;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDHANDLE);
+    // A write through a read-only entry.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.allocation_list[0].value = 0;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDHANDLE);
+}
+
+#[test]
+fn locked_allocation_that_cannot_move() {
+    let mut r = rig();
+    let h = r.rt_locked;
+    r.kmd.set_locked(h, true).unwrap();
+    let mut s = Sub::new();
+    let i = s.idx(h, true);
+    s.w.bind_targets(i, None);
+    s.w.clear_targets(1, 0, 0.0, 0, &[]);
+    let rd = s.data(r.gfx);
+    rejected(
+        &mut r,
+        rd.clone(),
+        codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
+    );
+    // CPU-visible allocations render while locked; unlocked ones always.
+    r.kmd.set_locked(h, false).unwrap();
+    let mut ok = rd;
+    assert_eq!(submit(&mut r, &mut ok), 0);
+    let vb = r.vb;
+    r.kmd.set_locked(vb, true).unwrap();
+    let mut ok = frame(&r).data(r.gfx);
+    assert_eq!(submit(&mut r, &mut ok), 0);
+}
+
+#[test]
+fn invalid_user_buffers() {
+    // A length that does not match the packet.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.command_buffer[2] = 4; // SET_REGS of 4 DWORDs: 3 payload DWORDs, not pairs
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // A packet past CommandLength.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.command_length -= 4;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // CommandLength beyond the buffer.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.command_length += 4;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // Not whole DWORDs.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.command_length -= 2;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // A patch location outside the buffer, and one not on a reference.
+    for off in [10_000u32, 0] {
+        let mut r = rig();
+        let mut rd = frame(&r).data(r.gfx);
+        rd.patch_location_list[0].patch_offset = off;
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    }
+    // Inline data whose byte count does not match the packet.
+    let mut r = rig();
+    let mut s = Sub::new();
+    s.w.vertices_inline(&[0; 20]);
+    let mut rd = s.data(r.gfx);
+    rd.command_buffer[4] = 40;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // NumAllocations beyond the list.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.num_allocations = 9;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+}
+
+#[test]
+fn limits_are_out_of_memory() {
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.command_length = limits::MAX_COMMAND_BUFFER_BYTES + 4;
+    rejected(&mut r, rd, codes::E_OUTOFMEMORY);
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.num_allocations = limits::MAX_ALLOCATION_LIST + 1;
+    rejected(&mut r, rd, codes::E_OUTOFMEMORY);
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.num_patch_locations = limits::MAX_PATCH_LIST + 1;
+    rejected(&mut r, rd, codes::E_OUTOFMEMORY);
+}
+
+#[test]
+fn bad_call_parameters_are_invalidarg() {
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.flags = 0x10;
+    rejected(&mut r, rd, codes::E_INVALIDARG);
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.h_context = Some(99);
+    rejected(&mut r, rd, codes::E_INVALIDARG);
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.command_offset = rd.command_length + 4;
+    rejected(&mut r, rd, codes::E_INVALIDARG);
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.patch_location_list[0].driver_id = 1;
+    rejected(&mut r, rd, codes::E_INVALIDARG);
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.allocation_list[0].value = 0x101;
+    rejected(&mut r, rd, codes::E_INVALIDARG);
+}
+
+#[test]
+fn the_default_context_and_command_offset() {
+    let mut r = rig();
+    let s = frame(&r);
+    let mut rd = s.data(r.gfx);
+    // hContext None = the first 3-D context; a NOP prefix skipped by
+    // CommandOffset (patch offsets stay relative to the buffer start).
+    rd.h_context = None;
+    let mut pre = Writer::new();
+    pre.raw(0xFF, 0xFF, &[]); // garbage before CommandOffset is never read
+    let mut bytes = pre.bytes.clone();
+    bytes.extend_from_slice(&s.w.bytes);
+    rd.command_buffer = bytes;
+    rd.command_offset = 4;
+    rd.command_length += 4;
+    for p in &mut rd.patch_location_list {
+        p.patch_offset += 4;
+    }
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(pixel(&r, 2), RED);
+}
+
+#[test]
+fn resize_requests_honoured_or_declined() {
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    rd.flags = render_flags::RESIZE_COMMAND_BUFFER | render_flags::RESIZE_PATCH_LOCATION_LIST;
+    rd.new_command_buffer_size = 1 << 20;
+    rd.new_patch_location_list_size = 64;
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    assert_eq!(rd.new_command_buffer_size, 1 << 20);
+    assert!(rd.command_buffer.capacity() >= 1 << 20);
+    assert_eq!(rd.new_patch_location_list_size, 64);
+    assert!(rd.patch_location_list.capacity() >= 64);
+    assert_eq!(rd.new_allocation_list_size, limits::DEFAULT_ALLOCATION_LIST);
+    // Declined: beyond the limit; the sizes returned are the current ones.
+    let mut rd = frame(&r).data(r.gfx);
+    rd.flags = render_flags::RESIZE_COMMAND_BUFFER | render_flags::RESIZE_ALLOCATION_LIST;
+    rd.new_command_buffer_size = limits::MAX_COMMAND_BUFFER_BYTES + 1;
+    rd.new_allocation_list_size = limits::MAX_ALLOCATION_LIST + 1;
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    assert_eq!(rd.new_command_buffer_size, 1 << 20);
+    assert_eq!(rd.new_allocation_list_size, limits::DEFAULT_ALLOCATION_LIST);
+    assert!(rd.allocation_list.capacity() >= limits::DEFAULT_ALLOCATION_LIST as usize);
+    // A resize-only call (nothing to submit): no fence.
+    let mut rd = RenderData {
+        flags: render_flags::RESIZE_COMMAND_BUFFER,
+        new_command_buffer_size: 4096,
+        h_context: Some(r.gfx),
+        ..RenderData::default()
+    };
+    let fences = r.kmd.fences(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    assert_eq!(rd.new_command_buffer_size, 4096);
+    assert_eq!(r.kmd.fences(r.gfx), fences);
+}
+
+#[test]
+fn null_rendering_signals_without_drawing() {
+    let mut r = rig();
+    let before = pixels(&r, r.rt);
+    let mut rd = frame(&r).data(r.gfx);
+    rd.flags = render_flags::NULL_RENDERING;
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(r.kmd.fences(r.gfx), Some((1, 1, 1)));
+    assert_eq!(pixels(&r, r.rt), before);
+}
+
+/// The copy engine writes the vertex buffer the 3-D draw reads: with the
+/// fence wait the draw sees the copied (green, full-width) quad; without
+/// it the 3-D engine, which runs first when both can, draws the old (red,
+/// left-half) quad. Both outcomes are deterministic.
+#[test]
+fn copy_engine_blt_lands_before_the_3d_draw_that_reads_it() {
+    for wait in [true, false] {
+        let mut r = rig();
+        let mut c = Sub::new();
+        let src = c.idx(r.staging, false);
+        let dst = c.idx(r.vb, true);
+        c.w.buffer_copy(src, 0, dst, 0, 120);
+        let mut rd = c.data(r.copy);
+        assert_eq!(submit(&mut r, &mut rd), 0);
+        let copy_fence = rd.fence;
+        if wait {
+            r.kmd.gpu_wait(r.gfx, r.copy, copy_fence).unwrap();
+        }
+        let mut rd = frame(&r).data(r.gfx);
+        assert_eq!(submit(&mut r, &mut rd), 0);
+        let gfx_fence = rd.fence;
+        // The CPU waits for the 3-D fence only.
+        r.kmd.retire(r.gfx, gfx_fence, &mut r.mem);
+        if wait {
+            assert_eq!(pixel(&r, 2), GREEN);
+            assert_eq!(pixel(&r, 12), GREEN);
+        } else {
+            assert_eq!(pixel(&r, 2), RED);
+            assert_eq!(pixel(&r, 12), 0xFF00_00FF);
+        }
+        r.kmd.retire_all(&mut r.mem);
+        assert_eq!(r.kmd.counters(r.copy).unwrap().copies, 1);
+        assert!(r.kmd.stats().context_switches >= 2);
+    }
+    // Waiting on a fence never submitted is refused.
+    let mut r = rig();
+    assert!(r.kmd.gpu_wait(r.gfx, r.copy, 5).is_err());
+}
+
+#[test]
+fn occlusion_queries_count_on_the_gpu() {
+    let mut r = rig();
+    let mut s = frame(&r);
+    s.w.query(false, 3);
+    s.w.draw(4, 0, 2, 0, false);
+    s.w.query(true, 3);
+    let mut rd = s.data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    assert_eq!(r.kmd.query_result(r.gfx, 3), None);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(r.kmd.query_result(r.gfx, 3), Some(8 * 16));
+}
+
+#[test]
+fn the_kernel_validates_its_copy() {
+    // The UMD's buffer is untouched by the call except for the returned
+    // buffers: mutating it afterwards cannot change what runs.
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    rd.command_buffer.iter_mut().for_each(|b| *b = 0xFF);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(pixel(&r, 2), RED);
+    assert_eq!(r.kmd.stats().faults, 0);
+}
+
+fn allowed(code: u32) -> bool {
+    [
+        codes::D3DDDIERR_PRIVILEGEDINSTRUCTION,
+        codes::D3DDDIERR_INVALIDINSTRUCTION,
+        codes::D3DDDIERR_INVALIDHANDLE,
+        codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
+        codes::D3DDDIERR_INVALIDUSERBUFFER,
+        codes::E_OUTOFMEMORY,
+        codes::E_INVALIDARG,
+    ]
+    .contains(&code)
+}
+
+/// A submission exercising most packets, for mutation.
+fn rich(r: &Rig) -> RenderData {
+    let mut s = frame(r);
+    s.w.vertices_inline(&quad(8.0, 12.0, GREEN));
+    s.w.indices_inline(
+        &[0u16, 1, 2, 3, 4, 5]
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect::<Vec<_>>(),
+        2,
+    );
+    s.w.draw(4, 0, 2, 0, true);
+    s.w.query(false, 1);
+    s.w.query(true, 1);
+    let i = s.idx(r.rt, false);
+    s.w.present(i);
+    s.data(r.gfx)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// Any mutation of a valid submission is either rejected with one of
+    /// the documented codes (changing nothing), or accepted and executed
+    /// without a fault, deterministically (the same on two devices); an
+    /// unmutated submission renders the reference frame.
+    #[test]
+    fn mutations_are_rejected_cleanly_or_render_deterministically(
+        edits in proptest::collection::vec((0usize..4, any::<u32>(), any::<u32>()), 0..4)
+    ) {
+        let mut a = rig();
+        let mut b = rig();
+        let mut rd = rich(&a);
+        for &(kind, at, v) in &edits {
+            match kind {
+                0 => {
+                    let n = rd.command_buffer.len();
+                    rd.command_buffer[at as usize % n] = v as u8;
+                }
+                1 => {
+                    let n = rd.command_buffer.len() / 4;
+                    let i = (at as usize % n) * 4;
+                    rd.command_buffer[i..i + 4].copy_from_slice(&v.to_le_bytes());
+                }
+                2 => {
+                    let n = rd.patch_location_list.len();
+                    let p = &mut rd.patch_location_list[at as usize % n];
+                    match v % 3 {
+                        0 => p.patch_offset = v >> 2,
+                        1 => p.allocation_index = v % 5,
+                        _ => p.patch_offset = p.patch_offset.wrapping_add(4),
+                    }
+                }
+                _ => match v % 4 {
+                    0 => rd.command_length = at % (rd.command_buffer.len() as u32 + 8),
+                    1 => rd.num_allocations = at % 6,
+                    2 => rd.num_patch_locations = at % 6,
+                    _ => rd.allocation_list[at as usize % 3].value = v & 0x3,
+                },
+            }
+        }
+        let before = fingerprint(&a);
+        let mut rd_b = rd.clone();
+        let code = a.kmd.render(&mut rd, &mut a.mem);
+        let code_b = b.kmd.render(&mut rd_b, &mut b.mem);
+        prop_assert_eq!(code, code_b);
+        if code == 0 {
+            a.kmd.retire_all(&mut a.mem);
+            b.kmd.retire_all(&mut b.mem);
+            prop_assert_eq!(a.kmd.stats().faults, 0);
+            prop_assert_eq!(pixels(&a, a.rt), pixels(&b, b.rt));
+            if edits.is_empty() {
+                let mut c = rig();
+                let mut rd_c = rich(&c);
+                prop_assert_eq!(c.kmd.render(&mut rd_c, &mut c.mem), 0);
+                c.kmd.retire_all(&mut c.mem);
+                prop_assert_eq!(pixels(&a, a.rt), pixels(&c, c.rt));
+            }
+        } else {
+            prop_assert!(allowed(code), "unexpected code {:#x}", code);
+            prop_assert_eq!(before, fingerprint(&a));
+        }
+    }
+}
