@@ -51,14 +51,21 @@ impl EnumTable {
 
 /// Declares a closed DDK value enum with its DDK names.
 ///
-/// ```ignore
-/// ddi_enum! {
-///     /// D3DCMPFUNC
+/// ```
+/// softhal_wire::ddi_enum! {
+///     /// D3DCMPFUNC (a two-value excerpt).
 ///     pub enum CmpFunc: u32 = "D3DCMPFUNC", prefix "D3DCMP_" {
+///         /// Never passes.
 ///         Never = 1 => "D3DCMP_NEVER",
+///         /// Passes if less.
 ///         Less = 2 => "D3DCMP_LESS" | "D3DCMP_LT_ALIAS",
 ///     }
 /// }
+/// assert_eq!(CmpFunc::from_raw(2), Some(CmpFunc::Less));
+/// assert_eq!(CmpFunc::Less.name(), "D3DCMP_LESS");
+/// assert_eq!(CmpFunc::from_name("less"), Some(CmpFunc::Less));
+/// assert_eq!(CmpFunc::from_name("D3DCMP_LT_ALIAS"), Some(CmpFunc::Less));
+/// assert_eq!(CmpFunc::TABLE.name_of(1), Some("D3DCMP_NEVER"));
 /// ```
 #[macro_export]
 macro_rules! ddi_enum {
