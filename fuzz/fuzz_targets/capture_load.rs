@@ -40,7 +40,10 @@ fn surface_bytes(c: &Capture) -> u64 {
             Record::CreateSurface { spec, .. } => {
                 let d = u64::from(spec.depth.max(1));
                 // 16 bytes per texel, 6 faces, 2x for mips.
-                u64::from(spec.width) * u64::from(spec.height.max(1)) * d * 16 * 6 * 2
+                u64::from(spec.width)
+                    .saturating_mul(u64::from(spec.height.max(1)))
+                    .saturating_mul(d)
+                    .saturating_mul(16 * 6 * 2)
             }
             _ => 0,
         })
