@@ -17,6 +17,7 @@ mod bench_dp2;
 mod capture_verbs;
 mod demo;
 mod dp2;
+mod noise;
 mod soak;
 mod workloads;
 

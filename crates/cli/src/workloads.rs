@@ -197,9 +197,8 @@ pub fn w6() -> Mesh {
     }
 }
 
-/// The W3/W4 texture (used once textures land in Pipeline II): 256 × 256 A8R8G8B8 texels, row-major, D3DCOLOR
+/// The W3/W4 texture: 256 × 256 A8R8G8B8 texels, row-major, D3DCOLOR
 /// values (R = x, G = y, B = x XOR y, A = 128 + ((x + y) AND 127)).
-#[allow(dead_code)]
 pub fn w3_texture() -> Vec<u32> {
     let mut t = Vec::with_capacity(256 * 256);
     for y in 0..256u32 {

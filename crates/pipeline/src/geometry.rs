@@ -32,7 +32,7 @@ use crate::state::{CullMode, FillMode, Viewport};
 use crate::vertex::{fetch, DrawCall, Vertex, VertexStage};
 
 /// Per-draw constants of the geometry stage.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct GeometryCtx {
     /// Vertex stage constants.
     pub vs: VertexStage,
@@ -42,28 +42,31 @@ pub(crate) struct GeometryCtx {
     pub viewport: Viewport,
     /// Near/far and user-plane clipping enabled.
     pub clipping: bool,
+    /// The specular alpha carries a fog factor: it stays Gouraud under
+    /// flat shading.
+    pub fog_alpha: bool,
 }
 
 /// A polygon being clipped (fixed capacity, no heap).
 #[derive(Clone, Copy)]
-struct Poly {
-    v: [Vertex; MAX_CLIP_VERTICES],
+struct Poly<const N: usize> {
+    v: [Vertex<N>; MAX_CLIP_VERTICES],
     n: usize,
 }
 
-impl Poly {
-    fn new(src: &[Vertex]) -> Self {
+impl<const N: usize> Poly<N> {
+    fn new(src: &[Vertex<N>]) -> Self {
         let mut v = [src[0]; MAX_CLIP_VERTICES];
         let n = src.len().min(MAX_CLIP_VERTICES);
         v[..n].copy_from_slice(&src[..n]);
         Poly { v, n }
     }
-    fn verts(&self) -> &[Vertex] {
+    fn verts(&self) -> &[Vertex<N>] {
         &self.v[..self.n]
     }
 }
 
-fn lerp_vertex(a: &Vertex, b: &Vertex, t: f32) -> Vertex {
+fn lerp_vertex<const N: usize>(a: &Vertex<N>, b: &Vertex<N>, t: f32) -> Vertex<N> {
     let l = |x: f32, y: f32| x + (y - x) * t;
     let mut r = *a;
     for i in 0..4 {
@@ -74,11 +77,16 @@ fn lerp_vertex(a: &Vertex, b: &Vertex, t: f32) -> Vertex {
     for i in 0..limits::MAX_USER_CLIP_PLANES {
         r.dist[i] = l(a.dist[i], b.dist[i]);
     }
+    for k in 0..N {
+        for i in 0..4 {
+            r.tex[k][i] = l(a.tex[k][i], b.tex[k][i]);
+        }
+    }
     r
 }
 
 /// Clips a polygon against `dist(v) ≥ 0` (Sutherland–Hodgman).
-fn clip_poly(p: &Poly, dist: &dyn Fn(&Vertex) -> f32) -> Poly {
+fn clip_poly<const N: usize>(p: &Poly<N>, dist: &dyn Fn(&Vertex<N>) -> f32) -> Poly<N> {
     let mut out = Poly { v: p.v, n: 0 };
     let n = p.n;
     for i in 0..n {
@@ -140,7 +148,7 @@ fn clip_planes(ctx: &GeometryCtx, planes: &mut [[f32; 5]; 12]) -> usize {
 }
 
 #[inline]
-fn plane_dist(p: &[f32; 5], v: &Vertex) -> f32 {
+fn plane_dist<const N: usize>(p: &[f32; 5], v: &Vertex<N>) -> f32 {
     if p[4] > 0.0 {
         let i = (p[4] as usize)
             .saturating_sub(1)
@@ -153,7 +161,7 @@ fn plane_dist(p: &[f32; 5], v: &Vertex) -> f32 {
 
 /// Projects a clip-space vertex to the screen; `None` if the result is not
 /// finite.
-fn project(vp: &Viewport, v: &Vertex) -> Option<Vertex> {
+fn project<const N: usize>(vp: &Viewport, v: &Vertex<N>) -> Option<Vertex<N>> {
     let rhw = 1.0 / v.pos[3];
     let w = vp.width as f32;
     let h = vp.height as f32;
@@ -175,25 +183,25 @@ fn project(vp: &Viewport, v: &Vertex) -> Option<Vertex> {
     Some(r)
 }
 
-fn finite(v: &Vertex) -> bool {
+fn finite<const N: usize>(v: &Vertex<N>) -> bool {
     v.pos.iter().all(|c| c.is_finite())
 }
 
-fn in_guard_band(v: &Vertex) -> bool {
+fn in_guard_band<const N: usize>(v: &Vertex<N>) -> bool {
     (GUARD_BAND_MIN..=GUARD_BAND_MAX).contains(&v.pos[0])
         && (GUARD_BAND_MIN..=GUARD_BAND_MAX).contains(&v.pos[1])
 }
 
 /// Screen-space polygon (from pre-transformed vertices) → homogeneous form
 /// so that linear clipping interpolates perspective-correctly.
-fn to_homogeneous(v: &Vertex) -> Vertex {
+fn to_homogeneous<const N: usize>(v: &Vertex<N>) -> Vertex<N> {
     let w = 1.0 / v.pos[3];
     let mut r = *v;
     r.pos = [v.pos[0] * w, v.pos[1] * w, v.pos[2] * w, w];
     r
 }
 
-fn from_homogeneous(v: &Vertex) -> Option<Vertex> {
+fn from_homogeneous<const N: usize>(v: &Vertex<N>) -> Option<Vertex<N>> {
     let rhw = 1.0 / v.pos[3];
     let mut r = *v;
     r.pos = [v.pos[0] * rhw, v.pos[1] * rhw, v.pos[2] * rhw, rhw];
@@ -206,7 +214,7 @@ fn from_homogeneous(v: &Vertex) -> Option<Vertex> {
 }
 
 /// Emits a screen-space polygon: fan triangles or outline/points.
-fn emit_polygon(ctx: &SetupCtx, verts: &[Vertex], out: &mut ChunkOut) {
+fn emit_polygon<const N: usize>(ctx: &SetupCtx, verts: &[Vertex<N>], out: &mut ChunkOut) {
     if verts.len() < 3 {
         return;
     }
@@ -245,7 +253,7 @@ fn emit_polygon(ctx: &SetupCtx, verts: &[Vertex], out: &mut ChunkOut) {
 }
 
 /// Processes input primitives `range` of `call` into `out`.
-pub(crate) fn process_range(
+pub(crate) fn process_range<const N: usize>(
     ctx: &GeometryCtx,
     call: &DrawCall<'_>,
     range: std::ops::Range<u64>,
@@ -261,12 +269,7 @@ pub(crate) fn process_range(
     let planes = &planes[..nplanes];
     'prims: for p in range {
         let el = call.topology.element(p);
-        let mut v = [Vertex {
-            pos: [0.0; 4],
-            diffuse: [0.0; 4],
-            specular: [0.0; 4],
-            dist: [0.0; limits::MAX_USER_CLIP_PLANES],
-        }; 3];
+        let mut v = [Vertex::<N>::ZERO; 3];
         for k in 0..arity {
             let Some(vi) = call.vertex_index(el[k]) else {
                 continue 'prims;
@@ -282,7 +285,11 @@ pub(crate) fn process_range(
         if ctx.setup.flat && arity > 1 {
             for k in 1..arity {
                 v[k].diffuse = v[0].diffuse;
+                let a = v[k].specular[3];
                 v[k].specular = v[0].specular;
+                if ctx.fog_alpha {
+                    v[k].specular[3] = a;
+                }
             }
         }
         let verts = &v[..arity];
@@ -297,7 +304,7 @@ pub(crate) fn process_range(
                 // negative rhw cannot be clipped in screen space.
                 continue;
             } else {
-                let hom: [Vertex; 3] = v.map(|x| to_homogeneous(&x));
+                let hom: [Vertex<N>; 3] = v.map(|x| to_homogeneous(&x));
                 let gb = guard_band_planes_screen();
                 clip_and_emit(
                     &ctx.setup,
@@ -354,7 +361,7 @@ fn guard_band_planes_screen() -> [[f32; 5]; 4] {
     ]
 }
 
-fn emit_direct(ctx: &SetupCtx, verts: &[Vertex], out: &mut ChunkOut) {
+fn emit_direct<const N: usize>(ctx: &SetupCtx, verts: &[Vertex<N>], out: &mut ChunkOut) {
     match verts {
         [a] => setup::setup_point(ctx, a, out),
         [a, b] => setup::setup_line(ctx, a, b, ctx.last_pixel, ctx.flat.then_some(a), out),
@@ -366,11 +373,11 @@ fn emit_direct(ctx: &SetupCtx, verts: &[Vertex], out: &mut ChunkOut) {
     }
 }
 
-fn clip_and_emit(
+fn clip_and_emit<const N: usize>(
     ctx: &SetupCtx,
-    verts: &[Vertex],
+    verts: &[Vertex<N>],
     planes: &[[f32; 5]],
-    back: &dyn Fn(&Vertex) -> Option<Vertex>,
+    back: &dyn Fn(&Vertex<N>) -> Option<Vertex<N>>,
     out: &mut ChunkOut,
 ) {
     if verts.len() == 2 {

@@ -11,26 +11,80 @@
 //! * [`Surface`]s in one of the [`Format`]s (render targets and
 //!   depth/stencil buffers), bound as [`RenderTargets`];
 //! * a [`PipelineState`] (raster, depth, stencil, alpha test, blend,
-//!   viewport, transforms — enums named after D3D, each with `from_d3d`);
+//!   viewport, transforms, texture stages, fog, lighting, vertex blending,
+//!   point state — enums named after D3D, each with `from_d3d`);
 //! * a [`DrawCall`]: raw vertex bytes described by a [`VertexLayout`], a
-//!   [`Topology`], optional [`Indices`];
+//!   [`Topology`], optional [`Indices`]; with
+//!   [`Renderer::draw_textured`], the [`texture::Texture`]s bound to the 8
+//!   stages (`[Option<&Texture>; 8]`; [`Renderer::draw`] binds none);
 //! * or a [`Clear`] over a rectangle list.
 //!
+//! ## Mapping DP2 state onto this API (for the device)
+//! Every value below is built with a numeric `from_d3d` constructor that
+//! takes the D3D number and returns `None` for invalid ones.
+//!
+//! | D3D state | Field | Constructor |
+//! |---|---|---|
+//! | D3DTSS_COLOROP / ALPHAOP | `textures.stages[n].color_op` / `alpha_op` | [`stages::TextureOp::from_d3d`] |
+//! | D3DTSS_COLORARG0..2 / ALPHAARG0..2 | `textures.stages[n].color_arg*` / `alpha_arg*` | [`stages::TextureArg::from_d3d`] |
+//! | D3DTSS_RESULTARG | `textures.stages[n].result` | [`stages::ResultTarget::from_d3d`] |
+//! | D3DTSS_BUMPENVMAT00..11, BUMPENVLSCALE/LOFFSET | `textures.stages[n].bump_env_mat`, `bump_lscale`, `bump_loffset` | floats |
+//! | D3DTSS_CONSTANT | `textures.stages[n].constant` | [`texture::format::argb_to_rgba`] |
+//! | D3DTSS_TEXCOORDINDEX | `textures.tex_coord_index[n]` | [`texgen::TexCoordIndex::from_d3d`] |
+//! | D3DTSS_TEXTURETRANSFORMFLAGS | `textures.transform_flags[n]` | [`texgen::TextureTransform::from_d3d`] |
+//! | D3DTS_TEXTURE0..7 | `textures.matrices[n]` | [`Matrix::from_d3d`] |
+//! | ADDRESSU/V/W, BORDERCOLOR | `textures.samplers[n].address_*`, `border_color` | [`texture::TextureAddress::from_d3d`] |
+//! | MAG/MIN/MIPFILTER (DX8+; DX6 numbers too) | `textures.samplers[n].*_filter` | [`texture::TextureFilter::from_d3d`], `from_dx6_*`, `from_d3d_legacy` |
+//! | MIPMAPLODBIAS, MAXMIPLEVEL, MAXANISOTROPY | `textures.samplers[n]` | floats / integers |
+//! | D3DRS_TEXTUREFACTOR | `textures.texture_factor` | D3DCOLOR |
+//! | COLORKEYENABLE / COLORKEYBLENDENABLE | `textures.color_key` | [`texture::ColorKeyMode::from_d3d`] (key on the [`texture::Texture`]) |
+//! | legacy TEXTUREMAPBLEND | `textures.stages[0]` | [`stages::TextureMapBlend::stage0`] |
+//! | D3DRS_SPECULARENABLE | `raster.specular_enable` | BOOL |
+//! | FOGENABLE, FOGCOLOR, FOGTABLEMODE, FOGVERTEXMODE, FOGSTART/END/DENSITY, RANGEFOGENABLE | `fog` ([`fog::FogState`]) | [`fog::FogMode::from_d3d`] |
+//! | LIGHTING, AMBIENT, LOCALVIEWER, NORMALIZENORMALS, COLORVERTEX, *MATERIALSOURCE | `lighting` ([`LightingParams`]) | [`lighting::MaterialSource::from_d3d`] |
+//! | SETLIGHT / LIGHTENABLE (world space) | `lighting.lights[..light_count]` | [`lighting::LightType::from_d3d`] |
+//! | SETMATERIAL | `lighting.material` | floats |
+//! | VERTEXBLEND, INDEXEDVERTEXBLENDENABLE, WORLDMATRIX(1..3), TWEENFACTOR | `vertex_blend` ([`VertexBlendState`]) | [`texgen::VertexBlend::from_d3d`] |
+//! | POINTSIZE(_MIN/_MAX), POINTSCALE*, POINTSPRITEENABLE | `point` ([`texgen::PointState`]) | floats / BOOL |
+//! | SETTEXTURESTAGE | the `textures` argument of [`Renderer::draw_textured`] | [`texture::Texture`] |
+//!
 //! ## Stages, in data-flow order
-//! 1. `vertex` — fetch vertices (bounds-checked), transform untransformed
-//!    ones to clip space;
+//! 1. `vertex` — fetch vertices (bounds-checked); for untransformed ones
+//!    vertex blending, the transform to clip space, lighting in camera
+//!    space, vertex fog (into the specular alpha), and per sampling stage
+//!    TEXCOORDINDEX, coordinate generation and the texture transform;
 //! 2. `geometry` — primitive assembly, NaN/Inf rejection, clipping
 //!    (near/far, user planes, guard band), projection and viewport mapping;
 //! 3. `setup` — fixed-point edge functions (8 sub-pixel bits, 64-bit),
-//!    culling, attribute planes;
+//!    culling, attribute planes (plus, for shaded draws, `attr · rhw`
+//!    planes of colours, fog and texture coordinates);
 //! 4. `bin` — per-64×64-tile lists with trivial reject / full-coverage
 //!    flags and a hard memory cap;
 //! 5. `raster` — exact incremental edge walking per tile, in parallel
 //!    over tile bands;
-//! 6. `pixel` — shade, alpha test, stencil, depth, blend, write; SIMD
-//!    kernels from `simd` for the common cases.
+//! 6. `pixel` / `shade` — shade (perspective-correct interpolation,
+//!    texture sampling with 2×2-quad derivatives, the stage cascade,
+//!    colour key, specular add, fog), alpha test, stencil, depth, blend,
+//!    write; SIMD kernels from `simd` for the common cases.
 //!
 //! The [`Renderer`] drives these stages; [`limits`] holds every bound.
+//!
+//! ## Specialisation
+//! Each draw resolves its state once. A draw with no texture sampled, an
+//! identity cascade and no fog takes exactly the Pipeline I paths (the
+//! vertex records carry no texture coordinates at all). Otherwise:
+//! * fog from the specular alpha with an identity cascade over a 24-bit
+//!   depth buffer (W5) is fused into the colour + depth SIMD kernel;
+//! * stage 0 MODULATE(TEXTURE, DIFFUSE) of an A8R8G8B8/X8R8G8B8 texture,
+//!   bilinear, WRAP, one level, blending off or SRCALPHA/INVSRCALPHA, no
+//!   depth/stencil/alpha test/fog (W3/W4) uses a vector kernel with an
+//!   8-bit fixed-point separable filter;
+//! * everything else runs the generic float shading loop (monomorphised
+//!   over depth/stencil/alpha test/blend).
+//!
+//! The two fused paths may differ from the float path by one unit per
+//! channel; which path is taken depends only on the state and on the
+//! triangle (affine or not), never on threads or SIMD level.
 //!
 //! ## Guarantees
 //! * **Determinism**: the same input produces the same bytes for every
@@ -48,12 +102,19 @@
 //! * **Unsafe code** is confined to the `simd` module (x86_64 intrinsics
 //!   behind runtime feature detection); the rest of the crate denies it.
 //!
-//! ## Not yet handled (Pipeline II)
-//! Textures and the texture-stage cascade, fog, lighting, vertex blending,
-//! point sprites and point sizes other than 1. The extension points are the
-//! [`VertexLayout`] elements (already described and validated), the
-//! per-triangle side record of attribute planes, and the shade step of the
-//! pixel stage.
+//! ## Not yet handled
+//! * Lines and points are not textured or fogged (they keep the Pipeline I
+//!   colour path); point sizes other than 1 and point sprites are not
+//!   rasterized ([`texgen::point_size`] / [`texgen::point_sprite_texcoord`]
+//!   exist, `PipelineState::point` is accepted and ignored).
+//! * Tweening (VERTEXBLEND = TWEENING) needs a second position stream in
+//!   [`VertexLayout`]; it is treated as DISABLE. Indexed vertex blending
+//!   reaches world matrices 0..3 only.
+//! * Normals are transformed by World·View's upper 3×3 (exact for rigid
+//!   and uniformly scaled transforms; NORMALIZENORMALS fixes the length),
+//!   not by its inverse transpose.
+//! * Texture sampling in the generic path is scalar f32 per pixel; only
+//!   the W3/W4 shape has a vector kernel.
 #![deny(unsafe_code)]
 
 mod bin;
@@ -66,6 +127,7 @@ mod pixel;
 mod raster;
 mod renderer;
 mod setup;
+mod shade;
 mod simd;
 mod state;
 mod surface;
@@ -82,9 +144,10 @@ pub use format::Format;
 pub use renderer::{Clear, ClearFlags, DrawStats, RenderTargets, Renderer};
 pub use simd::SimdLevel;
 pub use state::{
-    AlphaTestState, Blend, BlendOp, BlendState, CmpFunc, CullMode, DepthState, FillMode, Matrix,
-    PipelineState, RasterState, Rect, ShadeMode, StencilFace, StencilOp, StencilState, Transforms,
-    Viewport, ZBufferType, ZBIAS_UNIT,
+    AlphaTestState, Blend, BlendOp, BlendState, CmpFunc, CullMode, DepthState, FillMode,
+    LightingParams, Matrix, PipelineState, RasterState, Rect, ShadeMode, StencilFace, StencilOp,
+    StencilState, TextureStages, Transforms, VertexBlendState, Viewport, ZBufferType, NO_LIGHT,
+    ZBIAS_UNIT,
 };
 pub use surface::Surface;
 pub use vertex::{DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout};

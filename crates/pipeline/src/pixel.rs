@@ -5,8 +5,9 @@
 //! the tile's rows of the colour and depth/stencil surfaces, and counts.
 //!
 //! *Order* (D3D9 fixed function): the shade stage produces the interpolated
-//! diffuse colour (+ specular RGB when SPECULARENABLE; Pipeline II inserts
-//! texture stages and fog here), then the alpha test, then the stencil
+//! diffuse colour (+ specular RGB when SPECULARENABLE; draws with textures,
+//! a non-identity cascade or fog shade in `crate::shade` instead), then
+//! the alpha test, then the stencil
 //! test, the depth test and the stencil operation, then blending, then the
 //! colour write mask.
 //!
@@ -20,9 +21,14 @@
 //!   `<DEPTH, STENCIL, ALPHA_TEST, BLEND>` so that disabled features cost
 //!   nothing.
 //!
-//! Perspective triangles always take the generic loop. All paths compute
-//! colours and depths with the same formulas, so the path taken never
-//! changes a pixel.
+//! Shaded draws (see `crate::shade`) replace the generic loop with
+//! `shade::tri_span_full` and may use the textured kernel or fog fused
+//! into [`FastPath::ColorDepth24`]. Perspective triangles always take the
+//! generic loop. The Pipeline I paths compute colours and depths with
+//! the same formulas, so the path taken never changes a pixel; the two
+//! fused Pipeline II paths (textured kernel, fused fog) use 8-bit integer
+//! filtering/fog and may differ from the float shading loop by one unit
+//! per channel (the choice depends on state and triangle only).
 //!
 //! *Precision*: colours are 8 bits per channel through the whole stage
 //! (blending rounds `x/255` to nearest); 10-bit targets receive 8-bit values
@@ -31,6 +37,7 @@
 use crate::format::{load_raw, store_raw, Format};
 use crate::int::{clamp_u8, usize_from, usize_from_i32};
 use crate::setup::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
+use crate::shade::{ShadeCtx, TexFast};
 use crate::simd::{self, SimdLevel};
 use crate::state::{Blend, BlendOp, CmpFunc, PipelineState, StencilFace, ZBufferType};
 
@@ -133,15 +140,24 @@ pub(crate) struct BlendCtx {
 }
 
 /// Generic triangle span routine.
-pub(crate) type TriSpanFn =
-    fn(&mut TileTarget<'_>, &DrawCtx, &TriSetup, Option<&TriExtra>, i32, i32, i32, &mut Stats);
+pub(crate) type TriSpanFn = fn(
+    &mut TileTarget<'_>,
+    &DrawCtx,
+    &TriSetup,
+    Option<&TriExtra>,
+    &[[f32; 3]],
+    i32,
+    i32,
+    i32,
+    &mut Stats,
+);
 /// Generic single-fragment routine (lines and points).
 pub(crate) type FragFn =
     fn(&mut TileTarget<'_>, &DrawCtx, i32, i32, [i32; 4], f32, bool, &mut Stats);
 
 /// Everything the pixel stage needs, resolved once per draw.
 #[derive(Clone, Copy)]
-pub(crate) struct DrawCtx {
+pub(crate) struct DrawCtx<'a> {
     color_format: Format,
     color_bpp: usize,
     depth_format: Format,
@@ -171,6 +187,12 @@ pub(crate) struct DrawCtx {
     pub tri_span: TriSpanFn,
     /// Generic fragment routine.
     pub frag: FragFn,
+    /// Fog fused into the colour + depth kernel (W5 case).
+    pub fog_fast: Option<simd::FogFixed>,
+    /// Full shading (textures, cascade, fog), when the draw needs it.
+    pub shade: Option<ShadeCtx<'a>>,
+    /// The textured fast path (W3/W4 case), when the draw allows it.
+    pub tex_fast: Option<TexFast<'a>>,
 }
 
 fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
@@ -186,7 +208,12 @@ fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
 }
 
 /// Picks the monomorphised generic routines for a feature set.
-fn select_generic(depth: bool, stencil: bool, atest: bool, blend: bool) -> (TriSpanFn, FragFn) {
+fn select_generic(
+    depth: bool,
+    stencil: bool,
+    atest: bool,
+    blend: bool,
+) -> (TriSpanFn, FragFn, TriSpanFn) {
     match (depth, stencil, atest, blend) {
         (false, false, false, false) => pick::<false, false, false, false>(),
         (false, false, false, true) => pick::<false, false, false, true>(),
@@ -207,18 +234,25 @@ fn select_generic(depth: bool, stencil: bool, atest: bool, blend: bool) -> (TriS
     }
 }
 
-fn pick<const D: bool, const S: bool, const A: bool, const B: bool>() -> (TriSpanFn, FragFn) {
-    (tri_span_generic::<D, S, A, B>, fragment::<D, S, A, B>)
+fn pick<const D: bool, const S: bool, const A: bool, const B: bool>(
+) -> (TriSpanFn, FragFn, TriSpanFn) {
+    (
+        tri_span_generic::<D, S, A, B>,
+        fragment::<D, S, A, B>,
+        crate::shade::tri_span_full::<D, S, A, B>,
+    )
 }
 
-impl DrawCtx {
+impl<'a> DrawCtx<'a> {
     /// Resolves the state for a draw into `color_format` (and optionally a
-    /// depth/stencil surface of `depth_format`).
+    /// depth/stencil surface of `depth_format`); `shade` is the full
+    /// shading state when textures, a non-trivial cascade or fog are used.
     pub(crate) fn new(
         state: &PipelineState,
         color_format: Format,
         depth_format: Option<Format>,
         simd: SimdLevel,
+        shade: Option<ShadeCtx<'a>>,
     ) -> Self {
         let ds = &state.depth;
         let depth_test = depth_format.is_some() && ds.z_enable != ZBufferType::Disabled;
@@ -241,17 +275,23 @@ impl DrawCtx {
             u32::MAX
         };
         let specular_add = state.raster.specular_enable;
+        // Fog from the specular alpha with an identity cascade is fused into
+        // the depth kernel; anything else shaded goes the full way.
+        let fog_only = shade.as_ref().and_then(|s| s.fog_fixed());
+        let plain = shade.is_none() || fog_only.is_some();
         let simple = matches!(color_format, Format::A8R8G8B8 | Format::X8R8G8B8)
             && all_channels
             && !blend
             && !alpha_test
             && !stencil
-            && !specular_add;
+            && !specular_add
+            && plain;
         let fast = if !simple {
             FastPath::None
-        } else if !depth_test {
+        } else if !depth_test && fog_only.is_none() {
             FastPath::Color
-        } else if ds.z_enable == ZBufferType::ZBuffer
+        } else if depth_test
+            && ds.z_enable == ZBufferType::ZBuffer
             && matches!(dfmt, Format::D24S8 | Format::D24X8 | Format::D24X4S4)
         {
             FastPath::ColorDepth24
@@ -272,7 +312,7 @@ impl DrawCtx {
         } else {
             ds.w_near + 0.001
         };
-        let (tri_span, frag) = select_generic(depth_test, stencil, alpha_test, blend);
+        let (tri_span, frag, full_span) = select_generic(depth_test, stencil, alpha_test, blend);
         let st = &state.stencil;
         DrawCtx {
             color_format,
@@ -306,8 +346,13 @@ impl DrawCtx {
             specular_add,
             fast,
             simd,
-            tri_span,
+            tri_span: if shade.is_some() { full_span } else { tri_span },
             frag,
+            tex_fast: shade.as_ref().and_then(|s| {
+                TexFast::new(s, state, color_format, depth_test, stencil, alpha_test)
+            }),
+            fog_fast: fog_only,
+            shade,
         }
     }
 
@@ -321,6 +366,11 @@ impl DrawCtx {
     /// stencil, alpha test, blending, specular; all channels).
     pub(crate) fn direct_color32(&self) -> Option<u32> {
         (self.fast == FastPath::Color).then_some(self.and_mask)
+    }
+
+    /// AND mask of a packed 32-bit colour (X8R8G8B8 zeroes the X byte).
+    pub(crate) fn and_mask(&self) -> u32 {
+        self.and_mask
     }
 
     /// True if the draw uses the W-buffer.
@@ -534,6 +584,7 @@ fn tri_span_generic<
     d: &DrawCtx,
     tri: &TriSetup,
     extra: Option<&TriExtra>,
+    _planes: &[[f32; 3]],
     py: i32,
     x0: i32,
     x1: i32,
@@ -600,10 +651,25 @@ pub(crate) fn tri_spans(
     d: &DrawCtx,
     tri: &TriSetup,
     extra: Option<&TriExtra>,
+    planes: &[[f32; 3]],
     spans: &[simd::Span],
     stats: &mut Stats,
 ) {
-    if d.fast == FastPath::ColorDepth24 && tri.flags & FLAG_PERSPECTIVE == 0 {
+    if let Some(tf) = &d.tex_fast {
+        if crate::shade::tex_fast_spans(t, d, tf, tri, extra, planes, spans, stats) {
+            return;
+        }
+    }
+    let fog = match (d.fog_fast, extra) {
+        (Some(f), Some(e)) => {
+            Some(f.with_plane([e.specular[0][3], e.specular[1][3], e.specular[2][3]]))
+        }
+        _ => None,
+    };
+    if d.fast == FastPath::ColorDepth24
+        && tri.flags & FLAG_PERSPECTIVE == 0
+        && (d.fog_fast.is_none() || fog.is_some())
+    {
         let bb = tri.bbox();
         let td = simd::TriDepth24 {
             diffuse: tri.diffuse,
@@ -613,6 +679,7 @@ pub(crate) fn tri_spans(
             func: d.z_func,
             write: d.z_write,
             and_mask: d.and_mask,
+            fog,
         };
         let mut band = simd::BandRows {
             color: &mut *t.color,
@@ -628,7 +695,7 @@ pub(crate) fn tri_spans(
     }
     for sp in spans {
         let n = i32::try_from(sp.n).unwrap_or(1).max(1);
-        tri_span(t, d, tri, extra, sp.y, sp.x, sp.x + n - 1, stats);
+        tri_span(t, d, tri, extra, planes, sp.y, sp.x, sp.x + n - 1, stats);
     }
 }
 
@@ -640,18 +707,19 @@ pub(crate) fn tri_span(
     d: &DrawCtx,
     tri: &TriSetup,
     extra: Option<&TriExtra>,
+    planes: &[[f32; 3]],
     py: i32,
     x0: i32,
     x1: i32,
     stats: &mut Stats,
 ) {
-    let fast = if tri.flags & FLAG_PERSPECTIVE != 0 {
+    let fast = if tri.flags & FLAG_PERSPECTIVE != 0 || d.fog_fast.is_some() {
         FastPath::None
     } else {
         d.fast
     };
     if fast == FastPath::None {
-        (d.tri_span)(t, d, tri, extra, py, x0, x1, stats);
+        (d.tri_span)(t, d, tri, extra, planes, py, x0, x1, stats);
         return;
     }
     let n = usize_from_i32(x1 - x0 + 1);
@@ -678,7 +746,7 @@ pub(crate) fn tri_span(
                 x: x0,
                 n: n as u32,
             };
-            tri_spans(t, d, tri, extra, &[sp], stats);
+            tri_spans(t, d, tri, extra, planes, &[sp], stats);
         }
         FastPath::None => {}
     }

@@ -175,7 +175,10 @@ pub(crate) fn raster_tile(
         match chunk.get(kind, pi) {
             Some(PrimRef::Tri(tri)) => {
                 let extra = chunk.extras.get(crate::int::usize_from(tri.extra));
-                raster_tri(t, d, tile, tri, extra, full, &mut spans, stats);
+                let planes = extra
+                    .and_then(|e| chunk.planes.get(crate::int::usize_from(e.planes)..))
+                    .unwrap_or(&[]);
+                raster_tri(t, d, tile, tri, extra, planes, full, &mut spans, stats);
             }
             Some(PrimRef::Line(l)) => raster_line(t, d, tile, l, stats),
             Some(PrimRef::Point(p)) => raster_point(t, d, tile, p, stats),
@@ -194,6 +197,7 @@ fn raster_tri(
     tile: &Tile,
     tri: &TriSetup,
     extra: Option<&TriExtra>,
+    planes: &[[f32; 3]],
     full: bool,
     spans: &mut Spans,
     stats: &mut Stats,
@@ -303,7 +307,7 @@ fn raster_tri(
             }
         }
     }
-    tri_spans(t, d, tri, extra, &spans[..k], stats);
+    tri_spans(t, d, tri, extra, planes, &spans[..k], stats);
 }
 
 fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, stats: &mut Stats) {
@@ -363,7 +367,9 @@ fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, 
             let mi = mi as i32;
             let (px, py) = if l.x_major { (p, mi) } else { (mi, p) };
             if let Some(px4) = t.color_span(py, px, 1, 4) {
-                let b = c.map(|x| crate::int::clamp_u8(x >> 16));
+                // Element-wise (not `map`, which is not always inlined).
+                let cl = |x: i32| crate::int::clamp_u8(x >> 16);
+                let b = [cl(c[0]), cl(c[1]), cl(c[2]), cl(c[3])];
                 let packed = u32::from_le_bytes(b) & and_mask;
                 px4.copy_from_slice(&packed.to_le_bytes());
                 written += 1;

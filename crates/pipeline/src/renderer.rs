@@ -26,14 +26,18 @@ use rayon::prelude::*;
 
 use crate::bin::Bins;
 use crate::error::PipelineError;
+use crate::fog::FogSource;
 use crate::geometry::{process_range, GeometryCtx};
 use crate::limits::{self, TILE_SIZE};
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::raster::raster_tile;
 use crate::setup::{ChunkOut, SetupCtx};
+use crate::shade::ShadeCtx;
 use crate::simd::SimdLevel;
+use crate::stages::MAX_STAGES;
 use crate::state::{PipelineState, Rect, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
+use crate::texture::Texture;
 use crate::vertex::{DrawCall, VertexStage};
 
 /// The surfaces a draw renders into.
@@ -169,12 +173,25 @@ impl Renderer {
         self.simd
     }
 
-    /// Draws primitives. Returns when all pixels are written.
+    /// Draws primitives without textures. Returns when all pixels are
+    /// written.
     pub fn draw(
         &mut self,
         targets: &mut RenderTargets<'_>,
         state: &PipelineState,
         call: &DrawCall<'_>,
+    ) -> Result<DrawStats, PipelineError> {
+        self.draw_textured(targets, state, call, &[None; MAX_STAGES])
+    }
+
+    /// Draws primitives with the textures bound to the 8 stages
+    /// (SETTEXTURESTAGE). Returns when all pixels are written.
+    pub fn draw_textured(
+        &mut self,
+        targets: &mut RenderTargets<'_>,
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+        textures: &[Option<&Texture>; MAX_STAGES],
     ) -> Result<DrawStats, PipelineError> {
         call.validate()?;
         let color_format = targets.color.format();
@@ -216,7 +233,17 @@ impl Renderer {
         if rect.is_empty() || call.primitive_count == 0 {
             return Ok(stats);
         }
-        let dctx = DrawCtx::new(state, color_format, depth_format, self.simd);
+        let pretransformed = call.layout.is_pretransformed();
+        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed) {
+            Some((s, n)) => (Some(s), n),
+            None => (None, 0),
+        };
+        let full = shade.is_some();
+        let fog_alpha = matches!(
+            state.fog.source(pretransformed),
+            FogSource::Vertex(_) | FogSource::SpecularAlpha
+        );
+        let dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
         let ds = &state.depth;
         let gctx = GeometryCtx {
             vs: VertexStage::new(state, call.layout),
@@ -226,13 +253,16 @@ impl Renderer {
                 fill: state.raster.fill_mode,
                 flat: state.raster.shade_mode == ShadeMode::Flat,
                 last_pixel: state.raster.last_pixel,
-                need_specular: state.raster.specular_enable,
+                need_specular: state.raster.specular_enable || (full && fog_alpha),
                 need_rhw: ds.z_enable == crate::state::ZBufferType::WBuffer,
                 depth_bias: ds.depth_bias - ds.z_bias.min(16) as f32 * ZBIAS_UNIT,
                 slope_bias: ds.slope_scale_depth_bias,
+                full,
+                fog_alpha: full && fog_alpha,
             },
             viewport: state.viewport,
             clipping: state.raster.clipping,
+            fog_alpha: full && fog_alpha,
         };
         self.bins.reset(cw, ch, rect);
         let total = u64::from(call.primitive_count);
@@ -251,7 +281,12 @@ impl Renderer {
         let setup = |chunks: &mut [ChunkOut], ranges: &[std::ops::Range<u64>]| {
             let work = |(out, r): (&mut ChunkOut, &std::ops::Range<u64>)| {
                 out.clear();
-                process_range(&gctx, call, r.clone(), out);
+                match sets {
+                    0 => process_range::<0>(&gctx, call, r.clone(), out),
+                    1 => process_range::<1>(&gctx, call, r.clone(), out),
+                    2 => process_range::<2>(&gctx, call, r.clone(), out),
+                    _ => process_range::<MAX_STAGES>(&gctx, call, r.clone(), out),
+                }
             };
             match pool {
                 Some(_) => chunks.par_iter_mut().zip(ranges.par_iter()).for_each(work),

@@ -73,7 +73,8 @@ impl TriSetup {
 }
 
 /// Side record of a triangle whose draw needs more than the diffuse colour
-/// (extension point: Pipeline II adds texture coordinate and fog planes).
+/// (specular, rhw, perspective colours, and for shaded draws the index of
+/// its full-path planes).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TriExtra {
     /// rhw plane (perspective colours and W-buffering).
@@ -85,6 +86,11 @@ pub(crate) struct TriExtra {
     /// Float planes of `attr · rhw`: diffuse channels 0..4, specular 4..8
     /// (when perspective).
     pub persp: [[f32; 3]; 8],
+    /// Index of the first of the triangle's full-path planes in
+    /// [`ChunkOut::planes`] ([`NO_EXTRA`] if none): `attr · rhw` planes of
+    /// diffuse (4, BGRA 0..=255), specular (4; alpha = fog factor × 255,
+    /// always Gouraud), then 4 per texture-coordinate set.
+    pub planes: u32,
 }
 
 /// A set-up line (width 1).
@@ -207,6 +213,8 @@ pub(crate) struct ChunkOut {
     pub points: Vec<PointSetup>,
     /// Side records referenced by `TriSetup::extra`.
     pub extras: Vec<TriExtra>,
+    /// Full-path attribute planes referenced by `TriExtra::planes`.
+    pub planes: Vec<[f32; 3]>,
 }
 
 impl ChunkOut {
@@ -216,6 +224,7 @@ impl ChunkOut {
         self.lines.clear();
         self.points.clear();
         self.extras.clear();
+        self.planes.clear();
     }
 
     /// Primitive `index` of `kind`.
@@ -255,6 +264,7 @@ impl ChunkOut {
             + self.lines.capacity() * size_of::<LineSetup>()
             + self.points.capacity() * size_of::<PointSetup>()
             + self.extras.capacity() * size_of::<TriExtra>()
+            + self.planes.capacity() * size_of::<[f32; 3]>()
     }
 }
 
@@ -279,6 +289,11 @@ pub(crate) struct SetupCtx {
     pub depth_bias: f32,
     /// Slope-scaled depth bias factor.
     pub slope_bias: f32,
+    /// Emit the full-path attribute planes (textures, fog, cascade).
+    pub full: bool,
+    /// The specular alpha is a fog factor: Gouraud even under flat
+    /// shading.
+    pub fog_alpha: bool,
 }
 
 /// Snaps a screen coordinate to 8-bit sub-pixel fixed point.
@@ -313,12 +328,16 @@ fn color_u8(c: [f32; 4]) -> [u8; 4] {
 
 /// One attribute of the three vertices, as f64.
 #[inline(always)]
-fn attr3(v: &[&Vertex; 3], f: impl Fn(&Vertex) -> f32) -> [f64; 3] {
+fn attr3<const N: usize>(v: &[&Vertex<N>; 3], f: impl Fn(&Vertex<N>) -> f32) -> [f64; 3] {
     [f64::from(f(v[0])), f64::from(f(v[1])), f64::from(f(v[2]))]
 }
 
 /// Sets up a solid triangle (`v[0]` is the provoking vertex).
-pub(crate) fn setup_triangle(ctx: &SetupCtx, v: [&Vertex; 3], out: &mut ChunkOut) {
+pub(crate) fn setup_triangle<const N: usize>(
+    ctx: &SetupCtx,
+    v: [&Vertex<N>; 3],
+    out: &mut ChunkOut,
+) {
     let xs = [snap(v[0].pos[0]), snap(v[1].pos[0]), snap(v[2].pos[0])];
     let ys = [snap(v[0].pos[1]), snap(v[1].pos[1]), snap(v[2].pos[1])];
     let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
@@ -394,6 +413,18 @@ pub(crate) fn setup_triangle(ctx: &SetupCtx, v: [&Vertex; 3], out: &mut ChunkOut
             diffuse[0][c] = to_fixed(cd, 0.0, 0.0).map_or(0, |f| f[0]);
             specular[0][c] = to_fixed(cs, 0.0, 0.0).map_or(0, |f| f[0]);
         }
+        if ctx.fog_alpha {
+            // The fog factor stays Gouraud under flat shading.
+            let (r0, gx, gy) = plane(attr3(&v, |p| p.specular[3]));
+            match to_fixed(r0, gx, gy) {
+                Some(f) => {
+                    for k in 0..3 {
+                        specular[k][3] = f[k];
+                    }
+                }
+                None => flags |= FLAG_PERSPECTIVE,
+            }
+        }
     } else {
         let mut ok = affine;
         if ok {
@@ -431,14 +462,46 @@ pub(crate) fn setup_triangle(ctx: &SetupCtx, v: [&Vertex; 3], out: &mut ChunkOut
         }
     }
 
-    let extra = if flags & FLAG_PERSPECTIVE != 0 || ctx.need_specular || ctx.need_rhw {
+    let extra = if flags & FLAG_PERSPECTIVE != 0 || ctx.need_specular || ctx.need_rhw || ctx.full {
         let (wr, wx, wy) = plane(rhw_vals);
+        let planes = if ctx.full {
+            let first = u32::try_from(out.planes.len()).unwrap_or(NO_EXTRA);
+            let mut push = |a: [f64; 3]| {
+                let (r0, gx, gy) = plane(a);
+                out.planes.push([r0 as f32, gx as f32, gy as f32]);
+            };
+            for c in 0..4 {
+                if ctx.flat {
+                    let k = provoking.diffuse[c];
+                    push(attr3(&v, |p| k * p.pos[3]));
+                } else {
+                    push(attr3(&v, |p| p.diffuse[c] * p.pos[3]));
+                }
+            }
+            for c in 0..4 {
+                if ctx.flat && !(c == 3 && ctx.fog_alpha) {
+                    let k = provoking.specular[c];
+                    push(attr3(&v, |p| k * p.pos[3]));
+                } else {
+                    push(attr3(&v, |p| p.specular[c] * p.pos[3]));
+                }
+            }
+            for t in 0..N {
+                for c in 0..4 {
+                    push(attr3(&v, |p| p.tex[t][c] * p.pos[3]));
+                }
+            }
+            first
+        } else {
+            NO_EXTRA
+        };
         let idx = u32::try_from(out.extras.len()).unwrap_or(NO_EXTRA);
         out.extras.push(TriExtra {
             rhw: [wr as f32, wx as f32, wy as f32],
             bias: bias as f32,
             specular,
             persp,
+            planes,
         });
         idx
     } else {
@@ -462,12 +525,12 @@ pub(crate) fn setup_triangle(ctx: &SetupCtx, v: [&Vertex; 3], out: &mut ChunkOut
 /// Sets up a line from `a` to `b`. `colors` overrides both ends' colours
 /// (flat shading: the provoking vertex's). `last_pixel` includes the end
 /// pixel.
-pub(crate) fn setup_line(
+pub(crate) fn setup_line<const N: usize>(
     ctx: &SetupCtx,
-    a: &Vertex,
-    b: &Vertex,
+    a: &Vertex<N>,
+    b: &Vertex<N>,
     last_pixel: bool,
-    flat: Option<&Vertex>,
+    flat: Option<&Vertex<N>>,
     out: &mut ChunkOut,
 ) {
     let (x0, y0, x1, y1) = (
@@ -579,7 +642,7 @@ pub(crate) fn setup_line(
 }
 
 /// Sets up a point of size 1: the pixel whose centre is nearest.
-pub(crate) fn setup_point(ctx: &SetupCtx, v: &Vertex, out: &mut ChunkOut) {
+pub(crate) fn setup_point<const N: usize>(ctx: &SetupCtx, v: &Vertex<N>, out: &mut ChunkOut) {
     let x = i64_to_i32_sat((snap(v.pos[0]) + 128).div_euclid(256));
     let y = i64_to_i32_sat((snap(v.pos[1]) + 128).div_euclid(256));
     let r = ctx.rect;
@@ -598,7 +661,7 @@ pub(crate) fn setup_point(ctx: &SetupCtx, v: &Vertex, out: &mut ChunkOut) {
 
 /// Signed doubled area of a screen polygon on snapped coordinates
 /// (positive = clockwise on screen).
-pub(crate) fn polygon_area(verts: &[Vertex]) -> i128 {
+pub(crate) fn polygon_area<const N: usize>(verts: &[Vertex<N>]) -> i128 {
     let n = verts.len();
     let mut s: i128 = 0;
     for i in 0..n {

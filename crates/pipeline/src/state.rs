@@ -6,7 +6,19 @@
 //! *Guarantees*: `Default` gives the D3D9 API defaults; every value is
 //! valid by construction (unknown numbers are rejected by `from_d3d`).
 //!
-//! *Not handled here*: texture stages, fog and lighting (Pipeline II).
+//! Pipeline II state (texture stages and samplers, fog, lighting, texture
+//! coordinate generation and transforms, vertex blending, point size) is
+//! grouped in [`TextureStages`], [`crate::fog::FogState`],
+//! [`LightingParams`], [`VertexBlendState`] and
+//! [`crate::texgen::PointState`]; see the crate docs for the D3D mapping.
+
+use crate::fog::FogState;
+use crate::lighting::{
+    Light, LightType, LightingState, Material, MaterialSource, MAX_ACTIVE_LIGHTS,
+};
+use crate::stages::{StageState, MAX_STAGES};
+use crate::texgen::{PointState, TexCoordIndex, TextureTransform, VertexBlend};
+use crate::texture::{ColorKeyMode, SamplerState};
 
 /// A comparison function (D3DCMPFUNC), used by depth, stencil and alpha tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -657,6 +669,167 @@ pub struct Transforms {
     pub projection: Matrix,
 }
 
+/// Texture-stage state of the 8 stages (D3DTSS_* and sampler states),
+/// TEXTUREFACTOR and colour keying.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TextureStages {
+    /// COLOROP … RESULTARG, BUMPENVMAT*, BUMPENVL*, CONSTANT of each stage.
+    /// `has_texture` is overwritten at draw time from the bound textures.
+    pub stages: [StageState; MAX_STAGES],
+    /// ADDRESSU/V/W, BORDERCOLOR, MAG/MIN/MIPFILTER, MIPMAPLODBIAS,
+    /// MAXMIPLEVEL, MAXANISOTROPY of each stage's sampler.
+    pub samplers: [SamplerState; MAX_STAGES],
+    /// D3DTSS_TEXCOORDINDEX of each stage (default: set = stage number).
+    pub tex_coord_index: [TexCoordIndex; MAX_STAGES],
+    /// D3DTSS_TEXTURETRANSFORMFLAGS of each stage.
+    pub transform_flags: [TextureTransform; MAX_STAGES],
+    /// D3DTS_TEXTURE0..7 matrices.
+    pub matrices: [Matrix; MAX_STAGES],
+    /// D3DRS_TEXTUREFACTOR (D3DCOLOR).
+    pub texture_factor: u32,
+    /// COLORKEYENABLE / COLORKEYBLENDENABLE (stage textures with a colour
+    /// key only).
+    pub color_key: ColorKeyMode,
+}
+
+impl Default for TextureStages {
+    fn default() -> Self {
+        TextureStages {
+            stages: std::array::from_fn(StageState::default_for),
+            samplers: [SamplerState::default(); MAX_STAGES],
+            tex_coord_index: std::array::from_fn(|i| TexCoordIndex {
+                set: i as u16,
+                mode: crate::texgen::TexGenMode::PassThru,
+            }),
+            transform_flags: [TextureTransform::default(); MAX_STAGES],
+            matrices: [Matrix::IDENTITY; MAX_STAGES],
+            texture_factor: 0xFFFF_FFFF,
+            color_key: ColorKeyMode::Off,
+        }
+    }
+}
+
+/// Lighting state in a fixed-size, copyable form (D3DRS_LIGHTING and the
+/// related render states, the enabled lights and the material). Lights
+/// are given in **world space** as D3DLIGHT9 gives them; the pipeline
+/// moves them to camera space with the VIEW matrix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightingParams {
+    /// D3DRS_LIGHTING (untransformed vertices only).
+    pub enable: bool,
+    /// The enabled lights (the first `light_count` entries are used).
+    pub lights: [Light; MAX_ACTIVE_LIGHTS],
+    /// Number of enabled lights in `lights`.
+    pub light_count: usize,
+    /// The material.
+    pub material: Material,
+    /// D3DRS_AMBIENT (D3DCOLOR).
+    pub ambient: u32,
+    /// D3DRS_LOCALVIEWER.
+    pub local_viewer: bool,
+    /// D3DRS_NORMALIZENORMALS.
+    pub normalize_normals: bool,
+    /// D3DRS_COLORVERTEX.
+    pub color_vertex: bool,
+    /// D3DRS_DIFFUSEMATERIALSOURCE.
+    pub diffuse_source: MaterialSource,
+    /// D3DRS_SPECULARMATERIALSOURCE.
+    pub specular_source: MaterialSource,
+    /// D3DRS_AMBIENTMATERIALSOURCE.
+    pub ambient_source: MaterialSource,
+    /// D3DRS_EMISSIVEMATERIALSOURCE.
+    pub emissive_source: MaterialSource,
+}
+
+/// A light that contributes nothing (filler of unused light slots).
+pub const NO_LIGHT: Light = Light {
+    kind: LightType::Directional,
+    diffuse: [0.0; 4],
+    specular: [0.0; 4],
+    ambient: [0.0; 4],
+    position: [0.0; 3],
+    direction: [0.0, 0.0, 1.0],
+    range: 0.0,
+    falloff: 0.0,
+    attenuation0: 0.0,
+    attenuation1: 0.0,
+    attenuation2: 0.0,
+    theta: 0.0,
+    phi: 0.0,
+};
+
+impl Default for LightingParams {
+    /// D3D9 defaults (LIGHTING is TRUE in D3D9, but the device sets it
+    /// from the stream; the pipeline default is off).
+    fn default() -> Self {
+        let l = LightingState::default();
+        LightingParams {
+            enable: false,
+            lights: [NO_LIGHT; MAX_ACTIVE_LIGHTS],
+            light_count: 0,
+            material: l.material,
+            ambient: 0,
+            local_viewer: l.local_viewer,
+            normalize_normals: l.normalize_normals,
+            color_vertex: l.color_vertex,
+            diffuse_source: l.diffuse_source,
+            specular_source: l.specular_source,
+            ambient_source: l.ambient_source,
+            emissive_source: l.emissive_source,
+        }
+    }
+}
+
+impl LightingParams {
+    /// The [`LightingState`] `light_vertex` reads, with the lights moved
+    /// to camera space by `view`.
+    pub fn camera_space(&self, view: &Matrix) -> LightingState {
+        let lights = self
+            .lights
+            .iter()
+            .take(self.light_count.min(MAX_ACTIVE_LIGHTS))
+            .map(|l| {
+                let p = view.transform([l.position[0], l.position[1], l.position[2], 1.0]);
+                let d = view.transform([l.direction[0], l.direction[1], l.direction[2], 0.0]);
+                Light {
+                    position: [p[0], p[1], p[2]],
+                    direction: [d[0], d[1], d[2]],
+                    ..*l
+                }
+            })
+            .collect();
+        LightingState {
+            lights,
+            material: self.material,
+            ambient: crate::texture::format::argb_to_rgba(self.ambient),
+            local_viewer: self.local_viewer,
+            normalize_normals: self.normalize_normals,
+            color_vertex: self.color_vertex,
+            diffuse_source: self.diffuse_source,
+            specular_source: self.specular_source,
+            ambient_source: self.ambient_source,
+            emissive_source: self.emissive_source,
+        }
+    }
+}
+
+/// Vertex blending (D3DRS_VERTEXBLEND, INDEXEDVERTEXBLENDENABLE, the world
+/// matrices 0..3, TWEENFACTOR).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct VertexBlendState {
+    /// D3DRS_VERTEXBLEND. `Weights(n)` needs `n` blend weights in the
+    /// vertex layout; TWEENING is not supported (treated as DISABLE).
+    pub mode: VertexBlend,
+    /// D3DRS_INDEXEDVERTEXBLENDENABLE: the last blend "weight" of the
+    /// layout is a packed UBYTE4 of matrix indices (indices ≥ 4 select no
+    /// matrix: only world matrices 0..3 are held).
+    pub indexed: bool,
+    /// D3DTS_WORLDMATRIX(1..3); world matrix 0 is [`Transforms::world`].
+    pub worlds: [Matrix; 3],
+    /// D3DRS_TWEENFACTOR (unused until tweening is supported).
+    pub tween_factor: f32,
+}
+
 /// Everything a draw call reads besides vertices, indices and surfaces.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PipelineState {
@@ -674,6 +847,16 @@ pub struct PipelineState {
     pub viewport: Viewport,
     /// Transforms.
     pub transforms: Transforms,
+    /// Texture stages, samplers, TEXTUREFACTOR, colour key.
+    pub textures: TextureStages,
+    /// Fog render states.
+    pub fog: FogState,
+    /// Lighting.
+    pub lighting: LightingParams,
+    /// Vertex blending.
+    pub vertex_blend: VertexBlendState,
+    /// Point size and sprites (POINTSIZE*, POINTSCALE*, POINTSPRITEENABLE).
+    pub point: PointState,
 }
 
 #[cfg(test)]

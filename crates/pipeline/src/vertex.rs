@@ -11,15 +11,19 @@
 //! outside the buffer yields `None` and the primitive is dropped — never a
 //! panic.
 //!
-//! *Not handled here*: lighting, vertex blending, texture coordinate
-//! generation and fog (Pipeline II: the [`VertexLayout`] already describes
-//! normals, texture coordinates, point size and blend weights so that they
-//! can be fetched there).
+//! Pipeline II vertex operations happen here too: vertex blending (before
+//! the transform), lighting in camera space (untransformed vertices),
+//! vertex fog (written into the specular alpha), and per sampling stage
+//! TEXCOORDINDEX, coordinate generation and the texture transform.
 
 use crate::error::PipelineError;
+use crate::fog::{FogMode, FogSource, FogState};
 use crate::int::usize_from;
+use crate::lighting::LightingState;
 use crate::limits;
+use crate::stages::MAX_STAGES;
 use crate::state::{Matrix, PipelineState};
+use crate::texgen::{TexCoordIndex, TexCoords, TextureTransform, VertexBlend};
 
 /// How the position of a vertex is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -340,32 +344,76 @@ impl DrawCall<'_> {
     }
 }
 
-/// A fetched and transformed vertex.
+/// A fetched and transformed vertex carrying `N` texture-coordinate
+/// 4-vectors (one per sampling stage; 0 for untextured draws, so that
+/// Pipeline I draws move no extra bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Vertex {
+pub(crate) struct Vertex<const N: usize = 0> {
     /// Screen `(x, y, z, rhw)` (pre-transformed) or clip `(x, y, z, w)`.
     pub pos: [f32; 4],
     /// Diffuse colour, blue, green, red, alpha in 0..=255.
     pub diffuse: [f32; 4],
-    /// Specular colour, same order.
+    /// Specular colour, same order. Its alpha is the fog factor × 255
+    /// when fog is on (vertex fog writes it).
     pub specular: [f32; 4],
     /// User clip plane distances (untransformed only).
     pub dist: [f32; limits::MAX_USER_CLIP_PLANES],
+    /// Texture coordinates of the sampling stages (after TEXCOORDINDEX,
+    /// generation and the texture transform).
+    pub tex: [[f32; 4]; N],
+}
+
+impl<const N: usize> Vertex<N> {
+    /// An all-zero vertex.
+    pub(crate) const ZERO: Self = Vertex {
+        pos: [0.0; 4],
+        diffuse: [0.0; 4],
+        specular: [0.0; 4],
+        dist: [0.0; limits::MAX_USER_CLIP_PLANES],
+        tex: [[0.0; 4]; N],
+    };
+}
+
+/// Per-stage texture-coordinate processing of a draw.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TexStage {
+    /// TEXCOORDINDEX.
+    pub index: TexCoordIndex,
+    /// TEXTURETRANSFORMFLAGS.
+    pub flags: TextureTransform,
+    /// The texture matrix.
+    pub matrix: Matrix,
 }
 
 /// Per-draw constants of the vertex stage.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct VertexStage {
     /// World · View · Projection.
     pub wvp: Matrix,
     /// World.
     pub world: Matrix,
+    /// World · View (camera space).
+    pub world_view: Matrix,
+    /// View · Projection (after vertex blending).
+    pub view_proj: Matrix,
+    /// View.
+    pub view: Matrix,
     /// Enabled user clip planes (bit i = plane i).
     pub planes_enabled: u32,
     /// The planes.
     pub planes: [[f32; 4]; limits::MAX_USER_CLIP_PLANES],
     /// Pre-transformed input.
     pub pretransformed: bool,
+    /// Lighting (untransformed vertices with LIGHTING on).
+    pub lighting: Option<LightingState>,
+    /// Vertex fog written into the specular alpha.
+    pub vertex_fog: Option<(FogState, FogMode)>,
+    /// Vertex blending: mode, indexed, world matrices 0..3.
+    pub blend: Option<(VertexBlend, bool, [Matrix; 4])>,
+    /// Camera-space position/normal needed (lighting, fog, generation).
+    pub need_camera: bool,
+    /// Texture-coordinate processing of the sampling stages.
+    pub tex: [TexStage; MAX_STAGES],
 }
 
 impl VertexStage {
@@ -376,12 +424,45 @@ impl VertexStage {
         } else {
             0
         };
+        let pretransformed = layout.is_pretransformed();
+        let lighting = (state.lighting.enable && !pretransformed)
+            .then(|| state.lighting.camera_space(&t.view));
+        let vertex_fog = match state.fog.source(pretransformed) {
+            FogSource::Vertex(m) => Some((state.fog, m)),
+            _ => None,
+        };
+        let vb = &state.vertex_blend;
+        let blend = match vb.mode {
+            VertexBlend::Weights(_) if !pretransformed && layout.blend_weights.is_some() => Some((
+                vb.mode,
+                vb.indexed,
+                [t.world, vb.worlds[0], vb.worlds[1], vb.worlds[2]],
+            )),
+            _ => None,
+        };
+        let ts = &state.textures;
+        let tex = std::array::from_fn(|i| TexStage {
+            index: ts.tex_coord_index[i],
+            flags: ts.transform_flags[i],
+            matrix: ts.matrices[i],
+        });
+        let texgen = tex
+            .iter()
+            .any(|s: &TexStage| s.index.mode != crate::texgen::TexGenMode::PassThru);
         VertexStage {
             wvp: t.world.mul(&t.view).mul(&t.projection),
             world: t.world,
+            world_view: t.world.mul(&t.view),
+            view_proj: t.view.mul(&t.projection),
+            view: t.view,
             planes_enabled,
             planes: state.raster.clip_planes,
-            pretransformed: layout.is_pretransformed(),
+            pretransformed,
+            need_camera: !pretransformed && (lighting.is_some() || vertex_fog.is_some() || texgen),
+            lighting,
+            vertex_fog,
+            blend,
+            tex,
         }
     }
 }
@@ -393,22 +474,130 @@ fn f32_at(b: &[u8], off: usize) -> Option<f32> {
 }
 
 #[inline]
+fn u32_at(b: &[u8], off: Option<u32>) -> Option<u32> {
+    let o = usize_from(off?);
+    b.get(o..o.checked_add(4)?)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+}
+
+#[inline]
 fn color_at(b: &[u8], off: Option<u32>, default: u32) -> [f32; 4] {
-    let c = off
-        .and_then(|o| {
-            let o = usize_from(o);
-            b.get(o..o + 4)
-                .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        })
-        .unwrap_or(default);
+    let c = u32_at(b, off).unwrap_or(default);
     let [b0, g, r, a] = c.to_le_bytes();
     [f32::from(b0), f32::from(g), f32::from(r), f32::from(a)]
+}
+
+/// BGRA 0..=255 → RGBA 0..=1.
+#[inline]
+fn bgra_to_rgba(c: [f32; 4]) -> [f32; 4] {
+    [c[2] / 255.0, c[1] / 255.0, c[0] / 255.0, c[3] / 255.0]
+}
+
+/// RGBA 0..=1 → BGRA 0..=255.
+#[inline]
+fn rgba_to_bgra(c: [f32; 4]) -> [f32; 4] {
+    [c[2] * 255.0, c[1] * 255.0, c[0] * 255.0, c[3] * 255.0]
+}
+
+/// Vertex blending, camera-space position and normal, lighting and vertex
+/// fog of one untransformed vertex (kept out of line: Pipeline I draws
+/// never call it). Returns the clip position, camera-space position and
+/// normal.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn vertex_ops(
+    b: &[u8],
+    l: &VertexLayout,
+    vs: &VertexStage,
+    v: [f32; 4],
+    diffuse: &mut [f32; 4],
+    specular: &mut [f32; 4],
+    dist: &mut [f32; limits::MAX_USER_CLIP_PLANES],
+) -> Option<([f32; 4], [f32; 3], [f32; 3])> {
+    let [x, y, z, _] = v;
+    let mut cs = [0.0f32; 3];
+    let mut ncs = [0.0f32; 3];
+    let normal = l.normal.and_then(|o| {
+        let o = usize_from(o);
+        Some([f32_at(b, o)?, f32_at(b, o + 4)?, f32_at(b, o + 8)?])
+    });
+    // Vertex blending: world-space position and normal.
+    let blended = vs.blend.as_ref().and_then(|(mode, indexed, worlds)| {
+        let (wo, wn) = l.blend_weights?;
+        let wo = usize_from(wo);
+        let count = usize::from(wn);
+        let mut stored = [0.0f32; 5];
+        for (i, s) in stored.iter_mut().enumerate().take(count) {
+            *s = f32_at(b, wo + 4 * i)?;
+        }
+        let (nw, idx) = if *indexed && count >= 1 {
+            let packed = u32_at(b, Some((wo + 4 * (count - 1)) as u32))?;
+            (
+                count - 1,
+                crate::texgen::blend_indices(packed, crate::texgen::BlendIndexEncoding::Ubyte4),
+            )
+        } else {
+            (count, [0, 1, 2, 3])
+        };
+        let weights = crate::texgen::blend_weights(*mode, &stored[..nw]);
+        let wp = crate::texgen::blend_position([x, y, z], weights, idx, worlds);
+        let wn = normal.map(|n| crate::texgen::blend_normal(n, weights, idx, worlds));
+        Some((wp, wn))
+    });
+    let wp = match &blended {
+        Some((wp, _)) => *wp,
+        None if vs.planes_enabled != 0 => vs.world.transform(v),
+        None => v,
+    };
+    if vs.planes_enabled != 0 {
+        for (i, d) in dist.iter_mut().enumerate() {
+            if vs.planes_enabled & (1 << i) != 0 {
+                let pl = vs.planes[i];
+                *d = pl[0] * wp[0] + pl[1] * wp[1] + pl[2] * wp[2] + pl[3] * wp[3];
+            }
+        }
+    }
+    if vs.need_camera {
+        let (c4, n4) = match &blended {
+            Some((wp, wn)) => (
+                vs.view.transform(*wp),
+                wn.map(|n| vs.view.transform([n[0], n[1], n[2], 0.0])),
+            ),
+            None => (
+                vs.world_view.transform(v),
+                normal.map(|n| vs.world_view.transform([n[0], n[1], n[2], 0.0])),
+            ),
+        };
+        cs = [c4[0], c4[1], c4[2]];
+        if let Some(n) = n4 {
+            ncs = [n[0], n[1], n[2]];
+        }
+        if let Some(ls) = &vs.lighting {
+            let vd = l.diffuse.map(|_| bgra_to_rgba(*diffuse));
+            let vsp = l.specular.map(|_| bgra_to_rgba(*specular));
+            let (d, s) = crate::lighting::light_vertex(cs, ncs, vd, vsp, ls);
+            *diffuse = rgba_to_bgra(d);
+            *specular = rgba_to_bgra(s);
+        }
+        if let Some((fs, mode)) = &vs.vertex_fog {
+            specular[3] = 255.0 * crate::fog::vertex_fog_factor(fs, *mode, cs);
+        }
+    }
+    let pos = match &blended {
+        Some((wp, _)) => vs.view_proj.transform(*wp),
+        None => vs.wvp.transform(v),
+    };
+    Some((pos, cs, ncs))
 }
 
 /// Fetches and transforms vertex number `index`. `None` if it lies outside
 /// the vertex buffer.
 #[inline]
-pub(crate) fn fetch(call: &DrawCall<'_>, vs: &VertexStage, index: u64) -> Option<Vertex> {
+pub(crate) fn fetch<const N: usize>(
+    call: &DrawCall<'_>,
+    vs: &VertexStage,
+    index: u64,
+) -> Option<Vertex<N>> {
     let l = call.layout;
     let stride = usize_from(l.stride);
     let start = usize::try_from(index).ok()?.checked_mul(stride)?;
@@ -417,9 +606,11 @@ pub(crate) fn fetch(call: &DrawCall<'_>, vs: &VertexStage, index: u64) -> Option
     let x = f32_at(b, p)?;
     let y = f32_at(b, p + 4)?;
     let z = f32_at(b, p + 8)?;
-    let diffuse = color_at(b, l.diffuse, 0xFFFF_FFFF);
-    let specular = color_at(b, l.specular, 0);
+    let mut diffuse = color_at(b, l.diffuse, 0xFFFF_FFFF);
+    let mut specular = color_at(b, l.specular, 0);
     let mut dist = [0.0; limits::MAX_USER_CLIP_PLANES];
+    let mut cs = [0.0f32; 3];
+    let mut ncs = [0.0f32; 3];
     let pos = match l.position {
         PositionKind::Xyzrhw => [x, y, z, f32_at(b, p + 12)?],
         PositionKind::Xyz | PositionKind::Xyzw => {
@@ -429,23 +620,59 @@ pub(crate) fn fetch(call: &DrawCall<'_>, vs: &VertexStage, index: u64) -> Option
                 1.0
             };
             let v = [x, y, z, w];
-            if vs.planes_enabled != 0 {
-                let wp = vs.world.transform(v);
-                for (i, d) in dist.iter_mut().enumerate() {
-                    if vs.planes_enabled & (1 << i) != 0 {
-                        let pl = vs.planes[i];
-                        *d = pl[0] * wp[0] + pl[1] * wp[1] + pl[2] * wp[2] + pl[3] * wp[3];
+            if vs.blend.is_none() && !vs.need_camera {
+                // The Pipeline I path: transform (and user clip distances).
+                if vs.planes_enabled != 0 {
+                    let wp = vs.world.transform(v);
+                    for (i, d) in dist.iter_mut().enumerate() {
+                        if vs.planes_enabled & (1 << i) != 0 {
+                            let pl = vs.planes[i];
+                            *d = pl[0] * wp[0] + pl[1] * wp[1] + pl[2] * wp[2] + pl[3] * wp[3];
+                        }
                     }
                 }
+                vs.wvp.transform(v)
+            } else {
+                let (pos, c, n) = vertex_ops(b, l, vs, v, &mut diffuse, &mut specular, &mut dist)?;
+                cs = c;
+                ncs = n;
+                pos
             }
-            vs.wvp.transform(v)
         }
     };
+    let mut tex = [[0.0f32; 4]; N];
+    for (out, ts) in tex.iter_mut().zip(&vs.tex).take(N) {
+        let set = l
+            .texcoords
+            .get(usize::from(ts.index.set))
+            .copied()
+            .flatten();
+        let mut pass = TexCoords {
+            v: [0.0; 4],
+            count: 2,
+        };
+        if let Some(e) = set {
+            let o = usize_from(e.offset);
+            pass.count = e.components.clamp(1, 4);
+            for (i, c) in pass.v.iter_mut().enumerate().take(usize::from(pass.count)) {
+                *c = f32_at(b, o + 4 * i)?;
+            }
+        }
+        let g = crate::texgen::generate(
+            ts.index.mode,
+            pass,
+            cs,
+            ncs,
+            vs.lighting.as_ref().map_or(true, |l| l.local_viewer),
+        );
+        *out = crate::texgen::transform_tex_coords(g, ts.flags, &ts.matrix).v;
+    }
     Some(Vertex {
         pos,
         diffuse,
         specular,
         dist,
+        tex,
     })
 }
 
@@ -493,7 +720,7 @@ mod tests {
         call.indices = Some(Indices::U16(&[0, 0, 1, 0, 9, 0]));
         assert!(call.validate().is_ok());
         let vs = VertexStage::new(&PipelineState::default(), &layout);
-        assert!(fetch(&call, &vs, call.vertex_index(2).unwrap_or(0)).is_none());
-        assert!(fetch(&call, &vs, 1).is_some());
+        assert!(fetch::<0>(&call, &vs, call.vertex_index(2).unwrap_or(0)).is_none());
+        assert!(fetch::<0>(&call, &vs, 1).is_some());
     }
 }

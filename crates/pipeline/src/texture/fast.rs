@@ -25,7 +25,7 @@ use super::resource::LevelRef;
 
 /// Wrapped fixed-point coordinate: (texel 0, texel 1, 8-bit fraction).
 #[inline(always)]
-fn wrap_coord(c: f32, size: u32) -> (usize, usize, u32) {
+pub(crate) fn wrap_coord(c: f32, size: u32) -> (usize, usize, u32) {
     let c = if c.is_finite() { c - c.floor() } else { 0.0 };
     let size = size.max(1);
     // c in [0, 1) so q in [-128, size·256 − 128]; size ≤ 8192 fits i32.

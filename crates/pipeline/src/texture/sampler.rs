@@ -197,7 +197,7 @@ impl TextureFilter {
         })
     }
 
-    fn is_linear(self) -> bool {
+    pub(crate) fn is_linear(self) -> bool {
         matches!(self, TextureFilter::Linear | TextureFilter::Anisotropic)
     }
 }

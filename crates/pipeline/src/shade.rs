@@ -1,0 +1,480 @@
+//! Full per-pixel shading (Pipeline II): perspective-correct attributes,
+//! texture sampling with quad derivatives, the stage cascade, colour key,
+//! specular add and fog — then the Pipeline I fragment tail (alpha test,
+//! stencil/depth, blend, write).
+//!
+//! *Input*: a triangle's full-path planes (see `setup::TriExtra::planes`:
+//! `attr · rhw` planes of diffuse, specular — whose alpha is the fog factor
+//! — and one 4-vector per sampling stage) and the draw's [`ShadeCtx`].
+//! *Output*: fragments handed to `pixel::fragment`.
+//!
+//! *Derivatives*: every pixel uses the coarse derivatives of its 2×2 quad
+//! (quads aligned to even coordinates), evaluated from the planes at the
+//! quad's pixels whether or not they are covered (the "helper pixels" of
+//! hardware), so results do not depend on the tile or span split. They are
+//! only computed for stages whose result can depend on the LOD (more than
+//! one level sampled, or MAG ≠ MIN filter).
+//!
+//! *Fast path* ([`TexFast`], the W3/W4 case): one A8R8G8B8/X8R8G8B8 2D
+//! texture, bilinear, WRAP, one level, stage 0 MODULATE(TEXTURE, DIFFUSE)
+//! for colour and alpha, no fog/specular/alpha test/stencil/depth test,
+//! blending off or SRCALPHA/INVSRCALPHA. It uses the 8-bit fixed-point
+//! filter of [`crate::texture::fast`] and integer modulation
+//! (`round(t·d/255)`), and may differ from the float path by one unit per
+//! channel; which path a triangle takes depends only on the state and the
+//! triangle (affine or not), never on threads or SIMD level.
+
+use crate::fog::{FogSource, FogState};
+use crate::pixel::{DrawCtx, Stats, TileTarget};
+use crate::setup::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
+use crate::simd;
+use crate::stages::{run_cascade, ArgSource, CascadeInputs, StageState, TextureOp, MAX_STAGES};
+use crate::state::{Blend, BlendOp, PipelineState};
+use crate::texture::{
+    sample_2d, sample_2d_keyed, sample_cube, sample_volume, ColorKeyMode, Derivatives,
+    SamplerState, Texture, TextureAddress, TextureFilter, TextureFormat, TextureKind,
+};
+
+/// Index of the first texture-coordinate plane.
+const TEX_PLANE: usize = 8;
+
+/// Per-draw state of the full shading path.
+#[derive(Clone, Copy)]
+pub(crate) struct ShadeCtx<'a> {
+    stages: [StageState; MAX_STAGES],
+    samplers: [SamplerState; MAX_STAGES],
+    textures: [Option<&'a Texture>; MAX_STAGES],
+    /// Component count of stages whose coordinates are projected (else 0).
+    projected: [u8; MAX_STAGES],
+    /// Stages whose sample depends on the LOD.
+    lod: [bool; MAX_STAGES],
+    /// Number of interpolated coordinate sets.
+    sets: usize,
+    texture_factor: [f32; 4],
+    color_key: ColorKeyMode,
+    fog: FogSource,
+    fog_state: FogState,
+    fog_uses_w: bool,
+    specular_add: bool,
+    identity: bool,
+}
+
+/// Highest stage (exclusive) that samples a texture, or 0.
+fn sampling_stages(stages: &[StageState; MAX_STAGES]) -> usize {
+    let mut n = 0;
+    for (i, s) in stages.iter().enumerate() {
+        if s.color_op == TextureOp::Disable {
+            break;
+        }
+        if s.has_texture {
+            n = i + 1;
+        }
+    }
+    n
+}
+
+/// True if the cascade returns the diffuse colour unchanged (no texture
+/// bound to an enabled stage, and every enabled stage passes CURRENT
+/// through by the no-texture rule).
+fn cascade_is_identity(stages: &[StageState; MAX_STAGES]) -> bool {
+    for s in stages {
+        if s.color_op == TextureOp::Disable {
+            return true;
+        }
+        let reads_tex = |op: TextureOp, args: [crate::stages::TextureArg; 3]| {
+            matches!(op, TextureOp::SelectArg1 | TextureOp::Modulate)
+                && args[1].source == ArgSource::Texture
+                && (op == TextureOp::SelectArg1 || args[2].source != ArgSource::Temp)
+        };
+        if s.has_texture
+            || !reads_tex(s.color_op, [s.color_arg0, s.color_arg1, s.color_arg2])
+            || !(s.alpha_op == TextureOp::Disable
+                || reads_tex(s.alpha_op, [s.alpha_arg0, s.alpha_arg1, s.alpha_arg2]))
+            || s.result != crate::stages::ResultTarget::Current
+        {
+            return false;
+        }
+    }
+    true
+}
+
+impl<'a> ShadeCtx<'a> {
+    /// The shading state of a draw, `None` when the Pipeline I paths give
+    /// the same pixels (no texture sampled, identity cascade, no fog).
+    /// Also returns the number of coordinate sets to interpolate.
+    pub(crate) fn build(
+        state: &PipelineState,
+        textures: &[Option<&'a Texture>; MAX_STAGES],
+        pretransformed: bool,
+    ) -> Option<(Self, usize)> {
+        let ts = &state.textures;
+        let mut stages = ts.stages;
+        for (s, t) in stages.iter_mut().zip(textures) {
+            s.has_texture = t.is_some();
+        }
+        let sets = sampling_stages(&stages);
+        let identity = sets == 0 && cascade_is_identity(&stages);
+        let fog = state.fog.source(pretransformed);
+        if identity && fog == FogSource::None {
+            return None;
+        }
+        let mut projected = [0u8; MAX_STAGES];
+        let mut lod = [false; MAX_STAGES];
+        for i in 0..MAX_STAGES {
+            let f = ts.transform_flags[i];
+            if f.projected && f.count >= 2 {
+                projected[i] = f.count;
+            }
+            if let Some(t) = textures[i] {
+                let sm = &ts.samplers[i];
+                lod[i] = t.level_count() > 1 && sm.mip_filter != TextureFilter::None
+                    || sm.mag_filter.is_linear() != sm.min_filter.is_linear()
+                    || sm.min_filter == TextureFilter::Anisotropic;
+            }
+        }
+        let ctx = ShadeCtx {
+            stages,
+            samplers: ts.samplers,
+            textures: *textures,
+            projected,
+            lod,
+            sets,
+            texture_factor: crate::texture::format::argb_to_rgba(ts.texture_factor),
+            color_key: ts.color_key,
+            fog,
+            fog_state: state.fog,
+            fog_uses_w: !pretransformed
+                && crate::fog::table_fog_uses_w(&state.transforms.projection),
+            specular_add: state.raster.specular_enable,
+            identity,
+        };
+        Some((ctx, sets))
+    }
+
+    /// Fog from the specular alpha with an identity cascade and no
+    /// specular add: the case fused into the colour + depth kernel.
+    pub(crate) fn fog_fixed(&self) -> Option<simd::FogFixed> {
+        let vertexish = matches!(self.fog, FogSource::SpecularAlpha | FogSource::Vertex(_));
+        (self.identity && vertexish && !self.specular_add).then(|| {
+            let [_, r, g, b] = self.fog_state.color.to_be_bytes();
+            simd::FogFixed {
+                plane: [0; 3],
+                color: [i32::from(b), i32::from(g), i32::from(r), 0],
+            }
+        })
+    }
+}
+
+/// Value of plane `p` at (fx, fy) (not yet divided by rhw).
+#[inline(always)]
+fn at(p: &[f32; 3], fx: f32, fy: f32) -> f32 {
+    (p[0] + p[1] * fx) + p[2] * fy
+}
+
+/// Texture coordinates of stage `s` at (fx, fy), projected if requested.
+#[inline]
+fn coords(
+    sh: &ShadeCtx<'_>,
+    planes: &[[f32; 3]],
+    rhw: &[f32; 3],
+    s: usize,
+    fx: f32,
+    fy: f32,
+) -> [f32; 4] {
+    let inv = 1.0 / at(rhw, fx, fy);
+    let mut c = [0.0f32; 4];
+    for (k, o) in c.iter_mut().enumerate() {
+        if let Some(p) = planes.get(TEX_PLANE + 4 * s + k) {
+            *o = at(p, fx, fy) * inv;
+        }
+    }
+    let n = sh.projected[s];
+    if n >= 2 {
+        c = crate::texgen::project(crate::texgen::TransformedTexCoords {
+            v: c,
+            count: n,
+            projected: true,
+        });
+    }
+    c
+}
+
+/// Full-path span of row `py`, columns `x0..=x1`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tri_span_full<
+    const DEPTH: bool,
+    const STENCIL: bool,
+    const ATEST: bool,
+    const BLEND: bool,
+>(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tri: &TriSetup,
+    extra: Option<&TriExtra>,
+    planes: &[[f32; 3]],
+    py: i32,
+    x0: i32,
+    x1: i32,
+    stats: &mut Stats,
+) {
+    let (Some(sh), Some(e)) = (d.shade.as_ref(), extra) else {
+        return;
+    };
+    if planes.len() < TEX_PLANE + 4 * sh.sets {
+        return;
+    }
+    let ccw = tri.flags & FLAG_CCW != 0;
+    let bb = tri.bbox();
+    let fy = (py - bb[1]) as f32;
+    let zy = tri.z[2] * fy;
+    let rhw = &e.rhw;
+    let mut tc = [[0.0f32; 4]; MAX_STAGES];
+    let mut der = [Derivatives::default(); MAX_STAGES];
+    for px in x0..=x1 {
+        let fx = (px - bb[0]) as f32;
+        let r = at(rhw, fx, fy);
+        let inv = 1.0 / r;
+        let mut attr = [0.0f32; 8];
+        for (a, p) in attr.iter_mut().zip(planes) {
+            *a = at(p, fx, fy) * inv;
+        }
+        for s in 0..sh.sets {
+            tc[s] = coords(sh, planes, rhw, s, fx, fy);
+            if sh.lod[s] {
+                // Coarse derivatives of the 2×2 quad holding the pixel.
+                let qx = ((px & !1) - bb[0]) as f32;
+                let qy = ((py & !1) - bb[1]) as f32;
+                let c = |x: f32, y: f32| {
+                    let v = coords(sh, planes, rhw, s, x, y);
+                    [v[0], v[1], v[2]]
+                };
+                der[s] = Derivatives::from_quad([
+                    c(qx, qy),
+                    c(qx + 1.0, qy),
+                    c(qx, qy + 1.0),
+                    c(qx + 1.0, qy + 1.0),
+                ]);
+            }
+        }
+        let rgba = |b: &[f32]| [b[2] / 255.0, b[1] / 255.0, b[0] / 255.0, b[3] / 255.0];
+        let diffuse = rgba(&attr[0..4]).map(|x| x.clamp(0.0, 1.0));
+        let specular = rgba(&attr[4..8]).map(|x| x.clamp(0.0, 1.0));
+        let mut killed = false;
+        let mut color = if sh.identity {
+            diffuse
+        } else {
+            let inputs = CascadeInputs {
+                diffuse,
+                specular,
+                texture_factor: sh.texture_factor,
+            };
+            run_cascade(&sh.stages, &inputs, |n, off| {
+                let (Some(Some(tex)), Some(c), Some(sm), Some(dv)) = (
+                    sh.textures.get(n),
+                    tc.get(n),
+                    sh.samplers.get(n),
+                    der.get(n),
+                ) else {
+                    return [0.0; 4];
+                };
+                match tex.kind() {
+                    TextureKind::Texture2D => {
+                        let uv = [c[0] + off[0], c[1] + off[1]];
+                        if sh.color_key != ColorKeyMode::Off && tex.color_key().is_some() {
+                            sample_2d_keyed(tex, sm, uv, dv, sh.color_key).unwrap_or_else(|| {
+                                killed = true;
+                                [0.0; 4]
+                            })
+                        } else {
+                            sample_2d(tex, sm, uv, dv)
+                        }
+                    }
+                    TextureKind::Cube => sample_cube(tex, sm, [c[0], c[1], c[2]], dv),
+                    TextureKind::Volume => {
+                        sample_volume(tex, sm, [c[0] + off[0], c[1] + off[1], c[2]], dv)
+                    }
+                }
+            })
+        };
+        if killed {
+            continue;
+        }
+        if sh.specular_add {
+            color = crate::stages::specular_add(color, specular);
+        }
+        let depth = if DEPTH && d.w_buffer() {
+            d.w_depth(inv) + e.bias
+        } else {
+            (tri.z[0] + tri.z[1] * fx) + zy
+        };
+        let f = match sh.fog {
+            FogSource::None => None,
+            FogSource::Table(mode) => Some(crate::fog::table_fog_factor(
+                &sh.fog_state,
+                mode,
+                (tri.z[0] + tri.z[1] * fx) + zy,
+                inv,
+                sh.fog_uses_w,
+            )),
+            FogSource::Vertex(_) | FogSource::SpecularAlpha => Some(specular[3]),
+        };
+        if let Some(f) = f {
+            color = crate::fog::apply_fog(color, sh.fog_state.color, f);
+        }
+        let c = [color[2], color[1], color[0], color[3]]
+            .map(|x| crate::int::channel_from_f32(x * 255.0));
+        crate::pixel::fragment::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, c, depth, ccw, stats);
+    }
+}
+
+/// Per-draw state of the textured fast path.
+#[derive(Clone, Copy)]
+pub(crate) struct TexFast<'a> {
+    /// The texture's only level.
+    level: crate::texture::LevelRef<'a>,
+    /// SRCALPHA/INVSRCALPHA blending.
+    blend: bool,
+}
+
+impl<'a> TexFast<'a> {
+    /// The fast path's state, if the draw qualifies (see module docs).
+    pub(crate) fn new(
+        sh: &ShadeCtx<'a>,
+        state: &PipelineState,
+        color_format: crate::Format,
+        depth_test: bool,
+        stencil: bool,
+        alpha_test: bool,
+    ) -> Option<Self> {
+        let s0 = &sh.stages[0];
+        let s1 = &sh.stages[1];
+        let tex = sh.textures[0]?;
+        let sm = &sh.samplers[0];
+        let modulate = |op: TextureOp, a1: ArgSource, a2: ArgSource| {
+            op == TextureOp::Modulate
+                && matches!(
+                    (a1, a2),
+                    (ArgSource::Texture, ArgSource::Diffuse | ArgSource::Current)
+                        | (ArgSource::Diffuse | ArgSource::Current, ArgSource::Texture)
+                )
+        };
+        let plain = |a: crate::stages::TextureArg| !a.complement && !a.alpha_replicate;
+        let b = &state.blend;
+        let blend = if !b.enable {
+            false
+        } else if b.src == Blend::SrcAlpha
+            && b.dst == Blend::InvSrcAlpha
+            && b.op == BlendOp::Add
+            && (!b.separate_alpha
+                || (b.src_alpha == Blend::SrcAlpha
+                    && b.dst_alpha == Blend::InvSrcAlpha
+                    && b.op_alpha == BlendOp::Add))
+            && color_format == crate::Format::A8R8G8B8
+        {
+            true
+        } else {
+            return None;
+        };
+        let ok = sh.identity_free()
+            && sh.fog == FogSource::None
+            && !sh.specular_add
+            && !depth_test
+            && !stencil
+            && !alpha_test
+            && matches!(
+                color_format,
+                crate::Format::A8R8G8B8 | crate::Format::X8R8G8B8
+            )
+            && state.blend.color_write_enable & 0xF == 0xF
+            && modulate(s0.color_op, s0.color_arg1.source, s0.color_arg2.source)
+            && modulate(s0.alpha_op, s0.alpha_arg1.source, s0.alpha_arg2.source)
+            && [s0.color_arg1, s0.color_arg2, s0.alpha_arg1, s0.alpha_arg2]
+                .into_iter()
+                .all(plain)
+            && s0.result == crate::stages::ResultTarget::Current
+            && s1.color_op == TextureOp::Disable
+            && sh.projected[0] == 0
+            && tex.kind() == TextureKind::Texture2D
+            && matches!(
+                tex.format(),
+                TextureFormat::A8R8G8B8 | TextureFormat::X8R8G8B8
+            )
+            && (tex.level_count() == 1 || sm.mip_filter == TextureFilter::None)
+            && sm.max_mip_level == 0
+            && tex.lod() == 0
+            && sm.mag_filter == TextureFilter::Linear
+            && sm.min_filter == TextureFilter::Linear
+            && sm.address_u == TextureAddress::Wrap
+            && sm.address_v == TextureAddress::Wrap
+            && (sh.color_key == ColorKeyMode::Off || tex.color_key().is_none());
+        if !ok {
+            return None;
+        }
+        Some(TexFast {
+            level: tex.level(0, 0)?,
+            blend,
+        })
+    }
+}
+
+impl ShadeCtx<'_> {
+    /// True if the cascade is not the identity (the fast path replaces a
+    /// real texture stage).
+    fn identity_free(&self) -> bool {
+        !self.identity
+    }
+}
+
+/// Runs the textured fast path over the spans of an affine triangle;
+/// false (nothing drawn) if the triangle does not qualify.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tex_fast_spans(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tf: &TexFast<'_>,
+    tri: &TriSetup,
+    extra: Option<&TriExtra>,
+    planes: &[[f32; 3]],
+    spans: &[simd::Span],
+    stats: &mut Stats,
+) -> bool {
+    let Some(e) = extra else {
+        return false;
+    };
+    let (Some(pu), Some(pv)) = (planes.get(TEX_PLANE), planes.get(TEX_PLANE + 1)) else {
+        return false;
+    };
+    if tri.flags & FLAG_PERSPECTIVE != 0 || e.rhw[1] != 0.0 || e.rhw[2] != 0.0 {
+        return false;
+    }
+    let bb = tri.bbox();
+    let inv = 1.0 / e.rhw[0];
+    let mut written = 0u64;
+    for sp in spans {
+        let n = sp.n as usize;
+        let (dx, dy) = (sp.x - bb[0], sp.y - bb[1]);
+        let fy = dy as f32;
+        let start = [0, 1, 2, 3].map(|c| {
+            tri.diffuse[0][c]
+                .wrapping_add(tri.diffuse[1][c].wrapping_mul(dx))
+                .wrapping_add(tri.diffuse[2][c].wrapping_mul(dy))
+        });
+        let p = simd::TexSpan {
+            u: [pu[0], pu[1], pu[2] * fy],
+            v: [pv[0], pv[1], pv[2] * fy],
+            inv,
+            fx0: dx,
+            start,
+            step: tri.diffuse[1],
+            and_mask: d.and_mask(),
+            blend: tf.blend,
+        };
+        if let Some(row) = t.color_span(sp.y, sp.x, n, 4) {
+            simd::tex_modulate_span(d.simd, row, &tf.level, &p);
+            written += n as u64;
+        }
+    }
+    stats.written += written;
+    stats.passed += written;
+    true
+}
