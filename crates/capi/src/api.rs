@@ -13,7 +13,6 @@ use crate::guard::{catch, host_bytes_mut, hr, valid, INTERNAL, INVALIDARG, INVAL
 use crate::objects::{self, DriverObj, Shadow, SurfaceObj};
 use crate::types::*;
 use softhal_device::{Driver, LockFlags, SurfaceDesc, SurfaceKind};
-use softhal_pipeline::Format;
 use softhal_wire::names::codes;
 use std::ffi::{c_char, c_void};
 use std::sync::{Arc, Mutex};
@@ -151,14 +150,9 @@ pub unsafe extern "C" fn softhal_surface_create(
         }
         let drv = driver_of(driver)?;
         let kind = kind_of(want.dwKind).ok_or(INVALIDARG)?;
-        let format = if kind.is_buffer() {
-            Format::A8
-        } else {
-            Format::from_d3dfmt(want.dwFormat).ok_or(hr(codes::DDERR_INVALIDPIXELFORMAT))?
-        };
         let sd = SurfaceDesc {
             kind,
-            format,
+            format: softhal_device::D3dFormat(if kind.is_buffer() { 0 } else { want.dwFormat }),
             width: want.dwWidth,
             height: want.dwHeight,
             depth: want.dwDepth,
@@ -176,7 +170,7 @@ pub unsafe extern "C" fn softhal_surface_create(
             dwFormat: if kind.is_buffer() {
                 0
             } else {
-                got.format.d3dfmt()
+                got.format.0
             },
             dwWidth: got.width,
             dwHeight: got.height,

@@ -61,9 +61,7 @@ fn plane(d: &Driver, h: u32, face: u32, level: u32) -> Option<&[u8]> {
     match &r.storage {
         Storage::Buffer(b) => Some(b),
         Storage::Image(Some(s)) => Some(s.bytes()),
-        Storage::Levels(l) => l
-            .get((face * r.desc.mip_levels + level) as usize)
-            .map(|l| l.bytes.as_slice()),
+        Storage::Texture(t) => t.level_bytes(face, level),
         Storage::Image(None) => None,
     }
 }

@@ -95,11 +95,9 @@ fn surface_desc(s: &SurfaceSpec) -> Option<SurfaceDesc> {
         SurfaceKindCode::IndexBuffer => SurfaceKind::IndexBuffer,
         SurfaceKindCode::CommandBuffer => SurfaceKind::CommandBuffer,
     };
-    let format = if kind.is_buffer() {
-        softhal_device::Format::from_d3dfmt(s.format).unwrap_or(softhal_device::Format::A8)
-    } else {
-        softhal_device::Format::from_d3dfmt(s.format)?
-    };
+    // The device checks the format against the kind when it creates the
+    // surface (buffers ignore it).
+    let format = softhal_device::D3dFormat(s.format);
     Some(SurfaceDesc {
         kind,
         format,
@@ -125,7 +123,7 @@ pub fn spec_of(d: &SurfaceDesc) -> SurfaceSpec {
     };
     SurfaceSpec {
         kind: kind as u32,
-        format: d.format.d3dfmt(),
+        format: d.format.0,
         width: d.width,
         height: d.height,
         depth: d.depth,

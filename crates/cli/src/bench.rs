@@ -313,18 +313,6 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
         "threads": args.threads,
         "llvmpipe": sp.llvmpipe,
     });
-    if args.path == BenchPath::Dp2
-        && matches!(w, WorkloadSel::W3 | WorkloadSel::W4 | WorkloadSel::W5)
-    {
-        // The device does not yet map DP2 texture-stage, texture and fog
-        // state onto the pipeline: through DP2 these frames would be
-        // untextured and unfogged, a different workload. Say so instead.
-        out["path"] = "dp2".into();
-        out["value"] = serde_json::Value::Null;
-        out["ratio"] = serde_json::Value::Null;
-        out["note"] = "not yet through DP2: the device does not map textures and fog yet (use --path pipeline)".into();
-        return Ok(out);
-    }
     let texture = if matches!(w, WorkloadSel::W3 | WorkloadSel::W4) {
         Some(w3_texture()?)
     } else {
@@ -342,7 +330,13 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
                 WorkloadSel::W5 => Some("D3DCMP_LESSEQUAL"),
                 _ => None,
             };
-            Box::new(Dp2Rig::new(&mesh, z, args.threads, !args.no_simd)?)
+            let texels = matches!(w, WorkloadSel::W3 | WorkloadSel::W4).then(workloads::w3_texture);
+            let extras = crate::bench_dp2::Extras {
+                texture: texels.as_deref(),
+                blend: w == WorkloadSel::W4,
+                fog_color: (w == WorkloadSel::W5).then_some(0xFF80_99B3),
+            };
+            Box::new(Dp2Rig::new(&mesh, z, extras, args.threads, !args.no_simd)?)
         }
         BenchPath::Pipeline => {
             let mut renderer = Renderer::new(args.threads).map_err(|e| e.to_string())?;

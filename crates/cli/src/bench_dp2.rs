@@ -7,6 +7,9 @@
 //! is one `DrawPrimitives2` call whose command buffer (built once) holds a
 //! CLEAR of colour, depth and stencil, the render states, SETVERTEXSHADER
 //! (the FVF), SETSTREAMSOURCE and one DRAWPRIMITIVE of all the primitives.
+//! W3/W4 add a texture surface (created and filled once, like the GL
+//! harness's texture object) bound with TEXTURESTAGESTATE TEXTUREMAP and
+//! the stage/sampler states, W4 blending, W5 fog: all as DP2 commands.
 //! The difference from the pipeline path is the DP2 overhead the issue
 //! bounds (decode, validation, state translation, range checks).
 
@@ -60,9 +63,49 @@ pub fn states_source(z: Option<&str>) -> String {
     )
 }
 
+/// What a workload adds to the base state (W3–W5).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'t> {
+    /// The 256 × 256 A8R8G8B8 texture of W3/W4 (D3DCOLOR texels, row-major),
+    /// bound to stage 0 with MODULATE(TEXTURE, DIFFUSE), bilinear, WRAP.
+    pub texture: Option<&'t [u32]>,
+    /// W4: SRCALPHA / INVSRCALPHA blending.
+    pub blend: bool,
+    /// W5: vertex fog from the specular alpha, this fog colour.
+    pub fog_color: Option<u32>,
+}
+
+/// Stage 0 of W3/W4 in DP2 assembly, sampling texture `handle`.
+fn texture_source(handle: u32) -> String {
+    let t = |state: &str, value: &str| format!("{{ wStage=0 TSState={state} dwValue={value} }}");
+    [
+        "TEXTURESTAGESTATE".to_string(),
+        t("D3DTSS_TEXTUREMAP", &handle.to_string()),
+        t("D3DTSS_COLOROP", "D3DTOP_MODULATE"),
+        t("D3DTSS_COLORARG1", "D3DTA_TEXTURE"),
+        t("D3DTSS_COLORARG2", "D3DTA_DIFFUSE"),
+        t("D3DTSS_ALPHAOP", "D3DTOP_MODULATE"),
+        t("D3DTSS_ALPHAARG1", "D3DTA_TEXTURE"),
+        t("D3DTSS_ALPHAARG2", "D3DTA_DIFFUSE"),
+        t("D3DTSS_MAGFILTER", "D3DTEXF_LINEAR"),
+        t("D3DTSS_MINFILTER", "D3DTEXF_LINEAR"),
+        t("D3DTSS_MIPFILTER", "D3DTEXF_NONE"),
+        t("D3DTSS_ADDRESSU", "D3DTADDRESS_WRAP"),
+        t("D3DTSS_ADDRESSV", "D3DTADDRESS_WRAP"),
+        "\n".to_string(),
+    ]
+    .join(" ")
+}
+
 impl Dp2Rig {
     /// Prepares the driver for `mesh` with `threads` rasterizer threads.
-    pub fn new(mesh: &Mesh, z: Option<&str>, threads: usize, simd: bool) -> Result<Self, String> {
+    pub fn new(
+        mesh: &Mesh,
+        z: Option<&str>,
+        extras: Extras<'_>,
+        threads: usize,
+        simd: bool,
+    ) -> Result<Self, String> {
         let e = |what: &str| {
             let what = what.to_string();
             move |err: softhal_device::DeviceError| format!("{what}: {err}")
@@ -88,11 +131,42 @@ impl Dp2Rig {
             .map_err(e("lock"))?
             .copy_from_slice(&mesh.vertices);
         driver.unlock(vb).map_err(e("unlock"))?;
+        let mut extra = String::new();
+        if let Some(texels) = extras.texture {
+            let tex = driver
+                .create_texture(Format::A8R8G8B8, 256, 256, 1)
+                .map_err(e("texture"))?;
+            let bytes: Vec<u8> = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
+            let dst = driver
+                .lock(tex, softhal_device::LockFlags::default())
+                .map_err(e("lock texture"))?;
+            if dst.len() != bytes.len() {
+                return Err("W3 texture size".into());
+            }
+            dst.copy_from_slice(&bytes);
+            driver.unlock(tex).map_err(e("unlock texture"))?;
+            extra.push_str(&texture_source(tex));
+        }
+        if extras.blend {
+            extra.push_str(
+                "RENDERSTATE { RenderState=D3DRS_ALPHABLENDENABLE dwState=TRUE } \
+                 { RenderState=D3DRS_SRCBLEND dwState=D3DBLEND_SRCALPHA } \
+                 { RenderState=D3DRS_DESTBLEND dwState=D3DBLEND_INVSRCALPHA }\n",
+            );
+        }
+        if let Some(c) = extras.fog_color {
+            extra.push_str(&format!(
+                "RENDERSTATE {{ RenderState=D3DRS_FOGENABLE dwState=TRUE }} \
+                 {{ RenderState=D3DRS_FOGCOLOR dwState={c:#010x} }} \
+                 {{ RenderState=D3DRS_FOGTABLEMODE dwState=D3DFOG_NONE }} \
+                 {{ RenderState=D3DRS_FOGVERTEXMODE dwState=D3DFOG_NONE }}\n"
+            ));
+        }
         let source = format!(
             "VIEWPORTINFO {{ dwX=0 dwY=0 dwWidth={WIDTH} dwHeight={HEIGHT} }}\n\
              ZRANGE {{ dvMinZ=0.0 dvMaxZ=1.0 }}\n\
              CLEAR {{ dwFlags=D3DCLEAR_TARGET|D3DCLEAR_ZBUFFER|D3DCLEAR_STENCIL dwFillColor=0xff000000 dvFillDepth=1.0 }} {{ left=0 top=0 right={WIDTH} bottom={HEIGHT} }}\n\
-             {}\
+             {}{extra}\
              SETVERTEXSHADER {{ dwHandle={WORKLOAD_FVF:#x} }}\n\
              SETSTREAMSOURCE {{ dwStream=0 dwVBHandle={vb} dwStride=32 }}\n\
              DRAWPRIMITIVE {{ primType={} VStart=0 PrimitiveCount={} }}\n",

@@ -14,7 +14,7 @@
 use crate::context::{Context, ContextStats};
 use crate::error::{range, DeviceError, Result};
 use crate::handle::Slab;
-use crate::resource::{Resource, Storage, SurfaceKind};
+use crate::resource::{Resource, SurfaceKind};
 use softhal_pipeline::{self as pl, ClearFlags, Format};
 use softhal_wire::structs::{
     Dp2Blt, Dp2BufferBlt, Dp2ColorFill, Dp2GenerateMipSubLevels, Dp2TexBlt, Dp2VolumeBlt,
@@ -145,30 +145,55 @@ fn check_rect(what: &'static str, l: i64, t: i64, r: i64, b: i64, w: u32, h: u32
     Ok(())
 }
 
+/// Texel rectangle → block rectangle: every edge on a block boundary, or
+/// (right/bottom) at the level's edge. Errors name `what`.
+fn block_rect(
+    what: &'static str,
+    rect: (u32, u32, u32, u32),
+    level: (u32, u32),
+    block: (u32, u32),
+) -> Result<(u32, u32, u32, u32)> {
+    let (x, y, w, h) = rect;
+    let (bw, bh) = (block.0.max(1), block.1.max(1));
+    let edge_ok = |start: u32, len: u32, size: u32, b: u32| {
+        start % b == 0 && (len % b == 0 || start.saturating_add(len) == size)
+    };
+    if !edge_ok(x, w, level.0, bw) || !edge_ok(y, h, level.1, bh) {
+        return Err(DeviceError::BadValue {
+            what,
+            value: x | y,
+        });
+    }
+    Ok((x / bw, y / bh, w.div_ceil(bw), h.div_ceil(bh)))
+}
+
 fn do_copy(surfaces: &mut Slab<Resource>, op: &CopyOp) -> Result<()> {
-    let (x, y, w, h) = op.rect;
+    let (_, _, w, h) = op.rect;
     if w == 0 || h == 0 {
         return Ok(());
     }
-    let rows: Vec<u8> = {
+    // Same format on both sides (checked by the callers): block units and
+    // block bytes of the source apply to the destination.
+    let (rows, row_len, bpp, to) = {
         let p = surfaces
             .get(op.src)?
             .plane(op.src, op.src_face, op.src_level)?;
-        let mut v = Vec::with_capacity(w as usize * h as usize * p.bpp);
-        for row in y..y + h {
+        let (x, y, bw, bh) = block_rect("blit rectangle", op.rect, (p.width, p.height), p.block)?;
+        let to = (op.to.0 / p.block.0.max(1), op.to.1 / p.block.1.max(1));
+        let row_len = bw as usize * p.bpp;
+        let mut v = Vec::with_capacity(row_len * bh as usize);
+        for row in y..y + bh {
             let a = row as usize * p.pitch + x as usize * p.bpp;
-            v.extend_from_slice(p.bytes.get(a..a + w as usize * p.bpp).unwrap_or_default());
+            v.extend_from_slice(p.bytes.get(a..a + row_len).unwrap_or_default());
         }
-        v
+        (v, row_len, p.bpp, to)
     };
     let (bytes, pitch, _, _) =
         surfaces
             .get_mut(op.dst)?
             .plane_mut(op.dst, op.dst_face, op.dst_level)?;
-    let row_len = rows.len() / h as usize;
-    let bpp = row_len / w as usize;
     for (i, src) in rows.chunks_exact(row_len.max(1)).enumerate() {
-        let a = (op.to.1 as usize + i) * pitch + op.to.0 as usize * bpp;
+        let a = (to.1 as usize + i) * pitch + to.0 as usize * bpp;
         if let Some(d) = bytes.get_mut(a..a + row_len) {
             d.copy_from_slice(src);
         }
@@ -204,7 +229,7 @@ pub(crate) fn tex_blt(
         if s.desc.format != d.desc.format {
             return Err(DeviceError::BadValue {
                 what: "TEXBLT formats differ",
-                value: d.desc.format.d3dfmt(),
+                value: d.desc.format.0,
             });
         }
         if s.desc.kind == SurfaceKind::VolumeTexture || d.desc.kind == SurfaceKind::VolumeTexture {
@@ -246,6 +271,10 @@ pub(crate) fn tex_blt(
             let (dx, dy) = (sh_l(px), sh_l(py));
             let (w, h) = ((rl - ll).max(0), (bl - tt).max(0));
             check_rect("TEXBLT pDest", dx, dy, dx + w, dy + h, dp.width, dp.height)?;
+            let r = (ll as u32, tt as u32, w as u32, h as u32);
+            block_rect("TEXBLT rSrc (block alignment)", r, (sp.width, sp.height), sp.block)?;
+            let r = (dx as u32, dy as u32, w as u32, h as u32);
+            block_rect("TEXBLT pDest (block alignment)", r, (dp.width, dp.height), dp.block)?;
             matched = true;
             for f in 0..s.faces() {
                 ops.push(CopyOp {
@@ -274,11 +303,10 @@ pub(crate) fn tex_blt(
 }
 
 /// (source, source level, destination, destination level, box, point).
-type VolumeOp = (u32, usize, u32, usize, [u32; 6], [u32; 3]);
+type VolumeOp = (u32, u32, u32, u32, [u32; 6], [u32; 3]);
 
 /// VOLUMEBLT: copy srcBox of every level the volumes share.
 pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Result<()> {
-    // (src, src level, dst, dst level, box, dest point)
     let mut ops: Vec<VolumeOp> = Vec::new();
     for r in recs {
         let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
@@ -292,10 +320,10 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
         if s.desc.format != d.desc.format {
             return Err(DeviceError::BadValue {
                 what: "VOLUMEBLT formats differ",
-                value: d.desc.format.d3dfmt(),
+                value: d.desc.format.0,
             });
         }
-        let (Storage::Levels(sl), Storage::Levels(dl)) = (&s.storage, &d.storage) else {
+        let (Some(st), Some(dt)) = (s.texture(), d.texture()) else {
             return Err(DeviceError::InvalidParams("VOLUMEBLT storage"));
         };
         let bx = [
@@ -306,43 +334,40 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
             r.src_bottom.get(),
             r.src_back.get(),
         ];
-        let s0 = sl
-            .first()
-            .ok_or(DeviceError::InvalidParams("empty volume"))?;
+        let (w0, h0, d0) = (st.width(), st.height(), st.depth());
         if bx[0] > bx[3]
             || bx[1] > bx[4]
             || bx[2] > bx[5]
-            || bx[3] > s0.width
-            || bx[4] > s0.height
-            || bx[5] > s0.depth
+            || bx[3] > w0
+            || bx[4] > h0
+            || bx[5] > d0
         {
             return Err(range(
                 "VOLUMEBLT srcBox",
                 u64::from(bx[3].max(bx[4]).max(bx[5])),
-                u64::from(s0.width),
+                u64::from(w0),
             ));
         }
         let p = [r.dest_x.get(), r.dest_y.get(), r.dest_z.get()];
+        let block = s.desc.format.block();
         let mut matched = false;
-        for (ls, lv) in sl.iter().enumerate() {
-            let Some(ld) = dl
-                .iter()
-                .position(|d| (d.width, d.height, d.depth) == (lv.width, lv.height, lv.depth))
-            else {
+        for ls in 0..st.level_count() {
+            let Some(lv) = st.level_size(ls) else {
                 continue;
             };
-            let dv = dl.get(ld).ok_or(DeviceError::InvalidParams("level"))?;
-            let sh_l = |v: u32| v >> ls;
-            let ceil = |v: u32, lim: u32| {
-                ((u64::from(v) + (1u64 << ls) - 1) >> ls).min(u64::from(lim)) as u32
+            let Some(ld) = (0..dt.level_count()).find(|&l| dt.level_size(l) == Some(lv)) else {
+                continue;
             };
+            let sh_l = |v: u32| v >> ls;
+            let ceil =
+                |v: u32, lim: u32| ((u64::from(v) + (1u64 << ls) - 1) >> ls).min(u64::from(lim)) as u32;
             let b = [
                 sh_l(bx[0]),
                 sh_l(bx[1]),
                 sh_l(bx[2]),
-                ceil(bx[3], lv.width),
-                ceil(bx[4], lv.height),
-                ceil(bx[5], lv.depth),
+                ceil(bx[3], lv.0),
+                ceil(bx[4], lv.1),
+                ceil(bx[5], lv.2),
             ];
             let q = [sh_l(p[0]), sh_l(p[1]), sh_l(p[2])];
             let ext = [
@@ -350,16 +375,19 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
                 b[4].saturating_sub(b[1]),
                 b[5].saturating_sub(b[2]),
             ];
-            if u64::from(q[0]) + u64::from(ext[0]) > u64::from(dv.width)
-                || u64::from(q[1]) + u64::from(ext[1]) > u64::from(dv.height)
-                || u64::from(q[2]) + u64::from(ext[2]) > u64::from(dv.depth)
+            if u64::from(q[0]) + u64::from(ext[0]) > u64::from(lv.0)
+                || u64::from(q[1]) + u64::from(ext[1]) > u64::from(lv.1)
+                || u64::from(q[2]) + u64::from(ext[2]) > u64::from(lv.2)
             {
                 return Err(range(
                     "VOLUMEBLT destination",
                     u64::from(q[0]) + u64::from(ext[0]),
-                    u64::from(dv.width),
+                    u64::from(lv.0),
                 ));
             }
+            let what = "VOLUMEBLT box (block alignment)";
+            block_rect(what, (b[0], b[1], ext[0], ext[1]), (lv.0, lv.1), block)?;
+            block_rect(what, (q[0], q[1], ext[0], ext[1]), (lv.0, lv.1), block)?;
             matched = true;
             ops.push((sh, ls, dh, ld, b, q));
         }
@@ -370,40 +398,45 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
         }
     }
     for (sh, ls, dh, ld, b, q) in ops {
-        let (rows, bpp, row_len) = {
-            let s = surfaces.get(sh)?;
-            let Storage::Levels(sl) = &s.storage else {
-                continue;
-            };
-            let Some(lv) = sl.get(ls) else { continue };
-            let bpp = s.desc.format.bytes_per_pixel() as usize;
-            let row_len = (b[3] - b[0]) as usize * bpp;
-            let mut v = Vec::new();
-            for z in b[2]..b[5] {
-                for y in b[1]..b[4] {
-                    let a =
-                        z as usize * lv.slice_pitch + y as usize * lv.pitch + b[0] as usize * bpp;
-                    v.extend_from_slice(lv.bytes.get(a..a + row_len).unwrap_or_default());
-                }
-            }
-            (v, bpp, row_len)
+        let s = surfaces.get(sh)?;
+        let (bw, bh) = s.desc.format.block();
+        let bpp = s.desc.format.block_bytes() as usize;
+        let Some(info) = s.texture().and_then(|t| t.level_info(ls)) else {
+            continue;
         };
-        if row_len == 0 {
+        let (x0, y0) = (b[0] / bw, b[1] / bh);
+        let (cols, rows) = (
+            b[3].saturating_sub(b[0]).div_ceil(bw),
+            b[4].saturating_sub(b[1]).div_ceil(bh),
+        );
+        let row_len = cols as usize * bpp;
+        if row_len == 0 || rows == 0 {
             continue;
         }
+        let src = s.texture().and_then(|t| t.level_bytes(0, ls)).unwrap_or_default();
+        let mut v = Vec::new();
+        for z in b[2]..b[5] {
+            for y in y0..y0 + rows {
+                let a = z as usize * info.slice_pitch + y as usize * info.row_pitch + x0 as usize * bpp;
+                v.extend_from_slice(src.get(a..a + row_len).unwrap_or_default());
+            }
+        }
         let d = surfaces.get_mut(dh)?;
-        let Storage::Levels(dl) = &mut d.storage else {
+        let Some(t) = d.texture_mut() else { continue };
+        let Some(dinfo) = t.level_info(ld) else {
             continue;
         };
-        let Some(dv) = dl.get_mut(ld) else { continue };
-        let height = (b[4] - b[1]) as usize;
-        for (i, src) in rows.chunks_exact(row_len).enumerate() {
-            let (z, y) = (i / height.max(1), i % height.max(1));
-            let a = (q[2] as usize + z) * dv.slice_pitch
-                + (q[1] as usize + y) * dv.pitch
-                + q[0] as usize * bpp;
-            if let Some(dst) = dv.bytes.get_mut(a..a + row_len) {
-                dst.copy_from_slice(src);
+        let Some(dst) = t.level_bytes_mut(0, ld) else {
+            continue;
+        };
+        let (qx, qy) = (q[0] / bw, q[1] / bh);
+        for (i, chunk) in v.chunks_exact(row_len).enumerate() {
+            let (z, y) = (i / rows as usize, i % rows as usize);
+            let a = (q[2] as usize + z) * dinfo.slice_pitch
+                + (qy as usize + y) * dinfo.row_pitch
+                + qx as usize * bpp;
+            if let Some(out) = dst.get_mut(a..a + row_len) {
+                out.copy_from_slice(chunk);
             }
         }
     }
@@ -470,10 +503,18 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
             dp.width,
             dp.height,
         )?;
-        if sp.format != dp.format && !(sp.format.is_color() && dp.format.is_color()) {
+        let color = |p: &crate::resource::PlaneRef<'_>| p.target().is_some_and(Format::is_color);
+        let texel_wise = |p: &crate::resource::PlaneRef<'_>| p.block == (1, 1) && p.bpp <= 4;
+        if !texel_wise(&sp) || !texel_wise(&dp) {
+            return Err(DeviceError::BadValue {
+                what: "BLT of a block-compressed or wider than 32-bit format",
+                value: sp.format.0,
+            });
+        }
+        if sp.format != dp.format && !(color(&sp) && color(&dp)) {
             return Err(DeviceError::BadValue {
                 what: "BLT between incompatible formats",
-                value: dp.format.d3dfmt(),
+                value: dp.format.0,
             });
         }
     }
@@ -495,11 +536,15 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
         // Gather destination pixels as raw values of the destination format.
         let (dfmt, dbpp) = {
             let d = surfaces.get(dh)?;
-            (d.desc.format, d.desc.format.bytes_per_pixel() as usize)
+            (d.desc.format, d.desc.format.block_bytes() as usize)
         };
         let values: Vec<u32> = {
             let p = surfaces.get(sh)?.plane(sh, 0, r.source_mip_level.get())?;
             let same = p.format == dfmt;
+            let convert = |raw: u32| match (p.target(), dfmt.target()) {
+                (Some(s), Some(d)) => d.encode_argb(s.decode_argb(raw)),
+                _ => raw,
+            };
             let mut v = Vec::with_capacity(dw as usize * dhh as usize);
             for y in 0..dhh {
                 let sy = sy0 + (u64::from(y) * u64::from(shh) / u64::from(dhh)) as u32;
@@ -507,11 +552,7 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
                     let sx = sx0 + (u64::from(x) * u64::from(sw) / u64::from(dw)) as u32;
                     let a = sy as usize * p.pitch + sx as usize * p.bpp;
                     let raw = load(p.bytes.get(a..a + p.bpp).unwrap_or_default(), p.bpp);
-                    v.push(if same {
-                        raw
-                    } else {
-                        dfmt.encode_argb(p.format.decode_argb(raw))
-                    });
+                    v.push(if same { raw } else { convert(raw) });
                 }
             }
             v
@@ -536,10 +577,10 @@ pub(crate) fn color_fill(surfaces: &mut Slab<Resource>, recs: &[Dp2ColorFill]) -
     for r in recs {
         let h = r.surface.get();
         let s = pixel_surface(surfaces, h)?;
-        if !s.desc.format.is_color() {
+        if !s.desc.format.target().is_some_and(Format::is_color) {
             return Err(DeviceError::BadValue {
-                what: "COLORFILL of a non-colour surface",
-                value: s.desc.format.d3dfmt(),
+                what: "COLORFILL of a surface not in a render-target colour format",
+                value: s.desc.format.0,
             });
         }
         let p = s.plane(h, 0, 0)?;
@@ -555,7 +596,9 @@ pub(crate) fn color_fill(surfaces: &mut Slab<Resource>, recs: &[Dp2ColorFill]) -
     }
     for r in recs {
         let h = r.surface.get();
-        let fmt: Format = surfaces.get(h)?.desc.format;
+        let Some(fmt) = surfaces.get(h)?.desc.format.target() else {
+            continue;
+        };
         let bpp = fmt.bytes_per_pixel() as usize;
         let raw = fmt.encode_argb(r.color.get());
         let (bytes, pitch, _, _) = surfaces.get_mut(h)?.plane_mut(h, 0, 0)?;
@@ -589,13 +632,20 @@ pub(crate) fn generate_mips(
                 value: r.filter.get(),
             });
         }
+        if !s.desc.format.target().is_some_and(Format::is_color) {
+            return Err(DeviceError::BadValue {
+                what: "GENERATEMIPSUBLEVELS of a format the driver cannot filter (not a render-target colour format)",
+                value: s.desc.format.0,
+            });
+        }
     }
     for r in recs {
         let h = r.surface.get();
         let (faces, levels, fmt) = {
             let s = surfaces.get(h)?;
-            (s.faces(), s.desc.mip_levels, s.desc.format)
+            (s.faces(), s.desc.mip_levels, s.desc.format.target())
         };
+        let Some(fmt) = fmt else { continue };
         let bpp = fmt.bytes_per_pixel() as usize;
         for f in 0..faces {
             for l in 1..levels {

@@ -4,11 +4,12 @@
 //! In: nothing. Out: [`Caps`] (the fields of D3DCAPS8/9 the DDI reports,
 //! under their DDK names) and [`formats`] (every D3DFORMAT the device
 //! accepts, with what it can be used for). Guarantee: every bit set here is
-//! backed by code and tests; unimplemented features (texturing, lighting,
-//! fog, vertex blending, point sprites, programmable shaders,
-//! multisampling) report 0.
+//! backed by code and tests; unimplemented features (tweening, point
+//! sprites, programmable shaders, multisampling) report 0.
 
 use crate::limits;
+use crate::resource::D3dFormat;
+use softhal_pipeline::texture::TextureFormat;
 use softhal_pipeline::Format;
 
 /// The D3DCAPS8/9 fields the DDI reports (GetDriverInfo2
@@ -29,9 +30,10 @@ pub struct Caps {
     /// COLORWRITEENABLE 0x80, CLIPPLANESCALEDPOINTS 0x100,
     /// CLIPTLVERTS 0x200, BLENDOP 0x800, SEPARATEALPHABLEND 0x20000.
     pub primitive_misc_caps: u32,
-    /// D3DPRASTERCAPS_*: ZTEST 0x10, SCISSORTEST 0x1000000, DEPTHBIAS
-    /// 0x4000000, SLOPESCALEDEPTHBIAS 0x2000000, ZBIAS 0x4000, WBUFFER
-    /// 0x40000.
+    /// D3DPRASTERCAPS_*: ZTEST 0x10, FOGVERTEX 0x80, FOGTABLE 0x100,
+    /// MIPMAPLODBIAS 0x2000, ZBIAS 0x4000, FOGRANGE 0x10000, ANISOTROPY
+    /// 0x20000, WBUFFER 0x40000, WFOG 0x100000, ZFOG 0x200000, SCISSORTEST
+    /// 0x1000000, SLOPESCALEDEPTHBIAS 0x2000000, DEPTHBIAS 0x4000000.
     pub raster_caps: u32,
     /// D3DPCMPCAPS_* for Z (all eight).
     pub z_cmp_caps: u32,
@@ -42,17 +44,21 @@ pub struct Caps {
     /// D3DPCMPCAPS_* for alpha (all eight).
     pub alpha_cmp_caps: u32,
     /// D3DPSHADECAPS_*: COLORGOURAUDRGB 0x8, SPECULARGOURAUDRGB 0x200,
-    /// ALPHAGOURAUDBLEND 0x4000.
+    /// ALPHAGOURAUDBLEND 0x4000, FOGGOURAUD 0x80000.
     pub shade_caps: u32,
-    /// D3DPTEXTURECAPS_* (0: no texturing yet).
+    /// D3DPTEXTURECAPS_*: PERSPECTIVE 0x1, ALPHA 0x4, TRANSPARENCY 0x8
+    /// (colour key), TEXREPEATNOTSCALEDBYSIZE 0x40, ALPHAPALETTE 0x80,
+    /// PROJECTED 0x400, CUBEMAP 0x800, VOLUMEMAP 0x2000, MIPMAP 0x4000,
+    /// MIPVOLUMEMAP 0x8000, MIPCUBEMAP 0x10000 (POW2 clear: any size).
     pub texture_caps: u32,
     /// D3DSTENCILCAPS_* (all eight ops and TWOSIDED 0x100).
     pub stencil_caps: u32,
     /// D3DFVFCAPS_*: texture coordinate count (8) | DONOTSTRIPELEMENTS.
     pub fvf_caps: u32,
-    /// D3DTEXOPCAPS_* (0).
+    /// D3DTEXOPCAPS_*: all 26 operations (DISABLE 0x1 … LERP 0x2000000).
     pub texture_op_caps: u32,
-    /// D3DVTXPCAPS_* (0: no lighting, no texgen).
+    /// D3DVTXPCAPS_*: TEXGEN 0x1, MATERIALSOURCE7 0x2, DIRECTIONALLIGHTS
+    /// 0x8, POSITIONALLIGHTS 0x10, LOCALVIEWER 0x20, TEXGEN_SPHEREMAP 0x100.
     pub vertex_processing_caps: u32,
     /// Largest texture width.
     pub max_texture_width: u32,
@@ -60,15 +66,15 @@ pub struct Caps {
     pub max_texture_height: u32,
     /// Largest volume extent.
     pub max_volume_extent: u32,
-    /// Texture stages that can be used (1: the diffuse pass-through).
+    /// Texture stages that can be used.
     pub max_texture_blend_stages: u32,
-    /// Textures sampled at once (0).
+    /// Textures sampled at once.
     pub max_simultaneous_textures: u32,
-    /// Active lights (0).
+    /// Active lights.
     pub max_active_lights: u32,
     /// User clip planes.
     pub max_user_clip_planes: u32,
-    /// Vertex blend matrices (0).
+    /// Vertex blend matrices (world 0..3).
     pub max_vertex_blend_matrices: u32,
     /// Largest point size (1.0: no point sprites).
     pub max_point_size: f32,
@@ -107,25 +113,47 @@ pub fn caps() -> Caps {
             | 0x40_0000
             | 0x80_0000,
         primitive_misc_caps: 0x2 | 0x10 | 0x20 | 0x40 | 0x80 | 0x100 | 0x200 | 0x800 | 0x2_0000,
-        raster_caps: 0x10 | 0x4000 | 0x4_0000 | 0x100_0000 | 0x200_0000 | 0x400_0000,
+        raster_caps: 0x10
+            | 0x80
+            | 0x100
+            | 0x2000
+            | 0x4000
+            | 0x1_0000
+            | 0x2_0000
+            | 0x4_0000
+            | 0x10_0000
+            | 0x20_0000
+            | 0x100_0000
+            | 0x200_0000
+            | 0x400_0000,
         z_cmp_caps: 0xFF,
         src_blend_caps: 0x3FFF,
         dest_blend_caps: 0x3FFF,
         alpha_cmp_caps: 0xFF,
-        shade_caps: 0x8 | 0x200 | 0x4000,
-        texture_caps: 0,
+        shade_caps: 0x8 | 0x200 | 0x4000 | 0x8_0000,
+        texture_caps: 0x1
+            | 0x4
+            | 0x8
+            | 0x40
+            | 0x80
+            | 0x400
+            | 0x800
+            | 0x2000
+            | 0x4000
+            | 0x8000
+            | 0x1_0000,
         stencil_caps: 0x1FF,
         fvf_caps: 8 | 0x80000,
-        texture_op_caps: 0,
-        vertex_processing_caps: 0,
+        texture_op_caps: 0x3FF_FFFF,
+        vertex_processing_caps: 0x1 | 0x2 | 0x8 | 0x10 | 0x20 | 0x100,
         max_texture_width: limits::MAX_TEXTURE_DIMENSION,
         max_texture_height: limits::MAX_TEXTURE_DIMENSION,
         max_volume_extent: limits::MAX_VOLUME_DEPTH,
-        max_texture_blend_stages: 1,
-        max_simultaneous_textures: 0,
+        max_texture_blend_stages: limits::MAX_TEXTURE_STAGES,
+        max_simultaneous_textures: limits::MAX_TEXTURE_STAGES,
         max_active_lights: limits::MAX_ACTIVE_LIGHTS,
         max_user_clip_planes: limits::MAX_CLIP_PLANES,
-        max_vertex_blend_matrices: 0,
+        max_vertex_blend_matrices: 4,
         max_point_size: 1.0,
         max_primitive_count: 0xFF_FFFF,
         max_vertex_index: 0xFF_FFFF,
@@ -148,19 +176,30 @@ pub struct FormatCaps {
     pub render_target: bool,
     /// Can be a depth/stencil buffer.
     pub depth_stencil: bool,
-    /// Can be a texture (created, locked, blitted; not yet sampled).
+    /// Can be a texture (created, locked, blitted and sampled).
     pub texture: bool,
 }
 
-/// Every format the device accepts.
+/// Every format the device accepts, in ascending D3DFORMAT order (FOURCC
+/// codes last).
 pub fn formats() -> Vec<FormatCaps> {
-    Format::ALL
+    let mut codes: Vec<u32> = Format::ALL
         .iter()
-        .map(|f| FormatCaps {
-            d3dfmt: f.d3dfmt(),
-            render_target: f.is_color(),
-            depth_stencil: f.is_depth(),
-            texture: f.is_color(),
+        .map(|f| f.d3dfmt())
+        .chain(TextureFormat::ALL.iter().map(|f| f.d3dfmt()))
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+        .into_iter()
+        .map(|c| {
+            let d = D3dFormat(c);
+            FormatCaps {
+                d3dfmt: c,
+                render_target: d.target().is_some_and(Format::is_color),
+                depth_stencil: d.target().is_some_and(Format::is_depth),
+                texture: d.texture().is_some(),
+            }
         })
         .collect()
 }

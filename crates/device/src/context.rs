@@ -173,7 +173,15 @@ pub struct Context {
     pub patches: BTreeMap<u32, CachedPatch>,
     /// Counters.
     pub stats: ContextStats,
+    /// The DirectX runtime version the context was created under
+    /// (DD_RUNTIME_VERSION: 0x700, 0x800, 0x900; see
+    /// [`crate::Driver::notify_dx_version`]). Below 0x800 the filter
+    /// texture-stage states carry the DX6/7 D3DTFG_/D3DTFN_/D3DTFP_ values.
+    pub dx_version: u32,
 }
+
+/// The runtime version assumed when the host never notified one (DX9).
+pub const DEFAULT_DX_VERSION: u32 = 0x900;
 
 impl Context {
     /// A context rendering to `render_target` with optional depth.
@@ -195,6 +203,7 @@ impl Context {
             responses: VecDeque::new(),
             patches: BTreeMap::new(),
             stats: ContextStats::default(),
+            dx_version: DEFAULT_DX_VERSION,
         }
     }
 }

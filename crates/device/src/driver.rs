@@ -68,6 +68,7 @@ pub struct Driver {
     swap: SwapStats,
     last_error: Option<Dp2Failure>,
     total_bytes: u64,
+    dx_version: u32,
 }
 
 impl std::fmt::Debug for Driver {
@@ -92,6 +93,7 @@ impl Driver {
             swap: SwapStats::default(),
             last_error: None,
             total_bytes: 0,
+            dx_version: crate::context::DEFAULT_DX_VERSION,
         })
     }
 
@@ -144,7 +146,7 @@ impl Driver {
     /// A 2-D texture (`mip_levels` 0 = full chain).
     pub fn create_texture(
         &mut self,
-        format: Format,
+        format: impl Into<crate::resource::D3dFormat>,
         width: u32,
         height: u32,
         mip_levels: u32,
@@ -298,6 +300,25 @@ impl Driver {
         Ok(())
     }
 
+    /// DdSetColorKey with DDCKEY_SRCBLT on a texture: texels whose raw
+    /// value (in the texture's own format bits) lies in `low..=high` are
+    /// keyed when COLORKEYENABLE / COLORKEYBLENDENABLE are set; `None`
+    /// removes the key. Draws already submitted keep the old key.
+    pub fn set_color_key(&mut self, h: u32, key: Option<(u32, u32)>) -> Result<()> {
+        let r = self.surfaces.get(h)?;
+        if r.texture().is_none() {
+            return Err(r.wrong(h, "texture"));
+        }
+        if key.is_some_and(|(lo, hi)| lo > hi) {
+            return Err(DeviceError::InvalidParams("colour key: low above high"));
+        }
+        self.gpu.finish(&mut self.surfaces)?;
+        if let Some(t) = self.surfaces.get_mut(h)?.texture_mut() {
+            t.set_color_key(key.map(|(low, high)| pl::texture::ColorKey { low, high }));
+        }
+        Ok(())
+    }
+
     /// Starts a flip to `h` (a render target): until [`Driver::complete_flips`],
     /// DrawPrimitives2 on a context rendering to it returns
     /// DDERR_WASSTILLDRAWING.
@@ -370,12 +391,22 @@ impl Driver {
                 ));
             }
         }
-        let h = self.contexts.insert(Context::new(render_target, depth))?;
+        let mut ctx = Context::new(render_target, depth);
+        ctx.dx_version = self.dx_version;
+        let h = self.contexts.insert(ctx)?;
         if let Err(e) = self.gpu.context(h) {
             let _ = self.contexts.remove(h);
             return Err(e);
         }
         Ok(h)
+    }
+
+    /// The runtime's D3DGDI2_TYPE_DXVERSION notification (DD_DXVERSION's
+    /// `dwDXVersion`: 0x700, 0x800, 0x900): contexts created from now on
+    /// interpret version-dependent values (the DX6/7 filter values of
+    /// MAGFILTER/MINFILTER/MIPFILTER below 0x800) for that runtime.
+    pub fn notify_dx_version(&mut self, version: u32) {
+        self.dx_version = version;
     }
 
     /// ContextCreate's `ddrval` for an error of [`Driver::context_create`].
@@ -713,50 +744,49 @@ impl Driver {
         codes::DDHAL_DRIVER_HANDLED
     }
 
-    /// `ValidateTextureStageState`: the pipeline has no texturing, so a
-    /// cascade is valid when stage 0 passes the diffuse colour through
-    /// (COLOROP/ALPHAOP DISABLE, or SELECTARG1/2 of DIFFUSE or CURRENT) and
-    /// every later stage is disabled. One pass.
+    /// `ValidateTextureStageState`: the cascade can be drawn in one pass
+    /// when every stage up to the first COLOROP DISABLE has operations and
+    /// arguments the pipeline implements (all 26 D3DTOPs, the D3DTA
+    /// selectors with COMPLEMENT/ALPHAREPLICATE, RESULTARG CURRENT/TEMP) and
+    /// filters it knows. One pass.
     pub fn validate_texture_stage_state(&mut self, d: &mut ValidateTextureStageStateData) -> u32 {
+        use softhal_pipeline::stages::{ResultTarget, TextureArg, TextureOp};
+        use softhal_pipeline::texture::TextureFilter;
         d.dw_num_passes = 0;
         let Ok(ctx) = self.contexts.get(d.dwh_context) else {
             d.ddrval = codes::D3DHAL_CONTEXT_BAD;
             return codes::DDHAL_DRIVER_HANDLED;
         };
-        let ts = &ctx.state.texture_stages;
-        let arg_ok = |a: u32| matches!(a, 0 | 1);
-        let check = |op: u32, a1: u32, a2: u32, op_err: u32, arg_err: u32| -> Option<u32> {
-            match op {
-                1 => None,
-                2 if arg_ok(a1) => None,
-                3 if arg_ok(a2) => None,
-                2 | 3 => Some(arg_err),
-                _ => Some(op_err),
+        let stage_err = |t: &[u32; 64]| -> Option<u32> {
+            let v = |i: usize| t.get(i).copied().unwrap_or(0);
+            let op = |i: usize| TextureOp::from_d3d(v(i)).is_some();
+            let arg = |i: usize| TextureArg::from_d3d(v(i)).is_some();
+            if !op(1) {
+                return Some(codes::D3DERR_UNSUPPORTEDCOLOROPERATION);
             }
+            if !(arg(2) && arg(3) && arg(26)) || ResultTarget::from_d3d(v(28)).is_none() {
+                return Some(codes::D3DERR_UNSUPPORTEDCOLORARG);
+            }
+            if !op(4) {
+                return Some(codes::D3DERR_UNSUPPORTEDALPHAOPERATION);
+            }
+            if !(arg(5) && arg(6) && arg(27)) {
+                return Some(codes::D3DERR_UNSUPPORTEDALPHAARG);
+            }
+            if [16, 17, 18]
+                .iter()
+                .any(|&i| TextureFilter::from_d3d(v(i)).is_none())
+            {
+                return Some(codes::D3DERR_UNSUPPORTEDTEXTUREFILTER);
+            }
+            None
         };
-        let s0 = ts.first().copied().unwrap_or([0; 64]);
-        let err = check(
-            s0[1],
-            s0[2],
-            s0[3],
-            codes::D3DERR_UNSUPPORTEDCOLOROPERATION,
-            codes::D3DERR_UNSUPPORTEDCOLORARG,
-        )
-        .or_else(|| {
-            check(
-                s0[4],
-                s0[5],
-                s0[6],
-                codes::D3DERR_UNSUPPORTEDALPHAOPERATION,
-                codes::D3DERR_UNSUPPORTEDALPHAARG,
-            )
-        })
-        .or_else(|| {
-            ts.iter()
-                .skip(1)
-                .any(|s| s[1] != 1)
-                .then_some(codes::D3DERR_TOOMANYOPERATIONS)
-        });
+        let err = ctx
+            .state
+            .texture_stages
+            .iter()
+            .take_while(|t| t.get(1).copied() != Some(1))
+            .find_map(stage_err);
         match err {
             Some(e) => d.ddrval = e,
             None => {

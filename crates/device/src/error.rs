@@ -64,6 +64,14 @@ pub enum DeviceError {
         /// The value.
         value: u32,
     },
+    /// A D3DFORMAT the surface kind cannot have (DDERR_INVALIDPIXELFORMAT).
+    #[error("{usage}: unsupported D3DFORMAT {format}")]
+    UnsupportedFormat {
+        /// The D3DFORMAT number.
+        format: u32,
+        /// What the surface is for.
+        usage: &'static str,
+    },
     /// A cap of [`crate::limits`] would be exceeded.
     #[error("{what}: limit of {max} reached")]
     Limit {
@@ -126,9 +134,8 @@ impl DeviceError {
             DeviceError::BadShader(_) => codes::D3DERR_INVALIDCALL,
             DeviceError::Unsupported(_) => codes::DDERR_UNSUPPORTED,
             DeviceError::StateBlock(_) => codes::D3DERR_INVALIDSTATEBLOCK,
-            DeviceError::Pipeline(PipelineError::BadFormat { .. }) => {
-                codes::DDERR_INVALIDPIXELFORMAT
-            }
+            DeviceError::Pipeline(PipelineError::BadFormat { .. })
+            | DeviceError::UnsupportedFormat { .. } => codes::DDERR_INVALIDPIXELFORMAT,
             // What the caller asked for is impossible: its own error.
             DeviceError::Pipeline(
                 PipelineError::BadDimensions { .. }

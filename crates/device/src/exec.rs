@@ -138,6 +138,16 @@ fn xf_matrix(t: &Dp2SetTransform) -> state::Mat {
     t.matrix()
 }
 
+/// DDRAWIPAL_ALPHA: the palette's flags byte is alpha.
+const DDRAWIPAL_ALPHA: u32 = 0x2000;
+
+/// A texture palette from a context palette (PALETTEENTRY DWORDs, bytes R,
+/// G, B, flags) and the SETPALETTE flags.
+fn texture_palette(entries: &[u32], flags: u32) -> pl::texture::Palette {
+    let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_le_bytes()).collect();
+    pl::texture::Palette::from_bytes(&bytes, 0, flags & DDRAWIPAL_ALPHA != 0)
+}
+
 fn light_bits(l: &D3dLight7) -> [u32; 26] {
     let mut out = [0u32; 26];
     for (o, c) in out
@@ -216,18 +226,21 @@ impl<'x, 'c> Exec<'x, 'c> {
                         u64::from(limits::TSS_PER_STAGE),
                     )?;
                 }
+                let dx = self.ctx.dx_version;
                 let (st, mut keys, _) = self.target();
                 for r in recs {
-                    let (s, t) = (u32::from(r.stage.get()), u32::from(r.state.get()));
-                    if let Some(slot) = st
-                        .texture_stages
-                        .get_mut(s as usize)
-                        .and_then(|a| a.get_mut(t as usize))
-                    {
-                        *slot = r.value.get();
-                    }
-                    if let Some(k) = keys.as_deref_mut() {
-                        k.insert(StateKey::TextureStage(s, t));
+                    let s = u32::from(r.stage.get());
+                    for (t, v) in state::texture_stage_writes(u32::from(r.state.get()), r.value.get(), dx) {
+                        if let Some(slot) = st
+                            .texture_stages
+                            .get_mut(s as usize)
+                            .and_then(|a| a.get_mut(t as usize))
+                        {
+                            *slot = v;
+                        }
+                        if let Some(k) = keys.as_deref_mut() {
+                            k.insert(StateKey::TextureStage(s, t));
+                        }
                     }
                 }
                 Ok(())
@@ -856,9 +869,14 @@ impl<'x, 'c> Exec<'x, 'c> {
                 for r in recs {
                     self.surfaces.get(r.surface.get())?;
                 }
+                // The clamp applies to draws after this command only.
+                self.gpu.finish(self.surfaces)?;
                 for r in recs {
                     if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
                         s.lod = r.lod.get();
+                        if let Some(t) = s.texture_mut() {
+                            t.set_lod(r.lod.get());
+                        }
                     }
                 }
                 Ok(())
@@ -923,16 +941,23 @@ impl<'x, 'c> Exec<'x, 'c> {
                         });
                     }
                 }
+                // Draws before this command keep the old palette.
+                self.gpu.finish(self.surfaces)?;
                 for r in recs {
                     let p = r.palette_handle.get();
-                    if p != 0 {
+                    let entries = (p != 0).then(|| {
                         self.ctx
                             .palettes
                             .entry(p)
-                            .or_insert_with(|| vec![0; limits::PALETTE_ENTRIES as usize]);
-                    }
+                            .or_insert_with(|| vec![0; limits::PALETTE_ENTRIES as usize])
+                            .clone()
+                    });
                     if let Ok(s) = self.surfaces.get_mut(r.surface_handle.get()) {
-                        s.palette = (p != 0).then_some((p, r.palette_flags.get()));
+                        let flags = r.palette_flags.get();
+                        s.palette = (p != 0).then_some((p, flags));
+                        if let Some(t) = s.texture_mut() {
+                            t.set_palette(entries.as_deref().map(|e| texture_palette(e, flags)));
+                        }
                     }
                 }
                 Ok(())
@@ -971,6 +996,19 @@ impl<'x, 'c> Exec<'x, 'c> {
                 for (i, e) in entries.iter().enumerate() {
                     if let Some(slot) = pal.get_mut(start as usize + i) {
                         *slot = e.entry.get();
+                    }
+                }
+                let pal = pal.clone();
+                // Textures using the palette see the new entries from the
+                // next draw on.
+                self.gpu.finish(self.surfaces)?;
+                for (_, s) in self.surfaces.iter_mut() {
+                    if let Some((h, flags)) = s.palette {
+                        if h == p {
+                            if let Some(t) = s.texture_mut() {
+                                t.set_palette(Some(texture_palette(&pal, flags)));
+                            }
+                        }
                     }
                 }
                 Ok(())
@@ -2270,6 +2308,13 @@ where
         ps.depth.z_enable = pl::ZBufferType::Disabled;
         ps.stencil.enable = false;
     }
+    // D3DTSS_TEXTUREMAP of each stage: a handle that is not a live texture
+    // (never created, destroyed, or another kind of surface) samples as no
+    // texture (docs/device.md).
+    let textures = ctx
+        .state
+        .texture_handles()
+        .map(|h| (h != 0 && surfaces.get(h).is_ok_and(|r| r.texture().is_some())).then_some(h));
     // The requests borrow the surfaces; the lowered packets own copies of
     // inline data, so build them first, then submit.
     let gctx = gpu.context(ctx_h)?;
@@ -2327,7 +2372,7 @@ where
         .collect();
     // Inline data is copied into the UMD's command buffer here; the
     // borrows of `surfaces` end with `lowered`.
-    gpu.draws_from(targets, &ps, &lowered)?;
+    gpu.draws_from(targets, &textures, &ps, &lowered)?;
     drop(lowered);
     drop(reqs);
     gpu.settle(surfaces)?;

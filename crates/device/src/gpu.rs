@@ -63,6 +63,12 @@ impl VideoMemory for Mem<'_> {
             _ => None,
         }
     }
+    fn texture(&self, a: u32) -> Option<&pl::texture::Texture> {
+        self.res(a)?.texture()
+    }
+    fn texture_mut(&mut self, a: u32) -> Option<&mut pl::texture::Texture> {
+        self.res_mut(a)?.texture_mut()
+    }
     fn copy_buffer(&mut self, src: u32, so: usize, dst: u32, d: usize, len: usize) -> bool {
         let Some(tmp) = self
             .buffer(src)
@@ -137,8 +143,12 @@ pub(crate) struct Gpu {
     index_of: BTreeMap<u32, u32>,
     /// The GPU context the pending packets are for.
     cur: Option<u32>,
-    /// Per GPU context: registers as last emitted.
-    shadow: BTreeMap<u32, Vec<u32>>,
+    /// Per GPU context: registers as last emitted, and the state they
+    /// encode (a draw with an unchanged state emits nothing).
+    shadow: BTreeMap<u32, (Vec<u32>, PipelineState)>,
+    /// Texture allocations bound per stage in the pending buffer (`None`:
+    /// nothing bound yet in this submission).
+    bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
     bound_targets: Option<(u32, Option<u32>)>,
     bound_layout: Option<VertexLayout>,
     bound_inline: Option<(usize, usize)>,
@@ -171,6 +181,7 @@ impl Gpu {
             index_of: BTreeMap::new(),
             cur: None,
             shadow: BTreeMap::new(),
+            bound_textures: None,
             bound_targets: None,
             bound_layout: None,
             bound_inline: None,
@@ -191,6 +202,16 @@ impl Gpu {
             }
             (_, Storage::Buffer(b)) => AllocKind::Buffer {
                 bytes: b.len() as u64,
+            },
+            (_, Storage::Texture(t)) => AllocKind::Texture {
+                desc: pl::texture::TextureDesc {
+                    kind: t.kind(),
+                    format: t.format(),
+                    width: t.width(),
+                    height: t.height(),
+                    depth: t.depth(),
+                    levels: t.level_count(),
+                },
             },
             _ => return Ok(()),
         };
@@ -303,6 +324,7 @@ impl Gpu {
             self.list.truncate(l);
             self.index_of.retain(|_, i| (*i as usize) < l);
             self.bound_targets = None;
+            self.bound_textures = None;
             self.bound_layout = None;
             self.bound_inline = None;
             self.shadow.remove(&ctx);
@@ -350,6 +372,7 @@ impl Gpu {
         self.w.clear();
         self.index_of.clear();
         self.bound_targets = None;
+        self.bound_textures = None;
         self.bound_layout = None;
         self.bound_inline = None;
         let list = std::mem::take(&mut self.list);
@@ -401,16 +424,38 @@ impl Gpu {
 
     /// Register writes for `ps` that differ from what `ctx` last received.
     fn emit_state(&mut self, ctx: u32, ps: &PipelineState) {
-        let regs = softhal_submit::regs::encode(ps);
         let old = self.shadow.get(&ctx);
+        if old.is_some_and(|(_, last)| last == ps) {
+            return;
+        }
+        let regs = softhal_submit::regs::encode(ps);
         let pairs: Vec<(u32, u32)> = softhal_submit::regs::all_ids()
             .zip(regs.iter().copied())
             .enumerate()
-            .filter(|(i, (_, v))| old.and_then(|o| o.get(*i)) != Some(v))
+            .filter(|(i, (_, v))| old.and_then(|(o, _)| o.get(*i)) != Some(v))
             .map(|(_, p)| p)
             .collect();
         self.w.set_regs(&pairs);
-        self.shadow.insert(ctx, regs);
+        self.shadow.insert(ctx, (regs, *ps));
+    }
+
+    /// SET_TEXTURE for every stage whose binding differs from what the
+    /// pending buffer has bound.
+    fn emit_textures(&mut self, textures: &[Option<u32>; pl::stages::MAX_STAGES]) -> Result<()> {
+        let mut allocs = [None; pl::stages::MAX_STAGES];
+        for (a, t) in allocs.iter_mut().zip(textures) {
+            *a = t.map(|h| self.alloc(h)).transpose()?;
+        }
+        let bound = self.bound_textures;
+        for (stage, a) in allocs.iter().enumerate() {
+            if bound.is_some_and(|b| b.get(stage) == Some(a)) {
+                continue;
+            }
+            let index = a.map(|a| self.index(a, false));
+            self.w.set_texture(stage as u32, index);
+        }
+        self.bound_textures = Some(allocs);
+        Ok(())
     }
 
     fn emit_targets(&mut self, color: u32, depth: Option<u32>) -> Result<()> {
@@ -431,6 +476,7 @@ impl Gpu {
     pub fn draws_from(
         &mut self,
         targets: (u32, Option<u32>),
+        textures: &[Option<u32>; pl::stages::MAX_STAGES],
         ps: &PipelineState,
         draws: &[LoweredDraw<'_>],
     ) -> Result<()> {
@@ -449,10 +495,14 @@ impl Gpu {
         if let Some(d) = targets.1 {
             self.alloc(d)?;
         }
+        for t in textures.iter().flatten() {
+            self.alloc(*t)?;
+        }
         let mut state_done = false;
         for d in draws.iter().filter(|d| d.count > 0) {
             if !state_done {
                 self.emit_state(ctx, ps);
+                self.emit_textures(textures)?;
                 state_done = true;
             }
             self.emit_targets(targets.0, targets.1)?;

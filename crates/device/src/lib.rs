@@ -96,5 +96,5 @@ pub use context::{Context, ContextStats};
 pub use dp2::*;
 pub use driver::{Dp2Failure, Driver, LockFlags, ParseUnknownCommand, SwapStats};
 pub use error::DeviceError;
-pub use resource::{Resource, SurfaceDesc, SurfaceKind};
+pub use resource::{D3dFormat, Resource, SurfaceDesc, SurfaceKind};
 pub use softhal_pipeline::Format;

@@ -22,8 +22,10 @@ pub const MAX_VOLUME_DEPTH: u32 = 2048;
 pub const MAX_MIP_LEVELS: u32 = 14;
 /// Light slots per context (`CREATELIGHT dwIndex` must be below this).
 pub const MAX_LIGHTS: u32 = 256;
-/// Active lights the caps report (lighting is not implemented: 0).
-pub const MAX_ACTIVE_LIGHTS: u32 = 0;
+/// Enabled lights that light a vertex (the first ones in index order;
+/// further enabled lights are ignored).
+pub const MAX_ACTIVE_LIGHTS: u32 = 8;
+const _: () = assert!(MAX_ACTIVE_LIGHTS as usize == softhal_pipeline::lighting::MAX_ACTIVE_LIGHTS);
 /// User clip planes (`SETCLIPPLANE dwIndex` must be below this).
 pub const MAX_CLIP_PLANES: u32 = 6;
 /// Vertex streams (`dwStream` must be below this).

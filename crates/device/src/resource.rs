@@ -1,21 +1,74 @@
 //! Surfaces: render targets, depth/stencil buffers, textures (mip chains,
 //! cube maps, volumes), vertex and index buffers and command buffers.
 //!
-//! In: a [`SurfaceDesc`]. Out: a [`Resource`] holding zeroed, size-checked
-//! storage: a `pipeline::Surface` for render targets and depth buffers (so
-//! the pipeline renders into it directly), one byte array per level (and
-//! face / slice) for textures, one byte array for buffers.
+//! In: a [`SurfaceDesc`] (its format a D3DFORMAT number, [`D3dFormat`]).
+//! Out: a [`Resource`] holding zeroed, size-checked storage: a
+//! `pipeline::Surface` for render targets and depth buffers (so the
+//! pipeline renders into it directly), a `pipeline::Texture` for textures
+//! (so the GPU samples it in place: every texture format of
+//! `softhal_pipeline::texture::TextureFormat`, DXTn and palettized
+//! included), one byte array for buffers.
 //! Guarantees: every size is computed with checked arithmetic and capped by
-//! [`crate::limits`]; storage never changes size except through the rename
-//! model ([`crate::Driver::lock`] with `discard`, `SWAP*BUFFER`).
-//!
-//! Texture storage uses the pipeline's formats (the colour formats it can
-//! render to); textures can be created, locked and blitted but are not yet
-//! sampled (the pipeline has no texturing).
+//! [`crate::limits`] before anything is allocated; storage never changes
+//! size except through the rename model ([`crate::Driver::lock`] with
+//! `discard`, `SWAP*BUFFER`).
 
 use crate::error::{range, DeviceError, Result};
 use crate::limits;
+use softhal_pipeline::texture::{Texture, TextureDesc, TextureError, TextureFormat, TextureKind};
 use softhal_pipeline::{Format, Surface};
+
+/// A D3DFORMAT number: the DDI's own name for a surface format
+/// (`D3DFMT_A8R8G8B8` = 21, FOURCC codes for DXTn and YUV). Render targets
+/// and depth buffers take the formats of [`Format`], textures those of
+/// [`TextureFormat`]; buffers ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct D3dFormat(pub u32);
+
+impl From<Format> for D3dFormat {
+    fn from(f: Format) -> Self {
+        D3dFormat(f.d3dfmt())
+    }
+}
+
+impl From<TextureFormat> for D3dFormat {
+    fn from(f: TextureFormat) -> Self {
+        D3dFormat(f.d3dfmt())
+    }
+}
+
+impl D3dFormat {
+    /// D3DFMT_UNKNOWN (buffers).
+    pub const UNKNOWN: D3dFormat = D3dFormat(0);
+    /// The render-target / depth format, if this is one.
+    pub fn target(self) -> Option<Format> {
+        Format::from_d3dfmt(self.0)
+    }
+    /// The texture format, if textures can have it.
+    pub fn texture(self) -> Option<TextureFormat> {
+        TextureFormat::from_d3dfmt(self.0)
+    }
+    /// Texel block of the texture layout: (1, 1) for packed formats, (4, 4)
+    /// for DXTn, (2, 1) for the YUV macro-pixel formats.
+    pub fn block(self) -> (u32, u32) {
+        use softhal_pipeline::texture::format::TexelLayout;
+        match self.texture().map(TextureFormat::layout) {
+            Some(TexelLayout::Block { .. }) => (4, 4),
+            Some(TexelLayout::MacroPixel) => (2, 1),
+            _ => (1, 1),
+        }
+    }
+    /// Bytes of one block (one texel for packed formats).
+    pub fn block_bytes(self) -> u32 {
+        if let Some(f) = self.target() {
+            return f.bytes_per_pixel();
+        }
+        let (bw, _) = self.block();
+        self.texture()
+            .and_then(|t| t.row_bytes(bw))
+            .map_or(0, |b| b as u32)
+    }
+}
 
 /// What a surface is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +127,7 @@ pub struct SurfaceDesc {
     /// Kind.
     pub kind: SurfaceKind,
     /// Pixel format (ignored for buffers).
-    pub format: Format,
+    pub format: D3dFormat,
     /// Width in pixels; for buffers the size in bytes.
     pub width: u32,
     /// Height in pixels (1 for buffers).
@@ -90,7 +143,7 @@ impl SurfaceDesc {
     pub fn render_target(format: Format, width: u32, height: u32) -> Self {
         SurfaceDesc {
             kind: SurfaceKind::RenderTarget,
-            format,
+            format: format.into(),
             width,
             height,
             depth: 1,
@@ -101,7 +154,7 @@ impl SurfaceDesc {
     pub fn depth_stencil(format: Format, width: u32, height: u32) -> Self {
         SurfaceDesc {
             kind: SurfaceKind::DepthStencil,
-            format,
+            format: format.into(),
             width,
             height,
             depth: 1,
@@ -109,10 +162,15 @@ impl SurfaceDesc {
         }
     }
     /// A 2-D texture (`mip_levels` 0 = full chain).
-    pub fn texture(format: Format, width: u32, height: u32, mip_levels: u32) -> Self {
+    pub fn texture(
+        format: impl Into<D3dFormat>,
+        width: u32,
+        height: u32,
+        mip_levels: u32,
+    ) -> Self {
         SurfaceDesc {
             kind: SurfaceKind::Texture,
-            format,
+            format: format.into(),
             width,
             height,
             depth: 1,
@@ -120,10 +178,10 @@ impl SurfaceDesc {
         }
     }
     /// A cube texture of `edge`² faces.
-    pub fn cube_texture(format: Format, edge: u32, mip_levels: u32) -> Self {
+    pub fn cube_texture(format: impl Into<D3dFormat>, edge: u32, mip_levels: u32) -> Self {
         SurfaceDesc {
             kind: SurfaceKind::CubeTexture,
-            format,
+            format: format.into(),
             width: edge,
             height: edge,
             depth: 1,
@@ -132,7 +190,7 @@ impl SurfaceDesc {
     }
     /// A volume texture.
     pub fn volume_texture(
-        format: Format,
+        format: impl Into<D3dFormat>,
         width: u32,
         height: u32,
         depth: u32,
@@ -140,7 +198,7 @@ impl SurfaceDesc {
     ) -> Self {
         SurfaceDesc {
             kind: SurfaceKind::VolumeTexture,
-            format,
+            format: format.into(),
             width,
             height,
             depth,
@@ -151,7 +209,7 @@ impl SurfaceDesc {
     pub fn buffer(kind: SurfaceKind, bytes: u32) -> Self {
         SurfaceDesc {
             kind,
-            format: Format::A8,
+            format: D3dFormat::UNKNOWN,
             width: bytes,
             height: 1,
             depth: 1,
@@ -160,30 +218,14 @@ impl SurfaceDesc {
     }
 }
 
-/// One level (of one face) of a texture.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Level {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// Depth in slices.
-    pub depth: u32,
-    /// Bytes per row.
-    pub pitch: usize,
-    /// Bytes per slice.
-    pub slice_pitch: usize,
-    /// The pixels.
-    pub bytes: Vec<u8>,
-}
-
 /// Where a surface's bytes live.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Storage {
     /// Render targets and depth buffers (`None` only while a draw holds it).
     Image(Option<Surface>),
-    /// Texture levels, face-major (cube: 6 × levels).
-    Levels(Vec<Level>),
+    /// Textures: the pipeline's texture object (levels face-major, palette,
+    /// LOD clamp, colour key), sampled in place by the GPU.
+    Texture(Texture),
     /// Buffers.
     Buffer(Vec<u8>),
 }
@@ -239,10 +281,16 @@ impl Resource {
         let (storage, bytes) = match desc.kind {
             SurfaceKind::RenderTarget | SurfaceKind::DepthStencil => {
                 let want_depth = desc.kind == SurfaceKind::DepthStencil;
-                if desc.format.is_depth() != want_depth {
+                let Some(format) = desc.format.target() else {
+                    return Err(DeviceError::UnsupportedFormat {
+                        format: desc.format.0,
+                        usage: "render target or depth buffer",
+                    });
+                };
+                if format.is_depth() != want_depth {
                     return Err(DeviceError::Pipeline(
                         softhal_pipeline::PipelineError::BadFormat {
-                            format: desc.format,
+                            format,
                             usage: if want_depth {
                                 "depth/stencil"
                             } else {
@@ -256,20 +304,23 @@ impl Resource {
                 // u32 × bpp × u32 can exceed u64: checked (a wrapped product
                 // would slip past the budget).
                 let need = u64::from(desc.width)
-                    .checked_mul(u64::from(desc.format.bytes_per_pixel()))
+                    .checked_mul(u64::from(format.bytes_per_pixel()))
                     .and_then(|n| n.checked_mul(u64::from(desc.height)))
                     .unwrap_or(u64::MAX);
                 if need > budget {
                     return Err(DeviceError::OutOfMemory);
                 }
-                let s = Surface::new(desc.format, desc.width, desc.height)?;
+                let s = Surface::new(format, desc.width, desc.height)?;
                 let n = s.bytes().len() as u64;
                 (Storage::Image(Some(s)), n)
             }
             SurfaceKind::Texture | SurfaceKind::CubeTexture | SurfaceKind::VolumeTexture => {
-                if desc.format.is_depth() {
-                    return bad("texture formats are colour formats");
-                }
+                let Some(format) = desc.format.texture() else {
+                    return Err(DeviceError::UnsupportedFormat {
+                        format: desc.format.0,
+                        usage: "texture",
+                    });
+                };
                 let max = limits::MAX_TEXTURE_DIMENSION;
                 if desc.kind == SurfaceKind::CubeTexture && desc.width != desc.height {
                     return bad("cube faces are square");
@@ -296,7 +347,7 @@ impl Resource {
                 }
                 let chain = full_chain(desc.width.max(desc.height).max(desc.depth));
                 if desc.mip_levels == 0 {
-                    desc.mip_levels = chain;
+                    desc.mip_levels = chain.min(limits::MAX_MIP_LEVELS);
                 }
                 if desc.mip_levels > chain || desc.mip_levels > limits::MAX_MIP_LEVELS {
                     return Err(range(
@@ -305,53 +356,48 @@ impl Resource {
                         u64::from(chain) + 1,
                     ));
                 }
-                let faces = if desc.kind == SurfaceKind::CubeTexture {
+                let faces: u64 = if desc.kind == SurfaceKind::CubeTexture {
                     6
                 } else {
                     1
                 };
-                let bpp = u64::from(desc.format.bytes_per_pixel());
+                // The whole chain, checked before anything is allocated.
                 let mut total = 0u64;
-                let mut dims = Vec::new();
-                for _ in 0..faces {
-                    for l in 0..desc.mip_levels {
-                        let (w, h, d) = (
-                            level_dim(desc.width, l),
-                            level_dim(desc.height, l),
-                            level_dim(desc.depth, l),
-                        );
-                        let n = u64::from(w)
-                            .checked_mul(bpp)
-                            .and_then(|n| n.checked_mul(u64::from(h)))
-                            .and_then(|n| n.checked_mul(u64::from(d)))
-                            .unwrap_or(u64::MAX);
-                        total = total.saturating_add(n);
-                        dims.push((w, h, d));
-                    }
+                for l in 0..desc.mip_levels {
+                    let (w, h, d) = (
+                        level_dim(desc.width, l),
+                        level_dim(desc.height, l),
+                        level_dim(desc.depth, l),
+                    );
+                    let n = format
+                        .row_bytes(w)
+                        .and_then(|n| n.checked_mul(u64::from(format.row_count(h))))
+                        .and_then(|n| n.checked_mul(u64::from(d)))
+                        .and_then(|n| n.checked_mul(faces))
+                        .unwrap_or(u64::MAX);
+                    total = total.saturating_add(n);
                 }
                 if total > budget.min(limits::MAX_TOTAL_SURFACE_BYTES) {
                     return Err(DeviceError::OutOfMemory);
                 }
-                let mut levels = Vec::with_capacity(dims.len());
-                for (w, h, d) in dims {
-                    let pitch = usize::try_from(u64::from(w) * bpp)
-                        .map_err(|_| DeviceError::OutOfMemory)?;
-                    let slice = pitch
-                        .checked_mul(h as usize)
-                        .ok_or(DeviceError::OutOfMemory)?;
-                    let n = slice
-                        .checked_mul(d as usize)
-                        .ok_or(DeviceError::OutOfMemory)?;
-                    levels.push(Level {
-                        width: w,
-                        height: h,
-                        depth: d,
-                        pitch,
-                        slice_pitch: slice,
-                        bytes: vec![0; n],
-                    });
-                }
-                (Storage::Levels(levels), total)
+                let kind = match desc.kind {
+                    SurfaceKind::CubeTexture => TextureKind::Cube,
+                    SurfaceKind::VolumeTexture => TextureKind::Volume,
+                    _ => TextureKind::Texture2D,
+                };
+                let t = Texture::new(TextureDesc {
+                    kind,
+                    format,
+                    width: desc.width,
+                    height: desc.height,
+                    depth: desc.depth,
+                    levels: desc.mip_levels,
+                })
+                .map_err(|e| match e {
+                    TextureError::TooLarge { .. } => DeviceError::OutOfMemory,
+                    _ => DeviceError::InvalidParams("texture description"),
+                })?;
+                (Storage::Texture(t), total)
             }
             SurfaceKind::VertexBuffer { .. }
             | SurfaceKind::IndexBuffer
@@ -396,7 +442,10 @@ impl Resource {
         match &self.storage {
             Storage::Image(Some(s)) => s.bytes().len() as u64,
             Storage::Image(None) => 0,
-            Storage::Levels(l) => l.iter().map(|l| l.bytes.len() as u64).sum(),
+            Storage::Texture(t) => (0..t.face_count())
+                .flat_map(|f| (0..t.level_count()).map(move |l| (f, l)))
+                .map(|(f, l)| t.level_bytes(f, l).map_or(0, |b| b.len() as u64))
+                .sum(),
             Storage::Buffer(b) => b.len() as u64,
         }
     }
@@ -449,23 +498,37 @@ impl Resource {
     }
 }
 
-/// A 2-D view of pixels for blits: bytes, pitch, size, bytes per pixel.
+/// A 2-D view of a plane for blits and locks. Sizes are in texels; the
+/// bytes are rows of `block` texels high (rows of 4×4 blocks for DXTn),
+/// `pitch` apart; volumes stack their slices as more rows.
 #[derive(Debug)]
 pub(crate) struct PlaneRef<'a> {
     pub bytes: &'a [u8],
     pub pitch: usize,
+    /// Width in texels.
     pub width: u32,
+    /// Height in texels (× depth for volume levels).
     pub height: u32,
+    /// Bytes of one block (one texel for packed formats).
     pub bpp: usize,
-    pub format: Format,
+    /// The format.
+    pub format: D3dFormat,
+    /// Texels per block (width, height).
+    pub block: (u32, u32),
+}
+
+impl PlaneRef<'_> {
+    /// The render-target format of the plane, for blits that convert.
+    pub fn target(&self) -> Option<Format> {
+        self.format.target()
+    }
 }
 
 impl Resource {
-    /// A plane (level `level` of face `face`, slice 0 for volumes) for
-    /// reading.
+    /// A plane (level `level` of face `face`; all slices of a volume level)
+    /// for reading.
     pub(crate) fn plane(&self, handle: u32, face: u32, level: u32) -> Result<PlaneRef<'_>> {
         let format = self.desc.format;
-        let bpp = format.bytes_per_pixel() as usize;
         match &self.storage {
             Storage::Image(Some(s)) => {
                 if face != 0 || level != 0 {
@@ -476,34 +539,35 @@ impl Resource {
                     pitch: s.pitch(),
                     width: s.width(),
                     height: s.height(),
-                    bpp,
+                    bpp: s.format().bytes_per_pixel() as usize,
                     format,
+                    block: (1, 1),
                 })
             }
-            Storage::Levels(levels) => {
-                let l = self.level_index(face, level)?;
-                let lv = levels.get(l).ok_or_else(|| {
-                    range(
-                        "mip level",
-                        u64::from(level),
-                        u64::from(self.desc.mip_levels),
-                    )
-                })?;
+            Storage::Texture(t) => {
+                self.check_level(face, level)?;
+                let info = t
+                    .level_info(level)
+                    .ok_or_else(|| range("mip level", u64::from(level), 0))?;
+                let bytes = t
+                    .level_bytes(face, level)
+                    .ok_or_else(|| range("mip level", u64::from(level), 0))?;
                 Ok(PlaneRef {
-                    bytes: &lv.bytes,
-                    pitch: lv.pitch,
-                    width: lv.width,
-                    height: lv.height * lv.depth,
-                    bpp,
+                    bytes,
+                    pitch: info.row_pitch,
+                    width: info.width,
+                    height: info.height.saturating_mul(info.depth),
+                    bpp: format.block_bytes() as usize,
                     format,
+                    block: format.block(),
                 })
             }
             _ => Err(self.wrong(handle, "surface with pixels")),
         }
     }
 
-    /// Index into [`Storage::Levels`].
-    pub(crate) fn level_index(&self, face: u32, level: u32) -> Result<usize> {
+    /// Checks that face `face`, level `level` exists.
+    pub(crate) fn check_level(&self, face: u32, level: u32) -> Result<()> {
         if face >= self.faces() {
             return Err(range("cube face", u64::from(face), u64::from(self.faces())));
         }
@@ -514,20 +578,19 @@ impl Resource {
                 u64::from(self.desc.mip_levels),
             ));
         }
-        Ok((face * self.desc.mip_levels + level) as usize)
+        Ok(())
     }
 
-    /// Writable bytes and pitch of a plane.
+    /// Writable bytes and pitch of a plane, with its texel width and height.
     pub(crate) fn plane_mut(
         &mut self,
         handle: u32,
         face: u32,
         level: u32,
     ) -> Result<(&mut [u8], usize, u32, u32)> {
-        let l = match &self.storage {
-            Storage::Levels(_) => Some(self.level_index(face, level)?),
-            _ => None,
-        };
+        if matches!(self.storage, Storage::Texture(_)) {
+            self.check_level(face, level)?;
+        }
         let wrong = self.wrong(handle, "surface with pixels");
         match &mut self.storage {
             Storage::Image(Some(s)) => {
@@ -537,16 +600,37 @@ impl Resource {
                 let (p, w, h) = (s.pitch(), s.width(), s.height());
                 Ok((s.bytes_mut(), p, w, h))
             }
-            Storage::Levels(levels) => {
-                let lv = levels.get_mut(l.unwrap_or(usize::MAX)).ok_or(range(
-                    "mip level",
-                    u64::from(level),
-                    0,
-                ))?;
-                let (p, w, h) = (lv.pitch, lv.width, lv.height * lv.depth);
-                Ok((&mut lv.bytes, p, w, h))
+            Storage::Texture(t) => {
+                let info = t
+                    .level_info(level)
+                    .ok_or_else(|| range("mip level", u64::from(level), 0))?;
+                let bytes = t
+                    .level_bytes_mut(face, level)
+                    .ok_or_else(|| range("mip level", u64::from(level), 0))?;
+                Ok((
+                    bytes,
+                    info.row_pitch,
+                    info.width,
+                    info.height.saturating_mul(info.depth),
+                ))
             }
             _ => Err(wrong),
+        }
+    }
+
+    /// The texture (texture kinds only).
+    pub fn texture(&self) -> Option<&Texture> {
+        match &self.storage {
+            Storage::Texture(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The texture, mutable (texture kinds only).
+    pub(crate) fn texture_mut(&mut self) -> Option<&mut Texture> {
+        match &mut self.storage {
+            Storage::Texture(t) => Some(t),
+            _ => None,
         }
     }
 }

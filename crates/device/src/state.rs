@@ -54,6 +54,8 @@ pub const TS_WORLD: u32 = 256;
 pub const TS_VIEW: u32 = 2;
 /// D3DTS_PROJECTION.
 pub const TS_PROJECTION: u32 = 3;
+/// D3DTS_TEXTURE0 (TEXTURE0..7 = 16..23).
+pub const TS_TEXTURE0: u32 = 16;
 
 /// Maps a transform id to the device's key: DX7 world numbers 1, 4, 5, 6
 /// become 256..=259; view, projection, TEXTURE0..7 and WORLDMATRIX(n) are
@@ -386,12 +388,22 @@ pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
         | Rs::ColorWriteEnable3 => value & 0xF,
         Rs::ClipPlaneEnable => value & ((1 << limits::MAX_CLIP_PLANES) - 1),
         Rs::DepthBias | Rs::SlopeScaleDepthBias => finite_or(value, 0.0),
+        Rs::VertexBlend => match value {
+            0..=3 | 256 => value,
+            // TWEENING: the pipeline does not tween yet.
+            _ => 0,
+        },
+        Rs::DiffuseMaterialSource
+        | Rs::SpecularMaterialSource
+        | Rs::AmbientMaterialSource
+        | Rs::EmissiveMaterialSource => in_range(value, 0, 2, 0),
+        Rs::FogStart | Rs::TweenFactor => finite_or(value, 0.0),
+        Rs::FogEnd | Rs::FogDensity => finite_or(value, 1.0),
+        Rs::PointSize | Rs::PointSizeMin | Rs::PointScaleA => finite_or(value, 1.0),
+        Rs::PointSizeMax => finite_or(value, 64.0),
+        Rs::PointScaleB | Rs::PointScaleC => finite_or(value, 0.0),
         // Features the pipeline does not implement: reported as off.
-        Rs::Lighting
-        | Rs::VertexBlend
-        | Rs::IndexedVertexBlendEnable
-        | Rs::FogEnable
-        | Rs::PointSpriteEnable
+        Rs::PointSpriteEnable
         | Rs::PointScaleEnable
         | Rs::MultisampleAntialias
         | Rs::SrgbWriteEnable
@@ -402,10 +414,7 @@ pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
         | Rs::EdgeAntialias
         | Rs::StippledAlpha
         | Rs::StippleEnable
-        | Rs::ColorKeyEnable
-        | Rs::ColorKeyBlendEnable
-        | Rs::ZVisible
-        | Rs::RangeFogEnable => 0,
+        | Rs::ZVisible => 0,
         _ => value,
     }
 }
@@ -451,6 +460,27 @@ pub fn legacy_mapping(state: u32, value: u32, wrap0: u32) -> (Vec<(usize, u32)>,
         46 => (vec![(19, value)], None),
         49 => (vec![(21, value)], None),
         _ => (Vec::new(), None),
+    }
+}
+
+/// The texture-stage states a TEXTURESTAGESTATE record sets: the record
+/// itself, D3DTSS_ADDRESS (DX6/7) also setting ADDRESSU and ADDRESSV, and,
+/// for runtimes before DX8 (`dx_version < 0x800`), the DX6/7 filter values
+/// (D3DTFG_*, D3DTFN_*, D3DTFP_*) stored as their DX8 D3DTEXF_* equivalents
+/// (an undefined value keeps the stage's filter default).
+pub fn texture_stage_writes(tss: u32, value: u32, dx_version: u32) -> Vec<(u32, u32)> {
+    let dx6 = dx_version < 0x800;
+    match tss {
+        12 => vec![(12, value), (13, value), (14, value)],
+        16 if dx6 => vec![(16, match value {
+            1 => 1,
+            2..=4 => 2,
+            5 => 3,
+            _ => 1,
+        })],
+        17 if dx6 => vec![(17, if (1..=3).contains(&value) { value } else { 1 })],
+        18 if dx6 => vec![(18, if (1..=3).contains(&value) { value - 1 } else { 0 })],
+        _ => vec![(tss, value)],
     }
 }
 
@@ -584,7 +614,180 @@ impl DeviceState {
             view: pl::Matrix(self.transform(TS_VIEW)),
             projection: pl::Matrix(self.transform(TS_PROJECTION)),
         };
+        st.textures = self.texture_stage_state();
+        st.fog = pl::fog::FogState {
+            enable: b(Rs::FogEnable),
+            color: self.rs(Rs::FogColor),
+            table_mode: pl::fog::FogMode::from_d3d(self.rs(Rs::FogTableMode)).unwrap_or_default(),
+            vertex_mode: pl::fog::FogMode::from_d3d(self.rs(Rs::FogVertexMode))
+                .unwrap_or_default(),
+            start: self.rs_f(Rs::FogStart),
+            end: self.rs_f(Rs::FogEnd),
+            density: self.rs_f(Rs::FogDensity),
+            range_fog: b(Rs::RangeFogEnable),
+        };
+        st.lighting = self.lighting_params();
+        st.vertex_blend = pl::VertexBlendState {
+            mode: pl::texgen::VertexBlend::from_d3d(self.rs(Rs::VertexBlend)).unwrap_or_default(),
+            indexed: b(Rs::IndexedVertexBlendEnable),
+            worlds: [1, 2, 3].map(|n| pl::Matrix(self.transform(TS_WORLD + n))),
+            tween_factor: self.rs_f(Rs::TweenFactor),
+        };
+        st.point = pl::texgen::PointState {
+            size: self.rs_f(Rs::PointSize),
+            min: self.rs_f(Rs::PointSizeMin),
+            max: self.rs_f(Rs::PointSizeMax),
+            scale_enable: b(Rs::PointScaleEnable),
+            scale: [
+                self.rs_f(Rs::PointScaleA),
+                self.rs_f(Rs::PointScaleB),
+                self.rs_f(Rs::PointScaleC),
+            ],
+            sprite_enable: b(Rs::PointSpriteEnable),
+        };
         st
+    }
+
+    /// The texture handle bound to each stage (D3DTSS_TEXTUREMAP; 0 = none).
+    pub fn texture_handles(&self) -> [u32; pl::stages::MAX_STAGES] {
+        std::array::from_fn(|s| {
+            self.texture_stages
+                .get(s)
+                .and_then(|t| t.first())
+                .copied()
+                .unwrap_or(0)
+        })
+    }
+
+    /// The texture stages, samplers, coordinate indices, texture
+    /// transforms, TEXTUREFACTOR and colour-key mode. Values the pipeline
+    /// has no meaning for fall back to the stage's D3D default.
+    fn texture_stage_state(&self) -> pl::TextureStages {
+        use pl::stages::{ResultTarget, StageState, TextureArg, TextureOp};
+        use pl::texture::{SamplerState, TextureAddress, TextureFilter};
+        let mut tx = pl::TextureStages::default();
+        for (s, t) in self.texture_stages.iter().enumerate().take(pl::stages::MAX_STAGES) {
+            let v = |i: usize| t.get(i).copied().unwrap_or(0);
+            let f = |i: usize| f32::from_bits(finite_or(v(i), 0.0));
+            let d = StageState::default_for(s);
+            let op = |i: usize, d: TextureOp| TextureOp::from_d3d(v(i)).unwrap_or(d);
+            let arg = |i: usize, d: TextureArg| TextureArg::from_d3d(v(i)).unwrap_or(d);
+            if let Some(st) = tx.stages.get_mut(s) {
+                *st = StageState {
+                    color_op: op(1, d.color_op),
+                    color_arg1: arg(2, d.color_arg1),
+                    color_arg2: arg(3, d.color_arg2),
+                    alpha_op: op(4, d.alpha_op),
+                    alpha_arg1: arg(5, d.alpha_arg1),
+                    alpha_arg2: arg(6, d.alpha_arg2),
+                    bump_env_mat: [[f(7), f(8)], [f(9), f(10)]],
+                    bump_lscale: f(22),
+                    bump_loffset: f(23),
+                    color_arg0: arg(26, d.color_arg0),
+                    alpha_arg0: arg(27, d.alpha_arg0),
+                    result: ResultTarget::from_d3d(v(28)).unwrap_or(d.result),
+                    constant: pl::texture::format::argb_to_rgba(v(32)),
+                    has_texture: false,
+                };
+            }
+            let ds = SamplerState::default();
+            let addr = |i: usize| TextureAddress::from_d3d(v(i)).unwrap_or(ds.address_u);
+            let filt = |i: usize, d: TextureFilter| TextureFilter::from_d3d(v(i)).unwrap_or(d);
+            if let Some(sm) = tx.samplers.get_mut(s) {
+                *sm = SamplerState {
+                    address_u: addr(13),
+                    address_v: addr(14),
+                    address_w: addr(25),
+                    border_color: v(15),
+                    mag_filter: filt(16, ds.mag_filter),
+                    min_filter: filt(17, ds.min_filter),
+                    mip_filter: filt(18, ds.mip_filter),
+                    mip_lod_bias: f(19),
+                    max_mip_level: v(20),
+                    max_anisotropy: v(21).clamp(1, pl::texture::limits::MAX_ANISOTROPY),
+                };
+            }
+            if let Some(c) = tx.tex_coord_index.get_mut(s) {
+                *c = pl::texgen::TexCoordIndex::from_d3d(v(11)).unwrap_or(*c);
+            }
+            if let Some(c) = tx.transform_flags.get_mut(s) {
+                *c = pl::texgen::TextureTransform::from_d3d(v(24)).unwrap_or_default();
+            }
+            if let Some(m) = tx.matrices.get_mut(s) {
+                *m = pl::Matrix(self.transform(TS_TEXTURE0 + s as u32));
+            }
+        }
+        tx.texture_factor = self.rs(Rs::TextureFactor);
+        tx.color_key = pl::texture::ColorKeyMode::from_d3d(
+            self.rs(Rs::ColorKeyEnable),
+            self.rs(Rs::ColorKeyBlendEnable),
+        );
+        tx
+    }
+
+    /// LIGHTING and its render states, the first
+    /// [`pl::lighting::MAX_ACTIVE_LIGHTS`] enabled lights (in index order)
+    /// and the material.
+    fn lighting_params(&self) -> pl::LightingParams {
+        use pl::lighting::{Light, LightType, Material, MaterialSource};
+        let fv = |bits: &[u32], at: usize| {
+            f32::from_bits(finite_or(bits.get(at).copied().unwrap_or(0), 0.0))
+        };
+        let color = |bits: &[u32], at: usize| -> [f32; 4] { std::array::from_fn(|i| fv(bits, at + i)) };
+        let vec3 = |bits: &[u32], at: usize| -> [f32; 3] { std::array::from_fn(|i| fv(bits, at + i)) };
+        let mut p = pl::LightingParams {
+            enable: self.rs(Rs::Lighting) != 0,
+            ambient: self.rs(Rs::Ambient),
+            local_viewer: self.rs(Rs::LocalViewer) != 0,
+            normalize_normals: self.rs(Rs::NormalizeNormals) != 0,
+            color_vertex: self.rs(Rs::ColorVertex) != 0,
+            ..pl::LightingParams::default()
+        };
+        let src = |s: Rs| MaterialSource::from_d3d(self.rs(s)).unwrap_or_default();
+        p.diffuse_source = src(Rs::DiffuseMaterialSource);
+        p.specular_source = src(Rs::SpecularMaterialSource);
+        p.ambient_source = src(Rs::AmbientMaterialSource);
+        p.emissive_source = src(Rs::EmissiveMaterialSource);
+        if let Some(m) = &self.material {
+            p.material = Material {
+                diffuse: color(m, 0),
+                ambient: color(m, 4),
+                specular: color(m, 8),
+                emissive: color(m, 12),
+                power: fv(m, 16),
+            };
+        }
+        let enabled = self.lights.iter().filter(|l| l.enabled);
+        for (slot, l) in p.lights.iter_mut().zip(enabled) {
+            *slot = match &l.data {
+                Some(d) => Light {
+                    kind: d
+                        .first()
+                        .and_then(|t| LightType::from_d3d(*t))
+                        .unwrap_or(LightType::Directional),
+                    diffuse: color(d, 1),
+                    specular: color(d, 5),
+                    ambient: color(d, 9),
+                    position: vec3(d, 13),
+                    direction: vec3(d, 16),
+                    range: fv(d, 19),
+                    falloff: fv(d, 20),
+                    attenuation0: fv(d, 21),
+                    attenuation1: fv(d, 22),
+                    attenuation2: fv(d, 23),
+                    theta: fv(d, 24),
+                    phi: fv(d, 25),
+                },
+                // Enabled before SETLIGHT gave it data: the D3D default
+                // light (white, directional, along +z).
+                None => Light {
+                    diffuse: [1.0, 1.0, 1.0, 0.0],
+                    ..pl::NO_LIGHT
+                },
+            };
+            p.light_count += 1;
+        }
+        p
     }
 }
 
@@ -598,7 +801,9 @@ mod tests {
         assert_eq!(sanitize_render_state(7, 2), 2);
         assert_eq!(sanitize_render_state(23, 0), 4);
         assert_eq!(sanitize_render_state(47, 40), 16);
-        assert_eq!(sanitize_render_state(137, 1), 0);
+        assert_eq!(sanitize_render_state(137, 1), 1); // LIGHTING is honoured
+        assert_eq!(sanitize_render_state(151, 255), 0); // no tweening yet
+        assert_eq!(sanitize_render_state(156, 1), 0); // POINTSPRITEENABLE
         assert_eq!(sanitize_render_state(63, 1234), 1234);
         assert_eq!(sanitize_render_state(152, 0xFF), 0x3F);
     }

@@ -114,6 +114,33 @@ impl Scene {
         out
     }
 
+    /// Runs `src` with user-memory vertices of FVF `fvf` (`stride` bytes).
+    pub fn run_fvf(&mut self, src: &str, fvf: u32, stride: u32, verts: &[u8]) -> Outcome {
+        let cmds = softhal_wire::text::assemble_with(
+            src,
+            softhal_wire::DecodeOptions {
+                vertex_stride: stride,
+                base_align: 0,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+        let cb = self.drv.create_command_buffer_with(&cmds).unwrap();
+        let mut d = DrawPrimitives2Data::new(self.ctx, cb, cmds.len() as u32).with_user_vertices(
+            fvf,
+            verts,
+            verts.len() as u32 / stride,
+        );
+        d.ddrval = stride;
+        let ret = self.drv.draw_primitives2(&mut d);
+        self.drv.destroy_surface(cb).unwrap();
+        assert_eq!(ret, codes::DDHAL_DRIVER_HANDLED);
+        Outcome {
+            ret,
+            ddrval: d.ddrval,
+            offset: d.dw_error_offset,
+        }
+    }
+
     pub fn run(&mut self, src: &str, verts: &[u8]) -> Outcome {
         let b = asm(src);
         self.run_full(&b, 0, verts, 0, None)
@@ -144,6 +171,38 @@ impl Scene {
     pub fn snapshot(&self) -> String {
         self.drv.snapshot(self.ctx).unwrap()
     }
+}
+
+/// D3DFVF_XYZRHW | D3DFVF_DIFFUSE | D3DFVF_SPECULAR | D3DFVF_TEX1 (32 bytes).
+pub const FVF_TLT: u32 = 0x1C4;
+
+/// A pre-transformed textured vertex.
+pub fn tlt(x: f32, y: f32, color: u32, specular: u32, u: f32, v: f32) -> Vec<u8> {
+    let mut out = Vec::new();
+    for f in [x, y, 0.5, 1.0] {
+        out.extend_from_slice(&f.to_le_bytes());
+    }
+    out.extend_from_slice(&color.to_le_bytes());
+    out.extend_from_slice(&specular.to_le_bytes());
+    out.extend_from_slice(&u.to_le_bytes());
+    out.extend_from_slice(&v.to_le_bytes());
+    out
+}
+
+/// A textured quad (x0, y0)–(x1, y1) with texture coordinates (0, 0)–(1, 1)
+/// over it: 6 vertices, triangle list.
+pub fn tquad(x0: f32, y0: f32, x1: f32, y1: f32, color: u32, specular: u32) -> Vec<u8> {
+    [
+        (x0, y0, 0.0, 0.0),
+        (x1, y0, 1.0, 0.0),
+        (x0, y1, 0.0, 1.0),
+        (x1, y0, 1.0, 0.0),
+        (x1, y1, 1.0, 1.0),
+        (x0, y1, 0.0, 1.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y, u, v)| tlt(x, y, color, specular, u, v))
+    .collect()
 }
 
 /// Standard preamble: no culling.
