@@ -27,6 +27,7 @@ pub mod op {
     pub const BUFFER_COPY: u8 = 0x0B;
     pub const QUERY: u8 = 0x0C;
     pub const PRESENT: u8 = 0x0D;
+    pub const SET_TEXTURE: u8 = 0x0E;
     /// Privileged (kernel side only) from here.
     pub const FENCE_SIGNAL: u8 = 0x80;
     pub const FENCE_WAIT: u8 = 0x81;
@@ -41,6 +42,8 @@ pub mod flag {
     pub const DEPTH: u8 = 0x01;
     /// DRAW: indexed draw (uses the bound indices).
     pub const INDEXED: u8 = 0x01;
+    /// SET_TEXTURE: unbind the stage (DWORD 2 is 0 and not a reference).
+    pub const UNBIND: u8 = 0x01;
 }
 
 /// An engine of the GPU.
@@ -89,7 +92,8 @@ pub enum Access {
 
 /// One allocation reference: the DWORD index inside the packet that the
 /// kernel patches with an allocation handle, and how it is used. With
-/// `only_if` the reference exists only when that header flag is set.
+/// `only_if` the reference exists only when that header flag is set; with
+/// `unless` only when that flag is clear.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RefSlot {
     /// DWORD index from the header (0).
@@ -98,6 +102,23 @@ pub struct RefSlot {
     pub access: Access,
     /// Header flag that makes the slot present (`None`: always).
     pub only_if: Option<u8>,
+    /// Header flag that makes the slot absent (`None`: never).
+    pub unless: Option<u8>,
+}
+
+impl RefSlot {
+    /// Does a packet with header `flags` carry this reference?
+    pub const fn present(&self, flags: u8) -> bool {
+        let on = match self.only_if {
+            Some(f) => flags & f != 0,
+            None => true,
+        };
+        let off = match self.unless {
+            Some(f) => flags & f != 0,
+            None => false,
+        };
+        on && !off
+    }
 }
 
 /// A row of the verifier table.
@@ -124,6 +145,7 @@ const fn r(dword: u32, access: Access) -> RefSlot {
         dword,
         access,
         only_if: None,
+        unless: None,
     }
 }
 
@@ -163,6 +185,7 @@ pub const RULES: &[Rule] = &[
                 dword: 2,
                 access: Access::Write,
                 only_if: Some(flag::DEPTH),
+                unless: None,
             },
         ],
     },
@@ -255,6 +278,20 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(2),
         flags: 0,
         refs: &[r(1, Access::Read)],
+    },
+    Rule {
+        opcode: op::SET_TEXTURE,
+        name: "SET_TEXTURE",
+        user: true,
+        engines: THREE_D,
+        size: Size::Exact(3),
+        flags: flag::UNBIND,
+        refs: &[RefSlot {
+            dword: 2,
+            access: Access::Read,
+            only_if: None,
+            unless: Some(flag::UNBIND),
+        }],
     },
     Rule {
         opcode: op::FENCE_SIGNAL,
@@ -567,6 +604,24 @@ impl Writer {
     pub fn present(&mut self, index: u32) {
         self.head(op::PRESENT, 0, 2);
         self.reference(index);
+    }
+    /// SET_TEXTURE: binds allocation-list entry `index` (a texture
+    /// allocation) to texture stage `stage` until the end of the
+    /// submission, or unbinds the stage (`None`: the UNBIND flag, no
+    /// reference).
+    pub fn set_texture(&mut self, stage: u32, index: Option<u32>) {
+        match index {
+            Some(i) => {
+                self.head(op::SET_TEXTURE, 0, 3);
+                self.dw(stage);
+                self.reference(i);
+            }
+            None => {
+                self.head(op::SET_TEXTURE, flag::UNBIND, 3);
+                self.dw(stage);
+                self.dw(0);
+            }
+        }
     }
     /// A raw packet (tests, the kernel's own packets).
     pub fn raw(&mut self, opcode: u8, flags: u8, payload: &[u32]) {

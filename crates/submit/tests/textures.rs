@@ -1,0 +1,415 @@
+//! Textures on the submission path: texture allocations and SET_TEXTURE
+//! (a textured draw checked pixel by pixel, the binding's lifetime, each
+//! rejection leaving everything unchanged).
+
+use softhal_pipeline::stages::TextureOp;
+use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
+use softhal_pipeline::{Format, PositionKind, Renderer, Surface, VertexLayout};
+use softhal_submit::packet::{op, Writer};
+use softhal_submit::regs::id::{self, tss};
+use softhal_submit::{
+    AllocKind, AllocationDesc, AllocationListEntry, Engine, HostMemory, Kmd, PatchLocation,
+    RenderData, Storage, SubmitError,
+};
+use softhal_wire::names::codes;
+
+const W: u32 = 16;
+const WHITE: u32 = 0xFFFF_FFFF;
+const RED: u32 = 0xFFFF_0000;
+const GREEN: u32 = 0xFF00_FF00;
+const BLUE: u32 = 0xFF00_00FF;
+const BLACK: u32 = 0xFF00_0000;
+/// The 2×2 texture's texels, row-major: white, red / green, blue.
+const TEXELS: [u32; 4] = [WHITE, RED, GREEN, BLUE];
+
+struct Rig {
+    kmd: Kmd,
+    mem: HostMemory,
+    rt: u32,
+    buf: u32,
+    /// 2×2 A8R8G8B8, TEXELS.
+    tex: u32,
+    /// 2×2 A8R8G8B8, all green.
+    green: u32,
+    gfx: u32,
+    copy: u32,
+}
+
+fn desc(
+    kind: TextureKind,
+    format: TextureFormat,
+    w: u32,
+    h: u32,
+    d: u32,
+    levels: u32,
+) -> TextureDesc {
+    TextureDesc {
+        kind,
+        format,
+        width: w,
+        height: h,
+        depth: d,
+        levels,
+    }
+}
+
+fn texture(kmd: &mut Kmd, mem: &mut HostMemory, d: TextureDesc, texels: &[u32]) -> u32 {
+    let h = kmd
+        .create_allocation(AllocationDesc {
+            kind: AllocKind::Texture { desc: d },
+            cpu_visible: true,
+        })
+        .unwrap();
+    let mut t = Texture::new(d).unwrap();
+    if !texels.is_empty() {
+        let bytes: Vec<u8> = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
+        t.upload(0, 0, &bytes, d.width as usize * 4).unwrap();
+    }
+    mem.map.insert(h, Storage::Texture(Box::new(t)));
+    h
+}
+
+fn tex2d(w: u32, h: u32) -> TextureDesc {
+    desc(TextureKind::Texture2D, TextureFormat::A8R8G8B8, w, h, 1, 1)
+}
+
+fn rig() -> Rig {
+    let mut kmd = Kmd::new(Renderer::new(1).unwrap());
+    let mut mem = HostMemory::default();
+    let rt = kmd
+        .create_allocation(AllocationDesc {
+            kind: AllocKind::Image {
+                format: Format::A8R8G8B8,
+                width: W,
+                height: W,
+            },
+            cpu_visible: true,
+        })
+        .unwrap();
+    mem.map.insert(
+        rt,
+        Storage::Image(Some(Surface::new(Format::A8R8G8B8, W, W).unwrap())),
+    );
+    let buf = kmd
+        .create_allocation(AllocationDesc {
+            kind: AllocKind::Buffer { bytes: 64 },
+            cpu_visible: true,
+        })
+        .unwrap();
+    mem.map.insert(buf, Storage::Buffer(vec![0; 64]));
+    let tex = texture(&mut kmd, &mut mem, tex2d(2, 2), &TEXELS);
+    let green = texture(&mut kmd, &mut mem, tex2d(2, 2), &[GREEN; 4]);
+    let gfx = kmd.create_context(Engine::ThreeD).unwrap();
+    let copy = kmd.create_context(Engine::Copy).unwrap();
+    Rig {
+        kmd,
+        mem,
+        rt,
+        buf,
+        tex,
+        green,
+        gfx,
+        copy,
+    }
+}
+
+/// A UMD submission: packets plus the allocation list they reference.
+struct Sub {
+    w: Writer,
+    list: Vec<AllocationListEntry>,
+}
+
+impl Sub {
+    fn new() -> Self {
+        Sub {
+            w: Writer::new(),
+            list: Vec::new(),
+        }
+    }
+    fn idx(&mut self, h: u32, write: bool) -> u32 {
+        self.list.push(AllocationListEntry::new(h, write));
+        (self.list.len() - 1) as u32
+    }
+    fn data(&self, ctx: u32) -> RenderData {
+        RenderData {
+            command_length: self.w.bytes.len() as u32,
+            command_buffer: self.w.bytes.clone(),
+            num_allocations: self.list.len() as u32,
+            allocation_list: self.list.clone(),
+            num_patch_locations: self.w.refs.len() as u32,
+            patch_location_list: self
+                .w
+                .refs
+                .iter()
+                .map(|r| PatchLocation {
+                    allocation_index: r.index,
+                    patch_offset: r.offset,
+                    ..PatchLocation::default()
+                })
+                .collect(),
+            h_context: Some(ctx),
+            ..RenderData::default()
+        }
+    }
+}
+
+fn layout() -> VertexLayout {
+    VertexLayout::packed(PositionKind::Xyzrhw, true, false, &[2])
+}
+
+/// A full-target quad (two triangles), uv 0..1, one diffuse colour.
+fn quad(diffuse: u32) -> Vec<u8> {
+    let v = |x: f32, y: f32, u: f32, t: f32| {
+        let mut b = Vec::new();
+        for f in [x, y, 0.5f32, 1.0] {
+            b.extend_from_slice(&f.to_le_bytes());
+        }
+        b.extend_from_slice(&diffuse.to_le_bytes());
+        b.extend_from_slice(&u.to_le_bytes());
+        b.extend_from_slice(&t.to_le_bytes());
+        b
+    };
+    let s = W as f32;
+    [
+        v(0.0, 0.0, 0.0, 0.0),
+        v(s, 0.0, 1.0, 0.0),
+        v(0.0, s, 0.0, 1.0),
+        v(s, 0.0, 1.0, 0.0),
+        v(s, s, 1.0, 1.0),
+        v(0.0, s, 0.0, 1.0),
+    ]
+    .concat()
+}
+
+/// Stage 0 MODULATE (TEXTURE × DIFFUSE), alpha SELECTARG1, point
+/// sampling; no depth, no culling.
+fn modulate_regs() -> Vec<(u32, u32)> {
+    vec![
+        (id::Z_ENABLE, 0),
+        (id::CULL_MODE, 1),
+        (id::stage(0, tss::COLOR_OP), TextureOp::Modulate.d3d()),
+        (id::stage(0, tss::COLOR_ARG1), 2), // D3DTA_TEXTURE
+        (id::stage(0, tss::COLOR_ARG2), 0), // D3DTA_DIFFUSE
+        (id::stage(0, tss::ALPHA_OP), TextureOp::SelectArg1.d3d()),
+        (id::stage(0, tss::MAG_FILTER), 1),
+        (id::stage(0, tss::MIN_FILTER), 1),
+    ]
+}
+
+/// BIND_TARGETS + SET_REGS + (SET_TEXTURE) + VERTEX_FORMAT +
+/// VERTICES_INLINE + DRAW of a full-target quad.
+fn textured_draw(r: &Rig, texture: Option<u32>, diffuse: u32) -> Sub {
+    let mut s = Sub::new();
+    let rt = s.idx(r.rt, true);
+    s.w.bind_targets(rt, None);
+    s.w.set_regs(&modulate_regs());
+    if let Some(t) = texture {
+        let t = s.idx(t, false);
+        s.w.set_texture(0, Some(t));
+    }
+    s.w.vertex_format(&layout());
+    s.w.vertices_inline(&quad(diffuse));
+    s.w.draw(4, 0, 2, 0, false);
+    s
+}
+
+fn submit(r: &mut Rig, rd: &mut RenderData) -> u32 {
+    r.kmd.render(rd, &mut r.mem)
+}
+
+/// Submits `s` on the 3-D context and runs everything.
+fn run(r: &mut Rig, s: &Sub) {
+    let mut rd = s.data(r.gfx);
+    assert_eq!(submit(r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+}
+
+fn pixel(r: &Rig, x: u32, y: u32) -> u32 {
+    match r.mem.map.get(&r.rt) {
+        Some(Storage::Image(Some(s))) => s.read_argb(x, y).unwrap(),
+        _ => panic!("no image"),
+    }
+}
+
+/// The four quadrants of the target (one per texel of a 2×2 texture).
+fn quadrants(r: &Rig) -> [u32; 4] {
+    [
+        pixel(r, 3, 3),
+        pixel(r, 12, 3),
+        pixel(r, 3, 12),
+        pixel(r, 12, 12),
+    ]
+}
+
+/// Runs `rd`, expects `code`, and checks that nothing changed.
+fn rejected(r: &mut Rig, mut rd: RenderData, code: u32) {
+    let before = (r.kmd.snapshot(), r.mem.clone(), r.kmd.fences(r.gfx));
+    let n = r.kmd.rejected();
+    let why = r.kmd.render_checked(&mut rd.clone(), &mut r.mem.clone());
+    assert_eq!(submit(r, &mut rd), code, "{why:?}");
+    assert_eq!(r.kmd.rejected(), n + 1);
+    assert_eq!(r.kmd.snapshot(), before.0, "kernel state changed");
+    assert!(r.mem == before.1, "memory changed");
+    assert_eq!(r.kmd.fences(r.gfx), before.2, "fences changed");
+}
+
+#[test]
+fn a_textured_quad_samples_the_bound_texture() {
+    let mut r = rig();
+    // White diffuse: MODULATE gives the texels.
+    let s = textured_draw(&r, Some(r.tex), WHITE);
+    run(&mut r, &s);
+    assert_eq!(quadrants(&r), TEXELS);
+    // Red diffuse: MODULATE multiplies (white → red, red → red, green
+    // and blue → black).
+    let s = textured_draw(&r, Some(r.tex), RED);
+    run(&mut r, &s);
+    assert_eq!(quadrants(&r), [RED, RED, BLACK, BLACK]);
+    // The registers stayed on the context; the texture binding did not:
+    // the next submission starts unbound, and a stage without a texture
+    // passes the diffuse colour through.
+    let s = textured_draw(&r, None, GREEN);
+    run(&mut r, &s);
+    assert_eq!(quadrants(&r), [GREEN; 4]);
+    let st = r.kmd.state(r.gfx).unwrap();
+    assert_eq!(st.textures.stages[0].color_op, TextureOp::Modulate);
+    assert_eq!(r.kmd.stats().faults, 0);
+    assert_eq!(r.kmd.counters(r.gfx).unwrap().draws, 3);
+}
+
+#[test]
+fn set_texture_unbind_and_rebind_within_a_submission() {
+    let mut r = rig();
+    let mut s = textured_draw(&r, Some(r.tex), WHITE);
+    // Unbind, draw (diffuse); the last draw decides the pixels.
+    s.w.set_texture(0, None);
+    s.w.draw(4, 0, 2, 0, false);
+    run(&mut r, &s);
+    assert_eq!(quadrants(&r), [WHITE; 4]);
+    // Rebind another texture in the same submission.
+    let mut s = textured_draw(&r, Some(r.tex), WHITE);
+    let g = s.idx(r.green, false);
+    s.w.set_texture(0, Some(g));
+    s.w.draw(4, 0, 2, 0, false);
+    run(&mut r, &s);
+    assert_eq!(quadrants(&r), [GREEN; 4]);
+    assert_eq!(r.kmd.stats().faults, 0);
+}
+
+#[test]
+fn a_texture_that_vanished_reads_as_unbound_and_counts_a_fault() {
+    let mut r = rig();
+    let mut rd = textured_draw(&r, Some(r.tex), RED).data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    // Memory changed behind the kernel's back before execution.
+    r.mem.map.remove(&r.tex);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(quadrants(&r), [RED; 4]);
+    assert_eq!(r.kmd.stats().faults, 1);
+}
+
+#[test]
+fn set_texture_rejections_change_nothing() {
+    // Stage 8.
+    let mut r = rig();
+    let mut s = textured_draw(&r, None, WHITE);
+    let t = s.idx(r.tex, false);
+    s.w.set_texture(8, Some(t));
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // A buffer, and an image, where a texture is needed.
+    for h in [r.buf, r.rt] {
+        let mut s = textured_draw(&r, None, WHITE);
+        let t = s.idx(h, true);
+        s.w.set_texture(0, Some(t));
+        let rd = s.data(r.gfx);
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    // A truncated packet: the header says 2 DWORDs (SET_TEXTURE is 3).
+    let mut s = textured_draw(&r, None, WHITE);
+    s.w.raw(op::SET_TEXTURE, 0x01, &[0]);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // A truncated buffer: the packet runs past CommandLength.
+    let mut s = textured_draw(&r, None, WHITE);
+    let t = s.idx(r.tex, false);
+    s.w.set_texture(0, Some(t));
+    let mut rd = s.data(r.gfx);
+    rd.command_length -= 4;
+    rd.num_patch_locations -= 1;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // UNBIND with a non-zero DWORD 2.
+    let mut s = textured_draw(&r, None, WHITE);
+    s.w.raw(op::SET_TEXTURE, 0x01, &[0, 5]);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // UNBIND: DWORD 2 is not a reference, so a patch location on it is
+    // refused.
+    let mut s = textured_draw(&r, None, WHITE);
+    let t = s.idx(r.tex, false);
+    s.w.set_texture(0, Some(t));
+    let mut rd = s.data(r.gfx);
+    let at = rd.command_length as usize - 12;
+    rd.command_buffer[at + 1] = 0x01; // header flags: UNBIND
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    // Undefined header flags.
+    let mut s = textured_draw(&r, None, WHITE);
+    s.w.raw(op::SET_TEXTURE, 0x03, &[0, 0]);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // Not on the copy engine.
+    let mut s = Sub::new();
+    s.w.set_texture(0, None);
+    let rd = s.data(r.copy);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // After all of these, the device still draws the textured quad.
+    let s = textured_draw(&r, Some(r.tex), WHITE);
+    run(&mut r, &s);
+    assert_eq!(quadrants(&r), TEXELS);
+    assert_eq!(r.kmd.stats().faults, 0);
+}
+
+#[test]
+fn texture_allocations_are_checked_at_creation() {
+    let mut r = rig();
+    let mut create = |d: TextureDesc| {
+        r.kmd.create_allocation(AllocationDesc {
+            kind: AllocKind::Texture { desc: d },
+            cpu_visible: true,
+        })
+    };
+    assert!(matches!(
+        create(tex2d(4, 4).with_levels(0)),
+        Err(SubmitError::InvalidArg(_))
+    ));
+    assert!(matches!(
+        create(tex2d(4, 4).with_levels(4)),
+        Err(SubmitError::InvalidArg(_))
+    ));
+    assert!(matches!(
+        create(desc(TextureKind::Cube, TextureFormat::L8, 4, 8, 1, 1)),
+        Err(SubmitError::InvalidArg(_))
+    ));
+    let huge = desc(
+        TextureKind::Texture2D,
+        TextureFormat::A32B32G32R32F,
+        8192,
+        8192,
+        1,
+        1,
+    );
+    let e = create(huge).unwrap_err();
+    assert!(matches!(e, SubmitError::Limit { .. }));
+    assert_eq!(e.hresult(), codes::E_OUTOFMEMORY);
+    assert!(create(tex2d(4, 4).with_levels(3)).is_ok());
+}
+
+trait WithLevels {
+    fn with_levels(self, l: u32) -> Self;
+}
+impl WithLevels for TextureDesc {
+    fn with_levels(mut self, l: u32) -> Self {
+        self.levels = l;
+        self
+    }
+}
