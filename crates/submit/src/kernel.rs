@@ -21,9 +21,9 @@
 use crate::error::{Result, SubmitError};
 use crate::limits;
 use crate::memory::VideoMemory;
-use crate::packet::{self, op, Access, Engine, Size};
+use crate::packet::{self, op, Access, Engine, Size, TextureCopy};
 use crate::regs;
-use crate::texture;
+use crate::texture::{self, Shape};
 use softhal_pipeline::stages::MAX_STAGES;
 use softhal_pipeline::texture::{Texture, TextureDesc};
 use softhal_pipeline::{
@@ -141,7 +141,7 @@ pub enum AllocKind {
         height: u32,
     },
     /// A texture (2-D, cube or volume with its mip chain), sampled by draws
-    /// (SET_TEXTURE). `desc.levels` must be
+    /// (SET_TEXTURE) and copied by TEXTURE_COPY. `desc.levels` must be
     /// resolved (non-zero); the description must be one `Texture::new`
     /// accepts ([`crate::texture::desc_bytes`]).
     Texture {
@@ -394,6 +394,11 @@ fn walk(dma: &[u8], start: usize, engine: Engine, privileged: bool) -> Result<Ve
         at = end;
     }
     Ok(out)
+}
+
+/// The operands of a TEXTURE_COPY packet.
+fn copy_operands(p: &Pkt, dma: &[u8]) -> TextureCopy {
+    TextureCopy::from_payload(&std::array::from_fn(|i| p.arg(dma, i)))
 }
 
 /// Byte range `[off, off+len)` inside `size`?
@@ -1166,6 +1171,23 @@ impl Kmd {
                         }
                     }
                 }
+                op::TEXTURE_COPY => {
+                    let (_, s) = slot(p, 1)?;
+                    let (_, d) = slot(p, 10)?;
+                    let (AllocKind::Texture { desc: sd }, AllocKind::Texture { desc: dd }) =
+                        (s.kind, d.kind)
+                    else {
+                        return Err(
+                            p.invalid("TEXTURE_COPY of an allocation that is not a texture")
+                        );
+                    };
+                    texture::plan_copy(
+                        &Shape::of_desc(&sd),
+                        &Shape::of_desc(&dd),
+                        &copy_operands(p, dma),
+                    )
+                    .map_err(|reason| p.invalid(reason))?;
+                }
                 _ => return Err(p.invalid("packet the hardware cannot run")),
             }
         }
@@ -1376,6 +1398,15 @@ impl Kmd {
                         }
                         None => false,
                     }
+                }
+                op::TEXTURE_COPY => {
+                    // The references hold allocation handles now.
+                    let c = copy_operands(p, dma);
+                    let ok = texture::copy(mem, c.src, c.dst, &c);
+                    if let Some(c) = self.contexts.get_mut(&ctx_h) {
+                        c.counters.copies = c.counters.copies.saturating_add(1);
+                    }
+                    ok
                 }
                 _ => false,
             };

@@ -29,8 +29,8 @@
 //!
 //! Modules: [`packet`] (format, verifier table, writer), [`regs`]
 //! (register file: every field of the pipeline state), [`kernel`]
-//! (callback, validation, queues, GPU), [`texture`] (texture
-//! allocations), [`memory`], [`limits`], [`error`].
+//! (callback, validation, queues, GPU), [`texture`] (texture allocations
+//! and copies), [`memory`], [`limits`], [`error`].
 
 #![forbid(unsafe_code)]
 #![cfg_attr(
@@ -58,4 +58,4 @@ pub use kernel::{
     PatchLocation, RenderData,
 };
 pub use memory::{HostMemory, Storage, VideoMemory};
-pub use packet::{Engine, Writer};
+pub use packet::{Engine, TextureCopy, Writer};

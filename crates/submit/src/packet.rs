@@ -28,6 +28,7 @@ pub mod op {
     pub const QUERY: u8 = 0x0C;
     pub const PRESENT: u8 = 0x0D;
     pub const SET_TEXTURE: u8 = 0x0E;
+    pub const TEXTURE_COPY: u8 = 0x0F;
     /// Privileged (kernel side only) from here.
     pub const FENCE_SIGNAL: u8 = 0x80;
     pub const FENCE_WAIT: u8 = 0x81;
@@ -51,7 +52,7 @@ pub mod flag {
 pub enum Engine {
     /// The 3-D engine (draws, clears, copies, queries, presents).
     ThreeD,
-    /// The copy engine (BUFFER_COPY only).
+    /// The copy engine (BUFFER_COPY and TEXTURE_COPY only).
     Copy,
 }
 
@@ -294,6 +295,15 @@ pub const RULES: &[Rule] = &[
         }],
     },
     Rule {
+        opcode: op::TEXTURE_COPY,
+        name: "TEXTURE_COPY",
+        user: true,
+        engines: BOTH,
+        size: Size::Exact(16),
+        flags: 0,
+        refs: &[r(1, Access::Read), r(10, Access::Write)],
+    },
+    Rule {
         opcode: op::FENCE_SIGNAL,
         name: "FENCE_SIGNAL",
         user: false,
@@ -423,6 +433,93 @@ pub fn layout_from_dwords(d: &[u32]) -> Option<softhal_pipeline::VertexLayout> {
         specular: opt(8)?,
         texcoords,
     })
+}
+
+/// TEXTURE_COPY operands: a box of `w × h × d` texels from face `sf`
+/// level `sl` of texture allocation `src` at `(x, y, z)` to face `df`
+/// level `dl` of texture allocation `dst` at `(dx, dy, dz)`. `src` and
+/// `dst` are allocation-list indices (`dst` needs WriteOperation). For
+/// 2-D and cube textures use `z = 0, d = 1, dz = 0` (the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureCopy {
+    /// Source allocation-list index.
+    pub src: u32,
+    /// Source face (0 unless a cube: D3DCUBEMAP_FACES 0–5).
+    pub sf: u32,
+    /// Source level.
+    pub sl: u32,
+    /// Source x.
+    pub x: u32,
+    /// Source y.
+    pub y: u32,
+    /// Source slice (volumes).
+    pub z: u32,
+    /// Width in texels.
+    pub w: u32,
+    /// Height in texels.
+    pub h: u32,
+    /// Depth in slices (1 for 2-D and cube textures).
+    pub d: u32,
+    /// Destination allocation-list index.
+    pub dst: u32,
+    /// Destination face.
+    pub df: u32,
+    /// Destination level.
+    pub dl: u32,
+    /// Destination x.
+    pub dx: u32,
+    /// Destination y.
+    pub dy: u32,
+    /// Destination slice.
+    pub dz: u32,
+}
+
+impl Default for TextureCopy {
+    /// Everything 0 except `d = 1` (one slice).
+    fn default() -> Self {
+        TextureCopy {
+            src: 0,
+            sf: 0,
+            sl: 0,
+            x: 0,
+            y: 0,
+            z: 0,
+            w: 0,
+            h: 0,
+            d: 1,
+            dst: 0,
+            df: 0,
+            dl: 0,
+            dx: 0,
+            dy: 0,
+            dz: 0,
+        }
+    }
+}
+
+impl TextureCopy {
+    /// The operands of a TEXTURE_COPY packet's payload (DWORDs 1–15, the
+    /// references as they stand: indices before patching, handles after).
+    pub fn from_payload(p: &[u32; 15]) -> Self {
+        let [src, sf, sl, x, y, z, w, h, d, dst, df, dl, dx, dy, dz] = *p;
+        TextureCopy {
+            src,
+            sf,
+            sl,
+            x,
+            y,
+            z,
+            w,
+            h,
+            d,
+            dst,
+            df,
+            dl,
+            dx,
+            dy,
+            dz,
+        }
+    }
 }
 
 /// A reference the UMD recorded: byte offset of the DWORD to patch and the
@@ -621,6 +718,19 @@ impl Writer {
                 self.dw(stage);
                 self.dw(0);
             }
+        }
+    }
+    /// TEXTURE_COPY (`c.src` and `c.dst` are allocation-list indices;
+    /// both become references).
+    pub fn texture_copy(&mut self, c: TextureCopy) {
+        self.head(op::TEXTURE_COPY, 0, 16);
+        self.reference(c.src);
+        for v in [c.sf, c.sl, c.x, c.y, c.z, c.w, c.h, c.d] {
+            self.dw(v);
+        }
+        self.reference(c.dst);
+        for v in [c.df, c.dl, c.dx, c.dy, c.dz] {
+            self.dw(v);
         }
     }
     /// A raw packet (tests, the kernel's own packets).

@@ -11,7 +11,7 @@
 //! * [`all_ids`] lists every register exactly once, in ascending order;
 //!   writing [`encode`]`(ps)` register by register into any state gives
 //!   back `ps` (for every state built from valid D3D values);
-//! * [`read`] and [`write`] decode an id with arithmetic (constant time),
+//! * [`read`] and [`write()`] decode an id with arithmetic (constant time),
 //!   [`encode`] allocates one vector.
 //!
 //! Ids are grouped in banks (`docs/gpu-commands.md` lists them all):

@@ -1,6 +1,7 @@
-//! Textures on the submission path: texture allocations and SET_TEXTURE
+//! Textures on the submission path: texture allocations, SET_TEXTURE
 //! (a textured draw checked pixel by pixel, the binding's lifetime, each
-//! rejection leaving everything unchanged).
+//! rejection leaving everything unchanged), TEXTURE_COPY (bytes land, the
+//! rule's refusals) and its ordering against the 3-D engine.
 
 use softhal_pipeline::stages::TextureOp;
 use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
@@ -9,7 +10,7 @@ use softhal_submit::packet::{op, Writer};
 use softhal_submit::regs::id::{self, tss};
 use softhal_submit::{
     AllocKind, AllocationDesc, AllocationListEntry, Engine, HostMemory, Kmd, PatchLocation,
-    RenderData, Storage, SubmitError,
+    RenderData, Storage, SubmitError, TextureCopy,
 };
 use softhal_wire::names::codes;
 
@@ -31,6 +32,8 @@ struct Rig {
     tex: u32,
     /// 2×2 A8R8G8B8, all green.
     green: u32,
+    /// 4×4 X8R8G8B8.
+    other_format: u32,
     gfx: u32,
     copy: u32,
 }
@@ -99,6 +102,12 @@ fn rig() -> Rig {
     mem.map.insert(buf, Storage::Buffer(vec![0; 64]));
     let tex = texture(&mut kmd, &mut mem, tex2d(2, 2), &TEXELS);
     let green = texture(&mut kmd, &mut mem, tex2d(2, 2), &[GREEN; 4]);
+    let other_format = texture(
+        &mut kmd,
+        &mut mem,
+        desc(TextureKind::Texture2D, TextureFormat::X8R8G8B8, 4, 4, 1, 1),
+        &[],
+    );
     let gfx = kmd.create_context(Engine::ThreeD).unwrap();
     let copy = kmd.create_context(Engine::Copy).unwrap();
     Rig {
@@ -108,6 +117,7 @@ fn rig() -> Rig {
         buf,
         tex,
         green,
+        other_format,
         gfx,
         copy,
     }
@@ -239,6 +249,13 @@ fn quadrants(r: &Rig) -> [u32; 4] {
         pixel(r, 3, 12),
         pixel(r, 12, 12),
     ]
+}
+
+fn texels(r: &Rig, h: u32, face: u32, level: u32) -> Vec<u8> {
+    match r.mem.map.get(&h) {
+        Some(Storage::Texture(t)) => t.level_bytes(face, level).unwrap().to_vec(),
+        _ => panic!("no texture"),
+    }
 }
 
 /// Runs `rd`, expects `code`, and checks that nothing changed.
@@ -411,5 +428,253 @@ impl WithLevels for TextureDesc {
     fn with_levels(mut self, l: u32) -> Self {
         self.levels = l;
         self
+    }
+}
+
+fn copy_sub(r: &Rig, src: u32, dst: u32, write: bool, c: TextureCopy) -> Sub {
+    let mut s = Sub::new();
+    let si = s.idx(src, false);
+    let di = if src == dst && write {
+        s.list[si as usize].value = AllocationListEntry::WRITE;
+        si
+    } else {
+        s.idx(dst, write)
+    };
+    let _ = r;
+    s.w.texture_copy(TextureCopy {
+        src: si,
+        dst: di,
+        ..c
+    });
+    s
+}
+
+#[test]
+fn texture_copy_moves_the_box_and_nothing_else() {
+    let mut r = rig();
+    let a = texture(
+        &mut r.kmd,
+        &mut r.mem,
+        tex2d(4, 4),
+        &(0..16).collect::<Vec<u32>>(),
+    );
+    let b = texture(&mut r.kmd, &mut r.mem, tex2d(4, 4), &[0xEE; 16]);
+    // 2×2 from (1, 1) of A to (0, 2) of B.
+    let c = TextureCopy {
+        x: 1,
+        y: 1,
+        w: 2,
+        h: 2,
+        dx: 0,
+        dy: 2,
+        ..TextureCopy::default()
+    };
+    let s = copy_sub(&r, a, b, true, c);
+    run(&mut r, &s);
+    let want: Vec<u32> = [
+        [0xEE, 0xEE, 0xEE, 0xEE],
+        [0xEE, 0xEE, 0xEE, 0xEE],
+        [5, 6, 0xEE, 0xEE],
+        [9, 10, 0xEE, 0xEE],
+    ]
+    .concat();
+    let got: Vec<u32> = texels(&r, b, 0, 0)
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(r.kmd.counters(r.gfx).unwrap().copies, 1);
+    // Same allocation, overlapping boxes: the source is read first.
+    let c = TextureCopy {
+        w: 3,
+        h: 1,
+        dx: 1,
+        ..TextureCopy::default()
+    };
+    let s = copy_sub(&r, a, a, true, c);
+    run(&mut r, &s);
+    let row0: Vec<u32> = texels(&r, a, 0, 0)[..16]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(row0, [0, 0, 1, 2]);
+    assert_eq!(r.kmd.stats().faults, 0);
+}
+
+#[test]
+fn texture_copy_of_blocks_faces_levels_and_slices() {
+    let mut r = rig();
+    // DXT1 16×16 with 3 levels; fill level 0 of A with a byte ramp.
+    let dxt = desc(TextureKind::Texture2D, TextureFormat::Dxt1, 16, 16, 1, 3);
+    let a = texture(&mut r.kmd, &mut r.mem, dxt, &[]);
+    let b = texture(&mut r.kmd, &mut r.mem, dxt, &[]);
+    if let Some(Storage::Texture(t)) = r.mem.map.get_mut(&a) {
+        let l = t.level_bytes_mut(0, 0).unwrap();
+        l.iter_mut().enumerate().for_each(|(i, v)| *v = i as u8);
+    }
+    // Blocks (1, 1)–(2, 1) of A (texels x 4..12, y 4..8) to block (0, 3) of B.
+    let c = TextureCopy {
+        x: 4,
+        y: 4,
+        w: 8,
+        h: 4,
+        dx: 0,
+        dy: 12,
+        ..TextureCopy::default()
+    };
+    let s = copy_sub(&r, a, b, true, c);
+    run(&mut r, &s);
+    let bytes = texels(&r, b, 0, 0);
+    // Row pitch: 4 blocks × 8 bytes = 32; A's block (1, 1) starts at 40.
+    let want: Vec<u8> = (40..56).collect();
+    assert_eq!(&bytes[96..112], &want[..]);
+    assert!(bytes[..96].iter().all(|&v| v == 0));
+    assert!(bytes[112..].iter().all(|&v| v == 0));
+    // A whole 4×4 level (level 2) is one block.
+    let c = TextureCopy {
+        sl: 2,
+        dl: 2,
+        w: 4,
+        h: 4,
+        ..TextureCopy::default()
+    };
+    let s = copy_sub(&r, a, b, true, c);
+    run(&mut r, &s);
+    // Cube: face 5 to face 1 of another cube.
+    let cube = desc(TextureKind::Cube, TextureFormat::A8R8G8B8, 2, 2, 1, 1);
+    let qa = texture(&mut r.kmd, &mut r.mem, cube, &[]);
+    let qb = texture(&mut r.kmd, &mut r.mem, cube, &[]);
+    if let Some(Storage::Texture(t)) = r.mem.map.get_mut(&qa) {
+        t.level_bytes_mut(5, 0).unwrap().fill(0x55);
+    }
+    let c = TextureCopy {
+        sf: 5,
+        df: 1,
+        w: 2,
+        h: 2,
+        ..TextureCopy::default()
+    };
+    let s = copy_sub(&r, qa, qb, true, c);
+    run(&mut r, &s);
+    assert!(texels(&r, qb, 1, 0).iter().all(|&v| v == 0x55));
+    assert!(texels(&r, qb, 5, 0).iter().all(|&v| v == 0));
+    // Volume: slices 1..3 of A to slices 0..2 of B.
+    let vol = desc(TextureKind::Volume, TextureFormat::L8, 2, 2, 4, 1);
+    let va = texture(&mut r.kmd, &mut r.mem, vol, &[]);
+    let vb = texture(&mut r.kmd, &mut r.mem, vol, &[]);
+    if let Some(Storage::Texture(t)) = r.mem.map.get_mut(&va) {
+        let l = t.level_bytes_mut(0, 0).unwrap();
+        l.iter_mut().enumerate().for_each(|(i, v)| *v = i as u8);
+    }
+    let c = TextureCopy {
+        w: 2,
+        h: 2,
+        z: 1,
+        d: 2,
+        dz: 0,
+        ..TextureCopy::default()
+    };
+    let s = copy_sub(&r, va, vb, true, c);
+    run(&mut r, &s);
+    let got = texels(&r, vb, 0, 0);
+    assert_eq!(&got[..8], &(4u8..12).collect::<Vec<_>>()[..]);
+    assert!(got[8..].iter().all(|&v| v == 0));
+    assert_eq!(r.kmd.stats().faults, 0);
+}
+
+#[test]
+fn texture_copy_refusals_change_nothing() {
+    let mut r = rig();
+    let ok = TextureCopy {
+        w: 2,
+        h: 2,
+        ..TextureCopy::default()
+    };
+    // Out of bounds (x + w past the 2-texel level), and overflowing.
+    for bad in [
+        TextureCopy { x: 1, ..ok },
+        TextureCopy { dy: 1, ..ok },
+        TextureCopy { x: u32::MAX, ..ok },
+        TextureCopy { sl: 1, ..ok },
+        TextureCopy { sf: 1, ..ok },
+        TextureCopy { w: 0, ..ok },
+        TextureCopy { d: 2, ..ok },
+    ] {
+        let s = copy_sub(&r, r.tex, r.green, true, bad);
+        let rd = s.data(r.gfx);
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    // Formats differ.
+    let s = copy_sub(&r, r.tex, r.other_format, true, ok);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // The destination entry lacks WriteOperation.
+    let s = copy_sub(&r, r.tex, r.green, false, ok);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDHANDLE);
+    // A buffer is not a texture.
+    let s = copy_sub(&r, r.buf, r.green, true, ok);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // DXT1 off the block grid.
+    let dxt = desc(TextureKind::Texture2D, TextureFormat::Dxt1, 16, 16, 1, 1);
+    let d = texture(&mut r.kmd, &mut r.mem, dxt, &[]);
+    for bad in [
+        TextureCopy {
+            x: 2,
+            w: 4,
+            h: 4,
+            ..ok
+        },
+        TextureCopy { w: 6, h: 4, ..ok },
+    ] {
+        let s = copy_sub(&r, d, d, true, bad);
+        let rd = s.data(r.gfx);
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    // A truncated packet.
+    let mut s = copy_sub(&r, r.tex, r.green, true, ok);
+    s.w.bytes[2] = 15;
+    s.w.bytes.truncate(s.w.bytes.len() - 4);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+    assert_eq!(
+        texels(&r, r.green, 0, 0),
+        [0x00, 0xFF, 0x00, 0xFF].repeat(4)
+    );
+}
+
+/// The copy engine copies green texels into the texture the 3-D draw
+/// samples: with the fence wait the draw sees them; without it the 3-D
+/// engine, which runs first when both can, samples the old texels. Both
+/// outcomes are deterministic.
+#[test]
+fn a_copy_engine_texture_copy_lands_before_the_draw_that_samples_it() {
+    for wait in [true, false] {
+        let mut r = rig();
+        let c = TextureCopy {
+            w: 2,
+            h: 2,
+            ..TextureCopy::default()
+        };
+        let mut rd = copy_sub(&r, r.green, r.tex, true, c).data(r.copy);
+        assert_eq!(submit(&mut r, &mut rd), 0);
+        let copy_fence = rd.fence;
+        if wait {
+            r.kmd.gpu_wait(r.gfx, r.copy, copy_fence).unwrap();
+        }
+        let mut rd = textured_draw(&r, Some(r.tex), WHITE).data(r.gfx);
+        assert_eq!(submit(&mut r, &mut rd), 0);
+        let gfx_fence = rd.fence;
+        // The CPU waits for the 3-D fence only.
+        r.kmd.retire(r.gfx, gfx_fence, &mut r.mem);
+        if wait {
+            assert_eq!(quadrants(&r), [GREEN; 4]);
+        } else {
+            assert_eq!(quadrants(&r), TEXELS);
+        }
+        r.kmd.retire_all(&mut r.mem);
+        assert_eq!(r.kmd.counters(r.copy).unwrap().copies, 1);
+        assert_eq!(r.kmd.stats().faults, 0);
     }
 }
