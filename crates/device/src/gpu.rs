@@ -91,6 +91,13 @@ impl VideoMemory for Mem<'_> {
             _ => false,
         }
     }
+    // Textures are not GPU allocations of the device yet.
+    fn texture(&self, _a: u32) -> Option<&pl::texture::Texture> {
+        None
+    }
+    fn texture_mut(&mut self, _a: u32) -> Option<&mut pl::texture::Texture> {
+        None
+    }
 }
 
 /// Where a draw's vertices or indices come from.

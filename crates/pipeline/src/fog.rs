@@ -73,6 +73,16 @@ impl FogMode {
             _ => return None,
         })
     }
+
+    /// The D3DFOGMODE value (inverse of [`FogMode::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            FogMode::None => 0,
+            FogMode::Exp => 1,
+            FogMode::Exp2 => 2,
+            FogMode::Linear => 3,
+        }
+    }
 }
 
 /// The fog render states.
@@ -209,4 +219,32 @@ pub fn apply_fog(color: [f32; 4], fog_color: u32, f: f32) -> [f32; 4] {
         f * color[2] + (1.0 - f) * fc[2],
         color[3],
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `v` in `values` that `from` accepts maps back to itself
+    /// through `to`; returns how many were accepted.
+    fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
+        from: fn(u32) -> Option<T>,
+        to: fn(T) -> u32,
+        values: impl IntoIterator<Item = u32>,
+    ) -> usize {
+        let mut n = 0;
+        for v in values {
+            if let Some(x) = from(v) {
+                assert_eq!(to(x), v, "{x:?}");
+                assert_eq!(from(to(x)), Some(x));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn d3d_is_the_inverse_of_from_d3d() {
+        assert_eq!(round_trip(FogMode::from_d3d, FogMode::d3d, 0..=300), 4);
+    }
 }

@@ -63,6 +63,15 @@ impl LightType {
             _ => return None,
         })
     }
+
+    /// The D3DLIGHTTYPE value (inverse of [`LightType::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            LightType::Point => 1,
+            LightType::Spot => 2,
+            LightType::Directional => 3,
+        }
+    }
 }
 
 /// A light (D3DLIGHT7), with position and direction already in camera
@@ -133,6 +142,15 @@ impl MaterialSource {
             2 => MaterialSource::Color2,
             _ => return None,
         })
+    }
+
+    /// The D3DMCS value (inverse of [`MaterialSource::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            MaterialSource::Material => 0,
+            MaterialSource::Color1 => 1,
+            MaterialSource::Color2 => 2,
+        }
     }
 }
 
@@ -311,4 +329,36 @@ pub fn light_vertex(
     diffuse[3] = sat(md[3]);
     specular[3] = sat(ms[3]);
     (diffuse, specular)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `v` in `values` that `from` accepts maps back to itself
+    /// through `to`; returns how many were accepted.
+    fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
+        from: fn(u32) -> Option<T>,
+        to: fn(T) -> u32,
+        values: impl IntoIterator<Item = u32>,
+    ) -> usize {
+        let mut n = 0;
+        for v in values {
+            if let Some(x) = from(v) {
+                assert_eq!(to(x), v, "{x:?}");
+                assert_eq!(from(to(x)), Some(x));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn d3d_is_the_inverse_of_from_d3d() {
+        assert_eq!(round_trip(LightType::from_d3d, LightType::d3d, 0..=300), 3);
+        assert_eq!(
+            round_trip(MaterialSource::from_d3d, MaterialSource::d3d, 0..=300),
+            3
+        );
+    }
 }

@@ -147,6 +147,38 @@ impl TextureOp {
         })
     }
 
+    /// The D3DTOP value (inverse of [`TextureOp::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            TextureOp::Disable => 1,
+            TextureOp::SelectArg1 => 2,
+            TextureOp::SelectArg2 => 3,
+            TextureOp::Modulate => 4,
+            TextureOp::Modulate2x => 5,
+            TextureOp::Modulate4x => 6,
+            TextureOp::Add => 7,
+            TextureOp::AddSigned => 8,
+            TextureOp::AddSigned2x => 9,
+            TextureOp::Subtract => 10,
+            TextureOp::AddSmooth => 11,
+            TextureOp::BlendDiffuseAlpha => 12,
+            TextureOp::BlendTextureAlpha => 13,
+            TextureOp::BlendFactorAlpha => 14,
+            TextureOp::BlendTextureAlphaPm => 15,
+            TextureOp::BlendCurrentAlpha => 16,
+            TextureOp::Premodulate => 17,
+            TextureOp::ModulateAlphaAddColor => 18,
+            TextureOp::ModulateColorAddAlpha => 19,
+            TextureOp::ModulateInvAlphaAddColor => 20,
+            TextureOp::ModulateInvColorAddAlpha => 21,
+            TextureOp::BumpEnvMap => 22,
+            TextureOp::BumpEnvMapLuminance => 23,
+            TextureOp::DotProduct3 => 24,
+            TextureOp::MultiplyAdd => 25,
+            TextureOp::Lerp => 26,
+        }
+    }
+
     /// Which of (arg0, arg1, arg2) the operation reads.
     fn uses(self) -> [bool; 3] {
         use TextureOp as T;
@@ -226,6 +258,21 @@ impl TextureArg {
             alpha_replicate: v & 0x20 != 0,
         })
     }
+
+    /// The D3DTA value (inverse of [`TextureArg::from_d3d`]): selector in
+    /// bits 3:0, COMPLEMENT 0x10, ALPHAREPLICATE 0x20.
+    pub fn d3d(self) -> u32 {
+        let selector = match self.source {
+            ArgSource::Diffuse => 0,
+            ArgSource::Current => 1,
+            ArgSource::Texture => 2,
+            ArgSource::TFactor => 3,
+            ArgSource::Specular => 4,
+            ArgSource::Temp => 5,
+            ArgSource::Constant => 6,
+        };
+        selector | (u32::from(self.complement) << 4) | (u32::from(self.alpha_replicate) << 5)
+    }
 }
 
 /// Where a stage writes its result (D3DTSS_RESULTARG).
@@ -245,6 +292,14 @@ impl ResultTarget {
             1 => Some(ResultTarget::Current),
             5 => Some(ResultTarget::Temp),
             _ => None,
+        }
+    }
+
+    /// The D3DTA (CURRENT or TEMP) value (inverse of [`ResultTarget::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            ResultTarget::Current => 1,
+            ResultTarget::Temp => 5,
         }
     }
 }
@@ -607,6 +662,20 @@ impl TextureMapBlend {
         })
     }
 
+    /// The D3DTBLEND value (inverse of [`TextureMapBlend::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            TextureMapBlend::Decal => 1,
+            TextureMapBlend::Modulate => 2,
+            TextureMapBlend::DecalAlpha => 3,
+            TextureMapBlend::ModulateAlpha => 4,
+            TextureMapBlend::DecalMask => 5,
+            TextureMapBlend::ModulateMask => 6,
+            TextureMapBlend::Copy => 7,
+            TextureMapBlend::Add => 8,
+        }
+    }
+
     /// The equivalent stage-0 state (stage 1 and above are DISABLE, as
     /// [`StageState::default_for`] gives them). `texture_has_alpha`
     /// decides MODULATE's alpha source (DX6 mapping); `has_texture` is
@@ -652,5 +721,46 @@ impl TextureMapBlend {
             has_texture,
             ..StageState::default_for(0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `v` in `values` that `from` accepts maps back to itself
+    /// through `to`; returns how many were accepted.
+    fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
+        from: fn(u32) -> Option<T>,
+        to: fn(T) -> u32,
+        values: impl IntoIterator<Item = u32>,
+    ) -> usize {
+        let mut n = 0;
+        for v in values {
+            if let Some(x) = from(v) {
+                assert_eq!(to(x), v, "{x:?}");
+                assert_eq!(from(to(x)), Some(x));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn d3d_is_the_inverse_of_from_d3d() {
+        assert_eq!(round_trip(TextureOp::from_d3d, TextureOp::d3d, 0..=300), 26);
+        // 7 selectors × COMPLEMENT × ALPHAREPLICATE.
+        assert_eq!(
+            round_trip(TextureArg::from_d3d, TextureArg::d3d, 0..=0x1FF),
+            28
+        );
+        assert_eq!(
+            round_trip(ResultTarget::from_d3d, ResultTarget::d3d, 0..=300),
+            2
+        );
+        assert_eq!(
+            round_trip(TextureMapBlend::from_d3d, TextureMapBlend::d3d, 0..=300),
+            8
+        );
     }
 }

@@ -56,6 +56,20 @@ impl CmpFunc {
             _ => return None,
         })
     }
+
+    /// The D3DCMPFUNC value (inverse of [`CmpFunc::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            CmpFunc::Never => 1,
+            CmpFunc::Less => 2,
+            CmpFunc::Equal => 3,
+            CmpFunc::LessEqual => 4,
+            CmpFunc::Greater => 5,
+            CmpFunc::NotEqual => 6,
+            CmpFunc::GreaterEqual => 7,
+            CmpFunc::Always => 8,
+        }
+    }
     /// Evaluates `new FUNC reference`.
     #[inline]
     pub fn test<T: PartialOrd>(self, new: T, reference: T) -> bool {
@@ -131,6 +145,27 @@ impl Blend {
             _ => return None,
         })
     }
+
+    /// The D3DBLEND value (inverse of [`Blend::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            Blend::Zero => 1,
+            Blend::One => 2,
+            Blend::SrcColor => 3,
+            Blend::InvSrcColor => 4,
+            Blend::SrcAlpha => 5,
+            Blend::InvSrcAlpha => 6,
+            Blend::DestAlpha => 7,
+            Blend::InvDestAlpha => 8,
+            Blend::DestColor => 9,
+            Blend::InvDestColor => 10,
+            Blend::SrcAlphaSat => 11,
+            Blend::BothSrcAlpha => 12,
+            Blend::BothInvSrcAlpha => 13,
+            Blend::BlendFactor => 14,
+            Blend::InvBlendFactor => 15,
+        }
+    }
 }
 
 /// A blend operation (D3DBLENDOP).
@@ -159,6 +194,17 @@ impl BlendOp {
             5 => BlendOp::Max,
             _ => return None,
         })
+    }
+
+    /// The D3DBLENDOP value (inverse of [`BlendOp::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            BlendOp::Add => 1,
+            BlendOp::Subtract => 2,
+            BlendOp::RevSubtract => 3,
+            BlendOp::Min => 4,
+            BlendOp::Max => 5,
+        }
     }
 }
 
@@ -197,6 +243,20 @@ impl StencilOp {
             8 => StencilOp::Decr,
             _ => return None,
         })
+    }
+
+    /// The D3DSTENCILOP value (inverse of [`StencilOp::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            StencilOp::Keep => 1,
+            StencilOp::Zero => 2,
+            StencilOp::Replace => 3,
+            StencilOp::IncrSat => 4,
+            StencilOp::DecrSat => 5,
+            StencilOp::Invert => 6,
+            StencilOp::Incr => 7,
+            StencilOp::Decr => 8,
+        }
     }
     /// Applies the operation to an `bits`-bit stencil value.
     pub fn apply(self, value: u32, reference: u32, bits: u32) -> u32 {
@@ -240,6 +300,15 @@ impl CullMode {
             _ => return None,
         })
     }
+
+    /// The D3DCULL value (inverse of [`CullMode::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            CullMode::None => 1,
+            CullMode::Cw => 2,
+            CullMode::Ccw => 3,
+        }
+    }
 }
 
 /// Fill mode (D3DFILLMODE).
@@ -262,6 +331,15 @@ impl FillMode {
             3 => FillMode::Solid,
             _ => return None,
         })
+    }
+
+    /// The D3DFILLMODE value (inverse of [`FillMode::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            FillMode::Point => 1,
+            FillMode::Wireframe => 2,
+            FillMode::Solid => 3,
+        }
     }
 }
 
@@ -287,6 +365,15 @@ impl ShadeMode {
             _ => return None,
         })
     }
+
+    /// The D3DSHADEMODE value (inverse of [`ShadeMode::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            ShadeMode::Flat => 1,
+            ShadeMode::Gouraud => 2,
+            ShadeMode::Phong => 3,
+        }
+    }
 }
 
 /// Depth buffering (D3DZBUFFERTYPE).
@@ -310,6 +397,15 @@ impl ZBufferType {
             2 => ZBufferType::WBuffer,
             _ => return None,
         })
+    }
+
+    /// The D3DZBUFFERTYPE value (inverse of [`ZBufferType::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            ZBufferType::Disabled => 0,
+            ZBufferType::ZBuffer => 1,
+            ZBufferType::WBuffer => 2,
+        }
     }
 }
 
@@ -862,6 +958,49 @@ pub struct PipelineState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `v` in `values` that `from` accepts maps back to itself
+    /// through `to`; returns how many were accepted.
+    fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
+        from: fn(u32) -> Option<T>,
+        to: fn(T) -> u32,
+        values: impl IntoIterator<Item = u32>,
+    ) -> usize {
+        let mut n = 0;
+        for v in values {
+            if let Some(x) = from(v) {
+                assert_eq!(to(x), v, "{x:?}");
+                assert_eq!(from(to(x)), Some(x));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn d3d_is_the_inverse_of_from_d3d() {
+        let all = 0..=300;
+        assert_eq!(round_trip(CmpFunc::from_d3d, CmpFunc::d3d, all.clone()), 8);
+        assert_eq!(round_trip(Blend::from_d3d, Blend::d3d, all.clone()), 15);
+        assert_eq!(round_trip(BlendOp::from_d3d, BlendOp::d3d, all.clone()), 5);
+        assert_eq!(
+            round_trip(StencilOp::from_d3d, StencilOp::d3d, all.clone()),
+            8
+        );
+        assert_eq!(
+            round_trip(CullMode::from_d3d, CullMode::d3d, all.clone()),
+            3
+        );
+        assert_eq!(
+            round_trip(FillMode::from_d3d, FillMode::d3d, all.clone()),
+            3
+        );
+        assert_eq!(
+            round_trip(ShadeMode::from_d3d, ShadeMode::d3d, all.clone()),
+            3
+        );
+        assert_eq!(round_trip(ZBufferType::from_d3d, ZBufferType::d3d, all), 3);
+    }
 
     #[test]
     fn from_d3d_ranges() {

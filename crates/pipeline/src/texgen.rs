@@ -86,6 +86,19 @@ impl TexCoordIndex {
             mode,
         })
     }
+
+    /// The TEXCOORDINDEX value (inverse of [`TexCoordIndex::from_d3d`]):
+    /// the set in the low 16 bits, the D3DTSS_TCI_* mode in the high ones.
+    pub fn d3d(self) -> u32 {
+        let mode: u32 = match self.mode {
+            TexGenMode::PassThru => 0,
+            TexGenMode::CameraSpaceNormal => 1,
+            TexGenMode::CameraSpacePosition => 2,
+            TexGenMode::CameraSpaceReflectionVector => 3,
+            TexGenMode::SphereMap => 4,
+        };
+        u32::from(self.set) | (mode << 16)
+    }
 }
 
 #[inline]
@@ -185,6 +198,11 @@ impl TextureTransform {
             count: (v & 0xFF) as u8,
             projected: v & 0x100 != 0,
         })
+    }
+
+    /// The D3DTTFF value (inverse of [`TextureTransform::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        u32::from(self.count) | (u32::from(self.projected) << 8)
     }
 }
 
@@ -356,6 +374,16 @@ impl VertexBlend {
         })
     }
 
+    /// The D3DVBF value (inverse of [`VertexBlend::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            VertexBlend::Disable => 0,
+            VertexBlend::Weights(n) => u32::from(n),
+            VertexBlend::Tweening => 255,
+            VertexBlend::ZeroWeights => 256,
+        }
+    }
+
     /// Number of matrices blended (1 for DISABLE, 0WEIGHTS and TWEENING).
     pub fn matrix_count(self) -> usize {
         match self {
@@ -456,4 +484,45 @@ pub fn tween(a: [f32; 3], b: [f32; 3], t: f32) -> [f32; 3] {
         a[1] + (b[1] - a[1]) * t,
         a[2] + (b[2] - a[2]) * t,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `v` in `values` that `from` accepts maps back to itself
+    /// through `to`; returns how many were accepted.
+    fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
+        from: fn(u32) -> Option<T>,
+        to: fn(T) -> u32,
+        values: impl IntoIterator<Item = u32>,
+    ) -> usize {
+        let mut n = 0;
+        for v in values {
+            if let Some(x) = from(v) {
+                assert_eq!(to(x), v, "{x:?}");
+                assert_eq!(from(to(x)), Some(x));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn d3d_is_the_inverse_of_from_d3d() {
+        let tci = (0u32..=6).flat_map(|m| [0u32, 1, 7, 0xFFFF].map(|s| (m << 16) | s));
+        assert_eq!(
+            round_trip(TexCoordIndex::from_d3d, TexCoordIndex::d3d, tci),
+            20
+        );
+        // COUNT 0..=4, with and without PROJECTED.
+        assert_eq!(
+            round_trip(TextureTransform::from_d3d, TextureTransform::d3d, 0..=0x3FF),
+            10
+        );
+        assert_eq!(
+            round_trip(VertexBlend::from_d3d, VertexBlend::d3d, 0..=300),
+            6
+        );
+    }
 }

@@ -21,8 +21,11 @@
 use crate::error::{Result, SubmitError};
 use crate::limits;
 use crate::memory::VideoMemory;
-use crate::packet::{self, op, Access, Engine, Size};
+use crate::packet::{self, op, Access, Engine, Size, TextureCopy};
 use crate::regs;
+use crate::texture::{self, Shape};
+use softhal_pipeline::stages::MAX_STAGES;
+use softhal_pipeline::texture::{Texture, TextureDesc};
 use softhal_pipeline::{
     self as pl, Format, Indices, PipelineState, RenderTargets, Renderer, Topology, VertexLayout,
 };
@@ -137,6 +140,14 @@ pub enum AllocKind {
         /// Height.
         height: u32,
     },
+    /// A texture (2-D, cube or volume with its mip chain), sampled by draws
+    /// (SET_TEXTURE) and copied by TEXTURE_COPY. `desc.levels` must be
+    /// resolved (non-zero); the description must be one `Texture::new`
+    /// accepts ([`crate::texture::desc_bytes`]).
+    Texture {
+        /// Shape, format, size and level count.
+        desc: TextureDesc,
+    },
 }
 
 /// An allocation's description.
@@ -207,8 +218,11 @@ pub struct GpuStats {
     pub executed: u64,
     /// Context switches (CONTEXT_SWITCH packets run).
     pub context_switches: u64,
-    /// Packets that failed at execution (an allocation vanished); 0 unless
-    /// memory was changed behind the kernel's back.
+    /// Packets that failed at execution (an allocation vanished, or its
+    /// storage no longer matches its description: the packet is skipped;
+    /// a draw whose bound texture vanished runs with that stage unbound
+    /// and counts one fault); 0 unless memory was changed behind the
+    /// kernel's back.
     pub faults: u64,
     /// Residency packets run.
     pub paging: u64,
@@ -228,6 +242,8 @@ struct Bind {
     verts: Option<(Option<u32>, usize, usize)>,
     /// Index source and width.
     idx: Option<(Option<u32>, usize, usize, u32)>,
+    /// Texture allocation bound to each stage (SET_TEXTURE).
+    textures: [Option<u32>; MAX_STAGES],
 }
 
 /// The kernel side of one device and its GPU.
@@ -380,6 +396,11 @@ fn walk(dma: &[u8], start: usize, engine: Engine, privileged: bool) -> Result<Ve
     Ok(out)
 }
 
+/// The operands of a TEXTURE_COPY packet.
+fn copy_operands(p: &Pkt, dma: &[u8]) -> TextureCopy {
+    TextureCopy::from_payload(&std::array::from_fn(|i| p.arg(dma, i)))
+}
+
 /// Byte range `[off, off+len)` inside `size`?
 fn within(off: u64, len: u64, size: u64) -> bool {
     off.checked_add(len).is_some_and(|e| e <= size)
@@ -431,7 +452,13 @@ impl Kmd {
     // ------------------------------------------------------- allocations
 
     /// Creates an allocation; returns its handle (never 0, never reused).
+    /// A texture's description is checked as `Texture::new` checks it
+    /// (`E_INVALIDARG` for a shape it refuses or unresolved levels,
+    /// `E_OUTOFMEMORY` above the pipeline's `MAX_TEXTURE_BYTES`).
     pub fn create_allocation(&mut self, desc: AllocationDesc) -> Result<u32> {
+        if let AllocKind::Texture { desc: t } = &desc.kind {
+            texture::desc_bytes(t)?;
+        }
         if self.allocs.len() >= limits::MAX_ALLOCATIONS {
             return Err(SubmitError::Limit {
                 what: "allocations",
@@ -875,7 +902,7 @@ impl Kmd {
         for p in &pkts {
             let rule = packet::rule(p.opcode).ok_or(p.invalid("unknown opcode"))?;
             for s in rule.refs {
-                if s.only_if.is_some_and(|f| p.flags & f == 0) {
+                if !s.present(p.flags) {
                     continue;
                 }
                 let at = (s.dword as usize)
@@ -962,6 +989,7 @@ impl Kmd {
             match d.kind {
                 AllocKind::Buffer { bytes } => Ok(bytes),
                 AllocKind::Image { .. } => Err(p.invalid("an image where a buffer is needed")),
+                AllocKind::Texture { .. } => Err(p.invalid("a texture where a buffer is needed")),
             }
         };
         let mut b = Bind::default();
@@ -1125,6 +1153,40 @@ impl Kmd {
                     if !matches!(d.kind, AllocKind::Image { format, .. } if format.is_color()) {
                         return Err(p.invalid("present of a non-colour allocation"));
                     }
+                }
+                op::SET_TEXTURE => {
+                    if a(0) >= regs::STAGES {
+                        return Err(p.invalid("texture stage is not 0–7"));
+                    }
+                    if p.flags & packet::flag::UNBIND != 0 {
+                        if a(1) != 0 {
+                            return Err(p.invalid("SET_TEXTURE UNBIND with a texture DWORD"));
+                        }
+                    } else {
+                        let (_, d) = slot(p, 2)?;
+                        if !matches!(d.kind, AllocKind::Texture { .. }) {
+                            return Err(
+                                p.invalid("SET_TEXTURE of an allocation that is not a texture")
+                            );
+                        }
+                    }
+                }
+                op::TEXTURE_COPY => {
+                    let (_, s) = slot(p, 1)?;
+                    let (_, d) = slot(p, 10)?;
+                    let (AllocKind::Texture { desc: sd }, AllocKind::Texture { desc: dd }) =
+                        (s.kind, d.kind)
+                    else {
+                        return Err(
+                            p.invalid("TEXTURE_COPY of an allocation that is not a texture")
+                        );
+                    };
+                    texture::plan_copy(
+                        &Shape::of_desc(&sd),
+                        &Shape::of_desc(&dd),
+                        &copy_operands(p, dma),
+                    )
+                    .map_err(|reason| p.invalid(reason))?;
                 }
                 _ => return Err(p.invalid("packet the hardware cannot run")),
             }
@@ -1327,6 +1389,25 @@ impl Kmd {
                     }
                     true
                 }
+                op::SET_TEXTURE => {
+                    let t = (p.flags & packet::flag::UNBIND == 0).then(|| a(1));
+                    match b.textures.get_mut(a(0) as usize) {
+                        Some(slot) => {
+                            *slot = t;
+                            true
+                        }
+                        None => false,
+                    }
+                }
+                op::TEXTURE_COPY => {
+                    // The references hold allocation handles now.
+                    let c = copy_operands(p, dma);
+                    let ok = texture::copy(mem, c.src, c.dst, &c);
+                    if let Some(c) = self.contexts.get_mut(&ctx_h) {
+                        c.counters.copies = c.counters.copies.saturating_add(1);
+                    }
+                    ok
+                }
                 _ => false,
             };
             if !ok {
@@ -1356,7 +1437,15 @@ impl Kmd {
             return false;
         };
         let mut depth = b.depth.and_then(|d| mem.take_image(d));
+        let mut missing = false;
         let result = {
+            // Looked up now: a texture that vanished reads as unbound.
+            let textures: [Option<&Texture>; MAX_STAGES] = std::array::from_fn(|i| {
+                let h = b.textures.get(i).copied().flatten()?;
+                let t = mem.texture(h);
+                missing |= t.is_none();
+                t
+            });
             let bytes = |alloc: Option<u32>, off: usize, len: usize| -> Option<&[u8]> {
                 let base: &[u8] = match alloc {
                     Some(h) => mem.buffer(h)?,
@@ -1393,7 +1482,9 @@ impl Kmd {
                         color: &mut color,
                         depth: depth.as_mut(),
                     };
-                    self.renderer.draw(&mut targets, &ctx.state, &call).ok()
+                    self.renderer
+                        .draw_textured(&mut targets, &ctx.state, &call, &textures)
+                        .ok()
                 }
                 _ => None,
             }
@@ -1410,7 +1501,7 @@ impl Kmd {
                 }
                 k.primitives = k.primitives.saturating_add(s.primitives);
                 k.samples_passed = k.samples_passed.saturating_add(s.samples_passed_depth);
-                true
+                !missing
             }
             None => false,
         }

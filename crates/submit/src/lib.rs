@@ -18,7 +18,7 @@
 //! ## What goes out
 //! An HRESULT (`S_OK` or exactly one of the codes of [`SubmitError`]);
 //! the new buffers and their sizes (always: read them); fences;
-//! pixels in [`VideoMemory`].
+//! pixels and texels in [`VideoMemory`].
 //!
 //! ## Guarantees
 //! * Copy, then validate the copy, then patch, then queue: a rejected
@@ -28,8 +28,9 @@
 //! * Deterministic execution order (see [`kernel`]).
 //!
 //! Modules: [`packet`] (format, verifier table, writer), [`regs`]
-//! (register file), [`kernel`] (callback, validation, queues, GPU),
-//! [`memory`], [`limits`], [`error`].
+//! (register file: every field of the pipeline state), [`kernel`]
+//! (callback, validation, queues, GPU), [`texture`] (texture allocations
+//! and copies), [`memory`], [`limits`], [`error`].
 
 #![forbid(unsafe_code)]
 #![cfg_attr(
@@ -49,6 +50,7 @@ pub mod limits;
 pub mod memory;
 pub mod packet;
 pub mod regs;
+pub mod texture;
 
 pub use error::SubmitError;
 pub use kernel::{
@@ -56,4 +58,4 @@ pub use kernel::{
     PatchLocation, RenderData,
 };
 pub use memory::{HostMemory, Storage, VideoMemory};
-pub use packet::{Engine, Writer};
+pub use packet::{Engine, TextureCopy, Writer};

@@ -5,9 +5,12 @@
 //! device's surfaces, or [`HostMemory`]) and are reached through
 //! [`VideoMemory`] only while the GPU executes. In: allocation handles.
 //! Out: images (moved out for the duration of a draw or clear, then put
-//! back) and buffer bytes. Guarantee: an unknown handle gives `None`; the
-//! GPU counts that as a fault and skips the packet.
+//! back), buffer bytes and textures (borrowed by draws that sample them,
+//! mutably by TEXTURE_COPY). Guarantee: an unknown handle, or a handle of
+//! another kind, gives `None`; the GPU counts that as a fault and skips
+//! the packet (a texture bound to a draw reads as unbound instead).
 
+use softhal_pipeline::texture::Texture;
 use softhal_pipeline::Surface;
 use std::collections::BTreeMap;
 
@@ -29,6 +32,11 @@ pub trait VideoMemory {
         dst_off: usize,
         len: usize,
     ) -> bool;
+    /// The texture of texture allocation `a` (sampled by draws, read by
+    /// TEXTURE_COPY).
+    fn texture(&self, a: u32) -> Option<&Texture>;
+    /// The texture of texture allocation `a`, to write (TEXTURE_COPY).
+    fn texture_mut(&mut self, a: u32) -> Option<&mut Texture>;
 }
 
 /// One allocation's storage in [`HostMemory`].
@@ -38,6 +46,8 @@ pub enum Storage {
     Buffer(Vec<u8>),
     /// An image (None while the GPU holds it).
     Image(Option<Surface>),
+    /// A texture (boxed: a texture with its palette is large).
+    Texture(Box<Texture>),
 }
 
 /// A plain map from allocation handles to storage (tests, tools, fuzzing).
@@ -51,7 +61,7 @@ impl VideoMemory for HostMemory {
     fn take_image(&mut self, a: u32) -> Option<Surface> {
         match self.map.get_mut(&a)? {
             Storage::Image(s) => s.take(),
-            Storage::Buffer(_) => None,
+            Storage::Buffer(_) | Storage::Texture(_) => None,
         }
     }
     fn put_image(&mut self, a: u32, s: Surface) {
@@ -62,7 +72,7 @@ impl VideoMemory for HostMemory {
     fn buffer(&self, a: u32) -> Option<&[u8]> {
         match self.map.get(&a)? {
             Storage::Buffer(b) => Some(b),
-            Storage::Image(_) => None,
+            Storage::Image(_) | Storage::Texture(_) => None,
         }
     }
     fn copy_buffer(&mut self, src: u32, so: usize, dst: u32, d: usize, len: usize) -> bool {
@@ -82,6 +92,18 @@ impl VideoMemory for HostMemory {
                 _ => false,
             },
             _ => false,
+        }
+    }
+    fn texture(&self, a: u32) -> Option<&Texture> {
+        match self.map.get(&a)? {
+            Storage::Texture(t) => Some(t),
+            _ => None,
+        }
+    }
+    fn texture_mut(&mut self, a: u32) -> Option<&mut Texture> {
+        match self.map.get_mut(&a)? {
+            Storage::Texture(t) => Some(t),
+            _ => None,
         }
     }
 }

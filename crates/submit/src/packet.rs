@@ -27,6 +27,8 @@ pub mod op {
     pub const BUFFER_COPY: u8 = 0x0B;
     pub const QUERY: u8 = 0x0C;
     pub const PRESENT: u8 = 0x0D;
+    pub const SET_TEXTURE: u8 = 0x0E;
+    pub const TEXTURE_COPY: u8 = 0x0F;
     /// Privileged (kernel side only) from here.
     pub const FENCE_SIGNAL: u8 = 0x80;
     pub const FENCE_WAIT: u8 = 0x81;
@@ -41,6 +43,8 @@ pub mod flag {
     pub const DEPTH: u8 = 0x01;
     /// DRAW: indexed draw (uses the bound indices).
     pub const INDEXED: u8 = 0x01;
+    /// SET_TEXTURE: unbind the stage (DWORD 2 is 0 and not a reference).
+    pub const UNBIND: u8 = 0x01;
 }
 
 /// An engine of the GPU.
@@ -48,7 +52,7 @@ pub mod flag {
 pub enum Engine {
     /// The 3-D engine (draws, clears, copies, queries, presents).
     ThreeD,
-    /// The copy engine (BUFFER_COPY only).
+    /// The copy engine (BUFFER_COPY and TEXTURE_COPY only).
     Copy,
 }
 
@@ -89,7 +93,8 @@ pub enum Access {
 
 /// One allocation reference: the DWORD index inside the packet that the
 /// kernel patches with an allocation handle, and how it is used. With
-/// `only_if` the reference exists only when that header flag is set.
+/// `only_if` the reference exists only when that header flag is set; with
+/// `unless` only when that flag is clear.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RefSlot {
     /// DWORD index from the header (0).
@@ -98,6 +103,23 @@ pub struct RefSlot {
     pub access: Access,
     /// Header flag that makes the slot present (`None`: always).
     pub only_if: Option<u8>,
+    /// Header flag that makes the slot absent (`None`: never).
+    pub unless: Option<u8>,
+}
+
+impl RefSlot {
+    /// Does a packet with header `flags` carry this reference?
+    pub const fn present(&self, flags: u8) -> bool {
+        let on = match self.only_if {
+            Some(f) => flags & f != 0,
+            None => true,
+        };
+        let off = match self.unless {
+            Some(f) => flags & f != 0,
+            None => false,
+        };
+        on && !off
+    }
 }
 
 /// A row of the verifier table.
@@ -124,6 +146,7 @@ const fn r(dword: u32, access: Access) -> RefSlot {
         dword,
         access,
         only_if: None,
+        unless: None,
     }
 }
 
@@ -163,6 +186,7 @@ pub const RULES: &[Rule] = &[
                 dword: 2,
                 access: Access::Write,
                 only_if: Some(flag::DEPTH),
+                unless: None,
             },
         ],
     },
@@ -255,6 +279,29 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(2),
         flags: 0,
         refs: &[r(1, Access::Read)],
+    },
+    Rule {
+        opcode: op::SET_TEXTURE,
+        name: "SET_TEXTURE",
+        user: true,
+        engines: THREE_D,
+        size: Size::Exact(3),
+        flags: flag::UNBIND,
+        refs: &[RefSlot {
+            dword: 2,
+            access: Access::Read,
+            only_if: None,
+            unless: Some(flag::UNBIND),
+        }],
+    },
+    Rule {
+        opcode: op::TEXTURE_COPY,
+        name: "TEXTURE_COPY",
+        user: true,
+        engines: BOTH,
+        size: Size::Exact(16),
+        flags: 0,
+        refs: &[r(1, Access::Read), r(10, Access::Write)],
     },
     Rule {
         opcode: op::FENCE_SIGNAL,
@@ -386,6 +433,93 @@ pub fn layout_from_dwords(d: &[u32]) -> Option<softhal_pipeline::VertexLayout> {
         specular: opt(8)?,
         texcoords,
     })
+}
+
+/// TEXTURE_COPY operands: a box of `w × h × d` texels from face `sf`
+/// level `sl` of texture allocation `src` at `(x, y, z)` to face `df`
+/// level `dl` of texture allocation `dst` at `(dx, dy, dz)`. `src` and
+/// `dst` are allocation-list indices (`dst` needs WriteOperation). For
+/// 2-D and cube textures use `z = 0, d = 1, dz = 0` (the default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureCopy {
+    /// Source allocation-list index.
+    pub src: u32,
+    /// Source face (0 unless a cube: D3DCUBEMAP_FACES 0–5).
+    pub sf: u32,
+    /// Source level.
+    pub sl: u32,
+    /// Source x.
+    pub x: u32,
+    /// Source y.
+    pub y: u32,
+    /// Source slice (volumes).
+    pub z: u32,
+    /// Width in texels.
+    pub w: u32,
+    /// Height in texels.
+    pub h: u32,
+    /// Depth in slices (1 for 2-D and cube textures).
+    pub d: u32,
+    /// Destination allocation-list index.
+    pub dst: u32,
+    /// Destination face.
+    pub df: u32,
+    /// Destination level.
+    pub dl: u32,
+    /// Destination x.
+    pub dx: u32,
+    /// Destination y.
+    pub dy: u32,
+    /// Destination slice.
+    pub dz: u32,
+}
+
+impl Default for TextureCopy {
+    /// Everything 0 except `d = 1` (one slice).
+    fn default() -> Self {
+        TextureCopy {
+            src: 0,
+            sf: 0,
+            sl: 0,
+            x: 0,
+            y: 0,
+            z: 0,
+            w: 0,
+            h: 0,
+            d: 1,
+            dst: 0,
+            df: 0,
+            dl: 0,
+            dx: 0,
+            dy: 0,
+            dz: 0,
+        }
+    }
+}
+
+impl TextureCopy {
+    /// The operands of a TEXTURE_COPY packet's payload (DWORDs 1–15, the
+    /// references as they stand: indices before patching, handles after).
+    pub fn from_payload(p: &[u32; 15]) -> Self {
+        let [src, sf, sl, x, y, z, w, h, d, dst, df, dl, dx, dy, dz] = *p;
+        TextureCopy {
+            src,
+            sf,
+            sl,
+            x,
+            y,
+            z,
+            w,
+            h,
+            d,
+            dst,
+            df,
+            dl,
+            dx,
+            dy,
+            dz,
+        }
+    }
 }
 
 /// A reference the UMD recorded: byte offset of the DWORD to patch and the
@@ -567,6 +701,37 @@ impl Writer {
     pub fn present(&mut self, index: u32) {
         self.head(op::PRESENT, 0, 2);
         self.reference(index);
+    }
+    /// SET_TEXTURE: binds allocation-list entry `index` (a texture
+    /// allocation) to texture stage `stage` until the end of the
+    /// submission, or unbinds the stage (`None`: the UNBIND flag, no
+    /// reference).
+    pub fn set_texture(&mut self, stage: u32, index: Option<u32>) {
+        match index {
+            Some(i) => {
+                self.head(op::SET_TEXTURE, 0, 3);
+                self.dw(stage);
+                self.reference(i);
+            }
+            None => {
+                self.head(op::SET_TEXTURE, flag::UNBIND, 3);
+                self.dw(stage);
+                self.dw(0);
+            }
+        }
+    }
+    /// TEXTURE_COPY (`c.src` and `c.dst` are allocation-list indices;
+    /// both become references).
+    pub fn texture_copy(&mut self, c: TextureCopy) {
+        self.head(op::TEXTURE_COPY, 0, 16);
+        self.reference(c.src);
+        for v in [c.sf, c.sl, c.x, c.y, c.z, c.w, c.h, c.d] {
+            self.dw(v);
+        }
+        self.reference(c.dst);
+        for v in [c.df, c.dl, c.dx, c.dy, c.dz] {
+            self.dw(v);
+        }
     }
     /// A raw packet (tests, the kernel's own packets).
     pub fn raw(&mut self, opcode: u8, flags: u8, payload: &[u32]) {

@@ -4,12 +4,13 @@
 //! over mutated submissions.
 
 use proptest::prelude::*;
+use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
 use softhal_pipeline::{Format, PositionKind, Renderer, Surface, VertexLayout};
 use softhal_submit::packet::{op, Writer};
 use softhal_submit::regs::id;
 use softhal_submit::{
     limits, render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, HostMemory, Kmd,
-    PatchLocation, RenderData, Storage,
+    PatchLocation, RenderData, Storage, TextureCopy,
 };
 use softhal_wire::names::codes;
 
@@ -24,6 +25,9 @@ struct Rig {
     vb: u32,
     staging: u32,
     rt_locked: u32,
+    /// Two 2×2 A8R8G8B8 textures (texels 1, 2, 3, 4 and 0).
+    tex: u32,
+    tex2: u32,
     gfx: u32,
     copy: u32,
 }
@@ -89,6 +93,29 @@ fn rig() -> Rig {
     let rt_locked = image(&mut kmd, &mut mem, false);
     let vb = buffer(&mut kmd, &mut mem, quad(0.0, 8.0, RED));
     let staging = buffer(&mut kmd, &mut mem, quad(0.0, 16.0, GREEN));
+    let texture = |kmd: &mut Kmd, mem: &mut HostMemory, texels: [u32; 4]| {
+        let desc = TextureDesc {
+            kind: TextureKind::Texture2D,
+            format: TextureFormat::A8R8G8B8,
+            width: 2,
+            height: 2,
+            depth: 1,
+            levels: 1,
+        };
+        let h = kmd
+            .create_allocation(AllocationDesc {
+                kind: AllocKind::Texture { desc },
+                cpu_visible: true,
+            })
+            .unwrap();
+        let mut t = Texture::new(desc).unwrap();
+        let bytes: Vec<u8> = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
+        t.upload(0, 0, &bytes, 8).unwrap();
+        mem.map.insert(h, Storage::Texture(Box::new(t)));
+        h
+    };
+    let tex = texture(&mut kmd, &mut mem, [1, 2, 3, 4]);
+    let tex2 = texture(&mut kmd, &mut mem, [0; 4]);
     let gfx = kmd.create_context(Engine::ThreeD).unwrap();
     let copy = kmd.create_context(Engine::Copy).unwrap();
     Rig {
@@ -98,6 +125,8 @@ fn rig() -> Rig {
         vb,
         staging,
         rt_locked,
+        tex,
+        tex2,
         gfx,
         copy,
     }
@@ -615,9 +644,46 @@ fn rich(r: &Rig) -> RenderData {
     s.w.draw(4, 0, 2, 0, true);
     s.w.query(false, 1);
     s.w.query(true, 1);
+    let t = s.idx(r.tex, false);
+    let t2 = s.idx(r.tex2, true);
+    s.w.set_texture(0, Some(t));
+    s.w.draw(4, 0, 2, 0, true);
+    s.w.set_texture(0, None);
+    s.w.texture_copy(TextureCopy {
+        src: t,
+        dst: t2,
+        x: 1,
+        w: 1,
+        h: 2,
+        ..TextureCopy::default()
+    });
     let i = s.idx(r.rt, false);
     s.w.present(i);
     s.data(r.gfx)
+}
+
+/// The mutation test's base submission is valid and runs every packet in
+/// it without a fault (the sampled draw, the texture copy).
+#[test]
+fn the_rich_submission_runs_cleanly() {
+    let mut r = rig();
+    let mut rd = rich(&r);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(r.kmd.stats().faults, 0);
+    assert_eq!(r.kmd.counters(r.gfx).unwrap().copies, 1);
+    assert_eq!(r.kmd.counters(r.gfx).unwrap().draws, 3);
+    match r.mem.map.get(&r.tex2) {
+        // Column 1 of the source (texels 2 and 4) landed in column 0.
+        Some(Storage::Texture(t)) => assert_eq!(
+            t.level_bytes(0, 0).unwrap(),
+            [2u32, 0, 4, 0]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<u8>>()
+        ),
+        _ => panic!("no texture"),
+    }
 }
 
 proptest! {
@@ -671,6 +737,7 @@ proptest! {
             b.kmd.retire_all(&mut b.mem);
             prop_assert_eq!(a.kmd.stats().faults, 0);
             prop_assert_eq!(pixels(&a, a.rt), pixels(&b, b.rt));
+            prop_assert!(a.mem == b.mem, "video memory differs");
             if edits.is_empty() {
                 let mut c = rig();
                 let mut rd_c = rich(&c);

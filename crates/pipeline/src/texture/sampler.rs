@@ -87,6 +87,17 @@ impl TextureAddress {
         })
     }
 
+    /// The D3DTADDRESS value (inverse of [`TextureAddress::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        match self {
+            TextureAddress::Wrap => 1,
+            TextureAddress::Mirror => 2,
+            TextureAddress::Clamp => 3,
+            TextureAddress::Border => 4,
+            TextureAddress::MirrorOnce => 5,
+        }
+    }
+
     /// Maps an integer texel index to `0..size`, `None` = border colour.
     #[inline]
     pub fn apply(self, i: i64, size: u32) -> Option<u32> {
@@ -144,6 +155,18 @@ impl TextureFilter {
             3 => TextureFilter::Anisotropic,
             _ => return None,
         })
+    }
+
+    /// The DX8+ D3DTEXTUREFILTERTYPE value (inverse of
+    /// [`TextureFilter::from_d3d`]; LINEAR gives 2, also for the cubic and
+    /// gaussian filters it approximates).
+    pub fn d3d(self) -> u32 {
+        match self {
+            TextureFilter::None => 0,
+            TextureFilter::Point => 1,
+            TextureFilter::Linear => 2,
+            TextureFilter::Anisotropic => 3,
+        }
     }
 
     /// From a DX6/7 D3DTEXTUREMAGFILTER (D3DTFG_*) value: 1 POINT,
@@ -747,6 +770,44 @@ pub fn sample_cube(tex: &Texture, s: &SamplerState, dir: [f32; 3], d: &Derivativ
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `v` in `values` that `from` accepts maps back to itself
+    /// through `to`; returns how many were accepted.
+    fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
+        from: fn(u32) -> Option<T>,
+        to: fn(T) -> u32,
+        values: impl IntoIterator<Item = u32>,
+    ) -> usize {
+        let mut n = 0;
+        for v in values {
+            if let Some(x) = from(v) {
+                assert_eq!(to(x), v, "{x:?}");
+                assert_eq!(from(to(x)), Some(x));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn d3d_is_the_inverse_of_from_d3d() {
+        assert_eq!(
+            round_trip(TextureAddress::from_d3d, TextureAddress::d3d, 0..=300),
+            5
+        );
+        // 4–7 (cubic, gaussian) are approximated as LINEAR, which maps
+        // back to 2: only the canonical values are exact.
+        assert_eq!(
+            round_trip(TextureFilter::from_d3d, TextureFilter::d3d, 0..=3),
+            4
+        );
+        for v in 0..=300 {
+            if let Some(f) = TextureFilter::from_d3d(v) {
+                assert_eq!(TextureFilter::from_d3d(f.d3d()), Some(f));
+            }
+        }
+        assert_eq!(TextureFilter::Linear.d3d(), 2);
+    }
 
     #[test]
     fn address_modes_on_indices() {
