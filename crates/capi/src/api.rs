@@ -167,11 +167,7 @@ pub unsafe extern "C" fn softhal_surface_create(
         let resolved = SOFTHAL_SURFACE_DESC {
             dwSize: want.dwSize,
             dwKind: kind_code(got.kind),
-            dwFormat: if kind.is_buffer() {
-                0
-            } else {
-                got.format.0
-            },
+            dwFormat: if kind.is_buffer() { 0 } else { got.format.0 },
             dwWidth: got.width,
             dwHeight: got.height,
             dwDepth: got.depth,

@@ -253,8 +253,8 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
     v.push(w, horizon, 0.9, 0xfff2a25e);
     src.push_str(&format!("TRIANGLESTRIP count=2 wVStart={s}\n"));
     // Ground gradient.
-    let s = v.push(0.0, horizon, 0.9, 0xff20303a);
-    v.push(w, horizon, 0.9, 0xff283848);
+    let s = v.push(0.0, horizon, 0.9, 0xffe3875e);
+    v.push(w, horizon, 0.9, 0xffe3875e);
     v.push(0.0, h, 0.9, 0xff0a1418);
     v.push(w, h, 0.9, 0xff0e1a22);
     src.push_str(&format!("TRIANGLESTRIP count=2 wVStart={s}\n"));
@@ -300,7 +300,7 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
     let camera = format!(
         "{}{}",
         transform("D3DTS_VIEW", view),
-        transform("D3DTS_PROJECTION", perspective(PI / 3.5, w / h, 0.5, 60.0))
+        transform("D3DTS_PROJECTION", perspective(PI / 3.5, w / h, 0.5, 150.0))
     );
     calls.push(ground(assets, &camera));
     calls.push(sphere(assets));
@@ -525,7 +525,7 @@ fn tss(stage: u32, state: &str, value: &str) -> String {
 /// horizon colour. Also sets the camera.
 fn ground(a: &Assets, camera: &str) -> Call {
     let mut v = Verts::default();
-    let (x0, x1, z0, z1) = (-24.0f32, 24.0f32, -6.0f32, 48.0f32);
+    let (x0, x1, z0, z1) = (-40.0f32, 40.0f32, -6.0f32, 120.0f32);
     let n = 16;
     let at = |i: usize, j: usize| {
         let x = x0 + (x1 - x0) * i as f32 / n as f32;
@@ -536,9 +536,10 @@ fn ground(a: &Assets, camera: &str) -> Call {
         for i in 0..n {
             for (di, dj) in [(0, 0), (0, 1), (1, 1), (0, 0), (1, 1), (1, 0)] {
                 let (x, z) = at(i + di, j + dj);
-                let lu = (x - x0) / (x1 - x0);
-                let lv = (z - z0) / (z1 - z0);
-                v.push(&[x, 0.0, z], Some(0xfff0e8e0), &[x / 3.0, z / 3.0, lu, lv]);
+                // The light map spans x −24..24, z −6..48 (CLAMP beyond).
+                let lu = (x + 24.0) / 48.0;
+                let lv = (z + 6.0) / 54.0;
+                v.push(&[x, 0.0, z], Some(0xffd8c8b8), &[x / 3.0, z / 3.0, lu, lv]);
             }
         }
     }
@@ -575,7 +576,7 @@ fn ground(a: &Assets, camera: &str) -> Call {
     }
     for (st, val) in [
         ("TEXTUREMAP", a.lightmap.to_string()),
-        ("COLOROP", "D3DTOP_MODULATE2X".into()),
+        ("COLOROP", "D3DTOP_MODULATE".into()),
         ("COLORARG1", "D3DTA_TEXTURE".into()),
         ("COLORARG2", "D3DTA_CURRENT".into()),
         ("ALPHAOP", "D3DTOP_SELECTARG2".into()),
@@ -642,7 +643,9 @@ fn sphere(a: &Assets) -> Call {
             let i0 = r * (segs + 1) + sg;
             let (i1, i2, i3) = (i0 + 1, i0 + segs + 1, i0 + segs + 2);
             // Clockwise seen from outside.
-            tris.push_str(&format!(" {{ wV1={i0} wV2={i1} wV3={i3} }} {{ wV1={i0} wV2={i3} wV3={i2} }}"));
+            tris.push_str(&format!(
+                " {{ wV1={i0} wV2={i1} wV3={i3} }} {{ wV1={i0} wV2={i3} wV3={i2} }}"
+            ));
         }
     }
     let palette: Vec<String> = (0..256u32)
@@ -666,7 +669,9 @@ fn sphere(a: &Assets) -> Call {
         lights(),
         transform("D3DTS_WORLD", mul(scale(1.05), translate(3.0, 1.15, 3.4)))
     );
-    src.push_str("RENDERSTATE { RenderState=D3DRS_CULLMODE dwState=D3DCULL_CCW }\nTEXTURESTAGESTATE");
+    src.push_str(
+        "RENDERSTATE { RenderState=D3DRS_CULLMODE dwState=D3DCULL_CCW }\nTEXTURESTAGESTATE",
+    );
     for (st, val) in [
         ("TEXTUREMAP", a.marble.to_string()),
         ("COLOROP", "D3DTOP_MODULATE".into()),
@@ -700,11 +705,11 @@ fn banner(a: &Assets) -> Call {
     for j in 0..4 {
         for i in 0..4 {
             let (u, t) = (i as f32 / 3.0, j as f32 / 3.0);
-            let x = -4.9 + 3.2 * u;
-            let y = 3.0 - 2.1 * t;
+            let x = -1.0 + 4.4 * u;
+            let y = 4.6 - 2.3 * t;
             let phase = 4.2 * u + 1.1 * t;
-            let z = 5.0 + 0.55 * phase.sin() * u;
-            let dzdx = 0.55 * (phase.cos() * 4.2 / 3.2 * u + phase.sin() / 3.2);
+            let z = 9.0 + 0.8 * phase.sin() * u;
+            let dzdx = 0.8 * (phase.cos() * 4.2 / 4.4 * u + phase.sin() / 4.4);
             let len = (dzdx * dzdx + 1.0).sqrt();
             v.push(&[x, y, z, dzdx / len, 0.0, -1.0 / len], None, &[u, t]);
         }
@@ -756,15 +761,19 @@ mod texels {
     }
     /// 64² L8 light map.
     pub fn lightmap() -> Vec<u8> {
-        let blobs = [(0.52f32, 0.17f32, 0.10f32), (0.60, 0.22, 0.08), (0.42, 0.12, 0.07)];
+        let blobs = [
+            (0.52f32, 0.17f32, 0.10f32),
+            (0.60, 0.22, 0.08),
+            (0.42, 0.12, 0.07),
+        ];
         let mut out = Vec::with_capacity(64 * 64);
         for y in 0..64 {
             for x in 0..64 {
                 let (u, v) = ((x as f32 + 0.5) / 64.0, (y as f32 + 0.5) / 64.0);
-                let mut l = 0.42f32;
+                let mut l = 0.6f32;
                 for (bx, by, r) in blobs {
                     let d2 = ((u - bx) * (u - bx) + (v - by) * (v - by)) / (r * r);
-                    l += 0.6 * (-d2).exp();
+                    l += 0.4 * (-d2).exp();
                 }
                 out.push((l.min(1.0) * 255.0) as u8);
             }
@@ -799,7 +808,11 @@ mod texels {
                 } else {
                     (0xffe8b440, 0xffc01e3a)
                 };
-                let (a, b) = if (bx + by) % 7 == 3 { (0xff202840, 0xff5060a0) } else { (a, b) };
+                let (a, b) = if (bx + by) % 7 == 3 {
+                    (0xff202840, 0xff5060a0)
+                } else {
+                    (a, b)
+                };
                 let (c0, c1) = (rgb565(a), rgb565(b));
                 // Four-colour mode needs c0 > c1; rows run c0 → c1.
                 let (c0, c1, rows) = if c0 > c1 {
@@ -833,10 +846,16 @@ fn create_assets(driver: &mut Driver) -> Result<Assets, String> {
             .lock(h, softhal_device::LockFlags::default())
             .map_err(|e| format!("lock texture: {e}"))?;
         if dst.len() != bytes.len() {
-            return Err(format!("texture level 0 is {} bytes, not {}", dst.len(), bytes.len()));
+            return Err(format!(
+                "texture level 0 is {} bytes, not {}",
+                dst.len(),
+                bytes.len()
+            ));
         }
         dst.copy_from_slice(&bytes);
-        driver.unlock(h).map_err(|e| format!("unlock texture: {e}"))?;
+        driver
+            .unlock(h)
+            .map_err(|e| format!("unlock texture: {e}"))?;
         Ok(h)
     };
     Ok(Assets {

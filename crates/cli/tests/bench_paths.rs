@@ -5,14 +5,16 @@
 
 use std::process::Command;
 
-fn checksum(path: &str) -> String {
+fn checksum(workload: &str, path: &str) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_softhal"))
         .args([
             "bench",
             "--workload",
-            "W6",
+            workload,
             "--frames",
             "1",
+            "--noise-control",
+            "false",
             "--json",
             "--path",
             path,
@@ -22,11 +24,15 @@ fn checksum(path: &str) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON line");
     assert_eq!(v["path"], path);
-    assert_eq!(v["workload"], "W6");
+    assert_eq!(v["workload"], workload);
     v["checksum"].as_str().expect("checksum").to_string()
 }
 
 #[test]
 fn the_dp2_path_renders_the_same_frame_as_the_pipeline_path() {
-    assert_eq!(checksum("dp2"), checksum("pipeline"));
+    // W3/W4: a texture bound and sampled through DP2; W5: fog and the
+    // depth test; W6: lines.
+    for w in ["W3", "W4", "W5", "W6"] {
+        assert_eq!(checksum(w, "dp2"), checksum(w, "pipeline"), "{w}");
+    }
 }

@@ -159,10 +159,7 @@ fn block_rect(
         start % b == 0 && (len % b == 0 || start.saturating_add(len) == size)
     };
     if !edge_ok(x, w, level.0, bw) || !edge_ok(y, h, level.1, bh) {
-        return Err(DeviceError::BadValue {
-            what,
-            value: x | y,
-        });
+        return Err(DeviceError::BadValue { what, value: x | y });
     }
     Ok((x / bw, y / bh, w.div_ceil(bw), h.div_ceil(bh)))
 }
@@ -272,9 +269,19 @@ pub(crate) fn tex_blt(
             let (w, h) = ((rl - ll).max(0), (bl - tt).max(0));
             check_rect("TEXBLT pDest", dx, dy, dx + w, dy + h, dp.width, dp.height)?;
             let r = (ll as u32, tt as u32, w as u32, h as u32);
-            block_rect("TEXBLT rSrc (block alignment)", r, (sp.width, sp.height), sp.block)?;
+            block_rect(
+                "TEXBLT rSrc (block alignment)",
+                r,
+                (sp.width, sp.height),
+                sp.block,
+            )?;
             let r = (dx as u32, dy as u32, w as u32, h as u32);
-            block_rect("TEXBLT pDest (block alignment)", r, (dp.width, dp.height), dp.block)?;
+            block_rect(
+                "TEXBLT pDest (block alignment)",
+                r,
+                (dp.width, dp.height),
+                dp.block,
+            )?;
             matched = true;
             for f in 0..s.faces() {
                 ops.push(CopyOp {
@@ -335,12 +342,7 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
             r.src_back.get(),
         ];
         let (w0, h0, d0) = (st.width(), st.height(), st.depth());
-        if bx[0] > bx[3]
-            || bx[1] > bx[4]
-            || bx[2] > bx[5]
-            || bx[3] > w0
-            || bx[4] > h0
-            || bx[5] > d0
+        if bx[0] > bx[3] || bx[1] > bx[4] || bx[2] > bx[5] || bx[3] > w0 || bx[4] > h0 || bx[5] > d0
         {
             return Err(range(
                 "VOLUMEBLT srcBox",
@@ -359,8 +361,9 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
                 continue;
             };
             let sh_l = |v: u32| v >> ls;
-            let ceil =
-                |v: u32, lim: u32| ((u64::from(v) + (1u64 << ls) - 1) >> ls).min(u64::from(lim)) as u32;
+            let ceil = |v: u32, lim: u32| {
+                ((u64::from(v) + (1u64 << ls) - 1) >> ls).min(u64::from(lim)) as u32
+            };
             let b = [
                 sh_l(bx[0]),
                 sh_l(bx[1]),
@@ -413,11 +416,15 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
         if row_len == 0 || rows == 0 {
             continue;
         }
-        let src = s.texture().and_then(|t| t.level_bytes(0, ls)).unwrap_or_default();
+        let src = s
+            .texture()
+            .and_then(|t| t.level_bytes(0, ls))
+            .unwrap_or_default();
         let mut v = Vec::new();
         for z in b[2]..b[5] {
             for y in y0..y0 + rows {
-                let a = z as usize * info.slice_pitch + y as usize * info.row_pitch + x0 as usize * bpp;
+                let a =
+                    z as usize * info.slice_pitch + y as usize * info.row_pitch + x0 as usize * bpp;
                 v.extend_from_slice(src.get(a..a + row_len).unwrap_or_default());
             }
         }

@@ -230,7 +230,9 @@ impl<'x, 'c> Exec<'x, 'c> {
                 let (st, mut keys, _) = self.target();
                 for r in recs {
                     let s = u32::from(r.stage.get());
-                    for (t, v) in state::texture_stage_writes(u32::from(r.state.get()), r.value.get(), dx) {
+                    for (t, v) in
+                        state::texture_stage_writes(u32::from(r.state.get()), r.value.get(), dx)
+                    {
                         if let Some(slot) = st
                             .texture_stages
                             .get_mut(s as usize)

@@ -92,12 +92,6 @@ impl VideoMemory for Mem<'_> {
         }
     }
     // Textures are not GPU allocations of the device yet.
-    fn texture(&self, _a: u32) -> Option<&pl::texture::Texture> {
-        None
-    }
-    fn texture_mut(&mut self, _a: u32) -> Option<&mut pl::texture::Texture> {
-        None
-    }
 }
 
 /// Where a draw's vertices or indices come from.
@@ -244,6 +238,11 @@ impl Gpu {
             .create_context(Engine::ThreeD)
             .map_err(submit_err)?;
         self.ctx_of.insert(dev_ctx, c);
+        // A new GPU context starts from the default register state: only
+        // registers that differ from it need to be sent.
+        let ps = PipelineState::default();
+        self.shadow
+            .insert(c, (softhal_submit::regs::encode(&ps), ps));
         Ok(c)
     }
 

@@ -162,12 +162,7 @@ impl SurfaceDesc {
         }
     }
     /// A 2-D texture (`mip_levels` 0 = full chain).
-    pub fn texture(
-        format: impl Into<D3dFormat>,
-        width: u32,
-        height: u32,
-        mip_levels: u32,
-    ) -> Self {
+    pub fn texture(format: impl Into<D3dFormat>, width: u32, height: u32, mip_levels: u32) -> Self {
         SurfaceDesc {
             kind: SurfaceKind::Texture,
             format: format.into(),
@@ -225,7 +220,7 @@ pub enum Storage {
     Image(Option<Surface>),
     /// Textures: the pipeline's texture object (levels face-major, palette,
     /// LOD clamp, colour key), sampled in place by the GPU.
-    Texture(Texture),
+    Texture(Box<Texture>),
     /// Buffers.
     Buffer(Vec<u8>),
 }
@@ -397,7 +392,7 @@ impl Resource {
                     TextureError::TooLarge { .. } => DeviceError::OutOfMemory,
                     _ => DeviceError::InvalidParams("texture description"),
                 })?;
-                (Storage::Texture(t), total)
+                (Storage::Texture(Box::new(t)), total)
             }
             SurfaceKind::VertexBuffer { .. }
             | SurfaceKind::IndexBuffer

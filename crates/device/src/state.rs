@@ -472,14 +472,24 @@ pub fn texture_stage_writes(tss: u32, value: u32, dx_version: u32) -> Vec<(u32, 
     let dx6 = dx_version < 0x800;
     match tss {
         12 => vec![(12, value), (13, value), (14, value)],
-        16 if dx6 => vec![(16, match value {
-            1 => 1,
-            2..=4 => 2,
-            5 => 3,
-            _ => 1,
-        })],
+        16 if dx6 => vec![(
+            16,
+            match value {
+                1 => 1,
+                2..=4 => 2,
+                5 => 3,
+                _ => 1,
+            },
+        )],
         17 if dx6 => vec![(17, if (1..=3).contains(&value) { value } else { 1 })],
-        18 if dx6 => vec![(18, if (1..=3).contains(&value) { value - 1 } else { 0 })],
+        18 if dx6 => vec![(
+            18,
+            if (1..=3).contains(&value) {
+                value - 1
+            } else {
+                0
+            },
+        )],
         _ => vec![(tss, value)],
     }
 }
@@ -619,8 +629,7 @@ impl DeviceState {
             enable: b(Rs::FogEnable),
             color: self.rs(Rs::FogColor),
             table_mode: pl::fog::FogMode::from_d3d(self.rs(Rs::FogTableMode)).unwrap_or_default(),
-            vertex_mode: pl::fog::FogMode::from_d3d(self.rs(Rs::FogVertexMode))
-                .unwrap_or_default(),
+            vertex_mode: pl::fog::FogMode::from_d3d(self.rs(Rs::FogVertexMode)).unwrap_or_default(),
             start: self.rs_f(Rs::FogStart),
             end: self.rs_f(Rs::FogEnd),
             density: self.rs_f(Rs::FogDensity),
@@ -666,7 +675,12 @@ impl DeviceState {
         use pl::stages::{ResultTarget, StageState, TextureArg, TextureOp};
         use pl::texture::{SamplerState, TextureAddress, TextureFilter};
         let mut tx = pl::TextureStages::default();
-        for (s, t) in self.texture_stages.iter().enumerate().take(pl::stages::MAX_STAGES) {
+        for (s, t) in self
+            .texture_stages
+            .iter()
+            .enumerate()
+            .take(pl::stages::MAX_STAGES)
+        {
             let v = |i: usize| t.get(i).copied().unwrap_or(0);
             let f = |i: usize| f32::from_bits(finite_or(v(i), 0.0));
             let d = StageState::default_for(s);
@@ -733,8 +747,10 @@ impl DeviceState {
         let fv = |bits: &[u32], at: usize| {
             f32::from_bits(finite_or(bits.get(at).copied().unwrap_or(0), 0.0))
         };
-        let color = |bits: &[u32], at: usize| -> [f32; 4] { std::array::from_fn(|i| fv(bits, at + i)) };
-        let vec3 = |bits: &[u32], at: usize| -> [f32; 3] { std::array::from_fn(|i| fv(bits, at + i)) };
+        let color =
+            |bits: &[u32], at: usize| -> [f32; 4] { std::array::from_fn(|i| fv(bits, at + i)) };
+        let vec3 =
+            |bits: &[u32], at: usize| -> [f32; 3] { std::array::from_fn(|i| fv(bits, at + i)) };
         let mut p = pl::LightingParams {
             enable: self.rs(Rs::Lighting) != 0,
             ambient: self.rs(Rs::Ambient),

@@ -621,12 +621,14 @@ fn caps_report_what_is_implemented() {
     let c = drv.caps();
     assert_eq!(
         (
-            c.texture_caps,
+            c.texture_caps & 0x4800, // CUBEMAP | MIPMAP
             c.max_active_lights,
-            c.max_simultaneous_textures
+            c.max_simultaneous_textures,
+            c.texture_op_caps.count_ones()
         ),
-        (0, 0, 0)
+        (0x4800, 8, 8, 26)
     );
+    assert_eq!(c.max_point_size, 1.0, "no point sprites");
     assert_eq!(c.max_user_clip_planes, 6);
     assert_ne!(c.dev_caps & 0x40_0000, 0, "RT patches");
     let f = drv.formats();
@@ -636,7 +638,12 @@ fn caps_report_what_is_implemented() {
     assert!(f
         .iter()
         .any(|f| f.d3dfmt == 75 && f.depth_stencil && !f.render_target));
-    assert!(!f.iter().any(|f| f.d3dfmt == 827_611_204), "no DXT1");
+    assert!(
+        f.iter()
+            .any(|f| f.d3dfmt == 827_611_204 && f.texture && !f.render_target),
+        "DXT1 textures"
+    );
+    assert!(!f.iter().any(|f| f.d3dfmt == 999), "only real formats");
 }
 
 #[test]
@@ -648,23 +655,44 @@ fn validate_texture_stage_state() {
     };
     s.drv.validate_texture_stage_state(&mut d);
     assert_eq!(
-        d.ddrval,
-        codes::D3DERR_UNSUPPORTEDCOLOROPERATION,
-        "default MODULATE needs textures"
+        (d.ddrval, d.dw_num_passes),
+        (codes::D3D_OK, 1),
+        "the default cascade"
     );
-    s.run("TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_SELECTARG1 } { wStage=0 TSState=D3DTSS_COLORARG1 dwValue=D3DTA_DIFFUSE } { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=D3DTA_DIFFUSE }", &[]).ok();
+    s.run("TEXTURESTAGESTATE { wStage=1 TSState=D3DTSS_COLOROP dwValue=D3DTOP_LERP } { wStage=1 TSState=D3DTSS_COLORARG0 dwValue=D3DTA_TFACTOR }", &[]).ok();
     s.drv.validate_texture_stage_state(&mut d);
-    assert_eq!((d.ddrval, d.dw_num_passes), (codes::D3D_OK, 1));
+    assert_eq!(
+        (d.ddrval, d.dw_num_passes),
+        (codes::D3D_OK, 1),
+        "8 stages, every op"
+    );
     s.run(
-        "TEXTURESTAGESTATE { wStage=1 TSState=D3DTSS_COLOROP dwValue=D3DTOP_ADD }",
+        "TEXTURESTAGESTATE { wStage=1 TSState=D3DTSS_COLOROP dwValue=99 }",
         &[],
     )
     .ok();
     s.drv.validate_texture_stage_state(&mut d);
-    assert_eq!(d.ddrval, codes::D3DERR_TOOMANYOPERATIONS);
-    s.run("TEXTURESTAGESTATE { wStage=1 TSState=D3DTSS_COLOROP dwValue=D3DTOP_DISABLE } { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=D3DTA_TEXTURE }", &[]).ok();
+    assert_eq!(
+        (d.ddrval, d.dw_num_passes),
+        (codes::D3DERR_UNSUPPORTEDCOLOROPERATION, 0)
+    );
+    s.run("TEXTURESTAGESTATE { wStage=1 TSState=D3DTSS_COLOROP dwValue=D3DTOP_DISABLE } { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=0x7 }", &[]).ok();
     s.drv.validate_texture_stage_state(&mut d);
     assert_eq!(d.ddrval, codes::D3DERR_UNSUPPORTEDALPHAARG);
+    s.run("TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=D3DTA_TEXTURE } { wStage=0 TSState=D3DTSS_MIPFILTER dwValue=9 }", &[]).ok();
+    s.drv.validate_texture_stage_state(&mut d);
+    assert_eq!(d.ddrval, codes::D3DERR_UNSUPPORTEDTEXTUREFILTER);
+    s.run(
+        "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_DISABLE }",
+        &[],
+    )
+    .ok();
+    s.drv.validate_texture_stage_state(&mut d);
+    assert_eq!(
+        d.ddrval,
+        codes::D3D_OK,
+        "stages after the first DISABLE are not looked at"
+    );
     d.dwh_context = 1;
     s.drv.validate_texture_stage_state(&mut d);
     assert_eq!(d.ddrval, codes::D3DHAL_CONTEXT_BAD);

@@ -19,7 +19,14 @@ fn show(t: u32) -> String {
     )
 }
 
-fn texture(s: &mut Scene, format: TextureFormat, w: u32, h: u32, levels: u32, level0: &[u8]) -> u32 {
+fn texture(
+    s: &mut Scene,
+    format: TextureFormat,
+    w: u32,
+    h: u32,
+    levels: u32,
+    level0: &[u8],
+) -> u32 {
     let t = s.drv.create_texture(format, w, h, levels).unwrap();
     s.drv
         .lock(t, LockFlags::default())
@@ -46,9 +53,13 @@ fn a_bound_texture_is_sampled_texel_for_texel() {
         1,
         &argb_bytes(&[0xffff0000, 0xff00ff00, 0xff0000ff, 0xffffffff]),
     );
-    assert!(s.drv.allocation_of(t).is_some(), "textures are GPU allocations");
+    assert!(
+        s.drv.allocation_of(t).is_some(),
+        "textures are GPU allocations"
+    );
     let v = tquad(-0.5, -0.5, 3.5, 3.5, 0xff808080, 0);
-    s.run_fvf(&format!("{}{DRAW}", show(t)), FVF_TLT, 32, &v).ok();
+    s.run_fvf(&format!("{}{DRAW}", show(t)), FVF_TLT, 32, &v)
+        .ok();
     assert_eq!(s.px(0, 0), 0xffff0000);
     assert_eq!(s.px(3, 0), 0xff00ff00);
     assert_eq!(s.px(0, 3), 0xff0000ff);
@@ -95,7 +106,11 @@ fn palette_updates_apply_in_stream_order() {
         show(t)
     );
     s.run_fvf(&src, FVF_TLT, 32, &v).ok();
-    assert_eq!(s.px(0, 1), 0xffff0000, "the first draw saw the first palette");
+    assert_eq!(
+        s.px(0, 1),
+        0xffff0000,
+        "the first draw saw the first palette"
+    );
     assert_eq!(s.px(3, 1), 0xff00ff00, "the second draw saw the update");
     // DDRAWIPAL_ALPHA: the flags byte is alpha.
     let src = format!(
@@ -130,25 +145,50 @@ fn dxt1_textures_decode_and_blit_in_whole_blocks() {
         .as_str(), &[])
         .ok();
     let v = tquad(-0.5, -0.5, 3.5, 3.5, 0xffffffff, 0);
-    s.run_fvf(&format!("{}{DRAW}", show(b)), FVF_TLT, 32, &v).ok();
+    s.run_fvf(&format!("{}{DRAW}", show(b)), FVF_TLT, 32, &v)
+        .ok();
     assert_eq!(s.px(0, 0), 0xffffffff, "the copied block");
-    assert_eq!(s.px(3, 3), 0xff000000, "b's untouched zero block (colour 0, opaque)");
-    s.run_fvf(&format!("{}{DRAW}", show(a)), FVF_TLT, 32, &v).ok();
+    assert_eq!(
+        s.px(3, 3),
+        0xff000000,
+        "b's untouched zero block (colour 0, opaque)"
+    );
+    s.run_fvf(&format!("{}{DRAW}", show(a)), FVF_TLT, 32, &v)
+        .ok();
     assert_eq!(s.px(0, 0), 0xffff0000);
     assert_eq!(s.px(3, 0), 0xff00ff00);
     assert_eq!(s.px(0, 3), 0xff0000ff);
     // A rectangle that splits a block is refused, and nothing is copied.
-    let before = s.drv.surface(b).unwrap().texture().unwrap().level_bytes(0, 0).unwrap().to_vec();
+    let before = s
+        .drv
+        .surface(b)
+        .unwrap()
+        .texture()
+        .unwrap()
+        .level_bytes(0, 0)
+        .unwrap()
+        .to_vec();
     let src = format!("TEXBLT {{ dwDDDestSurface={b} dwDDSrcSurface={a} pDest.x=0 pDest.y=0 rSrc.left=2 rSrc.top=0 rSrc.right=6 rSrc.bottom=4 }}\n");
     s.run(&src, &[]).unparsed_at(0);
-    let after = s.drv.surface(b).unwrap().texture().unwrap().level_bytes(0, 0).unwrap().to_vec();
+    let after = s
+        .drv
+        .surface(b)
+        .unwrap()
+        .texture()
+        .unwrap()
+        .level_bytes(0, 0)
+        .unwrap()
+        .to_vec();
     assert_eq!(before, after);
 }
 
 #[test]
 fn settexlod_and_maxmiplevel_clamp_the_mip_level() {
     let mut s = Scene::new(4, 4, false);
-    let t = s.drv.create_texture(TextureFormat::A8R8G8B8, 4, 4, 0).unwrap();
+    let t = s
+        .drv
+        .create_texture(TextureFormat::A8R8G8B8, 4, 4, 0)
+        .unwrap();
     for (level, color) in [(0u32, 0xffff0000u32), (1, 0xff00ff00), (2, 0xff0000ff)] {
         let (bytes, _) = s.drv.lock_level(t, 0, level).unwrap();
         for px in bytes.chunks_exact_mut(4) {
@@ -158,7 +198,8 @@ fn settexlod_and_maxmiplevel_clamp_the_mip_level() {
     }
     let v = tquad(-0.5, -0.5, 3.5, 3.5, 0xffffffff, 0);
     let mips = "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_MIPFILTER dwValue=D3DTEXF_POINT }\n";
-    s.run_fvf(&format!("{}{mips}{DRAW}", show(t)), FVF_TLT, 32, &v).ok();
+    s.run_fvf(&format!("{}{mips}{DRAW}", show(t)), FVF_TLT, 32, &v)
+        .ok();
     assert_eq!(s.px(1, 1), 0xffff0000, "1:1 sampling uses level 0");
     let src = format!(
         "{}{mips}TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_MAXMIPLEVEL dwValue=1 }}\n{DRAW}",
@@ -171,7 +212,11 @@ fn settexlod_and_maxmiplevel_clamp_the_mip_level() {
         show(t)
     );
     s.run_fvf(&src, FVF_TLT, 32, &v).ok();
-    assert_eq!(s.px(1, 1), 0xff0000ff, "SETTEXLOD 2 wins over MAXMIPLEVEL 1");
+    assert_eq!(
+        s.px(1, 1),
+        0xff0000ff,
+        "SETTEXLOD 2 wins over MAXMIPLEVEL 1"
+    );
     assert_eq!(s.drv.surface(t).unwrap().texture().unwrap().lod(), 2);
 }
 
@@ -186,7 +231,9 @@ fn color_keyed_texels_are_rejected() {
         1,
         &argb_bytes(&[0xffff00ff, 0xff00ff00]),
     );
-    s.drv.set_color_key(t, Some((0xffff00ff, 0xffff00ff))).unwrap();
+    s.drv
+        .set_color_key(t, Some((0xffff00ff, 0xffff00ff)))
+        .unwrap();
     let v = tquad(-0.5, -0.5, 3.5, 3.5, 0xffffffff, 0);
     let src = format!(
         "CLEAR {{ dwFlags=D3DCLEAR_TARGET dwFillColor=0xff000080 dvFillDepth=1.0 }}\n\
@@ -194,9 +241,16 @@ fn color_keyed_texels_are_rejected() {
         show(t)
     );
     s.run_fvf(&src, FVF_TLT, 32, &v).ok();
-    assert_eq!(s.px(0, 1), 0xff000080, "keyed texel: the pixel is not drawn");
+    assert_eq!(
+        s.px(0, 1),
+        0xff000080,
+        "keyed texel: the pixel is not drawn"
+    );
     assert_eq!(s.px(3, 1), 0xff00ff00);
-    assert!(s.drv.set_color_key(s.rt, None).is_err(), "render targets have no texture key");
+    assert!(
+        s.drv.set_color_key(s.rt, None).is_err(),
+        "render targets have no texture key"
+    );
 }
 
 #[test]
@@ -242,8 +296,13 @@ fn directional_lights_light_untransformed_vertices() {
          CREATELIGHT {{ dwIndex=3 }}\n\
          SETLIGHT {{ dwIndex=3 light={{ dltType=DIRECTIONAL dcvDiffuse.r=1.0 dvDirection.z=1.0 }} }} {{ dwIndex=3 dwDataType=ENABLE }}\n"
     );
-    s.run_fvf(&format!("{setup}TRIANGLELIST count=1 wVStart=0\n"), FVF_XYZN, 24, &v)
-        .ok();
+    s.run_fvf(
+        &format!("{setup}TRIANGLELIST count=1 wVStart=0\n"),
+        FVF_XYZN,
+        24,
+        &v,
+    )
+    .ok();
     assert_eq!(s.px(1, 1), 0xffff0000, "N·L = 1, red light");
     s.run_fvf(
         "SETLIGHT { dwIndex=3 dwDataType=DISABLE }\nTRIANGLELIST count=1 wVStart=0\n",
