@@ -1517,7 +1517,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                 .into_iter()
                 .map(|(topology, first, count)| DrawReq {
                     topology,
-                    vertices: Cow::Borrowed(bytes),
+                    vertices: bytes.clone(),
                     layout,
                     indices: None,
                     first,
@@ -1546,7 +1546,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                 .collect();
             Ok(vec![DrawReq {
                 topology: t,
-                vertices: Cow::Borrowed(bytes),
+                vertices: bytes,
                 layout,
                 indices: Some((Cow::Owned(owned), true)),
                 first: 0,
@@ -1578,7 +1578,7 @@ impl<'x, 'c> Exec<'x, 'c> {
     fn stream_draw(&mut self, f: impl FnOnce(&[u8], u32) -> Result<Vec<StreamDraw>>) -> Result<()> {
         self.draw_with(move |surfaces, ctx, call| {
             let (s0, layout, src0) = stream_input(surfaces, ctx, call)?;
-            let list = f(s0, layout.stride)?;
+            let list = f(&s0, layout.stride)?;
             let mut v = Vec::new();
             for d in list {
                 let StreamDraw::Seq {
@@ -1587,10 +1587,9 @@ impl<'x, 'c> Exec<'x, 'c> {
                     count,
                     byte_offset,
                 } = d;
-                let verts = s0.get(byte_offset as usize..).unwrap_or_default();
                 v.push(DrawReq {
                     topology: t,
-                    vertices: Cow::Borrowed(verts),
+                    vertices: tail(&s0, byte_offset as usize),
                     layout,
                     indices: None,
                     first: start,
@@ -1655,10 +1654,9 @@ impl<'x, 'c> Exec<'x, 'c> {
                     i32::try_from((base_bytes - s) / stride as i64).map_err(|_| {
                         range("BaseVertexIndex", d.base.unsigned_abs(), i32::MAX as u64)
                     })?;
-                let verts = s0.get(s as usize..).unwrap_or_default();
                 v.push(DrawReq {
                     topology: t,
-                    vertices: Cow::Borrowed(verts),
+                    vertices: tail(&s0, s as usize),
                     layout,
                     indices: Some((Cow::Borrowed(slice), istride == 4)),
                     first: 0,
@@ -2168,7 +2166,15 @@ fn check_range(what: &'static str, start: u32, count: u32, n: u32) -> Result<()>
 
 /// Vertex bytes, their layout, and the vertex surface and byte offset they
 /// start at (`None`: user memory).
-type VertexInputData<'s> = (&'s [u8], VertexLayout, Option<(u32, u32)>);
+type VertexInputData<'s> = (Cow<'s, [u8]>, VertexLayout, Option<(u32, u32)>);
+
+/// `c` from byte `from` on, borrowed when `c` is.
+fn tail<'s>(c: &Cow<'s, [u8]>, from: usize) -> Cow<'s, [u8]> {
+    match c {
+        Cow::Borrowed(b) => Cow::Borrowed(b.get(from..).unwrap_or_default()),
+        Cow::Owned(o) => Cow::Owned(o.get(from..).unwrap_or_default().to_vec()),
+    }
+}
 
 /// The DP2 call's vertex data: exactly `dwVertexLength` vertices of the
 /// FVF stride at `dwVertexOffset` of the user memory or vertex surface.
@@ -2195,69 +2201,46 @@ fn dp2_vertices<'s>(
     }
     let src = (call.flags & USERMEM == 0).then_some((call.vertex_surface, call.vertex_offset));
     Ok((
-        base.get(call.vertex_offset as usize..need as usize)
-            .unwrap_or_default(),
+        Cow::Borrowed(
+            base.get(call.vertex_offset as usize..need as usize)
+                .unwrap_or_default(),
+        ),
         layout,
         src,
     ))
 }
 
-/// Stream 0 data (from its offset) and the layout of stream draws.
-fn stream_input<'s>(
+/// A stream's bytes (from its offset), stride and (surface, offset).
+type StreamBytes<'s> = (&'s [u8], u32, Option<(u32, u32)>);
+
+/// The data of stream `stream` from its offset, its stride (`min_stride`
+/// when the stream's stride is 0) and its surface (for referencing it).
+fn stream_bytes<'s>(
     surfaces: &'s Slab<Resource>,
-    ctx: &'s Context,
+    st: &DeviceState,
     call: &'s Call<'_>,
-) -> Result<VertexInputData<'s>> {
-    let st = &ctx.state;
-    let (stream, mut layout) = match st.vertex_input {
-        VertexInput::Fvf(f) => (0u32, layout_from_fvf(f)?),
-        VertexInput::Decl(h) => {
-            let d = ctx.decls.get(&h).ok_or(DeviceError::BadHandle {
-                handle: h,
-                what: "vertex declaration",
-            })?;
-            d.single.ok_or(DeviceError::Unsupported(
-                "declarations reading several streams or without a position",
-            ))?
-        }
-        VertexInput::Shader(h) => {
-            let s = ctx.vertex_shaders.get(&h).ok_or(DeviceError::BadHandle {
-                handle: h,
-                what: "vertex shader",
-            })?;
-            if !s.code.is_empty() {
-                return Err(DeviceError::Unsupported(
-                    "drawing with a programmable vertex shader",
-                ));
-            }
-            let l = s.decl.layout.ok_or(DeviceError::Unsupported(
-                "DX8 declaration reading several streams",
-            ))?;
-            (s.decl.stream, l)
-        }
-    };
+    stream: u32,
+    min_stride: u32,
+) -> Result<StreamBytes<'s>> {
     let s: &Stream =
         st.streams
             .get(stream as usize)
             .ok_or(range("stream", u64::from(stream), 16))?;
     if s.divider != 1 && s.divider != 0 {
+        // D3D9 instancing needs vs_3_0; programmable shaders are not
+        // implemented.
         return Err(DeviceError::Unsupported(
             "stream frequency dividers (instancing)",
         ));
     }
-    let stride = if s.stride == 0 {
-        layout.stride
-    } else {
-        s.stride
-    };
-    if stride < layout.stride {
+    let stride = if s.stride == 0 { min_stride } else { s.stride };
+    if stride < min_stride {
         return Err(range(
             "stream stride smaller than the vertex",
             u64::from(stride),
-            u64::from(layout.stride),
+            u64::from(min_stride),
         ));
     }
-    layout.stride = stride;
     let (data, sh): (&[u8], u32) = match s.source {
         StreamSource::None => return Err(DeviceError::InvalidParams("vertex stream not bound")),
         StreamSource::Surface(h) => (vb_bytes(surfaces, h)?, h),
@@ -2276,7 +2259,7 @@ fn stream_input<'s>(
             return Ok((
                 user.get(call.vertex_offset as usize..need as usize)
                     .unwrap_or_default(),
-                layout,
+                stride,
                 None,
             ));
         }
@@ -2286,7 +2269,119 @@ fn stream_input<'s>(
         u64::from(s.offset),
         data.len() as u64,
     ))?;
-    Ok((data, layout, Some((sh, s.offset))))
+    Ok((data, stride, Some((sh, s.offset))))
+}
+
+/// A declaration reading several streams: every vertex that exists in all
+/// of them, gathered into one interleaved buffer (docs/device.md).
+fn gather_streams<'s>(
+    surfaces: &'s Slab<Resource>,
+    st: &DeviceState,
+    call: &'s Call<'_>,
+    elems: &[shader::GatherElement],
+    layout: VertexLayout,
+) -> Result<VertexInputData<'s>> {
+    let mut streams: Vec<(u32, &[u8], u32)> = Vec::new();
+    for e in elems {
+        if streams.iter().any(|(s, _, _)| *s == e.stream) {
+            continue;
+        }
+        let end = elems
+            .iter()
+            .filter(|x| x.stream == e.stream)
+            .map(|x| x.src_offset + x.size)
+            .max()
+            .unwrap_or(0);
+        let (data, stride, _) = stream_bytes(surfaces, st, call, e.stream, end)?;
+        streams.push((e.stream, data, stride));
+    }
+    // Vertex v exists when every element of it lies inside its stream.
+    let mut n = u64::MAX;
+    for e in elems {
+        let Some((_, data, stride)) = streams.iter().find(|(s, _, _)| *s == e.stream) else {
+            continue;
+        };
+        let end = u64::from(e.src_offset + e.size);
+        let len = data.len() as u64;
+        let count = if len >= end {
+            (len - end) / u64::from((*stride).max(1)) + 1
+        } else {
+            0
+        };
+        n = n.min(count);
+    }
+    let n = if n == u64::MAX { 0 } else { n };
+    let bytes = n.saturating_mul(u64::from(layout.stride));
+    if bytes > limits::MAX_BUFFER_BYTES {
+        return Err(DeviceError::Limit {
+            what: "gathered vertex bytes of a multi-stream declaration",
+            max: limits::MAX_BUFFER_BYTES,
+        });
+    }
+    let lstride = layout.stride as usize;
+    let mut out = vec![0u8; bytes as usize];
+    for e in elems {
+        let Some((_, data, stride)) = streams.iter().find(|(s, _, _)| *s == e.stream) else {
+            continue;
+        };
+        let (src_stride, size) = (*stride as usize, e.size as usize);
+        for v in 0..n as usize {
+            let from = v * src_stride + e.src_offset as usize;
+            let to = v * lstride + e.dst_offset as usize;
+            if let (Some(src), Some(dst)) =
+                (data.get(from..from + size), out.get_mut(to..to + size))
+            {
+                dst.copy_from_slice(src);
+            }
+        }
+    }
+    Ok((Cow::Owned(out), layout, None))
+}
+
+/// The vertex data (stream 0 from its offset, or the streams of a
+/// multi-stream declaration gathered) and the layout of stream draws.
+fn stream_input<'s>(
+    surfaces: &'s Slab<Resource>,
+    ctx: &'s Context,
+    call: &'s Call<'_>,
+) -> Result<VertexInputData<'s>> {
+    let st = &ctx.state;
+    let (stream, mut layout) = match st.vertex_input {
+        VertexInput::Fvf(f) => (0u32, layout_from_fvf(f)?),
+        VertexInput::Decl(h) => {
+            let d = ctx.decls.get(&h).ok_or(DeviceError::BadHandle {
+                handle: h,
+                what: "vertex declaration",
+            })?;
+            match (d.single, &d.gathered) {
+                (Some(single), _) => single,
+                (None, Some((elems, layout))) => {
+                    return gather_streams(surfaces, st, call, elems, *layout);
+                }
+                (None, None) => {
+                    return Err(DeviceError::Unsupported("declarations without a position"))
+                }
+            }
+        }
+        VertexInput::Shader(h) => {
+            let s = ctx.vertex_shaders.get(&h).ok_or(DeviceError::BadHandle {
+                handle: h,
+                what: "vertex shader",
+            })?;
+            if !s.code.is_empty() {
+                return Err(DeviceError::Unsupported(
+                    "drawing with a programmable vertex shader",
+                ));
+            }
+            let l = s.decl.layout.ok_or(DeviceError::Unsupported(
+                "DX8 declaration reading several streams",
+            ))?;
+            (s.decl.stream, l)
+        }
+    };
+    let (data, stride, src) = stream_bytes(surfaces, st, call, stream, layout.stride)?;
+    layout.stride = stride;
+    Ok((Cow::Borrowed(data), layout, src))
 }
 
 /// Validates the draws `f` builds, then lowers them into GPU packets.

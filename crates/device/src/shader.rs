@@ -260,6 +260,21 @@ fn empty_layout() -> VertexLayout {
     }
 }
 
+/// One element of a declaration that reads several streams: `size` bytes
+/// at `src_offset` of each vertex of `stream` go to `dst_offset` of the
+/// gathered (interleaved) vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GatherElement {
+    /// Source stream.
+    pub stream: u32,
+    /// Offset in the stream's vertex.
+    pub src_offset: u32,
+    /// Offset in the gathered vertex.
+    pub dst_offset: u32,
+    /// Bytes.
+    pub size: u32,
+}
+
 /// A validated DX9 vertex declaration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decl9 {
@@ -268,6 +283,54 @@ pub struct Decl9 {
     /// The stream when all elements use one, with its layout (stride 0:
     /// the stream's stride is used).
     pub single: Option<(u32, VertexLayout)>,
+    /// Elements reading several streams: how to gather them into one
+    /// interleaved vertex, and that vertex's layout (`None` without a
+    /// position, or when `single` applies).
+    pub gathered: Option<(Vec<GatherElement>, VertexLayout)>,
+}
+
+/// The fixed-function layout of elements `(offset, type, usage, usage
+/// index)`; stride = the end of the last byte used. `None` without a
+/// position.
+fn decl9_layout(items: &[(u32, u32, u32, u32)]) -> Option<VertexLayout> {
+    let mut l = empty_layout();
+    let mut pos = false;
+    let mut end = 0u32;
+    for &(off, ty, usage, idx) in items {
+        end = end.max(off + decl9_type_size(ty).unwrap_or(0));
+        match (usage, ty, idx) {
+            (0, 2, 0) => {
+                l.position = PositionKind::Xyz;
+                l.position_offset = off;
+                pos = true;
+            }
+            (0, 3, 0) => {
+                l.position = PositionKind::Xyzw;
+                l.position_offset = off;
+                pos = true;
+            }
+            (9, 3, 0) => {
+                l.position = PositionKind::Xyzrhw;
+                l.position_offset = off;
+                pos = true;
+            }
+            (3, 2, 0) => l.normal = Some(off),
+            (4, 0, 0) => l.point_size = Some(off),
+            (10, 4, 0) => l.diffuse = Some(off),
+            (10, 4, 1) => l.specular = Some(off),
+            (5, 0..=3, 0..=7) => {
+                if let Some(slot) = l.texcoords.get_mut(idx as usize) {
+                    *slot = Some(TexCoordElement {
+                        offset: off,
+                        components: (ty + 1) as u8,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    l.stride = end;
+    pos.then_some(l)
 }
 
 /// Bytes of a D3DDECLTYPE, `None` for UNUSED/unknown.
@@ -328,52 +391,35 @@ pub fn parse_decl9(elements: &[[u32; 6]]) -> Result<Decl9> {
         out.push(*e);
     }
     let first_stream = out.first().map(|e| e[0]);
-    let single = first_stream
-        .filter(|s| out.iter().all(|e| e[0] == *s))
-        .and_then(|s| {
-            let mut l = empty_layout();
-            let mut pos = false;
-            let mut end = 0u32;
-            for e in &out {
-                let [_, off, ty, _, usage, idx] = *e;
-                end = end.max(off + decl9_type_size(ty).unwrap_or(0));
-                match (usage, ty, idx) {
-                    (0, 2, 0) => {
-                        l.position = PositionKind::Xyz;
-                        l.position_offset = off;
-                        pos = true;
-                    }
-                    (0, 3, 0) => {
-                        l.position = PositionKind::Xyzw;
-                        l.position_offset = off;
-                        pos = true;
-                    }
-                    (9, 3, 0) => {
-                        l.position = PositionKind::Xyzrhw;
-                        l.position_offset = off;
-                        pos = true;
-                    }
-                    (3, 2, 0) => l.normal = Some(off),
-                    (4, 0, 0) => l.point_size = Some(off),
-                    (10, 4, 0) => l.diffuse = Some(off),
-                    (10, 4, 1) => l.specular = Some(off),
-                    (5, 0..=3, 0..=7) => {
-                        if let Some(slot) = l.texcoords.get_mut(idx as usize) {
-                            *slot = Some(TexCoordElement {
-                                offset: off,
-                                components: (ty + 1) as u8,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            l.stride = end;
-            pos.then_some((s, l))
-        });
+    let single_stream = first_stream.filter(|s| out.iter().all(|e| e[0] == *s));
+    let single = single_stream.and_then(|s| {
+        let items: Vec<_> = out.iter().map(|e| (e[1], e[2], e[4], e[5])).collect();
+        decl9_layout(&items).map(|l| (s, l))
+    });
+    // Several streams: elements are packed in declaration order.
+    let gathered = if single_stream.is_none() && !out.is_empty() {
+        let mut dst = 0u32;
+        let mut elems = Vec::with_capacity(out.len());
+        let mut items = Vec::with_capacity(out.len());
+        for e in &out {
+            let size = decl9_type_size(e[2]).unwrap_or(0);
+            elems.push(GatherElement {
+                stream: e[0],
+                src_offset: e[1],
+                dst_offset: dst,
+                size,
+            });
+            items.push((dst, e[2], e[4], e[5]));
+            dst += size;
+        }
+        decl9_layout(&items).map(|l| (elems, l))
+    } else {
+        None
+    };
     Ok(Decl9 {
         elements: out,
         single,
+        gathered,
     })
 }
 

@@ -586,3 +586,55 @@ fn output_is_identical_at_any_thread_count() {
     assert!(one.chunks(4).any(|p| p != [0, 0, 0, 0]));
     assert_eq!(one, scene(3));
 }
+
+#[test]
+fn declarations_gather_several_streams() {
+    let mut s = Scene::new(16, 16, false);
+    // Stream 0: POSITIONT (16 bytes), stream 1: COLOR0 (4 bytes), both in
+    // vertex-buffer surfaces; the corners of the target, drawn indexed.
+    let (pos, col): (Vec<u8>, Vec<u8>) = {
+        let c = corners(0);
+        let pos = c.chunks_exact(20).flat_map(|v| v[..16].to_vec()).collect();
+        let col = [RED, GREEN, GREEN, RED]
+            .iter()
+            .flat_map(|c| c.to_le_bytes())
+            .collect();
+        (pos, col)
+    };
+    let (hp, hc) = (vb(&mut s, &pos), vb(&mut s, &col));
+    let ib = s.drv.create_index_buffer(12).unwrap();
+    s.drv
+        .lock(ib, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&[0u16, 1, 2, 1, 3, 2].map(u16::to_le_bytes).concat());
+    s.drv.unlock(ib).unwrap();
+    let decl = "CREATEVERTEXSHADERDECL { dwHandle=0x31 { Stream=0 Offset=0 Type=D3DDECLTYPE_FLOAT4 Usage=D3DDECLUSAGE_POSITIONT } \
+                { Stream=1 Offset=0 Type=D3DDECLTYPE_D3DCOLOR Usage=D3DDECLUSAGE_COLOR } { Stream=0xff Type=D3DDECLTYPE_UNUSED } }";
+    let bind = format!(
+        "{NOCULL}{decl}\nSETVERTEXSHADERDECL {{ dwHandle=0x31 }}\n\
+         SETSTREAMSOURCE {{ dwStream=0 dwVBHandle={hp} dwStride=16 }}\nSETSTREAMSOURCE {{ dwStream=1 dwVBHandle={hc} dwStride=4 }}\n\
+         SETINDICES {{ dwVBHandle={ib} dwStride=2 }}\n"
+    );
+    s.run(
+        &format!("{bind}DRAWINDEXEDPRIMITIVE {{ primType=D3DPT_TRIANGLELIST BaseVertexIndex=0 MinIndex=0 NumVertices=4 StartIndex=0 PrimitiveCount=2 }}"),
+        &[],
+    )
+    .ok();
+    // Vertex colours come from stream 1: red at the top-left and
+    // bottom-right corners, green at the other two.
+    assert_eq!(s.px(0, 0), RED);
+    let ch = |c: u32, shift: u32| (c >> shift) & 0xff;
+    assert!(ch(s.px(15, 15), 16) > 0xd0 && ch(s.px(15, 15), 8) < 0x30);
+    assert!(ch(s.px(15, 0), 8) > 0xd0 && ch(s.px(15, 0), 16) < 0x30);
+    assert_eq!(s.count(0), 0, "every pixel drawn");
+    // A vertex index past the shorter stream (colours for 3 vertices
+    // only) fails the draw and draws nothing.
+    let short = vb(&mut s, &col[..12]);
+    let before = s.rt_bytes();
+    s.run(
+        &format!("{bind}SETSTREAMSOURCE {{ dwStream=1 dwVBHandle={short} dwStride=4 }}\nDRAWINDEXEDPRIMITIVE {{ primType=D3DPT_TRIANGLELIST BaseVertexIndex=0 MinIndex=0 NumVertices=4 StartIndex=0 PrimitiveCount=2 }}"),
+        &[],
+    )
+    .unparsed_at(asm(&format!("{bind}SETSTREAMSOURCE {{ dwStream=1 dwVBHandle={short} dwStride=4 }}\n")).len() as u32);
+    assert_eq!(s.rt_bytes(), before);
+}
