@@ -1817,6 +1817,36 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 #define SOFTHAL_LOCK_READONLY 0x10 /* = D3DLOCK_READONLY: unlock copies nothing back */
 #define SOFTHAL_LOCK_NOOVERWRITE 0x1000 /* = D3DLOCK_NOOVERWRITE */
 #define SOFTHAL_LOCK_DISCARD 0x2000 /* = D3DLOCK_DISCARD: a busy buffer is renamed */
+#define SOFTHAL_ENGINE_3D 0x0 /* render context on the 3-D engine */
+#define SOFTHAL_ENGINE_COPY 0x1 /* render context on the copy engine (NOP, BUFFER_COPY) */
+
+/* GPU packets (docs/gpu-commands.md; from softhal_submit::packet::RULES):
+ * a header DWORD = opcode | flags << 8 | length in DWORDs (header included)
+ * << 16, then the payload DWORDs. */
+#define SOFTHAL_GPU_HEADER(opcode, flags, dwords) \
+    ((DWORD)(opcode) | ((DWORD)(flags) << 8) | ((DWORD)(dwords) << 16))
+#define SOFTHAL_GPU_NOP 0x1 /* user; 3-D and copy engines */
+#define SOFTHAL_GPU_SET_REGS 0x2 /* user; 3-D engine */
+#define SOFTHAL_GPU_BIND_TARGETS 0x3 /* user; 3-D engine */
+#define SOFTHAL_GPU_VERTEX_FORMAT 0x4 /* user; 3-D engine */
+#define SOFTHAL_GPU_SET_VERTICES 0x5 /* user; 3-D engine */
+#define SOFTHAL_GPU_VERTICES_INLINE 0x6 /* user; 3-D engine */
+#define SOFTHAL_GPU_SET_INDICES 0x7 /* user; 3-D engine */
+#define SOFTHAL_GPU_INDICES_INLINE 0x8 /* user; 3-D engine */
+#define SOFTHAL_GPU_DRAW 0x9 /* user; 3-D engine */
+#define SOFTHAL_GPU_CLEAR 0xA /* user; 3-D engine */
+#define SOFTHAL_GPU_BUFFER_COPY 0xB /* user; 3-D and copy engines */
+#define SOFTHAL_GPU_QUERY 0xC /* user; 3-D engine */
+#define SOFTHAL_GPU_PRESENT 0xD /* user; 3-D engine */
+#define SOFTHAL_GPU_SET_TEXTURE 0xE /* user; 3-D engine */
+#define SOFTHAL_GPU_TEXTURE_COPY 0xF /* user; 3-D and copy engines */
+#define SOFTHAL_GPU_FENCE_SIGNAL 0x80 /* kernel only; 3-D and copy engines */
+#define SOFTHAL_GPU_FENCE_WAIT 0x81 /* kernel only; 3-D and copy engines */
+#define SOFTHAL_GPU_MAKE_RESIDENT 0x82 /* kernel only; 3-D and copy engines */
+#define SOFTHAL_GPU_EVICT 0x83 /* kernel only; 3-D and copy engines */
+#define SOFTHAL_GPU_CONTEXT_SWITCH 0x84 /* kernel only; 3-D and copy engines */
+#define SOFTHAL_GPU_FLAG_DEPTH 0x1 /* BIND_TARGETS: a depth target in DWORD 2 */
+#define SOFTHAL_GPU_FLAG_INDEXED 0x1 /* DRAW: indexed */
 typedef struct _SOFTHAL_SURFACE_DESC {
     DWORD dwSize;
     DWORD dwKind;
@@ -1970,12 +2000,29 @@ HRESULT softhal_get_caps(softhal_driver *driver, SOFTHAL_CAPS *caps);
 /* Why the last DrawPrimitives2 failed, NUL-terminated, at most `size` bytes. */
 HRESULT softhal_get_last_error(softhal_driver *driver, char *buf, DWORD size, DWORD *needed);
 
-/* Capture: not implemented yet, return E_NOTIMPL after validation. */
+/* Records every call on the driver into a capture file (docs/capture-format.md);
+ * D3DERR_INVALIDCALL if already capturing or the driver has contexts. */
 HRESULT softhal_capture_start(softhal_driver *driver, const char *path);
+/* Writes the capture's end record and closes the file. */
 HRESULT softhal_capture_stop(softhal_driver *driver);
 
-/* pfnRenderCb-shaped submission (hDevice = a softhal_driver): not
- * implemented yet, returns E_NOTIMPL after validating its arguments. */
+/* ---- the render callback: the host as the user-mode driver --------------
+ * The host writes GPU packets (docs/gpu-commands.md, SOFTHAL_GPU_*) into its
+ * own command buffer, lists the surfaces they use (their allocation handles)
+ * and the reference DWORDs to patch, and submits them on a render context. */
+
+/* The allocation handle of a render target, depth buffer or buffer. */
+HRESULT softhal_surface_get_allocation(softhal_surface *surface, DWORD *allocation);
+/* Creates a GPU context on SOFTHAL_ENGINE_3D or SOFTHAL_ENGINE_COPY. */
+HRESULT softhal_render_context_create(softhal_driver *driver, DWORD engine, HANDLE *out);
+/* Destroys a render context after its work has run. */
+HRESULT softhal_render_context_destroy(softhal_driver *driver, HANDLE context);
+/* pfnRenderCb (hDevice = a softhal_driver, hContext = a render context).
+ * In: pNewCommandBuffer (CommandLength bytes), pNewAllocationList
+ * (NumAllocations entries), pNewPatchLocationList (NumPatchLocations entries),
+ * all host-owned and read only during the call. Out: the New*Size fields and
+ * QueuedBufferCount (re-read them after every call); the pNew* pointers are
+ * left alone. Returns S_OK or a D3DDDIERR_* / E_* code (docs/submission.md). */
 HRESULT SOFTHAL_DDI softhal_render_cb(HANDLE hDevice, struct _D3DDDICB_RENDER *pData);
 
 /* ---- the DDI callbacks (DDK signatures) ---------------------------------

@@ -9,10 +9,14 @@
 //! does not name a live softhal object is `DDERR_INVALIDOBJECT`; a caught
 //! panic is `D3DERR_DRIVERINTERNALERROR`.
 
-use crate::guard::{catch, host_bytes_mut, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT};
+use crate::guard::{
+    catch, host_bytes, host_bytes_mut, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT,
+};
 use crate::objects::{self, DriverObj, Shadow, SurfaceObj};
 use crate::types::*;
+use softhal_capture::{LockApi, Observer};
 use softhal_device::{Driver, LockFlags, SurfaceDesc, SurfaceKind};
+use softhal_submit::{AllocationListEntry, Engine, PatchLocation, RenderData};
 use softhal_wire::names::codes;
 use std::ffi::{c_char, c_void};
 use std::sync::{Arc, Mutex};
@@ -84,8 +88,12 @@ pub unsafe extern "C" fn softhal_driver_destroy(driver: *mut softhal_driver) -> 
             return Err(INVALIDARG);
         }
         let d = objects::remove_driver(driver as usize).ok_or(INVALIDOBJECT)?;
-        // Wait for calls in flight before the last reference goes.
-        drop(d.lock());
+        // Wait for calls in flight before the last reference goes; a
+        // capture still running is finished (its END record written).
+        let capture = d.lock().capture.take();
+        if let Some(c) = capture {
+            let _ = c.finish();
+        }
         Ok(())
     })
 }
@@ -158,12 +166,15 @@ pub unsafe extern "C" fn softhal_surface_create(
             depth: want.dwDepth,
             mip_levels: want.dwMipLevels,
         };
-        let (handle, got) = {
-            let mut st = drv.lock();
-            let h = st.driver.create_surface(sd).map_err(|e| hr(e.ddrval()))?;
-            let got = st.driver.surface(h).map(|r| r.desc).unwrap_or(sd);
-            (h, got)
-        };
+        // Registered while the driver is locked, so that a capture starting
+        // on another thread sees either neither or both.
+        let mut st = drv.lock();
+        let r = st.driver.create_surface(sd);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_create_surface(&sd, &r);
+        }
+        let handle = r.map_err(|e| hr(e.ddrval()))?;
+        let got = st.driver.surface(handle).map(|r| r.desc).unwrap_or(sd);
         let resolved = SOFTHAL_SURFACE_DESC {
             dwSize: want.dwSize,
             dwKind: kind_code(got.kind),
@@ -175,11 +186,12 @@ pub unsafe extern "C" fn softhal_surface_create(
             dwHandle: handle,
         };
         let key = objects::add_surface(Arc::new(SurfaceObj {
-            driver: drv,
+            driver: Arc::clone(&drv),
             handle,
             desc: resolved,
             shadow: Mutex::new(None),
         }));
+        drop(st);
         // SAFETY: checked above.
         unsafe { out.write(key as *mut softhal_surface) };
         Ok(())
@@ -197,8 +209,14 @@ pub unsafe extern "C" fn softhal_surface_destroy(surface: *mut softhal_surface) 
         if surface.is_null() {
             return Err(INVALIDARG);
         }
-        let s = objects::remove_surface(surface as usize).ok_or(INVALIDOBJECT)?;
-        let r = s.driver.lock().driver.destroy_surface(s.handle);
+        let s = surface_of(surface)?;
+        let mut st = s.driver.lock();
+        // Unregistered under the driver lock (see softhal_surface_create).
+        objects::remove_surface(surface as usize).ok_or(INVALIDOBJECT)?;
+        let r = st.driver.destroy_surface(s.handle);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_destroy_surface(s.handle, &r);
+        }
         r.map_err(|e| hr(e.ddrval()))
     })
 }
@@ -276,20 +294,28 @@ pub unsafe extern "C" fn softhal_surface_lock_level(
             no_overwrite: flags & SOFTHAL_LOCK_NOOVERWRITE != 0,
         };
         let (bytes, pitch) = {
-            let mut st = s.driver.lock();
-            let (b, p) = if is_buffer(&s) {
+            let mut guard = s.driver.lock();
+            let st = &mut *guard;
+            let (api, r) = if is_buffer(&s) {
                 if face != 0 || level != 0 {
                     return Err(INVALIDARG);
                 }
-                let b = st.driver.lock(s.handle, lf).map_err(|e| hr(e.ddrval()))?;
-                let n = b.len();
-                (b, n)
+                let r = st.driver.lock(s.handle, lf).map(|b| {
+                    let n = b.len();
+                    (Box::<[u8]>::from(&*b), n)
+                });
+                (LockApi::Lock, r)
             } else {
-                st.driver
+                let r = st
+                    .driver
                     .lock_level(s.handle, face, level)
-                    .map_err(|e| hr(e.ddrval()))?
+                    .map(|(b, p)| (Box::<[u8]>::from(&*b), p));
+                (LockApi::LockLevel, r)
             };
-            (Box::<[u8]>::from(&*b), p)
+            if let Some(c) = st.capture.as_mut() {
+                c.on_lock(s.handle, api, face, level, lf, &r);
+            }
+            r.map_err(|e| hr(e.ddrval()))?
         };
         let size = u32::try_from(bytes.len()).map_err(|_| hr(codes::DDERR_OUTOFMEMORY))?;
         let mut sh = Shadow {
@@ -326,7 +352,10 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
     run(|| {
         let s = surface_of(surface)?;
         let sh = s.shadow().take().ok_or(hr(codes::D3DERR_INVALIDCALL))?;
-        let mut st = s.driver.lock();
+        let mut guard = s.driver.lock();
+        let st = &mut *guard;
+        // For a capture: what the plane held before the host's bytes landed.
+        let mut before = Vec::new();
         if sh.write_back {
             let dst = if is_buffer(&s) {
                 let keep = LockFlags {
@@ -342,10 +371,18 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
             .map_err(|e| hr(e.ddrval()))?;
             let n = dst.len().min(sh.bytes.len());
             if let (Some(d), Some(src)) = (dst.get_mut(..n), sh.bytes.get(..n)) {
+                if st.capture.is_some() {
+                    before.extend_from_slice(d);
+                }
                 d.copy_from_slice(src);
             }
         }
-        st.driver.unlock(s.handle).map_err(|e| hr(e.ddrval()))
+        let r = st.driver.unlock(s.handle);
+        if let Some(c) = st.capture.as_mut() {
+            let after = sh.bytes.get(..before.len()).unwrap_or_default();
+            c.on_unlock(s.handle, sh.face, sh.level, &before, after, &r);
+        }
+        r.map_err(|e| hr(e.ddrval()))
     })
 }
 
@@ -359,7 +396,12 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
 pub unsafe extern "C" fn softhal_flip(surface: *mut softhal_surface) -> HRESULT {
     run(|| {
         let s = surface_of(surface)?;
-        let r = s.driver.lock().driver.flip(s.handle);
+        let mut guard = s.driver.lock();
+        let st = &mut *guard;
+        let r = st.driver.flip(s.handle);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_flip(&st.driver, s.handle, &r);
+        }
         r.map_err(|e| hr(e.ddrval()))
     })
 }
@@ -372,7 +414,12 @@ pub unsafe extern "C" fn softhal_flip(surface: *mut softhal_surface) -> HRESULT 
 #[no_mangle]
 pub unsafe extern "C" fn softhal_complete_flips(driver: *mut softhal_driver) -> HRESULT {
     run(|| {
-        driver_of(driver)?.lock().driver.complete_flips();
+        let d = driver_of(driver)?;
+        let mut st = d.lock();
+        st.driver.complete_flips();
+        if let Some(c) = st.capture.as_mut() {
+            c.on_complete_flips();
+        }
         Ok(())
     })
 }
@@ -407,12 +454,14 @@ pub unsafe extern "C" fn softhal_present(
         if pitch < row || (size as usize) < need || pixels.is_null() {
             return Err(INVALIDARG);
         }
-        let rgba = s
-            .driver
-            .lock()
-            .driver
-            .present(s.handle)
-            .map_err(|e| hr(e.ddrval()))?;
+        let rgba = {
+            let mut st = s.driver.lock();
+            let r = st.driver.present(s.handle);
+            if let Some(c) = st.capture.as_mut() {
+                c.on_present(s.handle, &r);
+            }
+            r.map_err(|e| hr(e.ddrval()))?
+        };
         // SAFETY: the host gave `size` writable bytes at `pixels`.
         let dst =
             unsafe { host_bytes_mut(pixels.cast::<u8>(), size as usize) }.ok_or(INVALIDARG)?;
@@ -568,49 +617,260 @@ pub unsafe extern "C" fn softhal_get_last_error(
     })
 }
 
-/// Starts recording the calls on `driver` to the capture file `path`
-/// (NUL-terminated). **Not implemented yet** (the capture format arrives
-/// with its own issue): validates its arguments and returns `E_NOTIMPL`.
+/// Longest capture path accepted, in bytes (NUL included).
+const MAX_PATH_BYTES: usize = 4096;
+
+/// The NUL-terminated string at `p`, read byte by byte up to its NUL and
+/// never beyond [`MAX_PATH_BYTES`] (`None`: longer).
 ///
 /// # Safety
-/// None beyond passing values: `path` is only checked for NULL.
+/// `p` must point to a NUL-terminated string.
+unsafe fn c_path(p: *const c_char) -> Option<std::path::PathBuf> {
+    let mut bytes = Vec::new();
+    for i in 0..MAX_PATH_BYTES {
+        // SAFETY: bytes 0..i were readable and not NUL, so the string (the
+        // caller's contract) continues at i.
+        let b = unsafe { p.add(i).cast::<u8>().read() };
+        if b == 0 {
+            #[cfg(unix)]
+            return Some(
+                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&bytes).into(),
+            );
+            #[cfg(not(unix))]
+            return String::from_utf8(bytes).ok().map(Into::into);
+        }
+        bytes.push(b);
+    }
+    None
+}
+
+/// Starts recording every call on `driver` into a new capture file at
+/// `path` (NUL-terminated, at most 4095 bytes; an existing file is
+/// replaced): surface creation and destruction, locks with the bytes the
+/// host wrote, contexts, DrawPrimitives2 with its command bytes and
+/// user-memory vertices, Clear2, ValidateTextureStageState, flips,
+/// presents, render contexts and render-callback submissions, each with
+/// softhal's answer (`docs/capture-format.md`). Surfaces the driver
+/// already has are recorded first, with their current contents. Starting
+/// is a synchronization point: pending flips complete and no buffer is busy
+/// afterwards (a replay starts from that state). Calls refused at the C
+/// boundary (null pointers, unknown objects) change nothing and are not
+/// recorded; the unknown-command hook is not reproduced by a replay.
+/// Errors: `E_INVALIDARG` (NULL or too long a path),
+/// `D3DERR_INVALIDCALL` (already capturing, or the driver has contexts or
+/// render contexts: their state could not be replayed — start before
+/// creating them), `E_FAIL` (the file cannot be created). Thread-safe.
+///
+/// # Safety
+/// `path` must be NULL or point to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn softhal_capture_start(
     driver: *mut softhal_driver,
     path: *const c_char,
 ) -> HRESULT {
     run(|| {
-        driver_of(driver)?;
+        let d = driver_of(driver)?;
         if path.is_null() {
             return Err(INVALIDARG);
         }
-        Err(hr(codes::E_NOTIMPL))
+        // SAFETY: non-null; the host passes a NUL-terminated string.
+        let path = unsafe { c_path(path) }.ok_or(INVALIDARG)?;
+        let mut guard = d.lock();
+        let st = &mut *guard;
+        if st.capture.is_some() || !st.render_contexts.is_empty() || objects::has_contexts(&d) {
+            return Err(hr(codes::D3DERR_INVALIDCALL));
+        }
+        let file = std::fs::File::create(&path).map_err(|_| hr(codes::E_FAIL))?;
+        st.driver.complete_work();
+        let mut obs = Observer::new(std::io::BufWriter::new(file));
+        for s in objects::surfaces_of(&d) {
+            obs.on_existing_surface(&st.driver, s.handle);
+        }
+        st.capture = Some(obs);
+        Ok(())
     })
 }
 
-/// Stops a capture. **Not implemented yet**: validates `driver` and
-/// returns `E_NOTIMPL`.
+/// Stops the capture of `driver`: writes its END record and closes the
+/// file. Errors: `D3DERR_INVALIDCALL` (not capturing), `E_FAIL` (a write
+/// failed: the file is incomplete). Destroying a driver that is capturing
+/// stops its capture too. Thread-safe.
 ///
 /// # Safety
 /// None beyond passing a value.
 #[no_mangle]
 pub unsafe extern "C" fn softhal_capture_stop(driver: *mut softhal_driver) -> HRESULT {
     run(|| {
-        driver_of(driver)?;
-        Err(hr(codes::E_NOTIMPL))
+        let d = driver_of(driver)?;
+        let capture = d.lock().capture.take();
+        let c = capture.ok_or(hr(codes::D3DERR_INVALIDCALL))?;
+        c.finish().map(|_| ()).map_err(|_| hr(codes::E_FAIL))
     })
 }
 
-/// The `pfnRenderCb`-shaped submission entry:
-/// `HRESULT APIENTRY (HANDLE hDevice, D3DDDICB_RENDER *pData)`, `hDevice`
-/// being a `softhal_driver`. **The submission path is not implemented
-/// yet** (a later issue): after validating its arguments (`hDevice` a live
-/// driver, `pData` non-null and 8-aligned, no reserved `Flags` bits,
-/// `BroadcastContextCount` ≤ 64) it returns `E_NOTIMPL` and writes nothing;
-/// invalid arguments are `E_INVALIDARG`.
+/// The kernel allocation handle of `surface` (every surface has one:
+/// render targets, depth buffers, textures and buffers;
+/// `D3DERR_INVALIDCALL` is kept for a surface without one),
+/// for the allocation list of a [`softhal_render_cb`] submission
+/// (`D3DDDI_ALLOCATIONLIST::hAllocation`). Thread-safe.
 ///
 /// # Safety
-/// `pData` must be NULL or point to a readable `D3DDDICB_RENDER`.
+/// `allocation` must be NULL or point to a writable `DWORD`.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_surface_get_allocation(
+    surface: *mut softhal_surface,
+    allocation: *mut u32,
+) -> HRESULT {
+    if !valid(allocation) {
+        return INVALIDARG;
+    }
+    run(|| {
+        let s = surface_of(surface)?;
+        let a = s.driver.lock().driver.allocation_of(s.handle);
+        let a = a.ok_or(hr(codes::D3DERR_INVALIDCALL))?;
+        // SAFETY: checked non-null and aligned.
+        unsafe { allocation.write(a) };
+        Ok(())
+    })
+}
+
+/// Creates a GPU context on `engine` (`SOFTHAL_ENGINE_3D` or
+/// `SOFTHAL_ENGINE_COPY`) for [`softhal_render_cb`] submissions; `*out`
+/// receives its handle (never NULL), valid until
+/// [`softhal_render_context_destroy`] or the driver's destruction. Errors:
+/// `E_INVALIDARG` (unknown engine), `E_OUTOFMEMORY` (the kernel's context
+/// limit, shared with the driver's own contexts). Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `HANDLE`.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_render_context_create(
+    driver: *mut softhal_driver,
+    engine: u32,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    if !valid(out) {
+        return INVALIDARG;
+    }
+    // SAFETY: checked non-null and aligned.
+    unsafe { out.write(std::ptr::null_mut()) };
+    run(|| {
+        let d = driver_of(driver)?;
+        let engine = match engine {
+            SOFTHAL_ENGINE_3D => Engine::ThreeD,
+            SOFTHAL_ENGINE_COPY => Engine::Copy,
+            _ => return Err(INVALIDARG),
+        };
+        let mut guard = d.lock();
+        let st = &mut *guard;
+        let r = st.driver.render_context_create(engine);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_render_context_create(engine, &r);
+        }
+        let h = r.map_err(|e| hr(e.ddrval()))?;
+        st.render_contexts.insert(h);
+        // SAFETY: checked above; the handle is a number, never dereferenced.
+        unsafe { out.write(h as usize as *mut c_void) };
+        Ok(())
+    })
+}
+
+/// Destroys a render context of `driver` after its work has run. A handle
+/// that names no live render context of this driver is `E_INVALIDARG`.
+/// Thread-safe.
+///
+/// # Safety
+/// None beyond passing values: `context` is only looked up.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_render_context_destroy(
+    driver: *mut softhal_driver,
+    context: *mut c_void,
+) -> HRESULT {
+    run(|| {
+        let d = driver_of(driver)?;
+        let mut guard = d.lock();
+        let st = &mut *guard;
+        let h = u32::try_from(context as usize)
+            .ok()
+            .filter(|h| st.render_contexts.contains(h))
+            .ok_or(INVALIDARG)?;
+        let r = st.driver.render_context_destroy(h);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_render_context_destroy(h, &r);
+        }
+        st.render_contexts.remove(&h);
+        r.map_err(|e| hr(e.ddrval()))
+    })
+}
+
+/// The input fields of a `D3DDDICB_RENDER`, read once.
+struct RenderIn {
+    command_length: u32,
+    command_offset: u32,
+    num_allocations: u32,
+    num_patch_locations: u32,
+    command_buffer: *const u8,
+    command_buffer_size: u32,
+    allocation_list: *const D3DDDI_ALLOCATIONLIST,
+    allocation_list_size: u32,
+    patch_list: *const D3DDDI_PATCHLOCATIONLIST,
+    patch_list_size: u32,
+    flags: u32,
+    context: usize,
+    broadcast: u32,
+}
+
+/// What the call writes back: the granted sizes and `QueuedBufferCount`.
+struct RenderOut {
+    sizes: [u32; 3],
+    queued: u32,
+}
+
+/// The `pfnRenderCb`-shaped submission entry,
+/// `HRESULT APIENTRY (HANDLE hDevice, D3DDDICB_RENDER *pData)` with
+/// `hDevice` a `softhal_driver`: the host acts as the user-mode driver
+/// and submits GPU packets (`docs/gpu-commands.md`) on one of its render
+/// contexts ([`softhal_render_context_create`]); softhal's kernel side
+/// validates them and the GPU runs them before the call returns, after the
+/// work of earlier DDI calls.
+///
+/// In (read once, before anything else): `CommandLength`, `CommandOffset`,
+/// `NumAllocations`, `NumPatchLocations`, `Flags`, `hContext` (a render
+/// context; NULL names none), `BroadcastContextCount` (must be 0), the
+/// requested `New*Size`s (with the RESIZE flags), and the host's buffers:
+/// **`pNewCommandBuffer`** holds the packets (exactly `CommandLength`
+/// bytes are read, 4-aligned), **`pNewAllocationList`**
+/// `NumAllocations` entries, **`pNewPatchLocationList`**
+/// `NumPatchLocations` entries (4-aligned; any pointer may be NULL when
+/// its count is 0). Counts above the kernel's limits are `E_OUTOFMEMORY`
+/// without reading the buffers.
+///
+/// Out, after every call that reached the kernel (accepted or not):
+/// `NewCommandBufferSize`, `NewAllocationListSize`,
+/// `NewPatchLocationListSize` (the sizes to use next: re-read them always)
+/// and `QueuedBufferCount`. softhal hands out no memory: the `pNew*`
+/// pointers are left as they are, the host keeps (and frees) its buffers
+/// and grows them to the granted sizes itself. softhal keeps no host
+/// pointer after the call. Only the Windows Vista-level prefix of the
+/// structure is read or written (x64: 600 bytes); later fields are
+/// ignored.
+///
+/// Returns `S_OK` or the kernel's code (`docs/submission.md`:
+/// `D3DDDIERR_INVALIDUSERBUFFER`, `D3DDDIERR_INVALIDINSTRUCTION`,
+/// `D3DDDIERR_PRIVILEGEDINSTRUCTION`, `D3DDDIERR_INVALIDHANDLE`,
+/// `D3DDDIERR_CANTRENDERLOCKEDALLOCATION`, `E_OUTOFMEMORY`,
+/// `E_INVALIDARG` — a rejected submission changes nothing). At the C
+/// boundary, before the kernel (nothing written back): `E_INVALIDARG` for
+/// a NULL or misaligned `pData`, a NULL `hDevice`, a non-zero
+/// `BroadcastContextCount`, a NULL or misaligned buffer whose count is not
+/// 0; `DDERR_INVALIDOBJECT` for an `hDevice` that is no live driver.
+/// Thread-safe (serialized per driver).
+///
+/// # Safety
+/// `pData` must be NULL or point to a readable and writable
+/// `D3DDDICB_RENDER` (at least its Vista-level prefix); the buffers it
+/// points to must be readable for the lengths above and not modified
+/// during the call.
 #[no_mangle]
 pub unsafe extern "system" fn softhal_render_cb(
     h_device: *mut c_void,
@@ -619,18 +879,140 @@ pub unsafe extern "system" fn softhal_render_cb(
     if !valid(p_data) {
         return INVALIDARG;
     }
-    // SAFETY: checked non-null and aligned; only plain integer fields read.
-    let (flags, broadcast) = unsafe {
-        (
-            std::ptr::addr_of!((*p_data).Flags).read(),
-            std::ptr::addr_of!((*p_data).BroadcastContextCount).read(),
-        )
-    };
-    run(|| {
-        driver_of(h_device.cast::<softhal_driver>())?;
-        if flags & !0xF != 0 || broadcast > 64 {
-            return Err(INVALIDARG);
+    // SAFETY: checked non-null and aligned; plain integer and pointer
+    // fields of the Vista-level prefix, each read exactly once.
+    let inp = unsafe {
+        use std::ptr::addr_of;
+        RenderIn {
+            command_length: addr_of!((*p_data).CommandLength).read(),
+            command_offset: addr_of!((*p_data).CommandOffset).read(),
+            num_allocations: addr_of!((*p_data).NumAllocations).read(),
+            num_patch_locations: addr_of!((*p_data).NumPatchLocations).read(),
+            command_buffer: addr_of!((*p_data).pNewCommandBuffer).read().cast::<u8>(),
+            command_buffer_size: addr_of!((*p_data).NewCommandBufferSize).read(),
+            allocation_list: addr_of!((*p_data).pNewAllocationList).read(),
+            allocation_list_size: addr_of!((*p_data).NewAllocationListSize).read(),
+            patch_list: addr_of!((*p_data).pNewPatchLocationList).read(),
+            patch_list_size: addr_of!((*p_data).NewPatchLocationListSize).read(),
+            flags: addr_of!((*p_data).Flags).read(),
+            context: addr_of!((*p_data).hContext).read() as usize,
+            broadcast: addr_of!((*p_data).BroadcastContextCount).read(),
         }
-        Err(hr(codes::E_NOTIMPL))
-    })
+    };
+    let mut out = None;
+    let r = run(|| {
+        // SAFETY: forwarded from this function's contract.
+        let (hr_, o) = unsafe { render(h_device, &inp) }?;
+        out = Some(o);
+        match hr_ {
+            0 => Ok(()),
+            e => Err(e),
+        }
+    });
+    if let Some(o) = out {
+        // SAFETY: p_data checked above; only output fields of the
+        // Vista-level prefix are written.
+        unsafe {
+            use std::ptr::addr_of_mut;
+            addr_of_mut!((*p_data).NewCommandBufferSize).write(o.sizes[0]);
+            addr_of_mut!((*p_data).NewAllocationListSize).write(o.sizes[1]);
+            addr_of_mut!((*p_data).NewPatchLocationListSize).write(o.sizes[2]);
+            addr_of_mut!((*p_data).QueuedBufferCount).write(o.queued);
+        }
+    }
+    r
+}
+
+/// The body of [`softhal_render_cb`] after the fields are read: `Err` = a
+/// boundary error (nothing to write back), `Ok((hresult, outputs))` = the
+/// kernel's answer.
+///
+/// # Safety
+/// As for [`softhal_render_cb`].
+unsafe fn render(h_device: *mut c_void, inp: &RenderIn) -> Result<(HRESULT, RenderOut), HRESULT> {
+    use softhal_submit::limits as lim;
+    let d = driver_of(h_device.cast::<softhal_driver>())?;
+    if inp.broadcast != 0 {
+        return Err(INVALIDARG);
+    }
+    let mut rd = RenderData {
+        command_length: inp.command_length,
+        command_offset: inp.command_offset,
+        num_allocations: inp.num_allocations,
+        num_patch_locations: inp.num_patch_locations,
+        new_command_buffer_size: inp.command_buffer_size,
+        new_allocation_list_size: inp.allocation_list_size,
+        new_patch_location_list_size: inp.patch_list_size,
+        flags: inp.flags,
+        h_context: u32::try_from(inp.context).ok().filter(|c| *c != 0),
+        ..RenderData::default()
+    };
+    // The copies (the only reads of the host's buffers), unless a count is
+    // beyond the kernel's limits: the kernel then refuses the call before
+    // looking at buffers (E_OUTOFMEMORY, or an earlier argument error).
+    let within = inp.command_length <= lim::MAX_COMMAND_BUFFER_BYTES
+        && inp.num_allocations <= lim::MAX_ALLOCATION_LIST
+        && inp.num_patch_locations <= lim::MAX_PATCH_LIST;
+    if within {
+        let need = |p: bool, n: u32| if n > 0 && !p { Err(INVALIDARG) } else { Ok(()) };
+        need(valid(inp.command_buffer.cast::<u32>()), inp.command_length)?;
+        need(valid(inp.allocation_list), inp.num_allocations)?;
+        need(valid(inp.patch_list), inp.num_patch_locations)?;
+        // SAFETY: non-null and aligned when the length is not 0; the host
+        // gave CommandLength readable bytes (host_bytes rejects wrapping).
+        rd.command_buffer = unsafe { host_bytes(inp.command_buffer, inp.command_length as usize) }
+            .ok_or(INVALIDARG)?
+            .to_vec();
+        let entries = |p: *const u8, n: u32, size: usize| -> Result<&[u8], HRESULT> {
+            let len = (n as usize).checked_mul(size).ok_or(INVALIDARG)?;
+            // SAFETY: as above, for n entries of `size` bytes.
+            unsafe { host_bytes(p, len) }.ok_or(INVALIDARG)
+        };
+        let word = |e: &[u8], i: usize| {
+            e.get(i * 4..i * 4 + 4)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u32::from_ne_bytes)
+        };
+        let al = core::mem::size_of::<D3DDDI_ALLOCATIONLIST>();
+        rd.allocation_list = entries(inp.allocation_list.cast(), inp.num_allocations, al)?
+            .chunks_exact(al)
+            .map(|e| AllocationListEntry {
+                h_allocation: word(e, 0),
+                value: word(e, 1),
+            })
+            .collect();
+        let pl = core::mem::size_of::<D3DDDI_PATCHLOCATIONLIST>();
+        rd.patch_location_list = entries(inp.patch_list.cast(), inp.num_patch_locations, pl)?
+            .chunks_exact(pl)
+            .map(|e| PatchLocation {
+                allocation_index: word(e, 0),
+                slot_id: word(e, 1),
+                driver_id: word(e, 2),
+                allocation_offset: word(e, 3),
+                patch_offset: word(e, 4),
+                split_offset: word(e, 5),
+            })
+            .collect();
+    }
+    let mut guard = d.lock();
+    let st = &mut *guard;
+    let call = st
+        .capture
+        .is_some()
+        .then(|| Observer::<std::io::BufWriter<std::fs::File>>::submit_call(&st.driver, &rd));
+    let code = st.driver.render(&mut rd);
+    if let (Some(c), Some(call)) = (st.capture.as_mut(), call) {
+        c.on_render(call, &rd, code);
+    }
+    Ok((
+        hr(code),
+        RenderOut {
+            sizes: [
+                rd.new_command_buffer_size,
+                rd.new_allocation_list_size,
+                rd.new_patch_location_list_size,
+            ],
+            queued: rd.queued_buffer_count,
+        },
+    ))
 }

@@ -14,6 +14,7 @@
 use crate::guard::{catch, host_bytes, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT};
 use crate::objects::{self, ContextObj, SurfaceObj};
 use crate::types::*;
+use softhal_capture::Observer;
 use softhal_device::{Clear2Data, DrawPrimitives2Data, ValidateTextureStageStateData};
 use softhal_wire::names::codes;
 use std::ptr::addr_of_mut;
@@ -65,13 +66,21 @@ pub unsafe extern "system" fn D3dContextCreate(pcd: *mut D3DHAL_CONTEXTCREATEDAT
         } else {
             Some(own_surface(&driver, d.lpDDSZ as usize)?)
         };
-        let handle = {
-            let mut st = driver.lock();
-            st.driver
-                .context_create(rt.handle, z.map(|z| z.handle))
-                .map_err(|e| hr(softhal_device::Driver::context_create_ddrval(&e)))?
-        };
-        Ok(objects::add_context(ContextObj { driver, handle }))
+        let mut st = driver.lock();
+        let depth = z.map(|z| z.handle);
+        let r = st.driver.context_create(rt.handle, depth);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_context_create(rt.handle, depth, &r);
+        }
+        let handle = r.map_err(|e| hr(softhal_device::Driver::context_create_ddrval(&e)))?;
+        // Registered while the driver is locked (a capture starting on
+        // another thread sees the context, or neither).
+        let id = objects::add_context(ContextObj {
+            driver: Arc::clone(&driver),
+            handle,
+        });
+        drop(st);
+        Ok(id)
     });
     let (ctx, ddrval) = match result {
         Ok(id) => (id, hr(codes::D3D_OK)),
@@ -98,12 +107,23 @@ pub unsafe extern "system" fn D3dContextDestroy(pdd: *mut D3DHAL_CONTEXTDESTROYD
     }
     // SAFETY: checked non-null and aligned; plain data.
     let d = unsafe { pdd.read() };
-    let ddrval = catch(INTERNAL, || match objects::remove_context(d.dwhContext) {
-        None => hr(codes::D3DHAL_CONTEXT_BAD),
-        Some(c) => match c.driver.lock().driver.context_destroy(c.handle) {
+    let ddrval = catch(INTERNAL, || {
+        let Some(c) = objects::context(d.dwhContext) else {
+            return hr(codes::D3DHAL_CONTEXT_BAD);
+        };
+        let mut st = c.driver.lock();
+        // Unregistered under the driver lock (see D3dContextCreate).
+        if objects::remove_context(d.dwhContext).is_none() {
+            return hr(codes::D3DHAL_CONTEXT_BAD);
+        }
+        let r = st.driver.context_destroy(c.handle);
+        if let Some(cap) = st.capture.as_mut() {
+            cap.on_context_destroy(c.handle, &r);
+        }
+        match r {
             Ok(()) => hr(codes::D3D_OK),
             Err(e) => hr(e.ddrval()),
-        },
+        }
     });
     // SAFETY: pdd checked above.
     unsafe { addr_of_mut!((*pdd).ddrval).write(ddrval) };
@@ -203,6 +223,18 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
         // D3DHAL_MAX_RSTATES (256) DWORDs the host owns for the call.
         unsafe { std::ptr::copy_nonoverlapping(d.lpdwRStates, rstates.as_mut_ptr(), 256) };
     }
+    let mut st = ctx.driver.lock();
+    let st = &mut *st;
+    // While capturing, user-memory vertices are copied once and both the
+    // call and its record use the copy.
+    let owned: Option<Vec<u8>> = if st.capture.is_some() {
+        user_vertices.map(<[u8]>::to_vec)
+    } else {
+        None
+    };
+    if owned.is_some() {
+        user_vertices = owned.as_deref();
+    }
     let mut data = DrawPrimitives2Data::new(ctx.handle, commands.handle, d.dwCommandLength);
     data.dw_flags = d.dwFlags;
     data.dw_vertex_type = d.dwVertexType;
@@ -215,8 +247,13 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
     data.dw_req_command_buf_size = d.dwReqCommandBufSize;
     data.lpdw_r_states = want_rstates.then_some(&mut rstates);
     data.ddrval = vertex_size;
-    {
-        ctx.driver.lock().driver.draw_primitives2(&mut data);
+    let call = st
+        .capture
+        .is_some()
+        .then(|| Observer::<std::io::BufWriter<std::fs::File>>::dp2_call(&st.driver, &data));
+    st.driver.draw_primitives2(&mut data);
+    if let (Some(c), Some(call)) = (st.capture.as_mut(), call) {
+        c.on_draw_primitives2(call, &data);
     }
     let out = Dp2Out {
         ddrval: hr(data.ddrval),
@@ -296,7 +333,11 @@ pub unsafe extern "system" fn D3dClear2(pcd: *mut D3DHAL_CLEAR2DATA) -> u32 {
             lp_rects: &rects,
             ddrval: 0,
         };
-        ctx.driver.lock().driver.clear2(&mut data);
+        let mut st = ctx.driver.lock();
+        st.driver.clear2(&mut data);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_clear2(&data);
+        }
         hr(data.ddrval)
     });
     // SAFETY: pcd checked above.
@@ -329,10 +370,11 @@ pub unsafe extern "system" fn D3dValidateTextureStageState(
             dw_reserved: d.dwReserved as u32,
             ..Default::default()
         };
-        ctx.driver
-            .lock()
-            .driver
-            .validate_texture_stage_state(&mut data);
+        let mut st = ctx.driver.lock();
+        st.driver.validate_texture_stage_state(&mut data);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_validate_texture_stage_state(&data);
+        }
         (data.dw_num_passes, hr(data.ddrval))
     });
     // SAFETY: pvtssd checked above.

@@ -2,7 +2,8 @@
 //!
 //! In: the `softhal_wire::structs` field tables (every DP2 payload struct:
 //! DDK name, size, field names, offsets, storage types, value kinds), the
-//! `softhal_wire::names` tables (opcodes, flags, HRESULTs), and this
+//! `softhal_wire::names` tables (opcodes, flags, HRESULTs), the GPU packet
+//! verifier table (`softhal_submit::packet::RULES`), and this
 //! crate's [`crate::types`] descriptions (the call structures). Out: the
 //! header text, deterministic. Every struct is followed by generated
 //! `static_assert`s of its size and member offsets, so a C compiler checks
@@ -648,12 +649,29 @@ HRESULT softhal_get_caps(softhal_driver *driver, SOFTHAL_CAPS *caps);
 /* Why the last DrawPrimitives2 failed, NUL-terminated, at most `size` bytes. */
 HRESULT softhal_get_last_error(softhal_driver *driver, char *buf, DWORD size, DWORD *needed);
 
-/* Capture: not implemented yet, return E_NOTIMPL after validation. */
+/* Records every call on the driver into a capture file (docs/capture-format.md);
+ * D3DERR_INVALIDCALL if already capturing or the driver has contexts. */
 HRESULT softhal_capture_start(softhal_driver *driver, const char *path);
+/* Writes the capture's end record and closes the file. */
 HRESULT softhal_capture_stop(softhal_driver *driver);
 
-/* pfnRenderCb-shaped submission (hDevice = a softhal_driver): not
- * implemented yet, returns E_NOTIMPL after validating its arguments. */
+/* ---- the render callback: the host as the user-mode driver --------------
+ * The host writes GPU packets (docs/gpu-commands.md, SOFTHAL_GPU_*) into its
+ * own command buffer, lists the surfaces they use (their allocation handles)
+ * and the reference DWORDs to patch, and submits them on a render context. */
+
+/* The allocation handle of a render target, depth buffer or buffer. */
+HRESULT softhal_surface_get_allocation(softhal_surface *surface, DWORD *allocation);
+/* Creates a GPU context on SOFTHAL_ENGINE_3D or SOFTHAL_ENGINE_COPY. */
+HRESULT softhal_render_context_create(softhal_driver *driver, DWORD engine, HANDLE *out);
+/* Destroys a render context after its work has run. */
+HRESULT softhal_render_context_destroy(softhal_driver *driver, HANDLE context);
+/* pfnRenderCb (hDevice = a softhal_driver, hContext = a render context).
+ * In: pNewCommandBuffer (CommandLength bytes), pNewAllocationList
+ * (NumAllocations entries), pNewPatchLocationList (NumPatchLocations entries),
+ * all host-owned and read only during the call. Out: the New*Size fields and
+ * QueuedBufferCount (re-read them after every call); the pNew* pointers are
+ * left alone. Returns S_OK or a D3DDDIERR_* / E_* code (docs/submission.md). */
 HRESULT SOFTHAL_DDI softhal_render_cb(HANDLE hDevice, struct _D3DDDICB_RENDER *pData);
 
 /* ---- the DDI callbacks (DDK signatures) ---------------------------------
@@ -664,6 +682,14 @@ DWORD SOFTHAL_DDI D3dContextDestroy(LPD3DHAL_CONTEXTDESTROYDATA pdd);
 DWORD SOFTHAL_DDI D3dDrawPrimitives2(LPD3DHAL_DRAWPRIMITIVES2DATA pd);
 DWORD SOFTHAL_DDI D3dClear2(LPD3DHAL_CLEAR2DATA pcd);
 DWORD SOFTHAL_DDI D3dValidateTextureStageState(LPD3DHAL_VALIDATETEXTURESTAGESTATEDATA pvtssd);
+"#;
+
+const GPU_PACKETS: &str = r#"
+/* GPU packets (docs/gpu-commands.md; from softhal_submit::packet::RULES):
+ * a header DWORD = opcode | flags << 8 | length in DWORDs (header included)
+ * << 16, then the payload DWORDs. */
+#define SOFTHAL_GPU_HEADER(opcode, flags, dwords) \
+    ((DWORD)(opcode) | ((DWORD)(flags) << 8) | ((DWORD)(dwords) << 16))
 "#;
 
 /// The complete text of `include/softhal.h`.
@@ -729,6 +755,30 @@ pub fn generate() -> String {
     for (name, value, doc) in types::SOFTHAL_CONSTANTS {
         let _ = writeln!(out, "#define {name} 0x{value:X} /* {doc} */");
     }
+    out.push_str(GPU_PACKETS);
+    for r in softhal_submit::packet::RULES {
+        let engines = match r.engines {
+            3 => "3-D and copy engines",
+            1 => "3-D engine",
+            _ => "copy engine",
+        };
+        let user = if r.user { "user" } else { "kernel only" };
+        let _ = writeln!(
+            out,
+            "#define SOFTHAL_GPU_{} 0x{:X} /* {user}; {engines} */",
+            r.name, r.opcode
+        );
+    }
+    let _ = writeln!(
+        out,
+        "#define SOFTHAL_GPU_FLAG_DEPTH 0x{:X} /* BIND_TARGETS: a depth target in DWORD 2 */",
+        softhal_submit::packet::flag::DEPTH
+    );
+    let _ = writeln!(
+        out,
+        "#define SOFTHAL_GPU_FLAG_INDEXED 0x{:X} /* DRAW: indexed */",
+        softhal_submit::packet::flag::INDEXED
+    );
     let own: Vec<GenStruct> = types::SOFTHAL_STRUCTS.iter().map(from_desc).collect();
     for s in &own {
         emit_struct(&mut out, s);

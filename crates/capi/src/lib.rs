@@ -5,7 +5,10 @@
 //! `D3dDrawPrimitives2`, `D3dClear2`, `D3dValidateTextureStageState`), the
 //! DDI structures with the DDK's layouts, and softhal's own functions for
 //! what DirectDraw would provide (drivers, surfaces, lock, flip/present,
-//! the `D3dParseUnknownCommand` hook, caps). Built as `libsofthal.so`,
+//! the `D3dParseUnknownCommand` hook, caps, capture start/stop), and the
+//! render callback for hosts that write GPU packets themselves
+//! (`softhal_render_cb`, render contexts, allocation handles). Built as
+//! `libsofthal.so`,
 //! `libsofthal.a` and an rlib; declared by `include/softhal.h`, which
 //! [`header::generate`] writes from the same tables the Rust types come
 //! from. `docs/c-api.md` is the host's manual.

@@ -15,8 +15,11 @@
 //! the call, so calls on one driver are serialized and calls on different
 //! drivers run in parallel.
 
+use softhal_capture::Observer;
 use softhal_device::Driver;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::fs::File;
+use std::io::BufWriter;
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 
 /// A driver: the device behind its lock.
@@ -24,16 +27,28 @@ pub(crate) struct DriverObj {
     state: Mutex<DriverState>,
 }
 
+/// A capture in progress (`softhal_capture_start`): every call on the
+/// driver is reported to it after the real call.
+pub(crate) type Capture = Observer<BufWriter<File>>;
+
 /// What the driver mutex protects.
 pub(crate) struct DriverState {
     /// The device (its `D3dParseUnknownCommand` hook included).
     pub driver: Driver,
+    /// The capture being recorded, if any.
+    pub capture: Option<Capture>,
+    /// The render contexts (`softhal_render_context_create`) alive.
+    pub render_contexts: BTreeSet<u32>,
 }
 
 impl DriverObj {
     pub(crate) fn new(driver: Driver) -> Self {
         DriverObj {
-            state: Mutex::new(DriverState { driver }),
+            state: Mutex::new(DriverState {
+                driver,
+                capture: None,
+                render_contexts: BTreeSet::new(),
+            }),
         }
     }
 
@@ -126,6 +141,26 @@ pub(crate) fn add_surface(s: Arc<SurfaceObj>) -> usize {
 
 pub(crate) fn surface(key: usize) -> Option<Arc<SurfaceObj>> {
     registry().surfaces.get(&key).cloned()
+}
+
+/// The surfaces of driver `d`, in handle order.
+pub(crate) fn surfaces_of(d: &Arc<DriverObj>) -> Vec<Arc<SurfaceObj>> {
+    let mut v: Vec<Arc<SurfaceObj>> = registry()
+        .surfaces
+        .values()
+        .filter(|s| Arc::ptr_eq(&s.driver, d))
+        .cloned()
+        .collect();
+    v.sort_by_key(|s| s.handle);
+    v
+}
+
+/// True if driver `d` has a context (`D3dContextCreate`).
+pub(crate) fn has_contexts(d: &Arc<DriverObj>) -> bool {
+    registry()
+        .contexts
+        .values()
+        .any(|c| Arc::ptr_eq(&c.driver, d))
 }
 
 pub(crate) fn remove_surface(key: usize) -> Option<Arc<SurfaceObj>> {

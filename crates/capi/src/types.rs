@@ -184,8 +184,9 @@ c_struct! {
 
 c_struct! {
     /// `D3DDDICB_RENDER`, WDDM 1.3 level (x64: 680 bytes). Hosts built for
-    /// an older `D3D_UMD_INTERFACE_VERSION` pass a shorter prefix; softhal
-    /// reads none of it beyond validation yet.
+    /// an older `D3D_UMD_INTERFACE_VERSION` pass a shorter prefix:
+    /// `softhal_render_cb` reads and writes only the Vista-level fields
+    /// (up to `QueuedBufferCount`).
     D3DDDICB_RENDER {
         CommandLength: u32 = "UINT CommandLength",
         CommandOffset: u32 = "UINT CommandOffset",
@@ -338,6 +339,10 @@ pub const SOFTHAL_LOCK_READONLY: u32 = 0x10;
 pub const SOFTHAL_LOCK_NOOVERWRITE: u32 = 0x1000;
 /// Lock flag (= `D3DLOCK_DISCARD`): a busy buffer is renamed.
 pub const SOFTHAL_LOCK_DISCARD: u32 = 0x2000;
+/// Render-context engine: the 3-D engine (every user packet).
+pub const SOFTHAL_ENGINE_3D: u32 = 0;
+/// Render-context engine: the copy engine (NOP and BUFFER_COPY only).
+pub const SOFTHAL_ENGINE_COPY: u32 = 1;
 
 /// softhal's own `#define`s: (name, value, doc).
 pub const SOFTHAL_CONSTANTS: &[(&str, u32, &str)] = &[
@@ -405,5 +410,15 @@ pub const SOFTHAL_CONSTANTS: &[(&str, u32, &str)] = &[
         "SOFTHAL_LOCK_DISCARD",
         SOFTHAL_LOCK_DISCARD,
         "= D3DLOCK_DISCARD: a busy buffer is renamed",
+    ),
+    (
+        "SOFTHAL_ENGINE_3D",
+        SOFTHAL_ENGINE_3D,
+        "render context on the 3-D engine",
+    ),
+    (
+        "SOFTHAL_ENGINE_COPY",
+        SOFTHAL_ENGINE_COPY,
+        "render context on the copy engine (NOP, BUFFER_COPY)",
     ),
 ];

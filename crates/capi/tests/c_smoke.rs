@@ -1,8 +1,10 @@
 //! Builds `tests/c/smoke.c` with the system C compiler against the
 //! `libsofthal.a` cargo just built, runs it, and runs it again under
-//! AddressSanitizer (when the compiler supports it); also checks that
-//! `softhal.h` compiles in its other modes (C++, SOFTHAL_USE_SYSTEM_DDI_TYPES)
-//! and links against `libsofthal.so`.
+//! AddressSanitizer (when the compiler supports it); replays the capture
+//! the C program recorded and checks that the replay renders the same
+//! pixels and gives the same answers; also checks that `softhal.h`
+//! compiles in its other modes (C++, SOFTHAL_USE_SYSTEM_DDI_TYPES) and
+//! links against `libsofthal.so`.
 //!
 //! `cargo test --workspace --release` covers all of it; no network.
 
@@ -84,11 +86,62 @@ fn build_smoke(compiler: &str, extra: &[&str], name: &str) -> PathBuf {
     exe
 }
 
+/// Replays a capture recorded by the C program: every recorded answer —
+/// `ddrval`s, DP2 error offsets, render-callback sizes, and the checksums
+/// of the presented frames — is given again.
+fn replays_identically(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    let capture = softhal_capture::load(&bytes, None).unwrap();
+    let names: Vec<&str> = capture.records.iter().map(|r| r.name()).collect();
+    for want in [
+        "surface",
+        "lock",
+        "unlock",
+        "context",
+        "dp2",
+        "clear2",
+        "render_context",
+        "submit",
+        "flip",
+        "complete_flips",
+        "present",
+        "render_context_destroy",
+        "context_destroy",
+        "destroy",
+    ] {
+        assert!(names.contains(&want), "no {want} record in {names:?}");
+    }
+    let frames = capture
+        .records
+        .iter()
+        .filter_map(|r| {
+            r.answer()
+                .filter(|_| matches!(r.name(), "flip" | "present"))
+        })
+        .filter(|a| a.checksum != 0)
+        .count();
+    assert_eq!(frames, 3, "two presents and a flip, each with its checksum");
+    for threads in [1, 3] {
+        let replay = softhal_capture::replay(&capture, threads, |_, _| {}).unwrap();
+        assert!(replay.differences.is_empty(), "{:#?}", replay.differences);
+        assert_eq!(replay.frames.len(), 3);
+    }
+    // The text form says the same.
+    let text = softhal_capture::text::to_text(&capture);
+    assert_eq!(
+        softhal_capture::text::from_text(&text, None).unwrap(),
+        capture
+    );
+}
+
 #[test]
 fn c_smoke_program_passes() {
     let exe = build_smoke(&cc(), &[], "smoke");
-    let out = run(&mut Command::new(&exe));
+    let capture = out_dir().join("smoke.shcap");
+    let _ = std::fs::remove_file(&capture);
+    let out = run(Command::new(&exe).arg(&capture));
     assert!(String::from_utf8_lossy(&out.stdout).contains("all checks passed"));
+    replays_identically(&capture);
 }
 
 /// The same program under AddressSanitizer (gcc or clang), clean. Skipped
@@ -116,11 +169,13 @@ fn c_smoke_program_is_asan_clean() {
         &["-fsanitize=address", "-fno-omit-frame-pointer"],
         "smoke-asan",
     );
-    let out = run(Command::new(&exe).env(
+    let capture = out_dir().join("smoke-asan.shcap");
+    let out = run(Command::new(&exe).arg(&capture).env(
         "ASAN_OPTIONS",
         "detect_leaks=1:abort_on_error=0:halt_on_error=1",
     ));
     assert!(String::from_utf8_lossy(&out.stdout).contains("all checks passed"));
+    replays_identically(&capture);
 }
 
 /// The header in its other modes: C++, and a host that has the DDK types.

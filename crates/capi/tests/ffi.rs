@@ -348,20 +348,132 @@ fn drivers_work_concurrently_and_a_shared_driver_serializes() {
 }
 
 #[test]
-fn render_cb_validates_then_is_not_implemented() {
+fn render_cb_answers_through_the_kernel_or_refuses_at_the_boundary() {
     let d = driver();
     // SAFETY: an all-zero D3DDDICB_RENDER is a valid value (integers and
     // null pointers).
     let mut r: D3DDDICB_RENDER = unsafe { std::mem::zeroed() };
-    // SAFETY: valid pointers.
+    let nothing_written = |r: &D3DDDICB_RENDER| {
+        r.NewCommandBufferSize == 7 && r.NewAllocationListSize == 7 && r.QueuedBufferCount == 7
+    };
+    // SAFETY: valid pointers; the buffers named have the lengths given.
     unsafe {
-        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_NOTIMPL));
-        r.BroadcastContextCount = 65;
+        // No context: the kernel refuses, the sizes come back.
         assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
-        r.BroadcastContextCount = 0;
+        assert_eq!(r.NewCommandBufferSize, 64 << 10);
+        assert_eq!(r.NewAllocationListSize, 256);
+        assert_eq!(r.NewPatchLocationListSize, 1024);
+        // Reserved flag bits: the kernel's E_INVALIDARG.
         r.Flags = 0x10;
+        r.NewCommandBufferSize = 0;
         assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
+        assert_eq!(r.NewCommandBufferSize, 64 << 10);
+        r.Flags = 0;
+        // At the boundary nothing is written back.
+        r.NewCommandBufferSize = 7;
+        r.NewAllocationListSize = 7;
+        r.QueuedBufferCount = 7;
+        r.BroadcastContextCount = 1;
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
+        assert!(nothing_written(&r));
+        r.BroadcastContextCount = 0;
+        r.CommandLength = 8; // no buffer
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
+        assert!(nothing_written(&r));
+        let mut words = [0u32; 4];
+        r.pNewCommandBuffer = words.as_mut_ptr().cast::<u8>().add(1).cast(); // misaligned
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
+        assert!(nothing_written(&r));
+        r.pNewCommandBuffer = words.as_mut_ptr().cast();
+        r.NumPatchLocations = 1; // no list
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
+        assert!(nothing_written(&r));
+        r.NumPatchLocations = 0;
+        let mut other = null_mut();
+        assert_eq!(
+            softhal_render_cb(other, &mut r),
+            hr(codes::E_INVALIDARG),
+            "NULL hDevice"
+        );
+        other = (&mut words as *mut [u32; 4]).cast();
+        assert_eq!(
+            softhal_render_cb(other, &mut r),
+            hr(codes::DDERR_INVALIDOBJECT)
+        );
+        assert!(nothing_written(&r));
+        // Counts beyond the limits are refused before any buffer is read
+        // (the 16-byte buffer is never read for 64 MiB + 4).
+        let mut ctx = null_mut();
+        assert_eq!(
+            softhal_render_context_create(d, SOFTHAL_ENGINE_3D, &mut ctx),
+            OK
+        );
+        r.hContext = ctx;
+        r.CommandLength = (64 << 20) + 4;
+        assert_eq!(
+            softhal_render_cb(d.cast(), &mut r),
+            hr(codes::E_OUTOFMEMORY)
+        );
+        r.CommandLength = 8;
+        r.NumAllocations = 5000;
+        assert_eq!(
+            softhal_render_cb(d.cast(), &mut r),
+            hr(codes::E_OUTOFMEMORY)
+        );
+        r.NumAllocations = 0;
+        // Two NOPs: accepted; a resize request is granted.
+        words[0] = 0x0001_0001;
+        words[1] = 0x0001_0001;
+        r.Flags = 1; // ResizeCommandBuffer
+        r.NewCommandBufferSize = 1 << 20;
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), OK);
+        assert_eq!(r.NewCommandBufferSize, 1 << 20);
+        assert_eq!(r.pNewCommandBuffer, words.as_mut_ptr().cast());
+        assert_eq!(softhal_render_context_destroy(d, ctx), OK);
+        assert_eq!(
+            softhal_render_context_destroy(d, ctx),
+            hr(codes::E_INVALIDARG)
+        );
+        assert_eq!(
+            softhal_render_context_destroy(d, null_mut()),
+            hr(codes::E_INVALIDARG)
+        );
+        assert_eq!(
+            softhal_render_context_create(d, 2, &mut ctx),
+            hr(codes::E_INVALIDARG)
+        );
+        assert!(ctx.is_null());
         assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+#[test]
+fn every_surface_has_its_own_allocation() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let vb = surface(d, SOFTHAL_SURFACE_VERTEXBUFFER, 0, 64, 1);
+    let tex = surface(d, SOFTHAL_SURFACE_TEXTURE, 21, 8, 8);
+    let (mut a, mut b, mut c) = (0u32, 0u32, 0u32);
+    // SAFETY: valid pointers, or null / misaligned ones rejected first.
+    unsafe {
+        assert_eq!(softhal_surface_get_allocation(rt, &mut a), OK);
+        assert_eq!(softhal_surface_get_allocation(vb, &mut b), OK);
+        assert!(a != 0 && b != 0 && a != b);
+        assert_eq!(softhal_surface_get_allocation(tex, &mut c), OK);
+        assert!(c != 0 && c != a && c != b, "textures are GPU allocations");
+        assert_eq!(
+            softhal_surface_get_allocation(rt, null_mut()),
+            hr(codes::E_INVALIDARG)
+        );
+        assert_eq!(
+            softhal_surface_get_allocation(null_mut(), &mut c),
+            hr(codes::E_INVALIDARG)
+        );
+        assert_eq!(softhal_driver_destroy(d), OK);
+        assert_eq!(
+            softhal_surface_get_allocation(rt, &mut c),
+            hr(codes::DDERR_INVALIDOBJECT)
+        );
     }
 }
 

@@ -56,9 +56,12 @@ pub mod kind {
     pub const PRESENT: u16 = 12;
     /// Complete all work.
     pub const COMPLETE_WORK: u16 = 13;
-    /// Reserved: a render-callback (WDDM-style) submission. Its payload is
-    /// defined by the submission issue; until then readers reject it.
+    /// A render-callback (WDDM-style) submission.
     pub const SUBMIT: u16 = 14;
+    /// A GPU context for render-callback submissions was created.
+    pub const RENDER_CONTEXT_CREATE: u16 = 15;
+    /// A render context was destroyed.
+    pub const RENDER_CONTEXT_DESTROY: u16 = 16;
 }
 
 // ====================================================================== encode
@@ -95,6 +98,7 @@ enum AnswerShape {
     Dp2,
     Passes,
     Frame,
+    Submit,
 }
 
 fn put_answer(o: &mut Out, a: &Option<Answer>, shape: AnswerShape) {
@@ -113,6 +117,12 @@ fn put_answer(o: &mut Out, a: &Option<Answer>, shape: AnswerShape) {
         }
         AnswerShape::Passes => o.u32(a.passes),
         AnswerShape::Frame => o.u64(a.checksum),
+        AnswerShape::Submit => {
+            for v in a.sizes {
+                o.u32(v);
+            }
+            o.u32(a.queued);
+        }
     }
 }
 
@@ -258,6 +268,58 @@ pub fn encode_record(r: &Record) -> (u16, Vec<u8>) {
             kind::PRESENT
         }
         Record::CompleteWork => kind::COMPLETE_WORK,
+        Record::Submit { call: c, answer } => {
+            for v in [
+                c.context,
+                c.flags,
+                c.command_offset,
+                c.command_length,
+                c.num_allocations,
+                c.num_patch_locations,
+                c.req_command_buffer_size,
+                c.req_allocation_list_size,
+                c.req_patch_list_size,
+            ] {
+                o.u32(v);
+            }
+            o.blob(&c.command_bytes);
+            o.u32(c.allocations.len() as u32);
+            for a in &c.allocations {
+                for v in [a.handle, a.value, a.surface] {
+                    o.u32(v);
+                }
+            }
+            o.u32(c.patches.len() as u32);
+            for p in &c.patches {
+                for v in [
+                    p.allocation_index,
+                    p.slot_id,
+                    p.driver_id,
+                    p.allocation_offset,
+                    p.patch_offset,
+                    p.split_offset,
+                ] {
+                    o.u32(v);
+                }
+            }
+            put_answer(&mut o, answer, AnswerShape::Submit);
+            kind::SUBMIT
+        }
+        Record::RenderContextCreate {
+            handle,
+            engine,
+            answer,
+        } => {
+            o.u32(*handle);
+            o.u32(*engine);
+            put_answer(&mut o, answer, AnswerShape::Status);
+            kind::RENDER_CONTEXT_CREATE
+        }
+        Record::RenderContextDestroy { handle, answer } => {
+            o.u32(*handle);
+            put_answer(&mut o, answer, AnswerShape::Status);
+            kind::RENDER_CONTEXT_DESTROY
+        }
     };
     (code, o.0)
 }
@@ -346,6 +408,20 @@ impl<'a> In<'a> {
         let n = self.u32(what)?;
         Ok(self.take(n as usize, what)?.to_vec())
     }
+    /// A `u32` count of `size`-byte entries and the entries' bytes, checked
+    /// against the bytes that remain before anything is allocated.
+    fn entries(&mut self, size: usize, what: &'static str) -> R<&'a [u8]> {
+        let n = self.u32(what)?;
+        let bytes = (n as usize).checked_mul(size).ok_or((
+            self.at(),
+            LoadErrorKind::Truncated {
+                what,
+                need: u64::from(n).saturating_mul(size as u64),
+                have: self.b.len().saturating_sub(self.pos) as u64,
+            },
+        ))?;
+        self.take(bytes, what)
+    }
     fn flag(&mut self, what: &'static str) -> R<bool> {
         let at = self.at();
         match self.u32(what)? {
@@ -388,6 +464,14 @@ impl<'a> In<'a> {
             }
             AnswerShape::Passes => a.passes = self.u32("dwNumPasses")?,
             AnswerShape::Frame => a.checksum = self.u64("checksum")?,
+            AnswerShape::Submit => {
+                a.sizes = [
+                    self.u32("NewCommandBufferSize")?,
+                    self.u32("NewAllocationListSize")?,
+                    self.u32("NewPatchLocationListSize")?,
+                ];
+                a.queued = self.u32("QueuedBufferCount")?;
+            }
         }
         Ok(Some(a))
     }
@@ -539,15 +623,59 @@ fn decode_payload(code: u16, p: &mut In<'_>) -> R<Option<Record>> {
         },
         kind::COMPLETE_WORK => Record::CompleteWork,
         kind::SUBMIT => {
-            return Err((
-                p.at(),
-                LoadErrorKind::Reserved {
-                    code,
-                    name: "render-callback submission",
-                    why: "its payload arrives with the submission issue",
-                },
-            ))
+            let mut c = SubmitCall {
+                context: p.u32("hContext")?,
+                flags: p.u32("Flags")?,
+                command_offset: p.u32("CommandOffset")?,
+                command_length: p.u32("CommandLength")?,
+                num_allocations: p.u32("NumAllocations")?,
+                num_patch_locations: p.u32("NumPatchLocations")?,
+                req_command_buffer_size: p.u32("NewCommandBufferSize")?,
+                req_allocation_list_size: p.u32("NewAllocationListSize")?,
+                req_patch_list_size: p.u32("NewPatchLocationListSize")?,
+                ..SubmitCall::default()
+            };
+            c.command_bytes = p.blob("command buffer")?;
+            let word = |b: &[u8], i: usize| {
+                b.get(i * 4..i * 4 + 4)
+                    .and_then(|s| s.try_into().ok())
+                    .map_or(0, u32::from_le_bytes)
+            };
+            c.allocations = p
+                .entries(12, "allocation list")?
+                .chunks_exact(12)
+                .map(|e| SubmitAllocation {
+                    handle: word(e, 0),
+                    value: word(e, 1),
+                    surface: word(e, 2),
+                })
+                .collect();
+            c.patches = p
+                .entries(24, "patch-location list")?
+                .chunks_exact(24)
+                .map(|e| softhal_submit::PatchLocation {
+                    allocation_index: word(e, 0),
+                    slot_id: word(e, 1),
+                    driver_id: word(e, 2),
+                    allocation_offset: word(e, 3),
+                    patch_offset: word(e, 4),
+                    split_offset: word(e, 5),
+                })
+                .collect();
+            Record::Submit {
+                call: Box::new(c),
+                answer: p.answer(Submit)?,
+            }
         }
+        kind::RENDER_CONTEXT_CREATE => Record::RenderContextCreate {
+            handle: p.u32("handle")?,
+            engine: p.u32("engine")?,
+            answer: p.answer(Status)?,
+        },
+        kind::RENDER_CONTEXT_DESTROY => Record::RenderContextDestroy {
+            handle: p.u32("handle")?,
+            answer: p.answer(Status)?,
+        },
         _ => return Ok(None),
     };
     Ok(Some(r))

@@ -5,12 +5,15 @@
 //! creation with initial contents, locks with the bytes written, contexts,
 //! every DrawPrimitives2 call with all of its `D3DHAL_DRAWPRIMITIVES2DATA`
 //! fields, command bytes and user-memory vertices, Clear2,
-//! ValidateTextureStageState, flips and presents — together with the
+//! ValidateTextureStageState, flips and presents, render-callback
+//! submissions and their GPU contexts — together with the
 //! driver's answers (`ddrval`, `dwErrorOffset`, returned flags, frame
 //! checksums), so that a replay can check them.
 //!
 //! * In: untrusted capture bytes ([`binary::decode`]) or text
-//!   ([`text::from_text`]); or live calls through a [`Recorder`].
+//!   ([`text::from_text`]); or live calls through a [`Recorder`] (which
+//!   owns the driver) or an [`Observer`] (told about each call on a driver
+//!   the host keeps owning; the recorder is built on it).
 //! * Out: a [`Capture`]; its binary ([`binary::encode`]) and canonical text
 //!   ([`text::to_text`]) forms; a [`replay::Replay`] (frames as RGBA8 with
 //!   FNV-1a 64 checksums, the driver's answers, the differences from the
@@ -40,6 +43,7 @@ pub mod binary;
 pub mod error;
 pub mod info;
 pub mod limits;
+pub mod observer;
 pub mod record;
 pub mod recorder;
 pub mod replay;
@@ -47,7 +51,11 @@ pub mod text;
 pub mod vertex;
 
 pub use error::{LoadError, LoadErrorKind, TextError};
-pub use record::{fnv1a64, Answer, Capture, Clear2Call, Dp2Call, LockApi, Record, SurfaceSpec};
+pub use observer::Observer;
+pub use record::{
+    fnv1a64, Answer, Capture, Clear2Call, Dp2Call, LockApi, Record, SubmitAllocation, SubmitCall,
+    SurfaceSpec,
+};
 pub use recorder::Recorder;
 pub use replay::{replay, Replay, Replayer};
 

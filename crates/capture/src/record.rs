@@ -127,6 +127,11 @@ pub struct Answer {
     pub checksum: u64,
     /// DrawPrimitives2 with `lpdwRStates`: the array after the call.
     pub rstates: Option<Box<[u32; 256]>>,
+    /// Submit: the granted sizes `NewCommandBufferSize` (bytes),
+    /// `NewAllocationListSize` and `NewPatchLocationListSize` (entries).
+    pub sizes: [u32; 3],
+    /// Submit: `QueuedBufferCount`.
+    pub queued: u32,
 }
 
 /// One DrawPrimitives2 call: every `D3DHAL_DRAWPRIMITIVES2DATA` input field
@@ -181,6 +186,55 @@ pub struct Clear2Call {
     pub stencil: u32,
     /// `lpRects`: {x1, y1, x2, y2}.
     pub rects: Vec<[i32; 4]>,
+}
+
+/// One allocation-list entry of a recorded submission
+/// (`D3DDDI_ALLOCATIONLIST`) and the surface it named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SubmitAllocation {
+    /// `hAllocation` as the host passed it (the recording driver's
+    /// allocation handle).
+    pub handle: u32,
+    /// `Value` (WriteOperation, DoNotRetireInstance, OfferPriority, reserved
+    /// bits).
+    pub value: u32,
+    /// The surface whose allocation `handle` was when the call was made (0:
+    /// none, the handle was invalid). A replay names that surface's
+    /// allocation in its own driver, or 0 (never a valid allocation).
+    pub surface: u32,
+}
+
+/// One render-callback submission (`softhal_render_cb` /
+/// `Driver::render`): every `D3DDDICB_RENDER` input and the data behind its
+/// pointers, as the driver received them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SubmitCall {
+    /// `hContext`: a render context handle (0 = NULL).
+    pub context: u32,
+    /// `Flags` (`D3DDDICB_RENDERFLAGS`).
+    pub flags: u32,
+    /// `CommandOffset`.
+    pub command_offset: u32,
+    /// `CommandLength`.
+    pub command_length: u32,
+    /// `NumAllocations`.
+    pub num_allocations: u32,
+    /// `NumPatchLocations`.
+    pub num_patch_locations: u32,
+    /// `NewCommandBufferSize` as passed in (a request with
+    /// RESIZE_COMMAND_BUFFER).
+    pub req_command_buffer_size: u32,
+    /// `NewAllocationListSize` as passed in.
+    pub req_allocation_list_size: u32,
+    /// `NewPatchLocationListSize` as passed in.
+    pub req_patch_list_size: u32,
+    /// The command buffer handed in (its length may differ from
+    /// `command_length`: a call whose length lies is recorded as made).
+    pub command_bytes: Vec<u8>,
+    /// The allocation-list entries handed in.
+    pub allocations: Vec<SubmitAllocation>,
+    /// The patch-location entries handed in.
+    pub patches: Vec<softhal_submit::PatchLocation>,
 }
 
 /// How a surface was locked.
@@ -312,6 +366,30 @@ pub enum Record {
     },
     /// All work completed (no buffer busy).
     CompleteWork,
+    /// A render-callback submission. Answer: `ddrval`, `sizes`, `queued`.
+    Submit {
+        /// The call.
+        call: Box<SubmitCall>,
+        /// Recorded answer.
+        answer: Option<Answer>,
+    },
+    /// A GPU context for render-callback submissions was created on engine
+    /// `engine` (0 3-D, 1 copy; `handle` 0 if it failed). Answer: `ddrval`.
+    RenderContextCreate {
+        /// Handle returned.
+        handle: u32,
+        /// Engine code.
+        engine: u32,
+        /// Recorded answer.
+        answer: Option<Answer>,
+    },
+    /// A render context was destroyed. Answer: `ddrval`.
+    RenderContextDestroy {
+        /// Handle.
+        handle: u32,
+        /// Recorded answer.
+        answer: Option<Answer>,
+    },
 }
 
 impl Record {
@@ -331,6 +409,9 @@ impl Record {
             Record::CompleteFlips => "complete_flips",
             Record::Present { .. } => "present",
             Record::CompleteWork => "complete_work",
+            Record::Submit { .. } => "submit",
+            Record::RenderContextCreate { .. } => "render_context",
+            Record::RenderContextDestroy { .. } => "render_context_destroy",
         }
     }
 
@@ -347,7 +428,10 @@ impl Record {
             | Record::Clear2 { answer, .. }
             | Record::ValidateTextureStageState { answer, .. }
             | Record::Flip { answer, .. }
-            | Record::Present { answer, .. } => answer.as_ref(),
+            | Record::Present { answer, .. }
+            | Record::Submit { answer, .. }
+            | Record::RenderContextCreate { answer, .. }
+            | Record::RenderContextDestroy { answer, .. } => answer.as_ref(),
             Record::CompleteFlips | Record::CompleteWork => None,
         }
     }
@@ -365,7 +449,10 @@ impl Record {
             | Record::Clear2 { answer, .. }
             | Record::ValidateTextureStageState { answer, .. }
             | Record::Flip { answer, .. }
-            | Record::Present { answer, .. } => Some(answer),
+            | Record::Present { answer, .. }
+            | Record::Submit { answer, .. }
+            | Record::RenderContextCreate { answer, .. }
+            | Record::RenderContextDestroy { answer, .. } => Some(answer),
             Record::CompleteFlips | Record::CompleteWork => None,
         }
     }

@@ -23,6 +23,10 @@
 //! result, nothing in the capture can make the replay itself fail.
 //! Not reproduced: a host's `D3dParseUnknownCommand` hook (replays run
 //! without one).
+//!
+//! Render-callback submissions: render contexts are mapped like device
+//! contexts, and each allocation-list entry is translated through the
+//! surface it named when recorded (`docs/capture-format.md`, SUBMIT).
 
 use crate::record::*;
 use softhal_device::{
@@ -194,6 +198,7 @@ pub struct Replayer {
     driver: Driver,
     surfaces: HashMap<u32, u32>,
     contexts: HashMap<u32, u32>,
+    render_contexts: HashMap<u32, u32>,
     context_order: Vec<u32>,
     out: Replay,
 }
@@ -214,6 +219,7 @@ impl Replayer {
             driver: Driver::new(threads)?,
             surfaces: HashMap::new(),
             contexts: HashMap::new(),
+            render_contexts: HashMap::new(),
             context_order: Vec::new(),
             out: Replay::default(),
         })
@@ -474,6 +480,27 @@ impl Replayer {
                 self.driver.complete_work();
                 None
             }
+            Record::Submit { call, .. } => Some(self.submit(call)),
+            Record::RenderContextCreate { handle, engine, .. } => {
+                match crate::observer::engine_of(*engine) {
+                    None => status(codes::E_INVALIDARG),
+                    Some(e) => {
+                        let r = self.driver.render_context_create(e);
+                        if let Ok(h) = r {
+                            self.render_contexts.insert(*handle, h);
+                        }
+                        status(crate::observer::ddrval(&r))
+                    }
+                }
+            }
+            Record::RenderContextDestroy { handle, .. } => {
+                let live = self.render_contexts.get(handle).copied().unwrap_or(0);
+                let r = self.driver.render_context_destroy(live);
+                if r.is_ok() {
+                    self.render_contexts.remove(handle);
+                }
+                status(ok_or(r))
+            }
         };
         if let (Some(rec), Some(got)) = (r.answer(), ans.as_ref()) {
             for detail in compare(r, rec, got) {
@@ -540,6 +567,44 @@ impl Replayer {
         }
     }
 
+    /// A render-callback submission: the recorded buffers, with the render
+    /// context and every allocation-list entry translated (an entry names
+    /// the allocation of the surface it named when recorded; a context or
+    /// surface the replay does not know becomes 0, which is never valid, so
+    /// an invalid handle stays invalid).
+    fn submit(&mut self, c: &SubmitCall) -> Answer {
+        let allocation_list = c
+            .allocations
+            .iter()
+            .map(|a| softhal_submit::AllocationListEntry {
+                h_allocation: self
+                    .surfaces
+                    .get(&a.surface)
+                    .and_then(|s| self.driver.allocation_of(*s))
+                    .unwrap_or(0),
+                value: a.value,
+            })
+            .collect();
+        let mut rd = softhal_submit::RenderData {
+            command_length: c.command_length,
+            command_offset: c.command_offset,
+            num_allocations: c.num_allocations,
+            num_patch_locations: c.num_patch_locations,
+            command_buffer: c.command_bytes.clone(),
+            new_command_buffer_size: c.req_command_buffer_size,
+            allocation_list,
+            new_allocation_list_size: c.req_allocation_list_size,
+            patch_location_list: c.patches.clone(),
+            new_patch_location_list_size: c.req_patch_list_size,
+            flags: c.flags,
+            h_context: (c.context != 0)
+                .then(|| self.render_contexts.get(&c.context).copied().unwrap_or(0)),
+            ..softhal_submit::RenderData::default()
+        };
+        let hr = self.driver.render(&mut rd);
+        crate::observer::submit_answer(&rd, hr)
+    }
+
     /// Ends the replay: captures each live context's render target.
     pub fn finish(mut self, records: usize) -> Replay {
         for rec in self.context_order.clone() {
@@ -595,6 +660,24 @@ fn compare(r: &Record, rec: &Answer, got: &Answer) -> Vec<String> {
                 "dwNumPasses: recorded {}, replayed {}",
                 rec.passes, got.passes
             ));
+        }
+        Record::Submit { .. } => {
+            let names = [
+                "NewCommandBufferSize",
+                "NewAllocationListSize",
+                "NewPatchLocationListSize",
+            ];
+            for ((n, a), b) in names.iter().zip(rec.sizes).zip(got.sizes) {
+                if a != b {
+                    d.push(format!("{n}: recorded {a}, replayed {b}"));
+                }
+            }
+            if rec.queued != got.queued {
+                d.push(format!(
+                    "QueuedBufferCount: recorded {}, replayed {}",
+                    rec.queued, got.queued
+                ));
+            }
         }
         Record::Flip { .. } | Record::Present { .. }
             if rec.checksum != 0 && rec.checksum != got.checksum =>

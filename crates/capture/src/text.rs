@@ -128,9 +128,80 @@ fn write_expect(out: &mut String, r: &Record) {
         Record::Flip { .. } | Record::Present { .. } => {
             let _ = write!(out, " checksum={:#018x}", a.checksum);
         }
+        Record::Submit { .. } => {
+            let _ = write!(
+                out,
+                " command_buffer_size={} allocation_list_size={} patch_list_size={} queued={}",
+                a.sizes[0], a.sizes[1], a.sizes[2], a.queued
+            );
+        }
         _ => {}
     }
     out.push('\n');
+}
+
+/// The text keyword of an engine code.
+fn engine_word(code: u32) -> String {
+    match code {
+        0 => "3d".to_string(),
+        1 => "copy".to_string(),
+        n => n.to_string(),
+    }
+}
+
+/// Command bytes per `commands hex:` line in the canonical form.
+const COMMAND_LINE_BYTES: usize = 64;
+
+fn write_submit(out: &mut String, c: &SubmitCall) {
+    let _ = write!(
+        out,
+        "submit context={:#x} flags={:#x} command_offset={} req_command_buffer_size={} req_allocation_list_size={} req_patch_list_size={}",
+        c.context,
+        c.flags,
+        c.command_offset,
+        c.req_command_buffer_size,
+        c.req_allocation_list_size,
+        c.req_patch_list_size
+    );
+    if c.command_length as usize != c.command_bytes.len() {
+        let _ = write!(out, " command_length={}", c.command_length);
+    }
+    if c.num_allocations as usize != c.allocations.len() {
+        let _ = write!(out, " num_allocations={}", c.num_allocations);
+    }
+    if c.num_patch_locations as usize != c.patches.len() {
+        let _ = write!(out, " num_patch_locations={}", c.num_patch_locations);
+    }
+    out.push('\n');
+    for chunk in c.command_bytes.chunks(COMMAND_LINE_BYTES) {
+        let _ = writeln!(out, "  commands {}", hex(chunk));
+    }
+    for a in &c.allocations {
+        let _ = writeln!(
+            out,
+            "  allocation {:#x} surface={:#x} value={:#x}",
+            a.handle, a.surface, a.value
+        );
+    }
+    for p in &c.patches {
+        let _ = write!(
+            out,
+            "  patch index={} offset={}",
+            p.allocation_index, p.patch_offset
+        );
+        for (k, v) in [
+            ("slot", p.slot_id),
+            ("driver", p.driver_id),
+            ("allocation_offset", p.allocation_offset),
+            ("split", p.split_offset),
+        ] {
+            if v != 0 {
+                let _ = write!(out, " {k}={v:#x}");
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str(".end\n");
 }
 
 /// Writes one record (and its `expect` line).
@@ -293,6 +364,17 @@ pub fn write_record(out: &mut String, r: &Record) {
             let _ = writeln!(out, "present {handle:#x}");
         }
         Record::CompleteWork => out.push_str("complete_work\n"),
+        Record::Submit { call, .. } => write_submit(out, call),
+        Record::RenderContextCreate { handle, engine, .. } => {
+            let _ = writeln!(
+                out,
+                "render_context {handle:#x} engine={}",
+                engine_word(*engine)
+            );
+        }
+        Record::RenderContextDestroy { handle, .. } => {
+            let _ = writeln!(out, "render_context_destroy {handle:#x}");
+        }
     }
     write_expect(out, r);
 }
@@ -451,6 +533,14 @@ fn parse_answer(r: &Record, items: Vec<Item>) -> Result<Answer, String> {
             }
         }
         Record::ValidateTextureStageState { .. } => ans.passes = a.num("passes", 0)?,
+        Record::Submit { .. } => {
+            ans.sizes = [
+                a.num("command_buffer_size", 0)?,
+                a.num("allocation_list_size", 0)?,
+                a.num("patch_list_size", 0)?,
+            ];
+            ans.queued = a.num("queued", 0)?;
+        }
         Record::Flip { .. } | Record::Present { .. } => {
             if let Some(w) = a.word("checksum")? {
                 let h = w.strip_prefix("0x").unwrap_or(&w);
@@ -798,6 +888,108 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A `submit` block: the call line, then `commands`, `allocation` and
+    /// `patch` lines up to `.end`.
+    fn submit(&mut self, no: usize, items: Vec<Item>) -> Result<Record, TextError> {
+        let err = |m: String| TextError {
+            line: no,
+            message: m,
+        };
+        let mut a = Args::from_items(items).map_err(err)?;
+        let mut c = SubmitCall {
+            context: a.num("context", 0).map_err(err)?,
+            flags: a.num("flags", 0).map_err(err)?,
+            command_offset: a.num("command_offset", 0).map_err(err)?,
+            req_command_buffer_size: a.num("req_command_buffer_size", 0).map_err(err)?,
+            req_allocation_list_size: a.num("req_allocation_list_size", 0).map_err(err)?,
+            req_patch_list_size: a.num("req_patch_list_size", 0).map_err(err)?,
+            ..SubmitCall::default()
+        };
+        let mut counts = [None; 3];
+        for (slot, key) in
+            counts
+                .iter_mut()
+                .zip(["command_length", "num_allocations", "num_patch_locations"])
+        {
+            if let Some(w) = a.word(key).map_err(err)? {
+                *slot = Some(
+                    names::parse_number(&w)
+                        .ok_or_else(|| err(format!("{key}: cannot read {w}")))?,
+                );
+            }
+        }
+        a.finish().map_err(err)?;
+        let mut ended = false;
+        while let Some(l) = self.next_line() {
+            let no = l.no;
+            let err = |m: String| TextError {
+                line: no,
+                message: m,
+            };
+            let Some((kw, items)) = lexer::parse_line(l.raw).map_err(err)? else {
+                continue;
+            };
+            let mut a = Args::from_items(items).map_err(err)?;
+            match kw.to_ascii_lowercase().as_str() {
+                ".end" => {
+                    a.finish().map_err(err)?;
+                    ended = true;
+                    break;
+                }
+                "commands" => {
+                    if a.words.len() != 1 {
+                        return Err(err("commands: expected one hex:<bytes> word".into()));
+                    }
+                    let w = a.words.remove(0);
+                    c.command_bytes
+                        .extend_from_slice(&parse_hex_word(&w).map_err(err)?);
+                    if c.command_bytes.len() as u64 > limits::MAX_RECORD_BYTES {
+                        return Err(err("commands: too many bytes".into()));
+                    }
+                }
+                "allocation" => c.allocations.push(SubmitAllocation {
+                    handle: a.handle().map_err(err)?,
+                    surface: a.num("surface", 0).map_err(err)?,
+                    value: a.num("value", 0).map_err(err)?,
+                }),
+                "patch" => c.patches.push(softhal_submit::PatchLocation {
+                    allocation_index: a.required("index").map_err(err)?,
+                    patch_offset: a.required("offset").map_err(err)?,
+                    slot_id: a.num("slot", 0).map_err(err)?,
+                    driver_id: a.num("driver", 0).map_err(err)?,
+                    allocation_offset: a.num("allocation_offset", 0).map_err(err)?,
+                    split_offset: a.num("split", 0).map_err(err)?,
+                }),
+                other => {
+                    return Err(err(format!(
+                        "submit: expected commands, allocation, patch or .end, found {other}"
+                    )))
+                }
+            }
+            a.finish().map_err(err)?;
+        }
+        if !ended {
+            return Err(err("submit: missing .end".into()));
+        }
+        let len = |n: usize| u32::try_from(n).map_err(|_| err("submit: too large".into()));
+        c.command_length = match counts[0] {
+            Some(n) => n,
+            None => len(c.command_bytes.len())?,
+        };
+        c.num_allocations = match counts[1] {
+            Some(n) => n,
+            None => len(c.allocations.len())?,
+        };
+        c.num_patch_locations = match counts[2] {
+            Some(n) => n,
+            None => len(c.patches.len())?,
+        };
+        Ok(Record::Submit {
+            call: Box::new(c),
+            answer: None,
+        })
+    }
+
     fn record(&mut self, no: usize, kw: &str, items: Vec<Item>) -> Result<Record, TextError> {
         let err = |m: String| TextError {
             line: no,
@@ -813,6 +1005,27 @@ impl<'a> Parser<'a> {
         Ok(match kw.as_str() {
             "surface" => return self.surface(no, items),
             "dp2" => return self.dp2(no, items),
+            "submit" => return self.submit(no, items),
+            "render_context" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let handle = a.handle().map_err(err)?;
+                let engine = match a.word("engine").map_err(err)?.as_deref() {
+                    None | Some("3d") => 0,
+                    Some("copy") => 1,
+                    Some(w) => names::parse_number(w)
+                        .ok_or_else(|| err(format!("engine: expected 3d or copy, found {w}")))?,
+                };
+                a.finish().map_err(err)?;
+                Record::RenderContextCreate {
+                    handle,
+                    engine,
+                    answer: None,
+                }
+            }
+            "render_context_destroy" => Record::RenderContextDestroy {
+                handle: simple(items)?,
+                answer: None,
+            },
             "destroy" => Record::DestroySurface {
                 handle: simple(items)?,
                 answer: None,

@@ -201,10 +201,35 @@ fn record_level_errors_name_record_and_offset() {
             .kind,
         LoadErrorKind::BadRecordFlags(0x80)
     );
-    // The reserved render-callback submission record.
+    // A render-callback submission whose allocation count promises more
+    // entries than the payload holds: refused before allocating.
+    let mut submit = vec![0u8; 9 * 4];
+    submit.extend_from_slice(&0u32.to_le_bytes()); // no command bytes
+    submit.extend_from_slice(&0xffff_ffffu32.to_le_bytes()); // allocations
+    let e = binary::decode(&with_records(&[binary::frame(kind::SUBMIT, &submit)], 1)).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            LoadErrorKind::Truncated {
+                what: "allocation list",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.record, 0);
+    // An empty submission payload is truncated, not reserved any more.
     let e = binary::decode(&with_records(&[binary::frame(kind::SUBMIT, &[])], 1)).unwrap_err();
-    assert!(matches!(e.kind, LoadErrorKind::Reserved { code: 14, .. }));
-    assert!(e.to_string().contains("submission issue"), "{e}");
+    assert!(
+        matches!(
+            e.kind,
+            LoadErrorKind::Truncated {
+                what: "hContext",
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Extra payload bytes.
     let e = binary::decode(&with_records(
         &[binary::frame(kind::COMPLETE_WORK, &[0])],

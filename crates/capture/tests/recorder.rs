@@ -183,3 +183,116 @@ fn write_errors_are_reported_by_finish() {
     assert!(r.create_render_target(Format::X8R8G8B8, 4, 4).is_ok());
     assert_eq!(r.finish().unwrap_err().to_string(), "disk full");
 }
+
+/// Render-callback submissions (the host as the user-mode driver) are
+/// recorded with their buffers; a replay translates the render context and
+/// every allocation-list entry (through the surface it named) and answers
+/// alike — accepted and refused submissions — with the same pixels.
+#[test]
+fn render_callback_submissions_replay_identically() {
+    use softhal_submit::packet::{op, Writer};
+    use softhal_submit::{AllocationListEntry, Engine, PatchLocation, RenderData};
+    // A driver that has had a surface and a render context: the replay's
+    // allocation and context handles differ from the recorded ones.
+    let mut drv = Driver::new(1).unwrap();
+    let gone = drv.create_vertex_buffer(16, false).unwrap();
+    drv.destroy_surface(gone).unwrap();
+    let gone = drv.render_context_create(Engine::Copy).unwrap();
+    drv.render_context_destroy(gone).unwrap();
+    let mut r = Recorder::new(drv, Vec::new());
+    let rt = r.create_render_target(Format::A8R8G8B8, 16, 16).unwrap();
+    let vb = r
+        .create_surface(SurfaceDesc::buffer(
+            SurfaceKind::VertexBuffer { implicit: false },
+            60,
+        ))
+        .unwrap();
+    let tri = [
+        vertex(0.0, 0.0, 0.5, 0xff00_ff00),
+        vertex(16.0, 0.0, 0.5, 0xff00_ff00),
+        vertex(0.0, 16.0, 0.5, 0xff00_ff00),
+    ]
+    .concat();
+    r.lock(vb, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&tri);
+    r.unlock(vb).unwrap();
+    let ctx = r.render_context_create(Engine::ThreeD).unwrap();
+    let rt_alloc = r.driver().allocation_of(rt).unwrap();
+    assert_eq!(rt_alloc, 2, "the replay's will be 1");
+    let vb_alloc = r.driver().allocation_of(vb).unwrap();
+    let mut w = Writer::new();
+    w.set_regs(&[
+        (softhal_submit::regs::id::CULL_MODE, 1),
+        (softhal_submit::regs::id::Z_ENABLE, 0),
+    ]);
+    w.bind_targets(0, None);
+    w.clear_targets(1, 0xff80_0000, 1.0, 0, &[]);
+    w.vertex_format(&softhal_pipeline::VertexLayout::packed(
+        softhal_pipeline::PositionKind::Xyzrhw,
+        true,
+        false,
+        &[],
+    ));
+    w.set_vertices(1, 0, 60);
+    w.draw(4, 0, 1, 0, false);
+    let data = |w: &Writer| RenderData {
+        command_length: w.bytes.len() as u32,
+        command_buffer: w.bytes.clone(),
+        num_allocations: 2,
+        allocation_list: vec![
+            AllocationListEntry::new(rt_alloc, true),
+            AllocationListEntry::new(vb_alloc, false),
+        ],
+        num_patch_locations: w.refs.len() as u32,
+        patch_location_list: w
+            .refs
+            .iter()
+            .map(|p| PatchLocation {
+                allocation_index: p.index,
+                patch_offset: p.offset,
+                ..PatchLocation::default()
+            })
+            .collect(),
+        h_context: Some(ctx),
+        ..RenderData::default()
+    };
+    assert_eq!(r.render(&mut data(&w)), codes::D3D_OK);
+    let mut bad = w.clone();
+    bad.raw(op::FENCE_WAIT, 0, &[ctx, 1, 0]);
+    assert_eq!(
+        r.render(&mut data(&bad)),
+        codes::D3DDDIERR_PRIVILEGEDINSTRUCTION
+    );
+    let mut none = data(&w);
+    none.h_context = None;
+    assert_eq!(r.render(&mut none), codes::E_INVALIDARG);
+    let presented = r.present(rt).unwrap();
+    assert_eq!(&presented[..4], &[0, 255, 0, 255], "the triangle");
+    assert_eq!(
+        &presented[presented.len() - 4..],
+        &[128, 0, 0, 255],
+        "the clear"
+    );
+    r.render_context_destroy(ctx).unwrap();
+    assert!(r.render_context_destroy(ctx).is_err());
+
+    let (_, bytes) = r.finish().unwrap();
+    let cap = binary::decode(&bytes).unwrap();
+    let submits = cap
+        .records
+        .iter()
+        .filter(|r| matches!(r, Record::Submit { .. }))
+        .count();
+    assert_eq!(submits, 3);
+    let rep = softhal_capture::replay(&cap, 1, |_, _| {}).unwrap();
+    assert!(rep.differences.is_empty(), "{:?}", rep.differences);
+    assert_eq!(rep.frames.len(), 1);
+    assert_eq!(rep.frames[0].rgba, presented);
+    let t = text::to_text(&cap);
+    assert_eq!(
+        binary::encode(&text::from_text(&t, None).unwrap()),
+        bytes,
+        "{t}"
+    );
+}

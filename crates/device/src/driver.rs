@@ -20,6 +20,8 @@ use crate::resource::{Resource, Storage, SurfaceDesc, SurfaceKind};
 use softhal_pipeline::{self as pl, Format, Renderer};
 use softhal_wire::names::codes;
 use softhal_wire::{Command, DecodeOptions, Decoder};
+#[path = "render_cb.rs"]
+mod render_cb; // a child: it needs `Driver`'s private fields
 
 /// A host's `D3dParseUnknownCommand`: given the bytes from the unknown
 /// command's header to the end of the command data, returns the offset of

@@ -48,7 +48,9 @@
 //!   query responses written over the command data (0 if none).
 //!
 //! ## Modules
-//! [`driver`] (entry points), [`dp2`] (call structures), [`exec`] (one
+//! [`driver`] (entry points; its child `render_cb` holds
+//! [`Driver::render`] and the render contexts of hosts that act as the
+//! UMD themselves), [`dp2`] (call structures), [`exec`] (one
 //! command), [`state`] (state and its translation), [`stateblock`],
 //! [`blt`], [`patch`], [`shader`], [`swap`] (buffer renaming on fences),
 //! `gpu` (the UMD: DP2 work → packets → render callback),

@@ -7,6 +7,18 @@
  * malformed buffers and checks ddrval, dwErrorOffset and that the pixels
  * drawn earlier are intact; exercises the unknown-command hook, Clear2,
  * ValidateTextureStageState, argument validation and teardown.
+ *
+ * Then acts as the user-mode driver: writes GPU packets by hand (state,
+ * targets, a clear, a vertex format, a vertex-buffer binding and a draw)
+ * with their allocation and patch-location lists, submits them with
+ * softhal_render_cb on a render context and checks the triangle's pixels
+ * via lock; submits malformed buffers (a command length that cuts a packet
+ * or runs past the buffer, a bad allocation index, a privileged packet)
+ * and checks each code and that no pixel changed.
+ *
+ * Finally records a session on a second driver with softhal_capture_start
+ * / _stop into the file named by argv[1] (c_smoke.rs replays it and
+ * compares pixels and answers).
  * Exit status 0 = all checks passed. Built and run (also under
  * AddressSanitizer) by crates/capi/tests/c_smoke.rs. */
 #include <stdint.h>
@@ -143,7 +155,374 @@ static HRESULT SOFTHAL_DDI parse_unknown(void *lpvCommands, void **lplpvReturned
     return D3D_OK;
 }
 
-int main(void) {
+/* ---- GPU packets, written by hand as a user-mode driver would ---- */
+
+typedef struct {
+    DWORD d[128];
+    DWORD n;
+    D3DDDI_PATCHLOCATIONLIST patch[8];
+    DWORD npatch;
+} Packets;
+
+static void dw(Packets *p, DWORD v) {
+    if (p->n >= sizeof p->d / sizeof p->d[0]) {
+        fprintf(stderr, "packet buffer overflow\n");
+        exit(2);
+    }
+    p->d[p->n++] = v;
+}
+
+/* A reference DWORD (left 0) and its patch location naming list entry `index`. */
+static void ref(Packets *p, DWORD index) {
+    D3DDDI_PATCHLOCATIONLIST *pl = &p->patch[p->npatch++];
+    memset(pl, 0, sizeof *pl);
+    pl->AllocationIndex = index;
+    pl->PatchOffset = p->n * 4;
+    dw(p, 0);
+}
+
+static DWORD fbits(float f) {
+    DWORD u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+#define REG_CULL_MODE 0x002
+#define REG_Z_ENABLE 0x010
+#define GPU_NONE 0xFFFFFFFFu
+
+/* Clears the targets (allocation-list entries 0: colour, 1: depth) to
+ * `clear`, then draws `triangles` triangles of TL vertices from the vertex
+ * buffer (entry 2). */
+static void draw_packets(Packets *p, DWORD clear, DWORD triangles) {
+    int i;
+    memset(p, 0, sizeof *p);
+    dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_SET_REGS, 0, 5));
+    dw(p, REG_CULL_MODE);
+    dw(p, 1); /* D3DCULL_NONE */
+    dw(p, REG_Z_ENABLE);
+    dw(p, 1); /* D3DZB_TRUE */
+    dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_BIND_TARGETS, SOFTHAL_GPU_FLAG_DEPTH, 3));
+    ref(p, 0);
+    ref(p, 1);
+    dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_CLEAR, 0, 6));
+    dw(p, D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER);
+    dw(p, clear);
+    dw(p, fbits(1.0f));
+    dw(p, 0); /* stencil */
+    dw(p, 0); /* no rects: the whole targets */
+    dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_VERTEX_FORMAT, 0, 18));
+    dw(p, sizeof(TLVERTEX)); /* stride */
+    dw(p, 1);                /* XYZRHW */
+    dw(p, 0);                /* position offset */
+    dw(p, GPU_NONE);         /* blend weights */
+    dw(p, 0);
+    dw(p, GPU_NONE); /* normal */
+    dw(p, GPU_NONE); /* point size */
+    dw(p, 16);       /* diffuse */
+    dw(p, GPU_NONE); /* specular */
+    for (i = 0; i < 8; i++) dw(p, GPU_NONE); /* texture sets */
+    dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_SET_VERTICES, 0, 4));
+    ref(p, 2);
+    dw(p, 0);                        /* byte offset */
+    dw(p, 3 * sizeof(TLVERTEX));     /* byte size */
+    dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_DRAW, 0, 5));
+    dw(p, D3DPT_TRIANGLELIST);
+    dw(p, 0);
+    dw(p, triangles);
+    dw(p, 0);
+}
+
+/* A render-callback call for `p` with the allocation list `al` (3 entries). */
+static void render_data(D3DDDICB_RENDER *r, Packets *p, D3DDDI_ALLOCATIONLIST *al, HANDLE ctx) {
+    memset(r, 0, sizeof *r);
+    r->CommandLength = p->n * 4;
+    r->pNewCommandBuffer = p->d;
+    r->NumAllocations = 3;
+    r->pNewAllocationList = al;
+    r->NumPatchLocations = p->npatch;
+    r->pNewPatchLocationList = p->patch;
+    r->hContext = ctx;
+}
+
+/* The render target's bytes (level 0) into `out` (W * H * 4 bytes). */
+static void snapshot(softhal_surface *rt, BYTE *out) {
+    SOFTHAL_LOCKED_SURFACE l;
+    int y;
+    CHECK_HR(softhal_surface_lock(rt, SOFTHAL_LOCK_READONLY, &l), D3D_OK);
+    for (y = 0; y < H && l.pBits; y++)
+        memcpy(out + y * W * 4, (BYTE *)l.pBits + y * l.dwPitch, W * 4);
+    CHECK_HR(softhal_surface_unlock(rt), D3D_OK);
+}
+
+/* Submits `r`, which must fail with `want`, and checks that the sizes came
+ * back and that no pixel of `rt` changed. */
+static void expect_refused(softhal_driver *d, softhal_surface *rt, D3DDDICB_RENDER *r, HRESULT want, int line) {
+    static BYTE before[W * H * 4], after[W * H * 4];
+    HRESULT got;
+    snapshot(rt, before);
+    r->NewCommandBufferSize = 0;
+    r->NewAllocationListSize = 0;
+    r->NewPatchLocationListSize = 0;
+    got = softhal_render_cb(d, r);
+    if (got != want) {
+        fprintf(stderr, "smoke.c:%d: softhal_render_cb = 0x%08X, want 0x%08X\n", line, (unsigned)got,
+                (unsigned)want);
+        failures++;
+    }
+    if (r->NewCommandBufferSize == 0 || r->NewAllocationListSize == 0 || r->NewPatchLocationListSize == 0) {
+        fprintf(stderr, "smoke.c:%d: the sizes were not returned\n", line);
+        failures++;
+    }
+    snapshot(rt, after);
+    if (memcmp(before, after, sizeof before) != 0) {
+        fprintf(stderr, "smoke.c:%d: a refused submission changed pixels\n", line);
+        failures++;
+    }
+}
+#define EXPECT_REFUSED(d, rt, r, want) expect_refused((d), (rt), &(r), (HRESULT)(want), __LINE__)
+
+static void render_callback(softhal_driver *drv, softhal_surface *rt, softhal_surface *z) {
+    TLVERTEX tri[3] = {
+        {4.0f, 4.0f, 0.5f, 1.0f, 0xFF0000FFu},
+        {60.0f, 4.0f, 0.5f, 1.0f, 0xFF0000FFu},
+        {4.0f, 60.0f, 0.5f, 1.0f, 0xFF0000FFu},
+    };
+    softhal_surface *vb = make_surface(drv, SOFTHAL_SURFACE_VERTEXBUFFER, 0, sizeof tri, 1);
+    softhal_surface *tex = make_surface(drv, SOFTHAL_SURFACE_TEXTURE, D3DFMT_A8R8G8B8, 8, 8);
+    SOFTHAL_LOCKED_SURFACE l;
+    D3DDDI_ALLOCATIONLIST al[3];
+    DWORD a_rt = 0, a_z = 0, a_vb = 0, a_tex = 0;
+    HANDLE ctx = NULL, copy = NULL, junk = NULL;
+    static Packets p, bad;
+    static D3DDDICB_RENDER r;
+    static DWORD big[4];
+
+    CHECK_HR(softhal_surface_lock(vb, 0, &l), D3D_OK);
+    if (l.pBits && l.dwSize >= sizeof tri) memcpy(l.pBits, tri, sizeof tri);
+    CHECK_HR(softhal_surface_unlock(vb), D3D_OK);
+
+    CHECK_HR(softhal_render_context_create(drv, SOFTHAL_ENGINE_3D, &ctx), D3D_OK);
+    CHECK(ctx != NULL);
+    CHECK_HR(softhal_render_context_create(drv, SOFTHAL_ENGINE_COPY, &copy), D3D_OK);
+    CHECK_HR(softhal_render_context_create(drv, 7, &junk), E_INVALIDARG);
+    CHECK(junk == NULL);
+    CHECK_HR(softhal_surface_get_allocation(rt, &a_rt), D3D_OK);
+    CHECK_HR(softhal_surface_get_allocation(z, &a_z), D3D_OK);
+    CHECK_HR(softhal_surface_get_allocation(vb, &a_vb), D3D_OK);
+    CHECK_HR(softhal_surface_get_allocation(tex, &a_tex), D3D_OK); /* textures are sampled by the GPU */
+    CHECK(a_rt != 0 && a_z != 0 && a_vb != 0 && a_tex != 0 && a_rt != a_vb && a_tex != a_vb);
+    memset(al, 0, sizeof al);
+    al[0].hAllocation = a_rt;
+    al[0].WriteOperation = 1;
+    al[1].hAllocation = a_z;
+    al[1].WriteOperation = 1;
+    al[2].hAllocation = a_vb;
+
+    /* The triangle: blue over a dark clear. */
+    draw_packets(&p, 0xFF102030u, 1);
+    render_data(&r, &p, al, ctx);
+    CHECK_HR(softhal_render_cb(drv, &r), S_OK);
+    CHECK(r.NewCommandBufferSize >= 4096 && r.NewAllocationListSize >= 3 && r.NewPatchLocationListSize >= 3);
+    CHECK(r.pNewCommandBuffer == p.d); /* softhal hands out no memory */
+    CHECK(pixel(rt, 10, 10) == 0xFF0000FFu);
+    CHECK(pixel(rt, 5, 50) == 0xFF0000FFu);
+    CHECK(pixel(rt, 50, 50) == 0xFF102030u);
+    CHECK(pixel(rt, 62, 2) == 0xFF102030u);
+
+    /* Refused, each would clear to red: nothing may change. */
+    draw_packets(&bad, 0xFFFF0000u, 1);
+    render_data(&r, &bad, al, ctx);
+    r.CommandLength -= 4; /* cuts the DRAW packet */
+    EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDUSERBUFFER);
+    render_data(&r, &bad, al, ctx);
+    r.CommandLength -= 2; /* not whole DWORDs */
+    EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDUSERBUFFER);
+    render_data(&r, &bad, al, ctx);
+    r.pNewCommandBuffer = big;
+    r.CommandLength = 0x7FFFFFF0u; /* past the 4-DWORD buffer and the limit: never read */
+    EXPECT_REFUSED(drv, rt, r, E_OUTOFMEMORY);
+    render_data(&r, &bad, al, ctx);
+    bad.patch[2].AllocationIndex = 7; /* the list has 3 entries */
+    EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDHANDLE);
+    draw_packets(&bad, 0xFFFF0000u, 1);
+    dw(&bad, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_FENCE_SIGNAL, 0, 4)); /* kernel only */
+    dw(&bad, 1);
+    dw(&bad, 1000);
+    dw(&bad, 0);
+    render_data(&r, &bad, al, ctx);
+    EXPECT_REFUSED(drv, rt, r, D3DDDIERR_PRIVILEGEDINSTRUCTION);
+    draw_packets(&bad, 0xFFFF0000u, 2); /* 2 triangles from a 3-vertex range */
+    render_data(&r, &bad, al, ctx);
+    EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDINSTRUCTION);
+    draw_packets(&bad, 0xFFFF0000u, 1);
+    render_data(&r, &bad, al, NULL); /* no default context for hosts */
+    EXPECT_REFUSED(drv, rt, r, E_INVALIDARG);
+    render_data(&r, &bad, al, copy); /* a draw on the copy engine */
+    EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDINSTRUCTION);
+
+    /* Refused at the boundary: nothing is read or written back. */
+    render_data(&r, &bad, al, ctx);
+    r.pNewAllocationList = NULL;
+    r.NewCommandBufferSize = 12345;
+    CHECK_HR(softhal_render_cb(drv, &r), E_INVALIDARG);
+    CHECK(r.NewCommandBufferSize == 12345);
+    render_data(&r, &bad, al, ctx);
+    r.pNewPatchLocationList = (D3DDDI_PATCHLOCATIONLIST *)((BYTE *)bad.patch + 2); /* misaligned */
+    CHECK_HR(softhal_render_cb(drv, &r), E_INVALIDARG);
+    CHECK(pixel(rt, 10, 10) == 0xFF0000FFu);
+
+    CHECK_HR(softhal_render_context_destroy(drv, copy), D3D_OK);
+    CHECK_HR(softhal_render_context_destroy(drv, copy), E_INVALIDARG); /* twice */
+    CHECK_HR(softhal_render_context_destroy(drv, ctx), D3D_OK);
+    CHECK_HR(softhal_surface_destroy(vb), D3D_OK);
+    CHECK_HR(softhal_surface_destroy(tex), D3D_OK);
+}
+
+/* A session recorded into `path`: a surface made before the capture (its
+ * contents go into the capture), then surfaces, locks, a context, DP2 with
+ * user-memory vertices, Clear2, render-callback submissions (one refused),
+ * a flip and presents. */
+static void capture_session(const char *path) {
+    softhal_driver *d;
+    softhal_surface *pre, *rt, *z, *vb, *cb;
+    SOFTHAL_LOCKED_SURFACE l;
+    D3DDDI_ALLOCATIONLIST al[3];
+    DWORD a_rt = 0, a_z = 0, a_vb = 0;
+    HANDLE rctx = NULL;
+    static Packets p;
+    static D3DDDICB_RENDER r;
+    static BYTE rgba[W * H * 4];
+    BYTE bytes[256];
+    Writer w = {bytes, sizeof bytes, 0};
+    TLVERTEX tri[3] = {
+        {60.0f, 60.0f, 0.25f, 1.0f, 0xFF00FF00u},
+        {60.0f, 20.0f, 0.25f, 1.0f, 0xFF00FF00u},
+        {20.0f, 60.0f, 0.25f, 1.0f, 0xFF00FF00u},
+    };
+    TLVERTEX strip[4] = {
+        {0.0f, 0.0f, 0.5f, 1.0f, 0xFFFF0000u},
+        {32.0f, 0.0f, 0.5f, 1.0f, 0xFFFF0000u},
+        {0.0f, 32.0f, 0.5f, 1.0f, 0xFFFF0000u},
+        {32.0f, 32.0f, 0.5f, 1.0f, 0xFFFF0000u},
+    };
+    int i;
+
+    CHECK_HR(softhal_driver_create(1, &d), D3D_OK);
+    g_drv = d;
+    /* Made before the capture starts: recorded with its contents. */
+    pre = make_surface(d, SOFTHAL_SURFACE_RENDERTARGET, D3DFMT_A8R8G8B8, W, H);
+    CHECK_HR(softhal_surface_lock(pre, 0, &l), D3D_OK);
+    for (i = 0; l.pBits && i < (int)l.dwSize; i++) ((BYTE *)l.pBits)[i] = (BYTE)(i * 7);
+    CHECK_HR(softhal_surface_unlock(pre), D3D_OK);
+    vb = make_surface(d, SOFTHAL_SURFACE_VERTEXBUFFER, 0, sizeof tri, 1);
+    CHECK_HR(softhal_surface_lock(vb, 0, &l), D3D_OK);
+    if (l.pBits) memcpy(l.pBits, tri, sizeof tri);
+    CHECK_HR(softhal_surface_unlock(vb), D3D_OK);
+
+    CHECK_HR(softhal_capture_stop(d), D3DERR_INVALIDCALL); /* not capturing */
+    CHECK_HR(softhal_capture_start(d, NULL), E_INVALIDARG);
+    CHECK_HR(softhal_capture_start(d, path), D3D_OK);
+    CHECK_HR(softhal_capture_start(d, path), D3DERR_INVALIDCALL); /* already */
+
+    rt = make_surface(d, SOFTHAL_SURFACE_RENDERTARGET, D3DFMT_A8R8G8B8, W, H);
+    z = make_surface(d, SOFTHAL_SURFACE_DEPTHSTENCIL, D3DFMT_D24S8, W, H);
+    cb = make_surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 1024, 1);
+    {
+        D3DHAL_CONTEXTCREATEDATA ccd;
+        D3DHAL_DRAWPRIMITIVES2DATA dp2;
+        D3DHAL_CONTEXTDESTROYDATA cdd;
+        D3DHAL_CLEAR2DATA c2;
+        D3DRECT rect = {40, 0, 64, 8};
+
+        memset(&ccd, 0, sizeof ccd);
+        ccd.lpDDLcl = d;
+        ccd.lpDDSLcl = rt;
+        ccd.lpDDSZLcl = z;
+        CHECK(D3dContextCreate(&ccd) == DDHAL_DRIVER_HANDLED);
+        CHECK_HR(ccd.ddrval, D3D_OK);
+
+        cmd(&w, D3DDP2OP_RENDERSTATE, 1);
+        render_state(&w, D3DRS_CULLMODE_, D3DCULL_NONE_);
+        cmd(&w, D3DDP2OP_CLEAR, 0);
+        {
+            D3DHAL_DP2CLEAR clr;
+            memset(&clr, 0, sizeof clr);
+            clr.dwFlags = D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER;
+            clr.dwFillColor = 0xFF404040u;
+            clr.dvFillDepth = 1.0f;
+            put(&w, &clr, sizeof clr);
+        }
+        cmd(&w, D3DDP2OP_TRIANGLESTRIP, 2);
+        {
+            D3DHAL_DP2TRIANGLESTRIP ts = {0};
+            put(&w, &ts, sizeof ts);
+        }
+        upload(cb, 0, bytes, w.at);
+        memset(&dp2, 0, sizeof dp2);
+        dp2.dwhContext = ccd.dwhContext;
+        dp2.dwFlags = D3DHALDP2_USERMEMVERTICES;
+        dp2.dwVertexType = FVF_TL;
+        dp2.lpDDCommands = cb;
+        dp2.dwCommandLength = w.at;
+        dp2.lpVertices = strip;
+        dp2.dwVertexLength = 4;
+        dp2.dwVertexSize = sizeof(TLVERTEX);
+        CHECK(D3dDrawPrimitives2(&dp2) == DDHAL_DRIVER_HANDLED);
+        EXPECT_DP2(dp2, D3D_OK, 0);
+        CHECK(pixel(rt, 8, 8) == 0xFFFF0000u);
+
+        memset(&c2, 0, sizeof c2);
+        c2.dwhContext = ccd.dwhContext;
+        c2.dwFlags = D3DCLEAR_TARGET;
+        c2.dwFillColor = 0xFF00FFFFu;
+        c2.lpRects = &rect;
+        c2.dwNumRects = 1;
+        CHECK(D3dClear2(&c2) == DDHAL_DRIVER_HANDLED);
+        CHECK_HR(c2.ddrval, D3D_OK);
+
+        /* The host as the UMD: a green triangle over the DP2 work (depth
+         * 0.25 passes the strip's 0.5 after the clear to 1.0). */
+        CHECK_HR(softhal_render_context_create(d, SOFTHAL_ENGINE_3D, &rctx), D3D_OK);
+        CHECK_HR(softhal_surface_get_allocation(rt, &a_rt), D3D_OK);
+        CHECK_HR(softhal_surface_get_allocation(z, &a_z), D3D_OK);
+        CHECK_HR(softhal_surface_get_allocation(vb, &a_vb), D3D_OK);
+        memset(al, 0, sizeof al);
+        al[0].hAllocation = a_rt;
+        al[0].WriteOperation = 1;
+        al[1].hAllocation = a_z;
+        al[1].WriteOperation = 1;
+        al[2].hAllocation = a_vb;
+        draw_packets(&p, 0xFF404040u, 1);
+        /* No clear this time: turn the CLEAR packet (6 DWORDs at 8) into a NOP. */
+        p.d[8] = SOFTHAL_GPU_HEADER(SOFTHAL_GPU_NOP, 0, 6);
+        render_data(&r, &p, al, rctx);
+        CHECK_HR(softhal_render_cb(d, &r), S_OK);
+        CHECK(pixel(rt, 55, 55) == 0xFF00FF00u);
+        CHECK(pixel(rt, 8, 8) == 0xFFFF0000u);
+        p.patch[0].AllocationIndex = 9;
+        render_data(&r, &p, al, rctx);
+        CHECK_HR(softhal_render_cb(d, &r), D3DDDIERR_INVALIDHANDLE);
+
+        CHECK_HR(softhal_flip(rt), D3D_OK);
+        CHECK_HR(softhal_complete_flips(d), D3D_OK);
+        CHECK_HR(softhal_present(rt, rgba, W * 4, sizeof rgba), D3D_OK);
+        CHECK_HR(softhal_present(pre, rgba, W * 4, sizeof rgba), D3D_OK);
+        CHECK(rgba[7] == 49); /* the contents written before the capture */
+
+        CHECK_HR(softhal_render_context_destroy(d, rctx), D3D_OK);
+        memset(&cdd, 0, sizeof cdd);
+        cdd.dwhContext = ccd.dwhContext;
+        CHECK(D3dContextDestroy(&cdd) == DDHAL_DRIVER_HANDLED);
+        CHECK_HR(cdd.ddrval, D3D_OK);
+    }
+    CHECK_HR(softhal_surface_destroy(cb), D3D_OK);
+    CHECK_HR(softhal_capture_stop(d), D3D_OK);
+    CHECK_HR(softhal_capture_stop(d), D3DERR_INVALIDCALL);
+    CHECK_HR(softhal_driver_destroy(d), D3D_OK);
+}
+
+int main(int argc, char **argv) {
     softhal_driver *drv = NULL;
     softhal_surface *rt, *z, *cb;
     BYTE bytes[512];
@@ -370,17 +749,21 @@ int main(void) {
         CHECK(caps.MaxTextureWidth > 0);
     }
 
-    /* ---- not implemented yet, documented ---- */
-    CHECK_HR(softhal_capture_start(drv, "frame.cap"), E_NOTIMPL);
-    CHECK_HR(softhal_capture_stop(drv), E_NOTIMPL);
+    /* ---- the render callback ---- */
+    render_callback(drv, rt, z);
     {
-        static D3DDDICB_RENDER render; /* zeroed */
-        CHECK_HR(softhal_render_cb(drv, &render), E_NOTIMPL);
+        static D3DDDICB_RENDER render; /* zeroed: no context */
+        CHECK_HR(softhal_render_cb(drv, &render), E_INVALIDARG);
+        CHECK(render.NewCommandBufferSize > 0); /* the kernel answered */
         CHECK_HR(softhal_render_cb(NULL, &render), E_INVALIDARG);
         CHECK_HR(softhal_render_cb(drv, NULL), E_INVALIDARG);
         render.Flags.Reserved = 1;
         CHECK_HR(softhal_render_cb(drv, &render), E_INVALIDARG);
     }
+
+    /* ---- capture: refused on a driver that has contexts ---- */
+    CHECK_HR(softhal_capture_start(drv, "never-written.shcap"), D3DERR_INVALIDCALL);
+    CHECK_HR(softhal_capture_stop(drv), D3DERR_INVALIDCALL);
 
     /* ---- argument validation ---- */
     CHECK_HR(softhal_surface_lock(rt, 0, NULL), E_INVALIDARG);
@@ -422,6 +805,9 @@ int main(void) {
     CHECK_HR(softhal_surface_destroy(rt), DDERR_INVALIDOBJECT);
     CHECK_HR(softhal_driver_destroy(drv), DDERR_INVALIDOBJECT);
     (void)z;
+
+    /* ---- a recorded session (replayed by c_smoke.rs) ---- */
+    if (argc > 1) capture_session(argv[1]);
 
     if (failures) {
         fprintf(stderr, "smoke: %d check(s) failed\n", failures);

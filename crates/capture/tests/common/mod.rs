@@ -226,6 +226,70 @@ pub fn every_record() -> Capture {
                 handle: 0x2201_0001,
                 answer: answer(0),
             },
+            Record::RenderContextCreate {
+                handle: 3,
+                engine: 0,
+                answer: answer(0),
+            },
+            Record::RenderContextCreate {
+                handle: 0,
+                engine: 77,
+                answer: None,
+            },
+            Record::Submit {
+                call: Box::new(SubmitCall {
+                    context: 3,
+                    flags: 0x1,
+                    command_offset: 4,
+                    command_length: 200,
+                    num_allocations: 2,
+                    num_patch_locations: 1,
+                    req_command_buffer_size: 1 << 20,
+                    req_allocation_list_size: 0,
+                    req_patch_list_size: 9,
+                    command_bytes: (0..=255u8).cycle().take(200).collect(),
+                    allocations: vec![
+                        SubmitAllocation {
+                            handle: 5,
+                            value: 1,
+                            surface: 0x1101_0001,
+                        },
+                        SubmitAllocation {
+                            handle: 0xdead,
+                            value: 0xffff_ffff,
+                            surface: 0,
+                        },
+                    ],
+                    patches: vec![softhal_submit::PatchLocation {
+                        allocation_index: 1,
+                        slot_id: 2,
+                        driver_id: 3,
+                        allocation_offset: 4,
+                        patch_offset: 8,
+                        split_offset: 6,
+                    }],
+                }),
+                answer: Some(Answer {
+                    ddrval: 0x8876_0879,
+                    sizes: [1 << 20, 256, 1024],
+                    queued: 1,
+                    ..Answer::default()
+                }),
+            },
+            // Lying counts, nothing behind them.
+            Record::Submit {
+                call: Box::new(SubmitCall {
+                    num_allocations: 4097,
+                    num_patch_locations: 3,
+                    command_length: 12,
+                    ..SubmitCall::default()
+                }),
+                answer: None,
+            },
+            Record::RenderContextDestroy {
+                handle: 3,
+                answer: answer(0),
+            },
         ],
     }
 }
