@@ -1,5 +1,8 @@
 //! Clears and blits: CLEAR / Clear2, TEXBLT, VOLUMEBLT, BUFFERBLT, BLT,
-//! SURFACEBLT, COLORFILL, GENERATEMIPSUBLEVELS.
+//! SURFACEBLT, COLORFILL, GENERATEMIPSUBLEVELS. CLEAR, BUFFERBLT, TEXBLT
+//! and VOLUMEBLT are validated here and executed by the GPU (CLEAR on the
+//! 3-D engine, the copies on the copy engine); the others run on the CPU
+//! after the GPU has drained.
 //!
 //! In: validated handles and rectangles. Out: bytes copied or filled.
 //! Guarantees: every record of a command is validated (handles, kinds,
@@ -11,11 +14,13 @@
 //! through A8R8G8B8; GENERATEMIPSUBLEVELS uses a 2×2 box filter whatever
 //! the filter value.
 
-use crate::context::{Context, ContextStats};
+use crate::context::Context;
 use crate::error::{range, DeviceError, Result};
+use crate::gpu::GpuCopy;
 use crate::handle::Slab;
 use crate::resource::{Resource, SurfaceKind};
 use softhal_pipeline::{self as pl, ClearFlags, Format};
+use softhal_submit::TextureCopy;
 use softhal_wire::structs::{
     Dp2Blt, Dp2BufferBlt, Dp2ColorFill, Dp2GenerateMipSubLevels, Dp2TexBlt, Dp2VolumeBlt,
 };
@@ -121,19 +126,6 @@ pub(crate) fn clear(
     )
 }
 
-/// A rectangle copy between planes: source (x, y, w, h) → dest (x, y).
-#[derive(Clone, Copy, Debug)]
-struct CopyOp {
-    src: u32,
-    src_face: u32,
-    src_level: u32,
-    dst: u32,
-    dst_face: u32,
-    dst_level: u32,
-    rect: (u32, u32, u32, u32),
-    to: (u32, u32),
-}
-
 fn check_rect(what: &'static str, l: i64, t: i64, r: i64, b: i64, w: u32, h: u32) -> Result<()> {
     if l < 0 || t < 0 || l > r || t > b || r > i64::from(w) || b > i64::from(h) {
         return Err(DeviceError::OutOfRange {
@@ -141,59 +133,6 @@ fn check_rect(what: &'static str, l: i64, t: i64, r: i64, b: i64, w: u32, h: u32
             value: r.max(b).max(0) as u64,
             limit: u64::from(w.max(h)),
         });
-    }
-    Ok(())
-}
-
-/// Texel rectangle → block rectangle: every edge on a block boundary, or
-/// (right/bottom) at the level's edge. Errors name `what`.
-fn block_rect(
-    what: &'static str,
-    rect: (u32, u32, u32, u32),
-    level: (u32, u32),
-    block: (u32, u32),
-) -> Result<(u32, u32, u32, u32)> {
-    let (x, y, w, h) = rect;
-    let (bw, bh) = (block.0.max(1), block.1.max(1));
-    let edge_ok = |start: u32, len: u32, size: u32, b: u32| {
-        start % b == 0 && (len % b == 0 || start.saturating_add(len) == size)
-    };
-    if !edge_ok(x, w, level.0, bw) || !edge_ok(y, h, level.1, bh) {
-        return Err(DeviceError::BadValue { what, value: x | y });
-    }
-    Ok((x / bw, y / bh, w.div_ceil(bw), h.div_ceil(bh)))
-}
-
-fn do_copy(surfaces: &mut Slab<Resource>, op: &CopyOp) -> Result<()> {
-    let (_, _, w, h) = op.rect;
-    if w == 0 || h == 0 {
-        return Ok(());
-    }
-    // Same format on both sides (checked by the callers): block units and
-    // block bytes of the source apply to the destination.
-    let (rows, row_len, bpp, to) = {
-        let p = surfaces
-            .get(op.src)?
-            .plane(op.src, op.src_face, op.src_level)?;
-        let (x, y, bw, bh) = block_rect("blit rectangle", op.rect, (p.width, p.height), p.block)?;
-        let to = (op.to.0 / p.block.0.max(1), op.to.1 / p.block.1.max(1));
-        let row_len = bw as usize * p.bpp;
-        let mut v = Vec::with_capacity(row_len * bh as usize);
-        for row in y..y + bh {
-            let a = row as usize * p.pitch + x as usize * p.bpp;
-            v.extend_from_slice(p.bytes.get(a..a + row_len).unwrap_or_default());
-        }
-        (v, row_len, p.bpp, to)
-    };
-    let (bytes, pitch, _, _) =
-        surfaces
-            .get_mut(op.dst)?
-            .plane_mut(op.dst, op.dst_face, op.dst_level)?;
-    for (i, src) in rows.chunks_exact(row_len.max(1)).enumerate() {
-        let a = (to.1 as usize + i) * pitch + to.0 as usize * bpp;
-        if let Some(d) = bytes.get_mut(a..a + row_len) {
-            d.copy_from_slice(src);
-        }
     }
     Ok(())
 }
@@ -206,13 +145,36 @@ fn pixel_surface(surfaces: &Slab<Resource>, h: u32) -> Result<&Resource> {
     Ok(r)
 }
 
-/// TEXBLT: copy rSrc of every level the two surfaces share (rect halved per
-/// level, levels matched by size); destination 0 = preload (counted).
+/// A texture copy between textures `src` and `dst`, checked with the
+/// kernel's TEXTURE_COPY rule.
+fn texture_copy(
+    surfaces: &Slab<Resource>,
+    what: &'static str,
+    (src, dst): (u32, u32),
+    copy: TextureCopy,
+) -> Result<GpuCopy> {
+    let (Some(s), Some(d)) = (surfaces.get(src)?.texture(), surfaces.get(dst)?.texture()) else {
+        return Err(DeviceError::InvalidParams(
+            "texture copy of a surface that is not a texture",
+        ));
+    };
+    softhal_submit::texture::check_copy(s, d, &copy).map_err(|_| DeviceError::BadValue {
+        what,
+        value: copy.x | copy.y,
+    })?;
+    Ok(GpuCopy::Texture { src, dst, copy })
+}
+
+/// TEXBLT: copy rSrc of every level the two textures share (rect halved
+/// per level, levels matched by size), every face of cube maps; the
+/// destination 0 is a preload (counted). Returns the copies and the
+/// preload count; nothing is copied unless every record is valid.
+/// Block formats: the box must lie on 4×4 (DXTn) or 2×1 (YUV) unit
+/// boundaries, or end on the right/bottom edge of both levels.
 pub(crate) fn tex_blt(
-    surfaces: &mut Slab<Resource>,
-    stats: &mut ContextStats,
+    surfaces: &Slab<Resource>,
     recs: &[Dp2TexBlt],
-) -> Result<()> {
+) -> Result<(Vec<GpuCopy>, u64)> {
     let mut ops = Vec::new();
     let mut preloads = 0;
     for r in recs {
@@ -237,6 +199,11 @@ pub(crate) fn tex_blt(
         if s.faces() != d.faces() {
             return Err(DeviceError::InvalidParams(
                 "TEXBLT between cube and non-cube surfaces",
+            ));
+        }
+        if s.texture().is_none() || d.texture().is_none() {
+            return Err(DeviceError::InvalidParams(
+                "TEXBLT of a surface that is not a texture",
             ));
         }
         let (l, t, rr, b) = (
@@ -268,32 +235,30 @@ pub(crate) fn tex_blt(
             let (dx, dy) = (sh_l(px), sh_l(py));
             let (w, h) = ((rl - ll).max(0), (bl - tt).max(0));
             check_rect("TEXBLT pDest", dx, dy, dx + w, dy + h, dp.width, dp.height)?;
-            let r = (ll as u32, tt as u32, w as u32, h as u32);
-            block_rect(
-                "TEXBLT rSrc (block alignment)",
-                r,
-                (sp.width, sp.height),
-                sp.block,
-            )?;
-            let r = (dx as u32, dy as u32, w as u32, h as u32);
-            block_rect(
-                "TEXBLT pDest (block alignment)",
-                r,
-                (dp.width, dp.height),
-                dp.block,
-            )?;
             matched = true;
+            if w == 0 || h == 0 {
+                continue;
+            }
             for f in 0..s.faces() {
-                ops.push(CopyOp {
-                    src: sh,
-                    src_face: f,
-                    src_level: ls,
-                    dst: dh,
-                    dst_face: f,
-                    dst_level: ld,
-                    rect: (ll as u32, tt as u32, w as u32, h as u32),
-                    to: (dx as u32, dy as u32),
-                });
+                let copy = TextureCopy {
+                    sf: f,
+                    sl: ls,
+                    x: ll as u32,
+                    y: tt as u32,
+                    w: w as u32,
+                    h: h as u32,
+                    df: f,
+                    dl: ld,
+                    dx: dx as u32,
+                    dy: dy as u32,
+                    ..TextureCopy::default()
+                };
+                ops.push(texture_copy(
+                    surfaces,
+                    "TEXBLT box (block alignment)",
+                    (sh, dh),
+                    copy,
+                )?);
             }
         }
         if !matched {
@@ -302,19 +267,13 @@ pub(crate) fn tex_blt(
             ));
         }
     }
-    for op in &ops {
-        do_copy(surfaces, op)?;
-    }
-    stats.preloads += preloads;
-    Ok(())
+    Ok((ops, preloads))
 }
 
-/// (source, source level, destination, destination level, box, point).
-type VolumeOp = (u32, u32, u32, u32, [u32; 6], [u32; 3]);
-
-/// VOLUMEBLT: copy srcBox of every level the volumes share.
-pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Result<()> {
-    let mut ops: Vec<VolumeOp> = Vec::new();
+/// VOLUMEBLT: copy srcBox of every level the volumes share (box halved
+/// per level); nothing is copied unless every record is valid.
+pub(crate) fn volume_blt(surfaces: &Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Result<Vec<GpuCopy>> {
+    let mut ops = Vec::new();
     for r in recs {
         let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
         let s = surfaces.get(sh)?;
@@ -351,7 +310,6 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
             ));
         }
         let p = [r.dest_x.get(), r.dest_y.get(), r.dest_z.get()];
-        let block = s.desc.format.block();
         let mut matched = false;
         for ls in 0..st.level_count() {
             let Some(lv) = st.level_size(ls) else {
@@ -388,11 +346,30 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
                     u64::from(lv.0),
                 ));
             }
-            let what = "VOLUMEBLT box (block alignment)";
-            block_rect(what, (b[0], b[1], ext[0], ext[1]), (lv.0, lv.1), block)?;
-            block_rect(what, (q[0], q[1], ext[0], ext[1]), (lv.0, lv.1), block)?;
             matched = true;
-            ops.push((sh, ls, dh, ld, b, q));
+            if ext.contains(&0) {
+                continue;
+            }
+            let copy = TextureCopy {
+                sl: ls,
+                x: b[0],
+                y: b[1],
+                z: b[2],
+                w: ext[0],
+                h: ext[1],
+                d: ext[2],
+                dl: ld,
+                dx: q[0],
+                dy: q[1],
+                dz: q[2],
+                ..TextureCopy::default()
+            };
+            ops.push(texture_copy(
+                surfaces,
+                "VOLUMEBLT box (block alignment)",
+                (sh, dh),
+                copy,
+            )?);
         }
         if !matched {
             return Err(DeviceError::InvalidParams(
@@ -400,59 +377,12 @@ pub(crate) fn volume_blt(surfaces: &mut Slab<Resource>, recs: &[Dp2VolumeBlt]) -
             ));
         }
     }
-    for (sh, ls, dh, ld, b, q) in ops {
-        let s = surfaces.get(sh)?;
-        let (bw, bh) = s.desc.format.block();
-        let bpp = s.desc.format.block_bytes() as usize;
-        let Some(info) = s.texture().and_then(|t| t.level_info(ls)) else {
-            continue;
-        };
-        let (x0, y0) = (b[0] / bw, b[1] / bh);
-        let (cols, rows) = (
-            b[3].saturating_sub(b[0]).div_ceil(bw),
-            b[4].saturating_sub(b[1]).div_ceil(bh),
-        );
-        let row_len = cols as usize * bpp;
-        if row_len == 0 || rows == 0 {
-            continue;
-        }
-        let src = s
-            .texture()
-            .and_then(|t| t.level_bytes(0, ls))
-            .unwrap_or_default();
-        let mut v = Vec::new();
-        for z in b[2]..b[5] {
-            for y in y0..y0 + rows {
-                let a =
-                    z as usize * info.slice_pitch + y as usize * info.row_pitch + x0 as usize * bpp;
-                v.extend_from_slice(src.get(a..a + row_len).unwrap_or_default());
-            }
-        }
-        let d = surfaces.get_mut(dh)?;
-        let Some(t) = d.texture_mut() else { continue };
-        let Some(dinfo) = t.level_info(ld) else {
-            continue;
-        };
-        let Some(dst) = t.level_bytes_mut(0, ld) else {
-            continue;
-        };
-        let (qx, qy) = (q[0] / bw, q[1] / bh);
-        for (i, chunk) in v.chunks_exact(row_len).enumerate() {
-            let (z, y) = (i / rows as usize, i % rows as usize);
-            let a = (q[2] as usize + z) * dinfo.slice_pitch
-                + (qy as usize + y) * dinfo.row_pitch
-                + qx as usize * bpp;
-            if let Some(out) = dst.get_mut(a..a + row_len) {
-                out.copy_from_slice(chunk);
-            }
-        }
-    }
-    Ok(())
+    Ok(ops)
 }
 
 /// BUFFERBLT: byte copy between buffers.
 /// Validates BUFFERBLT records (handles, kinds, ranges); the copies run on
-/// the GPU's copy engine (`crate::gpu::Gpu::buffer_copies`).
+/// the GPU's copy engine (`crate::gpu::Gpu::copies`).
 pub(crate) fn buffer_blt_check(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferBlt]) -> Result<()> {
     for r in recs {
         let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());

@@ -829,36 +829,39 @@ impl<'x, 'c> Exec<'x, 'c> {
             // ---------------------------------------------- blts
             C::BufferBlt(recs) => {
                 crate::blt::buffer_blt_check(self.surfaces, recs)?;
-                let copies: Vec<(u32, u32, u32, u32, u32)> = recs
+                let copies: Vec<crate::gpu::GpuCopy> = recs
                     .iter()
-                    .map(|r| {
-                        (
-                            r.src_surface.get(),
-                            r.src_offset.get(),
-                            r.dest_surface.get(),
-                            r.dest_offset.get(),
-                            r.src_size.get(),
-                        )
+                    .map(|r| crate::gpu::GpuCopy::Buffer {
+                        src: r.src_surface.get(),
+                        src_offset: r.src_offset.get(),
+                        dst: r.dest_surface.get(),
+                        dst_offset: r.dest_offset.get(),
+                        bytes: r.src_size.get(),
                     })
                     .collect();
-                self.gpu.buffer_copies(self.ctx_h, self.surfaces, &copies)?;
+                self.gpu.copies(self.ctx_h, self.surfaces, &copies)?;
                 // Later commands of this call may read the copied bytes on
                 // the CPU (index validation, patches): let the GPU run.
                 self.gpu.finish(self.surfaces)
             }
-            C::TexBlt(_)
-            | C::VolumeBlt(_)
-            | C::Blt(_)
-            | C::SurfaceBlt(_)
-            | C::ColorFill(_)
-            | C::GenerateMipSubLevels(_) => {
+            C::TexBlt(_) | C::VolumeBlt(_) => {
+                // Validated here with the kernel's own rule, copied by the
+                // GPU's copy engine in stream order (no CPU wait).
+                let (copies, preloads) = match *cmd {
+                    C::TexBlt(recs) => crate::blt::tex_blt(self.surfaces, recs)?,
+                    C::VolumeBlt(recs) => (crate::blt::volume_blt(self.surfaces, recs)?, 0),
+                    _ => (Vec::new(), 0),
+                };
+                if !copies.is_empty() {
+                    self.gpu.copies(self.ctx_h, self.surfaces, &copies)?;
+                }
+                self.ctx.stats.preloads += preloads;
+                Ok(())
+            }
+            C::Blt(_) | C::SurfaceBlt(_) | C::ColorFill(_) | C::GenerateMipSubLevels(_) => {
                 // CPU blts: the GPU finishes what it was given first.
                 self.gpu.finish(self.surfaces)?;
                 match *cmd {
-                    C::TexBlt(recs) => {
-                        crate::blt::tex_blt(self.surfaces, &mut self.ctx.stats, recs)
-                    }
-                    C::VolumeBlt(recs) => crate::blt::volume_blt(self.surfaces, recs),
                     C::Blt(recs) | C::SurfaceBlt(recs) => crate::blt::blt(self.surfaces, recs),
                     C::ColorFill(recs) => crate::blt::color_fill(self.surfaces, recs),
                     C::GenerateMipSubLevels(recs) => crate::blt::generate_mips(self.surfaces, recs),

@@ -24,7 +24,7 @@ use softhal_pipeline::{self as pl, PipelineState, VertexLayout};
 use softhal_submit::packet::Writer;
 use softhal_submit::{
     render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, Kmd, PatchLocation,
-    RenderData, SubmitError, VideoMemory,
+    RenderData, SubmitError, TextureCopy, VideoMemory,
 };
 use std::collections::BTreeMap;
 
@@ -120,6 +120,35 @@ pub(crate) struct LoweredDraw<'v> {
     pub first: u32,
     pub count: u32,
     pub base_vertex: i32,
+}
+
+/// One copy on the copy engine (surface handles).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum GpuCopy {
+    /// BUFFERBLT: `bytes` bytes between buffers.
+    Buffer {
+        src: u32,
+        src_offset: u32,
+        dst: u32,
+        dst_offset: u32,
+        bytes: u32,
+    },
+    /// TEXBLT / VOLUMEBLT: a box between textures of one format, checked
+    /// with `softhal_submit::texture::check_copy` (`copy.src`/`copy.dst`
+    /// are filled in with allocation-list indices when emitted).
+    Texture {
+        src: u32,
+        dst: u32,
+        copy: TextureCopy,
+    },
+}
+
+impl GpuCopy {
+    fn surfaces(&self) -> (u32, u32) {
+        match *self {
+            GpuCopy::Buffer { src, dst, .. } | GpuCopy::Texture { src, dst, .. } => (src, dst),
+        }
+    }
 }
 
 /// The GPU as the device sees it: the kernel side, the allocation map, and
@@ -583,16 +612,18 @@ impl Gpu {
         self.settle(surfaces)
     }
 
-    /// BUFFERBLTs on the copy engine, ordered after the 3-D work submitted
-    /// so far on `dev_ctx` and before any 3-D work submitted after it.
-    pub fn buffer_copies(
+    /// Copies (BUFFERBLT, TEXBLT, VOLUMEBLT) on the copy engine, ordered
+    /// after the 3-D work submitted so far on `dev_ctx` and before any 3-D
+    /// work submitted after it (fences both ways).
+    pub fn copies(
         &mut self,
         dev_ctx: u32,
         surfaces: &mut Slab<Resource>,
-        copies: &[(u32, u32, u32, u32, u32)],
+        copies: &[GpuCopy],
     ) -> Result<()> {
         let ctx = self.context(dev_ctx)?;
-        for &(s, _, d, _, _) in copies {
+        for c in copies {
+            let (s, d) = c.surfaces();
             self.alloc(s)?;
             self.alloc(d)?;
         }
@@ -601,12 +632,25 @@ impl Gpu {
         self.kmd
             .gpu_wait(self.copy_ctx, ctx, submitted)
             .map_err(submit_err)?;
-        for &(s, so, d, dof, n) in copies {
+        for c in copies {
             self.begin(self.copy_ctx, surfaces)?;
+            let (s, d) = c.surfaces();
             let (sa, da) = (self.alloc(s)?, self.alloc(d)?);
             let si = self.index(sa, false);
             let di = self.index(da, true);
-            self.w.buffer_copy(si, so, di, dof, n);
+            match *c {
+                GpuCopy::Buffer {
+                    src_offset,
+                    dst_offset,
+                    bytes,
+                    ..
+                } => self.w.buffer_copy(si, src_offset, di, dst_offset, bytes),
+                GpuCopy::Texture { copy, .. } => self.w.texture_copy(TextureCopy {
+                    src: si,
+                    dst: di,
+                    ..copy
+                }),
+            }
             self.settle(surfaces)?;
         }
         self.flush(surfaces)?;

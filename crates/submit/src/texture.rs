@@ -234,6 +234,18 @@ pub(crate) fn plan_copy(
     })
 }
 
+/// Checks a TEXTURE_COPY between textures of these descriptions against
+/// the rule the kernel's verifier applies (the allocation-list indices of
+/// `c` are not looked at): a user-mode driver calls it before emitting
+/// the packet, so a copy it emits is never refused.
+pub fn check_copy(
+    src: &Texture,
+    dst: &Texture,
+    c: &TextureCopy,
+) -> std::result::Result<(), &'static str> {
+    plan_copy(&Shape::of_texture(src), &Shape::of_texture(dst), c).map(|_| ())
+}
+
 impl Plan {
     /// Byte ranges of every unit row of the box, in order, for the source
     /// (`dst` false) or the destination level.
