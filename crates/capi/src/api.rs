@@ -386,6 +386,59 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
     })
 }
 
+/// DdSetColorKey with DDCKEY_SRCBLT on a texture: with `enable` non-zero,
+/// texels whose raw value (in the texture's own format bits) lies in
+/// `low..=high` are keyed when COLORKEYENABLE / COLORKEYBLENDENABLE are
+/// set; `enable` 0 removes the key. Draws already submitted keep the old
+/// key. Errors: `DDERR_INVALIDOBJECT` (not a texture), `DDERR_INVALIDPARAMS`
+/// (`low > high`). Recorded by an active capture. Thread-safe.
+///
+/// # Safety
+/// None beyond passing a value: `surface` is only looked up.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_surface_set_color_key(
+    surface: *mut softhal_surface,
+    enable: u32,
+    low: u32,
+    high: u32,
+) -> HRESULT {
+    run(|| {
+        let s = surface_of(surface)?;
+        let mut guard = s.driver.lock();
+        let st = &mut *guard;
+        let key = (enable != 0).then_some((low, high));
+        let r = st.driver.set_color_key(s.handle, key);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_set_color_key(s.handle, key, &r);
+        }
+        r.map_err(|e| hr(e.ddrval()))
+    })
+}
+
+/// The runtime's D3DGDI2_TYPE_DXVERSION notification (DD_DXVERSION's
+/// `dwDXVersion`: 0x700, 0x800, 0x900): contexts created afterwards read
+/// version-dependent values (the DX6/7 filter values below 0x800) for that
+/// runtime. Recorded by an active capture. Thread-safe.
+///
+/// # Safety
+/// None beyond passing a value.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_driver_notify_dx_version(
+    driver: *mut softhal_driver,
+    version: u32,
+) -> HRESULT {
+    run(|| {
+        let drv = driver_of(driver)?;
+        let mut guard = drv.lock();
+        let st = &mut *guard;
+        st.driver.notify_dx_version(version);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_notify_dx_version(version);
+        }
+        Ok(())
+    })
+}
+
 /// Starts a flip to render target `surface`: until
 /// [`softhal_complete_flips`], `D3dDrawPrimitives2` on a context rendering
 /// to it returns `DDERR_WASSTILLDRAWING`. Thread-safe.

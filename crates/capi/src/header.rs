@@ -634,6 +634,10 @@ HRESULT softhal_surface_lock(softhal_surface *surface, DWORD flags, SOFTHAL_LOCK
 HRESULT softhal_surface_lock_level(softhal_surface *surface, DWORD face, DWORD level, DWORD flags, SOFTHAL_LOCKED_SURFACE *out);
 /* Unlocks: copies the bytes back (unless SOFTHAL_LOCK_READONLY). */
 HRESULT softhal_surface_unlock(softhal_surface *surface);
+/* DdSetColorKey (DDCKEY_SRCBLT) on a texture; enable = 0 removes the key. */
+HRESULT softhal_surface_set_color_key(softhal_surface *texture, DWORD enable, DWORD low, DWORD high);
+/* D3DGDI2_TYPE_DXVERSION: 0x700, 0x800 or 0x900, for contexts created afterwards. */
+HRESULT softhal_driver_notify_dx_version(softhal_driver *driver, DWORD version);
 
 /* Starts a flip to a render target (DP2 on it: DDERR_WASSTILLDRAWING). */
 HRESULT softhal_flip(softhal_surface *render_target);

@@ -62,6 +62,10 @@ pub mod kind {
     pub const RENDER_CONTEXT_CREATE: u16 = 15;
     /// A render context was destroyed.
     pub const RENDER_CONTEXT_DESTROY: u16 = 16;
+    /// A texture's source colour key was set or removed.
+    pub const SET_COLOR_KEY: u16 = 17;
+    /// The runtime version notification.
+    pub const DX_VERSION: u16 = 18;
 }
 
 // ====================================================================== encode
@@ -319,6 +323,23 @@ pub fn encode_record(r: &Record) -> (u16, Vec<u8>) {
             o.u32(*handle);
             put_answer(&mut o, answer, AnswerShape::Status);
             kind::RENDER_CONTEXT_DESTROY
+        }
+        Record::SetColorKey {
+            handle,
+            enable,
+            low,
+            high,
+            answer,
+        } => {
+            for v in [*handle, *enable, *low, *high] {
+                o.u32(v);
+            }
+            put_answer(&mut o, answer, AnswerShape::Status);
+            kind::SET_COLOR_KEY
+        }
+        Record::DxVersion { version } => {
+            o.u32(*version);
+            kind::DX_VERSION
         }
     };
     (code, o.0)
@@ -675,6 +696,16 @@ fn decode_payload(code: u16, p: &mut In<'_>) -> R<Option<Record>> {
         kind::RENDER_CONTEXT_DESTROY => Record::RenderContextDestroy {
             handle: p.u32("handle")?,
             answer: p.answer(Status)?,
+        },
+        kind::SET_COLOR_KEY => Record::SetColorKey {
+            handle: p.u32("handle")?,
+            enable: p.u32("enable")?,
+            low: p.u32("low")?,
+            high: p.u32("high")?,
+            answer: p.answer(Status)?,
+        },
+        kind::DX_VERSION => Record::DxVersion {
+            version: p.u32("version")?,
         },
         _ => return Ok(None),
     };

@@ -407,6 +407,28 @@ impl<W: Write> Observer<W> {
         });
     }
 
+    /// After [`Driver::set_color_key`].
+    pub fn on_set_color_key(
+        &mut self,
+        h: u32,
+        key: Option<(u32, u32)>,
+        r: &Result<(), DeviceError>,
+    ) {
+        let (low, high) = key.unwrap_or((0, 0));
+        self.put(&Record::SetColorKey {
+            handle: h,
+            enable: u32::from(key.is_some()),
+            low,
+            high,
+            answer: status(r),
+        });
+    }
+
+    /// After [`Driver::notify_dx_version`].
+    pub fn on_notify_dx_version(&mut self, version: u32) {
+        self.put(&Record::DxVersion { version });
+    }
+
     /// After [`Driver::render_context_destroy`].
     pub fn on_render_context_destroy(&mut self, h: u32, r: &Result<(), DeviceError>) {
         self.put(&Record::RenderContextDestroy {

@@ -390,6 +390,27 @@ pub enum Record {
         /// Recorded answer.
         answer: Option<Answer>,
     },
+    /// DdSetColorKey (DDCKEY_SRCBLT) on a texture
+    /// ([`softhal_device::Driver::set_color_key`]): `enable` 0 removes the
+    /// key. Answer: `ddrval`.
+    SetColorKey {
+        /// The texture.
+        handle: u32,
+        /// Non-zero: set `low..=high`; 0: remove.
+        enable: u32,
+        /// dwColorSpaceLowValue.
+        low: u32,
+        /// dwColorSpaceHighValue.
+        high: u32,
+        /// Recorded answer.
+        answer: Option<Answer>,
+    },
+    /// The runtime's D3DGDI2_TYPE_DXVERSION notification
+    /// ([`softhal_device::Driver::notify_dx_version`]).
+    DxVersion {
+        /// DD_RUNTIME_VERSION (0x700, 0x800, 0x900).
+        version: u32,
+    },
 }
 
 impl Record {
@@ -412,6 +433,8 @@ impl Record {
             Record::Submit { .. } => "submit",
             Record::RenderContextCreate { .. } => "render_context",
             Record::RenderContextDestroy { .. } => "render_context_destroy",
+            Record::SetColorKey { .. } => "color_key",
+            Record::DxVersion { .. } => "dx_version",
         }
     }
 
@@ -431,8 +454,9 @@ impl Record {
             | Record::Present { answer, .. }
             | Record::Submit { answer, .. }
             | Record::RenderContextCreate { answer, .. }
-            | Record::RenderContextDestroy { answer, .. } => answer.as_ref(),
-            Record::CompleteFlips | Record::CompleteWork => None,
+            | Record::RenderContextDestroy { answer, .. }
+            | Record::SetColorKey { answer, .. } => answer.as_ref(),
+            Record::CompleteFlips | Record::CompleteWork | Record::DxVersion { .. } => None,
         }
     }
 
@@ -452,8 +476,9 @@ impl Record {
             | Record::Present { answer, .. }
             | Record::Submit { answer, .. }
             | Record::RenderContextCreate { answer, .. }
-            | Record::RenderContextDestroy { answer, .. } => Some(answer),
-            Record::CompleteFlips | Record::CompleteWork => None,
+            | Record::RenderContextDestroy { answer, .. }
+            | Record::SetColorKey { answer, .. } => Some(answer),
+            Record::CompleteFlips | Record::CompleteWork | Record::DxVersion { .. } => None,
         }
     }
 }

@@ -215,6 +215,19 @@ impl<W: Write> Recorder<W> {
         r
     }
 
+    /// [`Driver::set_color_key`].
+    pub fn set_color_key(&mut self, h: u32, key: Option<(u32, u32)>) -> Result<(), DeviceError> {
+        let r = self.driver.set_color_key(h, key);
+        self.obs.on_set_color_key(h, key, &r);
+        r
+    }
+
+    /// [`Driver::notify_dx_version`].
+    pub fn notify_dx_version(&mut self, version: u32) {
+        self.driver.notify_dx_version(version);
+        self.obs.on_notify_dx_version(version);
+    }
+
     /// [`Driver::render_context_destroy`].
     pub fn render_context_destroy(&mut self, h: u32) -> Result<(), DeviceError> {
         let r = self.driver.render_context_destroy(h);

@@ -12,7 +12,8 @@
 //! creation, emptied by destruction) and translates every call argument
 //! and every handle inside the command streams: the fields the DP2 struct
 //! tables mark as surface handles (`ValueKind::Handle`, except
-//! `dwPaletteHandle`, a palette number) and `D3DRS_TEXTUREHANDLE` values.
+//! `dwPaletteHandle`, a palette number), `D3DRS_TEXTUREHANDLE` values and
+//! `D3DTSS_TEXTUREMAP` values (a texture bound to a stage).
 //! A value not in the map is passed unchanged — a stale or made-up handle
 //! stays invalid. Hand-written captures may therefore use any handle
 //! numbers they like.
@@ -159,12 +160,22 @@ pub fn remap_stream(bytes: &mut [u8], opts: DecodeOptions, map: &HashMap<u32, u3
             let Some(rec) = bytes.get(at..at + desc.size) else {
                 continue;
             };
-            let is_texture_handle_state = op == Opcode::RenderState
-                && desc.fields.first().and_then(|f| f.read(rec)) == Some(1);
+            // D3DRS_TEXTUREHANDLE (render state 1) and D3DTSS_TEXTUREMAP
+            // (texture-stage state 0) carry texture handles as values.
+            let field = |name: &str| {
+                desc.fields
+                    .iter()
+                    .find(|f| f.name == name)
+                    .and_then(|f| f.read(rec))
+            };
+            let is_texture_handle_state = (op == Opcode::RenderState
+                && field("RenderState") == Some(1))
+                || (op == Opcode::TextureStageState && field("TSState") == Some(0));
             for f in desc.fields {
                 let handle_field =
                     matches!(f.kind, ValueKind::Handle) && f.name != "dwPaletteHandle";
-                let state_value = is_texture_handle_state && f.name == "dwState";
+                let state_value =
+                    is_texture_handle_state && (f.name == "dwState" || f.name == "dwValue");
                 if !(handle_field || state_value) {
                     continue;
                 }
@@ -478,6 +489,20 @@ impl Replayer {
             }
             Record::CompleteWork => {
                 self.driver.complete_work();
+                None
+            }
+            Record::SetColorKey {
+                handle,
+                enable,
+                low,
+                high,
+                ..
+            } => {
+                let key = (*enable != 0).then_some((*low, *high));
+                status(ok_or(self.driver.set_color_key(self.s(*handle), key)))
+            }
+            Record::DxVersion { version } => {
+                self.driver.notify_dx_version(*version);
                 None
             }
             Record::Submit { call, .. } => Some(self.submit(call)),

@@ -375,6 +375,21 @@ pub fn write_record(out: &mut String, r: &Record) {
         Record::RenderContextDestroy { handle, .. } => {
             let _ = writeln!(out, "render_context_destroy {handle:#x}");
         }
+        Record::SetColorKey {
+            handle,
+            enable,
+            low,
+            high,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "color_key {handle:#x} enable={enable} low={low:#x} high={high:#x}"
+            );
+        }
+        Record::DxVersion { version } => {
+            let _ = writeln!(out, "dx_version {version:#x}");
+        }
     }
     write_expect(out, r);
 }
@@ -1025,6 +1040,33 @@ impl<'a> Parser<'a> {
             "render_context_destroy" => Record::RenderContextDestroy {
                 handle: simple(items)?,
                 answer: None,
+            },
+            "color_key" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let handle = a.handle().map_err(err)?;
+                let num = |a: &mut Args, key: &str| -> Result<u32, TextError> {
+                    match a.word(key).map_err(err)? {
+                        None => Ok(0),
+                        Some(w) => names::parse_number(&w)
+                            .ok_or_else(|| err(format!("{key}: expected a number, found {w}"))),
+                    }
+                };
+                let (enable, low, high) = (
+                    num(&mut a, "enable")?,
+                    num(&mut a, "low")?,
+                    num(&mut a, "high")?,
+                );
+                a.finish().map_err(err)?;
+                Record::SetColorKey {
+                    handle,
+                    enable,
+                    low,
+                    high,
+                    answer: None,
+                }
+            }
+            "dx_version" => Record::DxVersion {
+                version: simple(items)?,
             },
             "destroy" => Record::DestroySurface {
                 handle: simple(items)?,

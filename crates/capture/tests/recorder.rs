@@ -296,3 +296,95 @@ fn render_callback_submissions_replay_identically() {
         "{t}"
     );
 }
+
+#[test]
+fn colour_keys_and_the_runtime_version_are_recorded_and_replayed() {
+    let mut r = Recorder::new(Driver::new(1).unwrap(), Vec::new());
+    r.notify_dx_version(0x700);
+    let rt = r.create_render_target(Format::X8R8G8B8, 4, 4).unwrap();
+    let tex = r
+        .create_surface(SurfaceDesc::texture(Format::A8R8G8B8, 2, 1, 1))
+        .unwrap();
+    let texels: Vec<u8> = [0xffff_00ffu32, 0xff00_ff00]
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .collect();
+    r.lock(tex, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&texels);
+    r.unlock(tex).unwrap();
+    r.set_color_key(tex, Some((0xffff_00ff, 0xffff_00ff)))
+        .unwrap();
+    assert!(r.set_color_key(rt, None).is_err(), "answered and recorded");
+    let ctx = r.context_create(rt, None).unwrap();
+    // A textured quad (XYZRHW | DIFFUSE | SPECULAR | TEX1), colour keying on;
+    // MIPFILTER 2 is D3DTFP_POINT for a DX7 runtime.
+    let v: Vec<u8> = [
+        (-0.5f32, -0.5f32, 0.0f32, 0.0f32),
+        (3.5, -0.5, 1.0, 0.0),
+        (-0.5, 3.5, 0.0, 1.0),
+        (3.5, -0.5, 1.0, 0.0),
+        (3.5, 3.5, 1.0, 1.0),
+        (-0.5, 3.5, 0.0, 1.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y, u, t)| {
+        let mut b = Vec::new();
+        for f in [x, y, 0.5, 1.0] {
+            b.extend_from_slice(&f.to_le_bytes());
+        }
+        b.extend_from_slice(&0xffff_ffffu32.to_le_bytes());
+        b.extend_from_slice(&0u32.to_le_bytes());
+        b.extend_from_slice(&u.to_le_bytes());
+        b.extend_from_slice(&t.to_le_bytes());
+        b
+    })
+    .collect();
+    let src = format!(
+        "RENDERSTATE {{ RenderState=D3DRS_CULLMODE dwState=D3DCULL_NONE }} {{ RenderState=D3DRS_COLORKEYENABLE dwState=TRUE }}\n\
+         TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue={tex} }} {{ wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_SELECTARG1 }} \
+         {{ wStage=0 TSState=D3DTSS_MIPFILTER dwValue=2 }}\n\
+         CLEAR {{ dwFlags=D3DCLEAR_TARGET dwFillColor=0xff000080 dvFillDepth=1.0 }}\nTRIANGLELIST count=2 wVStart=0\n"
+    );
+    let cmds = softhal_wire::text::assemble_with(
+        &src,
+        softhal_wire::DecodeOptions {
+            vertex_stride: 32,
+            base_align: 0,
+        },
+    )
+    .unwrap();
+    let cb = r.create_command_buffer(cmds.len() as u32).unwrap();
+    r.lock(cb, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&cmds);
+    r.unlock(cb).unwrap();
+    let mut d =
+        DrawPrimitives2Data::new(ctx, cb, cmds.len() as u32).with_user_vertices(0x1c4, &v, 6);
+    d.ddrval = 32;
+    r.draw_primitives2(&mut d);
+    assert_eq!(d.ddrval, codes::D3D_OK);
+    let presented = r.present(rt).unwrap();
+    assert_eq!(
+        &presented[..4],
+        &[0, 0, 0x80, 0xff],
+        "keyed: the clear shows"
+    );
+    assert_eq!(&presented[12..16], &[0, 0xff, 0, 0xff], "unkeyed texel");
+    let (_, bytes) = r.finish().unwrap();
+    let cap = binary::decode(&bytes).unwrap();
+    assert!(cap
+        .records
+        .iter()
+        .any(|r| matches!(r, Record::DxVersion { version: 0x700 })));
+    assert_eq!(
+        cap.records
+            .iter()
+            .filter(|r| matches!(r, Record::SetColorKey { .. }))
+            .count(),
+        2
+    );
+    let rep = softhal_capture::replay(&cap, 1, |_, _| {}).unwrap();
+    assert!(rep.differences.is_empty(), "{:?}", rep.differences);
+    assert_eq!(rep.frames[0].rgba, presented);
+}

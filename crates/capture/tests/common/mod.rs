@@ -290,6 +290,21 @@ pub fn every_record() -> Capture {
                 handle: 3,
                 answer: answer(0),
             },
+            Record::DxVersion { version: 0x700 },
+            Record::SetColorKey {
+                handle: 1,
+                enable: 1,
+                low: 0xff00ff,
+                high: 0xff00ff,
+                answer: answer(0),
+            },
+            Record::SetColorKey {
+                handle: 1,
+                enable: 0,
+                low: 0,
+                high: 0,
+                answer: None,
+            },
         ],
     }
 }
