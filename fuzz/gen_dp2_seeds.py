@@ -279,6 +279,17 @@ SEEDS = {
         f"GENERATEMIPSUBLEVELS {{ hSurface={TEX[0]} Filter=D3DTEXF_LINEAR }}\n"
         f"SETRENDERTARGET {{ hRenderTarget={RT} hZBuffer={DEPTH} }}\n"
         + show(0, TEX[0]) + DRAW2),
+    # Regression (found by dp2_execute): non-finite matrix elements and
+    # clip-plane coefficients (and a MULTIPLYTRANSFORM that overflows) must
+    # not reach the GPU's register file, whose verifier refused the whole
+    # submission at the end of the call.
+    "regression-non-finite-transforms": (FVF_XYZN_TEX, RT_7X7, 0, xyz_normal_triangle(), NOCULL
+        + "SETTRANSFORM { xfrmType=D3DTS_WORLD _11=1.0 _12=0x7FC00000 _22=1.0 _33=1.0 _44=1.0 }\n"
+        "MULTIPLYTRANSFORM { xfrmType=D3DTS_VIEW _11=1e30 _22=1e30 _33=1.0 _44=1.0 }\n"
+        "MULTIPLYTRANSFORM { xfrmType=D3DTS_VIEW _11=1e30 _22=1e30 _33=1.0 _44=1.0 }\n"
+        "SETCLIPPLANE { dwIndex=0 plane[0]=0x7F800000 plane[3]=0xFFC00000 }\n"
+        "RENDERSTATE { RenderState=CLIPPLANEENABLE dwState=1 }\n"
+        "TRIANGLELIST count=1 wVStart=0\n"),
     # Dirty regions and priorities on textures (recorded only).
     "dirty-priority": (FVF_TLT, RT_7X7, 0, b"",
         f"ADDDIRTYRECT {{ dwSurface={TEX[0]} rDirtyArea.right=4 rDirtyArea.bottom=4 }}\n"
