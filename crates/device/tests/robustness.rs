@@ -261,3 +261,40 @@ fn regression_non_finite_transforms_and_clip_planes_reach_the_gpu_as_zero() {
     );
     assert_eq!(s.count(0xFF00_0000), 64);
 }
+
+/// Found while reviewing the paths the texture fuzz harness reaches (a
+/// fuzz input of at most 4 KiB cannot hold enough records): SETPALETTE
+/// checked the palette cap record by record against the palettes that
+/// existed *before* the command, so one command of N records naming new
+/// palettes created N of them whatever the cap — 65 535 × 1 KiB per
+/// command. The new palettes of the whole command now count against
+/// `limits::MAX_PALETTES`.
+#[test]
+fn regression_one_setpalette_command_cannot_exceed_the_palette_cap() {
+    let cap = limits::MAX_PALETTES as u32;
+    let mut s = Scene::new(4, 4, false);
+    let t = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::P8, 4, 4, 1)
+        .unwrap();
+    let setpalette = |first: u32, n: u32| {
+        let mut b = vec![30u8, 0];
+        b.extend_from_slice(&(n as u16).to_le_bytes());
+        for p in first..first + n {
+            for dw in [p, 0, t] {
+                b.extend_from_slice(&dw.to_le_bytes());
+            }
+        }
+        b
+    };
+    // One more new palette than the cap in one command: refused whole.
+    s.run_bytes(&setpalette(1, cap + 1), &[]).unparsed_at(0);
+    assert_eq!(s.drv.context(s.ctx).unwrap().palettes.len(), 0);
+    // The cap itself, in one command, then nothing more.
+    s.run_bytes(&setpalette(1, cap), &[]).ok();
+    assert_eq!(s.drv.context(s.ctx).unwrap().palettes.len(), cap as usize);
+    s.run_bytes(&setpalette(cap + 1, 2), &[]).unparsed_at(0);
+    // Palettes that exist already do not count again.
+    s.run_bytes(&setpalette(cap - 1, 2), &[]).ok();
+    assert_eq!(s.drv.context(s.ctx).unwrap().palettes.len(), cap as usize);
+}
