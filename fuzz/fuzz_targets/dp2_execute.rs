@@ -5,7 +5,8 @@
 //!   hidden state, no uninitialised reads; P8/P9);
 //! * **prefix property** (P3/P4): when the call fails at `dwErrorOffset`,
 //!   running only the commands before it on a fresh driver succeeds and
-//!   leaves the same render-target bytes and the same `Driver::snapshot`;
+//!   leaves the same render-target bytes, the same bytes in every other
+//!   surface (depth, textures, buffers) and the same `Driver::snapshot`;
 //! * **bounded memory** (P6): the peak of live heap bytes of one run stays
 //!   under the bytes of the surfaces it creates + `EXEC_HEAP_SLACK`
 //!   (documented in `docs/limits.md`).
@@ -39,9 +40,7 @@ fuzz_target!(|data: &[u8]| {
         usage.peak
     );
     // What is still live is exactly the outcome handed back.
-    let kept = b
-        .as_ref()
-        .map_or(0, |o| o.pixels.capacity() + o.snapshot.capacity()) as isize;
+    let kept = b.as_ref().map_or(0, dp2::Outcome::heap_bytes) as isize;
     assert!(
         usage.net <= kept,
         "a finished run left {} bytes allocated",
@@ -69,11 +68,16 @@ fuzz_target!(|data: &[u8]| {
                 "prefix pixels differ (error at {})",
                 a.error_offset
             );
+            assert_eq!(
+                p.digests, a.digests,
+                "prefix surface bytes (depth, TEX0…, VB, IB) differ (error at {})",
+                a.error_offset
+            );
             if p.snapshot != a.snapshot {
-                let at = p
-                    .snapshot
+                let (ps, fs) = (p.named_snapshot(), a.named_snapshot());
+                let at = ps
                     .bytes()
-                    .zip(a.snapshot.bytes())
+                    .zip(fs.bytes())
                     .position(|(x, y)| x != y)
                     .unwrap_or(0);
                 let show = |s: &str| {
@@ -83,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
                 };
                 panic!(
                     "prefix state differs (ddrval {:#x}, error at {}) at char {at}:\nprefix: …{}…\nfull:   …{}…",
-                    a.ddrval, a.error_offset, show(&p.snapshot), show(&a.snapshot)
+                    a.ddrval, a.error_offset, show(&ps), show(&fs)
                 );
             }
         }

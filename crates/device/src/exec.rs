@@ -933,13 +933,16 @@ impl<'x, 'c> Exec<'x, 'c> {
                 Ok(())
             }
             C::SetPalette(recs) => {
+                // The palettes the whole command creates count against the
+                // cap (not each record against the palettes before it).
+                let mut new = std::collections::BTreeSet::new();
                 for r in recs {
                     self.surfaces.get(r.surface_handle.get())?;
                     let p = r.palette_handle.get();
-                    if p != 0
-                        && !self.ctx.palettes.contains_key(&p)
-                        && self.ctx.palettes.len() >= limits::MAX_PALETTES
-                    {
+                    if p != 0 && !self.ctx.palettes.contains_key(&p) {
+                        new.insert(p);
+                    }
+                    if self.ctx.palettes.len() + new.len() > limits::MAX_PALETTES {
                         return Err(DeviceError::Limit {
                             what: "palettes",
                             max: limits::MAX_PALETTES as u64,

@@ -331,6 +331,13 @@ fn in_range(v: u32, lo: u32, hi: u32, default: u32) -> u32 {
     }
 }
 
+/// A matrix for the GPU: non-finite elements (as given to SETTRANSFORM,
+/// or from a MULTIPLYTRANSFORM product that overflowed) read as 0 — the
+/// register file takes finite floats only.
+fn finite_matrix(m: Mat) -> pl::Matrix {
+    pl::Matrix(m.map(|row| row.map(|x| if x.is_finite() { x } else { 0.0 })))
+}
+
 fn finite_or(v: u32, default: f32) -> u32 {
     if f32::from_bits(v).is_finite() {
         v
@@ -562,7 +569,11 @@ impl DeviceState {
         r.scissor = pl::Rect::new(l, t, rr, bb);
         r.clipping = b(Rs::Clipping);
         r.clip_plane_enable = self.rs(Rs::ClipPlaneEnable);
-        r.clip_planes = self.clip_planes;
+        // Non-finite coefficients read as 0 (the register file takes
+        // finite floats only).
+        r.clip_planes = self
+            .clip_planes
+            .map(|p| p.map(|x| if x.is_finite() { x } else { 0.0 }));
         r.dither = false;
         r.specular_enable = b(Rs::SpecularEnable);
         let d = &mut st.depth;
@@ -620,9 +631,9 @@ impl DeviceState {
             max_z: v.max_z,
         };
         st.transforms = pl::Transforms {
-            world: pl::Matrix(self.transform(TS_WORLD)),
-            view: pl::Matrix(self.transform(TS_VIEW)),
-            projection: pl::Matrix(self.transform(TS_PROJECTION)),
+            world: finite_matrix(self.transform(TS_WORLD)),
+            view: finite_matrix(self.transform(TS_VIEW)),
+            projection: finite_matrix(self.transform(TS_PROJECTION)),
         };
         st.textures = self.texture_stage_state();
         st.fog = pl::fog::FogState {
@@ -639,7 +650,7 @@ impl DeviceState {
         st.vertex_blend = pl::VertexBlendState {
             mode: pl::texgen::VertexBlend::from_d3d(self.rs(Rs::VertexBlend)).unwrap_or_default(),
             indexed: b(Rs::IndexedVertexBlendEnable),
-            worlds: [1, 2, 3].map(|n| pl::Matrix(self.transform(TS_WORLD + n))),
+            worlds: [1, 2, 3].map(|n| finite_matrix(self.transform(TS_WORLD + n))),
             tween_factor: self.rs_f(Rs::TweenFactor),
         };
         st.point = pl::texgen::PointState {
@@ -728,7 +739,7 @@ impl DeviceState {
                 *c = pl::texgen::TextureTransform::from_d3d(v(24)).unwrap_or_default();
             }
             if let Some(m) = tx.matrices.get_mut(s) {
-                *m = pl::Matrix(self.transform(TS_TEXTURE0 + s as u32));
+                *m = finite_matrix(self.transform(TS_TEXTURE0 + s as u32));
             }
         }
         tx.texture_factor = self.rs(Rs::TextureFactor);

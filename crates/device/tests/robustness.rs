@@ -193,3 +193,108 @@ fn regression_absurd_surface_sizes_are_errors_not_overflows() {
         .create_texture(softhal_device::Format::A8R8G8B8, u32::MAX, u32::MAX, 1)
         .is_err());
 }
+
+/// Found by `dp2_execute` (texture harness): SETTRANSFORM,
+/// MULTIPLYTRANSFORM (a product that overflows) and SETCLIPPLANE store
+/// non-finite floats as given, and the device wrote them into the GPU's
+/// register file, whose verifier takes finite floats only: the kernel
+/// refused the whole submission at the end of the call (`D3DDDIERR_*` at
+/// offset 0, after every command had taken effect). Non-finite matrix
+/// elements and clip-plane coefficients now reach the GPU as 0.
+#[test]
+fn regression_non_finite_transforms_and_clip_planes_reach_the_gpu_as_zero() {
+    const FVF_XYZ_DIFFUSE: u32 = 0x42;
+    // A triangle covering the 8 × 8 target with identity transforms.
+    let tri: Vec<u8> = [(-1.0f32, -1.0f32), (-1.0, 3.0), (3.0, -1.0)]
+        .iter()
+        .flat_map(|&(x, y)| {
+            let mut v: Vec<u8> = [x, y, 0.5].iter().flat_map(|f| f.to_le_bytes()).collect();
+            v.extend_from_slice(&0xFF00_FF00u32.to_le_bytes());
+            v
+        })
+        .collect();
+    let setup = "RENDERSTATE { RenderState=CULLMODE dwState=NONE } { RenderState=LIGHTING dwState=FALSE }\n\
+                 VIEWPORTINFO { dwX=0 dwY=0 dwWidth=8 dwHeight=8 }\n";
+    let draw = "TRIANGLELIST count=1 wVStart=0\n";
+    let clear = "CLEAR { dwFlags=TARGET dwFillColor=0xFF000000 dvFillDepth=1.0 }\n";
+
+    // NaN off the diagonal of WORLD reads as 0: the identity render.
+    let mut s = Scene::new(8, 8, false);
+    s.run_fvf(&format!("{setup}{draw}"), FVF_XYZ_DIFFUSE, 16, &tri)
+        .ok();
+    let identity = s.rt_bytes();
+    assert_eq!(s.count(0xFF00_FF00), 64, "the triangle covers the target");
+    for src in [
+        "SETTRANSFORM { xfrmType=D3DTS_WORLD _11=1.0 _12=0x7FC00000 _22=1.0 _33=1.0 _44=1.0 }\n",
+        "SETTRANSFORM { xfrmType=D3DTS_VIEW _11=1.0 _22=1.0 _33=1.0 _44=1.0 _43=0x7F800000 }\n\
+         SETTRANSFORM { xfrmType=D3DTS_VIEW _11=1.0 _22=1.0 _33=1.0 _44=1.0 _34=0xFF800000 }\n",
+        // A texture matrix and a blend world are registers too.
+        "SETTRANSFORM { xfrmType=D3DTS_TEXTURE0 _11=0x7FC00000 _22=1.0 _33=1.0 _44=1.0 }\n\
+         SETTRANSFORM { xfrmType=D3DTS_WORLD1 _11=0xFFC00000 _22=1.0 _33=1.0 _44=1.0 }\n",
+        // A clip plane of NaNs reads as (0, 0, 0, 0): nothing is clipped.
+        "SETCLIPPLANE { dwIndex=0 plane[0]=0x7FC00000 plane[1]=0x7FC00000 plane[2]=0x7FC00000 plane[3]=0x7FC00000 }\n\
+         RENDERSTATE { RenderState=CLIPPLANEENABLE dwState=1 }\n",
+    ] {
+        let mut s = Scene::new(8, 8, false);
+        let o = s.run_fvf(
+            &format!("{setup}{src}{clear}{draw}"),
+            FVF_XYZ_DIFFUSE,
+            16,
+            &tri,
+        );
+        assert_eq!(o.ddrval, codes::D3D_OK, "{src}: {o:?}");
+        assert_eq!(s.rt_bytes(), identity, "{src}");
+    }
+
+    // 1e30 × 1e30 overflows to +inf in MULTIPLYTRANSFORM: _11 reads as 0,
+    // every x collapses, the triangle has no area.
+    let mut s = Scene::new(8, 8, false);
+    let src = format!(
+        "{setup}SETTRANSFORM {{ xfrmType=D3DTS_WORLD _11=1e30 _22=1.0 _33=1.0 _44=1.0 }}\n\
+         MULTIPLYTRANSFORM {{ xfrmType=D3DTS_WORLD _11=1e30 _22=1.0 _33=1.0 _44=1.0 }}\n{clear}{draw}"
+    );
+    s.run_fvf(&src, FVF_XYZ_DIFFUSE, 16, &tri).ok();
+    assert_eq!(
+        s.count(0xFF00_FF00),
+        0,
+        "a zero-width triangle draws nothing"
+    );
+    assert_eq!(s.count(0xFF00_0000), 64);
+}
+
+/// Found while reviewing the paths the texture fuzz harness reaches (a
+/// fuzz input of at most 4 KiB cannot hold enough records): SETPALETTE
+/// checked the palette cap record by record against the palettes that
+/// existed *before* the command, so one command of N records naming new
+/// palettes created N of them whatever the cap — 65 535 × 1 KiB per
+/// command. The new palettes of the whole command now count against
+/// `limits::MAX_PALETTES`.
+#[test]
+fn regression_one_setpalette_command_cannot_exceed_the_palette_cap() {
+    let cap = limits::MAX_PALETTES as u32;
+    let mut s = Scene::new(4, 4, false);
+    let t = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::P8, 4, 4, 1)
+        .unwrap();
+    let setpalette = |first: u32, n: u32| {
+        let mut b = vec![30u8, 0];
+        b.extend_from_slice(&(n as u16).to_le_bytes());
+        for p in first..first + n {
+            for dw in [p, 0, t] {
+                b.extend_from_slice(&dw.to_le_bytes());
+            }
+        }
+        b
+    };
+    // One more new palette than the cap in one command: refused whole.
+    s.run_bytes(&setpalette(1, cap + 1), &[]).unparsed_at(0);
+    assert_eq!(s.drv.context(s.ctx).unwrap().palettes.len(), 0);
+    // The cap itself, in one command, then nothing more.
+    s.run_bytes(&setpalette(1, cap), &[]).ok();
+    assert_eq!(s.drv.context(s.ctx).unwrap().palettes.len(), cap as usize);
+    s.run_bytes(&setpalette(cap + 1, 2), &[]).unparsed_at(0);
+    // Palettes that exist already do not count again.
+    s.run_bytes(&setpalette(cap - 1, 2), &[]).ok();
+    assert_eq!(s.drv.context(s.ctx).unwrap().palettes.len(), cap as usize);
+}
