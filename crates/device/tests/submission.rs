@@ -158,3 +158,51 @@ fn a_failing_command_keeps_the_prefix_it_submitted() {
     assert_eq!(s.px(5, 5), RED);
     assert_eq!(s.drv.kmd().rejected(), 0);
 }
+
+#[test]
+fn a_dp2_call_returns_with_its_work_in_flight_and_readers_see_the_finished_frame() {
+    for reader in 0..3 {
+        let mut s = Scene::new(16, 16, true);
+        let g = s.drv.gpu_context_of(s.ctx).unwrap();
+        let cmds = asm(&format!(
+            "{NOCULL}RENDERSTATE {{ RenderState=D3DRS_ZFUNC dwState=D3DCMP_ALWAYS }}\nTRIANGLELIST count=2 wVStart=0"
+        ));
+        let verts = quad(0.0, 0.0, 16.0, 16.0, 0.5, RED);
+        let cb = s.drv.create_command_buffer_with(&cmds).unwrap();
+        let mut d = DrawPrimitives2Data::new(s.ctx, cb, cmds.len() as u32)
+            .with_user_vertices(FVF_TL, &verts, 6);
+        d.ddrval = 20;
+        s.drv.draw_primitives2(&mut d);
+        assert_eq!(d.ddrval, 0);
+        // Returned with the work on the GPU worker: submitted, not
+        // executed (published only when the device collects the job).
+        assert_eq!(s.drv.kmd().in_flight(), 1);
+        assert_eq!(s.drv.kmd().fences(g), Some((1, 0, 0)));
+        match reader {
+            // `&self` readers wait for the image and see the frame.
+            0 => {
+                assert_eq!(s.px(3, 3), RED);
+                assert_eq!(s.drv.read_rgba8(s.rt).unwrap()[..4], [0xFF, 0, 0, 0xFF]);
+            }
+            // A lock waits for the job (its fence executes).
+            1 => {
+                let px = s.drv.lock(s.rt, LockFlags::default()).unwrap()[..4].to_vec();
+                assert_eq!(px, RED.to_le_bytes());
+                s.drv.unlock(s.rt).unwrap();
+                assert_eq!(s.drv.kmd().fences(g).unwrap().1, 1);
+            }
+            // An explicit wait: executed, not retired; counters published.
+            _ => {
+                s.drv.wait_for_gpu();
+                assert_eq!(s.drv.kmd().in_flight(), 0);
+                assert_eq!(s.drv.kmd().fences(g), Some((1, 1, 0)));
+                assert_eq!(s.drv.context(s.ctx).unwrap().stats.samples_passed, 256);
+                assert_eq!(s.px(3, 3), RED);
+            }
+        }
+        s.drv.complete_work();
+        assert_eq!(s.drv.kmd().fences(g), Some((1, 1, 1)));
+        assert_eq!(s.drv.kmd().stats().faults, 0);
+        assert_eq!(s.count(RED), 256);
+    }
+}

@@ -380,8 +380,22 @@ fn texture_formats_are_reported_and_enforced() {
 #[test]
 fn texblt_runs_on_the_copy_engine_between_the_draws_around_it() {
     let mut s = Scene::new(4, 4, false);
-    let a = texture(&mut s, TextureFormat::A8R8G8B8, 1, 1, 1, &argb_bytes(&[0xff00ff00]));
-    let b = texture(&mut s, TextureFormat::A8R8G8B8, 1, 1, 1, &argb_bytes(&[0xffff0000]));
+    let a = texture(
+        &mut s,
+        TextureFormat::A8R8G8B8,
+        1,
+        1,
+        1,
+        &argb_bytes(&[0xff00ff00]),
+    );
+    let b = texture(
+        &mut s,
+        TextureFormat::A8R8G8B8,
+        1,
+        1,
+        1,
+        &argb_bytes(&[0xffff0000]),
+    );
     let mut v = tquad(-0.5, -0.5, 1.5, 3.5, 0xffffffff, 0);
     v.extend(tquad(1.5, -0.5, 3.5, 3.5, 0xffffffff, 0));
     // Draw with b, copy a into b, draw with b again: one DP2 call.
@@ -392,6 +406,14 @@ fn texblt_runs_on_the_copy_engine_between_the_draws_around_it() {
         show(b)
     );
     s.run_fvf(&src, FVF_TLT, 32, &v).ok();
-    assert_eq!(s.px(0, 1), 0xffff0000, "the first draw sampled b before the copy");
-    assert_eq!(s.px(3, 1), 0xff00ff00, "the second draw sampled the copied texel");
+    assert_eq!(
+        s.px(0, 1),
+        0xffff0000,
+        "the first draw sampled b before the copy"
+    );
+    assert_eq!(
+        s.px(3, 1),
+        0xff00ff00,
+        "the second draw sampled the copied texel"
+    );
 }
