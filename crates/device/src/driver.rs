@@ -539,8 +539,11 @@ impl Driver {
         if self.gpu.flip_pending(rt) {
             return Err(call_fail(DeviceError::WasStillDrawing, base));
         }
-        // The previous call's GPU job comes back first.
-        self.sync();
+        // No wait here: the previous call's GPU job may still run while
+        // this call validates and lowers its commands (which read surface
+        // descriptions and shared buffer snapshots only); the job comes
+        // back before this call sends its own work, or before CPU work
+        // that needs memory (docs/submission.md, "When work runs").
         let cmd_h = d.lp_dd_commands;
         let commands: Vec<u8> = {
             let r = self.surfaces.get(cmd_h).map_err(|e| call_fail(e, base))?;
