@@ -84,10 +84,12 @@ pub fn engine_of(code: u32) -> Option<Engine> {
 pub fn plane(d: &Driver, h: u32, face: u32, level: u32) -> Option<&[u8]> {
     let r = d.surface(h).ok()?;
     match &r.storage {
-        Storage::Buffer(b) => Some(b),
-        Storage::Image(Some(s)) => (face == 0 && level == 0).then(|| s.bytes()),
+        Storage::Buffer(b) => Some(b.as_slice()),
+        Storage::Image(s) => s
+            .get()
+            .filter(|_| face == 0 && level == 0)
+            .map(|s| s.bytes()),
         Storage::Texture(t) => t.level_bytes(face, level),
-        Storage::Image(None) => None,
     }
 }
 
@@ -99,7 +101,11 @@ pub fn contents(d: &Driver, h: u32) -> Vec<u8> {
     if let Ok(r) = d.surface(h) {
         match &r.storage {
             Storage::Buffer(b) => out.extend_from_slice(b),
-            Storage::Image(Some(s)) => out.extend_from_slice(s.bytes()),
+            Storage::Image(s) => {
+                if let Some(s) = s.get() {
+                    out.extend_from_slice(s.bytes());
+                }
+            }
             Storage::Texture(t) => {
                 for f in 0..t.face_count() {
                     for l in 0..t.level_count() {
@@ -107,7 +113,6 @@ pub fn contents(d: &Driver, h: u32) -> Vec<u8> {
                     }
                 }
             }
-            Storage::Image(None) => {}
         }
     }
     let used = out.iter().rposition(|b| *b != 0).map_or(0, |i| i + 1);

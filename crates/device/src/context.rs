@@ -126,7 +126,10 @@ pub struct ContextStats {
     pub draws: u64,
     /// Primitives submitted to the pipeline.
     pub primitives: u64,
-    /// Samples that passed the depth/stencil tests (occlusion counter).
+    /// Samples that passed the depth/stencil tests (occlusion counter), as
+    /// of the GPU work the device last waited for (ISSUEQUERY, the start
+    /// of calls that touch surface contents, `Driver::wait_for_gpu`; see
+    /// `docs/submission.md`, "When work runs").
     pub samples_passed: u64,
     /// Scenes ended (SCENECAPTURE FALSE after TRUE).
     pub scenes: u64,

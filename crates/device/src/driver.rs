@@ -20,6 +20,7 @@ use crate::resource::{Resource, Storage, SurfaceDesc, SurfaceKind};
 use softhal_pipeline::{self as pl, Format, Renderer};
 use softhal_wire::names::codes;
 use softhal_wire::{Command, DecodeOptions, Decoder};
+use std::sync::Arc;
 #[path = "render_cb.rs"]
 mod render_cb; // a child: it needs `Driver`'s private fields
 
@@ -101,7 +102,30 @@ impl Driver {
 
     /// The pipeline renderer (SIMD and thread settings).
     pub fn renderer_mut(&mut self) -> &mut Renderer {
-        self.gpu.kmd.renderer_mut()
+        self.sync();
+        let Gpu { kmd, spare, .. } = &mut self.gpu;
+        kmd.renderer_mut().unwrap_or(spare)
+    }
+
+    /// Waits for the GPU work in flight (it executes; nothing retires)
+    /// and updates every context's occlusion counter
+    /// (`ContextStats::samples_passed`). See `docs/submission.md`, "When
+    /// work runs".
+    pub fn wait_for_gpu(&mut self) {
+        self.sync();
+    }
+
+    /// Waits for the GPU job in flight; the contexts' occlusion counters
+    /// follow the work executed so far.
+    pub(crate) fn sync(&mut self) {
+        self.gpu.sync(&mut self.surfaces);
+        self.update_samples();
+    }
+
+    fn update_samples(&mut self) {
+        for (h, c) in self.contexts.iter_mut() {
+            c.stats.samples_passed = self.gpu.samples_passed(h);
+        }
     }
 
     /// The kernel side and GPU (fences, counters, [`softhal_submit::Kmd::snapshot`]).
@@ -192,6 +216,7 @@ impl Driver {
     /// Destroys a surface; its handle is invalid from now on.
     pub fn destroy_surface(&mut self, h: u32) -> Result<()> {
         self.surfaces.get(h)?;
+        self.sync();
         if let Some(a) = self.gpu.alloc_of.remove(&h) {
             let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
             let _ = self.gpu.kmd.destroy_allocation(a, &mut mem);
@@ -205,11 +230,14 @@ impl Driver {
 
     /// A surface.
     pub fn surface(&self, h: u32) -> Result<&Resource> {
+        self.gpu.land_images(&self.surfaces);
         self.surfaces.get(h)
     }
 
     /// The image of a render target or depth buffer (PNG export, pixels).
+    /// Waits for a GPU job that holds it (the finished frame is seen).
     pub fn image(&self, h: u32) -> Result<&pl::Surface> {
+        self.gpu.land_images(&self.surfaces);
         self.surfaces.get(h)?.image(h)
     }
 
@@ -221,6 +249,7 @@ impl Driver {
     /// Locks a surface for CPU access: a buffer's bytes, or level 0 (face
     /// 0) of an image or texture. See [`crate::swap`] for busy buffers.
     pub fn lock(&mut self, h: u32, flags: LockFlags) -> Result<&mut [u8]> {
+        self.sync();
         let (kind, implicit) = {
             let r = self.surfaces.get(h)?;
             (
@@ -243,7 +272,7 @@ impl Driver {
                     self.gpu.kmd.renamed(a, len as u64, &mut mem)?;
                     if let Ok(r) = self.surfaces.get_mut(h) {
                         if let Storage::Buffer(b) = &mut r.storage {
-                            *b = vec![0; b.len()];
+                            *b = Arc::new(vec![0; b.len()]);
                         }
                     }
                     self.swap.lock_renames += 1;
@@ -268,7 +297,7 @@ impl Driver {
         r.locked = true;
         if r.desc.kind.is_buffer() {
             return match &mut r.storage {
-                Storage::Buffer(b) => Ok(b),
+                Storage::Buffer(b) => Ok(Arc::make_mut(b).as_mut_slice()),
                 _ => Err(DeviceError::BadHandle {
                     handle: h,
                     what: "buffer",
@@ -282,6 +311,7 @@ impl Driver {
     /// bytes and the row pitch.
     pub fn lock_level(&mut self, h: u32, face: u32, level: u32) -> Result<(&mut [u8], usize)> {
         self.surfaces.get(h)?;
+        self.sync();
         if let Some(a) = self.gpu.alloc_of.get(&h).copied() {
             let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
             self.gpu.kmd.wait_allocation_idle(a, &mut mem);
@@ -330,15 +360,15 @@ impl Driver {
             return Err(r.wrong(h, "render target"));
         }
         r.flip_pending = true;
+        self.sync();
         let fence = self.gpu.present(h, &mut self.surfaces)?;
         self.gpu.pending_flips.insert(h, fence);
-        let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
-        self.gpu.kmd.execute_all(&mut mem);
-        Ok(())
+        self.gpu.end_call(&mut self.surfaces)
     }
 
     /// Completes every pending flip (the vertical blank).
     pub fn complete_flips(&mut self) {
+        self.sync();
         self.gpu.complete_flips(&mut self.surfaces);
         for (_, r) in self.surfaces.iter_mut() {
             r.flip_pending = false;
@@ -348,6 +378,7 @@ impl Driver {
     /// Presents a render target: returns its RGBA8 pixels (the host shows
     /// them) — a synchronous flip.
     pub fn present(&mut self, h: u32) -> Result<Vec<u8>> {
+        self.sync();
         if self.surfaces.get(h)?.desc.kind == SurfaceKind::RenderTarget {
             let fence = self.gpu.present(h, &mut self.surfaces)?;
             let ctx = self.gpu.present_ctx;
@@ -361,6 +392,7 @@ impl Driver {
     /// [`crate::swap`]).
     pub fn complete_work(&mut self) {
         let _ = self.gpu.idle(&mut self.surfaces);
+        self.update_samples();
         for (_, r) in self.surfaces.iter_mut() {
             r.busy = false;
             r.flip_pending = false;
@@ -426,6 +458,7 @@ impl Driver {
             .map_err(|_| DeviceError::ContextBad(h))?;
         if let Some(g) = self.gpu.ctx_of.remove(&h) {
             let _ = self.gpu.flush(&mut self.surfaces);
+            self.sync();
             let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
             let _ = self.gpu.kmd.destroy_context(g, &mut mem);
         }
@@ -441,6 +474,7 @@ impl Driver {
     /// their bytes): equal snapshots mean equal device state.
     pub fn snapshot(&self, h: u32) -> Result<String> {
         let c = self.context(h)?;
+        self.gpu.land_images(&self.surfaces);
         let mut s = format!("{c:?}\n");
         for (h, r) in self.surfaces.iter() {
             s.push_str(&format!(
@@ -505,6 +539,11 @@ impl Driver {
         if self.gpu.flip_pending(rt) {
             return Err(call_fail(DeviceError::WasStillDrawing, base));
         }
+        // No wait here: the previous call's GPU job may still run while
+        // this call validates and lowers its commands (which read surface
+        // descriptions and shared buffer snapshots only); the job comes
+        // back before this call sends its own work, or before CPU work
+        // that needs memory (docs/submission.md, "When work runs").
         let cmd_h = d.lp_dd_commands;
         let commands: Vec<u8> = {
             let r = self.surfaces.get(cmd_h).map_err(|e| call_fail(e, base))?;
@@ -594,12 +633,10 @@ impl Driver {
             Ok(())
         })();
         // Whatever the outcome, the commands before a failure took effect:
-        // their packets are submitted and the GPU runs them (see
-        // docs/submission.md, "When work runs").
-        let finished = self.gpu.finish(&mut self.surfaces);
-        if let Ok(c) = self.contexts.get_mut(ctx_h) {
-            c.stats.samples_passed = self.gpu.samples_passed(ctx_h);
-        }
+        // their packets are submitted and sent to the GPU worker, which
+        // runs them after the call returns (see docs/submission.md, "When
+        // work runs").
+        let finished = self.gpu.end_call(&mut self.surfaces);
         walked?;
         finished.map_err(|e| call_fail(e, base))?;
         // Success: responses, then the submission model.
@@ -670,7 +707,7 @@ impl Driver {
                     return false;
                 }
                 *total += grow;
-                *b = vec![0; want as usize];
+                *b = Arc::new(vec![0; want as usize]);
                 r.desc.width = want as u32;
                 r.busy = false;
                 if let Some(a) = gpu.alloc_of.get(&h).copied() {
@@ -715,6 +752,7 @@ impl Driver {
 
     /// `Clear2`.
     pub fn clear2(&mut self, d: &mut Clear2Data<'_>) -> u32 {
+        self.sync();
         let r = (|| {
             let ctx = self
                 .contexts
@@ -738,7 +776,7 @@ impl Driver {
                 &rects,
             )
         })();
-        let r = r.and_then(|()| self.gpu.finish(&mut self.surfaces));
+        let r = r.and_then(|()| self.gpu.end_call(&mut self.surfaces));
         d.ddrval = match r {
             Ok(()) => codes::D3D_OK,
             Err(e) => e.ddrval(),
@@ -831,7 +869,7 @@ fn write_responses(
     let Storage::Buffer(buf) = &mut r.storage else {
         return 0;
     };
-    let Some(out) = buf.get_mut(base as usize..) else {
+    let Some(out) = Arc::make_mut(buf).get_mut(base as usize..) else {
         return 0;
     };
     let cap = out.len();

@@ -1453,9 +1453,10 @@ impl<'x, 'c> Exec<'x, 'c> {
         self.check_kind(rt, SurfaceKind::RenderTarget)?;
         if z != 0 {
             self.check_kind(z, SurfaceKind::DepthStencil)?;
-            let c = self.surfaces.get(rt)?.image(rt)?;
-            let d = self.surfaces.get(z)?.image(z)?;
-            if d.width() < c.width() || d.height() < c.height() {
+            // The descriptions (the images may be on the GPU worker).
+            let c = &self.surfaces.get(rt)?.desc;
+            let d = &self.surfaces.get(z)?.desc;
+            if d.width < c.width || d.height < c.height {
                 return Err(DeviceError::InvalidParams(
                     "depth buffer smaller than the render target",
                 ));

@@ -16,6 +16,10 @@
 //! respects the buffer sizes the kernel grants (it flushes, or asks for a
 //! resize, before a buffer would overflow); execution order is the DP2
 //! order (the copy engine is fenced against the 3-D engine both ways).
+//! At the end of a DDI call the work is sent to the kernel's GPU worker
+//! without waiting ([`Gpu::end_call`]); the next call that touches surfaces
+//! waits for it ([`Gpu::sync`]) and `&self` readers get the images back
+//! ([`Gpu::land_images`]).
 
 use crate::error::{DeviceError, Result};
 use crate::handle::Slab;
@@ -27,6 +31,7 @@ use softhal_submit::{
     RenderData, SubmitError, TextureCopy, VideoMemory,
 };
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 /// Video memory = the driver's surfaces, found through the allocation map.
 pub(crate) struct Mem<'a> {
@@ -53,13 +58,13 @@ impl VideoMemory for Mem<'_> {
     fn put_image(&mut self, a: u32, s: pl::Surface) {
         if let Some(r) = self.res_mut(a) {
             if let Storage::Image(slot) = &mut r.storage {
-                *slot = Some(s);
+                *slot = OnceLock::from(s);
             }
         }
     }
     fn buffer(&self, a: u32) -> Option<&[u8]> {
         match &self.res(a)?.storage {
-            Storage::Buffer(b) => Some(b),
+            Storage::Buffer(b) => Some(b.as_slice()),
             _ => None,
         }
     }
@@ -81,7 +86,10 @@ impl VideoMemory for Mem<'_> {
             return false;
         };
         match &mut r.storage {
-            Storage::Buffer(b) => match d.checked_add(len).and_then(|e| b.get_mut(d..e)) {
+            Storage::Buffer(b) => match d
+                .checked_add(len)
+                .and_then(|e| Arc::make_mut(b).get_mut(d..e))
+            {
                 Some(out) => {
                     out.copy_from_slice(&tmp);
                     true
@@ -91,7 +99,32 @@ impl VideoMemory for Mem<'_> {
             _ => false,
         }
     }
-    // Textures are not GPU allocations of the device yet.
+    fn share_buffer(&mut self, a: u32) -> Option<Arc<Vec<u8>>> {
+        match &self.res(a)?.storage {
+            Storage::Buffer(b) => Some(Arc::clone(b)),
+            _ => None,
+        }
+    }
+    fn put_buffer(&mut self, a: u32, b: Arc<Vec<u8>>) {
+        if let Some(r) = self.res_mut(a) {
+            if let Storage::Buffer(slot) = &mut r.storage {
+                *slot = b;
+            }
+        }
+    }
+    fn share_texture(&mut self, a: u32) -> Option<Arc<pl::texture::Texture>> {
+        match &self.res(a)?.storage {
+            Storage::Texture(t) => Some(Arc::clone(t)),
+            _ => None,
+        }
+    }
+    fn put_texture(&mut self, a: u32, t: Arc<pl::texture::Texture>) {
+        if let Some(r) = self.res_mut(a) {
+            if let Storage::Texture(slot) = &mut r.storage {
+                *slot = t;
+            }
+        }
+    }
 }
 
 /// Where a draw's vertices or indices come from.
@@ -155,6 +188,9 @@ impl GpuCopy {
 /// the UMD's command buffer being filled.
 pub(crate) struct Gpu {
     pub kmd: Kmd,
+    /// A pixel engine to hand out if the kernel lost its own (a worker
+    /// died); never used otherwise.
+    pub spare: pl::Renderer,
     /// surface → allocation.
     pub alloc_of: BTreeMap<u32, u32>,
     /// allocation → surface.
@@ -199,6 +235,7 @@ impl Gpu {
         let rd = kmd.initial_buffers();
         Ok(Gpu {
             kmd,
+            spare: pl::Renderer::new(1)?,
             alloc_of: BTreeMap::new(),
             surface_of: BTreeMap::new(),
             ctx_of: BTreeMap::new(),
@@ -222,18 +259,22 @@ impl Gpu {
     /// Registers a new surface with the kernel (render targets, depth
     /// buffers and buffers: what the GPU reads or writes).
     pub fn register(&mut self, h: u32, r: &Resource) -> Result<()> {
-        let kind = match (&r.desc.kind, &r.storage) {
-            (SurfaceKind::RenderTarget | SurfaceKind::DepthStencil, Storage::Image(Some(s))) => {
+        let image = match &r.storage {
+            Storage::Image(s) => s.get(),
+            _ => None,
+        };
+        let kind = match (&r.desc.kind, &r.storage, image) {
+            (SurfaceKind::RenderTarget | SurfaceKind::DepthStencil, _, Some(s)) => {
                 AllocKind::Image {
                     format: s.format(),
                     width: s.width(),
                     height: s.height(),
                 }
             }
-            (_, Storage::Buffer(b)) => AllocKind::Buffer {
+            (_, Storage::Buffer(b), _) => AllocKind::Buffer {
                 bytes: b.len() as u64,
             },
-            (_, Storage::Texture(t)) => AllocKind::Texture {
+            (_, Storage::Texture(t), _) => AllocKind::Texture {
                 desc: pl::texture::TextureDesc {
                     kind: t.kind(),
                     format: t.format(),
@@ -430,8 +471,8 @@ impl Gpu {
         Ok(())
     }
 
-    /// Flushes and lets the GPU run everything queued (the end of a DDI
-    /// call: see `docs/submission.md`, "When work runs").
+    /// Flushes and lets the GPU run everything queued, waiting for it
+    /// (inside a DDI call, before CPU work that needs the GPU's results).
     pub fn finish(&mut self, surfaces: &mut Slab<Resource>) -> Result<()> {
         let r = self.flush(surfaces);
         let mut mem = Mem {
@@ -440,6 +481,48 @@ impl Gpu {
         };
         self.kmd.execute_all(&mut mem);
         r
+    }
+
+    /// The end of a DDI call (`docs/submission.md`, "When work runs"):
+    /// flushes and sends everything queued to the GPU worker without
+    /// waiting — unless the job writes buffers or textures (copies), which
+    /// `&self` readers could not wait for: then it waits.
+    pub fn end_call(&mut self, surfaces: &mut Slab<Resource>) -> Result<()> {
+        let r = self.flush(surfaces);
+        let mut mem = Mem {
+            surfaces,
+            surface_of: &self.surface_of,
+        };
+        self.kmd.dispatch(&mut mem);
+        while self.kmd.queued() > self.kmd.in_flight() || self.kmd.in_flight_writes_shared() {
+            // Work the job could not take (fence waits on it), or copies.
+            self.kmd.wait(&mut mem);
+            if !self.kmd.dispatch(&mut mem) {
+                break;
+            }
+        }
+        r
+    }
+
+    /// Waits for the GPU job in flight; its memory comes back (the start of
+    /// every DDI call that touches surfaces).
+    pub fn sync(&mut self, surfaces: &mut Slab<Resource>) {
+        let mut mem = Mem {
+            surfaces,
+            surface_of: &self.surface_of,
+        };
+        self.kmd.wait(&mut mem);
+    }
+
+    /// For `&self` readers: waits for the job in flight and puts the
+    /// images it holds back into their surfaces.
+    pub fn land_images(&self, surfaces: &Slab<Resource>) {
+        self.kmd.land_images(&mut |a, s| {
+            let r = self.surface_of.get(&a).and_then(|h| surfaces.get(*h).ok());
+            if let Some(Storage::Image(slot)) = r.map(|r| &r.storage) {
+                let _ = slot.set(s);
+            }
+        });
     }
 
     /// Runs and retires everything (the CPU waits for the GPU to idle).

@@ -90,6 +90,7 @@ impl Driver {
         // the device's own packets and was reported by the call that made
         // them.)
         let _ = self.gpu.flush(&mut self.surfaces);
+        self.sync();
         let asked = rd.h_context;
         if !asked.is_some_and(|c| self.is_render_context(c)) {
             rd.h_context = Some(NO_CONTEXT);

@@ -17,6 +17,7 @@ use crate::error::{range, DeviceError, Result};
 use crate::limits;
 use softhal_pipeline::texture::{Texture, TextureDesc, TextureError, TextureFormat, TextureKind};
 use softhal_pipeline::{Format, Surface};
+use std::sync::{Arc, OnceLock};
 
 /// A D3DFORMAT number: the DDI's own name for a surface format
 /// (`D3DFMT_A8R8G8B8` = 21, FOURCC codes for DXTn and YUV). Render targets
@@ -216,13 +217,16 @@ impl SurfaceDesc {
 /// Where a surface's bytes live.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Storage {
-    /// Render targets and depth buffers (`None` only while a draw holds it).
-    Image(Option<Surface>),
+    /// Render targets and depth buffers (empty only while a GPU job holds
+    /// the image; `&self` readers of the driver wait for it to come back
+    /// and set it, see `docs/submission.md`, "When work runs").
+    Image(OnceLock<Surface>),
     /// Textures: the pipeline's texture object (levels face-major, palette,
-    /// LOD clamp, colour key), sampled in place by the GPU.
-    Texture(Box<Texture>),
-    /// Buffers.
-    Buffer(Vec<u8>),
+    /// LOD clamp, colour key), sampled in place by the GPU (a GPU job
+    /// shares it read-only; CPU writes copy it if a job still holds it).
+    Texture(Arc<Texture>),
+    /// Buffers (shared read-only with GPU jobs like textures).
+    Buffer(Arc<Vec<u8>>),
 }
 
 /// Dirty regions recorded by ADDDIRTYRECT / ADDDIRTYBOX.
@@ -307,7 +311,7 @@ impl Resource {
                 }
                 let s = Surface::new(format, desc.width, desc.height)?;
                 let n = s.bytes().len() as u64;
-                (Storage::Image(Some(s)), n)
+                (Storage::Image(OnceLock::from(s)), n)
             }
             SurfaceKind::Texture | SurfaceKind::CubeTexture | SurfaceKind::VolumeTexture => {
                 let Some(format) = desc.format.texture() else {
@@ -392,7 +396,7 @@ impl Resource {
                     TextureError::TooLarge { .. } => DeviceError::OutOfMemory,
                     _ => DeviceError::InvalidParams("texture description"),
                 })?;
-                (Storage::Texture(Box::new(t)), total)
+                (Storage::Texture(Arc::new(t)), total)
             }
             SurfaceKind::VertexBuffer { .. }
             | SurfaceKind::IndexBuffer
@@ -411,7 +415,7 @@ impl Resource {
                     return Err(DeviceError::OutOfMemory);
                 }
                 (
-                    Storage::Buffer(vec![0; desc.width as usize]),
+                    Storage::Buffer(Arc::new(vec![0; desc.width as usize])),
                     u64::from(desc.width),
                 )
             }
@@ -435,8 +439,7 @@ impl Resource {
     /// Bytes of storage held.
     pub fn byte_size(&self) -> u64 {
         match &self.storage {
-            Storage::Image(Some(s)) => s.bytes().len() as u64,
-            Storage::Image(None) => 0,
+            Storage::Image(s) => s.get().map_or(0, |s| s.bytes().len() as u64),
             Storage::Texture(t) => (0..t.face_count())
                 .flat_map(|f| (0..t.level_count()).map(move |l| (f, l)))
                 .map(|(f, l)| t.level_bytes(f, l).map_or(0, |b| b.len() as u64))
@@ -448,7 +451,7 @@ impl Resource {
     /// The buffer bytes (buffer kinds only).
     pub fn buffer(&self, handle: u32) -> Result<&[u8]> {
         match &self.storage {
-            Storage::Buffer(b) => Ok(b),
+            Storage::Buffer(b) => Ok(b.as_slice()),
             _ => Err(self.wrong(handle, "buffer")),
         }
     }
@@ -456,9 +459,10 @@ impl Resource {
     /// The image (render targets and depth buffers only).
     pub fn image(&self, handle: u32) -> Result<&Surface> {
         match &self.storage {
-            Storage::Image(Some(s)) => Ok(s),
-            _ => Err(self.wrong(handle, "render target or depth/stencil surface")),
+            Storage::Image(s) => s.get(),
+            _ => None,
         }
+        .ok_or_else(|| self.wrong(handle, "render target or depth/stencil surface"))
     }
 
     /// A wrong-kind error for this resource.
@@ -525,7 +529,10 @@ impl Resource {
     pub(crate) fn plane(&self, handle: u32, face: u32, level: u32) -> Result<PlaneRef<'_>> {
         let format = self.desc.format;
         match &self.storage {
-            Storage::Image(Some(s)) => {
+            Storage::Image(s) => {
+                let Some(s) = s.get() else {
+                    return Err(self.wrong(handle, "surface with pixels"));
+                };
                 if face != 0 || level != 0 {
                     return Err(range("mip level", u64::from(level), 1));
                 }
@@ -588,7 +595,10 @@ impl Resource {
         }
         let wrong = self.wrong(handle, "surface with pixels");
         match &mut self.storage {
-            Storage::Image(Some(s)) => {
+            Storage::Image(s) => {
+                let Some(s) = s.get_mut() else {
+                    return Err(wrong);
+                };
                 if face != 0 || level != 0 {
                     return Err(range("mip level", u64::from(level), 1));
                 }
@@ -596,6 +606,7 @@ impl Resource {
                 Ok((s.bytes_mut(), p, w, h))
             }
             Storage::Texture(t) => {
+                let t = Arc::make_mut(t);
                 let info = t
                     .level_info(level)
                     .ok_or_else(|| range("mip level", u64::from(level), 0))?;
@@ -616,7 +627,7 @@ impl Resource {
     /// The texture (texture kinds only).
     pub fn texture(&self) -> Option<&Texture> {
         match &self.storage {
-            Storage::Texture(t) => Some(t),
+            Storage::Texture(t) => Some(&**t),
             _ => None,
         }
     }
@@ -624,7 +635,7 @@ impl Resource {
     /// The texture, mutable (texture kinds only).
     pub(crate) fn texture_mut(&mut self) -> Option<&mut Texture> {
         match &mut self.storage {
-            Storage::Texture(t) => Some(t),
+            Storage::Texture(t) => Some(Arc::make_mut(t)),
             _ => None,
         }
     }

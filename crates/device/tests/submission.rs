@@ -158,3 +158,116 @@ fn a_failing_command_keeps_the_prefix_it_submitted() {
     assert_eq!(s.px(5, 5), RED);
     assert_eq!(s.drv.kmd().rejected(), 0);
 }
+
+#[test]
+fn a_dp2_call_returns_with_its_work_in_flight_and_readers_see_the_finished_frame() {
+    for reader in 0..3 {
+        let mut s = Scene::new(16, 16, true);
+        let g = s.drv.gpu_context_of(s.ctx).unwrap();
+        let cmds = asm(&format!(
+            "{NOCULL}RENDERSTATE {{ RenderState=D3DRS_ZFUNC dwState=D3DCMP_ALWAYS }}\nTRIANGLELIST count=2 wVStart=0"
+        ));
+        let verts = quad(0.0, 0.0, 16.0, 16.0, 0.5, RED);
+        let cb = s.drv.create_command_buffer_with(&cmds).unwrap();
+        let mut d = DrawPrimitives2Data::new(s.ctx, cb, cmds.len() as u32)
+            .with_user_vertices(FVF_TL, &verts, 6);
+        d.ddrval = 20;
+        s.drv.draw_primitives2(&mut d);
+        assert_eq!(d.ddrval, 0);
+        // Returned with the work on the GPU worker: submitted, not
+        // executed (published only when the device collects the job).
+        assert_eq!(s.drv.kmd().in_flight(), 1);
+        assert_eq!(s.drv.kmd().fences(g), Some((1, 0, 0)));
+        match reader {
+            // `&self` readers wait for the image and see the frame.
+            0 => {
+                assert_eq!(s.px(3, 3), RED);
+                assert_eq!(s.drv.read_rgba8(s.rt).unwrap()[..4], [0xFF, 0, 0, 0xFF]);
+            }
+            // A lock waits for the job (its fence executes).
+            1 => {
+                let px = s.drv.lock(s.rt, LockFlags::default()).unwrap()[..4].to_vec();
+                assert_eq!(px, RED.to_le_bytes());
+                s.drv.unlock(s.rt).unwrap();
+                assert_eq!(s.drv.kmd().fences(g).unwrap().1, 1);
+            }
+            // An explicit wait: executed, not retired; counters published.
+            _ => {
+                s.drv.wait_for_gpu();
+                assert_eq!(s.drv.kmd().in_flight(), 0);
+                assert_eq!(s.drv.kmd().fences(g), Some((1, 1, 0)));
+                assert_eq!(s.drv.context(s.ctx).unwrap().stats.samples_passed, 256);
+                assert_eq!(s.px(3, 3), RED);
+            }
+        }
+        s.drv.complete_work();
+        assert_eq!(s.drv.kmd().fences(g), Some((1, 1, 1)));
+        assert_eq!(s.drv.kmd().stats().faults, 0);
+        assert_eq!(s.count(RED), 256);
+    }
+}
+
+#[test]
+fn back_to_back_dp2_calls_overlap_the_gpu_and_give_the_same_frame_as_waiting() {
+    let calls = |rt2: u32, z: u32| {
+        [
+            format!("{NOCULL}RENDERSTATE {{ RenderState=D3DRS_ZFUNC dwState=D3DCMP_ALWAYS }}\nCLEAR {{ dwFlags=D3DCLEAR_TARGET|D3DCLEAR_ZBUFFER dwFillColor=0xff0000ff dvFillDepth=1.0 }}\nTRIANGLELIST count=2 wVStart=0"),
+            // Validated while the first call's job may still be running:
+            // SETRENDERTARGET checks the targets' sizes.
+            format!("SETRENDERTARGET {{ hRenderTarget={rt2} hZBuffer={z} }}\nCLEAR {{ dwFlags=D3DCLEAR_TARGET dwFillColor=0xff00ff00 }}\nTRIANGLELIST count=1 wVStart=0"),
+            format!("SETRENDERTARGET {{ hRenderTarget=RT hZBuffer={z} }}\nTRIANGLELIST count=1 wVStart=0"),
+        ]
+    };
+    let mut frames = Vec::new();
+    for wait in [false, true] {
+        let mut s = Scene::new(16, 16, true);
+        let z = s.depth.unwrap();
+        let rt2 = s
+            .drv
+            .create_render_target(Format::A8R8G8B8, 16, 16)
+            .unwrap();
+        let red = quad(0.0, 0.0, 16.0, 16.0, 0.5, RED);
+        let green = quad(0.0, 0.0, 8.0, 16.0, 0.25, GREEN);
+        let verts = [&red, &red, &green];
+        let cbs: Vec<(u32, u32)> = calls(rt2, z)
+            .iter()
+            .map(|src| {
+                let b = asm(&src.replace("=RT ", &format!("={} ", s.rt)));
+                (
+                    s.drv.create_command_buffer_with(&b).unwrap(),
+                    b.len() as u32,
+                )
+            })
+            .collect();
+        let g = s.drv.gpu_context_of(s.ctx).unwrap();
+        for (i, (cb, len)) in cbs.iter().enumerate() {
+            let part = verts[i].as_slice();
+            let mut d = DrawPrimitives2Data::new(s.ctx, *cb, *len).with_user_vertices(
+                FVF_TL,
+                part,
+                (part.len() / 20) as u32,
+            );
+            d.ddrval = 20;
+            s.drv.draw_primitives2(&mut d);
+            assert_eq!(d.ddrval, 0, "call {i}");
+            assert_eq!(s.drv.kmd().in_flight(), 1);
+            if wait {
+                s.drv.wait_for_gpu();
+                assert_eq!(s.drv.kmd().in_flight(), 0);
+            }
+        }
+        assert_eq!(s.drv.kmd().fences(g).unwrap().0, 3);
+        s.drv.complete_work();
+        assert_eq!(s.drv.kmd().stats().faults, 0);
+        frames.push((
+            s.rt_bytes(),
+            s.drv.read_rgba8(rt2).unwrap(),
+            s.px(3, 3),
+            s.px(12, 3),
+        ));
+    }
+    assert_eq!(frames[0], frames[1]);
+    // Call 3's green triangle covers (3, 3) over call 1's red quad.
+    assert_eq!(frames[0].2, GREEN);
+    assert_eq!(frames[0].3, RED);
+}

@@ -17,19 +17,33 @@
 //!   submission order; when both engines can run, the 3-D engine goes
 //!   first; a buffer waits (FENCE_WAIT) until the fences it depends on are
 //!   signalled. Nothing depends on timing.
+//!
+//! Execution runs on a GPU worker thread (spawned by [`Kmd::new`], joined
+//! on drop). The validation half (verifier, allocations, queues, fences
+//! submitted/retired) stays with the caller; the execution half (the
+//! renderer, registers, counters) travels with each job to the worker and
+//! back, with the memory the job touches ([`crate::memory::JobMemory`]:
+//! images moved, buffers and textures shared read-only, written ones
+//! returned). At most one job is in flight; every call that takes video
+//! memory waits for it first; fences *executed* are published when it is
+//! collected. See `docs/submission.md`, "When work runs".
 
 use crate::error::{Result, SubmitError};
 use crate::limits;
-use crate::memory::VideoMemory;
+use crate::memory::{JobMemory, VideoMemory};
 use crate::packet::{self, op, Access, Engine, Size, TextureCopy};
 use crate::regs;
 use crate::texture::{self, Shape};
 use softhal_pipeline::stages::MAX_STAGES;
 use softhal_pipeline::texture::{Texture, TextureDesc};
 use softhal_pipeline::{
-    self as pl, Format, Indices, PipelineState, RenderTargets, Renderer, Topology, VertexLayout,
+    self as pl, Format, Indices, PipelineState, RenderTargets, Renderer, Surface, Topology,
+    VertexLayout,
 };
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread::JoinHandle;
 
 /// `D3DDDICB_RENDERFLAGS` bits.
 pub mod render_flags {
@@ -207,6 +221,153 @@ struct Queued {
     dma: Vec<u8>,
     start: usize,
     null: bool,
+    /// The allocations the submission references (what its job carries).
+    allocs: Vec<u32>,
+}
+
+/// A context's registers and counters as the GPU (the execution half)
+/// holds them.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct ExecCtx {
+    state: PipelineState,
+    executed: u64,
+    counters: ContextCounters,
+    queries: BTreeMap<u32, (u64, Option<u64>)>,
+}
+
+/// The execution half of the GPU: the pixel engine, the per-context
+/// register state and counters. It travels with each job to the worker
+/// and comes back with the result (at most one job is in flight), so
+/// there is never shared mutable state.
+struct ExecState {
+    renderer: Renderer,
+    ctxs: BTreeMap<u32, ExecCtx>,
+    last_on_engine: [Option<u32>; 2],
+    /// Only `executed`, `context_switches`, `faults` and `paging` are
+    /// counted here.
+    stats: GpuStats,
+}
+
+/// One job for the worker: submissions in execution order and the memory
+/// they touch.
+struct Job {
+    exec: Box<ExecState>,
+    subs: Vec<(Engine, Queued)>,
+    mem: JobMemory,
+}
+
+/// A finished job.
+struct Done {
+    exec: Box<ExecState>,
+    mem: JobMemory,
+}
+
+/// A gate the worker passes before each job (closed by
+/// [`Kmd::hold_gpu`], for tests that must observe work not yet run;
+/// every wait opens it).
+#[derive(Default)]
+struct Gate {
+    closed: Mutex<bool>,
+    cv: Condvar,
+}
+
+impl Gate {
+    fn set(&self, closed: bool) {
+        *self.closed.lock().unwrap_or_else(PoisonError::into_inner) = closed;
+        self.cv.notify_all();
+    }
+    fn pass(&self) {
+        let mut g = self.closed.lock().unwrap_or_else(PoisonError::into_inner);
+        while *g {
+            g = self.cv.wait(g).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// The GPU worker thread and its channels.
+struct Worker {
+    tx: Option<Sender<Job>>,
+    rx: Mutex<Receiver<Done>>,
+    /// A result received by a `&self` caller ([`Kmd::land_images`]) and
+    /// not yet applied.
+    parked: Mutex<Option<Done>>,
+    gate: Arc<Gate>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    fn spawn() -> Option<Worker> {
+        let (tx, jobs) = mpsc::channel::<Job>();
+        let (done, rx) = mpsc::channel::<Done>();
+        let gate = Arc::new(Gate::default());
+        let g = Arc::clone(&gate);
+        let handle = std::thread::Builder::new()
+            .name("softhal-gpu".into())
+            .spawn(move || {
+                while let Ok(mut job) = jobs.recv() {
+                    g.pass();
+                    run_job(&mut job);
+                    let Job { exec, mem, .. } = job;
+                    if done.send(Done { exec, mem }).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Worker {
+            tx: Some(tx),
+            rx: Mutex::new(rx),
+            parked: Mutex::new(None),
+            gate,
+            handle: Some(handle),
+        })
+    }
+
+    /// Blocks until the job in flight is done (None: the worker is gone).
+    fn receive(&self) -> Option<Done> {
+        self.gate.set(false);
+        let mut parked = self.parked.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(d) = parked.take() {
+            return Some(d);
+        }
+        let rx = self.rx.lock().unwrap_or_else(PoisonError::into_inner);
+        rx.recv().ok()
+    }
+}
+
+impl Drop for Kmd {
+    fn drop(&mut self) {
+        // Joining the worker (Worker's drop) after the job in flight.
+        self.land_exec();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.gate.set(false);
+        self.tx = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Executes a job's submissions in order; the snapshots it only read are
+/// dropped. A panic in the pixel engine (a bug) is caught so that the
+/// memory and the execution state always come back.
+fn run_job(job: &mut Job) {
+    let subs = std::mem::take(&mut job.subs);
+    let exec = &mut job.exec;
+    let mem = &mut job.mem;
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for (e, q) in subs {
+            exec.execute(e, q, mem);
+        }
+    }));
+    if r.is_err() {
+        job.exec.fault();
+    }
+    job.mem.drop_read_only();
 }
 
 /// Device-wide counters.
@@ -248,7 +409,16 @@ struct Bind {
 
 /// The kernel side of one device and its GPU.
 pub struct Kmd {
-    renderer: Renderer,
+    /// The execution half (None while a job has it, or if it was lost).
+    exec: Option<Box<ExecState>>,
+    /// The GPU worker (None: jobs run on the calling thread).
+    worker: Option<Worker>,
+    /// (context, fence) of the submissions in the job in flight.
+    inflight: Vec<(u32, u64)>,
+    /// The job in flight writes buffers or textures.
+    inflight_shared_writes: bool,
+    /// Memory of a landed job not yet returned to the owner.
+    returned: Option<JobMemory>,
     allocs: BTreeMap<u32, Allocation>,
     next_alloc: u32,
     contexts: BTreeMap<u32, GpuContext>,
@@ -281,17 +451,6 @@ fn dword(b: &[u8], at: usize) -> u32 {
 
 fn off32(o: usize) -> u32 {
     u32::try_from(o).unwrap_or(u32::MAX)
-}
-
-/// "No such context, or it has executed `f`" (contexts destroyed while
-/// waited on do not block).
-trait DoneExt {
-    fn none_or_done(self, f: u64) -> bool;
-}
-impl DoneExt for Option<&GpuContext> {
-    fn none_or_done(self, f: u64) -> bool {
-        self.map_or(true, |c| c.executed >= f)
-    }
 }
 
 /// One packet found by the structural walk.
@@ -401,6 +560,16 @@ fn copy_operands(p: &Pkt, dma: &[u8]) -> TextureCopy {
     TextureCopy::from_payload(&std::array::from_fn(|i| p.arg(dma, i)))
 }
 
+/// Does a (validated) buffer hold a BUFFER_COPY or TEXTURE_COPY packet?
+fn has_copy(dma: &[u8], start: usize) -> bool {
+    walk(dma, start, Engine::ThreeD, false)
+        .map(|p| {
+            p.iter()
+                .any(|p| p.opcode == op::BUFFER_COPY || p.opcode == op::TEXTURE_COPY)
+        })
+        .unwrap_or(true)
+}
+
 /// Byte range `[off, off+len)` inside `size`?
 fn within(off: u64, len: u64, size: u64) -> bool {
     off.checked_add(len).is_some_and(|e| e <= size)
@@ -410,7 +579,11 @@ impl Kmd {
     /// A kernel side whose GPU draws with `renderer`.
     pub fn new(renderer: Renderer) -> Self {
         Kmd {
-            renderer,
+            exec: Some(Box::new(ExecState::new(renderer))),
+            worker: Worker::spawn(),
+            inflight: Vec::new(),
+            inflight_shared_writes: false,
+            returned: None,
             allocs: BTreeMap::new(),
             next_alloc: 1,
             contexts: BTreeMap::new(),
@@ -429,9 +602,12 @@ impl Kmd {
         }
     }
 
-    /// The GPU's pixel engine (threads, SIMD).
-    pub fn renderer_mut(&mut self) -> &mut Renderer {
-        &mut self.renderer
+    /// The GPU's pixel engine (threads, SIMD). Waits for the job in
+    /// flight (the engine travels with it); `None` only if a worker was
+    /// lost.
+    pub fn renderer_mut(&mut self) -> Option<&mut Renderer> {
+        self.land_exec();
+        self.exec.as_mut().map(|e| &mut e.renderer)
     }
 
     /// Fresh, empty UMD buffers with room for the current sizes (what the
@@ -641,9 +817,35 @@ impl Kmd {
         self.rejected
     }
 
-    /// Submissions queued and not executed.
+    /// Submissions queued and not executed (those in flight on the
+    /// worker included).
     pub fn queued(&self) -> usize {
-        self.queues.iter().map(VecDeque::len).sum()
+        self.queues
+            .iter()
+            .map(VecDeque::len)
+            .sum::<usize>()
+            .saturating_add(self.inflight.len())
+    }
+
+    /// Submissions sent to the GPU worker whose completion has not been
+    /// collected yet (their fences are not executed).
+    pub fn in_flight(&self) -> usize {
+        self.inflight.len()
+    }
+
+    /// True if the job in flight writes buffers or textures (the owner
+    /// must [`Kmd::wait`] before its CPU reads them).
+    pub fn in_flight_writes_shared(&self) -> bool {
+        !self.inflight.is_empty() && self.inflight_shared_writes
+    }
+
+    /// Test hook: `true` keeps the worker from starting its next job until
+    /// `false` or any wait (a wait opens the gate, so it cannot deadlock).
+    /// Lets a test observe a submission that is dispatched but not run.
+    pub fn hold_gpu(&self, hold: bool) {
+        if let Some(w) = &self.worker {
+            w.gate.set(hold);
+        }
     }
 
     /// Everything the kernel and GPU hold, as text (equal snapshots mean
@@ -809,6 +1011,7 @@ impl Kmd {
                     dma,
                     start,
                     null: rd.flags & render_flags::NULL_RENDERING != 0,
+                    allocs: list.iter().map(|e| e.h_allocation).collect(),
                 });
             }
             self.stats.submissions = self.stats.submissions.saturating_add(1);
@@ -1202,41 +1405,236 @@ impl Kmd {
 
     // ------------------------------------------------------- the GPU
 
-    /// Runs one queued submission whose waits are satisfied (3-D engine
-    /// first); false if none can run.
-    pub fn step(&mut self, mem: &mut dyn VideoMemory) -> bool {
-        for e in [Engine::ThreeD, Engine::Copy] {
-            let ready = self
-                .queues
-                .get(e.index())
-                .and_then(VecDeque::front)
-                .is_some_and(|q| {
-                    q.waits
-                        .iter()
-                        .all(|(c, f)| self.contexts.get(c).none_or_done(*f))
-                });
-            if ready {
-                if let Some(q) = self.queues.get_mut(e.index()).and_then(VecDeque::pop_front) {
-                    self.execute(e, q, mem);
-                    return true;
-                }
+    /// Sends queued work to the GPU worker in execution order: each
+    /// engine's queue in submission order, the 3-D engine first when both
+    /// can run, a submission only once the fences it waits on precede it
+    /// (`until`: stop once `ctx` reaches `fence`; `one`: a single
+    /// submission). Waits for the job in flight first. Returns how many
+    /// submissions were sent.
+    fn dispatch_some(
+        &mut self,
+        mem: &mut dyn VideoMemory,
+        until: Option<(u32, u64)>,
+        one: bool,
+    ) -> usize {
+        self.land(mem);
+        let mut sim: BTreeMap<u32, u64> = self
+            .contexts
+            .iter()
+            .map(|(h, c)| (*h, c.executed))
+            .collect();
+        let done = |sim: &BTreeMap<u32, u64>, c: u32, f: u64| sim.get(&c).map_or(true, |x| *x >= f);
+        let mut subs: Vec<(Engine, Queued)> = Vec::new();
+        loop {
+            if until.is_some_and(|(c, f)| done(&sim, c, f)) {
+                break;
             }
-        }
-        false
-    }
-
-    /// Runs everything queued.
-    pub fn execute_all(&mut self, mem: &mut dyn VideoMemory) {
-        while self.step(mem) {}
-    }
-
-    /// Runs queued work until `ctx` has executed `fence`.
-    pub fn execute_until(&mut self, ctx: u32, fence: u64, mem: &mut dyn VideoMemory) {
-        while self.contexts.get(&ctx).is_some_and(|c| c.executed < fence) {
-            if !self.step(mem) {
+            let next = [Engine::ThreeD, Engine::Copy].into_iter().find(|e| {
+                self.queues
+                    .get(e.index())
+                    .and_then(VecDeque::front)
+                    .is_some_and(|q| q.waits.iter().all(|(c, f)| done(&sim, *c, *f)))
+            });
+            let Some(e) = next else { break };
+            let Some(q) = self.queues.get_mut(e.index()).and_then(VecDeque::pop_front) else {
+                break;
+            };
+            if self.contexts.contains_key(&q.ctx) {
+                let x = sim.entry(q.ctx).or_default();
+                *x = (*x).max(q.fence);
+            }
+            subs.push((e, q));
+            if one {
                 break;
             }
         }
+        let n = subs.len();
+        if n == 0 {
+            return 0;
+        }
+        // The memory the job touches: images moved, the rest shared.
+        let mut jm = JobMemory::default();
+        let mut shared_writes = false;
+        let handles: BTreeSet<u32> = subs
+            .iter()
+            .flat_map(|(_, q)| q.allocs.iter().copied())
+            .collect();
+        for a in handles {
+            if let Some(img) = mem.take_image(a) {
+                jm.images.insert(a, img);
+            } else if let Some(b) = mem.share_buffer(a) {
+                jm.buffers.insert(a, b);
+                shared_writes = true;
+            } else if let Some(t) = mem.share_texture(a) {
+                jm.textures.insert(a, t);
+                shared_writes = true;
+            }
+        }
+        // Only copies write buffers and textures.
+        shared_writes &= subs.iter().any(|(e, _)| *e == Engine::Copy)
+            || subs
+                .iter()
+                .any(|(_, q)| q.dma.len() > q.start && has_copy(&q.dma, q.start));
+        self.inflight = subs.iter().map(|(_, q)| (q.ctx, q.fence)).collect();
+        self.inflight_shared_writes = shared_writes;
+        let exec = match self.exec.take() {
+            Some(e) => e,
+            None => match Renderer::new(1) {
+                Ok(r) => {
+                    let mut e = Box::new(ExecState::new(r));
+                    e.stats = self.stats;
+                    e
+                }
+                Err(_) => {
+                    // No pixel engine: the work is lost (counted).
+                    self.stats.faults = self.stats.faults.saturating_add(n as u64);
+                    jm.return_to(mem);
+                    self.publish_lost();
+                    return n;
+                }
+            },
+        };
+        let mut job = Job {
+            exec,
+            subs,
+            mem: jm,
+        };
+        if let Some(tx) = self.worker.as_ref().and_then(|w| w.tx.as_ref()) {
+            match tx.send(job) {
+                Ok(()) => return n,
+                Err(mpsc::SendError(j)) => job = j,
+            }
+        }
+        // No worker: run here.
+        self.worker = None;
+        run_job(&mut job);
+        let Job { exec, mem: jm, .. } = job;
+        self.apply(Done { exec, mem: jm });
+        n
+    }
+
+    /// Marks the fences in flight executed when their job was lost.
+    fn publish_lost(&mut self) {
+        for (c, f) in std::mem::take(&mut self.inflight) {
+            if let Some(g) = self.contexts.get_mut(&c) {
+                g.executed = g.executed.max(f);
+            }
+        }
+    }
+
+    /// Publishes a finished job: fences executed, registers, counters.
+    fn apply(&mut self, d: Done) {
+        let touched: BTreeSet<u32> = self.inflight.iter().map(|(c, _)| *c).collect();
+        for c in touched {
+            if let (Some(g), Some(x)) = (self.contexts.get_mut(&c), d.exec.ctxs.get(&c)) {
+                g.executed = g.executed.max(x.executed);
+                g.state = x.state;
+                g.counters = x.counters;
+                g.queries.clone_from(&x.queries);
+            }
+        }
+        self.publish_lost();
+        self.stats.executed = d.exec.stats.executed;
+        self.stats.context_switches = d.exec.stats.context_switches;
+        self.stats.faults = d.exec.stats.faults;
+        self.stats.paging = d.exec.stats.paging;
+        self.last_on_engine = d.exec.last_on_engine;
+        self.exec = Some(d.exec);
+        self.inflight_shared_writes = false;
+        let mut m = d.mem;
+        if let Some(old) = self.returned.take() {
+            // Cannot happen (memory is returned before the next dispatch);
+            // keep both.
+            m.images.extend(old.images);
+        }
+        self.returned = Some(m);
+    }
+
+    /// Waits for the job in flight and takes back the execution half (its
+    /// memory stays in `returned` until [`Kmd::land`]).
+    fn land_exec(&mut self) {
+        if self.inflight.is_empty() {
+            return;
+        }
+        match self.worker.as_ref().and_then(Worker::receive) {
+            Some(d) => self.apply(d),
+            None => {
+                // The worker is gone with the job (a bug): the fences are
+                // let go so that nothing waits forever.
+                self.worker = None;
+                self.stats.faults = self.stats.faults.saturating_add(self.inflight.len() as u64);
+                self.publish_lost();
+            }
+        }
+    }
+
+    /// Waits for the job in flight, publishes its fences and returns its
+    /// memory to `mem`.
+    fn land(&mut self, mem: &mut dyn VideoMemory) {
+        self.land_exec();
+        if let Some(m) = self.returned.take() {
+            m.return_to(mem);
+        }
+    }
+
+    /// `&self` readers (the device's image readers): waits for the job in
+    /// flight and hands its images to `put` (allocation, image). The
+    /// rest of the result (fences, counters, written buffers) is applied
+    /// by the next `&mut` call.
+    pub fn land_images(&self, put: &mut dyn FnMut(u32, Surface)) {
+        let Some(w) = &self.worker else { return };
+        if self.inflight.is_empty() {
+            return;
+        }
+        let mut parked = w.parked.lock().unwrap_or_else(PoisonError::into_inner);
+        if parked.is_none() {
+            w.gate.set(false);
+            let rx = w.rx.lock().unwrap_or_else(PoisonError::into_inner);
+            *parked = rx.recv().ok();
+        }
+        if let Some(d) = parked.as_mut() {
+            for (a, s) in std::mem::take(&mut d.mem.images) {
+                put(a, s);
+            }
+        }
+    }
+
+    /// Sends everything runnable to the GPU worker and returns without
+    /// waiting (after waiting for the previous job, whose memory goes back
+    /// to `mem`). True if something was sent.
+    pub fn dispatch(&mut self, mem: &mut dyn VideoMemory) -> bool {
+        self.dispatch_some(mem, None, false) > 0
+    }
+
+    /// Waits for the job in flight (fences executed, memory back in
+    /// `mem`).
+    pub fn wait(&mut self, mem: &mut dyn VideoMemory) {
+        self.land(mem);
+    }
+
+    /// Runs one queued submission whose waits are satisfied (3-D engine
+    /// first) and waits for it; false if none can run.
+    pub fn step(&mut self, mem: &mut dyn VideoMemory) -> bool {
+        let n = self.dispatch_some(mem, None, true);
+        self.land(mem);
+        n > 0
+    }
+
+    /// Runs everything queued and waits for it.
+    pub fn execute_all(&mut self, mem: &mut dyn VideoMemory) {
+        while self.dispatch_some(mem, None, false) > 0 {}
+        self.land(mem);
+    }
+
+    /// Runs queued work until `ctx` has executed `fence`, and waits.
+    pub fn execute_until(&mut self, ctx: u32, fence: u64, mem: &mut dyn VideoMemory) {
+        while self.contexts.get(&ctx).is_some_and(|c| c.executed < fence) {
+            if self.dispatch_some(mem, Some((ctx, fence)), false) == 0 {
+                break;
+            }
+            self.land_exec();
+        }
+        self.land(mem);
     }
 
     /// The CPU waits for `fence` on `ctx`: runs what is needed, then the
@@ -1256,6 +1654,17 @@ impl Kmd {
         }
         for a in self.allocs.values_mut() {
             a.uses.clear();
+        }
+    }
+}
+
+impl ExecState {
+    fn new(renderer: Renderer) -> Self {
+        ExecState {
+            renderer,
+            ctxs: BTreeMap::new(),
+            last_on_engine: [None, None],
+            stats: GpuStats::default(),
         }
     }
 
@@ -1314,25 +1723,24 @@ impl Kmd {
                 }
                 op::FENCE_WAIT => {
                     let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
-                    self.contexts.get(&a(0)).none_or_done(f)
+                    self.ctxs.get(&a(0)).map_or(true, |c| c.executed >= f)
                 }
                 op::FENCE_SIGNAL => {
                     let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
-                    if let Some(c) = self.contexts.get_mut(&a(0)) {
-                        c.executed = c.executed.max(f);
-                    }
+                    let c = self.ctxs.entry(a(0)).or_default();
+                    c.executed = c.executed.max(f);
                     true
                 }
                 op::MAKE_RESIDENT | op::EVICT => {
                     self.stats.paging = self.stats.paging.saturating_add(1);
                     true
                 }
-                op::SET_REGS => match self.contexts.get_mut(&ctx_h) {
-                    Some(c) => (0..p.payload_dwords())
+                op::SET_REGS => {
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    (0..p.payload_dwords())
                         .step_by(2)
-                        .all(|i| regs::write(&mut c.state, a(i), a(i.saturating_add(1))).is_ok()),
-                    None => false,
-                },
+                        .all(|i| regs::write(&mut c.state, a(i), a(i.saturating_add(1))).is_ok())
+                }
                 op::BIND_TARGETS => {
                     b.color = Some(a(0));
                     b.depth = (p.flags & packet::flag::DEPTH != 0).then(|| a(1));
@@ -1364,29 +1772,25 @@ impl Kmd {
                 op::BUFFER_COPY => {
                     let ok =
                         mem.copy_buffer(a(0), a(1) as usize, a(2), a(3) as usize, a(4) as usize);
-                    if let Some(c) = self.contexts.get_mut(&ctx_h) {
-                        c.counters.copies = c.counters.copies.saturating_add(1);
-                    }
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    c.counters.copies = c.counters.copies.saturating_add(1);
                     ok
                 }
-                op::QUERY => match self.contexts.get_mut(&ctx_h) {
-                    Some(c) => {
-                        let now = c.counters.samples_passed;
-                        if a(0) == 0 {
-                            c.queries.insert(a(1), (now, None));
-                        } else {
-                            let begin = c.queries.get(&a(1)).map_or(now, |q| q.0);
-                            c.queries
-                                .insert(a(1), (begin, Some(now.saturating_sub(begin))));
-                        }
-                        true
+                op::QUERY => {
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    let now = c.counters.samples_passed;
+                    if a(0) == 0 {
+                        c.queries.insert(a(1), (now, None));
+                    } else {
+                        let begin = c.queries.get(&a(1)).map_or(now, |q| q.0);
+                        c.queries
+                            .insert(a(1), (begin, Some(now.saturating_sub(begin))));
                     }
-                    None => false,
-                },
+                    true
+                }
                 op::PRESENT => {
-                    if let Some(c) = self.contexts.get_mut(&ctx_h) {
-                        c.counters.presents = c.counters.presents.saturating_add(1);
-                    }
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    c.counters.presents = c.counters.presents.saturating_add(1);
                     true
                 }
                 op::SET_TEXTURE => {
@@ -1403,9 +1807,8 @@ impl Kmd {
                     // The references hold allocation handles now.
                     let c = copy_operands(p, dma);
                     let ok = texture::copy(mem, c.src, c.dst, &c);
-                    if let Some(c) = self.contexts.get_mut(&ctx_h) {
-                        c.counters.copies = c.counters.copies.saturating_add(1);
-                    }
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    c.counters.copies = c.counters.copies.saturating_add(1);
                     ok
                 }
                 _ => false,
@@ -1430,9 +1833,7 @@ impl Kmd {
         else {
             return false;
         };
-        let Some(ctx) = self.contexts.get_mut(&ctx_h) else {
-            return false;
-        };
+        let ctx = self.ctxs.entry(ctx_h).or_default();
         let Some(mut color) = mem.take_image(ch) else {
             return false;
         };
@@ -1547,9 +1948,8 @@ impl Kmd {
         if let (Some(h), Some(d)) = (b.depth, depth) {
             mem.put_image(h, d);
         }
-        if let Some(c) = self.contexts.get_mut(&ctx_h) {
-            c.counters.clears = c.counters.clears.saturating_add(1);
-        }
+        let c = self.ctxs.entry(ctx_h).or_default();
+        c.counters.clears = c.counters.clears.saturating_add(1);
         ok
     }
 }

@@ -751,3 +751,54 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_dispatched_submission_completes_on_the_worker_and_is_collected_by_a_wait() {
+    let mut r = rig();
+    let mut rd = frame(&r).data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    // The gate keeps the worker from starting the job: what follows cannot
+    // depend on how fast it is.
+    r.kmd.hold_gpu(true);
+    assert!(r.kmd.dispatch(&mut r.mem));
+    assert_eq!(r.kmd.in_flight(), 1);
+    assert_eq!(r.kmd.queued(), 1);
+    assert_eq!(r.kmd.fences(r.gfx), Some((1, 0, 0)));
+    assert_eq!(r.kmd.stats().executed, 0);
+    // The job holds the render target (moved, not shared); the vertex
+    // buffer is a snapshot, so the owner keeps it.
+    assert!(matches!(r.mem.map.get(&r.rt), Some(Storage::Image(None))));
+    assert!(matches!(r.mem.map.get(&r.vb), Some(Storage::Buffer(_))));
+    // Nothing else is runnable; dispatching again first waits for the job
+    // in flight (the wait opens the gate).
+    assert!(!r.kmd.dispatch(&mut r.mem));
+    assert_eq!(r.kmd.in_flight(), 0);
+    assert_eq!(r.kmd.fences(r.gfx), Some((1, 1, 0)));
+    assert_eq!(pixel(&r, 2), RED);
+    assert_eq!(pixel(&r, 12), 0xFF00_00FF);
+    // Same pixels as the synchronous path.
+    let mut s = rig();
+    let mut rd = frame(&s).data(s.gfx);
+    assert_eq!(submit(&mut s, &mut rd), 0);
+    s.kmd.execute_all(&mut s.mem);
+    assert_eq!(pixels(&s, s.rt), pixels(&r, r.rt));
+    assert_eq!(s.kmd.snapshot(), r.kmd.snapshot());
+    // Written buffers come back: a copy job's destination replaces the
+    // owner's bytes when the job is collected.
+    let mut c = Sub::new();
+    let src = c.idx(r.staging, false);
+    let dst = c.idx(r.vb, true);
+    c.w.buffer_copy(src, 0, dst, 0, 120);
+    let mut rd = c.data(r.copy);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.hold_gpu(true);
+    assert!(r.kmd.dispatch(&mut r.mem));
+    assert!(r.kmd.in_flight_writes_shared());
+    assert_eq!(r.kmd.fences(r.copy), Some((1, 0, 0)));
+    r.kmd.wait(&mut r.mem);
+    assert_eq!(r.kmd.fences(r.copy), Some((1, 1, 0)));
+    assert_eq!(
+        r.mem.map.get(&r.vb),
+        Some(&Storage::Buffer(quad(0.0, 16.0, GREEN)))
+    );
+}
