@@ -30,6 +30,15 @@ use crate::vertex::Vertex;
 pub(crate) const FLAG_PERSPECTIVE: u8 = 1;
 /// Triangle flag: the triangle was counter-clockwise on screen.
 pub(crate) const FLAG_CCW: u8 = 2;
+/// Triangle flag: the snapped vertices span less than 128 pixels in x and
+/// in y, so every edge function value at a pixel of the bounding box fits
+/// i32 (see [`setup_triangle`]); the small-triangle kernel may evaluate
+/// the edges in 32 bits.
+pub(crate) const FLAG_SMALL: u8 = 4;
+
+/// Largest extent (exclusive, in 1/256 pixel) of the snapped vertices of a
+/// [`FLAG_SMALL`] triangle in x and in y.
+const SMALL_EXTENT: i64 = 1 << 15;
 
 /// Index value meaning "no side record".
 pub(crate) const NO_EXTRA: u32 = u32::MAX;
@@ -401,6 +410,16 @@ pub(crate) fn setup_triangle<const N: usize>(
     let rhw_vals = attr3(&v, |p| p.pos[3]);
 
     let mut flags = if cw { 0 } else { FLAG_CCW };
+    // 32-bit edge values: for edge (a → b) at pixel (px, py) of the
+    // bounding box, E = dy·(x_a − 256·px) − dx·(y_a − 256·py) − bias. The
+    // box lies inside the snapped vertices' extent (256·bx0 ≥ minx,
+    // 256·bx1 ≤ maxx, likewise in y), so |x_a − 256·px| and |dx| are at
+    // most Wx = maxx − minx, the y terms at most Wy, and
+    // |E| ≤ 2·Wx·Wy + 1 < 2·2^30 = 2^31 when Wx, Wy < 2^15. The steps
+    // a = −256·dy and b = 256·dx then fit i32 as well.
+    if maxx - minx < SMALL_EXTENT && maxy - miny < SMALL_EXTENT {
+        flags |= FLAG_SMALL;
+    }
     let affine = rhw_vals[0] == rhw_vals[1] && rhw_vals[1] == rhw_vals[2];
 
     let mut diffuse = [[0i32; 4]; 3];
