@@ -259,6 +259,7 @@ impl Renderer {
                 slope_bias: ds.slope_scale_depth_bias,
                 full,
                 fog_alpha: full && fog_alpha,
+                simd: self.simd,
             },
             viewport: state.viewport,
             clipping: state.raster.clipping,

@@ -23,6 +23,7 @@
 //! triangle i.
 
 use crate::int::{i64_to_i32_sat, round_i64};
+use crate::simd::{to_fixed, PlaneGeom, SimdLevel};
 use crate::state::{CullMode, FillMode, Rect};
 use crate::vertex::Vertex;
 
@@ -303,6 +304,8 @@ pub(crate) struct SetupCtx {
     /// The specular alpha is a fog factor: Gouraud even under flat
     /// shading.
     pub fog_alpha: bool,
+    /// SIMD level of the plane kernel (`simd::color_planes`).
+    pub simd: SimdLevel,
 }
 
 /// Snaps a screen coordinate to 8-bit sub-pixel fixed point.
@@ -310,25 +313,6 @@ pub(crate) struct SetupCtx {
 pub(crate) fn snap(v: f32) -> i64 {
     // Round to nearest, ties to even.
     round_i64(f64::from(v) * 256.0)
-}
-
-#[inline]
-fn to_fixed(refv: f64, gx: f64, gy: f64) -> Option<[i32; 3]> {
-    const LIM: f64 = (1u64 << 30) as f64;
-    const REF_LIM: f64 = (1u64 << 52) as f64;
-    let (dx, dy, r) = (gx * 65536.0, gy * 65536.0, refv * 65536.0 + 32768.0);
-    if !(dx.abs() < LIM && dy.abs() < LIM && r.abs() < REF_LIM) {
-        return None;
-    }
-    // The reference value may exceed i32 far outside the triangle; the
-    // wrapping (truncating) conversion is intended: colours are evaluated
-    // with wrapping arithmetic, exact modulo 2^32, and values at covered
-    // pixels are in range.
-    Some([
-        round_i64(r) as i32,
-        round_i64(dx) as i32,
-        round_i64(dy) as i32,
-    ])
 }
 
 fn color_u8(c: [f32; 4]) -> [u8; 4] {
@@ -341,12 +325,130 @@ fn attr3<const N: usize>(v: &[&Vertex<N>; 3], f: impl Fn(&Vertex<N>) -> f32) -> 
     [f64::from(f(v[0])), f64::from(f(v[1])), f64::from(f(v[2]))]
 }
 
+/// Float `attr · rhw` planes of diffuse (0..4) and specular (4..8).
+#[inline(never)]
+fn persp_planes<const N: usize>(
+    v: &[&Vertex<N>; 3],
+    plane: &impl Fn([f64; 3]) -> (f64, f64, f64),
+    persp: &mut [[f32; 3]; 8],
+) {
+    for c in 0..4 {
+        let d = attr3(v, |p| p.diffuse[c] * p.pos[3]);
+        let s = attr3(v, |p| p.specular[c] * p.pos[3]);
+        let (a, b, e) = plane(d);
+        persp[c] = [a as f32, b as f32, e as f32];
+        let (a, b, e) = plane(s);
+        persp[4 + c] = [a as f32, b as f32, e as f32];
+    }
+}
+
+impl SetupCtx {
+    /// True if triangles need nothing but edges, depth and Gouraud diffuse
+    /// planes (no side record): the [`setup_plain`] case.
+    pub(crate) fn plain(&self) -> bool {
+        !(self.flat || self.need_specular || self.need_rhw || self.full)
+    }
+}
+
+/// [`setup_triangle`] for a [`SetupCtx::plain`] draw, specialised: the same
+/// arithmetic in the same order, without the side-record and flat-shading
+/// branches. Returns `false` (having pushed nothing) for a triangle it does
+/// not handle — not affine, or a colour plane out of the 16.16 range —
+/// which the caller then gives to [`setup_triangle`].
+#[inline]
+pub(crate) fn setup_plain(
+    ctx: &SetupCtx,
+    pos: &[[f32; 4]; 3],
+    diffuse: &[[f32; 4]; 3],
+    out: &mut ChunkOut,
+) -> bool {
+    let xs = [snap(pos[0][0]), snap(pos[1][0]), snap(pos[2][0])];
+    let ys = [snap(pos[0][1]), snap(pos[1][1]), snap(pos[2][1])];
+    let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
+    if area == 0 {
+        return true;
+    }
+    let cw = area > 0;
+    match ctx.cull {
+        CullMode::Cw if cw => return true,
+        CullMode::Ccw if !cw => return true,
+        _ => {}
+    }
+    if !(pos[0][3] == pos[1][3] && pos[1][3] == pos[2][3]) {
+        return false;
+    }
+    let o = if cw { [0, 1, 2] } else { [0, 2, 1] };
+    let (xs, ys) = (o.map(|i| xs[i]), o.map(|i| ys[i]));
+    let (z, c) = (o.map(|i| f64::from(pos[i][2])), o.map(|i| diffuse[i]));
+    let (minx, maxx) = (xs[0].min(xs[1]).min(xs[2]), xs[0].max(xs[1]).max(xs[2]));
+    let (miny, maxy) = (ys[0].min(ys[1]).min(ys[2]), ys[0].max(ys[1]).max(ys[2]));
+    let r = ctx.rect;
+    // `div_euclid(256)` of the general path is an arithmetic shift; the
+    // bounds are compared in i64 and fit i32 once inside the rect.
+    let bx0 = ((minx + 255) >> 8).max(i64::from(r.x1));
+    let bx1 = (maxx >> 8).min(i64::from(r.x2) - 1);
+    let by0 = ((miny + 255) >> 8).max(i64::from(r.y1));
+    let by1 = (maxy >> 8).min(i64::from(r.y2) - 1);
+    if bx0 > bx1 || by0 > by1 {
+        return true;
+    }
+    let fx = xs.map(|x| x as f64 * (1.0 / 256.0));
+    let fy = ys.map(|y| y as f64 * (1.0 / 256.0));
+    let (dx1, dy1, dx2, dy2) = (fx[1] - fx[0], fy[1] - fy[0], fx[2] - fx[0], fy[2] - fy[0]);
+    let geom = PlaneGeom {
+        dx1,
+        dy1,
+        dx2,
+        dy2,
+        inv: 1.0 / (dx1 * dy2 - dx2 * dy1),
+        rx: bx0 as f64 - fx[0],
+        ry: by0 as f64 - fy[0],
+    };
+    let Some(diffuse) = crate::simd::color_planes(ctx.simd, &c, &geom) else {
+        return false;
+    };
+    let (zr, zx, zy) = geom.plane(z);
+    let bias = f64::from(ctx.depth_bias) + f64::from(ctx.slope_bias) * zx.abs().max(zy.abs());
+    let mut edge_ab = [[0i32; 2]; 3];
+    let mut edge_c = [0i64; 3];
+    for i in 0..3 {
+        let (a, b) = (i, (i + 1) % 3);
+        let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a]);
+        let top_left = dy < 0 || (dy == 0 && dx > 0);
+        edge_ab[i] = [i64_to_i32_sat(-dy), i64_to_i32_sat(dx)];
+        edge_c[i] = dy * xs[a] - dx * ys[a] - i64::from(!top_left);
+    }
+    let mut flags = if cw { 0 } else { FLAG_CCW };
+    if maxx - minx < SMALL_EXTENT && maxy - miny < SMALL_EXTENT {
+        flags |= FLAG_SMALL;
+    }
+    // Inside the raster rect (< MAX_DIMENSION): fits i16.
+    let b16 = |v: i64| v.clamp(0, i64::from(i16::MAX)) as i16;
+    out.tris.push(TriSetup {
+        edge_ab,
+        edge_c,
+        diffuse,
+        z: [(zr + bias) as f32, zx as f32, zy as f32],
+        bbox: [b16(bx0), b16(by0), b16(bx1), b16(by1)],
+        extra: NO_EXTRA,
+        flags,
+    });
+    true
+}
+
 /// Sets up a solid triangle (`v[0]` is the provoking vertex).
 pub(crate) fn setup_triangle<const N: usize>(
     ctx: &SetupCtx,
     v: [&Vertex<N>; 3],
     out: &mut ChunkOut,
 ) {
+    if ctx.plain() {
+        let pos = [v[0].pos, v[1].pos, v[2].pos];
+        let diffuse = [v[0].diffuse, v[1].diffuse, v[2].diffuse];
+        if setup_plain(ctx, &pos, &diffuse, out) {
+            return;
+        }
+    }
     let xs = [snap(v[0].pos[0]), snap(v[1].pos[0]), snap(v[2].pos[0])];
     let ys = [snap(v[0].pos[1]), snap(v[1].pos[1]), snap(v[2].pos[1])];
     let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
@@ -392,18 +494,21 @@ pub(crate) fn setup_triangle<const N: usize>(
         return;
     }
 
-    // Attribute planes on the snapped positions, in f64.
-    let fx = xs.map(|x| x as f64 / 256.0);
-    let fy = ys.map(|y| y as f64 / 256.0);
+    // Attribute planes on the snapped positions, in f64 (scaling by 2^-8
+    // is exact: the same values as a division by 256).
+    let fx = xs.map(|x| x as f64 * (1.0 / 256.0));
+    let fy = ys.map(|y| y as f64 * (1.0 / 256.0));
     let (dx1, dy1, dx2, dy2) = (fx[1] - fx[0], fy[1] - fy[0], fx[2] - fx[0], fy[2] - fy[0]);
-    let inv = 1.0 / (dx1 * dy2 - dx2 * dy1);
-    let (rx, ry) = (f64::from(bx0) - fx[0], f64::from(by0) - fy[0]);
-    let plane = |a: [f64; 3]| -> (f64, f64, f64) {
-        let (da1, da2) = (a[1] - a[0], a[2] - a[0]);
-        let gx = (da1 * dy2 - da2 * dy1) * inv;
-        let gy = (da2 * dx1 - da1 * dx2) * inv;
-        (a[0] + gx * rx + gy * ry, gx, gy)
+    let geom = PlaneGeom {
+        dx1,
+        dy1,
+        dx2,
+        dy2,
+        inv: 1.0 / (dx1 * dy2 - dx2 * dy1),
+        rx: f64::from(bx0) - fx[0],
+        ry: f64::from(by0) - fy[0],
     };
+    let plane = |a: [f64; 3]| geom.plane(a);
 
     let (zr, zx, zy) = plane(attr3(&v, |p| p.pos[2]));
     let bias = f64::from(ctx.depth_bias) + f64::from(ctx.slope_bias) * zx.abs().max(zy.abs());
@@ -444,6 +549,16 @@ pub(crate) fn setup_triangle<const N: usize>(
                 None => flags |= FLAG_PERSPECTIVE,
             }
         }
+    } else if let Some(d) = (affine && !ctx.need_specular)
+        .then(|| {
+            let c = [v[0].diffuse, v[1].diffuse, v[2].diffuse];
+            crate::simd::color_planes(ctx.simd, &c, &geom)
+        })
+        .flatten()
+    {
+        // The four diffuse planes at once (exactly the per-channel loop
+        // below; a triangle that does not fit takes that loop).
+        diffuse = d;
     } else {
         let mut ok = affine;
         if ok {
@@ -470,14 +585,7 @@ pub(crate) fn setup_triangle<const N: usize>(
         }
         if !ok {
             flags |= FLAG_PERSPECTIVE;
-            for c in 0..4 {
-                let d = attr3(&v, |p| p.diffuse[c] * p.pos[3]);
-                let s = attr3(&v, |p| p.specular[c] * p.pos[3]);
-                let (a, b, e) = plane(d);
-                persp[c] = [a as f32, b as f32, e as f32];
-                let (a, b, e) = plane(s);
-                persp[4 + c] = [a as f32, b as f32, e as f32];
-            }
+            persp_planes(&v, &plane, &mut persp);
         }
     }
 

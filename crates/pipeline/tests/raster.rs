@@ -321,6 +321,43 @@ fn huge_triangles_cover_the_target_exactly_once() {
     }
 }
 
+/// The same on the plain pre-transformed path (fetch → `setup_plain`, and
+/// screen-space clipping for the triangles reaching outside the guard
+/// band), counted by the depth test with ALWAYS; plus a perspective quad
+/// (different rhw: the general set-up).
+#[test]
+fn huge_triangles_cover_the_target_exactly_once_on_the_depth_path() {
+    for (k, rhw) in [
+        (16000.0f32, 1.0),
+        (1.0e6, 1.0),
+        (1.0e30, 1.0),
+        (16000.0, 0.5),
+    ] {
+        let p = |x: f32, y: f32, w: f32| V {
+            rhw: w,
+            ..v(x, y, 0xFF80_4020)
+        };
+        let quad = [
+            p(-k, -k, 1.0),
+            p(k, -k, rhw),
+            p(k, k, 1.0),
+            p(-k, -k, 1.0),
+            p(k, k, 1.0),
+            p(-k, k, rhw),
+        ];
+        render_all(|r| {
+            let mut t = Targets::new(64, 48, Format::A8R8G8B8, Some(Format::D24S8));
+            t.clear(r, 0, 1.0, 0);
+            let mut st = state();
+            st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+            st.depth.z_func = CmpFunc::Always;
+            let s = t.draw(r, &st, Topology::TriangleList, &quad);
+            assert_eq!(s.pixels_written, 64 * 48, "k = {k}, rhw = {rhw}");
+            t
+        });
+    }
+}
+
 #[test]
 fn cull_modes_use_screen_space_winding() {
     // Clockwise on screen (y down).
