@@ -34,7 +34,7 @@
 //! raster rectangle) are touched; each tile is processed by one worker, in
 //! submission order, so results do not depend on the thread count.
 
-use crate::bin::{decode_entry, Tile};
+use crate::bin::{decode_entry, decode_run, Tile};
 use crate::pixel::{tri_spans, DrawCtx, Stats, TileTarget};
 use crate::setup::{
     ChunkOut, LineSetup, PointSetup, PrimRef, TriExtra, TriSetup, FLAG_PERSPECTIVE, FLAG_SMALL,
@@ -146,7 +146,10 @@ fn walk<const NL: usize, const NH: usize>(
 }
 
 /// How many bin entries ahead set-up records are prefetched.
-const PREFETCH_AHEAD: usize = 4;
+const PREFETCH_ENTRIES: usize = 3;
+
+/// How many records of a run are prefetched ahead (and at its start).
+const RUN_PREFETCH: usize = 2;
 
 /// Tiles with at least this many entries get their pixels prefetched.
 const PREFETCH_TILE_MIN: usize = 16;
@@ -165,35 +168,96 @@ pub(crate) fn raster_tile(
         t.prefetch_rect([tile.x0, tile.y0, tile.x1, tile.y1], cb, db);
     }
     let mut spans: Spans = [Span::default(); crate::limits::TILE_SIZE as usize];
-    for (i, &e) in entries.iter().enumerate() {
-        // Set-up records are visited in tile order, not memory order:
-        // start loading the one a few entries ahead.
-        if let Some(&ahead) = entries.get(i + PREFETCH_AHEAD) {
-            let (ca, ka, pa, _) = decode_entry(ahead);
-            match scene.get(ca).and_then(|c| c.get(ka, pa)) {
-                Some(PrimRef::Tri(p)) => crate::simd::prefetch(p),
-                Some(PrimRef::Line(p)) => crate::simd::prefetch(p),
-                Some(PrimRef::Point(p)) => crate::simd::prefetch(p),
-                None => {}
+    // Set-up records are visited in tile order, not memory order: a
+    // cursor runs `PREFETCH_ENTRIES` entries ahead and starts loading the
+    // records of each entry it passes (a run's first records, an index
+    // entry's record).
+    let mut ahead = 0;
+    for _ in 0..PREFETCH_ENTRIES {
+        ahead = prefetch_entry(entries, ahead, scene);
+    }
+    let mut i = 0;
+    while let Some(&e) = entries.get(i) {
+        ahead = prefetch_entry(entries, ahead, scene);
+        if let Some((ci, first)) = decode_run(e) {
+            // A run of one-tile triangles: consecutive records.
+            let count = entries.get(i + 1).map_or(0, |&c| c as usize);
+            i += 2;
+            let Some(chunk) = scene.get(ci) else {
+                continue;
+            };
+            let Some(run) = chunk.tris.get(first..first + count) else {
+                continue;
+            };
+            for (k, tri) in run.iter().enumerate() {
+                if let Some(p) = run.get(k + RUN_PREFETCH) {
+                    crate::simd::prefetch(p);
+                }
+                raster_tri_entry(t, d, tile, chunk, tri, false, &mut spans, stats);
             }
+            continue;
         }
+        i += 1;
         let (ci, kind, pi, full) = decode_entry(e);
         let Some(chunk) = scene.get(ci) else {
             continue;
         };
         match chunk.get(kind, pi) {
             Some(PrimRef::Tri(tri)) => {
-                let extra = chunk.extras.get(crate::int::usize_from(tri.extra));
-                let planes = extra
-                    .and_then(|e| chunk.planes.get(crate::int::usize_from(e.planes)..))
-                    .unwrap_or(&[]);
-                raster_tri(t, d, tile, tri, extra, planes, full, &mut spans, stats);
+                raster_tri_entry(t, d, tile, chunk, tri, full, &mut spans, stats);
             }
             Some(PrimRef::Line(l)) => raster_line(t, d, tile, l, stats),
             Some(PrimRef::Point(p)) => raster_point(t, d, tile, p, stats),
             None => {}
         }
     }
+}
+
+/// Starts loading the set-up records of the entry at word `at` of a
+/// tile's entries (a hint) and returns the position of the next entry.
+#[inline(always)]
+fn prefetch_entry(entries: &[u32], at: usize, scene: &[ChunkOut]) -> usize {
+    let Some(&e) = entries.get(at) else {
+        return at;
+    };
+    if let Some((ci, first)) = decode_run(e) {
+        let count = entries.get(at + 1).map_or(0, |&c| c as usize);
+        if let Some(c) = scene.get(ci) {
+            for t in c.tris.iter().skip(first).take(count.min(RUN_PREFETCH)) {
+                crate::simd::prefetch(t);
+            }
+        }
+        return at + 2;
+    }
+    let (ca, ka, pa, _) = decode_entry(e);
+    match scene.get(ca).and_then(|c| c.get(ka, pa)) {
+        Some(PrimRef::Tri(p)) => crate::simd::prefetch(p),
+        Some(PrimRef::Line(p)) => crate::simd::prefetch(p),
+        Some(PrimRef::Point(p)) => crate::simd::prefetch(p),
+        None => {}
+    }
+    at + 1
+}
+
+/// Rasterizes triangle `tri` of `chunk` in `tile` (with its side record
+/// and planes, if any).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn raster_tri_entry(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tile: &Tile,
+    chunk: &ChunkOut,
+    tri: &TriSetup,
+    full: bool,
+    spans: &mut Spans,
+    stats: &mut Stats,
+) {
+    let extra = chunk.extras.get(crate::int::usize_from(tri.extra));
+    let planes = extra
+        .and_then(|e| chunk.planes.get(crate::int::usize_from(e.planes)..))
+        .unwrap_or(&[]);
+    raster_tri(t, d, tile, tri, extra, planes, full, spans, stats);
 }
 
 /// Span buffer of one tile: at most one span per row.

@@ -22,7 +22,9 @@
 //! [`crate::vertex::Topology`]): v[i] for strip triangle i, v[i+1] for fan
 //! triangle i.
 
+use crate::bin::TileGrid;
 use crate::int::{i64_to_i32_sat, round_i64};
+use crate::limits::{MAX_SORT_TILES, MAX_TILE_LIST_WORDS};
 use crate::simd::{to_fixed, PlaneGeom, SimdLevel};
 use crate::state::{CullMode, FillMode, Rect};
 use crate::vertex::Vertex;
@@ -41,12 +43,15 @@ pub(crate) const FLAG_SMALL: u8 = 4;
 /// [`FLAG_SMALL`] triangle in x and in y.
 const SMALL_EXTENT: i64 = 1 << 15;
 
+/// Tile-list count meaning "not computed: bin from the record".
+pub(crate) const NO_TILE_LIST: u32 = u32::MAX;
+
 /// Index value meaning "no side record".
 pub(crate) const NO_EXTRA: u32 = u32::MAX;
 
 /// A set-up triangle: 128 bytes, aligned to a cache line, so that the
 /// rasterizer loads exactly two lines per record.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(64))]
 pub(crate) struct TriSetup {
     /// Edge coefficients `a/256, b/256` (a and b are multiples of 256).
@@ -225,6 +230,42 @@ pub(crate) struct ChunkOut {
     pub extras: Vec<TriExtra>,
     /// Full-path attribute planes referenced by `TriExtra::planes`.
     pub planes: Vec<[f32; 3]>,
+    /// After [`ChunkOut::sort_tris_by_tile`] (otherwise empty): one word
+    /// per triangle in submission order, see [`BinInfo`].
+    pub bin_info: Vec<u32>,
+    /// After the sort: the tile lists of the triangles of `bin_info` that
+    /// span several tiles, in submission order: a count, then that many
+    /// `(tile << 1) | fully covered` words.
+    pub tile_lists: Vec<u32>,
+    /// Scratch of the sort: submission index of each sorted slot.
+    sort_src: Vec<u16>,
+    /// Scratch of the sort: per-tile counts, then next slots (reused).
+    sort_hist: Vec<u32>,
+}
+
+/// What the binner needs of a triangle of a sorted chunk, packed in a
+/// `u32`: its slot in `ChunkOut::tris` (bits 0..14), the tile of its
+/// bounding box's first pixel (bits 14..26, row-major) and whether the
+/// bounding box lies in that one tile (bit 31).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BinInfo(pub u32);
+
+impl BinInfo {
+    /// Slot of the record in `ChunkOut::tris`.
+    #[inline(always)]
+    pub(crate) fn slot(self) -> usize {
+        (self.0 & 0x3FFF) as usize
+    }
+    /// Tile index (row-major) of the bounding box's first pixel.
+    #[inline(always)]
+    pub(crate) fn tile(self) -> usize {
+        ((self.0 >> 14) & 0xFFF) as usize
+    }
+    /// The bounding box lies inside that tile.
+    #[inline(always)]
+    pub(crate) fn single(self) -> bool {
+        self.0 & (1 << 31) != 0
+    }
 }
 
 impl ChunkOut {
@@ -235,6 +276,108 @@ impl ChunkOut {
         self.points.clear();
         self.extras.clear();
         self.planes.clear();
+        self.bin_info.clear();
+        self.tile_lists.clear();
+    }
+
+    /// Regroups the triangle records by the tile of their bounding box's
+    /// first pixel (a stable counting sort: submission order within a
+    /// tile) and fills `bin_info` (in submission order) and `tile_lists`.
+    /// The rasterizer visits each tile's entries chunk by chunk; with the
+    /// records of a tile next to each other, the binner bins a run of
+    /// consecutive one-tile triangles as one entry and the rasterizer
+    /// reads them sequentially instead of one scattered record per entry
+    /// (which stalls on memory). The tile lists of the other triangles are
+    /// computed here, in parallel, so that the binner reads nothing but
+    /// `bin_info` and `tile_lists`, sequentially. Grids of more than
+    /// [`MAX_SORT_TILES`] tiles (where the histogram would cost more than
+    /// it saves) and chunks of fewer than two triangles are left as they
+    /// are (`bin_info` empty).
+    pub(crate) fn sort_tris_by_tile(&mut self, grid: &TileGrid, dst: &mut Vec<TriSetup>) {
+        let n = self.tris.len();
+        let (tiles_x, tiles_y) = (grid.tiles_x, grid.tiles_y);
+        let tiles = tiles_x * tiles_y;
+        if n < 2 || tiles == 0 || tiles > MAX_SORT_TILES || n > 1 << 14 {
+            return;
+        }
+        // Tile of the first pixel, and whether the last pixel is in it
+        // (bounding boxes lie inside the raster rect: non-negative).
+        let key = |t: &TriSetup| -> (usize, bool) {
+            let [x0, y0, x1, y1] = crate::bin::tile_range(t.bbox());
+            let (tx, ty) = (x0.min(tiles_x - 1), y0.min(tiles_y - 1));
+            (ty * tiles_x + tx, x0 == x1 && y0 == y1)
+        };
+        self.sort_hist.clear();
+        self.sort_hist.resize(tiles, 0);
+        self.bin_info.clear();
+        self.tile_lists.clear();
+        for t in &self.tris {
+            let (k, single) = key(t);
+            if let Some(h) = self.sort_hist.get_mut(k) {
+                *h += 1;
+            }
+            // Provisional: the tile and the flag (slots come below).
+            self.bin_info
+                .push((k as u32) << 14 | u32::from(single) << 31);
+        }
+        let mut sum = 0u32;
+        for h in self.sort_hist.iter_mut() {
+            let c = *h;
+            *h = sum;
+            sum += c;
+        }
+        // Slots, and the inverse permutation (sorted slot → submission
+        // index) in `sort_src`.
+        self.sort_src.clear();
+        self.sort_src.resize(n, 0);
+        for (i, info) in self.bin_info.iter_mut().enumerate() {
+            let Some(h) = self.sort_hist.get_mut(BinInfo(*info).tile()) else {
+                continue;
+            };
+            let slot = *h as usize;
+            *h += 1;
+            *info |= slot as u32;
+            if let Some(src) = self.sort_src.get_mut(slot) {
+                *src = i as u16;
+            }
+        }
+        // Gathered in slot order into `dst`, which becomes `tris` (and the
+        // records in submission order go back to the caller's scratch):
+        // the writes are sequential, the reads hit records just written.
+        dst.clear();
+        dst.reserve(n);
+        for &i in &self.sort_src {
+            if let Some(t) = self.tris.get(usize::from(i)) {
+                dst.push(*t);
+            }
+        }
+        std::mem::swap(&mut self.tris, dst);
+        // Tile lists of the triangles spanning several tiles, in
+        // submission order: a count, then `(tile << 1) | full` words; past
+        // MAX_TILE_LIST_WORDS, `NO_TILE_LIST` (the binner then tests the
+        // tiles itself).
+        for &info in &self.bin_info {
+            let info = BinInfo(info);
+            if info.single() {
+                continue;
+            }
+            let Some(t) = self.tris.get(info.slot()) else {
+                continue;
+            };
+            let at = self.tile_lists.len();
+            if at >= MAX_TILE_LIST_WORDS {
+                self.tile_lists.push(NO_TILE_LIST);
+                continue;
+            }
+            self.tile_lists.push(0);
+            grid.tri_tiles(t, |ti, full| {
+                self.tile_lists.push((ti as u32) << 1 | u32::from(full));
+            });
+            let count = (self.tile_lists.len() - at - 1) as u32;
+            if let Some(c) = self.tile_lists.get_mut(at) {
+                *c = count;
+            }
+        }
     }
 
     /// Primitive `index` of `kind`.
@@ -275,6 +418,10 @@ impl ChunkOut {
             + self.points.capacity() * size_of::<PointSetup>()
             + self.extras.capacity() * size_of::<TriExtra>()
             + self.planes.capacity() * size_of::<[f32; 3]>()
+            + self.bin_info.capacity() * size_of::<u32>()
+            + self.tile_lists.capacity() * size_of::<u32>()
+            + self.sort_src.capacity() * size_of::<u16>()
+            + self.sort_hist.capacity() * size_of::<u32>()
     }
 }
 
