@@ -29,7 +29,7 @@
 use crate::limits::{self, GUARD_BAND_MAX, GUARD_BAND_MIN, MAX_CLIP_VERTICES};
 use crate::setup::{self, ChunkOut, SetupCtx};
 use crate::state::{CullMode, FillMode, Viewport};
-use crate::vertex::{fetch, DrawCall, Vertex, VertexStage};
+use crate::vertex::{fetch, fetch_screen, DrawCall, Vertex, VertexStage};
 
 /// Per-draw constants of the geometry stage.
 #[derive(Debug, Clone)]
@@ -267,85 +267,138 @@ pub(crate) fn process_range<const N: usize>(
         clip_planes(ctx, &mut planes)
     };
     let planes = &planes[..nplanes];
+    if N == 0
+        && ctx.vs.pretransformed
+        && arity == 3
+        && ctx.setup.fill == FillMode::Solid
+        && ctx.setup.plain()
+    {
+        process_screen_tris::<N>(ctx, call, range, planes, out);
+        return;
+    }
+    for p in range {
+        process_prim::<N>(ctx, call, p, planes, out);
+    }
+}
+
+/// Pre-transformed solid triangles of a plain draw (see
+/// [`SetupCtx::plain`]): positions and diffuse colours are fetched and set
+/// up directly ([`setup::setup_plain`]); a triangle that is invalid is
+/// dropped exactly as [`process_prim`] drops it, and one that needs
+/// clipping or the general set-up goes to [`process_prim`].
+fn process_screen_tris<const N: usize>(
+    ctx: &GeometryCtx,
+    call: &DrawCall<'_>,
+    range: std::ops::Range<u64>,
+    planes: &[[f32; 5]],
+    out: &mut ChunkOut,
+) {
     'prims: for p in range {
         let el = call.topology.element(p);
-        let mut v = [Vertex::<N>::ZERO; 3];
-        for k in 0..arity {
-            let Some(vi) = call.vertex_index(el[k]) else {
+        let mut pos = [[0f32; 4]; 3];
+        let mut diffuse = [[0f32; 4]; 3];
+        for k in 0..3 {
+            let Some((ps, c)) = call.vertex_index(el[k]).and_then(|i| fetch_screen(call, i)) else {
                 continue 'prims;
             };
-            let Some(vx) = fetch(call, &ctx.vs, vi) else {
-                continue 'prims;
-            };
-            if !finite(&vx) {
+            if !ps.iter().all(|x| x.is_finite()) || ps[3] == 0.0 {
                 continue 'prims;
             }
-            v[k] = vx;
+            pos[k] = ps;
+            diffuse[k] = c;
         }
-        if ctx.setup.flat && arity > 1 {
-            for k in 1..arity {
-                v[k].diffuse = v[0].diffuse;
-                let a = v[k].specular[3];
-                v[k].specular = v[0].specular;
-                if ctx.fog_alpha {
-                    v[k].specular[3] = a;
-                }
+        let gb = |x: f32| (GUARD_BAND_MIN..=GUARD_BAND_MAX).contains(&x);
+        if !(pos.iter().all(|p| gb(p[0]) && gb(p[1]))
+            && setup::setup_plain(&ctx.setup, &pos, &diffuse, out))
+        {
+            process_prim::<N>(ctx, call, p, planes, out);
+        }
+    }
+}
+
+/// Fetches, clips and sets up input primitive `p` of `call` into `out`.
+fn process_prim<const N: usize>(
+    ctx: &GeometryCtx,
+    call: &DrawCall<'_>,
+    p: u64,
+    planes: &[[f32; 5]],
+    out: &mut ChunkOut,
+) {
+    let arity = call.topology.arity();
+    let el = call.topology.element(p);
+    let mut v = [Vertex::<N>::ZERO; 3];
+    for k in 0..arity {
+        let Some(vi) = call.vertex_index(el[k]) else {
+            return;
+        };
+        let Some(vx) = fetch(call, &ctx.vs, vi) else {
+            return;
+        };
+        if !finite(&vx) {
+            return;
+        }
+        v[k] = vx;
+    }
+    if ctx.setup.flat && arity > 1 {
+        for k in 1..arity {
+            v[k].diffuse = v[0].diffuse;
+            let a = v[k].specular[3];
+            v[k].specular = v[0].specular;
+            if ctx.fog_alpha {
+                v[k].specular[3] = a;
             }
         }
-        let verts = &v[..arity];
-        if ctx.vs.pretransformed {
-            if verts.iter().any(|x| x.pos[3] == 0.0) {
-                continue;
-            }
-            if verts.iter().all(in_guard_band) {
-                emit_direct(&ctx.setup, verts, out);
-            } else if arity == 1 || verts.iter().any(|x| x.pos[3] < 0.0) {
-                // A point outside the guard band is outside the target;
-                // negative rhw cannot be clipped in screen space.
-                continue;
-            } else {
-                let hom: [Vertex<N>; 3] = v.map(|x| to_homogeneous(&x));
-                let gb = guard_band_planes_screen();
-                clip_and_emit(
-                    &ctx.setup,
-                    &hom[..arity],
-                    &gb,
-                    &|x| from_homogeneous(x),
-                    out,
-                );
-            }
+    }
+    let verts = &v[..arity];
+    if ctx.vs.pretransformed {
+        if verts.iter().any(|x| x.pos[3] == 0.0) {
+            return;
+        }
+        if verts.iter().all(in_guard_band) {
+            emit_direct(&ctx.setup, verts, out);
+        } else if arity == 1 || verts.iter().any(|x| x.pos[3] < 0.0) {
+            // Dropped: a point outside the guard band is outside the
+            // target; negative rhw cannot be clipped in screen space.
         } else {
-            // Outcodes.
-            let mut and_out = u32::MAX;
-            let mut or_out = 0u32;
-            for x in verts {
-                let mut code = 0;
-                for (i, pl) in planes.iter().enumerate() {
-                    if plane_dist(pl, x) < 0.0 {
-                        code |= 1 << i;
-                    }
+            let hom: [Vertex<N>; 3] = v.map(|x| to_homogeneous(&x));
+            let gb = guard_band_planes_screen();
+            clip_and_emit(
+                &ctx.setup,
+                &hom[..arity],
+                &gb,
+                &|x| from_homogeneous(x),
+                out,
+            );
+        }
+    } else {
+        // Outcodes.
+        let mut and_out = u32::MAX;
+        let mut or_out = 0u32;
+        for x in verts {
+            let mut code = 0;
+            for (i, pl) in planes.iter().enumerate() {
+                if plane_dist(pl, x) < 0.0 {
+                    code |= 1 << i;
                 }
-                and_out &= code;
-                or_out |= code;
             }
-            if and_out != 0 {
-                continue;
-            }
-            let vp = ctx.viewport;
-            if or_out == 0 {
-                let mut s = v;
-                for k in 0..arity {
-                    match project(&vp, &v[k]) {
-                        Some(x) => s[k] = x,
-                        None => continue 'prims,
-                    }
+            and_out &= code;
+            or_out |= code;
+        }
+        if and_out != 0 {
+            return;
+        }
+        let vp = ctx.viewport;
+        if or_out == 0 {
+            let mut s = v;
+            for k in 0..arity {
+                match project(&vp, &v[k]) {
+                    Some(x) => s[k] = x,
+                    None => return,
                 }
-                emit_direct(&ctx.setup, &s[..arity], out);
-            } else if arity == 1 {
-                continue;
-            } else {
-                clip_and_emit(&ctx.setup, verts, planes, &|x| project(&vp, x), out);
             }
+            emit_direct(&ctx.setup, &s[..arity], out);
+        } else if arity > 1 {
+            clip_and_emit(&ctx.setup, verts, planes, &|x| project(&vp, x), out);
         }
     }
 }

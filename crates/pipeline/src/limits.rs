@@ -24,6 +24,14 @@
 //! states the total: 208 MiB in the pathological clipping case; a
 //! 1024×768 frame of the benchmark workloads uses ≤ 33 MiB of records
 //! (W1: 200,000 triangles, one flush) and < 2 MiB of bins.
+//!
+//! A chunk's tile-sort bookkeeping (6 bytes per triangle, a histogram of at
+//! most [`MAX_SORT_TILES`] words, tile lists of at most
+//! [`MAX_TILE_LIST_WORDS`] words) is part of its records' bytes as the
+//! flush decision counts them. Besides the scene, every worker thread
+//! keeps one chunk's worth of triangle records as set-up scratch (at most
+//! `PRIMS_PER_CHUNK × MAX_OUTPUT_PRIMS_PER_INPUT` records of 128 bytes, 2
+//! MiB), reused by every draw.
 
 /// Largest width or height of a surface, in pixels (D3D9 hardware commonly
 /// reports 8192; it keeps every coordinate inside the guard band).
@@ -88,6 +96,17 @@ pub const MAX_CLIP_VERTICES: usize = 3 + 2 + 4 + MAX_USER_CLIP_PLANES;
 /// Upper bound of the size of one set-up record, in bytes (checked by a
 /// unit test against `size_of` of the real types).
 pub const MAX_SETUP_RECORD_BYTES: usize = 256;
+
+/// Largest tile grid whose set-up chunks are regrouped by tile (4096 tiles,
+/// e.g. a 4096 × 4096 target): the per-chunk histogram stays at 16 KiB;
+/// larger grids keep submission order (the histogram would cost more than
+/// the locality gains).
+pub(crate) const MAX_SORT_TILES: usize = 4096;
+
+/// Largest size, in 32-bit words, of the tile lists a set-up chunk
+/// precomputes for its triangles spanning several tiles (256 KiB); the
+/// binner tests the tiles of the remaining ones itself.
+pub(crate) const MAX_TILE_LIST_WORDS: usize = 1 << 16;
 
 /// Largest number of bin entries (primitive × tile pairs) held at once.
 /// When a primitive would exceed it, the scene is flushed first. 4 M

@@ -98,6 +98,18 @@ impl TileTarget<'_> {
         }
     }
 
+    /// The band's rows as the SIMD kernels take them.
+    #[inline]
+    pub(crate) fn band_rows(&mut self) -> simd::BandRows<'_> {
+        simd::BandRows {
+            color: &mut *self.color,
+            color_pitch: self.color_pitch,
+            depth: &mut *self.depth,
+            depth_pitch: self.depth_pitch,
+            y0: self.y0,
+        }
+    }
+
     #[inline]
     pub(crate) fn color_span(
         &mut self,
@@ -193,6 +205,12 @@ pub(crate) struct DrawCtx<'a> {
     pub shade: Option<ShadeCtx<'a>>,
     /// The textured fast path (W3/W4 case), when the draw allows it.
     pub tex_fast: Option<TexFast<'a>>,
+    /// Affine small triangles (`setup::FLAG_SMALL`) may use the
+    /// coverage-mask kernel `simd::small_tri_depth24`: the draw takes
+    /// [`FastPath::ColorDepth24`] without fog, and the SIMD level is AVX2
+    /// or scalar (SSE levels keep their span kernels; both give the same
+    /// bytes).
+    pub small: bool,
 }
 
 fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
@@ -352,6 +370,9 @@ impl<'a> DrawCtx<'a> {
                 TexFast::new(s, state, color_format, depth_test, stencil, alpha_test)
             }),
             fog_fast: fog_only,
+            small: fast == FastPath::ColorDepth24
+                && fog_only.is_none()
+                && matches!(simd, SimdLevel::Avx2 | SimdLevel::Scalar),
             shade,
         }
     }
@@ -371,6 +392,16 @@ impl<'a> DrawCtx<'a> {
     /// AND mask of a packed 32-bit colour (X8R8G8B8 zeroes the X byte).
     pub(crate) fn and_mask(&self) -> u32 {
         self.and_mask
+    }
+
+    /// The depth function.
+    pub(crate) fn z_func(&self) -> CmpFunc {
+        self.z_func
+    }
+
+    /// True if depth writes are enabled.
+    pub(crate) fn z_write(&self) -> bool {
+        self.z_write
     }
 
     /// True if the draw uses the W-buffer.

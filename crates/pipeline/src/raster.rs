@@ -18,6 +18,13 @@
 //! for the usual one-lower/two-upper (or two-lower/one-upper) bounds, and
 //! all spans of a triangle in a tile go to the pixel stage in one call.
 //!
+//! *Small triangles* (`setup::FLAG_SMALL`, part in the tile at most
+//! [`crate::simd::SMALL_MAX`] pixels square) of draws on the colour +
+//! 24-bit depth fast path skip the walk: the coverage-mask kernel
+//! ([`crate::simd::SmallTri`]) evaluates the same edge functions in 32 bits
+//! at every pixel of the part, 8 lanes at a time (scalar and AVX2 levels;
+//! the SSE levels keep the walk — the pixels are the same).
+//!
 //! *Lines*: D3D9 diamond-exit rule along the major axis (see
 //! [`crate::setup::LineSetup`]), the minor coordinate stepped exactly like
 //! an edge; affine lines of 4+ pixels interpolate colour in 16.16 fixed
@@ -27,10 +34,12 @@
 //! raster rectangle) are touched; each tile is processed by one worker, in
 //! submission order, so results do not depend on the thread count.
 
-use crate::bin::{decode_entry, Tile};
+use crate::bin::{decode_entry, decode_run, Tile};
 use crate::pixel::{tri_spans, DrawCtx, Stats, TileTarget};
-use crate::setup::{ChunkOut, LineSetup, PointSetup, PrimRef, TriExtra, TriSetup};
-use crate::simd::Span;
+use crate::setup::{
+    ChunkOut, LineSetup, PointSetup, PrimRef, TriExtra, TriSetup, FLAG_PERSPECTIVE, FLAG_SMALL,
+};
+use crate::simd::{SmallTri, Span, SMALL_MAX};
 
 /// Exact incremental edge walker: the bound `q(y) = floor(M(y) / d)` with
 /// `M(y + 1) = M(y) + s`, kept as quotient and remainder.
@@ -137,7 +146,10 @@ fn walk<const NL: usize, const NH: usize>(
 }
 
 /// How many bin entries ahead set-up records are prefetched.
-const PREFETCH_AHEAD: usize = 4;
+const PREFETCH_ENTRIES: usize = 3;
+
+/// How many records of a run are prefetched ahead (and at its start).
+const RUN_PREFETCH: usize = 2;
 
 /// Tiles with at least this many entries get their pixels prefetched.
 const PREFETCH_TILE_MIN: usize = 16;
@@ -156,35 +168,96 @@ pub(crate) fn raster_tile(
         t.prefetch_rect([tile.x0, tile.y0, tile.x1, tile.y1], cb, db);
     }
     let mut spans: Spans = [Span::default(); crate::limits::TILE_SIZE as usize];
-    for (i, &e) in entries.iter().enumerate() {
-        // Set-up records are visited in tile order, not memory order:
-        // start loading the one a few entries ahead.
-        if let Some(&ahead) = entries.get(i + PREFETCH_AHEAD) {
-            let (ca, ka, pa, _) = decode_entry(ahead);
-            match scene.get(ca).and_then(|c| c.get(ka, pa)) {
-                Some(PrimRef::Tri(p)) => crate::simd::prefetch(p),
-                Some(PrimRef::Line(p)) => crate::simd::prefetch(p),
-                Some(PrimRef::Point(p)) => crate::simd::prefetch(p),
-                None => {}
+    // Set-up records are visited in tile order, not memory order: a
+    // cursor runs `PREFETCH_ENTRIES` entries ahead and starts loading the
+    // records of each entry it passes (a run's first records, an index
+    // entry's record).
+    let mut ahead = 0;
+    for _ in 0..PREFETCH_ENTRIES {
+        ahead = prefetch_entry(entries, ahead, scene);
+    }
+    let mut i = 0;
+    while let Some(&e) = entries.get(i) {
+        ahead = prefetch_entry(entries, ahead, scene);
+        if let Some((ci, first)) = decode_run(e) {
+            // A run of one-tile triangles: consecutive records.
+            let count = entries.get(i + 1).map_or(0, |&c| c as usize);
+            i += 2;
+            let Some(chunk) = scene.get(ci) else {
+                continue;
+            };
+            let Some(run) = chunk.tris.get(first..first + count) else {
+                continue;
+            };
+            for (k, tri) in run.iter().enumerate() {
+                if let Some(p) = run.get(k + RUN_PREFETCH) {
+                    crate::simd::prefetch(p);
+                }
+                raster_tri_entry(t, d, tile, chunk, tri, false, &mut spans, stats);
             }
+            continue;
         }
+        i += 1;
         let (ci, kind, pi, full) = decode_entry(e);
         let Some(chunk) = scene.get(ci) else {
             continue;
         };
         match chunk.get(kind, pi) {
             Some(PrimRef::Tri(tri)) => {
-                let extra = chunk.extras.get(crate::int::usize_from(tri.extra));
-                let planes = extra
-                    .and_then(|e| chunk.planes.get(crate::int::usize_from(e.planes)..))
-                    .unwrap_or(&[]);
-                raster_tri(t, d, tile, tri, extra, planes, full, &mut spans, stats);
+                raster_tri_entry(t, d, tile, chunk, tri, full, &mut spans, stats);
             }
             Some(PrimRef::Line(l)) => raster_line(t, d, tile, l, stats),
             Some(PrimRef::Point(p)) => raster_point(t, d, tile, p, stats),
             None => {}
         }
     }
+}
+
+/// Starts loading the set-up records of the entry at word `at` of a
+/// tile's entries (a hint) and returns the position of the next entry.
+#[inline(always)]
+fn prefetch_entry(entries: &[u32], at: usize, scene: &[ChunkOut]) -> usize {
+    let Some(&e) = entries.get(at) else {
+        return at;
+    };
+    if let Some((ci, first)) = decode_run(e) {
+        let count = entries.get(at + 1).map_or(0, |&c| c as usize);
+        if let Some(c) = scene.get(ci) {
+            for t in c.tris.iter().skip(first).take(count.min(RUN_PREFETCH)) {
+                crate::simd::prefetch(t);
+            }
+        }
+        return at + 2;
+    }
+    let (ca, ka, pa, _) = decode_entry(e);
+    match scene.get(ca).and_then(|c| c.get(ka, pa)) {
+        Some(PrimRef::Tri(p)) => crate::simd::prefetch(p),
+        Some(PrimRef::Line(p)) => crate::simd::prefetch(p),
+        Some(PrimRef::Point(p)) => crate::simd::prefetch(p),
+        None => {}
+    }
+    at + 1
+}
+
+/// Rasterizes triangle `tri` of `chunk` in `tile` (with its side record
+/// and planes, if any).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn raster_tri_entry(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tile: &Tile,
+    chunk: &ChunkOut,
+    tri: &TriSetup,
+    full: bool,
+    spans: &mut Spans,
+    stats: &mut Stats,
+) {
+    let extra = chunk.extras.get(crate::int::usize_from(tri.extra));
+    let planes = extra
+        .and_then(|e| chunk.planes.get(crate::int::usize_from(e.planes)..))
+        .unwrap_or(&[]);
+    raster_tri(t, d, tile, tri, extra, planes, full, spans, stats);
 }
 
 /// Span buffer of one tile: at most one span per row.
@@ -208,6 +281,15 @@ fn raster_tri(
     let y0 = tile.y0.max(bb[1]);
     let y1 = tile.y1.min(bb[3]);
     if x0 > x1 || y0 > y1 {
+        return;
+    }
+    if d.small
+        && tri.flags & (FLAG_SMALL | FLAG_PERSPECTIVE) == FLAG_SMALL
+        && x1 - x0 < SMALL_MAX
+        && y1 - y0 < SMALL_MAX
+        && d.tex_fast.is_none()
+    {
+        small_tri(t, d, tri, [x0, y0, x1, y1], stats);
         return;
     }
     let mut k = 0;
@@ -308,6 +390,42 @@ fn raster_tri(
         }
     }
     tri_spans(t, d, tri, extra, planes, &spans[..k], stats);
+}
+
+/// A small affine triangle through the coverage-mask kernel (see
+/// [`crate::simd::SmallTri`]) over the region `[x0, y0, x1, y1]` (inside
+/// its bounding box and the tile).
+fn small_tri(t: &mut TileTarget<'_>, d: &DrawCtx, tri: &TriSetup, r: [i32; 4], stats: &mut Stats) {
+    let [x0, y0, x1, y1] = r;
+    // FLAG_SMALL: the value at (x0, y0) (inside the bounding box) and the
+    // steps fit i32, so the truncating conversions are exact.
+    let e = |i: usize| {
+        let [a, b, c] = tri.edge(i);
+        [
+            (a * i64::from(x0) + b * i64::from(y0) + c) as i32,
+            a as i32,
+            b as i32,
+        ]
+    };
+    let bb = tri.bbox();
+    let s = SmallTri {
+        edges: [e(0), e(1), e(2)],
+        x0,
+        y0,
+        x1,
+        y1,
+        diffuse: tri.diffuse,
+        z: tri.z,
+        rx: bb[0],
+        ry: bb[1],
+        func: d.z_func(),
+        write: d.z_write(),
+        and_mask: d.and_mask(),
+    };
+    let mut band = t.band_rows();
+    let passed = u64::from(crate::simd::small_tri_depth24(d.simd, &mut band, &s));
+    stats.written += passed;
+    stats.passed += passed;
 }
 
 fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, stats: &mut Stats) {

@@ -6,8 +6,10 @@
 //! A draw is processed in waves of [`limits::PRIMS_PER_WAVE`] input
 //! primitives:
 //! 1. *set-up* — chunks of [`limits::PRIMS_PER_CHUNK`] primitives are
-//!    fetched, clipped and set up in parallel; chunk outputs keep
-//!    submission order and are appended to the scene;
+//!    fetched, clipped and set up in parallel (into a per-worker scratch),
+//!    then each chunk's triangle records are regrouped by tile into the
+//!    chunk (`setup::ChunkOut::sort_tris_by_tile`, keeping the submission
+//!    order for the binner); chunks are appended to the scene in order;
 //! 2. *bin* — one thread bins every record into 64×64 tiles, in order,
 //!    while the other workers set up the next wave; when the bins would
 //!    exceed [`limits::MAX_BIN_ENTRIES`] the scene is flushed first;
@@ -31,7 +33,7 @@ use crate::geometry::{process_range, GeometryCtx};
 use crate::limits::{self, TILE_SIZE};
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::raster::raster_tile;
-use crate::setup::{ChunkOut, SetupCtx};
+use crate::setup::{BinInfo, ChunkOut, PrimKind, PrimRef, SetupCtx, NO_TILE_LIST};
 use crate::shade::ShadeCtx;
 use crate::simd::SimdLevel;
 use crate::stages::MAX_STAGES;
@@ -39,6 +41,13 @@ use crate::state::{PipelineState, Rect, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
 use crate::vertex::{DrawCall, VertexStage};
+
+thread_local! {
+    /// Per-worker scratch for the set-up records of one chunk (at most
+    /// `PRIMS_PER_CHUNK × MAX_OUTPUT_PRIMS_PER_INPUT` records).
+    static SCRATCH: std::cell::RefCell<Vec<crate::setup::TriSetup>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// The surfaces a draw renders into.
 #[derive(Debug)]
@@ -259,12 +268,14 @@ impl Renderer {
                 slope_bias: ds.slope_scale_depth_bias,
                 full,
                 fog_alpha: full && fog_alpha,
+                simd: self.simd,
             },
             viewport: state.viewport,
             clipping: state.raster.clipping,
             fog_alpha: full && fog_alpha,
         };
         self.bins.reset(cw, ch, rect);
+        let grid = self.bins.grid();
         let total = u64::from(call.primitive_count);
         let mut acc = Stats::default();
         // Reuse the chunk outputs of earlier waves and draws.
@@ -281,12 +292,26 @@ impl Renderer {
         let setup = |chunks: &mut [ChunkOut], ranges: &[std::ops::Range<u64>]| {
             let work = |(out, r): (&mut ChunkOut, &std::ops::Range<u64>)| {
                 out.clear();
-                match sets {
-                    0 => process_range::<0>(&gctx, call, r.clone(), out),
-                    1 => process_range::<1>(&gctx, call, r.clone(), out),
-                    2 => process_range::<2>(&gctx, call, r.clone(), out),
-                    _ => process_range::<MAX_STAGES>(&gctx, call, r.clone(), out),
-                }
+                // Set-up writes its records into this worker's scratch
+                // (warm in cache); the tile sort then gathers them into the
+                // chunk's own vector (see `ChunkOut::sort_tris_by_tile`).
+                SCRATCH.with(|cell| {
+                    let mut none = Vec::new();
+                    let mut guard = cell.try_borrow_mut();
+                    let scratch = match guard.as_deref_mut() {
+                        Ok(s) => s,
+                        Err(_) => &mut none,
+                    };
+                    std::mem::swap(&mut out.tris, scratch);
+                    out.tris.clear();
+                    match sets {
+                        0 => process_range::<0>(&gctx, call, r.clone(), out),
+                        1 => process_range::<1>(&gctx, call, r.clone(), out),
+                        2 => process_range::<2>(&gctx, call, r.clone(), out),
+                        _ => process_range::<MAX_STAGES>(&gctx, call, r.clone(), out),
+                    }
+                    out.sort_tris_by_tile(&grid, scratch);
+                });
             };
             match pool {
                 Some(_) => chunks.par_iter_mut().zip(ranges.par_iter()).for_each(work),
@@ -336,6 +361,43 @@ impl Renderer {
                     let Some(chunk) = done.get(ci) else {
                         continue;
                     };
+                    if !chunk.bin_info.is_empty() {
+                        // A sorted chunk: one-tile triangles extend runs,
+                        // the others take their precomputed tile lists.
+                        let mut lists = chunk.tile_lists.as_slice();
+                        for &info in &chunk.bin_info {
+                            let info = BinInfo(info);
+                            if info.single() {
+                                if bins.would_overflow_by(2) {
+                                    bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx);
+                                }
+                                bins.add_to_run(ci, info.tile(), info.slot());
+                                continue;
+                            }
+                            let Some((&count, rest)) = lists.split_first() else {
+                                break;
+                            };
+                            if count == NO_TILE_LIST {
+                                lists = rest;
+                                if let Some(t) = chunk.tris.get(info.slot()) {
+                                    let prim = PrimRef::Tri(t);
+                                    if bins.would_overflow(prim) {
+                                        bin_stats =
+                                            bin_stats + flush(pool, bins, targets, done, &dctx);
+                                    }
+                                    bins.add(ci, PrimKind::Tri, info.slot(), prim);
+                                }
+                                continue;
+                            }
+                            let (tiles, rest) = rest.split_at(rest.len().min(count as usize));
+                            lists = rest;
+                            if bins.would_overflow_by(tiles.len()) {
+                                bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx);
+                            }
+                            bins.add_tile_list(ci, info.slot(), tiles);
+                        }
+                        continue;
+                    }
                     for (kind, pi, prim) in chunk.iter() {
                         if bins.would_overflow(prim) {
                             bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx);

@@ -22,7 +22,10 @@
 //! [`crate::vertex::Topology`]): v[i] for strip triangle i, v[i+1] for fan
 //! triangle i.
 
+use crate::bin::TileGrid;
 use crate::int::{i64_to_i32_sat, round_i64};
+use crate::limits::{MAX_SORT_TILES, MAX_TILE_LIST_WORDS};
+use crate::simd::{to_fixed, PlaneGeom, SimdLevel};
 use crate::state::{CullMode, FillMode, Rect};
 use crate::vertex::Vertex;
 
@@ -30,13 +33,25 @@ use crate::vertex::Vertex;
 pub(crate) const FLAG_PERSPECTIVE: u8 = 1;
 /// Triangle flag: the triangle was counter-clockwise on screen.
 pub(crate) const FLAG_CCW: u8 = 2;
+/// Triangle flag: the snapped vertices span less than 128 pixels in x and
+/// in y, so every edge function value at a pixel of the bounding box fits
+/// i32 (see [`setup_triangle`]); the small-triangle kernel may evaluate
+/// the edges in 32 bits.
+pub(crate) const FLAG_SMALL: u8 = 4;
+
+/// Largest extent (exclusive, in 1/256 pixel) of the snapped vertices of a
+/// [`FLAG_SMALL`] triangle in x and in y.
+const SMALL_EXTENT: i64 = 1 << 15;
+
+/// Tile-list count meaning "not computed: bin from the record".
+pub(crate) const NO_TILE_LIST: u32 = u32::MAX;
 
 /// Index value meaning "no side record".
 pub(crate) const NO_EXTRA: u32 = u32::MAX;
 
 /// A set-up triangle: 128 bytes, aligned to a cache line, so that the
 /// rasterizer loads exactly two lines per record.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(64))]
 pub(crate) struct TriSetup {
     /// Edge coefficients `a/256, b/256` (a and b are multiples of 256).
@@ -215,6 +230,42 @@ pub(crate) struct ChunkOut {
     pub extras: Vec<TriExtra>,
     /// Full-path attribute planes referenced by `TriExtra::planes`.
     pub planes: Vec<[f32; 3]>,
+    /// After [`ChunkOut::sort_tris_by_tile`] (otherwise empty): one word
+    /// per triangle in submission order, see [`BinInfo`].
+    pub bin_info: Vec<u32>,
+    /// After the sort: the tile lists of the triangles of `bin_info` that
+    /// span several tiles, in submission order: a count, then that many
+    /// `(tile << 1) | fully covered` words.
+    pub tile_lists: Vec<u32>,
+    /// Scratch of the sort: submission index of each sorted slot.
+    sort_src: Vec<u16>,
+    /// Scratch of the sort: per-tile counts, then next slots (reused).
+    sort_hist: Vec<u32>,
+}
+
+/// What the binner needs of a triangle of a sorted chunk, packed in a
+/// `u32`: its slot in `ChunkOut::tris` (bits 0..14), the tile of its
+/// bounding box's first pixel (bits 14..26, row-major) and whether the
+/// bounding box lies in that one tile (bit 31).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BinInfo(pub u32);
+
+impl BinInfo {
+    /// Slot of the record in `ChunkOut::tris`.
+    #[inline(always)]
+    pub(crate) fn slot(self) -> usize {
+        (self.0 & 0x3FFF) as usize
+    }
+    /// Tile index (row-major) of the bounding box's first pixel.
+    #[inline(always)]
+    pub(crate) fn tile(self) -> usize {
+        ((self.0 >> 14) & 0xFFF) as usize
+    }
+    /// The bounding box lies inside that tile.
+    #[inline(always)]
+    pub(crate) fn single(self) -> bool {
+        self.0 & (1 << 31) != 0
+    }
 }
 
 impl ChunkOut {
@@ -225,6 +276,108 @@ impl ChunkOut {
         self.points.clear();
         self.extras.clear();
         self.planes.clear();
+        self.bin_info.clear();
+        self.tile_lists.clear();
+    }
+
+    /// Regroups the triangle records by the tile of their bounding box's
+    /// first pixel (a stable counting sort: submission order within a
+    /// tile) and fills `bin_info` (in submission order) and `tile_lists`.
+    /// The rasterizer visits each tile's entries chunk by chunk; with the
+    /// records of a tile next to each other, the binner bins a run of
+    /// consecutive one-tile triangles as one entry and the rasterizer
+    /// reads them sequentially instead of one scattered record per entry
+    /// (which stalls on memory). The tile lists of the other triangles are
+    /// computed here, in parallel, so that the binner reads nothing but
+    /// `bin_info` and `tile_lists`, sequentially. Grids of more than
+    /// [`MAX_SORT_TILES`] tiles (where the histogram would cost more than
+    /// it saves) and chunks of fewer than two triangles are left as they
+    /// are (`bin_info` empty).
+    pub(crate) fn sort_tris_by_tile(&mut self, grid: &TileGrid, dst: &mut Vec<TriSetup>) {
+        let n = self.tris.len();
+        let (tiles_x, tiles_y) = (grid.tiles_x, grid.tiles_y);
+        let tiles = tiles_x * tiles_y;
+        if n < 2 || tiles == 0 || tiles > MAX_SORT_TILES || n > 1 << 14 {
+            return;
+        }
+        // Tile of the first pixel, and whether the last pixel is in it
+        // (bounding boxes lie inside the raster rect: non-negative).
+        let key = |t: &TriSetup| -> (usize, bool) {
+            let [x0, y0, x1, y1] = crate::bin::tile_range(t.bbox());
+            let (tx, ty) = (x0.min(tiles_x - 1), y0.min(tiles_y - 1));
+            (ty * tiles_x + tx, x0 == x1 && y0 == y1)
+        };
+        self.sort_hist.clear();
+        self.sort_hist.resize(tiles, 0);
+        self.bin_info.clear();
+        self.tile_lists.clear();
+        for t in &self.tris {
+            let (k, single) = key(t);
+            if let Some(h) = self.sort_hist.get_mut(k) {
+                *h += 1;
+            }
+            // Provisional: the tile and the flag (slots come below).
+            self.bin_info
+                .push((k as u32) << 14 | u32::from(single) << 31);
+        }
+        let mut sum = 0u32;
+        for h in self.sort_hist.iter_mut() {
+            let c = *h;
+            *h = sum;
+            sum += c;
+        }
+        // Slots, and the inverse permutation (sorted slot → submission
+        // index) in `sort_src`.
+        self.sort_src.clear();
+        self.sort_src.resize(n, 0);
+        for (i, info) in self.bin_info.iter_mut().enumerate() {
+            let Some(h) = self.sort_hist.get_mut(BinInfo(*info).tile()) else {
+                continue;
+            };
+            let slot = *h as usize;
+            *h += 1;
+            *info |= slot as u32;
+            if let Some(src) = self.sort_src.get_mut(slot) {
+                *src = i as u16;
+            }
+        }
+        // Gathered in slot order into `dst`, which becomes `tris` (and the
+        // records in submission order go back to the caller's scratch):
+        // the writes are sequential, the reads hit records just written.
+        dst.clear();
+        dst.reserve(n);
+        for &i in &self.sort_src {
+            if let Some(t) = self.tris.get(usize::from(i)) {
+                dst.push(*t);
+            }
+        }
+        std::mem::swap(&mut self.tris, dst);
+        // Tile lists of the triangles spanning several tiles, in
+        // submission order: a count, then `(tile << 1) | full` words; past
+        // MAX_TILE_LIST_WORDS, `NO_TILE_LIST` (the binner then tests the
+        // tiles itself).
+        for &info in &self.bin_info {
+            let info = BinInfo(info);
+            if info.single() {
+                continue;
+            }
+            let Some(t) = self.tris.get(info.slot()) else {
+                continue;
+            };
+            let at = self.tile_lists.len();
+            if at >= MAX_TILE_LIST_WORDS {
+                self.tile_lists.push(NO_TILE_LIST);
+                continue;
+            }
+            self.tile_lists.push(0);
+            grid.tri_tiles(t, |ti, full| {
+                self.tile_lists.push((ti as u32) << 1 | u32::from(full));
+            });
+            let count = (self.tile_lists.len() - at - 1) as u32;
+            if let Some(c) = self.tile_lists.get_mut(at) {
+                *c = count;
+            }
+        }
     }
 
     /// Primitive `index` of `kind`.
@@ -265,6 +418,10 @@ impl ChunkOut {
             + self.points.capacity() * size_of::<PointSetup>()
             + self.extras.capacity() * size_of::<TriExtra>()
             + self.planes.capacity() * size_of::<[f32; 3]>()
+            + self.bin_info.capacity() * size_of::<u32>()
+            + self.tile_lists.capacity() * size_of::<u32>()
+            + self.sort_src.capacity() * size_of::<u16>()
+            + self.sort_hist.capacity() * size_of::<u32>()
     }
 }
 
@@ -294,6 +451,8 @@ pub(crate) struct SetupCtx {
     /// The specular alpha is a fog factor: Gouraud even under flat
     /// shading.
     pub fog_alpha: bool,
+    /// SIMD level of the plane kernel (`simd::color_planes`).
+    pub simd: SimdLevel,
 }
 
 /// Snaps a screen coordinate to 8-bit sub-pixel fixed point.
@@ -301,25 +460,6 @@ pub(crate) struct SetupCtx {
 pub(crate) fn snap(v: f32) -> i64 {
     // Round to nearest, ties to even.
     round_i64(f64::from(v) * 256.0)
-}
-
-#[inline]
-fn to_fixed(refv: f64, gx: f64, gy: f64) -> Option<[i32; 3]> {
-    const LIM: f64 = (1u64 << 30) as f64;
-    const REF_LIM: f64 = (1u64 << 52) as f64;
-    let (dx, dy, r) = (gx * 65536.0, gy * 65536.0, refv * 65536.0 + 32768.0);
-    if !(dx.abs() < LIM && dy.abs() < LIM && r.abs() < REF_LIM) {
-        return None;
-    }
-    // The reference value may exceed i32 far outside the triangle; the
-    // wrapping (truncating) conversion is intended: colours are evaluated
-    // with wrapping arithmetic, exact modulo 2^32, and values at covered
-    // pixels are in range.
-    Some([
-        round_i64(r) as i32,
-        round_i64(dx) as i32,
-        round_i64(dy) as i32,
-    ])
 }
 
 fn color_u8(c: [f32; 4]) -> [u8; 4] {
@@ -332,12 +472,130 @@ fn attr3<const N: usize>(v: &[&Vertex<N>; 3], f: impl Fn(&Vertex<N>) -> f32) -> 
     [f64::from(f(v[0])), f64::from(f(v[1])), f64::from(f(v[2]))]
 }
 
+/// Float `attr · rhw` planes of diffuse (0..4) and specular (4..8).
+#[inline(never)]
+fn persp_planes<const N: usize>(
+    v: &[&Vertex<N>; 3],
+    plane: &impl Fn([f64; 3]) -> (f64, f64, f64),
+    persp: &mut [[f32; 3]; 8],
+) {
+    for c in 0..4 {
+        let d = attr3(v, |p| p.diffuse[c] * p.pos[3]);
+        let s = attr3(v, |p| p.specular[c] * p.pos[3]);
+        let (a, b, e) = plane(d);
+        persp[c] = [a as f32, b as f32, e as f32];
+        let (a, b, e) = plane(s);
+        persp[4 + c] = [a as f32, b as f32, e as f32];
+    }
+}
+
+impl SetupCtx {
+    /// True if triangles need nothing but edges, depth and Gouraud diffuse
+    /// planes (no side record): the [`setup_plain`] case.
+    pub(crate) fn plain(&self) -> bool {
+        !(self.flat || self.need_specular || self.need_rhw || self.full)
+    }
+}
+
+/// [`setup_triangle`] for a [`SetupCtx::plain`] draw, specialised: the same
+/// arithmetic in the same order, without the side-record and flat-shading
+/// branches. Returns `false` (having pushed nothing) for a triangle it does
+/// not handle — not affine, or a colour plane out of the 16.16 range —
+/// which the caller then gives to [`setup_triangle`].
+#[inline]
+pub(crate) fn setup_plain(
+    ctx: &SetupCtx,
+    pos: &[[f32; 4]; 3],
+    diffuse: &[[f32; 4]; 3],
+    out: &mut ChunkOut,
+) -> bool {
+    let xs = [snap(pos[0][0]), snap(pos[1][0]), snap(pos[2][0])];
+    let ys = [snap(pos[0][1]), snap(pos[1][1]), snap(pos[2][1])];
+    let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
+    if area == 0 {
+        return true;
+    }
+    let cw = area > 0;
+    match ctx.cull {
+        CullMode::Cw if cw => return true,
+        CullMode::Ccw if !cw => return true,
+        _ => {}
+    }
+    if !(pos[0][3] == pos[1][3] && pos[1][3] == pos[2][3]) {
+        return false;
+    }
+    let o = if cw { [0, 1, 2] } else { [0, 2, 1] };
+    let (xs, ys) = (o.map(|i| xs[i]), o.map(|i| ys[i]));
+    let (z, c) = (o.map(|i| f64::from(pos[i][2])), o.map(|i| diffuse[i]));
+    let (minx, maxx) = (xs[0].min(xs[1]).min(xs[2]), xs[0].max(xs[1]).max(xs[2]));
+    let (miny, maxy) = (ys[0].min(ys[1]).min(ys[2]), ys[0].max(ys[1]).max(ys[2]));
+    let r = ctx.rect;
+    // `div_euclid(256)` of the general path is an arithmetic shift; the
+    // bounds are compared in i64 and fit i32 once inside the rect.
+    let bx0 = ((minx + 255) >> 8).max(i64::from(r.x1));
+    let bx1 = (maxx >> 8).min(i64::from(r.x2) - 1);
+    let by0 = ((miny + 255) >> 8).max(i64::from(r.y1));
+    let by1 = (maxy >> 8).min(i64::from(r.y2) - 1);
+    if bx0 > bx1 || by0 > by1 {
+        return true;
+    }
+    let fx = xs.map(|x| x as f64 * (1.0 / 256.0));
+    let fy = ys.map(|y| y as f64 * (1.0 / 256.0));
+    let (dx1, dy1, dx2, dy2) = (fx[1] - fx[0], fy[1] - fy[0], fx[2] - fx[0], fy[2] - fy[0]);
+    let geom = PlaneGeom {
+        dx1,
+        dy1,
+        dx2,
+        dy2,
+        inv: 1.0 / (dx1 * dy2 - dx2 * dy1),
+        rx: bx0 as f64 - fx[0],
+        ry: by0 as f64 - fy[0],
+    };
+    let Some(diffuse) = crate::simd::color_planes(ctx.simd, &c, &geom) else {
+        return false;
+    };
+    let (zr, zx, zy) = geom.plane(z);
+    let bias = f64::from(ctx.depth_bias) + f64::from(ctx.slope_bias) * zx.abs().max(zy.abs());
+    let mut edge_ab = [[0i32; 2]; 3];
+    let mut edge_c = [0i64; 3];
+    for i in 0..3 {
+        let (a, b) = (i, (i + 1) % 3);
+        let (dx, dy) = (xs[b] - xs[a], ys[b] - ys[a]);
+        let top_left = dy < 0 || (dy == 0 && dx > 0);
+        edge_ab[i] = [i64_to_i32_sat(-dy), i64_to_i32_sat(dx)];
+        edge_c[i] = dy * xs[a] - dx * ys[a] - i64::from(!top_left);
+    }
+    let mut flags = if cw { 0 } else { FLAG_CCW };
+    if maxx - minx < SMALL_EXTENT && maxy - miny < SMALL_EXTENT {
+        flags |= FLAG_SMALL;
+    }
+    // Inside the raster rect (< MAX_DIMENSION): fits i16.
+    let b16 = |v: i64| v.clamp(0, i64::from(i16::MAX)) as i16;
+    out.tris.push(TriSetup {
+        edge_ab,
+        edge_c,
+        diffuse,
+        z: [(zr + bias) as f32, zx as f32, zy as f32],
+        bbox: [b16(bx0), b16(by0), b16(bx1), b16(by1)],
+        extra: NO_EXTRA,
+        flags,
+    });
+    true
+}
+
 /// Sets up a solid triangle (`v[0]` is the provoking vertex).
 pub(crate) fn setup_triangle<const N: usize>(
     ctx: &SetupCtx,
     v: [&Vertex<N>; 3],
     out: &mut ChunkOut,
 ) {
+    if ctx.plain() {
+        let pos = [v[0].pos, v[1].pos, v[2].pos];
+        let diffuse = [v[0].diffuse, v[1].diffuse, v[2].diffuse];
+        if setup_plain(ctx, &pos, &diffuse, out) {
+            return;
+        }
+    }
     let xs = [snap(v[0].pos[0]), snap(v[1].pos[0]), snap(v[2].pos[0])];
     let ys = [snap(v[0].pos[1]), snap(v[1].pos[1]), snap(v[2].pos[1])];
     let area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
@@ -383,24 +641,37 @@ pub(crate) fn setup_triangle<const N: usize>(
         return;
     }
 
-    // Attribute planes on the snapped positions, in f64.
-    let fx = xs.map(|x| x as f64 / 256.0);
-    let fy = ys.map(|y| y as f64 / 256.0);
+    // Attribute planes on the snapped positions, in f64 (scaling by 2^-8
+    // is exact: the same values as a division by 256).
+    let fx = xs.map(|x| x as f64 * (1.0 / 256.0));
+    let fy = ys.map(|y| y as f64 * (1.0 / 256.0));
     let (dx1, dy1, dx2, dy2) = (fx[1] - fx[0], fy[1] - fy[0], fx[2] - fx[0], fy[2] - fy[0]);
-    let inv = 1.0 / (dx1 * dy2 - dx2 * dy1);
-    let (rx, ry) = (f64::from(bx0) - fx[0], f64::from(by0) - fy[0]);
-    let plane = |a: [f64; 3]| -> (f64, f64, f64) {
-        let (da1, da2) = (a[1] - a[0], a[2] - a[0]);
-        let gx = (da1 * dy2 - da2 * dy1) * inv;
-        let gy = (da2 * dx1 - da1 * dx2) * inv;
-        (a[0] + gx * rx + gy * ry, gx, gy)
+    let geom = PlaneGeom {
+        dx1,
+        dy1,
+        dx2,
+        dy2,
+        inv: 1.0 / (dx1 * dy2 - dx2 * dy1),
+        rx: f64::from(bx0) - fx[0],
+        ry: f64::from(by0) - fy[0],
     };
+    let plane = |a: [f64; 3]| geom.plane(a);
 
     let (zr, zx, zy) = plane(attr3(&v, |p| p.pos[2]));
     let bias = f64::from(ctx.depth_bias) + f64::from(ctx.slope_bias) * zx.abs().max(zy.abs());
     let rhw_vals = attr3(&v, |p| p.pos[3]);
 
     let mut flags = if cw { 0 } else { FLAG_CCW };
+    // 32-bit edge values: for edge (a → b) at pixel (px, py) of the
+    // bounding box, E = dy·(x_a − 256·px) − dx·(y_a − 256·py) − bias. The
+    // box lies inside the snapped vertices' extent (256·bx0 ≥ minx,
+    // 256·bx1 ≤ maxx, likewise in y), so |x_a − 256·px| and |dx| are at
+    // most Wx = maxx − minx, the y terms at most Wy, and
+    // |E| ≤ 2·Wx·Wy + 1 < 2·2^30 = 2^31 when Wx, Wy < 2^15. The steps
+    // a = −256·dy and b = 256·dx then fit i32 as well.
+    if maxx - minx < SMALL_EXTENT && maxy - miny < SMALL_EXTENT {
+        flags |= FLAG_SMALL;
+    }
     let affine = rhw_vals[0] == rhw_vals[1] && rhw_vals[1] == rhw_vals[2];
 
     let mut diffuse = [[0i32; 4]; 3];
@@ -425,6 +696,16 @@ pub(crate) fn setup_triangle<const N: usize>(
                 None => flags |= FLAG_PERSPECTIVE,
             }
         }
+    } else if let Some(d) = (affine && !ctx.need_specular)
+        .then(|| {
+            let c = [v[0].diffuse, v[1].diffuse, v[2].diffuse];
+            crate::simd::color_planes(ctx.simd, &c, &geom)
+        })
+        .flatten()
+    {
+        // The four diffuse planes at once (exactly the per-channel loop
+        // below; a triangle that does not fit takes that loop).
+        diffuse = d;
     } else {
         let mut ok = affine;
         if ok {
@@ -451,14 +732,7 @@ pub(crate) fn setup_triangle<const N: usize>(
         }
         if !ok {
             flags |= FLAG_PERSPECTIVE;
-            for c in 0..4 {
-                let d = attr3(&v, |p| p.diffuse[c] * p.pos[3]);
-                let s = attr3(&v, |p| p.specular[c] * p.pos[3]);
-                let (a, b, e) = plane(d);
-                persp[c] = [a as f32, b as f32, e as f32];
-                let (a, b, e) = plane(s);
-                persp[4 + c] = [a as f32, b as f32, e as f32];
-            }
+            persp_planes(&v, &plane, &mut persp);
         }
     }
 

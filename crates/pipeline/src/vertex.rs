@@ -590,6 +590,24 @@ fn vertex_ops(
     Some((pos, cs, ncs))
 }
 
+/// The screen position and diffuse colour of pre-transformed vertex number
+/// `index` (what [`fetch`] gives for them, without the rest of the
+/// record). `None` if it lies outside the vertex buffer.
+#[inline(always)]
+pub(crate) fn fetch_screen(call: &DrawCall<'_>, index: u64) -> Option<([f32; 4], [f32; 4])> {
+    let l = call.layout;
+    let stride = usize_from(l.stride);
+    let start = usize::try_from(index).ok()?.checked_mul(stride)?;
+    let b = call.vertices.get(start..start.checked_add(stride)?)?;
+    let p = usize_from(l.position_offset);
+    let q: &[u8; 16] = b.get(p..)?.first_chunk()?;
+    let f = |i: usize| f32::from_le_bytes([q[i], q[i + 1], q[i + 2], q[i + 3]]);
+    Some((
+        [f(0), f(4), f(8), f(12)],
+        color_at(b, l.diffuse, 0xFFFF_FFFF),
+    ))
+}
+
 /// Fetches and transforms vertex number `index`. `None` if it lies outside
 /// the vertex buffer.
 #[inline]
