@@ -110,9 +110,6 @@
 //! * Tweening (VERTEXBLEND = TWEENING) needs a second position stream in
 //!   [`VertexLayout`]; it is treated as DISABLE. Indexed vertex blending
 //!   reaches world matrices 0..3 only.
-//! * Normals are transformed by World·View's upper 3×3 (exact for rigid
-//!   and uniformly scaled transforms; NORMALIZENORMALS fixes the length),
-//!   not by its inverse transpose.
 //! * Texture sampling in the generic path is scalar f32 per pixel; only
 //!   the W3/W4 shape has a vector kernel.
 #![deny(unsafe_code)]

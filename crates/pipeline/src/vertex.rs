@@ -12,7 +12,9 @@
 //! panic.
 //!
 //! Pipeline II vertex operations happen here too: vertex blending (before
-//! the transform), lighting in camera space (untransformed vertices),
+//! the transform; normals through each matrix's inverse transpose),
+//! lighting in camera space (untransformed vertices; normals transformed
+//! by the inverse transpose of World · View, [`Matrix::normal_matrix`]),
 //! vertex fog (written into the specular alpha), and per sampling stage
 //! TEXCOORDINDEX, coordinate generation and the texture transform.
 
@@ -410,6 +412,11 @@ pub(crate) struct VertexStage {
     pub vertex_fog: Option<(FogState, FogMode)>,
     /// Vertex blending: mode, indexed, world matrices 0..3.
     pub blend: Option<(VertexBlend, bool, [Matrix; 4])>,
+    /// Normal matrix of World · View (its inverse transpose, see
+    /// [`Matrix::normal_matrix`]): object-space normal → camera space.
+    pub normal_matrix: Matrix,
+    /// Normal matrices of world matrix i · View, for blended normals.
+    pub blend_normal_matrices: [Matrix; 4],
     /// Camera-space position/normal needed (lighting, fog, generation).
     pub need_camera: bool,
     /// Texture-coordinate processing of the sampling stages.
@@ -449,7 +456,13 @@ impl VertexStage {
         let texgen = tex
             .iter()
             .any(|s: &TexStage| s.index.mode != crate::texgen::TexGenMode::PassThru);
+        let blend_normal_matrices = match &blend {
+            Some((_, _, worlds)) => worlds.map(|w| w.mul(&t.view).normal_matrix()),
+            None => [Matrix::IDENTITY; 4],
+        };
         VertexStage {
+            normal_matrix: t.world.mul(&t.view).normal_matrix(),
+            blend_normal_matrices,
             wvp: t.world.mul(&t.view).mul(&t.projection),
             world: t.world,
             world_view: t.world.mul(&t.view),
@@ -541,8 +554,11 @@ fn vertex_ops(
         };
         let weights = crate::texgen::blend_weights(*mode, &stored[..nw]);
         let wp = crate::texgen::blend_position([x, y, z], weights, idx, worlds);
-        let wn = normal.map(|n| crate::texgen::blend_normal(n, weights, idx, worlds));
-        Some((wp, wn))
+        // Camera-space normal: blended through each matrix's normal
+        // matrix (world i · View, inverse transposed).
+        let ncs =
+            normal.map(|n| crate::texgen::blend_normal(n, weights, idx, &vs.blend_normal_matrices));
+        Some((wp, ncs))
     });
     let wp = match &blended {
         Some((wp, _)) => *wp,
@@ -558,19 +574,19 @@ fn vertex_ops(
         }
     }
     if vs.need_camera {
-        let (c4, n4) = match &blended {
-            Some((wp, wn)) => (
-                vs.view.transform(*wp),
-                wn.map(|n| vs.view.transform([n[0], n[1], n[2], 0.0])),
-            ),
+        let (c4, n3) = match &blended {
+            Some((wp, ncs)) => (vs.view.transform(*wp), *ncs),
             None => (
                 vs.world_view.transform(v),
-                normal.map(|n| vs.world_view.transform([n[0], n[1], n[2], 0.0])),
+                normal.map(|n| {
+                    let t = vs.normal_matrix.transform([n[0], n[1], n[2], 0.0]);
+                    [t[0], t[1], t[2]]
+                }),
             ),
         };
         cs = [c4[0], c4[1], c4[2]];
-        if let Some(n) = n4 {
-            ncs = [n[0], n[1], n[2]];
+        if let Some(n) = n3 {
+            ncs = n;
         }
         if let Some(ls) = &vs.lighting {
             let vd = l.diffuse.map(|_| bgra_to_rgba(*diffuse));

@@ -672,6 +672,98 @@ fn light_types_golden_and_equation() {
     }
 }
 
+/// Normals go through the inverse transpose of World · View: with World =
+/// scale(0.25, 1, 1), a facet whose object-space normal is (1, 0, −1) has
+/// the camera-space normal (4, 0, −1)/√17, so a directional light shining
+/// along +z lights it at 1/√17 (≈ 62 of 255). Transforming the normal by
+/// World itself would give (0.25, 0, −1) and ≈ 247.
+#[test]
+fn non_uniform_scale_lights_through_the_inverse_transpose() {
+    let mut st = common::state();
+    st.viewport.width = 32;
+    st.viewport.height = 32;
+    st.transforms.world.0[0][0] = 0.25;
+    let l = &mut st.lighting;
+    l.enable = true;
+    l.lights[0] = Light {
+        diffuse: [1.0, 1.0, 1.0, 1.0],
+        specular: [0.0; 4],
+        ambient: [0.0; 4],
+        direction: [0.0, 0.0, 1.0],
+        ..light(LightType::Directional)
+    };
+    l.light_count = 1;
+    l.material = Material {
+        diffuse: [1.0, 1.0, 1.0, 1.0],
+        ambient: [0.0; 4],
+        specular: [0.0; 4],
+        emissive: [0.0; 4],
+        power: 0.0,
+    };
+    l.ambient = 0;
+    l.color_vertex = false;
+    l.normalize_normals = true;
+    let vs = lit_quad([1.0, 0.0, -1.0]);
+    let b = ubytes(&vs);
+    let layout = ulayout();
+    let t = render_all(|r| {
+        let mut t = Targets::new(32, 32, Format::A8R8G8B8, None);
+        t.clear(r, 0xFF00_0000, 1.0, 0);
+        let call = DrawCall::new(Topology::TriangleList, &b, &layout, (vs.len() / 3) as u32);
+        let mut rt = RenderTargets {
+            color: &mut t.color,
+            depth: None,
+        };
+        r.draw(&mut rt, &st, &call).expect("draw");
+        t
+    });
+    let want = (255.0 / 17f32.sqrt()).round() as i32;
+    // The same through vertex blending (one weight, all on world 0; world
+    // 1 would turn the normal away): blended normals use the inverse
+    // transposes too.
+    let mut blended = st;
+    blended.vertex_blend.mode = VertexBlend::Weights(1);
+    blended.vertex_blend.worlds[0].0[0][0] = -1.0;
+    let blayout = VertexLayout {
+        stride: 32,
+        blend_weights: Some((12, 1)),
+        normal: Some(16),
+        diffuse: Some(28),
+        ..ulayout()
+    };
+    let mut bb = Vec::new();
+    for (p, n, c) in &vs {
+        for f in p.iter().chain([1.0f32].iter()).chain(n.iter()) {
+            bb.extend_from_slice(&f.to_le_bytes());
+        }
+        bb.extend_from_slice(&c.to_le_bytes());
+    }
+    let tb = render_all(|r| {
+        let mut t = Targets::new(32, 32, Format::A8R8G8B8, None);
+        t.clear(r, 0xFF00_0000, 1.0, 0);
+        let call = DrawCall::new(Topology::TriangleList, &bb, &blayout, (vs.len() / 3) as u32);
+        let mut rt = RenderTargets {
+            color: &mut t.color,
+            depth: None,
+        };
+        r.draw(&mut rt, &blended, &call).expect("draw");
+        t
+    });
+    assert!(
+        tb.color.bytes() == t.color.bytes(),
+        "blended normals differ"
+    );
+    for (x, y) in [(16, 16), (14, 20), (17, 9)] {
+        let px = t.px(x, y).to_le_bytes();
+        for (c, v) in px.iter().take(3).enumerate() {
+            assert!(
+                (i32::from(*v) - want).abs() <= 1,
+                "({x}, {y}) channel {c}: {v} vs {want}"
+            );
+        }
+    }
+}
+
 #[test]
 fn vertex_blending_golden() {
     // Two matrices: world 0 = identity, world 1 = shift right by 0.5;
