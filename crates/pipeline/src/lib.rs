@@ -107,9 +107,7 @@
 //!   colour path); point sizes other than 1 and point sprites are not
 //!   rasterized ([`texgen::point_size`] / [`texgen::point_sprite_texcoord`]
 //!   exist, `PipelineState::point` is accepted and ignored).
-//! * Tweening (VERTEXBLEND = TWEENING) needs a second position stream in
-//!   [`VertexLayout`]; it is treated as DISABLE. Indexed vertex blending
-//!   reaches world matrices 0..3 only.
+//! * Indexed vertex blending reaches world matrices 0..3 only.
 //! * Texture sampling in the generic path is scalar f32 per pixel; only
 //!   the W3/W4 shape has a vector kernel.
 #![deny(unsafe_code)]

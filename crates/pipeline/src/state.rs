@@ -857,7 +857,8 @@ impl LightingParams {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct VertexBlendState {
     /// D3DRS_VERTEXBLEND. `Weights(n)` needs `n` blend weights in the
-    /// vertex layout; TWEENING is not supported (treated as DISABLE).
+    /// vertex layout; TWEENING needs `VertexLayout::position2` (without it
+    /// the vertex is not blended).
     pub mode: VertexBlend,
     /// D3DRS_INDEXEDVERTEXBLENDENABLE: the last blend "weight" of the
     /// layout is a packed UBYTE4 of matrix indices (indices ≥ 4 select no
@@ -865,7 +866,7 @@ pub struct VertexBlendState {
     pub indexed: bool,
     /// D3DTS_WORLDMATRIX(1..3); world matrix 0 is [`Transforms::world`].
     pub worlds: [Matrix; 3],
-    /// D3DRS_TWEENFACTOR (unused until tweening is supported).
+    /// D3DRS_TWEENFACTOR: 0 = first position/normal, 1 = second.
     pub tween_factor: f32,
 }
 

@@ -71,6 +71,14 @@ pub struct VertexLayout {
     pub specular: Option<u32>,
     /// Texture coordinate sets.
     pub texcoords: [Option<TexCoordElement>; limits::MAX_TEXCOORD_SETS],
+    /// Offset of the second position (3 floats x, y, z; the declaration's
+    /// POSITION usage index 1), if present: with VERTEXBLEND = TWEENING an
+    /// untransformed vertex's x, y, z are `lerp(position, position2,
+    /// TWEENFACTOR)` (w keeps the first position's).
+    pub position2: Option<u32>,
+    /// Offset of the second normal (3 floats; NORMAL usage index 1), if
+    /// present: tweened with the normal like `position2`.
+    pub normal2: Option<u32>,
 }
 
 impl VertexLayout {
@@ -107,6 +115,8 @@ impl VertexLayout {
             diffuse,
             specular,
             texcoords: tc,
+            position2: None,
+            normal2: None,
         }
     }
 
@@ -131,6 +141,8 @@ impl VertexLayout {
         }
         for (o, size, what) in [
             (self.normal, 12, "normal outside the vertex"),
+            (self.position2, 12, "second position outside the vertex"),
+            (self.normal2, 12, "second normal outside the vertex"),
             (self.point_size, 4, "point size outside the vertex"),
             (self.diffuse, 4, "diffuse outside the vertex"),
             (self.specular, 4, "specular outside the vertex"),
@@ -412,6 +424,9 @@ pub(crate) struct VertexStage {
     pub vertex_fog: Option<(FogState, FogMode)>,
     /// Vertex blending: mode, indexed, world matrices 0..3.
     pub blend: Option<(VertexBlend, bool, [Matrix; 4])>,
+    /// TWEENFACTOR when tweening (VERTEXBLEND = TWEENING, untransformed
+    /// vertices with a second position).
+    pub tween: Option<f32>,
     /// Normal matrix of World · View (its inverse transpose, see
     /// [`Matrix::normal_matrix`]): object-space normal → camera space.
     pub normal_matrix: Matrix,
@@ -456,6 +471,9 @@ impl VertexStage {
         let texgen = tex
             .iter()
             .any(|s: &TexStage| s.index.mode != crate::texgen::TexGenMode::PassThru);
+        let tween =
+            (vb.mode == VertexBlend::Tweening && !pretransformed && layout.position2.is_some())
+                .then_some(vb.tween_factor);
         let blend_normal_matrices = match &blend {
             Some((_, _, worlds)) => worlds.map(|w| w.mul(&t.view).normal_matrix()),
             None => [Matrix::IDENTITY; 4],
@@ -475,6 +493,7 @@ impl VertexStage {
             lighting,
             vertex_fog,
             blend,
+            tween,
             tex,
         }
     }
@@ -512,10 +531,10 @@ fn rgba_to_bgra(c: [f32; 4]) -> [f32; 4] {
     [c[2] * 255.0, c[1] * 255.0, c[0] * 255.0, c[3] * 255.0]
 }
 
-/// Vertex blending, camera-space position and normal, lighting and vertex
-/// fog of one untransformed vertex (kept out of line: Pipeline I draws
-/// never call it). Returns the clip position, camera-space position and
-/// normal.
+/// Tweening, vertex blending, camera-space position and normal, lighting
+/// and vertex fog of one untransformed vertex (kept out of line: Pipeline
+/// I draws never call it). Returns the clip position, camera-space
+/// position and normal.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn vertex_ops(
@@ -527,13 +546,24 @@ fn vertex_ops(
     specular: &mut [f32; 4],
     dist: &mut [f32; limits::MAX_USER_CLIP_PLANES],
 ) -> Option<([f32; 4], [f32; 3], [f32; 3])> {
+    let vec3 = |off: Option<u32>| -> Option<[f32; 3]> {
+        let o = usize_from(off?);
+        Some([f32_at(b, o)?, f32_at(b, o + 4)?, f32_at(b, o + 8)?])
+    };
+    let mut normal = vec3(l.normal);
+    let mut v = v;
+    // Tweening: position (and normal) between the two streams.
+    if let Some(t) = vs.tween {
+        let p2 = vec3(l.position2)?;
+        let p = crate::texgen::tween([v[0], v[1], v[2]], p2, t);
+        v = [p[0], p[1], p[2], v[3]];
+        if let (Some(n), Some(n2)) = (normal, vec3(l.normal2)) {
+            normal = Some(crate::texgen::tween(n, n2, t));
+        }
+    }
     let [x, y, z, _] = v;
     let mut cs = [0.0f32; 3];
     let mut ncs = [0.0f32; 3];
-    let normal = l.normal.and_then(|o| {
-        let o = usize_from(o);
-        Some([f32_at(b, o)?, f32_at(b, o + 4)?, f32_at(b, o + 8)?])
-    });
     // Vertex blending: world-space position and normal.
     let blended = vs.blend.as_ref().and_then(|(mode, indexed, worlds)| {
         let (wo, wn) = l.blend_weights?;
@@ -654,7 +684,7 @@ pub(crate) fn fetch<const N: usize>(
                 1.0
             };
             let v = [x, y, z, w];
-            if vs.blend.is_none() && !vs.need_camera {
+            if vs.blend.is_none() && vs.tween.is_none() && !vs.need_camera {
                 // The Pipeline I path: transform (and user clip distances).
                 if vs.planes_enabled != 0 {
                     let wp = vs.world.transform(v);
@@ -727,6 +757,15 @@ mod tests {
         let mut bad = l;
         bad.diffuse = Some(u32::MAX - 1);
         assert!(bad.validate().is_err());
+        let mut tween = l;
+        tween.position2 = Some(l.stride - 12);
+        tween.normal2 = Some(0);
+        assert!(tween.validate().is_ok());
+        tween.position2 = Some(l.stride - 8);
+        assert!(tween.validate().is_err());
+        tween.position2 = None;
+        tween.normal2 = Some(u32::MAX);
+        assert!(tween.validate().is_err());
     }
 
     #[test]
