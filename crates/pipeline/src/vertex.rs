@@ -372,6 +372,9 @@ pub(crate) struct Vertex<const N: usize = 0> {
     pub specular: [f32; 4],
     /// User clip plane distances (untransformed only).
     pub dist: [f32; limits::MAX_USER_CLIP_PLANES],
+    /// Point size in pixels ([`crate::texgen::point_size`]) when the draw
+    /// rasterizes points, else 1.
+    pub psize: f32,
     /// Texture coordinates of the sampling stages (after TEXCOORDINDEX,
     /// generation and the texture transform).
     pub tex: [[f32; 4]; N],
@@ -384,8 +387,18 @@ impl<const N: usize> Vertex<N> {
         diffuse: [0.0; 4],
         specular: [0.0; 4],
         dist: [0.0; limits::MAX_USER_CLIP_PLANES],
+        psize: 1.0,
         tex: [[0.0; 4]; N],
     };
+}
+
+/// Point-size inputs of a draw that rasterizes points.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PointParams {
+    /// POINTSIZE*, POINTSCALE*.
+    pub state: crate::texgen::PointState,
+    /// Viewport height (pixels) for POINTSCALEENABLE.
+    pub viewport_height: f32,
 }
 
 /// Per-stage texture-coordinate processing of a draw.
@@ -432,14 +445,19 @@ pub(crate) struct VertexStage {
     pub normal_matrix: Matrix,
     /// Normal matrices of world matrix i · View, for blended normals.
     pub blend_normal_matrices: [Matrix; 4],
-    /// Camera-space position/normal needed (lighting, fog, generation).
+    /// Camera-space position/normal needed (lighting, fog, generation,
+    /// point scaling).
     pub need_camera: bool,
+    /// Point sizes, when the draw rasterizes points.
+    pub point: Option<PointParams>,
     /// Texture-coordinate processing of the sampling stages.
     pub tex: [TexStage; MAX_STAGES],
 }
 
 impl VertexStage {
-    pub(crate) fn new(state: &PipelineState, layout: &VertexLayout) -> Self {
+    /// The vertex stage of a draw; `points`: the draw rasterizes points
+    /// (a point list, or triangles in POINT fill mode).
+    pub(crate) fn new(state: &PipelineState, layout: &VertexLayout, points: bool) -> Self {
         let t = &state.transforms;
         let planes_enabled = if state.raster.clipping {
             state.raster.clip_plane_enable & ((1 << limits::MAX_USER_CLIP_PLANES) - 1)
@@ -489,7 +507,15 @@ impl VertexStage {
             planes_enabled,
             planes: state.raster.clip_planes,
             pretransformed,
-            need_camera: !pretransformed && (lighting.is_some() || vertex_fog.is_some() || texgen),
+            need_camera: !pretransformed
+                && (lighting.is_some()
+                    || vertex_fog.is_some()
+                    || texgen
+                    || (points && state.point.scale_enable)),
+            point: points.then_some(PointParams {
+                state: state.point,
+                viewport_height: state.viewport.height as f32,
+            }),
             lighting,
             vertex_fog,
             blend,
@@ -731,11 +757,26 @@ pub(crate) fn fetch<const N: usize>(
         );
         *out = crate::texgen::transform_tex_coords(g, ts.flags, &ts.matrix).v;
     }
+    let psize = match &vs.point {
+        None => 1.0,
+        Some(pp) => {
+            let own = l.point_size.and_then(|o| f32_at(b, usize_from(o)));
+            let eye = (cs[0] * cs[0] + cs[1] * cs[1] + cs[2] * cs[2]).sqrt();
+            crate::texgen::point_size(
+                &pp.state,
+                own,
+                eye,
+                pp.viewport_height,
+                l.is_pretransformed(),
+            )
+        }
+    };
     Some(Vertex {
         pos,
         diffuse,
         specular,
         dist,
+        psize,
         tex,
     })
 }
@@ -792,7 +833,7 @@ mod tests {
         assert!(call.validate().is_err());
         call.indices = Some(Indices::U16(&[0, 0, 1, 0, 9, 0]));
         assert!(call.validate().is_ok());
-        let vs = VertexStage::new(&PipelineState::default(), &layout);
+        let vs = VertexStage::new(&PipelineState::default(), &layout, false);
         assert!(fetch::<0>(&call, &vs, call.vertex_index(2).unwrap_or(0)).is_none());
         assert!(fetch::<0>(&call, &vs, 1).is_some());
     }
