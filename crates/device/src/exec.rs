@@ -105,6 +105,8 @@ pub fn layout_from_fvf(fvf: u32) -> Result<VertexLayout> {
         diffuse: f.diffuse,
         specular: f.specular,
         texcoords,
+        position2: None,
+        normal2: None,
     };
     l.validate()?;
     Ok(l)

@@ -257,6 +257,8 @@ fn empty_layout() -> VertexLayout {
         diffuse: None,
         specular: None,
         texcoords: [None; 8],
+        position2: None,
+        normal2: None,
     }
 }
 

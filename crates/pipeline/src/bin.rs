@@ -310,12 +310,14 @@ mod tests {
         let mut b = Bins::default();
         b.reset(128, 128, Rect::new(0, 0, 128, 128));
         let p = PointSetup {
-            x: 70,
-            y: 3,
+            bbox: [70, 3, 70, 3],
+            center: [70.0, 3.0],
+            size: 1.0,
             z: 0.0,
             rhw: 1.0,
             diffuse: [0; 4],
             specular: [0; 4],
+            attrs: crate::setup::NO_EXTRA,
         };
         assert!(!b.would_overflow(PrimRef::Point(&p)));
         b.entries = limits::MAX_BIN_ENTRIES;

@@ -77,6 +77,7 @@ fn lerp_vertex<const N: usize>(a: &Vertex<N>, b: &Vertex<N>, t: f32) -> Vertex<N
     for i in 0..limits::MAX_USER_CLIP_PLANES {
         r.dist[i] = l(a.dist[i], b.dist[i]);
     }
+    r.psize = l(a.psize, b.psize);
     for k in 0..N {
         for i in 0..4 {
             r.tex[k][i] = l(a.tex[k][i], b.tex[k][i]);
@@ -240,7 +241,13 @@ fn emit_polygon<const N: usize>(ctx: &SetupCtx, verts: &[Vertex<N>], out: &mut C
                     let mut p = verts[i];
                     if let Some(f) = flat {
                         p.diffuse = f.diffuse;
+                        // A fog factor in the specular alpha stays the
+                        // vertex's own (as in `process_prim`).
+                        let a = p.specular[3];
                         p.specular = f.specular;
+                        if ctx.fog_alpha {
+                            p.specular[3] = a;
+                        }
                     }
                     setup::setup_point(ctx, &p, out);
                 } else {

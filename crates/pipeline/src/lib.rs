@@ -45,7 +45,8 @@
 //! | SETLIGHT / LIGHTENABLE (world space) | `lighting.lights[..light_count]` | [`lighting::LightType::from_d3d`] |
 //! | SETMATERIAL | `lighting.material` | floats |
 //! | VERTEXBLEND, INDEXEDVERTEXBLENDENABLE, WORLDMATRIX(1..3), TWEENFACTOR | `vertex_blend` ([`VertexBlendState`]) | [`texgen::VertexBlend::from_d3d`] |
-//! | POINTSIZE(_MIN/_MAX), POINTSCALE*, POINTSPRITEENABLE | `point` ([`texgen::PointState`]) | floats / BOOL |
+//! | POINTSIZE(_MIN/_MAX), POINTSCALE*, POINTSPRITEENABLE | `point` ([`texgen::PointState`]); per-vertex PSIZE: [`VertexLayout::point_size`] | floats / BOOL |
+//! | VERTEXBLEND = TWEENING, TWEENFACTOR | `vertex_blend.mode`, `vertex_blend.tween_factor`; the second streams: [`VertexLayout::position2`], [`VertexLayout::normal2`] | [`texgen::VertexBlend::from_d3d`] |
 //! | SETTEXTURESTAGE | the `textures` argument of [`Renderer::draw_textured`] | [`texture::Texture`] |
 //!
 //! ## Stages, in data-flow order
@@ -57,15 +58,19 @@
 //!    (near/far, user planes, guard band), projection and viewport mapping;
 //! 3. `setup` — fixed-point edge functions (8 sub-pixel bits, 64-bit),
 //!    culling, attribute planes (plus, for shaded draws, `attr · rhw`
-//!    planes of colours, fog and texture coordinates);
+//!    planes of colours, fog and texture coordinates, and the vertex
+//!    attributes of lines and points); points larger than a pixel become
+//!    squares (POINTSIZE, PSIZE, POINTSCALE*, clamped);
 //! 4. `bin` — per-64×64-tile lists with trivial reject / full-coverage
 //!    flags and a hard memory cap;
 //! 5. `raster` — exact incremental edge walking per tile, in parallel
 //!    over tile bands;
 //! 6. `pixel` / `shade` — shade (perspective-correct interpolation,
 //!    texture sampling with 2×2-quad derivatives, the stage cascade,
-//!    colour key, specular add, fog), alpha test, stencil, depth, blend,
-//!    write; SIMD kernels from `simd` for the common cases.
+//!    colour key, specular add, fog — for triangles, lines and points
+//!    alike; point sprites get (0, 0)–(1, 1) coordinates), alpha test,
+//!    stencil, depth, blend, write; SIMD kernels from `simd` for the
+//!    common cases.
 //!
 //! The [`Renderer`] drives these stages; [`limits`] holds every bound.
 //!
@@ -103,16 +108,13 @@
 //!   behind runtime feature detection); the rest of the crate denies it.
 //!
 //! ## Not yet handled
-//! * Lines and points are not textured or fogged (they keep the Pipeline I
-//!   colour path); point sizes other than 1 and point sprites are not
-//!   rasterized ([`texgen::point_size`] / [`texgen::point_sprite_texcoord`]
-//!   exist, `PipelineState::point` is accepted and ignored).
-//! * Tweening (VERTEXBLEND = TWEENING) needs a second position stream in
-//!   [`VertexLayout`]; it is treated as DISABLE. Indexed vertex blending
-//!   reaches world matrices 0..3 only.
-//! * Normals are transformed by World·View's upper 3×3 (exact for rigid
-//!   and uniformly scaled transforms; NORMALIZENORMALS fixes the length),
-//!   not by its inverse transpose.
+//! * Points of size ≤ 1 light the pixel whose centre is nearest (at an
+//!   exact half-pixel tie that is the right/lower one, where D3D's quad
+//!   rule would take the left/upper one); larger points are squares under
+//!   the top-left rule. Points are clipped by their centre only (a point
+//!   whose centre leaves the guard band or the near/far or a user plane is
+//!   dropped whole).
+//! * Indexed vertex blending reaches world matrices 0..3 only.
 //! * Texture sampling in the generic path is scalar f32 per pixel; only
 //!   the W3/W4 shape has a vector kernel.
 #![deny(unsafe_code)]

@@ -37,7 +37,7 @@
 use crate::format::{load_raw, store_raw, Format};
 use crate::int::{clamp_u8, usize_from, usize_from_i32};
 use crate::setup::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
-use crate::shade::{ShadeCtx, TexFast};
+use crate::shade::{FullFragFn, FullInputs, ShadeCtx, TexFast};
 use crate::simd::{self, SimdLevel};
 use crate::state::{Blend, BlendOp, CmpFunc, PipelineState, StencilFace, ZBufferType};
 
@@ -199,6 +199,10 @@ pub(crate) struct DrawCtx<'a> {
     pub tri_span: TriSpanFn,
     /// Generic fragment routine.
     pub frag: FragFn,
+    /// Full-path fragment routine (lines and points of shaded draws).
+    pub full_frag: FullFragFn,
+    /// POINTSPRITEENABLE.
+    sprites: bool,
     /// Fog fused into the colour + depth kernel (W5 case).
     pub fog_fast: Option<simd::FogFixed>,
     /// Full shading (textures, cascade, fog), when the draw needs it.
@@ -225,13 +229,12 @@ fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
     }
 }
 
+/// The monomorphised generic routines of a feature set: triangle span,
+/// fragment, full-path triangle span, full-path fragment.
+type Generic = (TriSpanFn, FragFn, TriSpanFn, FullFragFn);
+
 /// Picks the monomorphised generic routines for a feature set.
-fn select_generic(
-    depth: bool,
-    stencil: bool,
-    atest: bool,
-    blend: bool,
-) -> (TriSpanFn, FragFn, TriSpanFn) {
+fn select_generic(depth: bool, stencil: bool, atest: bool, blend: bool) -> Generic {
     match (depth, stencil, atest, blend) {
         (false, false, false, false) => pick::<false, false, false, false>(),
         (false, false, false, true) => pick::<false, false, false, true>(),
@@ -252,13 +255,25 @@ fn select_generic(
     }
 }
 
-fn pick<const D: bool, const S: bool, const A: bool, const B: bool>(
-) -> (TriSpanFn, FragFn, TriSpanFn) {
+fn pick<const D: bool, const S: bool, const A: bool, const B: bool>() -> Generic {
     (
         tri_span_generic::<D, S, A, B>,
         fragment::<D, S, A, B>,
         crate::shade::tri_span_full::<D, S, A, B>,
+        full_fragment::<D, S, A, B>,
     )
+}
+
+/// `shade::fragment_full` as a function pointer (lines and points).
+fn full_fragment<const D: bool, const S: bool, const A: bool, const B: bool>(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    px: i32,
+    py: i32,
+    f: &FullInputs<'_>,
+    stats: &mut Stats,
+) {
+    crate::shade::fragment_full::<D, S, A, B>(t, d, px, py, f, stats);
 }
 
 impl<'a> DrawCtx<'a> {
@@ -330,7 +345,8 @@ impl<'a> DrawCtx<'a> {
         } else {
             ds.w_near + 0.001
         };
-        let (tri_span, frag, full_span) = select_generic(depth_test, stencil, alpha_test, blend);
+        let (tri_span, frag, full_span, full_frag) =
+            select_generic(depth_test, stencil, alpha_test, blend);
         let st = &state.stencil;
         DrawCtx {
             color_format,
@@ -366,6 +382,8 @@ impl<'a> DrawCtx<'a> {
             simd,
             tri_span: if shade.is_some() { full_span } else { tri_span },
             frag,
+            full_frag,
+            sprites: state.point.sprite_enable,
             tex_fast: shade.as_ref().and_then(|s| {
                 TexFast::new(s, state, color_format, depth_test, stencil, alpha_test)
             }),
@@ -402,6 +420,11 @@ impl<'a> DrawCtx<'a> {
     /// True if depth writes are enabled.
     pub(crate) fn z_write(&self) -> bool {
         self.z_write
+    }
+
+    /// POINTSPRITEENABLE: points get sprite texture coordinates.
+    pub(crate) fn point_sprites(&self) -> bool {
+        self.sprites
     }
 
     /// True if the draw uses the W-buffer.

@@ -28,7 +28,9 @@
 //! *Lines*: D3D9 diamond-exit rule along the major axis (see
 //! [`crate::setup::LineSetup`]), the minor coordinate stepped exactly like
 //! an edge; affine lines of 4+ pixels interpolate colour in 16.16 fixed
-//! point. *Points*: one pixel.
+//! point. *Points*: one pixel, or the pixels of their square. Lines and points
+//! of shaded draws (textures, a non-identity cascade, fog) go through the
+//! full path per pixel (`shade::line_pixel_full`, `shade::point_full`).
 //!
 //! *Guarantee*: only pixels inside the tile rectangle (which lies inside the
 //! raster rectangle) are touched; each tile is processed by one worker, in
@@ -206,8 +208,8 @@ pub(crate) fn raster_tile(
             Some(PrimRef::Tri(tri)) => {
                 raster_tri_entry(t, d, tile, chunk, tri, full, &mut spans, stats);
             }
-            Some(PrimRef::Line(l)) => raster_line(t, d, tile, l, stats),
-            Some(PrimRef::Point(p)) => raster_point(t, d, tile, p, stats),
+            Some(PrimRef::Line(l)) => raster_line(t, d, tile, chunk, l, stats),
+            Some(PrimRef::Point(p)) => raster_point(t, d, tile, chunk, p, stats),
             None => {}
         }
     }
@@ -428,7 +430,14 @@ fn small_tri(t: &mut TileTarget<'_>, d: &DrawCtx, tri: &TriSetup, r: [i32; 4], s
     stats.passed += passed;
 }
 
-fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, stats: &mut Stats) {
+fn raster_line(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tile: &Tile,
+    chunk: &ChunkOut,
+    l: &LineSetup,
+    stats: &mut Stats,
+) {
     let (mlo, mhi, nlo, nhi) = if l.x_major {
         (tile.x0, tile.x1, tile.y0, tile.y1)
     } else {
@@ -497,6 +506,38 @@ fn raster_line(t: &mut TileTarget<'_>, d: &DrawCtx, tile: &Tile, l: &LineSetup, 
         stats.passed += written;
         return;
     }
+    let full = d
+        .shade
+        .is_some()
+        .then(|| chunk.attrs.get(crate::int::usize_from(l.attrs)..))
+        .flatten();
+    if let Some(attrs) = full {
+        // Textured / fogged lines: the full path per pixel.
+        let param =
+            |p: i32| ((f64::from(p) * 256.0 - f64::from(l.u0)) * inv_du).clamp(0.0, 1.0) as f32;
+        for p in p0..=p1 {
+            let mi = m.q;
+            m.step();
+            if mi < i64::from(nlo) || mi > i64::from(nhi) {
+                continue;
+            }
+            // In range of an i32 tile coordinate after the check above.
+            let mi = mi as i32;
+            let pxy = if l.x_major { (p, mi) } else { (mi, p) };
+            let q = p & !1;
+            crate::shade::line_pixel_full(
+                t,
+                d,
+                l,
+                attrs,
+                l.x_major,
+                pxy,
+                (param(p), [param(q), param(q + 1)]),
+                stats,
+            );
+        }
+        return;
+    }
     let inv_r0 = 1.0 / r0;
     let ca = l.diffuse[0].map(|c| f32::from(c) * r0);
     let cb = l.diffuse[1].map(|c| f32::from(c) * r1);
@@ -556,11 +597,21 @@ fn raster_point(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
     tile: &Tile,
+    chunk: &ChunkOut,
     p: &PointSetup,
     stats: &mut Stats,
 ) {
-    if p.x < tile.x0 || p.x > tile.x1 || p.y < tile.y0 || p.y > tile.y1 {
+    let [bx0, by0, bx1, by1] = p.bbox.map(i32::from);
+    let (x0, y0) = (bx0.max(tile.x0), by0.max(tile.y0));
+    let (x1, y1) = (bx1.min(tile.x1), by1.min(tile.y1));
+    if x0 > x1 || y0 > y1 {
         return;
+    }
+    if d.shade.is_some() {
+        if let Some(attrs) = chunk.attrs.get(crate::int::usize_from(p.attrs)..) {
+            crate::shade::point_full(t, d, p, attrs, [x0, y0, x1, y1], stats);
+            return;
+        }
     }
     let mut c = p.diffuse.map(i32::from);
     if d.specular_add() {
@@ -573,7 +624,11 @@ fn raster_point(
     } else {
         p.z
     };
-    (d.frag)(t, d, p.x, p.y, c, depth, false, stats);
+    for py in y0..=y1 {
+        for px in x0..=x1 {
+            (d.frag)(t, d, px, py, c, depth, false, stats);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ use crate::stages::MAX_STAGES;
 use crate::state::{PipelineState, Rect, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
-use crate::vertex::{DrawCall, VertexStage};
+use crate::vertex::{DrawCall, Topology, VertexStage};
 
 thread_local! {
     /// Per-worker scratch for the set-up records of one chunk (at most
@@ -255,7 +255,13 @@ impl Renderer {
         let dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
         let ds = &state.depth;
         let gctx = GeometryCtx {
-            vs: VertexStage::new(state, call.layout),
+            vs: VertexStage::new(
+                state,
+                call.layout,
+                call.topology == Topology::PointList
+                    || (call.topology.arity() == 3
+                        && state.raster.fill_mode == crate::state::FillMode::Point),
+            ),
             setup: SetupCtx {
                 rect,
                 cull: state.raster.cull_mode,
@@ -269,6 +275,7 @@ impl Renderer {
                 full,
                 fog_alpha: full && fog_alpha,
                 simd: self.simd,
+                tex_sets: sets,
             },
             viewport: state.viewport,
             clipping: state.raster.clipping,

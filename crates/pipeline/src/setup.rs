@@ -9,7 +9,9 @@
 //!   rhw plane, and diffuse colour planes in 16.16 fixed point (affine
 //!   triangles) or float `attr·rhw` planes (perspective triangles);
 //! * lines: the D3D9 diamond-exit pixel range along the major axis;
-//! * points: one pixel.
+//! * points: one pixel, or (size > 1) a square of pixels;
+//! * for shaded draws, lines and points keep their vertices' colours and
+//!   texture coordinates in `ChunkOut::attrs` for the full path.
 //!
 //! *Invariants*: a triangle record is emitted only if its area is non-zero,
 //! it survives culling and its bounding box meets the raster rectangle.
@@ -138,6 +140,10 @@ pub(crate) struct LineSetup {
     pub c_lo: [i32; 4],
     /// See `c_lo`.
     pub c_step: [i32; 4],
+    /// Index of the full-path attributes in [`ChunkOut::attrs`]
+    /// ([`NO_EXTRA`] if none): those of [`PointSetup::attrs`] for the start,
+    /// then for the end (flat shading: the provoking vertex's colours).
+    pub attrs: u32,
     /// Affine line of at least 4 pixels: colours from `c_lo`/`c_step`.
     pub fixed: bool,
     /// Major axis is x.
@@ -165,13 +171,19 @@ impl LineSetup {
     }
 }
 
-/// A set-up point (one pixel).
+/// A set-up point: one pixel (size ≤ 1), or a screen-aligned square of
+/// `size` pixels centred on the vertex, covering the pixel centres of
+/// `[cx − size/2, cx + size/2) × [cy − size/2, cy + size/2)` (the corners
+/// snapped to 8 sub-pixel bits; left/top edges in, right/bottom out: the
+/// top-left rule of the quad D3D draws).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PointSetup {
-    /// Pixel column.
-    pub x: i32,
-    /// Pixel row.
-    pub y: i32,
+    /// Inclusive pixel bounds `[x0, y0, x1, y1]`, inside the raster rect.
+    pub bbox: [i16; 4],
+    /// Screen position of the vertex (sprite coordinates).
+    pub center: [f32; 2],
+    /// Size in pixels (sprite coordinates).
+    pub size: f32,
     /// Depth (bias included).
     pub z: f32,
     /// rhw.
@@ -180,6 +192,10 @@ pub(crate) struct PointSetup {
     pub diffuse: [u8; 4],
     /// Specular colour, BGRA.
     pub specular: [u8; 4],
+    /// Index of the full-path attributes in [`ChunkOut::attrs`]
+    /// ([`NO_EXTRA`] if none): diffuse, specular (BGRA, 0..=255, alpha =
+    /// fog factor × 255), then one 4-vector per texture-coordinate set.
+    pub attrs: u32,
 }
 
 /// Kind of a rasterizer primitive (selects the vector of a [`ChunkOut`]).
@@ -210,7 +226,7 @@ impl PrimRef<'_> {
         match self {
             PrimRef::Tri(t) => t.bbox(),
             PrimRef::Line(l) => l.bbox.map(i32::from),
-            PrimRef::Point(p) => [p.x, p.y, p.x, p.y],
+            PrimRef::Point(p) => p.bbox.map(i32::from),
         }
     }
 }
@@ -230,6 +246,9 @@ pub(crate) struct ChunkOut {
     pub extras: Vec<TriExtra>,
     /// Full-path attribute planes referenced by `TriExtra::planes`.
     pub planes: Vec<[f32; 3]>,
+    /// Full-path vertex attributes of lines and points (see
+    /// [`PointSetup::attrs`], [`LineSetup::attrs`]).
+    pub attrs: Vec<[f32; 4]>,
     /// After [`ChunkOut::sort_tris_by_tile`] (otherwise empty): one word
     /// per triangle in submission order, see [`BinInfo`].
     pub bin_info: Vec<u32>,
@@ -276,6 +295,7 @@ impl ChunkOut {
         self.points.clear();
         self.extras.clear();
         self.planes.clear();
+        self.attrs.clear();
         self.bin_info.clear();
         self.tile_lists.clear();
     }
@@ -418,6 +438,7 @@ impl ChunkOut {
             + self.points.capacity() * size_of::<PointSetup>()
             + self.extras.capacity() * size_of::<TriExtra>()
             + self.planes.capacity() * size_of::<[f32; 3]>()
+            + self.attrs.capacity() * size_of::<[f32; 4]>()
             + self.bin_info.capacity() * size_of::<u32>()
             + self.tile_lists.capacity() * size_of::<u32>()
             + self.sort_src.capacity() * size_of::<u16>()
@@ -453,6 +474,9 @@ pub(crate) struct SetupCtx {
     pub fog_alpha: bool,
     /// SIMD level of the plane kernel (`simd::color_planes`).
     pub simd: SimdLevel,
+    /// Texture-coordinate sets the full path reads (the shading state's
+    /// count; at most the vertices' `N`).
+    pub tex_sets: usize,
 }
 
 /// Snaps a screen coordinate to 8-bit sub-pixel fixed point.
@@ -847,6 +871,7 @@ pub(crate) fn setup_line<const N: usize>(
             specular: [color_u8(fb.specular); 2],
             c_lo: [0; 4],
             c_step: [0; 4],
+            attrs: NO_EXTRA,
             fixed: false,
             x_major,
         }
@@ -874,6 +899,7 @@ pub(crate) fn setup_line<const N: usize>(
             specular: [color_u8(fa.specular), color_u8(fb.specular)],
             c_lo: [0; 4],
             c_step: [0; 4],
+            attrs: NO_EXTRA,
             fixed: false,
             x_major,
         }
@@ -912,24 +938,82 @@ pub(crate) fn setup_line<const N: usize>(
     }
     // Inside the raster rect: fits i16.
     l.bbox = bb.map(|v| v.clamp(0, i32::from(i16::MAX)) as i16);
+    if ctx.full {
+        l.attrs = u32::try_from(out.attrs.len()).unwrap_or(NO_EXTRA);
+        if du == 0 {
+            push_attrs(ctx, b, fb, out);
+            push_attrs(ctx, b, fb, out);
+        } else {
+            push_attrs(ctx, a, fa, out);
+            push_attrs(ctx, b, fb, out);
+        }
+    }
     out.lines.push(l);
 }
 
-/// Sets up a point of size 1: the pixel whose centre is nearest.
+/// Pushes the full-path attributes of a vertex (see
+/// [`PointSetup::attrs`]); `colors` supplies diffuse and specular.
+fn push_attrs<const N: usize>(
+    ctx: &SetupCtx,
+    v: &Vertex<N>,
+    colors: &Vertex<N>,
+    out: &mut ChunkOut,
+) {
+    let mut specular = colors.specular;
+    if ctx.fog_alpha {
+        // The fog factor stays the vertex's own under flat shading.
+        specular[3] = v.specular[3];
+    }
+    out.attrs.push(colors.diffuse);
+    out.attrs.push(specular);
+    for t in v.tex.iter().take(ctx.tex_sets) {
+        out.attrs.push(*t);
+    }
+}
+
+/// Sets up a point: for size ≤ 1 the pixel whose centre is nearest, else
+/// the square of [`PointSetup`].
 pub(crate) fn setup_point<const N: usize>(ctx: &SetupCtx, v: &Vertex<N>, out: &mut ChunkOut) {
-    let x = i64_to_i32_sat((snap(v.pos[0]) + 128).div_euclid(256));
-    let y = i64_to_i32_sat((snap(v.pos[1]) + 128).div_euclid(256));
     let r = ctx.rect;
-    if x < r.x1 || x >= r.x2 || y < r.y1 || y >= r.y2 {
+    let (x0, y0, x1, y1) = if v.psize > 1.0 && v.psize.is_finite() {
+        // Corners snapped like triangle vertices; pixel centres p·256 in
+        // [lo, hi) → p from ceil(lo/256) to ceil(hi/256) − 1.
+        let h = f64::from(v.psize) * 0.5;
+        let span = |c: f32| {
+            let lo = round_i64((f64::from(c) - h) * 256.0);
+            let hi = round_i64((f64::from(c) + h) * 256.0);
+            ((lo + 255) >> 8, ((hi + 255) >> 8) - 1)
+        };
+        let ((x0, x1), (y0, y1)) = (span(v.pos[0]), span(v.pos[1]));
+        (x0, y0, x1, y1)
+    } else {
+        let x = (snap(v.pos[0]) + 128).div_euclid(256);
+        let y = (snap(v.pos[1]) + 128).div_euclid(256);
+        (x, y, x, y)
+    };
+    let (x0, y0) = (x0.max(i64::from(r.x1)), y0.max(i64::from(r.y1)));
+    let (x1, y1) = (x1.min(i64::from(r.x2) - 1), y1.min(i64::from(r.y2) - 1));
+    if x0 > x1 || y0 > y1 {
         return;
     }
+    let attrs = if ctx.full {
+        let i = u32::try_from(out.attrs.len()).unwrap_or(NO_EXTRA);
+        push_attrs(ctx, v, v, out);
+        i
+    } else {
+        NO_EXTRA
+    };
+    // Inside the raster rect (< MAX_DIMENSION): fits i16.
+    let b16 = |v: i64| v.clamp(0, i64::from(i16::MAX)) as i16;
     out.points.push(PointSetup {
-        x,
-        y,
+        bbox: [b16(x0), b16(y0), b16(x1), b16(y1)],
+        center: [v.pos[0], v.pos[1]],
+        size: v.psize,
         z: v.pos[2] + ctx.depth_bias,
         rhw: v.pos[3],
         diffuse: color_u8(v.diffuse),
         specular: color_u8(v.specular),
+        attrs,
     });
 }
 

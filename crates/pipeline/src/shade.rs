@@ -5,15 +5,21 @@
 //!
 //! *Input*: a triangle's full-path planes (see `setup::TriExtra::planes`:
 //! `attr · rhw` planes of diffuse, specular — whose alpha is the fog factor
-//! — and one 4-vector per sampling stage) and the draw's [`ShadeCtx`].
-//! *Output*: fragments handed to `pixel::fragment`.
+//! — and one 4-vector per sampling stage), or a line's or point's vertex
+//! attributes (`setup::PointSetup::attrs`; lines interpolate them
+//! perspective-correctly along the major axis, points keep them or, as
+//! sprites, get (0, 0)–(1, 1) coordinates), and the draw's [`ShadeCtx`].
+//! *Output*: fragments handed to `pixel::fragment` (all three kinds share
+//! [`fragment_full`]).
 //!
 //! *Derivatives*: every pixel uses the coarse derivatives of its 2×2 quad
 //! (quads aligned to even coordinates), evaluated from the planes at the
 //! quad's pixels whether or not they are covered (the "helper pixels" of
 //! hardware), so results do not depend on the tile or span split. They are
 //! only computed for stages whose result can depend on the LOD (more than
-//! one level sampled, or MAG ≠ MIN filter).
+//! one level sampled, or MAG ≠ MIN filter). Lines take them along the
+//! major axis (zero across it); points without sprites have none (the
+//! most detailed level).
 //!
 //! *Fast path* ([`TexFast`], the W3/W4 case): one A8R8G8B8/X8R8G8B8 2D
 //! texture, bilinear, WRAP, one level, stage 0 MODULATE(TEXTURE, DIFFUSE)
@@ -199,6 +205,115 @@ fn coords(
     c
 }
 
+/// The interpolated inputs of one full-path fragment.
+pub(crate) struct FullInputs<'b> {
+    /// Diffuse (0..4) and specular (4..8), BGRA, 0..=255; the specular
+    /// alpha is the fog factor × 255.
+    pub attr: [f32; 8],
+    /// Texture coordinates per stage (projected where requested).
+    pub tc: &'b [[f32; 4]; MAX_STAGES],
+    /// Coordinate derivatives per stage (read by LOD-dependent stages).
+    pub der: &'b [Derivatives; MAX_STAGES],
+    /// Depth for the depth test (bias included; W-buffer depth mapped).
+    pub depth: f32,
+    /// Interpolated z (table fog).
+    pub fog_z: f32,
+    /// 1 / rhw (table fog).
+    pub w: f32,
+    /// The primitive was counter-clockwise (two-sided stencil).
+    pub ccw: bool,
+}
+
+/// Full-path fragment routine (monomorphised like `pixel::fragment`).
+pub(crate) type FullFragFn =
+    fn(&mut TileTarget<'_>, &DrawCtx, i32, i32, &FullInputs<'_>, &mut Stats);
+
+/// Shades one fragment the full way — the stage cascade (with texture
+/// sampling and colour key), specular add, fog — and hands it to
+/// `pixel::fragment`. Shared by triangles, lines and points.
+#[inline(always)]
+pub(crate) fn fragment_full<
+    const DEPTH: bool,
+    const STENCIL: bool,
+    const ATEST: bool,
+    const BLEND: bool,
+>(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    px: i32,
+    py: i32,
+    f: &FullInputs<'_>,
+    stats: &mut Stats,
+) {
+    let Some(sh) = d.shade.as_ref() else {
+        return;
+    };
+    let (tc, der) = (f.tc, f.der);
+    let rgba = |b: &[f32]| [b[2] / 255.0, b[1] / 255.0, b[0] / 255.0, b[3] / 255.0];
+    let diffuse = rgba(&f.attr[0..4]).map(|x| x.clamp(0.0, 1.0));
+    let specular = rgba(&f.attr[4..8]).map(|x| x.clamp(0.0, 1.0));
+    let mut killed = false;
+    let mut color = if sh.identity {
+        diffuse
+    } else {
+        let inputs = CascadeInputs {
+            diffuse,
+            specular,
+            texture_factor: sh.texture_factor,
+        };
+        run_cascade(&sh.stages, &inputs, |n, off| {
+            let (Some(Some(tex)), Some(c), Some(sm), Some(dv)) = (
+                sh.textures.get(n),
+                tc.get(n),
+                sh.samplers.get(n),
+                der.get(n),
+            ) else {
+                return [0.0; 4];
+            };
+            match tex.kind() {
+                TextureKind::Texture2D => {
+                    let uv = [c[0] + off[0], c[1] + off[1]];
+                    if sh.color_key != ColorKeyMode::Off && tex.color_key().is_some() {
+                        sample_2d_keyed(tex, sm, uv, dv, sh.color_key).unwrap_or_else(|| {
+                            killed = true;
+                            [0.0; 4]
+                        })
+                    } else {
+                        sample_2d(tex, sm, uv, dv)
+                    }
+                }
+                TextureKind::Cube => sample_cube(tex, sm, [c[0], c[1], c[2]], dv),
+                TextureKind::Volume => {
+                    sample_volume(tex, sm, [c[0] + off[0], c[1] + off[1], c[2]], dv)
+                }
+            }
+        })
+    };
+    if killed {
+        return;
+    }
+    if sh.specular_add {
+        color = crate::stages::specular_add(color, specular);
+    }
+    let fog = match sh.fog {
+        FogSource::None => None,
+        FogSource::Table(mode) => Some(crate::fog::table_fog_factor(
+            &sh.fog_state,
+            mode,
+            f.fog_z,
+            f.w,
+            sh.fog_uses_w,
+        )),
+        FogSource::Vertex(_) | FogSource::SpecularAlpha => Some(specular[3]),
+    };
+    if let Some(k) = fog {
+        color = crate::fog::apply_fog(color, sh.fog_state.color, k);
+    }
+    let c =
+        [color[2], color[1], color[0], color[3]].map(|x| crate::int::channel_from_f32(x * 255.0));
+    crate::pixel::fragment::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, c, f.depth, f.ccw, stats);
+}
+
 /// Full-path span of row `py`, columns `x0..=x1`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn tri_span_full<
@@ -256,75 +371,184 @@ pub(crate) fn tri_span_full<
                 ]);
             }
         }
-        let rgba = |b: &[f32]| [b[2] / 255.0, b[1] / 255.0, b[0] / 255.0, b[3] / 255.0];
-        let diffuse = rgba(&attr[0..4]).map(|x| x.clamp(0.0, 1.0));
-        let specular = rgba(&attr[4..8]).map(|x| x.clamp(0.0, 1.0));
-        let mut killed = false;
-        let mut color = if sh.identity {
-            diffuse
-        } else {
-            let inputs = CascadeInputs {
-                diffuse,
-                specular,
-                texture_factor: sh.texture_factor,
-            };
-            run_cascade(&sh.stages, &inputs, |n, off| {
-                let (Some(Some(tex)), Some(c), Some(sm), Some(dv)) = (
-                    sh.textures.get(n),
-                    tc.get(n),
-                    sh.samplers.get(n),
-                    der.get(n),
-                ) else {
-                    return [0.0; 4];
-                };
-                match tex.kind() {
-                    TextureKind::Texture2D => {
-                        let uv = [c[0] + off[0], c[1] + off[1]];
-                        if sh.color_key != ColorKeyMode::Off && tex.color_key().is_some() {
-                            sample_2d_keyed(tex, sm, uv, dv, sh.color_key).unwrap_or_else(|| {
-                                killed = true;
-                                [0.0; 4]
-                            })
-                        } else {
-                            sample_2d(tex, sm, uv, dv)
-                        }
-                    }
-                    TextureKind::Cube => sample_cube(tex, sm, [c[0], c[1], c[2]], dv),
-                    TextureKind::Volume => {
-                        sample_volume(tex, sm, [c[0] + off[0], c[1] + off[1], c[2]], dv)
-                    }
-                }
-            })
-        };
-        if killed {
-            continue;
-        }
-        if sh.specular_add {
-            color = crate::stages::specular_add(color, specular);
-        }
+        let z = (tri.z[0] + tri.z[1] * fx) + zy;
         let depth = if DEPTH && d.w_buffer() {
             d.w_depth(inv) + e.bias
         } else {
-            (tri.z[0] + tri.z[1] * fx) + zy
+            z
         };
-        let f = match sh.fog {
-            FogSource::None => None,
-            FogSource::Table(mode) => Some(crate::fog::table_fog_factor(
-                &sh.fog_state,
-                mode,
-                (tri.z[0] + tri.z[1] * fx) + zy,
-                inv,
-                sh.fog_uses_w,
-            )),
-            FogSource::Vertex(_) | FogSource::SpecularAlpha => Some(specular[3]),
+        let f = FullInputs {
+            attr,
+            tc: &tc,
+            der: &der,
+            depth,
+            fog_z: z,
+            w: inv,
+            ccw,
         };
-        if let Some(f) = f {
-            color = crate::fog::apply_fog(color, sh.fog_state.color, f);
-        }
-        let c = [color[2], color[1], color[0], color[3]]
-            .map(|x| crate::int::channel_from_f32(x * 255.0));
-        crate::pixel::fragment::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, c, depth, ccw, stats);
+        fragment_full::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, &f, stats);
     }
+}
+
+/// The full-path attributes of one vertex (see `setup::PointSetup::attrs`):
+/// colours and `sets` coordinate 4-vectors.
+fn vertex_attrs(a: &[[f32; 4]], sets: usize) -> ([f32; 8], [[f32; 4]; MAX_STAGES]) {
+    let mut attr = [0.0f32; 8];
+    if let (Some(d), Some(s)) = (a.first(), a.get(1)) {
+        attr[..4].copy_from_slice(d);
+        attr[4..].copy_from_slice(s);
+    }
+    let mut tc = [[0.0f32; 4]; MAX_STAGES];
+    for (o, v) in tc.iter_mut().zip(a.iter().skip(2)).take(sets) {
+        *o = *v;
+    }
+    (attr, tc)
+}
+
+/// Projects the coordinates of the stages that request it.
+fn project_sets(sh: &ShadeCtx<'_>, tc: &mut [[f32; 4]; MAX_STAGES]) {
+    for (c, &n) in tc.iter_mut().zip(&sh.projected).take(sh.sets) {
+        if n >= 2 {
+            *c = crate::texgen::project(crate::texgen::TransformedTexCoords {
+                v: *c,
+                count: n,
+                projected: true,
+            });
+        }
+    }
+}
+
+/// The full path over the pixels `[x0, y0, x1, y1]` (inclusive, inside the
+/// tile) of point `p`, whose attributes `attrs` come from its chunk.
+/// Colours, depth and fog are the vertex's; texture coordinates are the
+/// vertex's (no derivatives: the most detailed level) or, with
+/// POINTSPRITEENABLE, (u, v, 0, 0) for every set with u = 0 → 1 left to
+/// right and v = 0 → 1 top to bottom over the square (not transformed or
+/// projected; derivatives from the 2×2 quad as for triangles).
+pub(crate) fn point_full(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    p: &crate::setup::PointSetup,
+    attrs: &[[f32; 4]],
+    r: [i32; 4],
+    stats: &mut Stats,
+) {
+    let Some(sh) = d.shade.as_ref() else {
+        return;
+    };
+    let (attr, mut tc) = vertex_attrs(attrs, sh.sets);
+    let sprite = d.point_sprites();
+    if !sprite {
+        project_sets(sh, &mut tc);
+    }
+    let mut der = [Derivatives::default(); MAX_STAGES];
+    let w = 1.0 / p.rhw;
+    let depth = if d.w_buffer() { d.w_depth(w) } else { p.z };
+    let sprite_at = |x: i32, y: i32| {
+        crate::texgen::point_sprite_texcoord(x as f32, y as f32, p.center[0], p.center[1], p.size)
+    };
+    let [x0, y0, x1, y1] = r;
+    for py in y0..=y1 {
+        for px in x0..=x1 {
+            if sprite {
+                let [u, v] = sprite_at(px, py);
+                let (qx, qy) = (px & !1, py & !1);
+                let q = [
+                    sprite_at(qx, qy),
+                    sprite_at(qx + 1, qy),
+                    sprite_at(qx, qy + 1),
+                    sprite_at(qx + 1, qy + 1),
+                ]
+                .map(|c| [c[0], c[1], 0.0]);
+                for s in 0..sh.sets {
+                    tc[s] = [u, v, 0.0, 0.0];
+                    der[s] = Derivatives::from_quad(q);
+                }
+            }
+            let f = FullInputs {
+                attr,
+                tc: &tc,
+                der: &der,
+                depth,
+                fog_z: p.z,
+                w,
+                ccw: false,
+            };
+            (d.full_frag)(t, d, px, py, &f, stats);
+        }
+    }
+}
+
+/// The full path for pixel `(px, py)` of a line at parameter `tt` (0 at
+/// the start, 1 at the end, along the major axis; `tt2`: the parameter one
+/// pixel further along the major axis, for derivatives) whose end
+/// attributes are `attrs`: perspective-correct interpolation through rhw.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn line_pixel_full(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    l: &crate::setup::LineSetup,
+    attrs: &[[f32; 4]],
+    x_major: bool,
+    (px, py): (i32, i32),
+    (tt, tt_quad): (f32, [f32; 2]),
+    stats: &mut Stats,
+) {
+    let Some(sh) = d.shade.as_ref() else {
+        return;
+    };
+    let per_end = 2 + sh.sets;
+    let (a, b) = attrs.split_at(attrs.len().min(per_end));
+    let ((ca, ta), (cb, tb)) = (vertex_attrs(a, sh.sets), vertex_attrs(b, sh.sets));
+    let (r0, r1) = (l.rhw[0], l.rhw[1]);
+    let lerp = |x: f32, y: f32, t: f32, inv: f32| (x * r0 + (y * r1 - x * r0) * t) * inv;
+    let r = r0 + (r1 - r0) * tt;
+    let inv = 1.0 / r;
+    let mut attr = [0.0f32; 8];
+    for (k, o) in attr.iter_mut().enumerate() {
+        *o = lerp(ca[k], cb[k], tt, inv);
+    }
+    let coords_at = |t: f32| {
+        let inv = 1.0 / (r0 + (r1 - r0) * t);
+        let mut tc = [[0.0f32; 4]; MAX_STAGES];
+        for s in 0..sh.sets {
+            for k in 0..4 {
+                tc[s][k] = lerp(ta[s][k], tb[s][k], t, inv);
+            }
+        }
+        project_sets(sh, &mut tc);
+        tc
+    };
+    let tc = coords_at(tt);
+    let mut der = [Derivatives::default(); MAX_STAGES];
+    if sh.lod.iter().take(sh.sets).any(|&x| x) {
+        // The quad's two pixels along the major axis; nothing changes
+        // along the minor one.
+        let (q0, q1) = (coords_at(tt_quad[0]), coords_at(tt_quad[1]));
+        for s in 0..sh.sets {
+            let (c0, c1) = (
+                [q0[s][0], q0[s][1], q0[s][2]],
+                [q1[s][0], q1[s][1], q1[s][2]],
+            );
+            der[s] = if x_major {
+                Derivatives::from_quad([c0, c1, c0, c1])
+            } else {
+                Derivatives::from_quad([c0, c0, c1, c1])
+            };
+        }
+    }
+    let z = l.z[0] + (l.z[1] - l.z[0]) * tt;
+    let depth = if d.w_buffer() { d.w_depth(inv) } else { z };
+    let f = FullInputs {
+        attr,
+        tc: &tc,
+        der: &der,
+        depth,
+        fog_z: z,
+        w: inv,
+        ccw: false,
+    };
+    (d.full_frag)(t, d, px, py, &f, stats);
 }
 
 /// Per-draw state of the textured fast path.

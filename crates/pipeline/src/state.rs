@@ -472,6 +472,45 @@ impl Matrix {
         }
         Matrix(r)
     }
+    /// The matrix that transforms normals for `self`: the inverse
+    /// transpose of its upper-left 3×3 (computed in f64 as cofactors /
+    /// determinant), in the upper-left 3×3 of the result (the rest is the
+    /// identity's). Correct for any invertible transform, non-uniform
+    /// scaling included (a uniform scale `s` scales normals by `1/s`); a
+    /// singular or non-finite 3×3 gives its own upper-left 3×3 instead.
+    pub(crate) fn normal_matrix(&self) -> Matrix {
+        let m = |r: usize, c: usize| f64::from(self.0[r][c]);
+        let cof = [
+            [
+                m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1),
+                m(1, 2) * m(2, 0) - m(1, 0) * m(2, 2),
+                m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0),
+            ],
+            [
+                m(0, 2) * m(2, 1) - m(0, 1) * m(2, 2),
+                m(0, 0) * m(2, 2) - m(0, 2) * m(2, 0),
+                m(0, 1) * m(2, 0) - m(0, 0) * m(2, 1),
+            ],
+            [
+                m(0, 1) * m(1, 2) - m(0, 2) * m(1, 1),
+                m(0, 2) * m(1, 0) - m(0, 0) * m(1, 2),
+                m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0),
+            ],
+        ];
+        let det = m(0, 0) * cof[0][0] + m(0, 1) * cof[0][1] + m(0, 2) * cof[0][2];
+        let mut out = Matrix::IDENTITY;
+        for ((orow, crow), mrow) in out.0.iter_mut().zip(cof).zip(self.0) {
+            for ((o, c), m) in orow.iter_mut().zip(crow).zip(mrow) {
+                *o = if det != 0.0 && det.is_finite() {
+                    (c / det) as f32
+                } else {
+                    m
+                };
+            }
+        }
+        out
+    }
+
     /// Row vector `v · self`.
     pub fn transform(&self, v: [f32; 4]) -> [f32; 4] {
         let m = &self.0;
@@ -914,7 +953,8 @@ impl LightingParams {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct VertexBlendState {
     /// D3DRS_VERTEXBLEND. `Weights(n)` needs `n` blend weights in the
-    /// vertex layout; TWEENING is not supported (treated as DISABLE).
+    /// vertex layout; TWEENING needs `VertexLayout::position2` (without it
+    /// the vertex is not blended).
     pub mode: VertexBlend,
     /// D3DRS_INDEXEDVERTEXBLENDENABLE: the last blend "weight" of the
     /// layout is a packed UBYTE4 of matrix indices (indices ≥ 4 select no
@@ -922,7 +962,7 @@ pub struct VertexBlendState {
     pub indexed: bool,
     /// D3DTS_WORLDMATRIX(1..3); world matrix 0 is [`Transforms::world`].
     pub worlds: [Matrix; 3],
-    /// D3DRS_TWEENFACTOR (unused until tweening is supported).
+    /// D3DRS_TWEENFACTOR: 0 = first position/normal, 1 = second.
     pub tween_factor: f32,
 }
 
@@ -1016,6 +1056,43 @@ mod tests {
         assert_eq!(BlendOp::from_d3d(5), Some(BlendOp::Max));
         assert_eq!(ZBufferType::from_d3d(2), Some(ZBufferType::WBuffer));
         assert_eq!(CullMode::from_d3d(2), Some(CullMode::Cw));
+    }
+
+    #[test]
+    fn normal_matrix_is_the_inverse_transpose() {
+        // Rotation about z by 90°: its own inverse transpose.
+        let mut r = Matrix::IDENTITY;
+        r.0[0] = [0.0, 1.0, 0.0, 0.0];
+        r.0[1] = [-1.0, 0.0, 0.0, 0.0];
+        r.0[3] = [5.0, 6.0, 7.0, 1.0];
+        let n = r.normal_matrix();
+        for i in 0..3 {
+            for j in 0..3 {
+                assert_eq!(n.0[i][j], r.0[i][j]);
+            }
+        }
+        assert_eq!(n.0[3], [0.0, 0.0, 0.0, 1.0]);
+        // Non-uniform scale (2, 4, 0.5) → (0.5, 0.25, 2).
+        let mut s = Matrix::IDENTITY;
+        s.0[0][0] = 2.0;
+        s.0[1][1] = 4.0;
+        s.0[2][2] = 0.5;
+        let n = s.normal_matrix();
+        assert_eq!([n.0[0][0], n.0[1][1], n.0[2][2]], [0.5, 0.25, 2.0]);
+        // A normal stays perpendicular to a transformed tangent.
+        let mut m = Matrix::IDENTITY;
+        m.0[0] = [1.0, 2.0, 0.0, 0.0];
+        m.0[1] = [0.5, 3.0, 1.0, 0.0];
+        m.0[2] = [0.0, -1.0, 2.0, 0.0];
+        let (t, nn) = ([1.0, -1.0, 2.0, 0.0], [2.0, 4.0, 1.0, 0.0]);
+        assert_eq!(t[0] * nn[0] + t[1] * nn[1] + t[2] * nn[2], 0.0);
+        let (t2, n2) = (m.transform(t), m.normal_matrix().transform(nn));
+        assert!((t2[0] * n2[0] + t2[1] * n2[1] + t2[2] * n2[2]).abs() < 1e-5);
+        // Singular: the matrix itself.
+        let mut z = Matrix::IDENTITY;
+        z.0[2][2] = 0.0;
+        assert_eq!(z.normal_matrix().0[1][1], 1.0);
+        assert_eq!(z.normal_matrix().0[2][2], 0.0);
     }
 
     #[test]

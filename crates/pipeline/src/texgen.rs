@@ -33,7 +33,11 @@
 //! `size = POINTSIZE` (or the vertex's PSIZE), then with POINTSCALEENABLE
 //! (untransformed vertices only) `size = viewport_height · size ·
 //! sqrt(1 / (A + B·d + C·d²))` with d the camera-space distance; clamped to
-//! `[POINTSIZE_MIN, POINTSIZE_MAX]` and to [`MAX_POINT_SIZE`].
+//! `[POINTSIZE_MIN, POINTSIZE_MAX]` and to [`MAX_POINT_SIZE`]. The vertex
+//! stage computes it for every vertex of a draw that rasterizes points;
+//! set-up turns points larger than one pixel into squares, and with
+//! POINTSPRITEENABLE the rasterizer gives every stage the coordinates of
+//! [`point_sprite_texcoord`].
 //!
 //! ## Vertex blending
 //! VERTEXBLEND n weights → n + 1 matrices, the last weight is

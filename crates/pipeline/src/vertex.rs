@@ -12,7 +12,9 @@
 //! panic.
 //!
 //! Pipeline II vertex operations happen here too: vertex blending (before
-//! the transform), lighting in camera space (untransformed vertices),
+//! the transform; normals through each matrix's inverse transpose),
+//! lighting in camera space (untransformed vertices; normals transformed
+//! by the inverse transpose of World · View, [`Matrix::normal_matrix`]),
 //! vertex fog (written into the specular alpha), and per sampling stage
 //! TEXCOORDINDEX, coordinate generation and the texture transform.
 
@@ -69,6 +71,14 @@ pub struct VertexLayout {
     pub specular: Option<u32>,
     /// Texture coordinate sets.
     pub texcoords: [Option<TexCoordElement>; limits::MAX_TEXCOORD_SETS],
+    /// Offset of the second position (3 floats x, y, z; the declaration's
+    /// POSITION usage index 1), if present: with VERTEXBLEND = TWEENING an
+    /// untransformed vertex's x, y, z are `lerp(position, position2,
+    /// TWEENFACTOR)` (w keeps the first position's).
+    pub position2: Option<u32>,
+    /// Offset of the second normal (3 floats; NORMAL usage index 1), if
+    /// present: tweened with the normal like `position2`.
+    pub normal2: Option<u32>,
 }
 
 impl VertexLayout {
@@ -105,6 +115,8 @@ impl VertexLayout {
             diffuse,
             specular,
             texcoords: tc,
+            position2: None,
+            normal2: None,
         }
     }
 
@@ -129,6 +141,8 @@ impl VertexLayout {
         }
         for (o, size, what) in [
             (self.normal, 12, "normal outside the vertex"),
+            (self.position2, 12, "second position outside the vertex"),
+            (self.normal2, 12, "second normal outside the vertex"),
             (self.point_size, 4, "point size outside the vertex"),
             (self.diffuse, 4, "diffuse outside the vertex"),
             (self.specular, 4, "specular outside the vertex"),
@@ -358,6 +372,9 @@ pub(crate) struct Vertex<const N: usize = 0> {
     pub specular: [f32; 4],
     /// User clip plane distances (untransformed only).
     pub dist: [f32; limits::MAX_USER_CLIP_PLANES],
+    /// Point size in pixels ([`crate::texgen::point_size`]) when the draw
+    /// rasterizes points, else 1.
+    pub psize: f32,
     /// Texture coordinates of the sampling stages (after TEXCOORDINDEX,
     /// generation and the texture transform).
     pub tex: [[f32; 4]; N],
@@ -370,8 +387,18 @@ impl<const N: usize> Vertex<N> {
         diffuse: [0.0; 4],
         specular: [0.0; 4],
         dist: [0.0; limits::MAX_USER_CLIP_PLANES],
+        psize: 1.0,
         tex: [[0.0; 4]; N],
     };
+}
+
+/// Point-size inputs of a draw that rasterizes points.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PointParams {
+    /// POINTSIZE*, POINTSCALE*.
+    pub state: crate::texgen::PointState,
+    /// Viewport height (pixels) for POINTSCALEENABLE.
+    pub viewport_height: f32,
 }
 
 /// Per-stage texture-coordinate processing of a draw.
@@ -410,14 +437,27 @@ pub(crate) struct VertexStage {
     pub vertex_fog: Option<(FogState, FogMode)>,
     /// Vertex blending: mode, indexed, world matrices 0..3.
     pub blend: Option<(VertexBlend, bool, [Matrix; 4])>,
-    /// Camera-space position/normal needed (lighting, fog, generation).
+    /// TWEENFACTOR when tweening (VERTEXBLEND = TWEENING, untransformed
+    /// vertices with a second position).
+    pub tween: Option<f32>,
+    /// Normal matrix of World · View (its inverse transpose, see
+    /// [`Matrix::normal_matrix`]): object-space normal → camera space.
+    pub normal_matrix: Matrix,
+    /// Normal matrices of world matrix i · View, for blended normals.
+    pub blend_normal_matrices: [Matrix; 4],
+    /// Camera-space position/normal needed (lighting, fog, generation,
+    /// point scaling).
     pub need_camera: bool,
+    /// Point sizes, when the draw rasterizes points.
+    pub point: Option<PointParams>,
     /// Texture-coordinate processing of the sampling stages.
     pub tex: [TexStage; MAX_STAGES],
 }
 
 impl VertexStage {
-    pub(crate) fn new(state: &PipelineState, layout: &VertexLayout) -> Self {
+    /// The vertex stage of a draw; `points`: the draw rasterizes points
+    /// (a point list, or triangles in POINT fill mode).
+    pub(crate) fn new(state: &PipelineState, layout: &VertexLayout, points: bool) -> Self {
         let t = &state.transforms;
         let planes_enabled = if state.raster.clipping {
             state.raster.clip_plane_enable & ((1 << limits::MAX_USER_CLIP_PLANES) - 1)
@@ -449,7 +489,16 @@ impl VertexStage {
         let texgen = tex
             .iter()
             .any(|s: &TexStage| s.index.mode != crate::texgen::TexGenMode::PassThru);
+        let tween =
+            (vb.mode == VertexBlend::Tweening && !pretransformed && layout.position2.is_some())
+                .then_some(vb.tween_factor);
+        let blend_normal_matrices = match &blend {
+            Some((_, _, worlds)) => worlds.map(|w| w.mul(&t.view).normal_matrix()),
+            None => [Matrix::IDENTITY; 4],
+        };
         VertexStage {
+            normal_matrix: t.world.mul(&t.view).normal_matrix(),
+            blend_normal_matrices,
             wvp: t.world.mul(&t.view).mul(&t.projection),
             world: t.world,
             world_view: t.world.mul(&t.view),
@@ -458,10 +507,19 @@ impl VertexStage {
             planes_enabled,
             planes: state.raster.clip_planes,
             pretransformed,
-            need_camera: !pretransformed && (lighting.is_some() || vertex_fog.is_some() || texgen),
+            need_camera: !pretransformed
+                && (lighting.is_some()
+                    || vertex_fog.is_some()
+                    || texgen
+                    || (points && state.point.scale_enable)),
+            point: points.then_some(PointParams {
+                state: state.point,
+                viewport_height: state.viewport.height as f32,
+            }),
             lighting,
             vertex_fog,
             blend,
+            tween,
             tex,
         }
     }
@@ -499,10 +557,10 @@ fn rgba_to_bgra(c: [f32; 4]) -> [f32; 4] {
     [c[2] * 255.0, c[1] * 255.0, c[0] * 255.0, c[3] * 255.0]
 }
 
-/// Vertex blending, camera-space position and normal, lighting and vertex
-/// fog of one untransformed vertex (kept out of line: Pipeline I draws
-/// never call it). Returns the clip position, camera-space position and
-/// normal.
+/// Tweening, vertex blending, camera-space position and normal, lighting
+/// and vertex fog of one untransformed vertex (kept out of line: Pipeline
+/// I draws never call it). Returns the clip position, camera-space
+/// position and normal.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn vertex_ops(
@@ -514,13 +572,24 @@ fn vertex_ops(
     specular: &mut [f32; 4],
     dist: &mut [f32; limits::MAX_USER_CLIP_PLANES],
 ) -> Option<([f32; 4], [f32; 3], [f32; 3])> {
+    let vec3 = |off: Option<u32>| -> Option<[f32; 3]> {
+        let o = usize_from(off?);
+        Some([f32_at(b, o)?, f32_at(b, o + 4)?, f32_at(b, o + 8)?])
+    };
+    let mut normal = vec3(l.normal);
+    let mut v = v;
+    // Tweening: position (and normal) between the two streams.
+    if let Some(t) = vs.tween {
+        let p2 = vec3(l.position2)?;
+        let p = crate::texgen::tween([v[0], v[1], v[2]], p2, t);
+        v = [p[0], p[1], p[2], v[3]];
+        if let (Some(n), Some(n2)) = (normal, vec3(l.normal2)) {
+            normal = Some(crate::texgen::tween(n, n2, t));
+        }
+    }
     let [x, y, z, _] = v;
     let mut cs = [0.0f32; 3];
     let mut ncs = [0.0f32; 3];
-    let normal = l.normal.and_then(|o| {
-        let o = usize_from(o);
-        Some([f32_at(b, o)?, f32_at(b, o + 4)?, f32_at(b, o + 8)?])
-    });
     // Vertex blending: world-space position and normal.
     let blended = vs.blend.as_ref().and_then(|(mode, indexed, worlds)| {
         let (wo, wn) = l.blend_weights?;
@@ -541,8 +610,11 @@ fn vertex_ops(
         };
         let weights = crate::texgen::blend_weights(*mode, &stored[..nw]);
         let wp = crate::texgen::blend_position([x, y, z], weights, idx, worlds);
-        let wn = normal.map(|n| crate::texgen::blend_normal(n, weights, idx, worlds));
-        Some((wp, wn))
+        // Camera-space normal: blended through each matrix's normal
+        // matrix (world i · View, inverse transposed).
+        let ncs =
+            normal.map(|n| crate::texgen::blend_normal(n, weights, idx, &vs.blend_normal_matrices));
+        Some((wp, ncs))
     });
     let wp = match &blended {
         Some((wp, _)) => *wp,
@@ -558,19 +630,19 @@ fn vertex_ops(
         }
     }
     if vs.need_camera {
-        let (c4, n4) = match &blended {
-            Some((wp, wn)) => (
-                vs.view.transform(*wp),
-                wn.map(|n| vs.view.transform([n[0], n[1], n[2], 0.0])),
-            ),
+        let (c4, n3) = match &blended {
+            Some((wp, ncs)) => (vs.view.transform(*wp), *ncs),
             None => (
                 vs.world_view.transform(v),
-                normal.map(|n| vs.world_view.transform([n[0], n[1], n[2], 0.0])),
+                normal.map(|n| {
+                    let t = vs.normal_matrix.transform([n[0], n[1], n[2], 0.0]);
+                    [t[0], t[1], t[2]]
+                }),
             ),
         };
         cs = [c4[0], c4[1], c4[2]];
-        if let Some(n) = n4 {
-            ncs = [n[0], n[1], n[2]];
+        if let Some(n) = n3 {
+            ncs = n;
         }
         if let Some(ls) = &vs.lighting {
             let vd = l.diffuse.map(|_| bgra_to_rgba(*diffuse));
@@ -638,7 +710,7 @@ pub(crate) fn fetch<const N: usize>(
                 1.0
             };
             let v = [x, y, z, w];
-            if vs.blend.is_none() && !vs.need_camera {
+            if vs.blend.is_none() && vs.tween.is_none() && !vs.need_camera {
                 // The Pipeline I path: transform (and user clip distances).
                 if vs.planes_enabled != 0 {
                     let wp = vs.world.transform(v);
@@ -685,11 +757,26 @@ pub(crate) fn fetch<const N: usize>(
         );
         *out = crate::texgen::transform_tex_coords(g, ts.flags, &ts.matrix).v;
     }
+    let psize = match &vs.point {
+        None => 1.0,
+        Some(pp) => {
+            let own = l.point_size.and_then(|o| f32_at(b, usize_from(o)));
+            let eye = (cs[0] * cs[0] + cs[1] * cs[1] + cs[2] * cs[2]).sqrt();
+            crate::texgen::point_size(
+                &pp.state,
+                own,
+                eye,
+                pp.viewport_height,
+                l.is_pretransformed(),
+            )
+        }
+    };
     Some(Vertex {
         pos,
         diffuse,
         specular,
         dist,
+        psize,
         tex,
     })
 }
@@ -711,6 +798,15 @@ mod tests {
         let mut bad = l;
         bad.diffuse = Some(u32::MAX - 1);
         assert!(bad.validate().is_err());
+        let mut tween = l;
+        tween.position2 = Some(l.stride - 12);
+        tween.normal2 = Some(0);
+        assert!(tween.validate().is_ok());
+        tween.position2 = Some(l.stride - 8);
+        assert!(tween.validate().is_err());
+        tween.position2 = None;
+        tween.normal2 = Some(u32::MAX);
+        assert!(tween.validate().is_err());
     }
 
     #[test]
@@ -737,7 +833,7 @@ mod tests {
         assert!(call.validate().is_err());
         call.indices = Some(Indices::U16(&[0, 0, 1, 0, 9, 0]));
         assert!(call.validate().is_ok());
-        let vs = VertexStage::new(&PipelineState::default(), &layout);
+        let vs = VertexStage::new(&PipelineState::default(), &layout, false);
         assert!(fetch::<0>(&call, &vs, call.vertex_index(2).unwrap_or(0)).is_none());
         assert!(fetch::<0>(&call, &vs, 1).is_some());
     }

@@ -552,6 +552,8 @@ fn ulayout() -> VertexLayout {
         diffuse: Some(24),
         specular: None,
         texcoords: [None; 8],
+        position2: None,
+        normal2: None,
     }
 }
 
@@ -672,6 +674,180 @@ fn light_types_golden_and_equation() {
     }
 }
 
+/// Normals go through the inverse transpose of World · View: with World =
+/// scale(0.25, 1, 1), a facet whose object-space normal is (1, 0, −1) has
+/// the camera-space normal (4, 0, −1)/√17, so a directional light shining
+/// along +z lights it at 1/√17 (≈ 62 of 255). Transforming the normal by
+/// World itself would give (0.25, 0, −1) and ≈ 247.
+#[test]
+fn non_uniform_scale_lights_through_the_inverse_transpose() {
+    let mut st = common::state();
+    st.viewport.width = 32;
+    st.viewport.height = 32;
+    st.transforms.world.0[0][0] = 0.25;
+    let l = &mut st.lighting;
+    l.enable = true;
+    l.lights[0] = Light {
+        diffuse: [1.0, 1.0, 1.0, 1.0],
+        specular: [0.0; 4],
+        ambient: [0.0; 4],
+        direction: [0.0, 0.0, 1.0],
+        ..light(LightType::Directional)
+    };
+    l.light_count = 1;
+    l.material = Material {
+        diffuse: [1.0, 1.0, 1.0, 1.0],
+        ambient: [0.0; 4],
+        specular: [0.0; 4],
+        emissive: [0.0; 4],
+        power: 0.0,
+    };
+    l.ambient = 0;
+    l.color_vertex = false;
+    l.normalize_normals = true;
+    let vs = lit_quad([1.0, 0.0, -1.0]);
+    let b = ubytes(&vs);
+    let layout = ulayout();
+    let t = render_all(|r| {
+        let mut t = Targets::new(32, 32, Format::A8R8G8B8, None);
+        t.clear(r, 0xFF00_0000, 1.0, 0);
+        let call = DrawCall::new(Topology::TriangleList, &b, &layout, (vs.len() / 3) as u32);
+        let mut rt = RenderTargets {
+            color: &mut t.color,
+            depth: None,
+        };
+        r.draw(&mut rt, &st, &call).expect("draw");
+        t
+    });
+    let want = (255.0 / 17f32.sqrt()).round() as i32;
+    // The same through vertex blending (one weight, all on world 0; world
+    // 1 would turn the normal away): blended normals use the inverse
+    // transposes too.
+    let mut blended = st;
+    blended.vertex_blend.mode = VertexBlend::Weights(1);
+    blended.vertex_blend.worlds[0].0[0][0] = -1.0;
+    let blayout = VertexLayout {
+        stride: 32,
+        blend_weights: Some((12, 1)),
+        normal: Some(16),
+        diffuse: Some(28),
+        ..ulayout()
+    };
+    let mut bb = Vec::new();
+    for (p, n, c) in &vs {
+        for f in p.iter().chain([1.0f32].iter()).chain(n.iter()) {
+            bb.extend_from_slice(&f.to_le_bytes());
+        }
+        bb.extend_from_slice(&c.to_le_bytes());
+    }
+    let tb = render_all(|r| {
+        let mut t = Targets::new(32, 32, Format::A8R8G8B8, None);
+        t.clear(r, 0xFF00_0000, 1.0, 0);
+        let call = DrawCall::new(Topology::TriangleList, &bb, &blayout, (vs.len() / 3) as u32);
+        let mut rt = RenderTargets {
+            color: &mut t.color,
+            depth: None,
+        };
+        r.draw(&mut rt, &blended, &call).expect("draw");
+        t
+    });
+    assert!(
+        tb.color.bytes() == t.color.bytes(),
+        "blended normals differ"
+    );
+    for (x, y) in [(16, 16), (14, 20), (17, 9)] {
+        let px = t.px(x, y).to_le_bytes();
+        for (c, v) in px.iter().take(3).enumerate() {
+            assert!(
+                (i32::from(*v) - want).abs() <= 1,
+                "({x}, {y}) channel {c}: {v} vs {want}"
+            );
+        }
+    }
+}
+
+/// TWEENING (VERTEXBLEND = 255): position = lerp(position, position2,
+/// TWEENFACTOR) and normal = lerp(normal, normal2, TWEENFACTOR). A lit
+/// point moves from screen (8, 8) to (24, 20) and its normal from (0, 0,
+/// −1) to (2, 0, −1): at factor 0, 0.5, 1 it lights pixel (8, 8), (16, 14),
+/// (24, 20) with N·L = 1, 1/√2, 1/√5 (NORMALIZENORMALS).
+#[test]
+fn tweening_positions_and_normals() {
+    let layout = VertexLayout {
+        stride: 52,
+        position: PositionKind::Xyz,
+        position_offset: 0,
+        blend_weights: None,
+        normal: Some(12),
+        point_size: None,
+        diffuse: Some(48),
+        specular: None,
+        texcoords: [None; 8],
+        position2: Some(24),
+        normal2: Some(36),
+    };
+    let mut b = Vec::new();
+    for f in [
+        -0.5f32, 0.5, 0.5, 0.0, 0.0, -1.0, 0.5, -0.25, 0.5, 2.0, 0.0, -1.0,
+    ] {
+        b.extend_from_slice(&f.to_le_bytes());
+    }
+    b.extend_from_slice(&0xFFFF_FFFFu32.to_le_bytes());
+    let mut st = common::state();
+    st.viewport.width = 32;
+    st.viewport.height = 32;
+    let l = &mut st.lighting;
+    l.enable = true;
+    l.lights[0] = Light {
+        diffuse: [1.0, 1.0, 1.0, 1.0],
+        specular: [0.0; 4],
+        ambient: [0.0; 4],
+        direction: [0.0, 0.0, 1.0],
+        ..light(LightType::Directional)
+    };
+    l.light_count = 1;
+    l.material = Material {
+        diffuse: [1.0, 1.0, 1.0, 1.0],
+        ambient: [0.0; 4],
+        specular: [0.0; 4],
+        emissive: [0.0; 4],
+        power: 0.0,
+    };
+    l.ambient = 0;
+    l.color_vertex = false;
+    l.normalize_normals = true;
+    let draw_at = |st: &PipelineState| {
+        render_all(|r| {
+            let mut t = Targets::new(32, 32, Format::A8R8G8B8, None);
+            t.clear(r, 0xFF00_0000, 1.0, 0);
+            let call = DrawCall::new(Topology::PointList, &b, &layout, 1);
+            let mut rt = RenderTargets {
+                color: &mut t.color,
+                depth: None,
+            };
+            let s = r.draw(&mut rt, st, &call).expect("draw");
+            assert_eq!(s.pixels_written, 1);
+            t
+        })
+    };
+    for (factor, (x, y), n_dot_l) in [
+        (0.0f32, (8u32, 8u32), 1.0f32),
+        (0.5, (16, 14), 0.5f32.sqrt()),
+        (1.0, (24, 20), 0.2f32.sqrt()),
+    ] {
+        let mut s = st;
+        s.vertex_blend.mode = VertexBlend::Tweening;
+        s.vertex_blend.tween_factor = factor;
+        let t = draw_at(&s);
+        let want = (255.0 * n_dot_l).round() as i32;
+        let got = i32::from(t.px(x, y).to_le_bytes()[1]);
+        assert!((got - want).abs() <= 1, "factor {factor}: {got} vs {want}");
+    }
+    // Without TWEENING the first position and normal are used.
+    let t = draw_at(&st);
+    assert_eq!(t.px(8, 8), 0xFFFF_FFFF);
+}
+
 #[test]
 fn vertex_blending_golden() {
     // Two matrices: world 0 = identity, world 1 = shift right by 0.5;
@@ -693,6 +869,8 @@ fn vertex_blending_golden() {
         diffuse: Some(16),
         specular: None,
         texcoords: [None; 8],
+        position2: None,
+        normal2: None,
     };
     let mut b = Vec::new();
     let p = |b: &mut Vec<u8>, x: f32, y: f32, w: f32, c: u32| {

@@ -369,13 +369,26 @@ pub fn layout_dwords(l: &softhal_pipeline::VertexLayout) -> [u32; 17] {
     use softhal_pipeline::PositionKind as P;
     let o = |x: Option<u32>| x.unwrap_or(NONE);
     let mut d = [NONE; 17];
+    // DWORD 2: position kind in bits 0..8; the tweening streams' offsets
+    // + 1 in bits 8..20 (second position) and 20..32 (second normal), 0 =
+    // absent, 0xFFF = an offset beyond 4093 (never inside a valid stride).
+    let off12 = |x: Option<u32>| {
+        x.map_or(0, |v| {
+            if v < 0xFFE {
+                v.saturating_add(1)
+            } else {
+                0xFFF
+            }
+        })
+    };
     let head = [
         l.stride,
         match l.position {
             P::Xyz => 0,
             P::Xyzrhw => 1,
             P::Xyzw => 2,
-        },
+        } | off12(l.position2) << 8
+            | off12(l.normal2) << 20,
         l.position_offset,
         l.blend_weights.map_or(NONE, |(off, _)| off),
         l.blend_weights.map_or(0, |(_, n)| u32::from(n)),
@@ -401,11 +414,17 @@ pub fn layout_from_dwords(d: &[u32]) -> Option<softhal_pipeline::VertexLayout> {
     use softhal_pipeline::{PositionKind as P, TexCoordElement, VertexLayout};
     let g = |i: usize| d.get(i).copied();
     let opt = |i: usize| g(i).map(|v| (v != NONE).then_some(v));
-    let position = match g(1)? {
+    let kind = g(1)?;
+    let position = match kind & 0xFF {
         0 => P::Xyz,
         1 => P::Xyzrhw,
         2 => P::Xyzw,
         _ => return None,
+    };
+    let off12 = |v: u32| match v & 0xFFF {
+        0 => None,
+        0xFFF => Some(u32::MAX),
+        o => Some(o.saturating_sub(1)),
     };
     let blend = match (opt(3)?, g(4)?) {
         (None, 0) => None,
@@ -432,6 +451,8 @@ pub fn layout_from_dwords(d: &[u32]) -> Option<softhal_pipeline::VertexLayout> {
         diffuse: opt(7)?,
         specular: opt(8)?,
         texcoords,
+        position2: off12(kind >> 8),
+        normal2: off12(kind >> 20),
     })
 }
 
