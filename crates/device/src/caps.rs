@@ -4,8 +4,8 @@
 //! In: nothing. Out: [`Caps`] (the fields of D3DCAPS8/9 the DDI reports,
 //! under their DDK names) and [`formats`] (every D3DFORMAT the device
 //! accepts, with what it can be used for). Guarantee: every bit set here is
-//! backed by code and tests; unimplemented features (tweening, point
-//! sprites, programmable shaders, multisampling) report 0.
+//! backed by code and tests; unimplemented features (programmable
+//! shaders, multisampling) report 0.
 
 use crate::limits;
 use crate::resource::D3dFormat;
@@ -53,12 +53,14 @@ pub struct Caps {
     pub texture_caps: u32,
     /// D3DSTENCILCAPS_* (all eight ops and TWOSIDED 0x100).
     pub stencil_caps: u32,
-    /// D3DFVFCAPS_*: texture coordinate count (8) | DONOTSTRIPELEMENTS.
+    /// D3DFVFCAPS_*: texture coordinate count (8) | DONOTSTRIPELEMENTS
+    /// 0x80000 | PSIZE 0x100000.
     pub fvf_caps: u32,
     /// D3DTEXOPCAPS_*: all 26 operations (DISABLE 0x1 … LERP 0x2000000).
     pub texture_op_caps: u32,
     /// D3DVTXPCAPS_*: TEXGEN 0x1, MATERIALSOURCE7 0x2, DIRECTIONALLIGHTS
-    /// 0x8, POSITIONALLIGHTS 0x10, LOCALVIEWER 0x20, TEXGEN_SPHEREMAP 0x100.
+    /// 0x8, POSITIONALLIGHTS 0x10, LOCALVIEWER 0x20, TWEENING 0x40,
+    /// TEXGEN_SPHEREMAP 0x100.
     pub vertex_processing_caps: u32,
     /// Largest texture width.
     pub max_texture_width: u32,
@@ -76,7 +78,7 @@ pub struct Caps {
     pub max_user_clip_planes: u32,
     /// Vertex blend matrices (world 0..3).
     pub max_vertex_blend_matrices: u32,
-    /// Largest point size (1.0: no point sprites).
+    /// Largest point size (point sprites and scaled points).
     pub max_point_size: f32,
     /// Largest primitive count of one draw.
     pub max_primitive_count: u32,
@@ -143,9 +145,9 @@ pub fn caps() -> Caps {
             | 0x8000
             | 0x1_0000,
         stencil_caps: 0x1FF,
-        fvf_caps: 8 | 0x80000,
+        fvf_caps: 8 | 0x8_0000 | 0x10_0000,
         texture_op_caps: 0x3FF_FFFF,
-        vertex_processing_caps: 0x1 | 0x2 | 0x8 | 0x10 | 0x20 | 0x100,
+        vertex_processing_caps: 0x1 | 0x2 | 0x8 | 0x10 | 0x20 | 0x40 | 0x100,
         max_texture_width: limits::MAX_TEXTURE_DIMENSION,
         max_texture_height: limits::MAX_TEXTURE_DIMENSION,
         max_volume_extent: limits::MAX_VOLUME_DEPTH,
@@ -154,7 +156,7 @@ pub fn caps() -> Caps {
         max_active_lights: limits::MAX_ACTIVE_LIGHTS,
         max_user_clip_planes: limits::MAX_CLIP_PLANES,
         max_vertex_blend_matrices: 4,
-        max_point_size: 1.0,
+        max_point_size: softhal_pipeline::texgen::MAX_POINT_SIZE,
         max_primitive_count: 0xFF_FFFF,
         max_vertex_index: 0xFF_FFFF,
         max_streams: limits::MAX_STREAMS,

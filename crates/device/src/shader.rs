@@ -205,6 +205,9 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
                         }
                         (3, 2) => l.normal = Some(off),
                         (4, 0) => l.point_size = Some(off),
+                        // D3DVSDE_POSITION2 / NORMAL2 (tweening).
+                        (15, 2) => l.position2 = Some(off),
+                        (16, 2) => l.normal2 = Some(off),
                         (5, 4) => l.diffuse = Some(off),
                         (6, 4) => l.specular = Some(off),
                         (7..=14, 0..=3) => {
@@ -317,6 +320,9 @@ fn decl9_layout(items: &[(u32, u32, u32, u32)]) -> Option<VertexLayout> {
                 pos = true;
             }
             (3, 2, 0) => l.normal = Some(off),
+            // POSITION1 / NORMAL1: the tweening targets.
+            (0, 2, 1) => l.position2 = Some(off),
+            (3, 2, 1) => l.normal2 = Some(off),
             (4, 0, 0) => l.point_size = Some(off),
             (10, 4, 0) => l.diffuse = Some(off),
             (10, 4, 1) => l.specular = Some(off),

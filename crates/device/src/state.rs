@@ -396,8 +396,7 @@ pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
         Rs::ClipPlaneEnable => value & ((1 << limits::MAX_CLIP_PLANES) - 1),
         Rs::DepthBias | Rs::SlopeScaleDepthBias => finite_or(value, 0.0),
         Rs::VertexBlend => match value {
-            0..=3 | 256 => value,
-            // TWEENING: the pipeline does not tween yet.
+            0..=3 | 255 | 256 => value,
             _ => 0,
         },
         Rs::DiffuseMaterialSource
@@ -410,9 +409,7 @@ pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
         Rs::PointSizeMax => finite_or(value, 64.0),
         Rs::PointScaleB | Rs::PointScaleC => finite_or(value, 0.0),
         // Features the pipeline does not implement: reported as off.
-        Rs::PointSpriteEnable
-        | Rs::PointScaleEnable
-        | Rs::MultisampleAntialias
+        Rs::MultisampleAntialias
         | Rs::SrgbWriteEnable
         | Rs::AntialiasedLineEnable
         | Rs::EnableAdaptiveTessellation
@@ -829,8 +826,10 @@ mod tests {
         assert_eq!(sanitize_render_state(23, 0), 4);
         assert_eq!(sanitize_render_state(47, 40), 16);
         assert_eq!(sanitize_render_state(137, 1), 1); // LIGHTING is honoured
-        assert_eq!(sanitize_render_state(151, 255), 0); // no tweening yet
-        assert_eq!(sanitize_render_state(156, 1), 0); // POINTSPRITEENABLE
+        assert_eq!(sanitize_render_state(151, 255), 255); // TWEENING
+        assert_eq!(sanitize_render_state(151, 4), 0); // undefined → DISABLE
+        assert_eq!(sanitize_render_state(156, 1), 1); // POINTSPRITEENABLE
+        assert_eq!(sanitize_render_state(161, 1), 0); // MULTISAMPLEANTIALIAS
         assert_eq!(sanitize_render_state(63, 1234), 1234);
         assert_eq!(sanitize_render_state(152, 0xFF), 0x3F);
     }

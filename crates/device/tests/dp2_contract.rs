@@ -136,7 +136,7 @@ fn unknown_opcode_goes_to_the_hook() {
 fn lpdwrstates_mirrors_states_only_with_executebuffer() {
     let mut s = Scene::new(8, 8, false);
     let src = "RENDERSTATE { RenderState=D3DRS_ZFUNC dwState=D3DCMP_GREATER } { RenderState=D3DRS_FILLMODE dwState=9 } \
-               { RenderState=D3DRS_POINTSPRITEENABLE dwState=TRUE } { RenderState=D3DRS_ALPHABLENDENABLE dwState=5 } { RenderState=63 dwState=77 }";
+               { RenderState=D3DRS_MULTISAMPLEANTIALIAS dwState=TRUE } { RenderState=D3DRS_ALPHABLENDENABLE dwState=5 } { RenderState=63 dwState=77 }";
     let cmds = asm(src);
     let mut arr = [0xDEAD_BEEFu32; 256];
     s.run_full(&cmds, 0, &[], 0, Some(&mut arr)).ok();
@@ -149,8 +149,8 @@ fn lpdwrstates_mirrors_states_only_with_executebuffer() {
     assert_eq!(arr[23], 5);
     assert_eq!(arr[8], 3, "FILLMODE 9 is undefined: replaced by SOLID");
     assert_eq!(
-        arr[156], 0,
-        "point sprites are not implemented: reported FALSE"
+        arr[161], 0,
+        "multisampling is not implemented: reported FALSE"
     );
     assert_eq!(arr[27], 5, "BOOL: non-zero is TRUE, kept as given");
     assert_eq!(arr[63], 77, "unassigned state stored as is");

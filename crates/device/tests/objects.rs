@@ -628,7 +628,7 @@ fn caps_report_what_is_implemented() {
         ),
         (0x4800, 8, 8, 26)
     );
-    assert_eq!(c.max_point_size, 1.0, "no point sprites");
+    assert_eq!(c.max_point_size, 256.0, "point sprites and scaled points");
     assert_eq!(c.max_user_clip_planes, 6);
     assert_ne!(c.dev_caps & 0x40_0000, 0, "RT patches");
     let f = drv.formats();

@@ -417,3 +417,75 @@ fn texblt_runs_on_the_copy_engine_between_the_draws_around_it() {
         "the second draw sampled the copied texel"
     );
 }
+
+#[test]
+fn point_sprites_cover_their_square_with_the_whole_texture() {
+    let mut s = Scene::new(8, 8, false);
+    let t = texture(
+        &mut s,
+        TextureFormat::A8R8G8B8,
+        2,
+        2,
+        1,
+        &argb_bytes(&[0xffff0000, 0xff00ff00, 0xff0000ff, 0xffffffff]),
+    );
+    // One pre-transformed point at the centre of the target, 4 pixels wide.
+    let v = tlt(4.0, 4.0, 0xffffffff, 0, 0.0, 0.0);
+    let src = format!(
+        "{}RENDERSTATE {{ RenderState=D3DRS_POINTSPRITEENABLE dwState=TRUE }} {{ RenderState=D3DRS_POINTSIZE dwState=4.0 }}\n\
+         POINTS {{ wCount=1 wVStart=0 }}\n",
+        show(t)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    assert_eq!(s.px(2, 2), 0xffff0000, "top-left quadrant: texel (0, 0)");
+    assert_eq!(s.px(5, 2), 0xff00ff00, "top-right: texel (1, 0)");
+    assert_eq!(s.px(2, 5), 0xff0000ff, "bottom-left: texel (0, 1)");
+    assert_eq!(s.px(5, 5), 0xffffffff, "bottom-right: texel (1, 1)");
+    assert_eq!(s.px(0, 0), 0, "outside the sprite");
+}
+
+#[test]
+fn tweening_moves_untransformed_vertices_towards_position1() {
+    let mut s = Scene::new(8, 8, false);
+    // POSITION (FLOAT3) + POSITION1 (FLOAT3) + COLOR: a triangle over the
+    // left half whose tween target covers the right half.
+    let tri: Vec<u8> = [
+        ([-1.0f32, -1.0], [0.0f32, -1.0]),
+        ([-1.0, 1.0], [0.0, 1.0]),
+        ([0.0, -1.0], [1.0, -1.0]),
+        ([0.0, 1.0], [1.0, 1.0]),
+    ]
+    .iter()
+    .flat_map(|(p, q)| {
+        let mut b = Vec::new();
+        for f in [p[0], p[1], 0.5, q[0], q[1], 0.5] {
+            b.extend_from_slice(&f.to_le_bytes());
+        }
+        b.extend_from_slice(&0xff00ff00u32.to_le_bytes());
+        b
+    })
+    .collect();
+    let decl = "CREATEVERTEXSHADERDECL { dwHandle=0x31 { Stream=0 Offset=0 Type=D3DDECLTYPE_FLOAT3 Usage=D3DDECLUSAGE_POSITION } \
+                { Stream=0 Offset=12 Type=D3DDECLTYPE_FLOAT3 Usage=D3DDECLUSAGE_POSITION UsageIndex=1 } \
+                { Stream=0 Offset=24 Type=D3DDECLTYPE_D3DCOLOR Usage=D3DDECLUSAGE_COLOR } { Stream=0xff Type=D3DDECLTYPE_UNUSED } }";
+    let draw = |factor: &str| {
+        format!(
+            "{NOCULL}VIEWPORTINFO {{ dwX=0 dwY=0 dwWidth=8 dwHeight=8 }}\n{decl}\nSETVERTEXSHADERDECL {{ dwHandle=0x31 }}\n\
+             RENDERSTATE {{ RenderState=D3DRS_VERTEXBLEND dwState=D3DVBF_TWEENING }} {{ RenderState=D3DRS_TWEENFACTOR dwState={factor} }}\n\
+             CLEAR {{ dwFlags=D3DCLEAR_TARGET dwFillColor=0xff000000 dvFillDepth=1.0 }}\n\
+             SETSTREAMSOURCEUM {{ dwStream=0 dwStride=28 }}\nDRAWPRIMITIVE {{ primType=D3DPT_TRIANGLESTRIP VStart=0 PrimitiveCount=2 }}\n"
+        )
+    };
+    s.run_fvf(&draw("0.0"), 0x42, 28, &tri).ok();
+    assert_eq!(
+        (s.px(1, 4), s.px(6, 4)),
+        (0xff00ff00, 0xff000000),
+        "factor 0: position"
+    );
+    s.run_fvf(&draw("1.0"), 0x42, 28, &tri).ok();
+    assert_eq!(
+        (s.px(1, 4), s.px(6, 4)),
+        (0xff000000, 0xff00ff00),
+        "factor 1: position1"
+    );
+}
