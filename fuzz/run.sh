@@ -17,6 +17,9 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
   exit 0
 fi
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
+# A narrow LeakSanitizer suppression (see fuzz/lsan.supp: glibc's
+# thread_local destructor list of worker threads, not softhal's heap).
+export LSAN_OPTIONS="suppressions=$(pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 cargo +nightly fuzz build -O --debug-assertions
 for target in $(cargo +nightly fuzz list); do
   mkdir -p "corpus/$target"
