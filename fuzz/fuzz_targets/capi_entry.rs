@@ -3,9 +3,13 @@
 //! refused), contexts, then a sequence of `D3dDrawPrimitives2`,
 //! `D3dClear2`, `D3dValidateTextureStageState`, context create/destroy,
 //! lock/unlock (writing the locked bytes), lock_level, get_desc, flip,
-//! present, get_last_error, get_caps, surface destroy and the
-//! unknown-command hook, with every field of every structure taken from
-//! the bytes.
+//! present, get_last_error, get_caps, surface destroy, the
+//! unknown-command hook, render contexts and the render callback
+//! (`softhal_render_cb` with GPU packets, allocation and patch-location
+//! lists made from the bytes: well-formed packets built with the
+//! submission path's `Writer`, raw bytes, lying counts and offsets within
+//! the harness's buffers), allocation look-ups, and capture start/stop,
+//! with every field of every structure taken from the bytes.
 //!
 //! The promise under test is about **data**: every data pointer handed to
 //! softhal (vertices, rects, `lpdwRStates`, present and error-text buffers)
@@ -18,7 +22,12 @@
 //! `D3DERR_DRIVERINTERNALERROR` (a panic caught at the boundary); every
 //! softhal function returns a documented code; ASan sees no access outside
 //! the harness's buffers (P2 at the C boundary); destroying the driver
-//! frees everything it made (heap back to its level, second run measured).
+//! frees everything it made (heap back to its level, second run measured);
+//! **what was captured replays**: when the input starts a capture (first
+//! byte's bit 2, before any context exists), the file written by
+//! `softhal_capture_stop` loads and replays on a fresh driver with every
+//! recorded answer given again (`ddrval`s, error offsets, render-callback
+//! sizes, frame checksums).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use softhal::*;
@@ -99,6 +108,28 @@ struct Host {
     driver: *mut softhal_driver,
     surfaces: Vec<*mut softhal_surface>,
     contexts: Vec<usize>,
+    render_contexts: Vec<*mut c_void>,
+}
+
+/// The codes the render callback may answer (`docs/submission.md`,
+/// `docs/c-api.md`).
+const RENDER_ANSWERS: [u32; 10] = [
+    codes::D3D_OK,
+    codes::D3DDDIERR_PRIVILEGEDINSTRUCTION,
+    codes::D3DDDIERR_INVALIDINSTRUCTION,
+    codes::D3DDDIERR_INVALIDHANDLE,
+    codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
+    codes::D3DDDIERR_INVALIDUSERBUFFER,
+    codes::E_OUTOFMEMORY,
+    codes::E_INVALIDARG,
+    codes::DDERR_INVALIDOBJECT,
+    codes::D3DERR_INVALIDCALL,
+];
+
+/// This process's capture file (one run at a time).
+fn capture_path() -> std::ffi::CString {
+    let p = std::env::temp_dir().join(format!("softhal-capi-fuzz-{}.shcap", std::process::id()));
+    std::ffi::CString::new(p.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 impl Host {
@@ -124,6 +155,238 @@ impl Host {
                 .unwrap_or(0),
         }
     }
+    fn render_context(&self, b: &mut Bytes<'_>) -> *mut c_void {
+        match b.u8() % 10 {
+            0 => null_mut(),
+            1 => b.u32() as usize as *mut c_void, // made up
+            _ => self
+                .render_contexts
+                .get(b.below(self.render_contexts.len()))
+                .copied()
+                .unwrap_or(null_mut()),
+        }
+    }
+
+    /// The allocation handle of a chosen surface (or a made-up one).
+    fn allocation(&self, b: &mut Bytes<'_>) -> u32 {
+        if b.u8().is_multiple_of(8) {
+            return b.u32();
+        }
+        let s = self.surface(b);
+        let mut a = 0u32;
+        // SAFETY: valid out-pointer; `s` is only looked up.
+        let r = check("get_allocation", unsafe {
+            softhal_surface_get_allocation(s, &mut a)
+        });
+        if r == 0 {
+            assert_ne!(a, 0, "get_allocation succeeded with handle 0");
+        }
+        a
+    }
+
+    /// One `softhal_render_cb` call: packets (well-formed from the
+    /// `Writer`, or raw bytes), an allocation list, a patch-location list
+    /// (the writer's references, some entries altered) and counts that
+    /// may be smaller than the lists. Every pointer and count stays
+    /// within the harness's own buffers (the host's side of the
+    /// contract).
+    fn render(&self, b: &mut Bytes<'_>) {
+        use softhal_submit::packet::Writer;
+        let mut w = Writer::new();
+        for _ in 0..b.u8() % 12 {
+            match b.u8() % 14 {
+                0 => {
+                    let pairs: Vec<(u32, u32)> = (0..b.u8() % 4)
+                        .map(|_| (u32::from(b.u16() & 0x3FF), b.u32()))
+                        .collect();
+                    w.set_regs(&pairs);
+                }
+                1 => {
+                    let c = u32::from(b.u8() % 6);
+                    let d = b.u8();
+                    w.bind_targets(c, (d & 8 != 0).then_some(u32::from(d % 6)));
+                }
+                2 => {
+                    let fvf = FVFS[usize::from(b.u8()) % FVFS.len()];
+                    if let Ok(l) = softhal_device::exec::layout_from_fvf(fvf) {
+                        w.vertex_format(&l);
+                    }
+                }
+                3 => {
+                    let (i, off, size) = (
+                        u32::from(b.u8() % 6),
+                        u32::from(b.u16()),
+                        u32::from(b.u16()),
+                    );
+                    w.set_vertices(i, off, size);
+                }
+                4 => w.vertices_inline(b.chunk()),
+                5 => {
+                    let (i, off, size) = (
+                        u32::from(b.u8() % 6),
+                        u32::from(b.u16()),
+                        u32::from(b.u16()),
+                    );
+                    w.set_indices(i, off, size, [2, 4, 3][usize::from(b.u8() % 3)]);
+                }
+                6 => w.indices_inline(b.chunk(), [2, 4][usize::from(b.u8() % 2)]),
+                7 => {
+                    let (t, first, count) = (
+                        u32::from(b.u8() % 8),
+                        u32::from(b.u16()),
+                        u32::from(b.u16()),
+                    );
+                    let base = i32::from(b.u8() as i8);
+                    w.draw(t, first, count, base, b.u8() & 1 != 0);
+                }
+                8 => {
+                    let rects: Vec<[i32; 4]> = (0..b.u8() % 3)
+                        .map(|_| [0; 4].map(|_: i32| i32::from(b.u8() as i8) * 2))
+                        .collect();
+                    let (f, c, z, st) = (
+                        u32::from(b.u8() & 7),
+                        b.u32(),
+                        f32::from_bits(b.u32()),
+                        b.u32(),
+                    );
+                    w.clear_targets(f, c, z, st, &rects);
+                }
+                9 => {
+                    let (s, so, d, dof, n) = (
+                        u32::from(b.u8() % 6),
+                        u32::from(b.u16()),
+                        u32::from(b.u8() % 6),
+                        u32::from(b.u16()),
+                        u32::from(b.u16()),
+                    );
+                    w.buffer_copy(s, so, d, dof, n);
+                }
+                10 => w.present(u32::from(b.u8() % 6)),
+                11 => {
+                    let (stage, i) = (u32::from(b.u8() % 9), b.u8());
+                    w.set_texture(stage, (i & 8 == 0).then_some(u32::from(i % 6)));
+                }
+                12 => w.query(b.u8() & 1 != 0, u32::from(b.u8())),
+                _ => {
+                    let (op, flags) = (b.u8(), b.u8());
+                    let payload: Vec<u32> = b
+                        .chunk()
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect();
+                    w.raw(op, flags, &payload);
+                }
+            }
+        }
+        // Raw bytes after the packets (often nothing).
+        let mut cmd = w.bytes.clone();
+        cmd.extend_from_slice(b.chunk());
+        let offset = (usize::from(b.u8() % 4) * 4).min(cmd.len());
+        let mut buffer = vec![0u8; offset];
+        buffer.extend_from_slice(&cmd);
+
+        let mut allocs: Vec<D3DDDI_ALLOCATIONLIST> = (0..b.u8() % 7)
+            .map(|_| D3DDDI_ALLOCATIONLIST {
+                hAllocation: self.allocation(b),
+                Value: u32::from(b.u8() & 3) | if b.u8().is_multiple_of(32) { 1 << 5 } else { 0 },
+            })
+            .collect();
+        let mut patches: Vec<D3DDDI_PATCHLOCATIONLIST> = w
+            .refs
+            .iter()
+            .map(|r| D3DDDI_PATCHLOCATIONLIST {
+                AllocationIndex: r.index,
+                Value: 0,
+                DriverId: 0,
+                AllocationOffset: 0,
+                PatchOffset: r.offset,
+                SplitOffset: 0,
+            })
+            .collect();
+        for _ in 0..b.u8() % 3 {
+            let i = b.below(patches.len().max(1));
+            if let Some(p) = patches.get_mut(i) {
+                match b.u8() % 4 {
+                    0 => p.AllocationIndex = u32::from(b.u8()),
+                    1 => p.PatchOffset = u32::from(b.u16()),
+                    2 => p.Value = b.u32(),
+                    _ => p.AllocationOffset = b.u32(),
+                }
+            } else {
+                patches.push(D3DDDI_PATCHLOCATIONLIST {
+                    AllocationIndex: u32::from(b.u8()),
+                    Value: 0,
+                    DriverId: 0,
+                    AllocationOffset: 0,
+                    PatchOffset: u32::from(b.u16()),
+                    SplitOffset: 0,
+                });
+            }
+        }
+        let short = |b: &mut Bytes<'_>, n: usize| -> u32 {
+            let cut = if b.u8().is_multiple_of(8) {
+                usize::from(b.u8())
+            } else {
+                0
+            };
+            n.saturating_sub(cut) as u32
+        };
+        let command_length = {
+            let cut = if b.u8().is_multiple_of(8) {
+                usize::from(b.u8() % 16)
+            } else {
+                0
+            };
+            (cmd.len() - cut.min(cmd.len())) as u32
+        };
+        // SAFETY: D3DDDICB_RENDER is integers and pointers; all-zero is a valid value.
+        let mut r: D3DDDICB_RENDER = unsafe { std::mem::zeroed() };
+        r.CommandLength = command_length;
+        r.CommandOffset = offset as u32;
+        r.NumAllocations = short(b, allocs.len());
+        r.NumPatchLocations = short(b, patches.len());
+        r.pNewCommandBuffer = if buffer.is_empty() {
+            null_mut()
+        } else {
+            buffer.as_mut_ptr().cast()
+        };
+        r.NewCommandBufferSize = b.u32();
+        r.pNewAllocationList = if allocs.is_empty() {
+            null_mut()
+        } else {
+            allocs.as_mut_ptr()
+        };
+        r.NewAllocationListSize = u32::from(b.u16());
+        r.pNewPatchLocationList = if patches.is_empty() {
+            null_mut()
+        } else {
+            patches.as_mut_ptr()
+        };
+        r.NewPatchLocationListSize = u32::from(b.u16());
+        r.Flags = if b.u8().is_multiple_of(4) { b.u32() } else { 0 };
+        r.hContext = self.render_context(b);
+        r.BroadcastContextCount = u32::from(b.u8().is_multiple_of(32));
+        let device: *mut c_void = if b.u8().is_multiple_of(16) {
+            b.u32() as usize as *mut c_void
+        } else {
+            self.driver.cast()
+        };
+        // SAFETY: every pointer in `r` points into this harness's buffers
+        // with at least the counted entries/bytes (`CommandOffset +
+        // CommandLength <= buffer.len()`, counts <= list lengths).
+        let code = unsafe { softhal_render_cb(device, &mut r) };
+        assert_ne!(
+            code as u32,
+            codes::D3DERR_DRIVERINTERNALERROR,
+            "render_cb: a panic was caught"
+        );
+        assert!(
+            RENDER_ANSWERS.contains(&(code as u32)),
+            "render_cb: undocumented result {:#x}",
+            code as u32
+        );
+    }
+
     fn create_surface(&mut self, b: &mut Bytes<'_>) {
         let kind = u32::from(b.u8() % 11);
         let huge = b.u8().is_multiple_of(16);
@@ -199,16 +462,28 @@ fn write(s: *mut softhal_surface, flags: u32, at: usize, bytes: &[u8]) {
 fn run(data: &[u8]) {
     let mut b = Bytes::new(data);
     let mut driver = null_mut();
+    let first = b.u8();
     // SAFETY: valid out-pointer.
     assert_eq!(
-        unsafe { softhal_driver_create(u32::from(b.u8() % 3), &mut driver) },
+        unsafe { softhal_driver_create(u32::from(first % 3), &mut driver) },
         0
     );
     let mut host = Host {
         driver,
         surfaces: Vec::new(),
         contexts: Vec::new(),
+        render_contexts: Vec::new(),
     };
+    let path = capture_path();
+    let capturing = first & 4 != 0;
+    if capturing {
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(
+            unsafe { softhal_capture_start(driver, path.as_ptr()) },
+            0,
+            "a capture starts on a driver without contexts"
+        );
+    }
     // A render target, a command buffer and a vertex buffer always exist.
     for (kind, fmt, w) in [
         (SOFTHAL_SURFACE_RENDERTARGET, 22, 16),
@@ -233,7 +508,7 @@ fn run(data: &[u8]) {
     let mut ops = 0;
     while !b.is_empty() && ops < 48 {
         ops += 1;
-        match b.u8() % 16 {
+        match b.u8() % 20 {
             0 => host.create_surface(&mut b),
             1 => {
                 let mut c = D3DHAL_CONTEXTCREATEDATA {
@@ -471,13 +746,51 @@ fn run(data: &[u8]) {
                     softhal_set_parse_unknown_command(driver, f)
                 });
             }
-            _ => {
-                // SAFETY: a null path is refused before use.
-                check("capture_start", unsafe {
-                    softhal_capture_start(driver, null())
+            15 => {
+                // A second capture, a NULL path, or one while contexts
+                // exist: each refused with a documented code.
+                let p = if b.u8() & 1 == 0 {
+                    null()
+                } else {
+                    path.as_ptr()
+                };
+                // SAFETY: NULL or a NUL-terminated path.
+                let r = check("capture_start", unsafe { softhal_capture_start(driver, p) });
+                if r == 0 {
+                    // Started late (no context existed): not replayed.
+                    // SAFETY: only a value.
+                    check("capture_stop", unsafe { softhal_capture_stop(driver) });
+                }
+            }
+            16 => {
+                let engine = match b.u8() % 8 {
+                    0..=3 => SOFTHAL_ENGINE_3D,
+                    4..=6 => SOFTHAL_ENGINE_COPY,
+                    _ => b.u32(),
+                };
+                let mut h = null_mut();
+                // SAFETY: valid out-pointer.
+                let r = check("render_context_create", unsafe {
+                    softhal_render_context_create(driver, engine, &mut h)
+                });
+                if r == 0 {
+                    assert!(!h.is_null());
+                    host.render_contexts.push(h);
+                }
+            }
+            17 => {
+                let h = host.render_context(&mut b);
+                // SAFETY: only a value.
+                check("render_context_destroy", unsafe {
+                    softhal_render_context_destroy(driver, h)
                 });
             }
+            _ => host.render(&mut b),
         }
+    }
+    if capturing {
+        // SAFETY: only a value.
+        check("capture_stop", unsafe { softhal_capture_stop(driver) });
     }
     // SAFETY: only a value.
     assert_eq!(unsafe { softhal_driver_destroy(driver) }, 0);
@@ -521,8 +834,27 @@ fn run(data: &[u8]) {
     }
 }
 
+/// The capture of a run loads and replays with every recorded answer.
+fn replays(path: &std::ffi::CStr) {
+    let path = std::path::Path::new(path.to_str().unwrap_or_default());
+    let Ok(bytes) = std::fs::read(path) else {
+        panic!("the capture file {path:?} was not written")
+    };
+    let capture = softhal_capture::load(&bytes, None).expect("softhal's own capture loads");
+    let replay = softhal_capture::replay(&capture, 1, |_, _| {}).expect("a driver for the replay");
+    assert!(
+        replay.differences.is_empty(),
+        "the replay differs from the recording: {:#?}",
+        replay.differences
+    );
+    let _ = std::fs::remove_file(path);
+}
+
 fuzz_target!(|data: &[u8]| {
     run(data); // warms the registry's tables and lazily built statics
+    if data.first().is_some_and(|b| b & 4 != 0) {
+        replays(&capture_path());
+    }
     let ((), usage) = common::measure(|| run(data));
     // Worker threads of a multi-threaded driver finish tearing down after
     // `softhal_driver_destroy` returns; the leak check needs 0 or 1 thread.

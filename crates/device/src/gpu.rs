@@ -310,9 +310,13 @@ impl Gpu {
         self.ctx_of.insert(dev_ctx, c);
         // A new GPU context starts from the default register state: only
         // registers that differ from it need to be sent.
-        let ps = PipelineState::default();
-        self.shadow
-            .insert(c, (softhal_submit::regs::encode(&ps), ps));
+        self.shadow.insert(
+            c,
+            (
+                softhal_submit::regs::default_encoding().to_vec(),
+                PipelineState::default(),
+            ),
+        );
         Ok(c)
     }
 

@@ -149,7 +149,7 @@ pub enum VertexInput {
 }
 
 /// Shader constant registers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Constants {
     /// Float vectors (raw bits).
     pub f: Vec<[u32; 4]>,
@@ -157,6 +157,28 @@ pub struct Constants {
     pub i: Vec<[u32; 4]>,
     /// BOOLs.
     pub b: Vec<u32>,
+}
+
+/// Only the non-zero registers, with their numbers (and each bank's
+/// length): the same information as every register, in a fraction of the
+/// text (snapshots format whole contexts).
+impl std::fmt::Debug for Constants {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct Sparse<'a, T>(&'a [T], T);
+        impl<T: std::fmt::Debug + PartialEq> std::fmt::Debug for Sparse<'_, T> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{} ", self.0.len())?;
+                f.debug_map()
+                    .entries(self.0.iter().enumerate().filter(|(_, v)| **v != self.1))
+                    .finish()
+            }
+        }
+        f.debug_struct("Constants")
+            .field("f", &Sparse(&self.f, [0; 4]))
+            .field("i", &Sparse(&self.i, [0; 4]))
+            .field("b", &Sparse(&self.b, 0))
+            .finish()
+    }
 }
 
 impl Constants {

@@ -112,10 +112,28 @@ pub struct Clear<'a> {
 /// The software rasterizer.
 pub struct Renderer {
     pool: Option<rayon::ThreadPool>,
+    /// The pool's threads, joined when the renderer is dropped.
+    workers: Vec<std::thread::JoinHandle<()>>,
     threads: usize,
     simd: SimdLevel,
     bins: Bins,
     scene: Vec<ChunkOut>,
+}
+
+/// Joins the threads in `workers` (after their pool is gone).
+fn join_all(workers: &mut Vec<std::thread::JoinHandle<()>>) {
+    for w in workers.drain(..) {
+        // A worker that panicked has nothing left to clean up.
+        let _ = w.join();
+    }
+}
+
+impl Drop for Renderer {
+    /// Ends the pool and waits until each of its threads has exited.
+    fn drop(&mut self) {
+        drop(self.pool.take());
+        join_all(&mut self.workers);
+    }
 }
 
 impl std::fmt::Debug for Renderer {
@@ -133,20 +151,37 @@ impl Renderer {
     /// variable `SOFTHAL_NO_SIMD=1` is set.
     pub fn new(threads: usize) -> Result<Self, PipelineError> {
         let threads = threads.max(1);
+        let mut workers = Vec::new();
         let pool = if threads > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|i| format!("softhal-raster-{i}"))
-                    .build()
-                    .map_err(|e| PipelineError::ThreadPool(e.to_string()))?,
-            )
+            // The threads are spawned here (not by rayon) so that dropping
+            // the renderer can join them: nothing of a renderer runs after
+            // its drop returns (a host may unload the library then).
+            let built = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .spawn_handler(|thread| {
+                    let name = format!("softhal-raster-{}", thread.index());
+                    workers.push(
+                        std::thread::Builder::new()
+                            .name(name)
+                            .spawn(move || thread.run())?,
+                    );
+                    Ok(())
+                })
+                .build();
+            match built {
+                Ok(pool) => Some(pool),
+                Err(e) => {
+                    join_all(&mut workers);
+                    return Err(PipelineError::ThreadPool(e.to_string()));
+                }
+            }
         } else {
             None
         };
         let no_simd = std::env::var("SOFTHAL_NO_SIMD").is_ok_and(|v| v == "1");
         Ok(Renderer {
             pool,
+            workers,
             threads,
             simd: if no_simd {
                 SimdLevel::Scalar

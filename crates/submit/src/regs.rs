@@ -662,6 +662,13 @@ pub fn write(ps: &mut PipelineState, reg: u32, value: u32) -> Result<(), RegErro
     f.set(value)
 }
 
+/// Every register of `PipelineState::default()`, in [`all_ids`] order
+/// (what a new GPU context starts from), computed once.
+pub fn default_encoding() -> &'static [u32] {
+    static DEFAULT: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(|| encode(&PipelineState::default()))
+}
+
 /// Every register of `ps`, in [`all_ids`] order.
 pub fn encode(ps: &PipelineState) -> Vec<u32> {
     let mut out = Vec::with_capacity(COUNT);
@@ -683,6 +690,7 @@ mod tests {
 
     #[test]
     fn every_register_round_trips() {
+        assert_eq!(default_encoding(), encode(&PipelineState::default()));
         let mut ps = PipelineState::default();
         ps.blend.src = Blend::SrcAlpha;
         ps.transforms.view.0[3][2] = 5.0;
