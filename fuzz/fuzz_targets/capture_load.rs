@@ -53,6 +53,7 @@ fn surface_bytes(c: &Capture) -> u64 {
 fuzz_target!(|data: &[u8]| {
     let (loaded, usage) = common::measure(|| softhal_capture::load(data, None));
     let bound = data.len() * LOAD_HEAP_FACTOR + LOAD_HEAP_SLACK;
+    common::note_peak("capture_load", usage.peak, bound);
     assert!(
         usage.peak <= bound,
         "loading {} bytes peaked at {} heap bytes",

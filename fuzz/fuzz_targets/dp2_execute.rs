@@ -30,10 +30,11 @@ fuzz_target!(|data: &[u8]| {
     let Some(input) = dp2::Input::parse(data) else {
         return;
     };
-    let a = dp2::run(&input, 1, true, None);
+    let a = dp2::run(&input, 1, true, dp2::Placement::Normal, None);
     // The second run is measured: the first one built any lazy statics.
-    let (b, usage) = common::measure(|| dp2::run(&input, 1, true, None));
+    let (b, usage) = common::measure(|| dp2::run(&input, 1, true, dp2::Placement::Normal, None));
     let bound = input.surface_bytes() * 2 + input.vertices.len() + EXEC_HEAP_SLACK;
+    common::note_peak("dp2_execute", usage.peak, bound);
     assert!(
         usage.peak <= bound,
         "peak heap {} > bound {bound}",
@@ -54,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
     if a.ddrval != codes::D3D_OK && a.error_offset >= input.offset {
         let prefix = a.error_offset - input.offset;
         if prefix as usize <= input.commands.len() {
-            let p = dp2::run(&input, 1, true, Some(prefix))
+            let p = dp2::run(&input, 1, true, dp2::Placement::Normal, Some(prefix))
                 .expect("the prefix run sets up as the full one did");
             if prefix > 0 {
                 assert_eq!(

@@ -326,6 +326,7 @@ fn run(data: &[u8]) {
 
 fuzz_target!(|data: &[u8]| {
     let ((), usage) = common::measure(|| run(data));
+    common::note_peak("submit_render", usage.peak, SUBMIT_HEAP_BOUND);
     assert!(
         usage.peak <= SUBMIT_HEAP_BOUND,
         "peak heap {} > {SUBMIT_HEAP_BOUND}",

@@ -36,6 +36,16 @@
 //! ([`align_handle_salts`]): every driver of the harness gets the same
 //! salts, hence the same handle values.
 //!
+//! **Placement.** The command buffer has [`PAD`] bytes more than the
+//! commands need, filled with garbage (`0xA5`): a normal run puts the
+//! commands at `dwCommandOffset` with the garbage after them (a device
+//! reading past `dwCommandLength` would see it); a shifted run
+//! ([`Placement::Shifted`]) puts the garbage before them and moves
+//! `dwCommandOffset` by `PAD`. Both give the same [`Outcome`] (its
+//! `error_offset` is reported unshifted): nothing depends on where in its
+//! buffer a stream lies, and nothing outside `[dwCommandOffset,
+//! dwCommandOffset + dwCommandLength)` is read.
+//!
 //! The [`Outcome`] compares the render-target pixels, the DDI answers, the
 //! `Driver::snapshot`, the handles and an FNV-1a digest of every other
 //! surface's bytes (depth, textures level by level, buffers). Snapshots are
@@ -151,6 +161,17 @@ pub const PH_CB: u32 = PLACEHOLDER + 0x14;
 
 /// Bytes of the vertex buffer.
 pub const VB_BYTES: usize = 512;
+/// Garbage bytes in the command buffer besides the commands.
+pub const PAD: usize = 16;
+
+/// Where the commands lie in their command buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// At `offset`, the garbage after them.
+    Normal,
+    /// At `offset + PAD`, the garbage before them.
+    Shifted,
+}
 /// Bytes of the index buffer.
 pub const IB_BYTES: usize = 64;
 
@@ -203,6 +224,7 @@ impl<'a> Input<'a> {
             + VB_BYTES
             + IB_BYTES
             + self.offset as usize
+            + PAD
             + self.commands.len()
     }
 }
@@ -312,8 +334,15 @@ fn fnv(h: &mut u64, bytes: &[u8]) {
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Runs `input` on a fresh driver with `threads` threads and SIMD on or
-/// off; `length` overrides `dwCommandLength` (for prefix runs).
-pub fn run(input: &Input<'_>, threads: usize, simd: bool, length: Option<u32>) -> Option<Outcome> {
+/// off, its commands placed in their buffer as `placement` says; `length`
+/// overrides `dwCommandLength` (for prefix runs).
+pub fn run(
+    input: &Input<'_>,
+    threads: usize,
+    simd: bool,
+    placement: Placement,
+    length: Option<u32>,
+) -> Option<Outcome> {
     align_handle_salts();
     let mut driver = Driver::new(threads).ok()?;
     driver.renderer_mut().set_simd(simd);
@@ -363,8 +392,13 @@ pub fn run(input: &Input<'_>, threads: usize, simd: bool, length: Option<u32>) -
 
     // The command buffer: its handle is known only once it exists, so it
     // is created first and written with the substituted bytes.
-    let total = input.offset as usize + input.commands.len();
+    let total = input.offset as usize + PAD + input.commands.len();
     let cb = driver.create_command_buffer(total as u32).ok()?;
+    let shift = match placement {
+        Placement::Normal => 0,
+        Placement::Shifted => PAD,
+    };
+    let start = input.offset as usize + shift;
     let mut map: Vec<(u32, u32)> = (0u32..)
         .zip(textures.iter())
         .map(|(k, h)| (PLACEHOLDER + k, *h))
@@ -377,8 +411,10 @@ pub fn run(input: &Input<'_>, threads: usize, simd: bool, length: Option<u32>) -
         (PH_CB, cb),
     ]);
     let mut buf = vec![0u8; input.offset as usize];
+    buf.resize(start, 0xA5);
     buf.extend_from_slice(input.commands);
-    substitute(&mut buf[input.offset as usize..], &map);
+    buf.resize(total, 0xA5);
+    substitute(&mut buf[start..start + input.commands.len()], &map);
     driver
         .lock(cb, LockFlags::default())
         .ok()?
@@ -392,7 +428,7 @@ pub fn run(input: &Input<'_>, threads: usize, simd: bool, length: Option<u32>) -
         input.vertices,
         (input.vertices.len() / input.stride) as u32,
     );
-    d.dw_command_offset = input.offset;
+    d.dw_command_offset = start as u32;
     d.ddrval = input.stride as u32;
     driver.draw_primitives2(&mut d);
     if trace() {
@@ -435,7 +471,13 @@ pub fn run(input: &Input<'_>, threads: usize, simd: bool, length: Option<u32>) -
     let outcome = Outcome {
         pixels: driver.read_rgba8(rt).ok()?,
         ddrval: d.ddrval,
-        error_offset: d.dw_error_offset,
+        // Unshifted, so that placements compare (an error offset counts
+        // from the start of the buffer).
+        error_offset: if d.ddrval == softhal_wire::names::codes::D3D_OK {
+            d.dw_error_offset
+        } else {
+            d.dw_error_offset.wrapping_sub(shift as u32)
+        },
         flags: d.dw_flags,
         snapshot: driver.snapshot(ctx).ok()?,
         handles,

@@ -90,6 +90,30 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Usage) {
     (r, usage)
 }
 
+/// With `SOFTHAL_FUZZ_PEAKS` set, prints to stderr each input whose peak
+/// heap is a new maximum, in bytes or as a share of the input's bound
+/// (`bound` as asserted by the target). Replaying a corpus this way
+/// (`-runs=0`) gives a campaign's memory figures: the largest peak seen
+/// against the documented bound (`docs/limits.md`).
+pub fn note_peak(target: &str, peak: usize, bound: usize) {
+    static MAX_PEAK: AtomicUsize = AtomicUsize::new(0);
+    static MAX_PERMILLE: AtomicUsize = AtomicUsize::new(0);
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if !*ON.get_or_init(|| std::env::var_os("SOFTHAL_FUZZ_PEAKS").is_some()) {
+        return;
+    }
+    let permille = peak.saturating_mul(1000) / bound.max(1);
+    let more = MAX_PEAK.fetch_max(peak, Relaxed) < peak;
+    let share = MAX_PERMILLE.fetch_max(permille, Relaxed) < permille;
+    if more || share {
+        eprintln!(
+            "peak-heap {target}: {peak} bytes, bound {bound} ({}.{}%)",
+            permille / 10,
+            permille % 10
+        );
+    }
+}
+
 /// Choices drawn from the fuzzer's bytes; exhausted input reads as zeros.
 pub struct Bytes<'a> {
     data: &'a [u8],
