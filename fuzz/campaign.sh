@@ -19,7 +19,6 @@ shift
 sanitizer="${SANITIZER:-none}"
 target_dir="${CAMPAIGN_TARGET_DIR:-target-campaign}"
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
-export LSAN_OPTIONS="suppressions=$(pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 for t in "$@"; do
   cargo +nightly fuzz build -O --debug-assertions -s "$sanitizer" --target-dir "$target_dir" "$t" >&2
 done

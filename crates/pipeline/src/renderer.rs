@@ -678,3 +678,36 @@ fn flush(
     bins.clear();
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Incremented by each worker thread's thread-local as the thread
+    /// exits.
+    static EXITED: AtomicUsize = AtomicUsize::new(0);
+
+    struct OnExit;
+    impl Drop for OnExit {
+        fn drop(&mut self) {
+            EXITED.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    thread_local! {
+        static MARK: std::cell::RefCell<Option<OnExit>> = const { std::cell::RefCell::new(None) };
+    }
+
+    /// Dropping a renderer returns only after each of its threads has
+    /// exited (thread-locals destroyed): nothing of it runs afterwards.
+    #[test]
+    fn dropping_a_renderer_joins_its_threads() {
+        let r = Renderer::new(3).unwrap();
+        let pool = r.pool.as_ref().unwrap();
+        pool.broadcast(|_| MARK.with(|m| *m.borrow_mut() = Some(OnExit)));
+        assert_eq!(EXITED.load(Ordering::SeqCst), 0);
+        drop(r);
+        assert_eq!(EXITED.load(Ordering::SeqCst), 3);
+    }
+}
