@@ -110,7 +110,7 @@ pub struct Report {
     pub canary_mismatches: u64,
     /// Handle-churn cycles (create, bind, destroy, reuse).
     pub churn_cycles: u64,
-    /// Churn cycles after which the surface count was not back to its
+    /// Churn cycles after which the surface or allocation count was not back to its
     /// baseline (must be 0).
     pub churn_leaks: u64,
     /// Resident set after set-up, KiB.
@@ -121,13 +121,32 @@ pub struct Report {
     pub rss_peak_kib: u64,
     /// `rss_end_kib - rss_start_kib` (may be negative).
     pub rss_growth_kib: i64,
+    /// Resident set at the first canary check past half the duration,
+    /// KiB.
+    pub rss_half_kib: u64,
+    /// `rss_end_kib - rss_half_kib`: growth in the second half (a
+    /// plateau is ≈ 0; a leak keeps growing).
+    pub rss_growth_second_half_kib: i64,
     /// Live surfaces of a fresh driver before set-up (0).
     pub surfaces_baseline: usize,
+    /// Kernel GPU contexts of a fresh driver (its own two).
+    pub gpu_contexts_baseline: usize,
+    /// Kernel allocations of a fresh driver.
+    pub allocations_baseline: usize,
     /// Live surfaces after tearing everything down.
     pub surfaces_end: usize,
     /// Live contexts after tearing everything down.
     pub contexts_end: usize,
-    /// Surfaces and contexts back to their baseline.
+    /// Kernel GPU contexts after tearing everything down.
+    pub gpu_contexts_end: usize,
+    /// Kernel allocations after tearing everything down.
+    pub allocations_end: usize,
+    /// Register shadows the driver keeps after tearing everything down
+    /// (0).
+    pub register_shadows_end: usize,
+    /// Everything the driver holds (`Driver::object_counts`: surfaces,
+    /// contexts, GPU contexts, allocations, register shadows) back to
+    /// its value for a fresh driver.
     pub objects_back_to_baseline: bool,
     /// Median latency of one call, microseconds.
     pub p50_us: u64,
@@ -149,20 +168,6 @@ pub fn rss_kib() -> u64 {
                 .and_then(|v| v.parse::<u64>().ok())
         })
         .map_or(0, |pages| pages * 4)
-}
-
-/// Live surfaces and contexts of a driver. The device exposes the counts
-/// only through its `Debug` form (`Driver { surfaces: N, contexts: M, .. }`).
-fn live_counts(d: &Driver) -> (usize, usize) {
-    let s = format!("{d:?}");
-    let field = |name: &str| {
-        s.split(&format!("{name}: "))
-            .nth(1)
-            .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(usize::MAX)
-    };
-    (field("surfaces"), field("contexts"))
 }
 
 /// Latencies in 1 µs buckets up to 65.5 ms (a fixed allocation, so the
@@ -465,7 +470,11 @@ impl Soak {
     /// destroys them, then names the stale handles again.
     fn churn(&mut self, ctx: u32) {
         self.report.churn_cycles += 1;
-        let before = live_counts(&self.driver).0;
+        let counts = |d: &Driver| {
+            let c = d.object_counts();
+            (c.surfaces, c.allocations)
+        };
+        let before = counts(&self.driver);
         let w = 1 + (self.rng.next_u64() % 32) as u32;
         let tex = self.driver.create_texture(Format::A8R8G8B8, w, w, 0);
         let vb = self
@@ -490,7 +499,7 @@ impl Soak {
         // Unbind so that later streams do not keep naming them.
         let unbind = asm("TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue=0 }\n");
         let _ = self.call(ctx, &unbind, &[], 0, unbind.len() as u32);
-        if live_counts(&self.driver).0 != before {
+        if counts(&self.driver) != before {
             self.report.churn_leaks += 1;
         }
     }
@@ -527,7 +536,7 @@ impl Soak {
 /// Runs the soak; returns the report (also used by the smoke test).
 pub fn soak(a: &SoakArgs) -> Result<Report, String> {
     let mut driver = Driver::new(a.threads).map_err(|e| e.to_string())?;
-    let surfaces_baseline = live_counts(&driver).0;
+    let baseline = driver.object_counts();
     let mut surfaces = Vec::new();
     let mut contexts = Vec::new();
     let mut target = |driver: &mut Driver| -> Result<(u32, u32), String> {
@@ -559,7 +568,9 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
         hist: Histogram::new(),
         report: Report {
             contexts: a.contexts.max(1),
-            surfaces_baseline,
+            surfaces_baseline: baseline.surfaces,
+            gpu_contexts_baseline: baseline.gpu_contexts,
+            allocations_baseline: baseline.allocations,
             ..Report::default()
         },
     };
@@ -569,6 +580,7 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
     let start = Instant::now();
     let budget = Duration::from_secs(a.seconds);
     let mut i = 0u64;
+    let mut half = None;
     while start.elapsed() < budget {
         let k = (i % s.contexts.len() as u64) as usize;
         let (ctx, _, _, tainted) = s.contexts[k];
@@ -592,7 +604,11 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
             if s.canary().as_ref() != Some(&reference) {
                 s.report.canary_mismatches += 1;
             }
-            s.report.rss_peak_kib = s.report.rss_peak_kib.max(rss_kib());
+            let rss = rss_kib();
+            s.report.rss_peak_kib = s.report.rss_peak_kib.max(rss);
+            if half.is_none() && start.elapsed() >= budget / 2 {
+                half = Some(rss);
+            }
         }
     }
     let elapsed = start.elapsed().as_secs_f64();
@@ -610,15 +626,20 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
     for h in &s.surfaces {
         let _ = s.driver.destroy_surface(*h);
     }
-    let (surfaces_end, contexts_end) = live_counts(&s.driver);
+    let end = s.driver.object_counts();
     let mut r = s.report;
     r.iterations = i;
     r.seconds = elapsed;
     r.calls_per_second = r.calls as f64 / elapsed.max(1e-9);
     r.rss_growth_kib = r.rss_end_kib as i64 - r.rss_start_kib as i64;
-    r.surfaces_end = surfaces_end;
-    r.contexts_end = contexts_end;
-    r.objects_back_to_baseline = surfaces_end == surfaces_baseline && contexts_end == 0;
+    r.rss_half_kib = half.unwrap_or(r.rss_end_kib);
+    r.rss_growth_second_half_kib = r.rss_end_kib as i64 - r.rss_half_kib as i64;
+    r.surfaces_end = end.surfaces;
+    r.contexts_end = end.contexts;
+    r.gpu_contexts_end = end.gpu_contexts;
+    r.allocations_end = end.allocations;
+    r.register_shadows_end = end.register_shadows;
+    r.objects_back_to_baseline = end == baseline;
     r.p50_us = s.hist.quantile(0.5);
     r.p99_us = s.hist.quantile(0.99);
     r.max_us = s.hist.max;
@@ -667,8 +688,13 @@ pub fn run(a: &SoakArgs) -> ExitCode {
             println!("first unexpected answer: {u}");
         }
         println!(
-            "rss: {} KiB → {} KiB ({:+} KiB, peak {} KiB); surfaces {} → {}, contexts {} at the end",
-            r.rss_start_kib, r.rss_end_kib, r.rss_growth_kib, r.rss_peak_kib, r.surfaces_baseline, r.surfaces_end, r.contexts_end
+            "rss: {} KiB → {} KiB at half time → {} KiB ({:+} KiB in all, {:+} KiB in the second half; peak {} KiB)",
+            r.rss_start_kib, r.rss_half_kib, r.rss_end_kib, r.rss_growth_kib, r.rss_growth_second_half_kib, r.rss_peak_kib
+        );
+        println!(
+            "objects at the end: surfaces {} → {}, contexts {}, GPU contexts {} → {}, allocations {} → {}, register shadows {}",
+            r.surfaces_baseline, r.surfaces_end, r.contexts_end, r.gpu_contexts_baseline, r.gpu_contexts_end,
+            r.allocations_baseline, r.allocations_end, r.register_shadows_end
         );
         println!("{}", if r.pass { "PASS" } else { "FAIL" });
     }
@@ -754,9 +780,16 @@ mod tests {
             "rss_end_kib",
             "rss_peak_kib",
             "rss_growth_kib",
+            "rss_half_kib",
+            "rss_growth_second_half_kib",
             "surfaces_baseline",
             "surfaces_end",
             "contexts_end",
+            "gpu_contexts_baseline",
+            "gpu_contexts_end",
+            "allocations_baseline",
+            "allocations_end",
+            "register_shadows_end",
             "objects_back_to_baseline",
             "p50_us",
             "p99_us",

@@ -84,7 +84,36 @@ impl std::fmt::Debug for Driver {
     }
 }
 
+/// What a driver holds, counted (for leak checks: after everything the
+/// host created is destroyed, each is back to its value for a new driver).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectCounts {
+    /// Surfaces.
+    pub surfaces: usize,
+    /// Device contexts.
+    pub contexts: usize,
+    /// Kernel GPU contexts (the driver's own two, device contexts that
+    /// have drawn, the host's render contexts).
+    pub gpu_contexts: usize,
+    /// Kernel allocations.
+    pub allocations: usize,
+    /// GPU contexts whose emitted registers the driver remembers.
+    pub register_shadows: usize,
+}
+
 impl Driver {
+    /// Everything the driver holds, counted.
+    pub fn object_counts(&self) -> ObjectCounts {
+        let (gpu_contexts, allocations) = self.gpu.kmd.object_counts();
+        ObjectCounts {
+            surfaces: self.surfaces.len(),
+            contexts: self.contexts.len(),
+            gpu_contexts,
+            allocations,
+            register_shadows: self.gpu.shadowed_contexts(),
+        }
+    }
+
     /// A driver rendering with `threads` worker threads (0 or 1: on the
     /// calling thread).
     pub fn new(threads: usize) -> Result<Self> {
@@ -461,6 +490,7 @@ impl Driver {
             self.sync();
             let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
             let _ = self.gpu.kmd.destroy_context(g, &mut mem);
+            self.gpu.forget_context(g);
         }
         Ok(())
     }

@@ -298,6 +298,18 @@ impl Gpu {
         Ok(())
     }
 
+    /// Forgets what was emitted to GPU context `ctx` once it is
+    /// destroyed (its register shadow), so that creating and destroying
+    /// contexts does not accumulate memory.
+    pub fn forget_context(&mut self, ctx: u32) {
+        self.shadow.remove(&ctx);
+    }
+
+    /// GPU contexts with a register shadow (tests: nothing accumulates).
+    pub fn shadowed_contexts(&self) -> usize {
+        self.shadow.len()
+    }
+
     /// The GPU context of a device context, created on first use.
     pub fn context(&mut self, dev_ctx: u32) -> Result<u32> {
         if let Some(c) = self.ctx_of.get(&dev_ctx) {

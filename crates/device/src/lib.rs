@@ -96,7 +96,7 @@ pub(crate) fn le_u32(b: &[u8]) -> u32 {
 }
 pub use context::{Context, ContextStats};
 pub use dp2::*;
-pub use driver::{Dp2Failure, Driver, LockFlags, ParseUnknownCommand, SwapStats};
+pub use driver::{Dp2Failure, Driver, LockFlags, ObjectCounts, ParseUnknownCommand, SwapStats};
 pub use error::DeviceError;
 pub use resource::{D3dFormat, Resource, SurfaceDesc, SurfaceKind};
 pub use softhal_pipeline::Format;

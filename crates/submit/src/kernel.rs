@@ -785,6 +785,11 @@ impl Kmd {
         Ok(())
     }
 
+    /// Live GPU contexts and allocations (for leak checks).
+    pub fn object_counts(&self) -> (usize, usize) {
+        (self.contexts.len(), self.allocs.len())
+    }
+
     /// A context's register state (as the GPU has applied it so far).
     pub fn state(&self, ctx: u32) -> Option<&PipelineState> {
         self.contexts.get(&ctx).map(|c| &c.state)
