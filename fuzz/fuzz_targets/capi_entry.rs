@@ -126,9 +126,17 @@ const RENDER_ANSWERS: [u32; 10] = [
     codes::D3DERR_INVALIDCALL,
 ];
 
-/// This process's capture file (one run at a time).
+/// This process's capture file (one run at a time), in memory-backed
+/// `/dev/shm` where there is one (a disk-backed file costs the campaign
+/// most of its executions).
 fn capture_path() -> std::ffi::CString {
-    let p = std::env::temp_dir().join(format!("softhal-capi-fuzz-{}.shcap", std::process::id()));
+    let shm = std::path::Path::new("/dev/shm");
+    let dir = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    };
+    let p = dir.join(format!("softhal-capi-fuzz-{}.shcap", std::process::id()));
     std::ffi::CString::new(p.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
