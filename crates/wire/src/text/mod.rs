@@ -687,7 +687,7 @@ pub fn assemble_with(src: &str, opts: DecodeOptions) -> Result<Vec<u8>, AsmError
         enc: Encoder::new(opts),
         opts,
     };
-    for (line_no, line) in (1..).zip(src.lines()) {
+    for (line, line_no) in src.lines().zip(1..) {
         let err = |message: String| AsmError {
             line: line_no,
             message,
