@@ -42,6 +42,25 @@ fn store(b: &mut [u8], bpp: usize, v: u32) {
     }
 }
 
+/// The bytes of texel (x, y) in rows `pitch` bytes apart, `bpp` bytes per
+/// texel; `None` when the offset does not fit a `usize` (then, like a
+/// texel outside the plane, nothing is read or written).
+fn texel(x: u32, y: u32, pitch: usize, bpp: usize) -> Option<core::ops::Range<usize>> {
+    let at = (y as usize)
+        .checked_mul(pitch)?
+        .checked_add((x as usize).checked_mul(bpp)?)?;
+    Some(at..at.checked_add(bpp)?)
+}
+
+/// `v × to / from` (point sampling of a stretch; `v` < `from`, so the
+/// result is < `to`); `None` for `from` = 0.
+fn stretch(v: u32, to: u32, from: u32) -> Option<u32> {
+    let s = u64::from(v)
+        .checked_mul(u64::from(to))?
+        .checked_div(u64::from(from))?;
+    u32::try_from(s).ok()
+}
+
 /// Clears the context's render target and/or depth buffer.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn clear(
@@ -176,12 +195,12 @@ pub(crate) fn tex_blt(
     recs: &[Dp2TexBlt],
 ) -> Result<(Vec<GpuCopy>, u64)> {
     let mut ops = Vec::new();
-    let mut preloads = 0;
+    let mut preloads = 0u64;
     for r in recs {
         let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
         let s = pixel_surface(surfaces, sh)?;
         if dh == 0 {
-            preloads += 1;
+            preloads = preloads.saturating_add(1);
             continue;
         }
         let d = pixel_surface(surfaces, dh)?;
@@ -226,15 +245,26 @@ pub(crate) fn tex_blt(
             };
             let dp = d.plane(dh, 0, ld)?;
             let sh_l = |v: i64| v >> ls;
-            let ceil = |v: i64| (v + (1 << ls) - 1) >> ls;
+            // rr and b are ≥ 0 (check_rect above): round up as unsigned.
+            let ceil = |v: i64| u64::try_from(v).map_or(0, |v| v.div_ceil(1 << ls)) as i64;
             let (ll, tt) = (sh_l(l), sh_l(t));
             let (rl, bl) = (
                 ceil(rr).min(i64::from(sp.width)),
                 ceil(b).min(i64::from(sp.height)),
             );
             let (dx, dy) = (sh_l(px), sh_l(py));
-            let (w, h) = ((rl - ll).max(0), (bl - tt).max(0));
-            check_rect("TEXBLT pDest", dx, dy, dx + w, dy + h, dp.width, dp.height)?;
+            // Values from i32 fields: nothing saturates, and a saturated
+            // edge would fail check_rect.
+            let (w, h) = (rl.saturating_sub(ll).max(0), bl.saturating_sub(tt).max(0));
+            check_rect(
+                "TEXBLT pDest",
+                dx,
+                dy,
+                dx.saturating_add(w),
+                dy.saturating_add(h),
+                dp.width,
+                dp.height,
+            )?;
             matched = true;
             if w == 0 || h == 0 {
                 continue;
@@ -319,9 +349,8 @@ pub(crate) fn volume_blt(surfaces: &Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Re
                 continue;
             };
             let sh_l = |v: u32| v >> ls;
-            let ceil = |v: u32, lim: u32| {
-                ((u64::from(v) + (1u64 << ls) - 1) >> ls).min(u64::from(lim)) as u32
-            };
+            let ceil =
+                |v: u32, lim: u32| u64::from(v).div_ceil(1u64 << ls).min(u64::from(lim)) as u32;
             let b = [
                 sh_l(bx[0]),
                 sh_l(bx[1]),
@@ -336,13 +365,15 @@ pub(crate) fn volume_blt(surfaces: &Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Re
                 b[4].saturating_sub(b[1]),
                 b[5].saturating_sub(b[2]),
             ];
-            if u64::from(q[0]) + u64::from(ext[0]) > u64::from(lv.0)
-                || u64::from(q[1]) + u64::from(ext[1]) > u64::from(lv.1)
-                || u64::from(q[2]) + u64::from(ext[2]) > u64::from(lv.2)
+            // Two u32s cannot overflow a u64.
+            let end = |q: u32, e: u32| u64::from(q).saturating_add(u64::from(e));
+            if end(q[0], ext[0]) > u64::from(lv.0)
+                || end(q[1], ext[1]) > u64::from(lv.1)
+                || end(q[2], ext[2]) > u64::from(lv.2)
             {
                 return Err(range(
                     "VOLUMEBLT destination",
-                    u64::from(q[0]) + u64::from(ext[0]),
+                    end(q[0], ext[0]),
                     u64::from(lv.0),
                 ));
             }
@@ -393,13 +424,15 @@ pub(crate) fn buffer_blt_check(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferB
             u64::from(r.src_size.get()),
             u64::from(r.dest_offset.get()),
         );
-        if so + n > s.len() as u64 {
-            return Err(range("BUFFERBLT source range", so + n, s.len() as u64));
+        // Two u32s cannot overflow a u64.
+        let (src_end, dst_end) = (so.saturating_add(n), dof.saturating_add(n));
+        if src_end > s.len() as u64 {
+            return Err(range("BUFFERBLT source range", src_end, s.len() as u64));
         }
-        if dof + n > d.len() as u64 {
+        if dst_end > d.len() as u64 {
             return Err(range(
                 "BUFFERBLT destination range",
-                dof + n,
+                dst_end,
                 d.len() as u64,
             ));
         }
@@ -457,15 +490,17 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
     }
     for r in recs {
         let (sh, dh) = (r.source.get(), r.dest.get());
+        // check_rect above: 0 ≤ left ≤ right and 0 ≤ top ≤ bottom, so
+        // the distances are the widths and heights.
         let (sx0, sy0) = (r.src_left.get() as u32, r.src_top.get() as u32);
         let (sw, shh) = (
-            (r.src_right.get() - r.src_left.get()) as u32,
-            (r.src_bottom.get() - r.src_top.get()) as u32,
+            r.src_right.get().abs_diff(r.src_left.get()),
+            r.src_bottom.get().abs_diff(r.src_top.get()),
         );
         let (dx0, dy0) = (r.dest_left.get() as u32, r.dest_top.get() as u32);
         let (dw, dhh) = (
-            (r.dest_right.get() - r.dest_left.get()) as u32,
-            (r.dest_bottom.get() - r.dest_top.get()) as u32,
+            r.dest_right.get().abs_diff(r.dest_left.get()),
+            r.dest_bottom.get().abs_diff(r.dest_top.get()),
         );
         if sw == 0 || shh == 0 || dw == 0 || dhh == 0 {
             continue;
@@ -482,13 +517,16 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
                 (Some(s), Some(d)) => d.encode_argb(s.decode_argb(raw)),
                 _ => raw,
             };
-            let mut v = Vec::with_capacity(dw as usize * dhh as usize);
+            // The capacity is only a hint.
+            let mut v = Vec::with_capacity((dw as usize).checked_mul(dhh as usize).unwrap_or(0));
             for y in 0..dhh {
-                let sy = sy0 + (u64::from(y) * u64::from(shh) / u64::from(dhh)) as u32;
+                let sy = stretch(y, shh, dhh).and_then(|s| sy0.checked_add(s));
                 for x in 0..dw {
-                    let sx = sx0 + (u64::from(x) * u64::from(sw) / u64::from(dw)) as u32;
-                    let a = sy as usize * p.pitch + sx as usize * p.bpp;
-                    let raw = load(p.bytes.get(a..a + p.bpp).unwrap_or_default(), p.bpp);
+                    let sx = stretch(x, sw, dw).and_then(|s| sx0.checked_add(s));
+                    let at = sx
+                        .zip(sy)
+                        .and_then(|(sx, sy)| texel(sx, sy, p.pitch, p.bpp));
+                    let raw = load(at.and_then(|a| p.bytes.get(a)).unwrap_or_default(), p.bpp);
                     v.push(if same { raw } else { convert(raw) });
                 }
             }
@@ -498,10 +536,14 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
             surfaces
                 .get_mut(dh)?
                 .plane_mut(dh, 0, r.dest_mip_level.get())?;
-        for (i, v) in values.iter().enumerate() {
-            let (x, y) = (i as u32 % dw, i as u32 / dw);
-            let a = (dy0 + y) as usize * pitch + (dx0 + x) as usize * dbpp;
-            if let Some(px) = bytes.get_mut(a..a + dbpp) {
+        // `values` is row-major, dw per row.
+        let xy = (0..dhh).flat_map(|y| (0..dw).map(move |x| (x, y)));
+        for (v, (x, y)) in values.iter().zip(xy) {
+            let at = dx0
+                .checked_add(x)
+                .zip(dy0.checked_add(y))
+                .and_then(|(x, y)| texel(x, y, pitch, dbpp));
+            if let Some(px) = at.and_then(|a| bytes.get_mut(a)) {
                 store(px, dbpp, *v);
             }
         }
@@ -539,10 +581,11 @@ pub(crate) fn color_fill(surfaces: &mut Slab<Resource>, recs: &[Dp2ColorFill]) -
         let bpp = fmt.bytes_per_pixel() as usize;
         let raw = fmt.encode_argb(r.color.get());
         let (bytes, pitch, _, _) = surfaces.get_mut(h)?.plane_mut(h, 0, 0)?;
+        // check_rect above: 0 ≤ left ≤ right and 0 ≤ top ≤ bottom.
         for y in r.top.get()..r.bottom.get() {
             for x in r.left.get()..r.right.get() {
-                let a = y as usize * pitch + x as usize * bpp;
-                if let Some(px) = bytes.get_mut(a..a + bpp) {
+                let at = texel(x as u32, y as u32, pitch, bpp);
+                if let Some(px) = at.and_then(|a| bytes.get_mut(a)) {
                     store(px, bpp, raw);
                 }
             }
@@ -585,9 +628,9 @@ pub(crate) fn generate_mips(
         let Some(fmt) = fmt else { continue };
         let bpp = fmt.bytes_per_pixel() as usize;
         for f in 0..faces {
-            for l in 1..levels {
+            for (l, prev) in (1..levels).zip(0..) {
                 let (src, sp, sw, shh) = {
-                    let p = surfaces.get(h)?.plane(h, f, l - 1)?;
+                    let p = surfaces.get(h)?.plane(h, f, prev)?;
                     (p.bytes.to_vec(), p.pitch, p.width, p.height)
                 };
                 let (bytes, pitch, w, hh) = surfaces.get_mut(h)?.plane_mut(h, f, l)?;
@@ -595,20 +638,31 @@ pub(crate) fn generate_mips(
                     for x in 0..w {
                         let mut acc = [0u32; 4];
                         for (ox, oy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                            let (xx, yy) = ((2 * x + ox).min(sw - 1), (2 * y + oy).min(shh - 1));
-                            let a = yy as usize * sp + xx as usize * bpp;
-                            let c =
-                                fmt.decode_argb(load(src.get(a..a + bpp).unwrap_or_default(), bpp));
-                            for (k, acc) in acc.iter_mut().enumerate() {
-                                *acc += (c >> (8 * k)) & 0xFF;
+                            // Clamped to the last texel of the level above.
+                            let xx = x
+                                .saturating_mul(2)
+                                .saturating_add(ox)
+                                .min(sw.saturating_sub(1));
+                            let yy = y
+                                .saturating_mul(2)
+                                .saturating_add(oy)
+                                .min(shh.saturating_sub(1));
+                            let at = texel(xx, yy, sp, bpp);
+                            let c = fmt.decode_argb(load(
+                                at.and_then(|a| src.get(a)).unwrap_or_default(),
+                                bpp,
+                            ));
+                            // Four bytes of at most 255 each: no saturation.
+                            for (acc, byte) in acc.iter_mut().zip(c.to_le_bytes()) {
+                                *acc = acc.saturating_add(u32::from(byte));
                             }
                         }
-                        let argb = acc
-                            .iter()
-                            .enumerate()
-                            .fold(0u32, |v, (k, s)| v | (((s + 2) / 4) << (8 * k)));
-                        let a = y as usize * pitch + x as usize * bpp;
-                        if let Some(px) = bytes.get_mut(a..a + bpp) {
+                        // The rounded mean of four bytes is a byte.
+                        let argb = u32::from_le_bytes(
+                            acc.map(|s| u8::try_from(s.saturating_add(2) / 4).unwrap_or(u8::MAX)),
+                        );
+                        let at = texel(x, y, pitch, bpp);
+                        if let Some(px) = at.and_then(|a| bytes.get_mut(a)) {
                             store(px, bpp, fmt.encode_argb(argb));
                         }
                     }

@@ -184,7 +184,8 @@ impl Driver {
             let _ = self.surfaces.remove(h);
             return Err(e);
         }
-        self.total_bytes += bytes;
+        // bytes ≤ budget = MAX_TOTAL_SURFACE_BYTES − total_bytes.
+        self.total_bytes = self.total_bytes.saturating_add(bytes);
         Ok(h)
     }
 
@@ -304,12 +305,12 @@ impl Driver {
                             *b = Arc::new(vec![0; b.len()]);
                         }
                     }
-                    self.swap.lock_renames += 1;
+                    self.swap.lock_renames = self.swap.lock_renames.saturating_add(1);
                 } else if !(flags.no_overwrite && kind.is_buffer()) {
                     // Stall: wait for the fences that use it.
                     self.gpu.kmd.wait_allocation_idle(a, &mut mem);
                     if kind.is_buffer() {
-                        self.swap.stalls += 1;
+                        self.swap.stalls = self.swap.stalls.saturating_add(1);
                     }
                 }
             }
@@ -581,7 +582,8 @@ impl Driver {
                 return Err(call_fail(r.wrong(cmd_h, "command buffer"), base));
             }
             let b = r.buffer(cmd_h).map_err(|e| call_fail(e, base))?;
-            let end = u64::from(base) + u64::from(d.dw_command_length);
+            // Two u32s cannot overflow a u64.
+            let end = u64::from(base).saturating_add(u64::from(d.dw_command_length));
             if end > b.len() as u64 {
                 return Err(call_fail(
                     DeviceError::InvalidParams(
@@ -694,7 +696,8 @@ impl Driver {
         };
         let cb = self.create_command_buffer_with(commands).map_err(fail)?;
         let stride = softhal_wire::fvf::vertex_stride(fvf).unwrap_or(0).max(1);
-        let count = u32::try_from(vertices.len() / stride as usize).unwrap_or(u32::MAX);
+        let count = u32::try_from(vertices.len().checked_div(stride as usize).unwrap_or(0))
+            .unwrap_or(u32::MAX);
         let mut d =
             DrawPrimitives2Data::new(ctx, cb, u32::try_from(commands.len()).unwrap_or(u32::MAX))
                 .with_user_vertices(fvf, vertices, count);
@@ -733,10 +736,11 @@ impl Driver {
                     .map_or(b.len() as u64, |q| u64::from(q).max(b.len() as u64))
                     .min(limits::MAX_BUFFER_BYTES);
                 let grow = want.saturating_sub(b.len() as u64);
-                if *total + grow > limits::MAX_TOTAL_SURFACE_BYTES {
+                let new_total = total.saturating_add(grow);
+                if new_total > limits::MAX_TOTAL_SURFACE_BYTES {
                     return false;
                 }
-                *total += grow;
+                *total = new_total;
                 *b = Arc::new(vec![0; want as usize]);
                 r.desc.width = want as u32;
                 r.busy = false;
@@ -763,7 +767,7 @@ impl Driver {
                     req,
                 )
             {
-                self.swap.vertex_renames += 1;
+                self.swap.vertex_renames = self.swap.vertex_renames.saturating_add(1);
             }
         }
         if d.dw_flags & D3DHALDP2_SWAPCOMMANDBUFFER != 0 && responses == 0 {
@@ -775,7 +779,7 @@ impl Driver {
                 d.lp_dd_commands,
                 req,
             ) {
-                self.swap.command_renames += 1;
+                self.swap.command_renames = self.swap.command_renames.saturating_add(1);
             }
         }
     }
@@ -903,11 +907,10 @@ fn write_responses(
         return 0;
     };
     let cap = out.len();
-    let total: usize = 8 + ctx
-        .responses
-        .iter()
-        .map(|r| 8 + r.data.len())
-        .sum::<usize>();
+    // Sizes saturate: a saturated size never fits `cap`.
+    let total: usize = ctx.responses.iter().fold(8usize, |t, r| {
+        t.saturating_add(8).saturating_add(r.data.len())
+    });
     let all_fit = total <= cap && ctx.responses.len() <= usize::from(u16::MAX);
     // How many entries to write (leaving room for RESPONSECONTINUE).
     let mut n = 0usize;
@@ -917,12 +920,12 @@ fn write_responses(
         size = total;
     } else {
         for r in &ctx.responses {
-            let next = size + 8 + r.data.len();
-            if next + 8 > cap || n + 1 > usize::from(u16::MAX) {
+            let next = size.saturating_add(8).saturating_add(r.data.len());
+            if next.saturating_add(8) > cap || n >= usize::from(u16::MAX) {
                 break;
             }
             size = next;
-            n += 1;
+            n = n.saturating_add(1);
         }
     }
     let mut bytes = Vec::new();
@@ -936,7 +939,7 @@ fn write_responses(
             bytes.extend_from_slice(&r.data);
         }
     }
-    if n > 0 && !ctx.responses.is_empty() && bytes.len() + 8 <= cap {
+    if n > 0 && !ctx.responses.is_empty() && bytes.len().saturating_add(8) <= cap {
         bytes.extend_from_slice(&[87, 0, 0, 0]);
         bytes.extend_from_slice(&8u32.to_le_bytes());
     }

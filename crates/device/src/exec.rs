@@ -328,9 +328,9 @@ impl<'x, 'c> Exec<'x, 'c> {
                 let (st, mut keys, _) = self.target();
                 for r in recs {
                     let i = r.index.get() as usize;
-                    if st.lights.len() <= i {
+                    if let Some(len) = i.checked_add(1).filter(|&n| st.lights.len() < n) {
                         st.lights.resize(
-                            i + 1,
+                            len,
                             LightSlot {
                                 enabled: false,
                                 data: None,
@@ -667,11 +667,16 @@ impl<'x, 'c> Exec<'x, 'c> {
 
             // ---------------------------------------------- DX8 stream draws
             C::DrawPrimitive(recs) => self.stream_draw(|s0, stride| {
-                let n = s0.len() as u64 / u64::from(stride);
+                // A stride of 0 holds no vertex.
+                let n = (s0.len() as u64)
+                    .checked_div(u64::from(stride))
+                    .unwrap_or(0);
                 let mut v = Vec::new();
                 for r in recs {
                     let t = topology(r.prim_type.get())?;
-                    let need = u64::from(r.v_start.get()) + t.vertex_count(r.primitive_count.get());
+                    // Needs saturate: a saturated need is never ≤ n.
+                    let need = u64::from(r.v_start.get())
+                        .saturating_add(t.vertex_count(r.primitive_count.get()));
                     if need > n {
                         return Err(range("DRAWPRIMITIVE vertices", need, n));
                     }
@@ -689,7 +694,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                 for r in recs {
                     let t = topology(r.prim_type.get())?;
                     let off = u64::from(r.first_vertex_offset.get());
-                    let need = off + t.vertex_count(r.primitive_count.get()) * u64::from(stride);
+                    let need = vertex_bytes(off, t.vertex_count(r.primitive_count.get()), stride);
                     if r.primitive_count.get() > 0 && need > s0.len() as u64 {
                         return Err(range("DRAWPRIMITIVE2 vertex bytes", need, s0.len() as u64));
                     }
@@ -707,7 +712,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                 for r in recs {
                     let t = Topology::TriangleFan;
                     let off = u64::from(r.first_vertex_offset.get());
-                    let need = off + t.vertex_count(r.primitive_count.get()) * u64::from(stride);
+                    let need = vertex_bytes(off, t.vertex_count(r.primitive_count.get()), stride);
                     if r.primitive_count.get() > 0 && need > s0.len() as u64 {
                         return Err(range(
                             "CLIPPEDTRIANGLEFAN vertex bytes",
@@ -776,7 +781,10 @@ impl<'x, 'c> Exec<'x, 'c> {
                     let (i, h) = (r.rt_index.get(), r.render_target.get());
                     if i == 0 {
                         self.ctx.render_target = h;
-                    } else if let Some(slot) = self.ctx.extra_targets.get_mut(i as usize - 1) {
+                    } else if let Some(slot) = (i as usize)
+                        .checked_sub(1)
+                        .and_then(|j| self.ctx.extra_targets.get_mut(j))
+                    {
                         *slot = h;
                     }
                 }
@@ -857,7 +865,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                 if !copies.is_empty() {
                     self.gpu.copies(self.ctx_h, self.surfaces, &copies)?;
                 }
-                self.ctx.stats.preloads += preloads;
+                self.ctx.stats.preloads = self.ctx.stats.preloads.saturating_add(preloads);
                 Ok(())
             }
             C::Blt(_) | C::SurfaceBlt(_) | C::ColorFill(_) | C::GenerateMipSubLevels(_) => {
@@ -931,7 +939,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                 Ok(())
             }
             C::Ext(recs) => {
-                self.ctx.stats.ext_tokens += recs.len() as u64;
+                self.ctx.stats.ext_tokens =
+                    self.ctx.stats.ext_tokens.saturating_add(recs.len() as u64);
                 Ok(())
             }
             C::SetPalette(recs) => {
@@ -944,7 +953,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                     if p != 0 && !self.ctx.palettes.contains_key(&p) {
                         new.insert(p);
                     }
-                    if self.ctx.palettes.len() + new.len() > limits::MAX_PALETTES {
+                    if self.ctx.palettes.len().saturating_add(new.len()) > limits::MAX_PALETTES {
                         return Err(DeviceError::Limit {
                             what: "palettes",
                             max: limits::MAX_PALETTES as u64,
@@ -977,12 +986,10 @@ impl<'x, 'c> Exec<'x, 'c> {
             } => {
                 let p = update.palette_handle.get();
                 let start = u32::from(update.start_index.get());
-                if start + entries.len() as u32 > limits::PALETTE_ENTRIES {
-                    return Err(range(
-                        "UPDATEPALETTE entries",
-                        u64::from(start) + entries.len() as u64,
-                        257,
-                    ));
+                // A WORD start and a WORD count cannot overflow a u64.
+                let end = u64::from(start).saturating_add(entries.len() as u64);
+                if end > u64::from(limits::PALETTE_ENTRIES) {
+                    return Err(range("UPDATEPALETTE entries", end, 257));
                 }
                 if p == 0 {
                     return Err(DeviceError::BadHandle {
@@ -1003,10 +1010,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                     .palettes
                     .entry(p)
                     .or_insert_with(|| vec![0; limits::PALETTE_ENTRIES as usize]);
-                for (i, e) in entries.iter().enumerate() {
-                    if let Some(slot) = pal.get_mut(start as usize + i) {
-                        *slot = e.entry.get();
-                    }
+                for (slot, e) in pal.iter_mut().skip(start as usize).zip(entries) {
+                    *slot = e.entry.get();
                 }
                 let pal = pal.clone();
                 // Textures using the palette see the new entries from the
@@ -1190,19 +1195,21 @@ impl<'x, 'c> Exec<'x, 'c> {
     /// Fails when storing `more` bytes of tokens would exceed the
     /// per-context budget.
     fn check_shader_budget(&self, more: usize) -> Result<()> {
+        // Byte counts saturate: a saturated total is over the cap.
         let c = &*self.ctx;
-        let held: usize = c
+        let held = c
             .vertex_shaders
             .values()
-            .map(|s| s.code.len() + 64)
-            .sum::<usize>()
-            + c.vs_funcs.values().map(Vec::len).sum::<usize>()
-            + c.pixel_shaders.values().map(Vec::len).sum::<usize>()
-            + c.decls
-                .values()
-                .map(|d| 24 * d.elements.len())
-                .sum::<usize>();
-        if held + more > limits::MAX_SHADER_CACHE_BYTES {
+            .map(|s| s.code.len().saturating_add(64))
+            .chain(c.vs_funcs.values().map(Vec::len))
+            .chain(c.pixel_shaders.values().map(Vec::len))
+            .chain(
+                c.decls
+                    .values()
+                    .map(|d| d.elements.len().saturating_mul(24)),
+            )
+            .fold(0usize, usize::saturating_add);
+        if held.saturating_add(more) > limits::MAX_SHADER_CACHE_BYTES {
             return Err(DeviceError::Limit {
                 what: "shader bytes per context",
                 max: limits::MAX_SHADER_CACHE_BYTES as u64,
@@ -1214,14 +1221,20 @@ impl<'x, 'c> Exec<'x, 'c> {
     /// Fails when caching `new_handles` more patches holding `new_bytes`
     /// of control data would exceed the patch-cache caps.
     fn check_patch_budget(&self, new_handles: usize, new_bytes: usize) -> Result<()> {
-        if self.ctx.patches.len() + new_handles > limits::MAX_CACHED_PATCHES {
+        // Counts saturate: a saturated total is over the cap.
+        if self.ctx.patches.len().saturating_add(new_handles) > limits::MAX_CACHED_PATCHES {
             return Err(DeviceError::Limit {
                 what: "cached patches",
                 max: limits::MAX_CACHED_PATCHES as u64,
             });
         }
-        let held: usize = self.ctx.patches.values().map(|p| p.control.len()).sum();
-        if held + new_bytes > limits::MAX_PATCH_CACHE_BYTES {
+        let held = self
+            .ctx
+            .patches
+            .values()
+            .map(|p| p.control.len())
+            .fold(0usize, usize::saturating_add);
+        if held.saturating_add(new_bytes) > limits::MAX_PATCH_CACHE_BYTES {
             return Err(DeviceError::Limit {
                 what: "cached patch bytes",
                 max: limits::MAX_PATCH_CACHE_BYTES as u64,
@@ -1240,7 +1253,7 @@ impl<'x, 'c> Exec<'x, 'c> {
         }
         let recording = self.ctx.recording.is_some();
         let mut deleted = Vec::new();
-        let mut scenes = 0;
+        let mut scenes = 0u64;
         {
             let (st, mut keys, mut rstates) = self.target();
             for r in recs {
@@ -1249,7 +1262,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                 let was_in_scene = st.in_scene;
                 st.set_render_state(s, v)?;
                 if s == 62 && was_in_scene && !st.in_scene {
-                    scenes += 1;
+                    scenes = scenes.saturating_add(1);
                 }
                 if s == 169 && !recording {
                     deleted.push(v);
@@ -1265,7 +1278,7 @@ impl<'x, 'c> Exec<'x, 'c> {
         for h in deleted {
             self.ctx.patches.remove(&h);
         }
-        self.ctx.stats.scenes += scenes;
+        self.ctx.stats.scenes = self.ctx.stats.scenes.saturating_add(scenes);
         Ok(())
     }
 
@@ -1336,7 +1349,9 @@ impl<'x, 'c> Exec<'x, 'c> {
             _ => limits::MAX_CONST_I,
         };
         for r in recs.iter() {
-            let end = u64::from(r.head.register.get()) + u64::from(r.head.count.get());
+            // Two u32s cannot overflow a u64.
+            let end =
+                u64::from(r.head.register.get()).saturating_add(u64::from(r.head.count.get()));
             if end > u64::from(limit) {
                 return Err(range("shader constant register", end, u64::from(limit) + 1));
             }
@@ -1349,9 +1364,9 @@ impl<'x, 'c> Exec<'x, 'c> {
                 &mut st.ps_consts
             };
             let arr = if kind == 0 { &mut c.f } else { &mut c.i };
+            // register + count ≤ limit (checked above).
             let reg = r.head.register.get();
-            for (k, v) in r.data.chunks_exact(4).enumerate() {
-                let rr = reg + k as u32;
+            for (v, rr) in r.data.chunks_exact(4).zip(reg..) {
                 if let Some(slot) = arr.get_mut(rr as usize) {
                     let g = |i: usize| v.get(i).map_or(0, |d| d.value.get());
                     *slot = [g(0), g(1), g(2), g(3)];
@@ -1375,7 +1390,9 @@ impl<'x, 'c> Exec<'x, 'c> {
         vs: bool,
     ) -> Result<()> {
         for r in recs.iter() {
-            let end = u64::from(r.head.register.get()) + u64::from(r.head.count.get());
+            // Two u32s cannot overflow a u64.
+            let end =
+                u64::from(r.head.register.get()).saturating_add(u64::from(r.head.count.get()));
             if end > u64::from(limits::MAX_CONST_B) {
                 return Err(range(
                     "BOOL constant register",
@@ -1391,9 +1408,9 @@ impl<'x, 'c> Exec<'x, 'c> {
             } else {
                 &mut st.ps_consts
             };
+            // register + count ≤ MAX_CONST_B (checked above).
             let reg = r.head.register.get();
-            for (k, v) in r.data.iter().enumerate() {
-                let rr = reg + k as u32;
+            for (v, rr) in r.data.iter().zip(reg..) {
                 if let Some(slot) = c.b.get_mut(rr as usize) {
                     *slot = v.value.get();
                 }
@@ -1500,15 +1517,16 @@ impl<'x, 'c> Exec<'x, 'c> {
             (rt, dh),
             f,
         )?;
-        self.ctx.stats.draws += n;
-        self.ctx.stats.primitives += prims;
+        self.ctx.stats.draws = self.ctx.stats.draws.saturating_add(n);
+        self.ctx.stats.primitives = self.ctx.stats.primitives.saturating_add(prims);
         Ok(())
     }
 
     fn dx6_seq(&mut self, t: Topology, count: u16, start: u16) -> Result<()> {
         self.dx6_draw(|n| {
             let (s, c) = (u32::from(start), u32::from(count));
-            let need = u64::from(s) + t.vertex_count(c);
+            // A WORD and a vertex count of a WORD cannot overflow a u64.
+            let need = u64::from(s).saturating_add(t.vertex_count(c));
             if need > u64::from(n) {
                 return Err(range("vertex index", need.saturating_sub(1), u64::from(n)));
             }
@@ -1543,15 +1561,16 @@ impl<'x, 'c> Exec<'x, 'c> {
         self.draw_with(move |surfaces, _ctx, call| {
             let (bytes, layout, vsrc) = dp2_vertices(surfaces, call)?;
             let n = u64::from(call.vertex_length);
+            // Two WORDs cannot overflow a u32.
             for &i in &idx {
-                let v = u64::from(start) + u64::from(i);
+                let v = u64::from(start).saturating_add(u64::from(i));
                 if v >= n {
                     return Err(range("vertex index", v, n));
                 }
             }
             let owned: Vec<u8> = idx
                 .iter()
-                .flat_map(|i| (u32::from(*i) + u32::from(start)).to_le_bytes())
+                .flat_map(|i| u32::from(*i).saturating_add(u32::from(start)).to_le_bytes())
                 .collect();
             Ok(vec![DrawReq {
                 topology: t,
@@ -1625,12 +1644,13 @@ impl<'x, 'c> Exec<'x, 'c> {
             for d in list {
                 let t = topology(d.prim_type)?;
                 let n = t.vertex_count(d.count);
+                // Sizes saturate: a saturated end is past the buffer.
                 let start = if d.start_in_indices {
-                    d.start_byte * u64::from(istride)
+                    d.start_byte.saturating_mul(u64::from(istride))
                 } else {
                     d.start_byte
                 };
-                let end = start + n * u64::from(istride);
+                let end = start.saturating_add(n.saturating_mul(u64::from(istride)));
                 if end > ib.len() as u64 {
                     return Err(range("index buffer bytes", end, ib.len() as u64));
                 }
@@ -1642,27 +1662,36 @@ impl<'x, 'c> Exec<'x, 'c> {
                 };
                 // Vertex k's byte offset in stream 0: base + k·stride (indices
                 // in vertices) or base_bytes + k·stride.
+                // An i32 or u32 base times a u32 stride, plus a u32 index
+                // times it, stays far inside an i64; a saturated offset
+                // would fail the range check all the same.
                 let base_bytes = if d.base_in_bytes {
                     d.base
                 } else {
-                    d.base * stride as i64
+                    d.base.saturating_mul(stride as i64)
                 };
                 for k in 0..ix.len() {
                     let i = i64::from(ix.get(k).unwrap_or(0));
-                    let off = base_bytes + i * stride as i64;
-                    if off < 0 || off as u64 + stride > s0.len() as u64 {
+                    let off = base_bytes.saturating_add(i.saturating_mul(stride as i64));
+                    if off < 0 || (off as u64).saturating_add(stride) > s0.len() as u64 {
                         return Err(range(
                             "vertex of index",
                             i.max(0) as u64,
-                            s0.len() as u64 / stride.max(1),
+                            (s0.len() as u64).checked_div(stride.max(1)).unwrap_or(0),
                         ));
                     }
                 }
-                let s = base_bytes.rem_euclid(stride as i64);
-                let base_vertex =
-                    i32::try_from((base_bytes - s) / stride as i64).map_err(|_| {
-                        range("BaseVertexIndex", d.base.unsigned_abs(), i32::MAX as u64)
-                    })?;
+                let bad_base = || range("BaseVertexIndex", d.base.unsigned_abs(), i32::MAX as u64);
+                // A stride of 0 (no vertex layout has one) is an error, not
+                // a division by zero.
+                let s = base_bytes
+                    .checked_rem_euclid(stride as i64)
+                    .ok_or_else(bad_base)?;
+                let base_vertex = base_bytes
+                    .checked_sub(s)
+                    .and_then(|b| b.checked_div(stride as i64))
+                    .and_then(|v| i32::try_from(v).ok())
+                    .ok_or_else(bad_base)?;
                 v.push(DrawReq {
                     topology: t,
                     vertices: tail(&s0, s as usize),
@@ -1835,7 +1864,7 @@ impl<'x, 'c> Exec<'x, 'c> {
             }
         }
         let ends = recs.iter().filter(|r| r.flags.get() & 1 != 0).count();
-        if self.ctx.responses.len() + ends > limits::MAX_PENDING_RESPONSES {
+        if self.ctx.responses.len().saturating_add(ends) > limits::MAX_PENDING_RESPONSES {
             return Err(DeviceError::Limit {
                 what: "pending query responses",
                 max: limits::MAX_PENDING_RESPONSES as u64,
@@ -1855,7 +1884,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                 let data = match q.kind {
                     QueryKind::Event => 1u32.to_le_bytes().to_vec(),
                     QueryKind::Occlusion => {
-                        let n = now - q.begun_at.unwrap_or(now);
+                        // The counter only grows (as the kernel's QUERY does).
+                        let n = now.saturating_sub(q.begun_at.unwrap_or(now));
                         (n.min(u64::from(u32::MAX)) as u32).to_le_bytes().to_vec()
                     }
                     QueryKind::VCache => [0x4843_4143u32, 0, 0, 0]
@@ -1905,7 +1935,8 @@ impl<'x, 'c> Exec<'x, 'c> {
                     let (basis, degree) = (info.basis.get(), info.degree.get());
                     patch::spans(basis, degree, w)?;
                     patch::spans(basis, degree, hgt)?;
-                    let count = u64::from(w) * u64::from(hgt);
+                    // Two u32s cannot overflow a u64.
+                    let count = u64::from(w).saturating_mul(u64::from(hgt));
                     if count > u64::from(limits::MAX_PATCH_CONTROL_POINTS) {
                         return Err(range(
                             "patch control points",
@@ -1915,24 +1946,32 @@ impl<'x, 'c> Exec<'x, 'c> {
                     }
                     let (s0, layout, _) = stream_input(self.surfaces, self.ctx, self.call)?;
                     let stride = layout.stride as usize;
-                    let n = s0.len() / stride.max(1);
-                    let mut control = Vec::with_capacity(count as usize * stride);
+                    let n = s0.len().checked_div(stride.max(1)).unwrap_or(0);
+                    // The capacity is only a hint.
+                    let mut control =
+                        Vec::with_capacity((count as usize).checked_mul(stride).unwrap_or(0));
                     for j in 0..hgt {
                         for i in 0..w {
-                            let v = (u64::from(info.start_vertex_offset_height.get())
-                                + u64::from(j))
-                                * u64::from(info.stride.get())
-                                + u64::from(info.start_vertex_offset_width.get())
-                                + u64::from(i);
+                            // Untrusted DWORDs: (row + j) × stride + column
+                            // + i can exceed a u64; it saturates, and a
+                            // saturated index is never < n.
+                            let v = u64::from(info.start_vertex_offset_height.get())
+                                .saturating_add(u64::from(j))
+                                .saturating_mul(u64::from(info.stride.get()))
+                                .saturating_add(u64::from(info.start_vertex_offset_width.get()))
+                                .saturating_add(u64::from(i));
                             if v >= n as u64 {
                                 return Err(range("patch control vertex", v, n as u64));
                             }
-                            let at = v as usize * stride;
-                            control.extend_from_slice(s0.get(at..at + stride).unwrap_or_default());
+                            let vertex = (v as usize)
+                                .checked_mul(stride)
+                                .and_then(|at| s0.get(at..))
+                                .and_then(|b| b.get(..stride));
+                            control.extend_from_slice(vertex.unwrap_or_default());
                         }
                     }
                     if h != 0 && !self.ctx.patches.contains_key(&h) {
-                        new_handles += 1;
+                        new_handles = new_handles.saturating_add(1);
                     }
                     plans.push((
                         h,
@@ -2034,21 +2073,22 @@ impl<'x, 'c> Exec<'x, 'c> {
                     }
                     let (s0, layout, _) = stream_input(self.surfaces, self.ctx, self.call)?;
                     let stride = layout.stride as usize;
-                    let n = (s0.len() / stride.max(1)) as u64;
+                    let n = s0.len().checked_div(stride.max(1)).unwrap_or(0) as u64;
                     let first = u64::from(info.start_vertex_offset.get());
-                    if first + u64::from(count) > n {
-                        return Err(range(
-                            "patch control vertex",
-                            first + u64::from(count) - 1,
-                            n,
-                        ));
+                    // Two u32s cannot overflow a u64; count ≥ 3.
+                    let end = first.saturating_add(u64::from(count));
+                    if end > n {
+                        return Err(range("patch control vertex", end.saturating_sub(1), n));
                     }
-                    let control = s0
-                        .get(first as usize * stride..(first as usize + count as usize) * stride)
+                    let lo = (first as usize).checked_mul(stride);
+                    let hi = (end as usize).checked_mul(stride);
+                    let control = lo
+                        .zip(hi)
+                        .and_then(|(lo, hi)| s0.get(lo..hi))
                         .unwrap_or_default()
                         .to_vec();
                     if h != 0 && !self.ctx.patches.contains_key(&h) {
-                        new_handles += 1;
+                        new_handles = new_handles.saturating_add(1);
                     }
                     plans.push((
                         h,
@@ -2118,7 +2158,7 @@ impl<'x, 'c> Exec<'x, 'c> {
         if meshes.is_empty() {
             return Ok(());
         }
-        self.ctx.stats.patches += meshes.len() as u64;
+        self.ctx.stats.patches = self.ctx.stats.patches.saturating_add(meshes.len() as u64);
         self.draw_with(move |_s, _c, _call| {
             Ok(meshes
                 .into_iter()
@@ -2162,7 +2202,8 @@ struct IndexedDraw {
 }
 
 fn check_range(what: &'static str, start: u32, count: u32, n: u32) -> Result<()> {
-    let end = u64::from(start) + u64::from(count);
+    // Two u32s cannot overflow a u64.
+    let end = u64::from(start).saturating_add(u64::from(count));
     if end > u64::from(n) {
         return Err(DeviceError::OutOfRange {
             what,
@@ -2171,6 +2212,13 @@ fn check_range(what: &'static str, start: u32, count: u32, n: u32) -> Result<()>
         });
     }
     Ok(())
+}
+
+/// The end of `count` vertices of `stride` bytes from byte `offset`. It
+/// saturates: every caller compares it with the bytes that exist, and a
+/// saturated end is past them.
+fn vertex_bytes(offset: u64, count: u64, stride: u32) -> u64 {
+    offset.saturating_add(count.saturating_mul(u64::from(stride)))
 }
 
 /// Vertex bytes, their layout, and the vertex surface and byte offset they
@@ -2192,8 +2240,11 @@ fn dp2_vertices<'s>(
     call: &'s Call<'_>,
 ) -> Result<VertexInputData<'s>> {
     let layout = layout_from_fvf(call.fvf)?;
-    let need =
-        u64::from(call.vertex_offset) + u64::from(call.vertex_length) * u64::from(layout.stride);
+    let need = vertex_bytes(
+        u64::from(call.vertex_offset),
+        u64::from(call.vertex_length),
+        layout.stride,
+    );
     let base: &[u8] = if call.flags & USERMEM != 0 {
         call.user.ok_or(DeviceError::InvalidParams(
             "USERMEMVERTICES without user memory",
@@ -2260,8 +2311,11 @@ fn stream_bytes<'s>(
                     .ok_or(DeviceError::InvalidParams(
                         "user-memory stream outside a USERMEMVERTICES call",
                     ))?;
-            let need =
-                u64::from(call.vertex_offset) + u64::from(call.vertex_length) * u64::from(stride);
+            let need = vertex_bytes(
+                u64::from(call.vertex_offset),
+                u64::from(call.vertex_length),
+                stride,
+            );
             if need > user.len() as u64 {
                 return Err(range("user-memory stream bytes", need, user.len() as u64));
             }
@@ -2298,7 +2352,8 @@ fn gather_streams<'s>(
         let end = elems
             .iter()
             .filter(|x| x.stream == e.stream)
-            .map(|x| x.src_offset + x.size)
+            // A saturated end is larger than any stride: rejected below.
+            .map(|x| x.src_offset.saturating_add(x.size))
             .max()
             .unwrap_or(0);
         let (data, stride, _) = stream_bytes(surfaces, st, call, e.stream, end)?;
@@ -2310,13 +2365,13 @@ fn gather_streams<'s>(
         let Some((_, data, stride)) = streams.iter().find(|(s, _, _)| *s == e.stream) else {
             continue;
         };
-        let end = u64::from(e.src_offset + e.size);
+        let end = u64::from(e.src_offset).saturating_add(u64::from(e.size));
         let len = data.len() as u64;
-        let count = if len >= end {
-            (len - end) / u64::from((*stride).max(1)) + 1
-        } else {
-            0
-        };
+        // len ≥ end: one vertex, plus one per whole stride after it.
+        let count = len
+            .checked_sub(end)
+            .and_then(|room| room.checked_div(u64::from((*stride).max(1))))
+            .map_or(0, |more| more.saturating_add(1));
         n = n.min(count);
     }
     let n = if n == u64::MAX { 0 } else { n };
@@ -2335,11 +2390,18 @@ fn gather_streams<'s>(
         };
         let (src_stride, size) = (*stride as usize, e.size as usize);
         for v in 0..n as usize {
-            let from = v * src_stride + e.src_offset as usize;
-            let to = v * lstride + e.dst_offset as usize;
-            if let (Some(src), Some(dst)) =
-                (data.get(from..from + size), out.get_mut(to..to + size))
-            {
+            let from = v
+                .checked_mul(src_stride)
+                .and_then(|b| b.checked_add(e.src_offset as usize));
+            let to = v
+                .checked_mul(lstride)
+                .and_then(|b| b.checked_add(e.dst_offset as usize));
+            let src = from.and_then(|f| data.get(f..)).and_then(|b| b.get(..size));
+            let dst = match to {
+                Some(t) => out.get_mut(t..).and_then(|b| b.get_mut(..size)),
+                None => None,
+            };
+            if let (Some(src), Some(dst)) = (src, dst) {
                 dst.copy_from_slice(src);
             }
         }
@@ -2447,8 +2509,8 @@ where
         };
         dc.validate()?;
         if r.count > 0 {
-            prims += u64::from(r.count);
-            n += 1;
+            prims = prims.saturating_add(u64::from(r.count));
+            n = n.saturating_add(1);
         }
     }
     fn src(s: Option<(u32, u32)>, b: &[u8]) -> crate::gpu::Src<'_> {
@@ -2503,7 +2565,7 @@ fn insert_objects<T>(
     cap: usize,
 ) -> Result<()> {
     let new = v.iter().filter(|(h, _)| !map.contains_key(h)).count();
-    if map.len() + new > cap {
+    if map.len().saturating_add(new) > cap {
         return Err(DeviceError::Limit {
             what,
             max: cap as u64,

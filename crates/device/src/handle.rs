@@ -51,10 +51,7 @@ impl<T> Slab<T> {
     }
 
     fn encode(&self, index: u16, generation: u8) -> u32 {
-        (self.tag << 28)
-            | (self.salt << 24)
-            | (u32::from(generation) << 16)
-            | (u32::from(index) + 1)
+        encode(self.tag, self.salt, index, generation)
     }
 
     fn decode(&self, handle: u32) -> Option<(usize, u8)> {
@@ -68,16 +65,17 @@ impl<T> Slab<T> {
 
     /// Stores `value`, returning its handle.
     pub fn insert(&mut self, value: T) -> Result<u32> {
-        if self.live >= self.cap {
-            return Err(DeviceError::Limit {
-                what: self.what,
-                max: self.cap as u64,
-            });
-        }
+        let limit = DeviceError::Limit {
+            what: self.what,
+            max: self.cap as u64,
+        };
+        let Some(live) = self.live.checked_add(1).filter(|&n| n <= self.cap) else {
+            return Err(limit);
+        };
         if let Some(index) = self.free.pop() {
             if let Some(e) = self.entries.get_mut(usize::from(index)) {
                 e.value = Some(value);
-                self.live += 1;
+                self.live = live;
                 let g = e.generation;
                 return Ok(self.encode(index, g));
             }
@@ -85,15 +83,12 @@ impl<T> Slab<T> {
         let index = u16::try_from(self.entries.len())
             .ok()
             .filter(|&i| i < 0xFFFF)
-            .ok_or(DeviceError::Limit {
-                what: self.what,
-                max: self.cap as u64,
-            })?;
+            .ok_or(limit)?;
         self.entries.push(Entry {
             generation: 1,
             value: Some(value),
         });
-        self.live += 1;
+        self.live = live;
         Ok(self.encode(index, 1))
     }
 
@@ -147,9 +142,11 @@ impl<T> Slab<T> {
             .value
             .take()
             .ok_or(DeviceError::BadHandle { handle, what })?;
-        self.live -= 1;
-        if e.generation < u8::MAX {
-            e.generation += 1;
+        // The slot held a value, so live ≥ 1.
+        self.live = self.live.saturating_sub(1);
+        // A slot whose generation would wrap is retired (module docs).
+        if let Some(g) = e.generation.checked_add(1) {
+            e.generation = g;
             if let Ok(idx) = u16::try_from(i) {
                 self.free.push(idx);
             }
@@ -184,12 +181,15 @@ impl<T> Slab<T> {
             .filter_map(move |(i, e)| {
                 let g = e.generation;
                 let v = e.value.as_mut()?;
-                Some((
-                    (tag << 28) | (salt << 24) | (u32::from(g) << 16) | (i as u32 + 1),
-                    v,
-                ))
+                Some((encode(tag, salt, u16::try_from(i).ok()?, g), v))
             })
     }
+}
+
+/// The handle of slot `index` (< 0xFFFF, so index + 1 fits the low 16
+/// bits) at `generation` in the slab with `tag` and `salt`.
+fn encode(tag: u32, salt: u32, index: u16, generation: u8) -> u32 {
+    (tag << 28) | (salt << 24) | (u32::from(generation) << 16) | (u32::from(index) + 1)
 }
 
 #[cfg(test)]

@@ -61,19 +61,17 @@ pub fn spans(basis: u32, degree: u32, n: u32) -> Result<u32> {
         what: "patch control-point count",
         value: n,
     };
+    // degree ≥ 1 (check_degree), so n > degree makes n − 1 and n − degree
+    // positive and the division defined.
     match basis {
         BASIS_BEZIER => {
-            if n < degree + 1 || (n - 1) % degree != 0 {
+            let inner = n.checked_sub(1).filter(|_| n > degree).ok_or_else(bad)?;
+            if inner.checked_rem(degree) != Some(0) {
                 return Err(bad());
             }
-            Ok((n - 1) / degree)
+            inner.checked_div(degree).ok_or_else(bad)
         }
-        BASIS_BSPLINE => {
-            if n < degree + 1 {
-                return Err(bad());
-            }
-            Ok(n - degree)
-        }
+        BASIS_BSPLINE => n.checked_sub(degree).filter(|_| n > degree).ok_or_else(bad),
         BASIS_CATMULL_ROM => {
             if degree != 3 {
                 return Err(DeviceError::BadValue {
@@ -81,10 +79,7 @@ pub fn spans(basis: u32, degree: u32, n: u32) -> Result<u32> {
                     value: degree,
                 });
             }
-            if n < 4 {
-                return Err(bad());
-            }
-            Ok(n - 3)
+            n.checked_sub(3).filter(|&s| s >= 1).ok_or_else(bad)
         }
         _ => Err(DeviceError::BadValue {
             what: "patch Basis",
@@ -94,9 +89,10 @@ pub fn spans(basis: u32, degree: u32, n: u32) -> Result<u32> {
 }
 
 fn binomial(n: u32, k: u32) -> f32 {
-    let mut r = 1.0f64;
+    let (n, mut r) = (f64::from(n), 1.0f64);
     for i in 0..k {
-        r = r * f64::from(n - i) / f64::from(i + 1);
+        let i = f64::from(i);
+        r = r * (n - i) / (i + 1.0);
     }
     r as f32
 }
@@ -104,26 +100,27 @@ fn binomial(n: u32, k: u32) -> f32 {
 /// Uniform B-spline basis of degree `d` on one span at local `u`: the
 /// `d + 1` weights of the span's control points.
 fn bspline_weights(d: u32, u: f32) -> Vec<f32> {
+    // d is a checked degree (1, 2, 3 or 5): the sizes below are tiny.
     let d = d as usize;
     let x = d as f32 + u;
     // N[j] for j in 0..=2d, degree 0: only the span [d, d+1) is 1.
-    let mut n: Vec<f32> = (0..=2 * d)
+    let mut n: Vec<f32> = (0..=d.saturating_mul(2))
         .map(|j| if j == d { 1.0 } else { 0.0 })
         .collect();
     for p in 1..=d {
         let pf = p as f32;
         let mut next = vec![0.0f32; n.len()];
-        for j in 0..n.len().saturating_sub(1) {
+        for (j, pair) in n.windows(2).enumerate() {
             let jf = j as f32;
-            let a = (x - jf) / pf * n.get(j).copied().unwrap_or(0.0);
-            let b = (jf + pf + 1.0 - x) / pf * n.get(j + 1).copied().unwrap_or(0.0);
+            let a = (x - jf) / pf * pair.first().copied().unwrap_or(0.0);
+            let b = (jf + pf + 1.0 - x) / pf * pair.get(1).copied().unwrap_or(0.0);
             if let Some(slot) = next.get_mut(j) {
                 *slot = a + b;
             }
         }
         n = next;
     }
-    n.truncate(d + 1);
+    n.truncate(d.saturating_add(1));
     n
 }
 
@@ -132,7 +129,9 @@ pub fn curve_weights(basis: u32, degree: u32, n: u32, t: f32) -> Result<Vec<f32>
     let spans = spans(basis, degree, n)?;
     let t = t.clamp(0.0, 1.0);
     let x = t * spans as f32;
-    let s = (x.floor() as u32).min(spans - 1);
+    // spans ≥ 1; s < spans, so every index put below is < n. A saturated
+    // index would lie outside `w` and be ignored.
+    let s = (x.floor() as u32).min(spans.saturating_sub(1));
     let u = x - s as f32;
     let mut w = vec![0.0f32; n as usize];
     let mut put = |i: u32, v: f32| {
@@ -142,24 +141,25 @@ pub fn curve_weights(basis: u32, degree: u32, n: u32, t: f32) -> Result<Vec<f32>
     };
     match basis {
         BASIS_BEZIER => {
-            let first = s * degree;
+            let first = s.saturating_mul(degree);
             for i in 0..=degree {
-                let b =
-                    binomial(degree, i) * u.powi(i as i32) * (1.0 - u).powi((degree - i) as i32);
-                put(first + i, b);
+                let b = binomial(degree, i)
+                    * u.powi(i as i32)
+                    * (1.0 - u).powi(degree.saturating_sub(i) as i32);
+                put(first.saturating_add(i), b);
             }
         }
         BASIS_BSPLINE => {
-            for (i, v) in bspline_weights(degree, u).into_iter().enumerate() {
-                put(s + i as u32, v);
+            for (v, i) in bspline_weights(degree, u).into_iter().zip(s..) {
+                put(i, v);
             }
         }
         _ => {
             let (u2, u3) = (u * u, u * u * u);
             put(s, 0.5 * (-u3 + 2.0 * u2 - u));
-            put(s + 1, 0.5 * (3.0 * u3 - 5.0 * u2 + 2.0));
-            put(s + 2, 0.5 * (-3.0 * u3 + 4.0 * u2 + u));
-            put(s + 3, 0.5 * (u3 - u2));
+            put(s.saturating_add(1), 0.5 * (3.0 * u3 - 5.0 * u2 + 2.0));
+            put(s.saturating_add(2), 0.5 * (-3.0 * u3 + 4.0 * u2 + u));
+            put(s.saturating_add(3), 0.5 * (u3 - u2));
         }
     }
     Ok(w)
@@ -225,23 +225,24 @@ fn blend_vertex(l: &VertexLayout, ctrl: &[&[u8]], w: &[f32], out: &mut [u8]) {
             dst.copy_from_slice(src);
         }
     }
+    // Offsets saturate: a saturated offset reads 0 and writes nothing.
     for (o, count) in float_fields(l) {
         for c in 0..count as usize {
-            let at = o as usize + 4 * c;
+            let at = (o as usize).saturating_add(c.saturating_mul(4));
             let v: f32 = ctrl
                 .iter()
                 .zip(w)
                 .filter(|(_, &wi)| wi != 0.0)
                 .map(|(cv, &wi)| wi * rd(cv, at))
                 .sum();
-            if let Some(d) = out.get_mut(at..at + 4) {
+            if let Some(d) = out.get_mut(at..at.saturating_add(4)) {
                 d.copy_from_slice(&v.to_le_bytes());
             }
         }
     }
     for o in [l.diffuse, l.specular].into_iter().flatten() {
         for byte in 0..4usize {
-            let at = o as usize + byte;
+            let at = (o as usize).saturating_add(byte);
             let v: f32 = ctrl
                 .iter()
                 .zip(w)
@@ -281,63 +282,102 @@ pub fn tessellate_rect(
     spans(basis, degree, width)?;
     spans(basis, degree, height)?;
     let stride = layout.stride as usize;
-    let count = (width as usize) * (height as usize);
-    if ctrl.len() < count * stride {
-        return Err(DeviceError::OutOfRange {
-            what: "patch control data",
-            value: (count * stride) as u64,
-            limit: ctrl.len() as u64,
-        });
-    }
+    let count = control_bytes(
+        ctrl,
+        (width as usize).saturating_mul(height as usize),
+        stride,
+    )?;
+    // At most MAX_PATCH_SEGMENTS + 1 parameters each way.
     let us = params(segs[0].max(segs[2]), continuous);
     let vs = params(segs[1].max(segs[3]), continuous);
     let cv: Vec<&[u8]> = ctrl.chunks_exact(stride.max(1)).take(count).collect();
+    let vertex_bytes = us
+        .len()
+        .checked_mul(vs.len())
+        .and_then(|n| n.checked_mul(stride))
+        .ok_or(too_many_vertices())?;
     let mut mesh = Mesh {
-        vertices: vec![0; us.len() * vs.len() * stride],
+        vertices: vec![0; vertex_bytes],
         indices: Vec::new(),
         params: Vec::new(),
     };
-    let mut k = 0usize;
+    let mut outs = mesh.vertices.chunks_exact_mut(stride.max(1));
     for &v in &vs {
         let wv = curve_weights(basis, degree, height, v)?;
         for &u in &us {
             let wu = curve_weights(basis, degree, width, u)?;
-            let w: Vec<f32> = (0..count)
-                .map(|c| {
-                    wu.get(c % width as usize).copied().unwrap_or(0.0)
-                        * wv.get(c / width as usize).copied().unwrap_or(0.0)
-                })
+            // Control point c = row × width + column weighs wu[column] × wv[row].
+            let w: Vec<f32> = wv
+                .iter()
+                .flat_map(|&b| wu.iter().map(move |&a| a * b))
+                .take(count)
                 .collect();
-            if let Some(out) = mesh.vertices.get_mut(k * stride..(k + 1) * stride) {
+            if let Some(out) = outs.next() {
                 blend_vertex(layout, &cv, &w, out);
             }
             mesh.params.push((u, v));
-            k += 1;
         }
     }
-    let nu = us.len() as u32;
-    for j in 0..vs.len() as u32 - 1 {
-        for i in 0..nu - 1 {
-            let a = j * nu + i;
-            let (b, c, d) = (a + 1, a + nu, a + nu + 1);
-            mesh.indices.extend_from_slice(&[a, b, c, b, d, c]);
-        }
-    }
+    let nu = u32::try_from(us.len()).map_err(|_| too_many_vertices())?;
+    let nv = u32::try_from(vs.len()).map_err(|_| too_many_vertices())?;
+    mesh.indices = grid_indices(nu, nv).ok_or(too_many_vertices())?;
     Ok(mesh)
+}
+
+/// Checks that `ctrl` holds `count` control vertices of `stride` bytes;
+/// returns `count`. (A saturated size never fits.)
+fn control_bytes(ctrl: &[u8], count: usize, stride: usize) -> Result<usize> {
+    let need = count.saturating_mul(stride);
+    if ctrl.len() < need {
+        return Err(DeviceError::OutOfRange {
+            what: "patch control data",
+            value: need as u64,
+            limit: ctrl.len() as u64,
+        });
+    }
+    Ok(count)
+}
+
+/// A mesh whose vertex or index numbers would not fit (ruled out by
+/// MAX_PATCH_SEGMENTS; checked all the same).
+fn too_many_vertices() -> DeviceError {
+    DeviceError::Limit {
+        what: "patch vertices",
+        max: u64::from(u32::MAX),
+    }
+}
+
+/// Triangle-list indices of a row-major grid of `nu × nv` vertices, two
+/// triangles per cell; `None` if an index does not fit a `u32`.
+fn grid_indices(nu: u32, nv: u32) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    for j in 0..nv.saturating_sub(1) {
+        for i in 0..nu.saturating_sub(1) {
+            let a = j.checked_mul(nu)?.checked_add(i)?;
+            let (b, c) = (a.checked_add(1)?, a.checked_add(nu)?);
+            let d = c.checked_add(1)?;
+            out.extend_from_slice(&[a, b, c, b, d, c]);
+        }
+    }
+    Some(out)
 }
 
 /// Index of control point (i, j, k) (i + j + k = d, weights u^i v^j w^k)
 /// in a tri patch's control array: rows by i from d down to 0, within a row
-/// j from d − i down to 0.
+/// j from d − i down to 0. Defined for i + j ≤ d (the arithmetic saturates
+/// outside that).
 pub fn tri_index(d: u32, i: u32, j: u32) -> usize {
     // rows before row i: sizes for i' in (i+1)..=d are (d - i' + 1)
-    let before: u32 = (i + 1..=d).map(|ip| d - ip + 1).sum();
-    (before + (d - i - j)) as usize
+    let before = (i.saturating_add(1)..=d)
+        .map(|ip| d.saturating_sub(ip).saturating_add(1))
+        .fold(0u32, u32::saturating_add);
+    before.saturating_add(d.saturating_sub(i).saturating_sub(j)) as usize
 }
 
-/// Control points of a tri patch of degree `d`.
+/// Control points of a tri patch of degree `d` (saturating; degrees are
+/// 1, 2, 3 or 5).
 pub fn tri_control_count(d: u32) -> u32 {
-    (d + 1) * (d + 2) / 2
+    d.saturating_add(1).saturating_mul(d.saturating_add(2)) / 2
 }
 
 /// Tessellates a Bézier triangle patch.
@@ -350,16 +390,10 @@ pub fn tessellate_tri(
 ) -> Result<Mesh> {
     check_degree(degree)?;
     let stride = layout.stride as usize;
-    let count = tri_control_count(degree) as usize;
-    if ctrl.len() < count * stride {
-        return Err(DeviceError::OutOfRange {
-            what: "patch control data",
-            value: (count * stride) as u64,
-            limit: ctrl.len() as u64,
-        });
-    }
+    let count = control_bytes(ctrl, tri_control_count(degree) as usize, stride)?;
+    // At most MAX_PATCH_SEGMENTS + 1 parameters (at least 2).
     let ps = params(segs[0].max(segs[1]).max(segs[2]), continuous);
-    let n = ps.len() - 1;
+    let n = ps.len().saturating_sub(1);
     let cv: Vec<&[u8]> = ctrl.chunks_exact(stride.max(1)).take(count).collect();
     let mut mesh = Mesh {
         vertices: Vec::new(),
@@ -370,16 +404,18 @@ pub fn tessellate_tri(
     let mut out = vec![0u8; stride];
     for a in 0..=n {
         row_start.push(mesh.params.len() as u32);
-        for b in 0..=(n - a) {
+        for b in 0..=n.saturating_sub(a) {
             let u = ps.get(a).copied().unwrap_or(1.0);
             let v = ps.get(b).copied().unwrap_or(1.0);
             let (u, v) = if u + v > 1.0 { (u, 1.0 - u) } else { (u, v) };
             let w3 = (1.0 - u - v).max(0.0);
             let mut w = vec![0.0f32; count];
+            // i + j + k = degree: the subtractions cannot go below 0.
             for i in 0..=degree {
-                for j in 0..=(degree - i) {
-                    let k = degree - i - j;
-                    let coef = binomial(degree, i) * binomial(degree - i, j);
+                let rest = degree.saturating_sub(i);
+                for j in 0..=rest {
+                    let k = rest.saturating_sub(j);
+                    let coef = binomial(degree, i) * binomial(rest, j);
                     let val = coef * u.powi(i as i32) * v.powi(j as i32) * w3.powi(k as i32);
                     if let Some(slot) = w.get_mut(tri_index(degree, i, j)) {
                         *slot = val;
@@ -391,20 +427,29 @@ pub fn tessellate_tri(
             mesh.params.push((u, v));
         }
     }
-    for a in 0..n {
-        let r0 = row_start.get(a).copied().unwrap_or(0);
-        let r1 = row_start.get(a + 1).copied().unwrap_or(0);
-        let len1 = (n - a) as u32; // row a has n-a+1 points, row a+1 has n-a
+    mesh.indices = tri_indices(&row_start).ok_or(too_many_vertices())?;
+    Ok(mesh)
+}
+
+/// Triangle-list indices of a triangular grid whose rows (of n + 1, n, …,
+/// 1 vertices) start at `row_start`; `None` if an index does not fit a
+/// `u32`.
+fn tri_indices(row_start: &[u32]) -> Option<Vec<u32>> {
+    let mut out = Vec::new();
+    // Row a has len1 + 1 points and row a + 1 has len1, for len1 = n − a.
+    for (rows, len1) in row_start.windows(2).zip((1..row_start.len()).rev()) {
+        let (r0, r1) = (*rows.first()?, *rows.get(1)?);
+        let len1 = u32::try_from(len1).ok()?;
         for b in 0..len1 {
-            mesh.indices
-                .extend_from_slice(&[r0 + b, r0 + b + 1, r1 + b]);
-            if b + 1 < len1 {
-                mesh.indices
-                    .extend_from_slice(&[r0 + b + 1, r1 + b + 1, r1 + b]);
+            let (p, q) = (r0.checked_add(b)?, r1.checked_add(b)?);
+            let p1 = p.checked_add(1)?;
+            out.extend_from_slice(&[p, p1, q]);
+            if b.checked_add(1)? < len1 {
+                out.extend_from_slice(&[p1, q.checked_add(1)?, q]);
             }
         }
     }
-    Ok(mesh)
+    Some(out)
 }
 
 #[cfg(test)]

@@ -265,7 +265,8 @@ pub struct Resource {
 
 /// Number of levels of a full chain for the largest dimension `max_dim`.
 fn full_chain(max_dim: u32) -> u32 {
-    32 - max_dim.max(1).leading_zeros()
+    // leading_zeros ≤ 31 once max_dim ≥ 1: the bit length of max_dim.
+    u32::BITS.saturating_sub(max_dim.max(1).leading_zeros())
 }
 
 fn level_dim(d: u32, level: u32) -> u32 {

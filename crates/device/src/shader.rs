@@ -90,7 +90,7 @@ pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
     loop {
         let tok = *t.get(i).ok_or(DeviceError::BadShader("no END token"))?;
         if tok == 0x0000_FFFF {
-            if i + 1 != t.len() {
+            if i.checked_add(1) != Some(t.len()) {
                 return Err(DeviceError::BadShader("data after the END token"));
             }
             return Ok(version);
@@ -98,7 +98,8 @@ pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
         if tok & 0xFFFF == 0xFFFE {
             let n = ((tok >> 16) & 0x7FFF) as usize;
             i = i
-                .checked_add(1 + n)
+                .checked_add(n)
+                .and_then(|i| i.checked_add(1))
                 .ok_or(DeviceError::BadShader("comment length"))?;
             if i > t.len() {
                 return Err(DeviceError::BadShader("comment runs past the end"));
@@ -119,18 +120,21 @@ pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
         } else {
             sm1_params(op, kind, minor).ok_or(DeviceError::BadShader("unknown opcode"))?
         };
+        let past_end = DeviceError::BadShader("instruction runs past the end");
         if params > 0 {
-            let first = *t
-                .get(i + 1)
-                .ok_or(DeviceError::BadShader("instruction runs past the end"))?;
+            let first = *i
+                .checked_add(1)
+                .and_then(|j| t.get(j))
+                .ok_or(past_end.clone())?;
             if first & 0x8000_0000 == 0 {
                 return Err(DeviceError::BadShader("parameter token without bit 31"));
             }
         }
-        i += 1 + params;
-        if i > t.len() {
-            return Err(DeviceError::BadShader("instruction runs past the end"));
-        }
+        i = i
+            .checked_add(params)
+            .and_then(|i| i.checked_add(1))
+            .filter(|&i| i <= t.len())
+            .ok_or(past_end)?;
     }
 }
 
@@ -141,6 +145,17 @@ pub struct Dx8Decl {
     pub stream: u32,
     /// The layout (stride = bytes the declaration describes).
     pub layout: Option<VertexLayout>,
+}
+
+/// Components of the float types FLOAT1..FLOAT4 (DX8 and DX9 both number
+/// them 0..=3).
+fn float_components(t: u32) -> u8 {
+    match t {
+        0 => 1,
+        1 => 2,
+        2 => 3,
+        _ => 4,
+    }
 }
 
 fn dx8_type_size(t: u32) -> Option<u32> {
@@ -168,7 +183,7 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
             .get(i)
             .ok_or(DeviceError::BadShader("declaration has no END token"))?;
         if tok == 0xFFFF_FFFF {
-            if i + 1 != t.len() {
+            if i.checked_add(1) != Some(t.len()) {
                 return Err(DeviceError::BadShader(
                     "data after the declaration END token",
                 ));
@@ -186,7 +201,10 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
             }
             2 => {
                 if tok & 0x1000_0000 != 0 {
-                    off += 4 * ((tok >> 16) & 0xF);
+                    off = ((tok >> 16) & 0xF)
+                        .checked_mul(4)
+                        .and_then(|n| off.checked_add(n))
+                        .ok_or(DeviceError::BadShader("declaration offset"))?;
                 } else {
                     let reg = tok & 0x1F;
                     let ty = (tok >> 16) & 0xF;
@@ -211,35 +229,44 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
                         (5, 4) => l.diffuse = Some(off),
                         (6, 4) => l.specular = Some(off),
                         (7..=14, 0..=3) => {
-                            if let Some(slot) = l.texcoords.get_mut((reg - 7) as usize) {
+                            if let Some(slot) = reg
+                                .checked_sub(7)
+                                .and_then(|set| l.texcoords.get_mut(set as usize))
+                            {
                                 *slot = Some(TexCoordElement {
                                     offset: off,
-                                    components: (ty + 1) as u8,
+                                    components: float_components(ty),
                                 });
                             }
                         }
                         _ => {}
                     }
-                    off += size;
+                    off = off
+                        .checked_add(size)
+                        .ok_or(DeviceError::BadShader("declaration offset"))?;
                 }
             }
             3 => {}
             4 => {
-                let n = ((tok >> 25) & 0xF) as usize * 4;
-                i += n;
+                let n = ((tok >> 25) & 0xF) as usize;
+                i = n.checked_mul(4).and_then(|n| i.checked_add(n)).ok_or(
+                    DeviceError::BadShader("declaration token data runs past the end"),
+                )?;
             }
             5 => {
                 let n = ((tok >> 24) & 0x1F) as usize;
-                i += n;
+                i = i.checked_add(n).ok_or(DeviceError::BadShader(
+                    "declaration token data runs past the end",
+                ))?;
             }
             _ => return Err(DeviceError::BadShader("declaration token type")),
         }
-        i += 1;
-        if i > t.len() {
-            return Err(DeviceError::BadShader(
+        i = i
+            .checked_add(1)
+            .filter(|&i| i <= t.len())
+            .ok_or(DeviceError::BadShader(
                 "declaration token data runs past the end",
-            ));
-        }
+            ))?;
     }
     l.stride = off;
     let layout = (single && has_pos && l.validate().is_ok()).then_some(l);
@@ -296,13 +323,14 @@ pub struct Decl9 {
 
 /// The fixed-function layout of elements `(offset, type, usage, usage
 /// index)`; stride = the end of the last byte used. `None` without a
-/// position.
+/// position (or if an element's end overflowed, which the offset and
+/// element limits of [`parse_decl9`] rule out).
 fn decl9_layout(items: &[(u32, u32, u32, u32)]) -> Option<VertexLayout> {
     let mut l = empty_layout();
     let mut pos = false;
     let mut end = 0u32;
     for &(off, ty, usage, idx) in items {
-        end = end.max(off + decl9_type_size(ty).unwrap_or(0));
+        end = end.max(off.checked_add(decl9_type_size(ty).unwrap_or(0))?);
         match (usage, ty, idx) {
             (0, 2, 0) => {
                 l.position = PositionKind::Xyz;
@@ -330,7 +358,7 @@ fn decl9_layout(items: &[(u32, u32, u32, u32)]) -> Option<VertexLayout> {
                 if let Some(slot) = l.texcoords.get_mut(idx as usize) {
                     *slot = Some(TexCoordElement {
                         offset: off,
-                        components: (ty + 1) as u8,
+                        components: float_components(ty),
                     });
                 }
             }
@@ -389,7 +417,10 @@ pub fn parse_decl9(elements: &[[u32; 6]]) -> Result<Decl9> {
                 value: usage,
             });
         }
-        if offset + size > limits::MAX_STREAM_STRIDE {
+        if offset
+            .checked_add(size)
+            .map_or(true, |end| end > limits::MAX_STREAM_STRIDE)
+        {
             return Err(DeviceError::BadValue {
                 what: "D3DVERTEXELEMENT9.Offset",
                 value: offset,
@@ -418,7 +449,8 @@ pub fn parse_decl9(elements: &[[u32; 6]]) -> Result<Decl9> {
                 size,
             });
             items.push((dst, e[2], e[4], e[5]));
-            dst += size;
+            // ≤ MAX_DECL_ELEMENTS (checked above) sizes of ≤ 16 bytes.
+            dst = dst.saturating_add(size);
         }
         decl9_layout(&items).map(|l| (elems, l))
     } else {

@@ -63,7 +63,9 @@ pub const TS_TEXTURE0: u32 = 16;
 pub fn transform_key(t: u32) -> Result<u32> {
     match t {
         1 => Ok(256),
-        4..=6 => Ok(253 + t),
+        4 => Ok(257),
+        5 => Ok(258),
+        6 => Ok(259),
         2 | 3 | 16..=23 => Ok(t),
         256..=511 => Ok(t),
         _ => Err(DeviceError::BadValue {
@@ -508,14 +510,7 @@ pub fn texture_stage_writes(tss: u32, value: u32, dx_version: u32) -> Vec<(u32, 
             },
         )],
         17 if dx6 => vec![(17, if (1..=3).contains(&value) { value } else { 1 })],
-        18 if dx6 => vec![(
-            18,
-            if (1..=3).contains(&value) {
-                value - 1
-            } else {
-                0
-            },
-        )],
+        18 if dx6 => vec![(18, value.checked_sub(1).filter(|v| *v < 3).unwrap_or(0))],
         _ => vec![(tss, value)],
     }
 }
@@ -669,7 +664,8 @@ impl DeviceState {
         st.vertex_blend = pl::VertexBlendState {
             mode: pl::texgen::VertexBlend::from_d3d(self.rs(Rs::VertexBlend)).unwrap_or_default(),
             indexed: b(Rs::IndexedVertexBlendEnable),
-            worlds: [1, 2, 3].map(|n| finite_matrix(self.transform(TS_WORLD + n))),
+            worlds: [TS_WORLD + 1, TS_WORLD + 2, TS_WORLD + 3]
+                .map(|t| finite_matrix(self.transform(t))),
             tween_factor: self.rs_f(Rs::TweenFactor),
         };
         st.point = pl::texgen::PointState {
@@ -705,11 +701,12 @@ impl DeviceState {
         use pl::stages::{ResultTarget, StageState, TextureArg, TextureOp};
         use pl::texture::{SamplerState, TextureAddress, TextureFilter};
         let mut tx = pl::TextureStages::default();
-        for (s, t) in self
+        for ((s, t), ts_texture) in self
             .texture_stages
             .iter()
             .enumerate()
             .take(pl::stages::MAX_STAGES)
+            .zip(TS_TEXTURE0..)
         {
             let v = |i: usize| t.get(i).copied().unwrap_or(0);
             let f = |i: usize| f32::from_bits(finite_or(v(i), 0.0));
@@ -758,7 +755,7 @@ impl DeviceState {
                 *c = pl::texgen::TextureTransform::from_d3d(v(24)).unwrap_or_default();
             }
             if let Some(m) = tx.matrices.get_mut(s) {
-                *m = finite_matrix(self.transform(TS_TEXTURE0 + s as u32));
+                *m = finite_matrix(self.transform(ts_texture));
             }
         }
         tx.texture_factor = self.rs(Rs::TextureFactor);
@@ -777,10 +774,14 @@ impl DeviceState {
         let fv = |bits: &[u32], at: usize| {
             f32::from_bits(finite_or(bits.get(at).copied().unwrap_or(0), 0.0))
         };
-        let color =
-            |bits: &[u32], at: usize| -> [f32; 4] { std::array::from_fn(|i| fv(bits, at + i)) };
-        let vec3 =
-            |bits: &[u32], at: usize| -> [f32; 3] { std::array::from_fn(|i| fv(bits, at + i)) };
+        let color = |bits: &[u32], at: usize| -> [f32; 4] {
+            let b = bits.get(at..).unwrap_or_default();
+            std::array::from_fn(|i| fv(b, i))
+        };
+        let vec3 = |bits: &[u32], at: usize| -> [f32; 3] {
+            let b = bits.get(at..).unwrap_or_default();
+            std::array::from_fn(|i| fv(b, i))
+        };
         let mut p = pl::LightingParams {
             enable: self.rs(Rs::Lighting) != 0,
             ambient: self.rs(Rs::Ambient),
@@ -831,7 +832,8 @@ impl DeviceState {
                     ..pl::NO_LIGHT
                 },
             };
-            p.light_count += 1;
+            // At most p.lights.len() (MAX_ACTIVE_LIGHTS) iterations.
+            p.light_count = p.light_count.saturating_add(1);
         }
         p
     }

@@ -117,9 +117,12 @@ pub fn copy_key(key: StateKey, src: &DeviceState, dst: &mut DeviceState) {
         StateKey::Material => dst.material = src.material,
         StateKey::Light(i) => {
             if let Some(l) = src.lights.get(i as usize) {
-                if dst.lights.len() <= i as usize {
+                if let Some(len) = (i as usize)
+                    .checked_add(1)
+                    .filter(|&n| dst.lights.len() < n)
+                {
                     dst.lights.resize(
-                        i as usize + 1,
+                        len,
                         crate::state::LightSlot {
                             enabled: false,
                             data: None,

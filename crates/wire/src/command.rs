@@ -75,7 +75,12 @@ impl<'a, R: VarRecord<'a>> Records<'a, R> {
         for _ in 0..count {
             let rest = bytes.get(used..).unwrap_or_default();
             match R::parse(rest) {
-                Ok((_, n)) => used += n,
+                // n ≤ rest.len(), so this cannot overflow; checked all the same.
+                Ok((_, n)) => {
+                    used = used
+                        .checked_add(n)
+                        .ok_or(RecordError::Overflow("record list length"))?
+                }
                 Err(RecordErrorOpaque(RecordError::Need(n))) => {
                     return Err(RecordError::Need((used as u64).saturating_add(n)))
                 }
@@ -169,14 +174,12 @@ pub struct RecordIter<'a, R> {
 impl<'a, R: VarRecord<'a>> Iterator for RecordIter<'a, R> {
     type Item = R;
     fn next(&mut self) -> Option<R> {
-        if self.left == 0 {
-            return None;
-        }
+        let left = self.left.checked_sub(1)?;
         // The decoder validated every record, so this cannot fail; if it
         // ever did, iteration simply ends.
         let (r, n) = R::parse(self.rest).ok()?;
         self.rest = self.rest.get(n..)?;
-        self.left -= 1;
+        self.left = left;
         Some(r)
     }
 }
@@ -186,12 +189,36 @@ fn take<T: Dp2Struct>(bytes: &[u8], at: usize, what_len: u64) -> Result<&T, Reco
     view::<T>(b).map(|(t, _)| t).ok_or(need(what_len))
 }
 
-fn take_bytes(bytes: &[u8], at: usize, len: u64) -> Result<&[u8], RecordErrorOpaque> {
+/// `len` bytes at `at`, and the offset just past them.
+fn take_bytes(bytes: &[u8], at: usize, len: u64) -> Result<(&[u8], usize), RecordErrorOpaque> {
     let end = (at as u64)
         .checked_add(len)
         .ok_or(overflow("record length"))?;
     let end_usize = usize::try_from(end).map_err(|_| need(end))?;
-    bytes.get(at..end_usize).ok_or(need(end))
+    let b = bytes.get(at..end_usize).ok_or(need(end))?;
+    Ok((b, end_usize))
+}
+
+/// `n` consecutive `T` at `at`, and the offset just past them; `need(total)`
+/// when they are not all there.
+fn take_slice<T: FromBytes + zerocopy::KnownLayout + zerocopy::Immutable + zerocopy::Unaligned>(
+    bytes: &[u8],
+    at: usize,
+    n: u64,
+    total: u64,
+) -> Result<(&[T], usize), RecordErrorOpaque> {
+    let n = usize::try_from(n).map_err(|_| need(total))?;
+    let rest = bytes.get(at..).ok_or(need(total))?;
+    let (s, _) = view_slice::<T>(rest, n).ok_or(need(total))?;
+    let end = at
+        .checked_add(core::mem::size_of_val(s))
+        .ok_or(overflow("record length"))?;
+    Ok((s, end))
+}
+
+/// The offset `len` bytes after `at`.
+fn after(at: usize, len: usize) -> Result<usize, RecordErrorOpaque> {
+    at.checked_add(len).ok_or(overflow("record length"))
 }
 
 fn u32_len(what: &'static str, len: usize) -> Result<u32, EncodeError> {
@@ -259,13 +286,11 @@ impl<'a> VarRecord<'a> for CreateVertexShaderRecord<'a> {
         let head: &Dp2CreateVertexShader = take(bytes, 0, 12)?;
         let decl_len = u64::from(head.decl_size.get());
         let code_len = u64::from(head.code_size.get());
-        let total = 12 + decl_len + code_len;
-        let decl = take_bytes(bytes, 12, decl_len).map_err(|_| need(total))?;
-        let code = take_bytes(bytes, 12 + decl.len(), code_len).map_err(|_| need(total))?;
-        Ok((
-            CreateVertexShaderRecord { head, decl, code },
-            12 + decl.len() + code.len(),
-        ))
+        // Two u32 sizes and 12 cannot overflow a u64.
+        let total = decl_len.saturating_add(code_len).saturating_add(12);
+        let (decl, decl_end) = take_bytes(bytes, 12, decl_len).map_err(|_| need(total))?;
+        let (code, end) = take_bytes(bytes, decl_end, code_len).map_err(|_| need(total))?;
+        Ok((CreateVertexShaderRecord { head, decl, code }, end))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if self.head.decl_size.get() != u32_len("declaration", self.decl.len())?
@@ -301,15 +326,14 @@ pub type ShaderConstBRecord<'a> = ConstRecord<'a, 1>;
 impl<'a, const PER: u64> VarRecord<'a> for ConstRecord<'a, PER> {
     fn parse(bytes: &'a [u8]) -> Result<(Self, usize), RecordErrorOpaque> {
         let head: &Dp2SetShaderConst = take(bytes, 0, 8)?;
-        let dwords = u64::from(head.count.get()) * PER;
-        let total = 8 + dwords * 4;
-        let n = usize::try_from(dwords).map_err(|_| need(total))?;
-        let rest = bytes.get(8..).ok_or(need(total))?;
-        let (data, _) = view_slice::<Dword32>(rest, n).ok_or(need(total))?;
-        Ok((ConstRecord { head, data }, 8 + data.len() * 4))
+        // A u32 count times PER (≤ 4) DWORDs cannot overflow a u64.
+        let dwords = u64::from(head.count.get()).saturating_mul(PER);
+        let total = dwords.saturating_mul(4).saturating_add(8);
+        let (data, end) = take_slice::<Dword32>(bytes, 8, dwords, total)?;
+        Ok((ConstRecord { head, data }, end))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        if u64::from(self.head.count.get()) * PER != self.data.len() as u64 {
+        if u64::from(self.head.count.get()).checked_mul(PER) != Some(self.data.len() as u64) {
             return Err(EncodeError::Inconsistent(
                 "shader constants: dwCount disagrees with the data given",
             ));
@@ -363,8 +387,8 @@ impl<'a, H: CodeHead> VarRecord<'a> for ShaderCodeRecord<'a, H> {
     fn parse(bytes: &'a [u8]) -> Result<(Self, usize), RecordErrorOpaque> {
         let head: &H = take(bytes, 0, H::SIZE as u64)?;
         let len = u64::from(head.code_len());
-        let code = take_bytes(bytes, H::SIZE, len)?;
-        Ok((ShaderCodeRecord { head, code }, H::SIZE + code.len()))
+        let (code, end) = take_bytes(bytes, H::SIZE, len)?;
+        Ok((ShaderCodeRecord { head, code }, end))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if self.head.code_len() != u32_len("shader code", self.code.len())? {
@@ -405,18 +429,21 @@ impl<'a, S: Dp2Struct, I: Dp2Struct> VarRecord<'a> for PatchRecord<'a, S, I> {
         let flags = head.flags.get();
         let has_segs = flags & RTPATCHFLAG_HASSEGS != 0;
         let has_info = flags & RTPATCHFLAG_HASINFO != 0;
-        let total = 8 + if has_segs { S::SIZE } else { 0 } + if has_info { I::SIZE } else { 0 };
+        // Three struct sizes cannot overflow a u64.
+        let total = 8u64
+            .saturating_add(if has_segs { S::SIZE as u64 } else { 0 })
+            .saturating_add(if has_info { I::SIZE as u64 } else { 0 });
         let mut at = 8;
         let segments = if has_segs {
-            let s: &S = take(bytes, at, total as u64)?;
-            at += S::SIZE;
+            let s: &S = take(bytes, at, total)?;
+            at = after(at, S::SIZE)?;
             Some(s)
         } else {
             None
         };
         let info = if has_info {
-            let i: &I = take(bytes, at, total as u64)?;
-            at += I::SIZE;
+            let i: &I = take(bytes, at, total)?;
+            at = after(at, I::SIZE)?;
             Some(i)
         } else {
             None
@@ -464,11 +491,10 @@ impl<'a> VarRecord<'a> for VertexDeclRecord<'a> {
     fn parse(bytes: &'a [u8]) -> Result<(Self, usize), RecordErrorOpaque> {
         let head: &Dp2CreateVertexShaderDecl = take(bytes, 0, 8)?;
         let n64 = u64::from(head.num_elements.get());
-        let total = 8 + n64 * 8;
-        let n = usize::try_from(n64).map_err(|_| need(total))?;
-        let rest = bytes.get(8..).ok_or(need(total))?;
-        let (elements, _) = view_slice::<D3dVertexElement9>(rest, n).ok_or(need(total))?;
-        Ok((VertexDeclRecord { head, elements }, 8 + elements.len() * 8))
+        // A u32 count of 8-byte elements cannot overflow a u64.
+        let total = n64.saturating_mul(8).saturating_add(8);
+        let (elements, end) = take_slice::<D3dVertexElement9>(bytes, 8, n64, total)?;
+        Ok((VertexDeclRecord { head, elements }, end))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if u64::from(self.head.num_elements.get()) != self.elements.len() as u64 {
@@ -512,17 +538,19 @@ impl<'a> VarRecord<'a> for ConvolutionKernelRecord<'a> {
         } else {
             0
         };
-        let total = 12 + 4 * (rows + cols);
+        // Two u32 counts of 4-byte weights cannot overflow a u64.
+        let total = rows
+            .saturating_add(cols)
+            .saturating_mul(4)
+            .saturating_add(12);
         let mut at = 12usize;
         let mut weights =
             |present: bool, n: u64| -> Result<Option<&'a [F32Le]>, RecordErrorOpaque> {
                 if !present {
                     return Ok(None);
                 }
-                let n = usize::try_from(n).map_err(|_| need(total))?;
-                let rest = bytes.get(at..).ok_or(need(total))?;
-                let (w, _) = view_slice::<F32Le>(rest, n).ok_or(need(total))?;
-                at += w.len() * 4;
+                let (w, end) = take_slice::<F32Le>(bytes, at, n, total)?;
+                at = end;
                 Ok(Some(w))
             };
         let row_weights = weights(flags & ROW_WEIGHTS != 0, rows)?;
@@ -575,8 +603,8 @@ pub struct ResponseEntry<'a> {
 impl<'a> VarRecord<'a> for ResponseEntry<'a> {
     fn parse(bytes: &'a [u8]) -> Result<(Self, usize), RecordErrorOpaque> {
         let head: &Dp2ResponseQuery = take(bytes, 0, 8)?;
-        let data = take_bytes(bytes, 8, u64::from(head.size.get()))?;
-        Ok((ResponseEntry { head, data }, 8 + data.len()))
+        let (data, end) = take_bytes(bytes, 8, u64::from(head.size.get()))?;
+        Ok((ResponseEntry { head, data }, end))
     }
     fn encode(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         if self.head.size.get() != u32_len("query result", self.data.len())? {

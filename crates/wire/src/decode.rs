@@ -115,7 +115,9 @@ impl<'a> Iterator for Decoder<'a> {
                 if matches!(cmd.command, Command::Unknown { .. }) {
                     self.state = State::Paused(self.pos);
                 } else {
-                    self.pos += cmd.size;
+                    // cmd.size never exceeds the bytes left after pos; were
+                    // it to, a saturated pos ends the walk.
+                    self.pos = self.pos.saturating_add(cmd.size);
                 }
                 Some(Ok(cmd))
             }
@@ -146,10 +148,12 @@ pub fn decode_all(bytes: &[u8], opts: DecodeOptions) -> Result<Vec<Dp2Command<'_
 }
 
 /// Where the inline vertices of an `_IMM` command start: the first DWORD
-/// boundary (of the absolute address) at or after `at`.
-pub fn imm_data_offset(at: usize, base_align: usize) -> usize {
+/// boundary (of the absolute address) at or after `at`; `None` if that
+/// offset does not fit a `usize`.
+pub fn imm_data_offset(at: usize, base_align: usize) -> Option<usize> {
+    // Addresses and the padding are taken modulo 4.
     let misalign = (base_align.wrapping_add(at)) & 3;
-    at + ((4 - misalign) & 3)
+    at.checked_add(misalign.wrapping_neg() & 3)
 }
 
 fn truncated(needed: u64, available: usize) -> DecodeErrorKind {
@@ -158,9 +162,10 @@ fn truncated(needed: u64, available: usize) -> DecodeErrorKind {
 
 /// `n` records of `T` at the front of the payload.
 fn recs<T: Dp2Struct>(payload: &[u8], n: usize) -> Result<(&[T], usize), DecodeErrorKind> {
-    let needed = (n as u64) * (T::SIZE as u64);
+    // n is at most 65535 records of at most a few hundred bytes.
+    let needed = (n as u64).saturating_mul(T::SIZE as u64);
     let (s, _) = view_slice::<T>(payload, n).ok_or_else(|| truncated(needed, payload.len()))?;
-    Ok((s, n * T::SIZE))
+    Ok((s, core::mem::size_of_val(s)))
 }
 
 /// One `T` at `at` in the payload.
@@ -187,12 +192,20 @@ fn start_and_indices(
     payload: &[u8],
     n_idx: usize,
 ) -> Result<(&Dp2StartVertex, &[Dp2Index], usize), DecodeErrorKind> {
-    let needed = 2 + 2 * n_idx as u64;
+    let needed = (n_idx as u64).saturating_mul(2).saturating_add(2);
     let start = one::<Dp2StartVertex>(payload, 0, needed)?;
     let rest = payload.get(2..).unwrap_or_default();
     let (idx, _) =
         view_slice::<Dp2Index>(rest, n_idx).ok_or_else(|| truncated(needed, payload.len()))?;
-    Ok((start, idx, 2 + 2 * n_idx))
+    Ok((start, idx, after_start(core::mem::size_of_val(idx), 2)?))
+}
+
+/// `len` bytes after a fixed part of `fixed` bytes (a payload length).
+fn after_start(len: usize, fixed: usize) -> Result<usize, DecodeErrorKind> {
+    len.checked_add(fixed)
+        .ok_or(DecodeErrorKind::CountOverflow {
+            what: "payload length",
+        })
 }
 
 /// Decodes the command whose header is at `off`.
@@ -221,10 +234,11 @@ pub fn decode_at(
     };
     let (command, payload_len) =
         decode_payload(op, n16, n, payload, off, bytes.len(), opts).map_err(wrap)?;
+    let size = after_start(payload_len, 4).map_err(wrap)?;
     Ok(Dp2Command {
         offset: off,
         header: *header,
-        size: 4 + payload_len,
+        size,
         command,
     })
 }
@@ -255,6 +269,12 @@ fn decode_payload<'a>(
             (C::$variant(r), len)
         }};
     }
+    // n ≤ 65535: the index and vertex counts below cannot overflow.
+    let count_plus = |k: usize| {
+        n.checked_add(k).ok_or(DecodeErrorKind::CountOverflow {
+            what: "index count",
+        })
+    };
     macro_rules! single_start {
         ($variant:ident) => {{
             let start = one::<Dp2LineList>(payload, 0, 2)?;
@@ -273,7 +293,7 @@ fn decode_payload<'a>(
         Opcode::TriangleStrip => single_start!(TriangleStrip),
         Opcode::TriangleFan => single_start!(TriangleFan),
         Opcode::IndexedLineStrip => {
-            let (start, indices, len) = start_and_indices(payload, n + 1)?;
+            let (start, indices, len) = start_and_indices(payload, count_plus(1)?)?;
             (
                 C::IndexedLineStrip {
                     count: n16,
@@ -284,7 +304,7 @@ fn decode_payload<'a>(
             )
         }
         Opcode::IndexedTriangleStrip => {
-            let (start, indices, len) = start_and_indices(payload, n + 2)?;
+            let (start, indices, len) = start_and_indices(payload, count_plus(2)?)?;
             (
                 C::IndexedTriangleStrip {
                     count: n16,
@@ -295,7 +315,7 @@ fn decode_payload<'a>(
             )
         }
         Opcode::IndexedTriangleFan => {
-            let (start, indices, len) = start_and_indices(payload, n + 2)?;
+            let (start, indices, len) = start_and_indices(payload, count_plus(2)?)?;
             (
                 C::IndexedTriangleFan {
                     count: n16,
@@ -307,7 +327,8 @@ fn decode_payload<'a>(
         }
         Opcode::TriangleFanImm => {
             let edge_flags = one::<Dp2TriangleFanImm>(payload, 0, 4)?;
-            let (vertices, len) = imm_vertices(payload, off, 8, (n as u64) + 2, stream_len, opts)?;
+            let (vertices, len) =
+                imm_vertices(payload, off, 8, count_plus(2)? as u64, stream_len, opts)?;
             (
                 C::TriangleFanImm {
                     count: n16,
@@ -318,7 +339,12 @@ fn decode_payload<'a>(
             )
         }
         Opcode::LineListImm => {
-            let (vertices, len) = imm_vertices(payload, off, 4, 2 * n as u64, stream_len, opts)?;
+            let vertex_count = (n as u64)
+                .checked_mul(2)
+                .ok_or(DecodeErrorKind::CountOverflow {
+                    what: "inline vertex count",
+                })?;
+            let (vertices, len) = imm_vertices(payload, off, 4, vertex_count, stream_len, opts)?;
             (
                 C::LineListImm {
                     count: n16,
@@ -329,18 +355,21 @@ fn decode_payload<'a>(
         }
         Opcode::TextureStageState => fixed!(TextureStageState),
         Opcode::IndexedTriangleList2 => {
-            let needed = 2 + 6 * n as u64;
+            let needed = (n as u64).saturating_mul(6).saturating_add(2);
             let start = one::<Dp2StartVertex>(payload, 0, needed)?;
             let (triangles, len) = recs(payload.get(2..).unwrap_or_default(), n)
                 .map_err(|_| truncated(needed, payload.len()))?;
-            (C::IndexedTriangleList2 { start, triangles }, 2 + len)
+            (
+                C::IndexedTriangleList2 { start, triangles },
+                after_start(len, 2)?,
+            )
         }
         Opcode::IndexedLineList2 => {
-            let needed = 2 + 4 * n as u64;
+            let needed = (n as u64).saturating_mul(4).saturating_add(2);
             let start = one::<Dp2StartVertex>(payload, 0, needed)?;
             let (lines, len) = recs(payload.get(2..).unwrap_or_default(), n)
                 .map_err(|_| truncated(needed, payload.len()))?;
-            (C::IndexedLineList2 { start, lines }, 2 + len)
+            (C::IndexedLineList2 { start, lines }, after_start(len, 2)?)
         }
         Opcode::ViewportInfo => fixed!(ViewportInfo),
         Opcode::WInfo => fixed!(WInfo),
@@ -348,7 +377,7 @@ fn decode_payload<'a>(
         Opcode::UpdatePalette => {
             let update = one::<Dp2UpdatePalette>(payload, 0, 8)?;
             let k = usize::from(update.num_entries.get());
-            let needed = 8 + 4 * k as u64;
+            let needed = (k as u64).saturating_mul(4).saturating_add(8);
             let (entries, len) = recs(payload.get(8..).unwrap_or_default(), k)
                 .map_err(|_| truncated(needed, payload.len()))?;
             (
@@ -357,7 +386,7 @@ fn decode_payload<'a>(
                     update,
                     entries,
                 },
-                8 + len,
+                after_start(len, 8)?,
             )
         }
         Opcode::ZRange => fixed!(ZRange),
@@ -373,12 +402,12 @@ fn decode_payload<'a>(
         Opcode::Clear => {
             // 16-byte head + max(N, 1) RECT slots (N = 0 still carries one).
             let slots = n.max(1);
-            let needed = 16 + 16 * slots as u64;
+            let needed = (slots as u64).saturating_mul(16).saturating_add(16);
             let clear = one::<Dp2Clear>(payload, 0, needed)?;
             let (all, len) = recs::<Rect>(payload.get(16..).unwrap_or_default(), slots)
                 .map_err(|_| truncated(needed, payload.len()))?;
             let rects = all.get(..n).unwrap_or_default();
-            (C::Clear { clear, rects }, 16 + len)
+            (C::Clear { clear, rects }, after_start(len, 16)?)
         }
         Opcode::SetTexLod => fixed!(SetTexLod),
         Opcode::SetClipPlane => fixed!(SetClipPlane),
@@ -421,33 +450,32 @@ fn decode_payload<'a>(
         Opcode::SetRenderTarget2 => fixed!(SetRenderTarget2),
         Opcode::SetDepthStencil => fixed!(SetDepthStencil),
         Opcode::ResponseContinue => {
-            let (total, body) = response_body(payload)?;
+            let (_, payload_len, body) = response_body(payload)?;
             (
                 C::ResponseContinue {
                     count: n16,
                     extra: body,
                 },
-                total - 4,
+                payload_len,
             )
         }
         Opcode::ResponseQuery => {
-            let (total, body) = response_body(payload)?;
-            let total_u32 = u32::try_from(total).unwrap_or(u32::MAX);
+            let (total_u32, payload_len, body) = response_body(payload)?;
             let (entries, used) =
                 Records::<ResponseEntry>::parse(body, n16).map_err(|e| match e {
                     RecordError::Need(need) => DecodeErrorKind::BadResponseSize {
                         total_size: total_u32,
-                        needed: 8 + need,
+                        needed: need.saturating_add(8),
                     },
                     RecordError::Overflow(what) => DecodeErrorKind::CountOverflow { what },
                 })?;
             if used != body.len() {
                 return Err(DecodeErrorKind::BadResponseSize {
                     total_size: total_u32,
-                    needed: 8 + used as u64,
+                    needed: (used as u64).saturating_add(8),
                 });
             }
-            (C::ResponseQuery(entries), total - 4)
+            (C::ResponseQuery(entries), payload_len)
         }
         Opcode::GenerateMipSubLevels => fixed!(GenerateMipSubLevels),
         Opcode::DeleteQuery => fixed!(DeleteQuery),
@@ -461,23 +489,27 @@ fn decode_payload<'a>(
     })
 }
 
-/// A response record: `dwTotalSize` (≥ 8, counted from the header) and the
-/// bytes after the 8-byte record head that it covers.
-fn response_body(payload: &[u8]) -> Result<(usize, &[u8]), DecodeErrorKind> {
+/// A response record: `dwTotalSize` (≥ 8, counted from the header), the
+/// payload length it implies (`dwTotalSize` − 4) and the bytes after the
+/// 8-byte record head that it covers.
+fn response_body(payload: &[u8]) -> Result<(u32, usize, &[u8]), DecodeErrorKind> {
     let tail = one::<Dp2ResponseTail>(payload, 0, 4)?;
     let total = tail.total_size.get();
+    let too_small = DecodeErrorKind::BadResponseSize {
+        total_size: total,
+        needed: 8,
+    };
     if total < 8 {
-        return Err(DecodeErrorKind::BadResponseSize {
-            total_size: total,
-            needed: 8,
-        });
+        return Err(too_small);
     }
-    let total_usize =
-        usize::try_from(total).map_err(|_| truncated(u64::from(total) - 4, payload.len()))?;
+    // total ≥ 8, so the subtraction cannot fail.
+    let payload_len = total.checked_sub(4).ok_or(too_small)?;
+    let payload_usize = usize::try_from(payload_len)
+        .map_err(|_| truncated(u64::from(payload_len), payload.len()))?;
     let body = payload
-        .get(4..total_usize - 4)
-        .ok_or_else(|| truncated(u64::from(total) - 4, payload.len()))?;
-    Ok((total_usize, body))
+        .get(4..payload_usize)
+        .ok_or_else(|| truncated(u64::from(payload_len), payload.len()))?;
+    Ok((total, payload_usize, body))
 }
 
 /// Inline vertices of an `_IMM` command: the fixed part ends `fixed_end`
@@ -500,9 +532,19 @@ fn imm_vertices(
         .ok_or(DecodeErrorKind::CountOverflow {
             what: "inline vertex bytes",
         })?;
-    let data_offset = imm_data_offset(off + fixed_end, opts.base_align);
-    // Offset of the vertices within the payload (the payload starts at off + 4).
-    let in_payload = data_offset - off - 4;
+    let overflow = DecodeErrorKind::CountOverflow {
+        what: "inline vertex offset",
+    };
+    let data_offset = off
+        .checked_add(fixed_end)
+        .and_then(|at| imm_data_offset(at, opts.base_align))
+        .ok_or(overflow.clone())?;
+    // Offset of the vertices within the payload (the payload starts at off +
+    // 4; data_offset ≥ off + fixed_end ≥ off + 4).
+    let in_payload = data_offset
+        .checked_sub(off)
+        .and_then(|d| d.checked_sub(4))
+        .ok_or(overflow)?;
     let past_end = || DecodeErrorKind::ImmDataPastEnd {
         data_offset,
         needed,

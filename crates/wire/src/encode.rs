@@ -113,7 +113,11 @@ impl Encoder {
             });
         }
         let at = self.buf.len();
-        let aligned = imm_data_offset(at, self.opts.base_align);
+        let aligned =
+            imm_data_offset(at, self.opts.base_align).ok_or(EncodeError::LengthTooLarge {
+                what: "inline vertex offset",
+                len: at,
+            })?;
         self.buf.resize(aligned, 0);
         self.buf.extend_from_slice(vertices);
         Ok(())
@@ -127,7 +131,7 @@ impl Encoder {
         indices: &[Dp2Index],
         extra: u64,
     ) -> Result<(), EncodeError> {
-        if indices.len() as u64 != u64::from(count) + extra {
+        if Some(indices.len() as u64) != u64::from(count).checked_add(extra) {
             return Err(EncodeError::Inconsistent(
                 "indexed strip/fan: index count must be N+1 (lines) or N+2 (triangles)",
             ));
@@ -278,8 +282,11 @@ impl Encoder {
             C::SetRenderTarget2(r) => self.fixed(Opcode::SetRenderTarget2, r),
             C::SetDepthStencil(r) => self.fixed(Opcode::SetDepthStencil, r),
             C::ResponseContinue { count, extra } => {
-                let total =
-                    u32::try_from(8 + extra.len()).map_err(|_| EncodeError::LengthTooLarge {
+                let total = extra
+                    .len()
+                    .checked_add(8)
+                    .and_then(|t| u32::try_from(t).ok())
+                    .ok_or(EncodeError::LengthTooLarge {
                         what: "response",
                         len: extra.len(),
                     })?;
@@ -291,8 +298,11 @@ impl Encoder {
             C::ResponseQuery(r) => {
                 let n = count16("RESPONSEQUERY entries", r.len())?;
                 let body = r.as_bytes();
-                let total =
-                    u32::try_from(8 + body.len()).map_err(|_| EncodeError::LengthTooLarge {
+                let total = body
+                    .len()
+                    .checked_add(8)
+                    .and_then(|t| u32::try_from(t).ok())
+                    .ok_or(EncodeError::LengthTooLarge {
                         what: "response",
                         len: body.len(),
                     })?;

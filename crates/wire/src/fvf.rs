@@ -108,18 +108,19 @@ pub struct FvfLayout {
     pub texcoords: [(u32, u32); 8],
 }
 
-/// Dimension (1–4 floats) of texture-coordinate set `i` of `fvf`.
+/// Dimension (1–4 floats) of texture-coordinate set `i` of `fvf` (`i` is
+/// taken modulo 8: there are sets 0..=7).
 pub fn texcoord_dims(fvf: u32, i: u32) -> u32 {
-    match (fvf >> (16 + 2 * i)) & 3 {
-        0 => 2,
-        1 => 3,
-        2 => 4,
-        _ => 1,
-    }
+    crate::names::fvf_names::texcoord_size(fvf, i)
 }
 
 impl FvfLayout {
     /// Computes the layout of `fvf`.
+    // reason: every operand is bounded here — `pos` is a 4-bit field (one
+    // of five values in the blend arm), at most 5 component sizes of ≤ 12
+    // bytes are added, and `tex_count` ≤ 8 is checked before the loop adds
+    // ≤ 8 sets of ≤ 16 bytes: the stride stays ≤ 204 (module docs).
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn parse(fvf: u32) -> Result<Self, FvfError> {
         if fvf & FVF_RESERVED0 != 0 {
             return Err(FvfError::Reserved0(fvf));

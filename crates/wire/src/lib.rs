@@ -34,7 +34,8 @@
         clippy::expect_used,
         clippy::panic,
         clippy::indexing_slicing,
-        clippy::unreachable
+        clippy::unreachable,
+        clippy::arithmetic_side_effects
     )
 )]
 

@@ -105,7 +105,9 @@ pub fn parse_transform(text: &str) -> Option<u32> {
         super::strip_prefix_ci(inner, "WORLDMATRIX(").and_then(|r| r.strip_suffix(')'))
     {
         let n = super::parse_number(arg)?;
-        return (n < D3DTS_WORLDMATRIX_COUNT).then_some(D3DTS_WORLDMATRIX_BASE + n);
+        return D3DTS_WORLDMATRIX_BASE
+            .checked_add(n)
+            .filter(|_| n < D3DTS_WORLDMATRIX_COUNT);
     }
     super::parse_number(text)
 }

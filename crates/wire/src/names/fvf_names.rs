@@ -67,12 +67,18 @@ const FVF_COMBINED: &[(u32, &str)] = &[(0x112, "VERTEX"), (0x1E2, "LVERTEX"), (0
 /// The number of floats of texture set `set` encoded in `fvf`'s size code
 /// (1..=4; 2 when the code is 0).
 pub const fn texcoord_size(fvf: u32, set: u32) -> u32 {
-    match (fvf >> (16 + 2 * (set & 7))) & 3 {
+    match (fvf >> texcoord_shift(set)) & 3 {
         0 => 2,
         1 => 3,
         2 => 4,
         _ => 1,
     }
+}
+
+/// The bit position of texture set `set`'s two-bit size code: 16 + 2 × (set
+/// mod 8), composed with bit operations (16 | 2 × (set & 7), at most 30).
+const fn texcoord_shift(set: u32) -> u32 {
+    16 | ((set & 7) << 1)
 }
 
 /// The size code of `floats` floats (1..=4) for `D3DFVF_TEXCOORDSIZEn`.
@@ -109,7 +115,7 @@ pub fn format_fvf(fvf: u32) -> String {
         rest &= !D3DFVF_TEXCOUNT_MASK;
     }
     for set in 0..8 {
-        let shift = 16 + 2 * set;
+        let shift = texcoord_shift(set);
         if (fvf >> shift) & 3 != 0 {
             parts.push(format!(
                 "D3DFVF_TEXCOORDSIZE{}({set})",
@@ -150,7 +156,7 @@ fn parse_fvf_token(token: &str) -> Option<u32> {
         let (floats, set) = args.strip_suffix(')')?.split_once('(')?;
         let code = size_code(super::parse_number(floats)?)?;
         let set = super::parse_number(set)?;
-        return (set < 8).then(|| code << (16 + 2 * set));
+        return (set < 8).then(|| code << texcoord_shift(set));
     }
     if let Some(n) = super::strip_prefix_ci(short, "TEX") {
         let n = super::parse_number(n)?;

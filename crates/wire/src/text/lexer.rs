@@ -74,18 +74,15 @@ fn tokenize(line: &str) -> Vec<Tok> {
 }
 
 struct Parser {
-    toks: Vec<Tok>,
-    pos: usize,
+    toks: core::iter::Peekable<std::vec::IntoIter<Tok>>,
 }
 
 impl Parser {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos)
+    fn peek(&mut self) -> Option<&Tok> {
+        self.toks.peek()
     }
     fn bump(&mut self) -> Option<Tok> {
-        let t = self.toks.get(self.pos).cloned();
-        self.pos += 1;
-        t
+        self.toks.next()
     }
 
     fn items_until(&mut self, close: Option<char>, depth: usize) -> Result<Vec<Item>, String> {
@@ -105,12 +102,15 @@ impl Parser {
                 Some(Tok::Close(c)) => return Err(format!("unexpected '{c}'")),
                 Some(Tok::Eq) => return Err("'=' without a key".into()),
                 Some(Tok::Open('{')) => {
-                    items.push(Item::Group(self.items_until(Some('}'), depth + 1)?))
+                    // Saturating: a depth past MAX_DEPTH is rejected on entry.
+                    items.push(Item::Group(
+                        self.items_until(Some('}'), depth.saturating_add(1))?,
+                    ))
                 }
                 Some(Tok::Open(_)) => return Err("a list '[...]' needs a key (key=[...])".into()),
                 Some(Tok::Word(w)) => {
                     if self.peek() == Some(&Tok::Eq) {
-                        self.pos += 1;
+                        self.bump();
                         let v = self.value(depth)?;
                         items.push(Item::Pair(w, v));
                     } else {
@@ -124,20 +124,23 @@ impl Parser {
     fn value(&mut self, depth: usize) -> Result<Val, String> {
         match self.bump() {
             Some(Tok::Word(w)) => Ok(Val::Word(w)),
-            Some(Tok::Open('{')) => Ok(Val::Group(self.items_until(Some('}'), depth + 1)?)),
+            // Saturating: a depth past MAX_DEPTH is rejected.
+            Some(Tok::Open('{')) => Ok(Val::Group(
+                self.items_until(Some('}'), depth.saturating_add(1))?,
+            )),
             Some(Tok::Open(_)) => {
-                if depth + 1 > MAX_DEPTH {
+                if depth.saturating_add(1) > MAX_DEPTH {
                     return Err(format!("nesting deeper than {MAX_DEPTH}"));
                 }
                 let mut vals = Vec::new();
                 loop {
                     match self.peek() {
                         Some(Tok::Close(']')) => {
-                            self.pos += 1;
+                            self.bump();
                             return Ok(Val::List(vals));
                         }
                         None => return Err("missing ']'".into()),
-                        _ => vals.push(self.value(depth + 1)?),
+                        _ => vals.push(self.value(depth.saturating_add(1))?),
                     }
                 }
             }
@@ -154,16 +157,15 @@ impl Parser {
 pub fn parse_line(line: &str) -> Result<Option<(String, Vec<Item>)>, String> {
     let mut toks = tokenize(line);
     if let Some(Tok::Word(w)) = toks.first() {
-        if w.ends_with(':')
-            && w.len() > 1
-            && w[..w.len() - 1]
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() || c == 'x')
+        if w.strip_suffix(':')
+            .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit() || c == 'x'))
         {
             toks.remove(0);
         }
     }
-    let mut p = Parser { toks, pos: 0 };
+    let mut p = Parser {
+        toks: toks.into_iter().peekable(),
+    };
     let mnemonic = match p.bump() {
         None => return Ok(None),
         Some(Tok::Word(w)) => w,

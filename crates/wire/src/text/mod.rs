@@ -547,10 +547,11 @@ fn parse_hex(v: &Val) -> Result<Vec<u8>, String> {
     if h.len() % 2 != 0 {
         return Err(format!("odd number of hex digits in {w}"));
     }
-    (0..h.len())
-        .step_by(2)
-        .map(|i| {
-            h.get(i..i + 2)
+    h.as_bytes()
+        .chunks(2)
+        .map(|p| {
+            core::str::from_utf8(p)
+                .ok()
                 .and_then(|p| u8::from_str_radix(p, 16).ok())
                 .ok_or_else(|| format!("bad hex in {w}"))
         })
@@ -686,9 +687,9 @@ pub fn assemble_with(src: &str, opts: DecodeOptions) -> Result<Vec<u8>, AsmError
         enc: Encoder::new(opts),
         opts,
     };
-    for (i, line) in src.lines().enumerate() {
+    for (line, line_no) in src.lines().zip(1..) {
         let err = |message: String| AsmError {
-            line: i + 1,
+            line: line_no,
             message,
         };
         let Some((mnemonic, items)) = lexer::parse_line(line).map_err(err)? else {
@@ -733,7 +734,7 @@ impl Asm {
             // bReserved is the second header byte of the command just written.
             let bytes = self.enc.bytes().to_vec();
             let mut bytes = bytes;
-            if let Some(b) = bytes.get_mut(start + 1) {
+            if let Some(b) = bytes.get_mut(start..).and_then(|c| c.get_mut(1)) {
                 *b = reserved;
             }
             self.enc = Encoder::new(self.opts);
@@ -858,7 +859,9 @@ impl Asm {
 
         if let Some(d) = fixed_record(op) {
             check_keys(&[])?;
-            let mut payload = Vec::with_capacity(groups.len() * d.size);
+            // The capacity is only a hint.
+            let mut payload =
+                Vec::with_capacity(groups.len().checked_mul(d.size).unwrap_or_default());
             for g in &groups {
                 let (b, _) = fill_struct(&d, g, |_, _| Ok(false))?;
                 payload.extend_from_slice(&b);
@@ -940,10 +943,9 @@ impl Asm {
                     .transpose()?
                     .unwrap_or_default();
                 let stride = self.opts.vertex_stride as usize;
-                let n = match count {
-                    Some(n) => n,
-                    None if stride > 0 => {
-                        let v = verts.len() / stride;
+                let n = match (count, verts.len().checked_div(stride)) {
+                    (Some(n), _) => n,
+                    (None, Some(v)) => {
                         let n = if op == Opcode::TriangleFanImm {
                             v.saturating_sub(2)
                         } else {
@@ -951,7 +953,7 @@ impl Asm {
                         };
                         u16::try_from(n).map_err(|_| "too many vertices")?
                     }
-                    None => return Err(format!("{} needs count=N or a .fvf", op.name())),
+                    (None, None) => return Err(format!("{} needs count=N or a .fvf", op.name())),
                 };
                 if op == Opcode::TriangleFanImm {
                     let ef = pair("dwEdgeFlags")
@@ -1110,7 +1112,9 @@ impl Asm {
                             Ok(false)
                         }
                     })?;
-                    set_if_absent(&d, &mut b, &set, "dwCount", data.len() / per)?;
+                    // per is 4 or 1.
+                    let vectors = data.len().checked_div(per).unwrap_or_default();
+                    set_if_absent(&d, &mut b, &set, "dwCount", vectors)?;
                     bytes.extend_from_slice(&b);
                     for x in data {
                         bytes.extend_from_slice(&x.to_le_bytes());
@@ -1228,8 +1232,8 @@ impl Asm {
                         }
                         Ok(true)
                     })?;
-                    let flags = (u32::from(row.is_some()) * ROW_WEIGHTS)
-                        | (u32::from(col.is_some()) * COL_WEIGHTS);
+                    let flags = (if row.is_some() { ROW_WEIGHTS } else { 0 })
+                        | (if col.is_some() { COL_WEIGHTS } else { 0 });
                     set_if_absent(&d, &mut b, &set, "dwFlags", flags as usize)?;
                     if let Some(r) = &row {
                         set_if_absent(&d, &mut b, &set, "dwWidth", r.len())?;
@@ -1295,8 +1299,15 @@ fn patch_groups<S: Dp2Struct, I: Dp2Struct>(groups: &[&[Item]]) -> Result<Vec<u8
             }
             Ok(true)
         })?;
-        let flags = (u32::from(segs.is_some()) * RTPATCHFLAG_HASSEGS)
-            | (u32::from(info.is_some()) * RTPATCHFLAG_HASINFO);
+        let flags = (if segs.is_some() {
+            RTPATCHFLAG_HASSEGS
+        } else {
+            0
+        }) | (if info.is_some() {
+            RTPATCHFLAG_HASINFO
+        } else {
+            0
+        });
         set_if_absent(&d, &mut b, &set, "Flags", flags as usize)?;
         bytes.extend_from_slice(&b);
         for part in [segs, info].into_iter().flatten() {
