@@ -97,6 +97,12 @@ pub struct ObjectCounts {
     pub gpu_contexts: usize,
     /// Kernel allocations.
     pub allocations: usize,
+    /// GPU contexts whose registers and counters the GPU's execution half
+    /// keeps.
+    pub gpu_exec_states: usize,
+    /// (allocation, GPU context) pairs whose last use the kernel
+    /// remembers.
+    pub allocation_uses: usize,
     /// GPU contexts whose emitted registers the driver remembers.
     pub register_shadows: usize,
 }
@@ -104,12 +110,14 @@ pub struct ObjectCounts {
 impl Driver {
     /// Everything the driver holds, counted.
     pub fn object_counts(&self) -> ObjectCounts {
-        let (gpu_contexts, allocations) = self.gpu.kmd.object_counts();
+        let k = self.gpu.kmd.object_counts();
         ObjectCounts {
             surfaces: self.surfaces.len(),
             contexts: self.contexts.len(),
-            gpu_contexts,
-            allocations,
+            gpu_contexts: k.contexts,
+            allocations: k.allocations,
+            gpu_exec_states: k.exec_contexts,
+            allocation_uses: k.allocation_uses,
             register_shadows: self.gpu.shadowed_contexts(),
         }
     }

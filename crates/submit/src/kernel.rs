@@ -407,6 +407,20 @@ struct Bind {
     textures: [Option<u32>; MAX_STAGES],
 }
 
+/// What a [`Kmd`] holds, counted ([`Kmd::object_counts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KmdCounts {
+    /// GPU contexts.
+    pub contexts: usize,
+    /// Allocations.
+    pub allocations: usize,
+    /// Contexts the execution half keeps registers and counters for (0
+    /// while a job has it).
+    pub exec_contexts: usize,
+    /// (allocation, context) pairs whose last use is remembered.
+    pub allocation_uses: usize,
+}
+
 /// The kernel side of one device and its GPU.
 pub struct Kmd {
     /// The execution half (None while a job has it, or if it was lost).
@@ -779,15 +793,28 @@ impl Kmd {
         self.retire(h, f, mem);
         self.contexts.remove(&h);
         self.pending_waits.remove(&h);
+        // What the execution half and the allocations remember of it (its
+        // work has run and retired, and the execution half is home).
+        if let Some(e) = self.exec.as_mut() {
+            e.ctxs.remove(&h);
+        }
+        for a in self.allocs.values_mut() {
+            a.uses.remove(&h);
+        }
         if self.default_ctx == Some(h) {
             self.default_ctx = None;
         }
         Ok(())
     }
 
-    /// Live GPU contexts and allocations (for leak checks).
-    pub fn object_counts(&self) -> (usize, usize) {
-        (self.contexts.len(), self.allocs.len())
+    /// What the kernel holds, counted (for leak checks).
+    pub fn object_counts(&self) -> KmdCounts {
+        KmdCounts {
+            contexts: self.contexts.len(),
+            allocations: self.allocs.len(),
+            exec_contexts: self.exec.as_ref().map_or(0, |e| e.ctxs.len()),
+            allocation_uses: self.allocs.values().map(|a| a.uses.len()).sum(),
+        }
     }
 
     /// A context's register state (as the GPU has applied it so far).

@@ -55,7 +55,7 @@ pub mod texture;
 pub use error::SubmitError;
 pub use kernel::{
     render_flags, AllocKind, AllocationDesc, AllocationListEntry, ContextCounters, GpuStats, Kmd,
-    PatchLocation, RenderData,
+    KmdCounts, PatchLocation, RenderData,
 };
 pub use memory::{HostMemory, Storage, VideoMemory};
 pub use packet::{Engine, TextureCopy, Writer};
