@@ -451,6 +451,30 @@ fn fogged_lines_and_points() {
 }
 
 #[test]
+fn textured_points_add_specular() {
+    // Stage 0 MODULATE(TEXTURE, DIFFUSE) with a white texel keeps the
+    // diffuse red; SPECULARENABLE adds the specular blue (full path, and
+    // the untextured Pipeline I path alike).
+    let tex = texture(1, 1, &[WHITE]);
+    let mut st = textured_state();
+    let s0 = &mut st.textures.stages[0];
+    s0.color_op = Op::Modulate;
+    s0.color_arg2 = TextureArg::new(S::Diffuse);
+    st.raster.specular_enable = true;
+    st.point.size = 2.0;
+    let mut p = pv(6.0, 6.0, RED);
+    p.specular = 0xFF00_00FF;
+    for tex in [Some(&tex), None] {
+        let t = render_all(|r| {
+            let mut t = target()(r);
+            draw(r, &mut t, &st, Topology::PointList, &[p], false, tex);
+            t
+        });
+        assert_eq!(pixels_of(&t, 0xFFFF_00FF), square(5, 5, 2));
+    }
+}
+
+#[test]
 fn golden_points_and_lines() {
     // Sprites, plain big points, textured and fogged lines, with depth.
     let tex = texture(
