@@ -217,6 +217,47 @@ fn point_sprite_shows_the_checker_in_its_quadrants() {
 }
 
 #[test]
+fn point_sprites_pick_the_mip_level_of_their_size() {
+    // A 4 × 4 texture whose level 0 is red and level 1 (2 × 2) blue,
+    // POINT mip filter: a 2-pixel sprite spans 4 texels (2 per pixel:
+    // LOD 1, blue), an 8-pixel one 0.5 texel per pixel (LOD −1, red).
+    let mut tex = Texture::new(TextureDesc {
+        kind: TextureKind::Texture2D,
+        format: F::A8R8G8B8,
+        width: 4,
+        height: 4,
+        depth: 1,
+        levels: 2,
+    })
+    .expect("texture");
+    let level = |n: usize, c: u32| -> Vec<u8> { (0..n).flat_map(|_| c.to_le_bytes()).collect() };
+    tex.upload(0, 0, &level(16, RED), 16).expect("level 0");
+    tex.upload(0, 1, &level(4, BLUE), 8).expect("level 1");
+    let mut st = textured_state();
+    st.textures.samplers[0].mip_filter = Fl::Point;
+    st.point.sprite_enable = true;
+    let mut small = pv(6.0, 6.0, WHITE);
+    small.psize = 2.0;
+    let mut big = pv(20.0, 20.0, WHITE);
+    big.psize = 8.0;
+    let t = render_all(|r| {
+        let mut t = target()(r);
+        draw(
+            r,
+            &mut t,
+            &st,
+            Topology::PointList,
+            &[small, big],
+            true,
+            Some(&tex),
+        );
+        t
+    });
+    assert_eq!(pixels_of(&t, BLUE), square(5, 5, 2));
+    assert_eq!(pixels_of(&t, RED), square(16, 16, 8));
+}
+
+#[test]
 fn point_sizes_from_state_vertex_and_clamps() {
     let st0 = state();
     let count = |st: &PipelineState, vs: &[PV], psize: bool| {
