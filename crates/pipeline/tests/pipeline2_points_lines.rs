@@ -217,7 +217,7 @@ fn point_sprite_shows_the_checker_in_its_quadrants() {
 }
 
 #[test]
-fn point_sprites_pick_the_mip_level_of_their_size() {
+fn sprites_and_lines_pick_the_mip_level_of_their_footprint() {
     // A 4 × 4 texture whose level 0 is red and level 1 (2 × 2) blue,
     // POINT mip filter: a 2-pixel sprite spans 4 texels (2 per pixel:
     // LOD 1, blue), an 8-pixel one 0.5 texel per pixel (LOD −1, red).
@@ -255,6 +255,23 @@ fn point_sprites_pick_the_mip_level_of_their_size() {
     });
     assert_eq!(pixels_of(&t, BLUE), square(5, 5, 2));
     assert_eq!(pixels_of(&t, RED), square(16, 16, 8));
+    // Lines take their derivatives along the major axis: 8 pixels over
+    // u ∈ [0, 2) are one texel per pixel (LOD 0, red), over u ∈ [0, 4) two
+    // (LOD 1, blue).
+    st.raster.last_pixel = false;
+    let line = |y: f32, u1: f32| {
+        let (mut a, mut b) = (pv(2.0, y, WHITE), pv(10.0, y, WHITE));
+        a.uv = [0.0, 0.5];
+        b.uv = [u1, 0.5];
+        [a, b]
+    };
+    let t = render_all(|r| {
+        let mut t = target()(r);
+        let vs = [line(3.0, 2.0), line(8.0, 4.0)].concat();
+        draw(r, &mut t, &st, Topology::LineList, &vs, false, Some(&tex));
+        t
+    });
+    assert!((2..10).all(|x| t.px(x, 3) == RED && t.px(x, 8) == BLUE));
 }
 
 #[test]
