@@ -318,12 +318,26 @@ fn process_screen_tris<const N: usize>(
         if !(pos.iter().all(|p| gb(p[0]) && gb(p[1]))
             && setup::setup_plain(&ctx.setup, &pos, &diffuse, out))
         {
-            process_prim::<N>(ctx, call, p, planes, out);
+            process_prim_cold::<N>(ctx, call, p, planes, out);
         }
     }
 }
 
+/// [`process_prim`] out of line, for the rare triangles the screen-space
+/// fast loop hands back.
+#[inline(never)]
+fn process_prim_cold<const N: usize>(
+    ctx: &GeometryCtx,
+    call: &DrawCall<'_>,
+    p: u64,
+    planes: &[[f32; 5]],
+    out: &mut ChunkOut,
+) {
+    process_prim::<N>(ctx, call, p, planes, out);
+}
+
 /// Fetches, clips and sets up input primitive `p` of `call` into `out`.
+#[inline(always)]
 fn process_prim<const N: usize>(
     ctx: &GeometryCtx,
     call: &DrawCall<'_>,

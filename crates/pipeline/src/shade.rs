@@ -447,22 +447,27 @@ pub(crate) fn point_full(
     let sprite_at = |x: i32, y: i32| {
         crate::texgen::point_sprite_texcoord(x as f32, y as f32, p.center[0], p.center[1], p.size)
     };
+    let lod = sh.lod.iter().take(sh.sets).any(|&x| x);
     let [x0, y0, x1, y1] = r;
     for py in y0..=y1 {
         for px in x0..=x1 {
             if sprite {
                 let [u, v] = sprite_at(px, py);
-                let (qx, qy) = (px & !1, py & !1);
-                let q = [
-                    sprite_at(qx, qy),
-                    sprite_at(qx + 1, qy),
-                    sprite_at(qx, qy + 1),
-                    sprite_at(qx + 1, qy + 1),
-                ]
-                .map(|c| [c[0], c[1], 0.0]);
-                for s in 0..sh.sets {
-                    tc[s] = [u, v, 0.0, 0.0];
-                    der[s] = Derivatives::from_quad(q);
+                for c in tc.iter_mut().take(sh.sets) {
+                    *c = [u, v, 0.0, 0.0];
+                }
+                if lod {
+                    let (qx, qy) = (px & !1, py & !1);
+                    let q = [
+                        sprite_at(qx, qy),
+                        sprite_at(qx + 1, qy),
+                        sprite_at(qx, qy + 1),
+                        sprite_at(qx + 1, qy + 1),
+                    ]
+                    .map(|c| [c[0], c[1], 0.0]);
+                    for dv in der.iter_mut().take(sh.sets) {
+                        *dv = Derivatives::from_quad(q);
+                    }
                 }
             }
             let f = FullInputs {

@@ -682,7 +682,7 @@ pub(crate) fn fetch_screen(call: &DrawCall<'_>, index: u64) -> Option<([f32; 4],
 
 /// Fetches and transforms vertex number `index`. `None` if it lies outside
 /// the vertex buffer.
-#[inline]
+#[inline(always)]
 pub(crate) fn fetch<const N: usize>(
     call: &DrawCall<'_>,
     vs: &VertexStage,

@@ -217,6 +217,64 @@ fn point_sprite_shows_the_checker_in_its_quadrants() {
 }
 
 #[test]
+fn sprites_and_lines_pick_the_mip_level_of_their_footprint() {
+    // A 4 × 4 texture whose level 0 is red and level 1 (2 × 2) blue,
+    // POINT mip filter: a 2-pixel sprite spans 4 texels (2 per pixel:
+    // LOD 1, blue), an 8-pixel one 0.5 texel per pixel (LOD −1, red).
+    let mut tex = Texture::new(TextureDesc {
+        kind: TextureKind::Texture2D,
+        format: F::A8R8G8B8,
+        width: 4,
+        height: 4,
+        depth: 1,
+        levels: 2,
+    })
+    .expect("texture");
+    let level = |n: usize, c: u32| -> Vec<u8> { (0..n).flat_map(|_| c.to_le_bytes()).collect() };
+    tex.upload(0, 0, &level(16, RED), 16).expect("level 0");
+    tex.upload(0, 1, &level(4, BLUE), 8).expect("level 1");
+    let mut st = textured_state();
+    st.textures.samplers[0].mip_filter = Fl::Point;
+    st.point.sprite_enable = true;
+    let mut small = pv(6.0, 6.0, WHITE);
+    small.psize = 2.0;
+    let mut big = pv(20.0, 20.0, WHITE);
+    big.psize = 8.0;
+    let t = render_all(|r| {
+        let mut t = target()(r);
+        draw(
+            r,
+            &mut t,
+            &st,
+            Topology::PointList,
+            &[small, big],
+            true,
+            Some(&tex),
+        );
+        t
+    });
+    assert_eq!(pixels_of(&t, BLUE), square(5, 5, 2));
+    assert_eq!(pixels_of(&t, RED), square(16, 16, 8));
+    // Lines take their derivatives along the major axis: 8 pixels over
+    // u ∈ [0, 2) are one texel per pixel (LOD 0, red), over u ∈ [0, 4) two
+    // (LOD 1, blue).
+    st.raster.last_pixel = false;
+    let line = |y: f32, u1: f32| {
+        let (mut a, mut b) = (pv(2.0, y, WHITE), pv(10.0, y, WHITE));
+        a.uv = [0.0, 0.5];
+        b.uv = [u1, 0.5];
+        [a, b]
+    };
+    let t = render_all(|r| {
+        let mut t = target()(r);
+        let vs = [line(3.0, 2.0), line(8.0, 4.0)].concat();
+        draw(r, &mut t, &st, Topology::LineList, &vs, false, Some(&tex));
+        t
+    });
+    assert!((2..10).all(|x| t.px(x, 3) == RED && t.px(x, 8) == BLUE));
+}
+
+#[test]
 fn point_sizes_from_state_vertex_and_clamps() {
     let st0 = state();
     let count = |st: &PipelineState, vs: &[PV], psize: bool| {
@@ -448,6 +506,30 @@ fn fogged_lines_and_points() {
         |c: u32| -> Vec<(u32, u32)> { pixels_of(&t, c).into_iter().filter(|p| p.1 > 10).collect() };
     assert_eq!(below(GREEN), square(7, 19, 3));
     assert_eq!(below(RED), square(19, 19, 3));
+}
+
+#[test]
+fn textured_points_add_specular() {
+    // Stage 0 MODULATE(TEXTURE, DIFFUSE) with a white texel keeps the
+    // diffuse red; SPECULARENABLE adds the specular blue (full path, and
+    // the untextured Pipeline I path alike).
+    let tex = texture(1, 1, &[WHITE]);
+    let mut st = textured_state();
+    let s0 = &mut st.textures.stages[0];
+    s0.color_op = Op::Modulate;
+    s0.color_arg2 = TextureArg::new(S::Diffuse);
+    st.raster.specular_enable = true;
+    st.point.size = 2.0;
+    let mut p = pv(6.0, 6.0, RED);
+    p.specular = 0xFF00_00FF;
+    for tex in [Some(&tex), None] {
+        let t = render_all(|r| {
+            let mut t = target()(r);
+            draw(r, &mut t, &st, Topology::PointList, &[p], false, tex);
+            t
+        });
+        assert_eq!(pixels_of(&t, 0xFFFF_00FF), square(5, 5, 2));
+    }
 }
 
 #[test]
