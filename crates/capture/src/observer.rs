@@ -97,27 +97,54 @@ pub fn plane(d: &Driver, h: u32, face: u32, level: u32) -> Option<&[u8]> {
 /// storage order, without the trailing zero bytes (a prefix is allowed; the
 /// rest stays zero).
 pub fn contents(d: &Driver, h: u32) -> Vec<u8> {
-    let mut out = Vec::new();
+    let mut planes: Vec<&[u8]> = Vec::new();
     if let Ok(r) = d.surface(h) {
         match &r.storage {
-            Storage::Buffer(b) => out.extend_from_slice(b),
+            Storage::Buffer(b) => planes.push(b),
             Storage::Image(s) => {
                 if let Some(s) = s.get() {
-                    out.extend_from_slice(s.bytes());
+                    planes.push(s.bytes());
                 }
             }
             Storage::Texture(t) => {
                 for f in 0..t.face_count() {
                     for l in 0..t.level_count() {
-                        out.extend_from_slice(t.level_bytes(f, l).unwrap_or_default());
+                        planes.push(t.level_bytes(f, l).unwrap_or_default());
                     }
                 }
             }
         }
     }
-    let used = out.iter().rposition(|b| *b != 0).map_or(0, |i| i + 1);
-    out.truncate(used);
+    // Only the bytes up to the last non-zero one are copied (a large,
+    // mostly empty buffer costs a scan, not a copy).
+    let Some((last, end)) = planes
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, p)| Some((i, last_nonzero(p)? + 1)))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, p) in planes.iter().enumerate().take(last + 1) {
+        let n = if i == last { end } else { p.len() };
+        out.extend_from_slice(p.get(..n).unwrap_or_default());
+    }
     out
+}
+
+/// The index of the last non-zero byte of `b`: 4 KiB blocks are compared
+/// with zeros whole (`memcmp`), then the bytes of the last non-zero block
+/// are scanned.
+fn last_nonzero(b: &[u8]) -> Option<usize> {
+    const BLOCK: usize = 4096;
+    static ZEROS: [u8; BLOCK] = [0; BLOCK];
+    let block = b
+        .chunks(BLOCK)
+        .rposition(|c| Some(c) != ZEROS.get(..c.len()))?;
+    let start = block * BLOCK;
+    let within = b.get(start..)?.iter().take(BLOCK).rposition(|x| *x != 0)?;
+    Some(start + within)
 }
 
 /// The range of `after` that differs from `before` (first to last changed
@@ -491,5 +518,27 @@ pub fn submit_answer(rd: &RenderData, hr: u32) -> Answer {
         ],
         queued: rd.queued_buffer_count,
         ..Answer::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_nonzero;
+
+    /// The block scan finds the same byte as a plain reverse scan, for
+    /// every position of the last non-zero byte around block edges.
+    #[test]
+    fn last_nonzero_matches_a_plain_scan() {
+        for len in [0usize, 1, 63, 64, 65, 4095, 4096, 4097, 9000] {
+            for last in 0..len {
+                let mut b = vec![0u8; len];
+                b[last] = 1;
+                if last > 3 {
+                    b[last - 3] = 7;
+                }
+                assert_eq!(last_nonzero(&b), Some(last), "len {len}");
+            }
+            assert_eq!(last_nonzero(&vec![0u8; len]), None);
+        }
     }
 }
