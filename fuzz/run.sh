@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz every target (`cargo fuzz list`) for a bounded time (FUZZ_SECONDS
-# each, default 60), starting from the committed seeds plus the local
-# corpus. Built with overflow checks and debug assertions on; each input is
+# each, default 60), after replaying the committed seeds (fuzz/seeds/) and
+# corpus (fuzz/corpora/<target>.tar.gz, unpacked into fuzz/corpus/).
+# Built with overflow checks and debug assertions on; each input is
 # bounded in time (10 s), the process in memory (2 GiB RSS) and any single
 # allocation to 512 MiB (a bigger one is a finding: every cap is checked
 # before allocating, docs/limits.md). Exit non-zero on any finding
@@ -30,6 +31,8 @@ command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 cargo $toolchain fuzz build -O --debug-assertions
 for target in $(cargo $toolchain fuzz list); do
   mkdir -p "corpus/$target"
+  # The committed corpus of the long campaigns (fuzz/minimize.sh).
+  if [ -f "corpora/$target.tar.gz" ]; then tar -xzf "corpora/$target.tar.gz" -C "corpus/$target"; fi
   echo "== fuzz $target for ${seconds}s"
   mkdir -p "seeds/$target"
   cargo $toolchain fuzz run "$target" -O --debug-assertions "corpus/$target" "seeds/$target" -- \
