@@ -388,3 +388,23 @@ fn colour_keys_and_the_runtime_version_are_recorded_and_replayed() {
     assert!(rep.differences.is_empty(), "{:?}", rep.differences);
     assert_eq!(rep.frames[0].rgba, presented);
 }
+
+/// Regression (capi_entry timeout: starting a capture on a driver holding
+/// a command buffer at the 256 MiB cap took 9 s in the fuzz build): the
+/// initial contents of an existing surface are its bytes up to the last
+/// non-zero one, found without copying or scanning byte by byte; an empty
+/// buffer at the cap records no bytes, a buffer with one non-zero byte
+/// records up to it.
+#[test]
+fn regression_capture_of_a_buffer_at_the_cap_records_only_its_used_prefix() {
+    let mut d = Driver::new(1).unwrap();
+    let cap = softhal_device::limits::MAX_BUFFER_BYTES as u32;
+    let cb = d.create_command_buffer(cap).unwrap();
+    assert!(softhal_capture::observer::contents(&d, cb).is_empty());
+    let bytes = d.lock(cb, LockFlags::default()).unwrap();
+    bytes[1_000_003] = 9;
+    d.unlock(cb).unwrap();
+    let got = softhal_capture::observer::contents(&d, cb);
+    assert_eq!(got.len(), 1_000_004);
+    assert_eq!(got.iter().filter(|b| **b != 0).count(), 1);
+}
