@@ -113,21 +113,6 @@ struct Host {
     render_contexts: Vec<*mut c_void>,
 }
 
-/// The codes the render callback may answer (`docs/submission.md`,
-/// `docs/c-api.md`).
-const RENDER_ANSWERS: [u32; 10] = [
-    codes::D3D_OK,
-    codes::D3DDDIERR_PRIVILEGEDINSTRUCTION,
-    codes::D3DDDIERR_INVALIDINSTRUCTION,
-    codes::D3DDDIERR_INVALIDHANDLE,
-    codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
-    codes::D3DDDIERR_INVALIDUSERBUFFER,
-    codes::E_OUTOFMEMORY,
-    codes::E_INVALIDARG,
-    codes::DDERR_INVALIDOBJECT,
-    codes::D3DERR_INVALIDCALL,
-];
-
 /// This process's capture file (one run at a time), in memory-backed
 /// `/dev/shm` where there is one (a disk-backed file costs the campaign
 /// most of its executions).
@@ -391,7 +376,8 @@ impl Host {
             "render_cb: a panic was caught"
         );
         assert!(
-            RENDER_ANSWERS.contains(&(code as u32)),
+            common::RENDER_ANSWERS.contains(&(code as u32))
+                || [codes::DDERR_INVALIDOBJECT, codes::D3DERR_INVALIDCALL].contains(&(code as u32)),
             "render_cb: undocumented result {:#x}",
             code as u32
         );

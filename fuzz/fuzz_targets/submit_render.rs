@@ -204,18 +204,6 @@ fn submission(b: &mut Bytes<'_>, rig: &Rig) -> RenderData {
     rd
 }
 
-/// The codes the render callback may answer (`docs/submission.md`).
-const ANSWERS: [u32; 8] = [
-    codes::D3D_OK,
-    codes::D3DDDIERR_PRIVILEGEDINSTRUCTION,
-    codes::D3DDDIERR_INVALIDINSTRUCTION,
-    codes::D3DDDIERR_INVALIDHANDLE,
-    codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
-    codes::D3DDDIERR_INVALIDUSERBUFFER,
-    codes::E_OUTOFMEMORY,
-    codes::E_INVALIDARG,
-];
-
 /// A known-good submission: clear both targets, draw from the vertex
 /// buffer with depth testing.
 fn reference(rig: &Rig) -> RenderData {
@@ -283,7 +271,10 @@ fn run(data: &[u8]) {
         if trace {
             eprintln!("submission: hr {hr:#010x}");
         }
-        assert!(ANSWERS.contains(&hr), "undocumented answer {hr:#x}");
+        assert!(
+            common::RENDER_ANSWERS.contains(&hr),
+            "undocumented answer {hr:#x}"
+        );
         assert!(
             rd.new_command_buffer_size > 0
                 && rd.new_allocation_list_size > 0

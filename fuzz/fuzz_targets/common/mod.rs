@@ -114,6 +114,19 @@ pub fn note_peak(target: &str, peak: usize, bound: usize) {
     }
 }
 
+/// The codes the render callback may answer (`docs/submission.md`); the
+/// C ABI adds its boundary codes (`docs/c-api.md`).
+pub const RENDER_ANSWERS: [u32; 8] = [
+    softhal_wire::names::codes::D3D_OK,
+    softhal_wire::names::codes::D3DDDIERR_PRIVILEGEDINSTRUCTION,
+    softhal_wire::names::codes::D3DDDIERR_INVALIDINSTRUCTION,
+    softhal_wire::names::codes::D3DDDIERR_INVALIDHANDLE,
+    softhal_wire::names::codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
+    softhal_wire::names::codes::D3DDDIERR_INVALIDUSERBUFFER,
+    softhal_wire::names::codes::E_OUTOFMEMORY,
+    softhal_wire::names::codes::E_INVALIDARG,
+];
+
 /// Choices drawn from the fuzzer's bytes; exhausted input reads as zeros.
 pub struct Bytes<'a> {
     data: &'a [u8],
