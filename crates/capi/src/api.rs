@@ -10,7 +10,7 @@
 //! panic is `D3DERR_DRIVERINTERNALERROR`.
 
 use crate::guard::{
-    catch, host_bytes, host_bytes_mut, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT,
+    catch, host_bytes_mut, host_copy, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT,
 };
 use crate::objects::{self, DriverObj, Shadow, SurfaceObj};
 use crate::types::*;
@@ -1012,14 +1012,13 @@ unsafe fn render(h_device: *mut c_void, inp: &RenderIn) -> Result<(HRESULT, Rend
         need(valid(inp.allocation_list), inp.num_allocations)?;
         need(valid(inp.patch_list), inp.num_patch_locations)?;
         // SAFETY: non-null and aligned when the length is not 0; the host
-        // gave CommandLength readable bytes (host_bytes rejects wrapping).
-        rd.command_buffer = unsafe { host_bytes(inp.command_buffer, inp.command_length as usize) }
-            .ok_or(INVALIDARG)?
-            .to_vec();
-        let entries = |p: *const u8, n: u32, size: usize| -> Result<&[u8], HRESULT> {
+        // gave CommandLength readable bytes (host_copy rejects wrapping).
+        rd.command_buffer = unsafe { host_copy(inp.command_buffer, inp.command_length as usize) }
+            .ok_or(INVALIDARG)?;
+        let entries = |p: *const u8, n: u32, size: usize| -> Result<Vec<u8>, HRESULT> {
             let len = (n as usize).checked_mul(size).ok_or(INVALIDARG)?;
             // SAFETY: as above, for n entries of `size` bytes.
-            unsafe { host_bytes(p, len) }.ok_or(INVALIDARG)
+            unsafe { host_copy(p, len) }.ok_or(INVALIDARG)
         };
         let word = |e: &[u8], i: usize| {
             e.get(i * 4..i * 4 + 4)

@@ -11,13 +11,14 @@
 //! driver are serialized by that driver's lock; calls on different drivers
 //! run concurrently.
 
-use crate::guard::{catch, host_bytes, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT};
+use crate::guard::{catch, host_copy, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT};
 use crate::objects::{self, ContextObj, SurfaceObj};
 use crate::types::*;
 use softhal_capture::Observer;
 use softhal_device::{Clear2Data, DrawPrimitives2Data, ValidateTextureStageStateData};
 use softhal_wire::names::codes;
 use std::ptr::addr_of_mut;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 const HANDLED: u32 = codes::DDHAL_DRIVER_HANDLED;
@@ -192,20 +193,26 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
     let user = d.dwFlags & softhal_device::D3DHALDP2_USERMEMVERTICES != 0;
     let vertex_size = d.dwVertexSize; // the union's input half, read first
     let mut vertex_surface = 0;
-    let mut user_vertices: Option<&[u8]> = None;
+    let mut user_vertices: Option<Vec<u8>> = None;
     if user {
         let stride = softhal_wire::fvf::vertex_stride(d.dwVertexType).unwrap_or(vertex_size);
         let len = u64::from(d.dwVertexLength)
             .checked_mul(u64::from(stride))
             .and_then(|n| n.checked_add(u64::from(d.dwVertexOffset)))
-            .and_then(|n| usize::try_from(n).ok())
             .ok_or(INVALIDARG)?;
+        // User-memory vertices are a vertex buffer in the host's memory:
+        // the vertex-buffer cap bounds the copy below.
+        if len > softhal_device::limits::MAX_BUFFER_BYTES {
+            return Err(hr(codes::DDERR_OUTOFMEMORY));
+        }
+        let len = usize::try_from(len).map_err(|_| INVALIDARG)?;
         if !d.lpDDVertex.is_null() || len == 0 {
             // SAFETY: the host gave lpVertices with dwVertexLength vertices
-            // of this stride after dwVertexOffset bytes; host_bytes rejects
-            // wrapping ranges. A null pointer with len 0 yields an empty slice.
+            // of this stride after dwVertexOffset bytes; host_copy rejects
+            // wrapping ranges. A null pointer with len 0 yields no bytes.
+            // The call (and its capture record) use this one copy.
             user_vertices =
-                Some(unsafe { host_bytes(d.lpDDVertex as *const u8, len) }.ok_or(INVALIDARG)?);
+                Some(unsafe { host_copy(d.lpDDVertex as *const u8, len) }.ok_or(INVALIDARG)?);
         }
     } else if !d.lpDDVertex.is_null() {
         if let Ok(s) = own_surface(&ctx.driver, d.lpDDVertex as usize) {
@@ -221,26 +228,19 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
         }
         // SAFETY: non-null, 4-aligned, and the DDI defines lpdwRStates as
         // D3DHAL_MAX_RSTATES (256) DWORDs the host owns for the call.
-        unsafe { std::ptr::copy_nonoverlapping(d.lpdwRStates, rstates.as_mut_ptr(), 256) };
+        let bytes = unsafe { host_copy(d.lpdwRStates.cast::<u8>(), 256 * 4) }.ok_or(INVALIDARG)?;
+        for (r, w) in rstates.iter_mut().zip(bytes.chunks_exact(4)) {
+            *r = u32::from_ne_bytes([w[0], w[1], w[2], w[3]]);
+        }
     }
     let mut st = ctx.driver.lock();
     let st = &mut *st;
-    // While capturing, user-memory vertices are copied once and both the
-    // call and its record use the copy.
-    let owned: Option<Vec<u8>> = if st.capture.is_some() {
-        user_vertices.map(<[u8]>::to_vec)
-    } else {
-        None
-    };
-    if owned.is_some() {
-        user_vertices = owned.as_deref();
-    }
     let mut data = DrawPrimitives2Data::new(ctx.handle, commands.handle, d.dwCommandLength);
     data.dw_flags = d.dwFlags;
     data.dw_vertex_type = d.dwVertexType;
     data.dw_command_offset = d.dwCommandOffset;
     data.lp_dd_vertex = vertex_surface;
-    data.lp_vertices = user_vertices;
+    data.lp_vertices = user_vertices.as_deref();
     data.dw_vertex_offset = d.dwVertexOffset;
     data.dw_vertex_length = d.dwVertexLength;
     data.dw_req_vertex_buf_size = d.dwReqVertexBufSize;
@@ -261,8 +261,13 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
         flags: data.dw_flags,
     };
     if want_rstates {
-        // SAFETY: as for the copy in; the host's array is written back whole.
-        unsafe { std::ptr::copy_nonoverlapping(rstates.as_ptr(), d.lpdwRStates, 256) };
+        // The host's array is written back whole, a DWORD at a time with
+        // relaxed atomic stores (defined even if a guest shares the array).
+        for (i, v) in rstates.iter().enumerate() {
+            // SAFETY: as for the copy in: lpdwRStates is non-null, 4-aligned
+            // and holds 256 DWORDs the host owns for the call; i < 256.
+            unsafe { AtomicU32::from_ptr(d.lpdwRStates.add(i)) }.store(*v, Ordering::Relaxed);
+        }
     }
     Ok(out)
 }
@@ -314,7 +319,7 @@ pub unsafe extern "system" fn D3dClear2(pcd: *mut D3DHAL_CLEAR2DATA) -> u32 {
         };
         // SAFETY: the host gave dwNumRects D3DRECTs at lpRects (checked
         // non-null and aligned when n > 0); the length is checked.
-        let Some(raw) = (unsafe { host_bytes(d.lpRects as *const u8, bytes) }) else {
+        let Some(raw) = (unsafe { host_copy(d.lpRects as *const u8, bytes) }) else {
             return INVALIDARG;
         };
         let rects: Vec<[i32; 4]> = raw

@@ -262,7 +262,7 @@ fn hook_results_out_of_range_fail_the_command() {
 }
 
 #[test]
-fn user_vertices_are_read_only_within_the_given_length() {
+fn user_vertices_are_read_only_within_the_given_length_and_the_cap() {
     let d = driver();
     let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
     let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
@@ -280,6 +280,15 @@ fn user_vertices_are_read_only_within_the_given_length() {
     unsafe { D3dDrawPrimitives2(&mut data) };
     assert_eq!(data.dwVertexSize, codes::D3DERR_COMMAND_UNPARSED);
     assert_eq!(data.dwErrorOffset, 0);
+    // More than MAX_BUFFER_BYTES of user vertices: refused before any
+    // byte is read or copied.
+    data.dwVertexLength = (256 << 20) / 20 + 1;
+    data.dwVertexSize = 20;
+    // SAFETY: the length is beyond the cap, which is checked before the
+    // range is touched.
+    unsafe { D3dDrawPrimitives2(&mut data) };
+    assert_eq!(data.dwVertexSize, codes::DDERR_OUTOFMEMORY);
+    assert_eq!(data.dwErrorOffset, 0);
     data.dwVertexLength = 3;
     data.dwVertexSize = 20;
     // SAFETY: exactly 60 bytes described and present.
@@ -287,6 +296,148 @@ fn user_vertices_are_read_only_within_the_given_length() {
     assert_eq!(data.dwVertexSize, codes::D3D_OK);
     // SAFETY: valid driver.
     unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+}
+
+/// The colour DWORD of vertex 0 in [`guest_memory_changed_during_a_call_is_read_once`].
+static GUEST_COLOUR: std::sync::atomic::AtomicPtr<std::sync::atomic::AtomicU32> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+/// A host hook for opcode 0xEE that plays the guest: in the middle of the
+/// call it flips vertex 0's colour between red and blue, then skips the
+/// 4-byte command.
+unsafe extern "system" fn hook_guest_writes(cmd: *mut c_void, next: *mut *mut c_void) -> HRESULT {
+    use std::sync::atomic::Ordering::Relaxed;
+    let colour = GUEST_COLOUR.load(Relaxed);
+    if !colour.is_null() {
+        // SAFETY: the test stores a pointer into vertices it keeps alive
+        // until the driver is destroyed.
+        let c = unsafe { &*colour };
+        c.store(c.load(Relaxed) ^ 0x00FF_00FF, Relaxed);
+    }
+    // SAFETY: `next` is softhal's out-pointer; the command is 4 bytes.
+    unsafe { *next = cmd.cast::<u8>().add(4).cast() };
+    0
+}
+
+/// P11 of the reliability design (no double fetch): the guest changes the
+/// user-memory vertices it shares with the host while the call runs.
+/// Eight separate draw commands take their flat-shaded colour from
+/// vertex 0, and between the first draw and the others the host's
+/// unknown-command hook flips that colour (red ↔ blue), as a guest vCPU
+/// would. softhal reads the host's range once, at the start of the call,
+/// so every draw sees the colour the vertex had when the call began (a
+/// driver reading the vertices in place, draw by draw, paints one red and
+/// seven blue triangles). Then another thread flips the colour as fast as
+/// it can during 300 calls: every frame is all red or all blue.
+#[test]
+fn guest_memory_changed_during_a_call_is_read_once() {
+    use std::collections::BTreeSet;
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    use std::sync::Arc;
+    const RED: u32 = 0xFFFF_0000;
+    const BLUE: u32 = 0xFF00_00FF;
+    const SIZE: u32 = 32;
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, SIZE, SIZE);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 256, 1);
+    let ctx = context(d, rt);
+    // Vertex 0 at the top-left corner; 1..=9 along the right edge, then the
+    // bottom edge: the fan (0, i, i + 1) covers the target.
+    let s = SIZE as f32;
+    let rim = [
+        (s, 0.0),
+        (s, 8.0),
+        (s, 16.0),
+        (s, 24.0),
+        (s, s),
+        (24.0, s),
+        (16.0, s),
+        (8.0, s),
+        (0.0, s),
+    ];
+    let mut words = Vec::new();
+    for (x, y) in std::iter::once((0.0, 0.0)).chain(rim) {
+        // XYZRHW | DIFFUSE: x, y, z, rhw, colour.
+        words.extend([f32::to_bits(x), f32::to_bits(y), 0, f32::to_bits(1.0), RED]);
+    }
+    let vertices: Arc<Vec<AtomicU32>> = Arc::new(words.into_iter().map(AtomicU32::new).collect());
+    GUEST_COLOUR.store(
+        std::ptr::from_ref(&vertices[4]).cast_mut(),
+        Ordering::Relaxed,
+    );
+    // RENDERSTATE SHADEMODE = FLAT, CULLMODE = NONE; then 8 draw commands,
+    // with the hook's opcode after the first.
+    let mut cmds = vec![8, 0, 2, 0];
+    for (state, value) in [(9u32, 1u32), (22, 1)] {
+        cmds.extend(state.to_le_bytes());
+        cmds.extend(value.to_le_bytes());
+    }
+    for i in 1u16..=8 {
+        cmds.extend([3, 0, 1, 0]); // INDEXEDTRIANGLELIST, 1 triangle
+        for w in [0, i, i + 1, 0] {
+            cmds.extend(w.to_le_bytes());
+        }
+        if i == 1 {
+            cmds.extend([0xEE, 0, 0, 0]);
+        }
+    }
+    write(cb, 0, &cmds);
+    // SAFETY: the hook keeps to its contract (it writes only `next`, and
+    // vertex memory the test owns).
+    unsafe {
+        assert_eq!(
+            softhal_set_parse_unknown_command(d, Some(hook_guest_writes)),
+            OK
+        )
+    };
+    let frame = |call: usize| -> BTreeSet<u32> {
+        let mut data = dp2_data(ctx, cb, cmds.len() as u32);
+        data.dwFlags = 1; // USERMEMVERTICES
+        data.dwVertexType = 0x44;
+        data.lpDDVertex = vertices.as_ptr() as *mut c_void;
+        data.dwVertexLength = 10;
+        data.dwVertexSize = 20;
+        // SAFETY: `vertices` holds the 200 bytes described for the call
+        // (the hook and another thread change them, which the ABI allows).
+        unsafe { D3dDrawPrimitives2(&mut data) };
+        assert_eq!(data.dwVertexSize, codes::D3D_OK, "call {call}");
+        let mut px = vec![0u8; (SIZE * SIZE * 4) as usize];
+        // SAFETY: `px` has the size given.
+        let r = unsafe { softhal_present(rt, px.as_mut_ptr().cast(), SIZE * 4, px.len() as u32) };
+        assert_eq!(r, OK);
+        px.chunks_exact(4)
+            .map(|p| u32::from_be_bytes([p[3], p[0], p[1], p[2]])) // RGBA bytes → 0xAARRGGBB
+            .collect()
+    };
+    // The hook alone: each frame has the colour vertex 0 had before its call.
+    for call in 0..4 {
+        let before = vertices[4].load(Ordering::Relaxed);
+        assert_eq!(frame(call), [before].into(), "call {call}");
+        assert_ne!(vertices[4].load(Ordering::Relaxed), before, "the hook ran");
+    }
+    // The hook and a racing guest thread.
+    let stop = Arc::new(AtomicBool::new(false));
+    let guest = {
+        let (vertices, stop) = (Arc::clone(&vertices), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                vertices[4].fetch_xor(0x00FF_00FF, Ordering::Relaxed);
+                std::hint::spin_loop();
+            }
+        })
+    };
+    for call in 4..300 {
+        let colours = frame(call);
+        assert!(
+            colours == [RED].into() || colours == [BLUE].into(),
+            "call {call}: the frame mixes {colours:08X?}"
+        );
+    }
+    stop.store(true, Ordering::Relaxed);
+    guest.join().unwrap();
+    // SAFETY: valid driver.
+    unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+    GUEST_COLOUR.store(null_mut(), Ordering::Relaxed);
 }
 
 #[test]
