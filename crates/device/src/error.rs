@@ -15,7 +15,7 @@ use softhal_wire::names::codes;
 use softhal_wire::DecodeError;
 
 /// Everything that can go wrong in the device.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, strum::EnumCount)]
 #[non_exhaustive]
 pub enum DeviceError {
     /// A handle that does not name a live object of this driver (never
@@ -157,6 +157,97 @@ impl DeviceError {
     }
 }
 
+impl DeviceError {
+    /// A stable snake_case name of the cause, for logs, tools and
+    /// `docs/errors.md` (the wrapped layers' errors have their own kinds:
+    /// [`DecodeError::kind`](softhal_wire::DecodeErrorKind::code),
+    /// [`PipelineError::kind`], [`SubmitError::kind`](softhal_submit::SubmitError::kind)).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DeviceError::BadHandle { .. } => "bad_handle",
+            DeviceError::WrongKind { .. } => "wrong_kind",
+            DeviceError::Decode(_) => "decode",
+            DeviceError::UnknownCommand { .. } => "unknown_command",
+            DeviceError::OutOfRange { .. } => "out_of_range",
+            DeviceError::BadValue { .. } => "bad_value",
+            DeviceError::UnsupportedFormat { .. } => "unsupported_format",
+            DeviceError::Limit { .. } => "limit",
+            DeviceError::Fvf(_) => "fvf",
+            DeviceError::NoPosition => "no_position",
+            DeviceError::BadShader(_) => "bad_shader",
+            DeviceError::Unsupported(_) => "unsupported",
+            DeviceError::StateBlock(_) => "state_block",
+            DeviceError::Pipeline(_) => "pipeline",
+            DeviceError::Submit(_) => "submit",
+            DeviceError::ContextBad(_) => "context_bad",
+            DeviceError::WasStillDrawing => "was_still_drawing",
+            DeviceError::InvalidParams(_) => "invalid_params",
+            DeviceError::OutOfMemory => "out_of_memory",
+        }
+    }
+
+    /// One error of every kind (`docs/errors.md` is generated from these;
+    /// the wrapped layers list theirs with their own `examples`).
+    pub fn examples() -> Vec<DeviceError> {
+        vec![
+            DeviceError::BadHandle {
+                handle: 0x0001_0007,
+                what: "texture",
+            },
+            DeviceError::WrongKind {
+                handle: 0x0001_0002,
+                expected: "vertex buffer",
+                actual: "render target",
+            },
+            DeviceError::Decode(DecodeError {
+                offset: 8,
+                opcode: Some(3),
+                kind: softhal_wire::DecodeErrorKind::TruncatedPayload {
+                    needed: 8,
+                    available: 4,
+                },
+            }),
+            DeviceError::UnknownCommand { opcode: 200 },
+            DeviceError::OutOfRange {
+                what: "light index",
+                value: 300,
+                limit: u64::from(crate::limits::MAX_LIGHTS),
+            },
+            DeviceError::BadValue {
+                what: "D3DTRANSFORMSTATETYPE",
+                value: 99,
+            },
+            DeviceError::UnsupportedFormat {
+                format: 50,
+                usage: "a render target",
+            },
+            DeviceError::Limit {
+                what: "surfaces",
+                max: crate::limits::MAX_SURFACES as u64,
+            },
+            DeviceError::Fvf(FvfError::Reserved0(0x1)),
+            DeviceError::NoPosition,
+            DeviceError::BadShader("declaration without an END token"),
+            DeviceError::Unsupported("stream frequency dividers (instancing)"),
+            DeviceError::StateBlock("END without BEGIN"),
+            DeviceError::Pipeline(PipelineError::BadDimensions {
+                width: 0,
+                height: 16,
+                max: softhal_pipeline::limits::MAX_DIMENSION,
+            }),
+            DeviceError::Submit(softhal_submit::SubmitError::InvalidArg(
+                "reserved flag bits",
+            )),
+            DeviceError::ContextBad(0x0001_0009),
+            DeviceError::WasStillDrawing,
+            DeviceError::InvalidParams(
+                "dwCommandOffset + dwCommandLength exceeds the command surface",
+            ),
+            DeviceError::OutOfMemory,
+        ]
+    }
+}
+
 /// Shorthand.
 pub type Result<T, E = DeviceError> = core::result::Result<T, E>;
 
@@ -171,5 +262,20 @@ pub(crate) fn check_below(what: &'static str, value: u64, limit: u64) -> Result<
         Ok(())
     } else {
         Err(range(what, value, limit))
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use strum::EnumCount;
+
+    #[test]
+    fn examples_cover_every_kind_once() {
+        let ex = DeviceError::examples();
+        let kinds: BTreeSet<_> = ex.iter().map(DeviceError::kind).collect();
+        assert_eq!(ex.len(), DeviceError::COUNT);
+        assert_eq!(kinds.len(), DeviceError::COUNT);
     }
 }

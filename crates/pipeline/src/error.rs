@@ -9,7 +9,7 @@
 use crate::format::Format;
 
 /// Everything that can go wrong in the pipeline.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, strum::EnumCount)]
 #[non_exhaustive]
 pub enum PipelineError {
     /// A surface dimension is zero or above [`crate::limits::MAX_DIMENSION`].
@@ -91,4 +91,81 @@ pub enum PipelineError {
     /// Writing a PNG failed.
     #[error("PNG export failed: {0}")]
     Png(String),
+}
+
+impl PipelineError {
+    /// A stable snake_case name of the cause, for logs, tools and
+    /// `docs/errors.md`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PipelineError::BadDimensions { .. } => "bad_dimensions",
+            PipelineError::BadPitch { .. } => "bad_pitch",
+            PipelineError::SurfaceTooLarge { .. } => "surface_too_large",
+            PipelineError::BadFormat { .. } => "bad_format",
+            PipelineError::DepthTooSmall { .. } => "depth_too_small",
+            PipelineError::BadVertexLayout { .. } => "bad_vertex_layout",
+            PipelineError::VertexBufferTooSmall { .. } => "vertex_buffer_too_small",
+            PipelineError::IndexBufferTooSmall { .. } => "index_buffer_too_small",
+            PipelineError::ThreadPool(_) => "thread_pool",
+            PipelineError::Png(_) => "png",
+        }
+    }
+
+    /// One error of every kind (`docs/errors.md` is generated from these).
+    pub fn examples() -> Vec<PipelineError> {
+        vec![
+            PipelineError::BadDimensions {
+                width: 0,
+                height: 16,
+                max: crate::limits::MAX_DIMENSION,
+            },
+            PipelineError::BadPitch {
+                pitch: 8,
+                width: 4,
+                bytes_per_pixel: 4,
+            },
+            PipelineError::SurfaceTooLarge {
+                bytes: 1 << 32,
+                max: 1 << 31,
+            },
+            PipelineError::BadFormat {
+                format: Format::R5G6B5,
+                usage: "a depth buffer",
+            },
+            PipelineError::DepthTooSmall {
+                depth_w: 32,
+                depth_h: 32,
+                color_w: 64,
+                color_h: 64,
+            },
+            PipelineError::BadVertexLayout {
+                reason: "no position",
+            },
+            PipelineError::VertexBufferTooSmall {
+                needed: 12,
+                available: 10,
+            },
+            PipelineError::IndexBufferTooSmall {
+                needed: 6,
+                available: 3,
+            },
+            PipelineError::ThreadPool("the system refused a thread".into()),
+            PipelineError::Png("disk full".into()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use strum::EnumCount;
+
+    #[test]
+    fn examples_cover_every_kind_once() {
+        let ex = PipelineError::examples();
+        let kinds: BTreeSet<_> = ex.iter().map(PipelineError::kind).collect();
+        assert_eq!(ex.len(), PipelineError::COUNT);
+        assert_eq!(kinds.len(), PipelineError::COUNT);
+    }
 }

@@ -8,7 +8,7 @@
 use softhal_wire::names::codes;
 
 /// Why a render callback (or another kernel call) failed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, strum::EnumCount)]
 #[non_exhaustive]
 pub enum SubmitError {
     /// A privileged packet (fence, residency, context switch) in a user
@@ -84,7 +84,65 @@ impl SubmitError {
             SubmitError::InvalidArg(_) => codes::E_INVALIDARG,
         }
     }
+
+    /// A stable snake_case name of the cause, for logs, tools and
+    /// `docs/errors.md`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SubmitError::Privileged { .. } => "privileged",
+            SubmitError::Invalid { .. } => "invalid_instruction",
+            SubmitError::Handle { .. } => "invalid_handle",
+            SubmitError::Locked(_) => "locked_allocation",
+            SubmitError::UserBuffer { .. } => "invalid_user_buffer",
+            SubmitError::Limit { .. } => "limit",
+            SubmitError::InvalidArg(_) => "invalid_arg",
+        }
+    }
+
+    /// One error of every kind (`docs/errors.md` is generated from these).
+    pub fn examples() -> Vec<SubmitError> {
+        vec![
+            SubmitError::Privileged {
+                opcode: 0x40,
+                offset: 8,
+            },
+            SubmitError::Invalid {
+                offset: 8,
+                reason: "unknown packet",
+            },
+            SubmitError::Handle {
+                reason: "allocation-list entry names no live allocation",
+                value: 0x1234,
+            },
+            SubmitError::Locked(0x1234),
+            SubmitError::UserBuffer {
+                offset: 12,
+                reason: "packet runs past CommandLength",
+            },
+            SubmitError::Limit {
+                what: "command buffer bytes",
+                value: u64::from(crate::limits::MAX_COMMAND_BUFFER_BYTES) + 4,
+                limit: u64::from(crate::limits::MAX_COMMAND_BUFFER_BYTES),
+            },
+            SubmitError::InvalidArg("reserved flag bits"),
+        ]
+    }
 }
 
 /// Result alias.
 pub type Result<T> = std::result::Result<T, SubmitError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use strum::EnumCount;
+
+    #[test]
+    fn examples_cover_every_kind_once() {
+        let ex = SubmitError::examples();
+        let kinds: BTreeSet<_> = ex.iter().map(SubmitError::kind).collect();
+        assert_eq!(ex.len(), SubmitError::COUNT);
+        assert_eq!(kinds.len(), SubmitError::COUNT);
+    }
+}

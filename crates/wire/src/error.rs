@@ -8,7 +8,7 @@
 use thiserror::Error;
 
 /// Why a command could not be parsed.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error, strum::EnumCount)]
 pub enum DecodeErrorKind {
     /// Fewer than 4 bytes left for the command header.
     #[error("truncated command header: {available} byte(s) left, a header needs 4")]
@@ -84,6 +84,36 @@ impl DecodeErrorKind {
             DecodeErrorKind::BadResume { .. } => "bad_resume",
         }
     }
+
+    /// One error of every kind (`docs/errors.md` is generated from these).
+    pub fn examples() -> Vec<DecodeErrorKind> {
+        vec![
+            DecodeErrorKind::TruncatedHeader { available: 2 },
+            DecodeErrorKind::TruncatedPayload {
+                needed: 8,
+                available: 4,
+            },
+            DecodeErrorKind::ImmDataPastEnd {
+                data_offset: 16,
+                needed: 60,
+                available: 40,
+            },
+            DecodeErrorKind::CountOverflow {
+                what: "index bytes",
+            },
+            DecodeErrorKind::NoVertexStride,
+            DecodeErrorKind::BadResponseSize {
+                total_size: 8,
+                needed: 12,
+            },
+            DecodeErrorKind::UnknownOpcode { opcode: 200 },
+            DecodeErrorKind::BadResume {
+                target: 4,
+                current: 8,
+                len: 64,
+            },
+        ]
+    }
 }
 
 /// A command that could not be parsed, and where.
@@ -144,4 +174,19 @@ pub enum EncodeError {
     /// `Unknown` commands carry no payload and cannot be encoded.
     #[error("an unknown opcode ({0}) cannot be encoded")]
     Unknown(u8),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use strum::EnumCount;
+
+    #[test]
+    fn examples_cover_every_kind_once() {
+        let ex = DecodeErrorKind::examples();
+        let codes: BTreeSet<_> = ex.iter().map(DecodeErrorKind::code).collect();
+        assert_eq!(ex.len(), DecodeErrorKind::COUNT);
+        assert_eq!(codes.len(), DecodeErrorKind::COUNT);
+    }
 }
