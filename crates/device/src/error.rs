@@ -268,14 +268,14 @@ pub(crate) fn check_below(what: &'static str, value: u64, limit: u64) -> Result<
 #[cfg(test)]
 mod kind_tests {
     use super::*;
-    use std::collections::BTreeSet;
     use strum::EnumCount;
 
     #[test]
     fn examples_cover_every_kind_once() {
-        let ex = DeviceError::examples();
-        let kinds: BTreeSet<_> = ex.iter().map(DeviceError::kind).collect();
-        assert_eq!(ex.len(), DeviceError::COUNT);
-        assert_eq!(kinds.len(), DeviceError::COUNT);
+        softhal_testkit::check_one_example_per_kind(
+            &DeviceError::examples(),
+            DeviceError::kind,
+            DeviceError::COUNT,
+        );
     }
 }

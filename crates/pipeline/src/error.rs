@@ -158,14 +158,14 @@ impl PipelineError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
     use strum::EnumCount;
 
     #[test]
     fn examples_cover_every_kind_once() {
-        let ex = PipelineError::examples();
-        let kinds: BTreeSet<_> = ex.iter().map(PipelineError::kind).collect();
-        assert_eq!(ex.len(), PipelineError::COUNT);
-        assert_eq!(kinds.len(), PipelineError::COUNT);
+        softhal_testkit::check_one_example_per_kind(
+            &PipelineError::examples(),
+            PipelineError::kind,
+            PipelineError::COUNT,
+        );
     }
 }

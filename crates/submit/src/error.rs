@@ -135,14 +135,14 @@ pub type Result<T> = std::result::Result<T, SubmitError>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
     use strum::EnumCount;
 
     #[test]
     fn examples_cover_every_kind_once() {
-        let ex = SubmitError::examples();
-        let kinds: BTreeSet<_> = ex.iter().map(SubmitError::kind).collect();
-        assert_eq!(ex.len(), SubmitError::COUNT);
-        assert_eq!(kinds.len(), SubmitError::COUNT);
+        softhal_testkit::check_one_example_per_kind(
+            &SubmitError::examples(),
+            SubmitError::kind,
+            SubmitError::COUNT,
+        );
     }
 }

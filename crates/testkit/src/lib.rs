@@ -1,4 +1,4 @@
-//! # softhal-testkit: golden files for softhal's test suites
+//! # softhal-testkit: golden files (and small shared checks) for softhal's test suites
 //!
 //! In: what a test produced (RGBA8 pixels, or text) and the path of its
 //! golden file under `testdata/`. Out: nothing when they match; a panic that
@@ -184,6 +184,18 @@ pub fn check_golden_text(golden: &Path, actual: &str) {
             golden.display()
         );
     }
+}
+
+/// Checks an error type's `examples()`: exactly one example of each of its
+/// `count` kinds (`strum::EnumCount::COUNT`), with distinct stable names.
+pub fn check_one_example_per_kind<E>(examples: &[E], name: fn(&E) -> &'static str, count: usize) {
+    let names: std::collections::BTreeSet<&str> = examples.iter().map(name).collect();
+    assert_eq!(examples.len(), count, "examples: one per kind");
+    assert_eq!(
+        names.len(),
+        count,
+        "kind names: distinct, one per kind: {names:?}"
+    );
 }
 
 #[cfg(test)]

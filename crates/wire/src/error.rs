@@ -179,14 +179,14 @@ pub enum EncodeError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
     use strum::EnumCount;
 
     #[test]
     fn examples_cover_every_kind_once() {
-        let ex = DecodeErrorKind::examples();
-        let codes: BTreeSet<_> = ex.iter().map(DecodeErrorKind::code).collect();
-        assert_eq!(ex.len(), DecodeErrorKind::COUNT);
-        assert_eq!(codes.len(), DecodeErrorKind::COUNT);
+        softhal_testkit::check_one_example_per_kind(
+            &DecodeErrorKind::examples(),
+            DecodeErrorKind::code,
+            DecodeErrorKind::COUNT,
+        );
     }
 }
