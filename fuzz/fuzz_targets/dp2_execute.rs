@@ -9,7 +9,10 @@
 //!   surface (depth, textures, buffers) and the same `Driver::snapshot`;
 //! * **bounded memory** (P6): the peak of live heap bytes of one run stays
 //!   under the bytes of the surfaces it creates + `EXEC_HEAP_SLACK`
-//!   (documented in `docs/limits.md`).
+//!   (documented in `docs/limits.md`);
+//! * **layered oracle** (P13, in `common/dp2.rs`, so `dp2_threads` checks it
+//!   too): no input ends in a pipeline error, or in a submission refused for
+//!   anything but a limit — the device validates all of it first.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use softhal_wire::names::codes;

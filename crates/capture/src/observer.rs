@@ -137,7 +137,6 @@ pub fn contents(d: &Driver, h: u32) -> Vec<u8> {
 /// with zeros whole (`memcmp`), then the bytes of the last non-zero block
 /// are scanned.
 fn last_nonzero(b: &[u8]) -> Option<usize> {
-    const BLOCK: usize = 4096;
     static ZEROS: [u8; BLOCK] = [0; BLOCK];
     let block = b
         .chunks(BLOCK)
@@ -150,15 +149,48 @@ fn last_nonzero(b: &[u8]) -> Option<usize> {
 /// The range of `after` that differs from `before` (first to last changed
 /// byte, compared over the common length): (offset, bytes).
 pub fn changed(before: &[u8], after: &[u8]) -> (u32, Vec<u8>) {
-    let first = after.iter().zip(before).position(|(a, b)| a != b);
-    let last = after.iter().zip(before).rposition(|(a, b)| a != b);
-    match (first, last) {
+    let n = before.len().min(after.len());
+    let (before, after) = (
+        before.get(..n).unwrap_or_default(),
+        after.get(..n).unwrap_or_default(),
+    );
+    match (
+        first_difference(before, after),
+        last_difference(before, after),
+    ) {
         (Some(f), Some(l)) => (
             u32::try_from(f).unwrap_or(u32::MAX),
             after.get(f..=l).unwrap_or_default().to_vec(),
         ),
         _ => (0, Vec::new()),
     }
+}
+
+/// Bytes compared whole (`memcmp`) before a block is scanned byte by byte.
+const BLOCK: usize = 4096;
+
+/// The first index where `a` and `b` (of equal length) differ: blocks are
+/// compared whole, then the first differing block is scanned.
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let block = a
+        .chunks(BLOCK)
+        .zip(b.chunks(BLOCK))
+        .position(|(x, y)| x != y)?;
+    let start = block * BLOCK;
+    let (x, y) = (a.chunks(BLOCK).nth(block)?, b.chunks(BLOCK).nth(block)?);
+    Some(start + x.iter().zip(y).position(|(p, q)| p != q)?)
+}
+
+/// The last index where `a` and `b` (of equal length) differ, as
+/// [`first_difference`] from the end.
+fn last_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let block = a
+        .chunks(BLOCK)
+        .zip(b.chunks(BLOCK))
+        .rposition(|(x, y)| x != y)?;
+    let start = block * BLOCK;
+    let (x, y) = (a.chunks(BLOCK).nth(block)?, b.chunks(BLOCK).nth(block)?);
+    Some(start + x.iter().zip(y).rposition(|(p, q)| p != q)?)
 }
 
 impl<W: Write> Observer<W> {
@@ -523,10 +555,53 @@ pub fn submit_answer(rd: &RenderData, hr: u32) -> Answer {
 
 #[cfg(test)]
 mod tests {
-    use super::last_nonzero;
+    use super::{changed, last_nonzero};
 
     /// The block scan finds the same byte as a plain reverse scan, for
     /// every position of the last non-zero byte around block edges.
+    /// Found by `capi_entry` (a 13 s libFuzzer timeout): unlocking a
+    /// buffer at the 256 MiB cap while capturing compared the lock copy
+    /// with the surface byte by byte, twice. Blocks are now compared whole;
+    /// the result must be the plain scan's.
+    #[test]
+    fn regression_changed_compares_blocks_and_matches_a_plain_scan() {
+        let plain = |a: &[u8], b: &[u8]| {
+            let f = b.iter().zip(a).position(|(x, y)| x != y);
+            let l = b.iter().zip(a).rposition(|(x, y)| x != y);
+            match (f, l) {
+                (Some(f), Some(l)) => (f as u32, b[f..=l].to_vec()),
+                _ => (0, Vec::new()),
+            }
+        };
+        for len in [0usize, 1, 4095, 4096, 4097, 9000] {
+            let before: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+            let spots = [0, 1, len / 2, len.saturating_sub(2), len.saturating_sub(1)];
+            for &i in &spots {
+                for &j in &spots {
+                    if i > j || j >= len {
+                        continue;
+                    }
+                    let mut after = before.clone();
+                    after[i] ^= 0x55;
+                    after[j] ^= 0xAA;
+                    // Longer or shorter `after`: only the common length counts.
+                    for extra in [0usize, 3] {
+                        let mut a = after.clone();
+                        a.extend(std::iter::repeat(9).take(extra));
+                        assert_eq!(
+                            changed(&before, &a),
+                            plain(&before, &a),
+                            "{len} {i} {j} {extra}"
+                        );
+                        let short = &after[..len - len.min(extra)];
+                        assert_eq!(changed(&before, short), plain(&before, short));
+                    }
+                }
+            }
+            assert_eq!(changed(&before, &before), (0, Vec::new()));
+        }
+    }
+
     #[test]
     fn last_nonzero_matches_a_plain_scan() {
         for len in [0usize, 1, 63, 64, 65, 4095, 4096, 4097, 9000] {

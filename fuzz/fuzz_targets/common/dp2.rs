@@ -56,7 +56,9 @@
 #![allow(dead_code)]
 
 use softhal_device::handle::Slab;
-use softhal_device::{D3dFormat, DrawPrimitives2Data, Driver, Format, LockFlags, SurfaceDesc};
+use softhal_device::{
+    D3dFormat, DeviceError, DrawPrimitives2Data, Driver, Format, LockFlags, SurfaceDesc,
+};
 
 /// The FVFs byte 0 selects: the DX6/7 shapes (0–7), then 3-D texture
 /// coordinates (cube/volume lookups), blend weights with and without
@@ -431,6 +433,18 @@ pub fn run(
     d.dw_command_offset = start as u32;
     d.ddrval = input.stride as u32;
     driver.draw_primitives2(&mut d);
+    // P13, the layered oracle: the device validates everything the
+    // pipeline and the kernel check again, so no DP2 input may end in a
+    // pipeline error, or in a submission refused for anything but a limit
+    // (docs/errors.md lists which device check guards each).
+    if let Some(f) = driver.last_error() {
+        let leaked = match &f.error {
+            DeviceError::Pipeline(_) => true,
+            DeviceError::Submit(e) => e.kind() != "limit",
+            _ => false,
+        };
+        assert!(!leaked, "a lower layer caught DP2 input the device let through: {f:?}");
+    }
     if trace() {
         eprintln!(
             "dp2: length {len} ddrval {:#x} error offset {} flags {:#x} last error {:?}",
