@@ -557,12 +557,21 @@ fn run(data: &[u8]) -> bool {
                 } else {
                     FVFS[usize::from(b.u8()) % FVFS.len()]
                 };
-                let vertex_size = u32::from(b.u8() % 64);
+                // dwVertexSize: mostly the FVF's stride (as a DX6/7 runtime
+                // passes it), sometimes anything (a DX8 runtime's stream
+                // stride, or a lying guest).
+                let fvf_stride = softhal_wire::fvf::vertex_stride(fvf).unwrap_or(0);
+                let vertex_size = if b.u8().is_multiple_of(4) {
+                    u32::from(b.u8() % 64)
+                } else {
+                    fvf_stride
+                };
                 let flags = u32::from(b.u8());
                 let mut verts = b.chunk().to_vec();
                 let voff = usize::from(b.u8() % 16).min(verts.len());
-                let stride = softhal_wire::fvf::vertex_stride(fvf).unwrap_or(vertex_size) as usize;
-                let vlen = match (verts.len() - voff).checked_div(stride) {
+                // Honest lengths as the DDK defines them: dwVertexLength
+                // vertices of dwVertexSize bytes after dwVertexOffset.
+                let vlen = match (verts.len() - voff).checked_div(vertex_size as usize) {
                     Some(n) => n as u32,
                     None => u32::from(b.u8()),
                 };

@@ -143,9 +143,10 @@ struct Dp2Out {
 /// * `lpDDCommands` is a command-buffer `softhal_surface` of the context's
 ///   driver; `dwCommandOffset`/`dwCommandLength` select the commands.
 /// * With `D3DHALDP2_USERMEMVERTICES`, `lpVertices` points to host memory
-///   of which exactly `dwVertexOffset + dwVertexLength × stride` bytes are
-///   read (stride = the FVF's, or `dwVertexSize` when `dwVertexType` is not
-///   a valid FVF). Otherwise `lpDDVertex` is a vertex-buffer surface (or
+///   of which exactly `dwVertexOffset + dwVertexLength × dwVertexSize`
+///   bytes are read (the DDK's valid data); a `dwVertexSize` smaller than
+///   a vertex of a valid FVF `dwVertexType` is `D3DERR_INVALIDVERTEXFORMAT`
+///   before anything is read. Otherwise `lpDDVertex` is a vertex-buffer surface (or
 ///   NULL; an unknown one counts as no vertex data).
 /// * With `D3DHALDP2_EXECUTEBUFFER`, `lpdwRStates` (256 DWORDs, 4-aligned)
 ///   receives every render state processed.
@@ -195,9 +196,18 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
     let mut vertex_surface = 0;
     let mut user_vertices: Option<Vec<u8>> = None;
     if user {
-        let stride = softhal_wire::fvf::vertex_stride(d.dwVertexType).unwrap_or(vertex_size);
+        // The DDK defines the valid user memory as dwVertexLength vertices
+        // of dwVertexSize bytes from dwVertexOffset: that is all softhal
+        // may read. A dwVertexSize smaller than a vertex of dwVertexType
+        // contradicts the FVF (the draws would read vertices of the FVF's
+        // stride beyond it): the call is refused before any byte is read.
+        if let Ok(stride) = softhal_wire::fvf::vertex_stride(d.dwVertexType) {
+            if d.dwVertexLength > 0 && vertex_size < stride {
+                return Err(hr(codes::D3DERR_INVALIDVERTEXFORMAT));
+            }
+        }
         let len = u64::from(d.dwVertexLength)
-            .checked_mul(u64::from(stride))
+            .checked_mul(u64::from(vertex_size))
             .and_then(|n| n.checked_add(u64::from(d.dwVertexOffset)))
             .ok_or(INVALIDARG)?;
         // User-memory vertices are a vertex buffer in the host's memory:
@@ -208,9 +218,10 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
         let len = usize::try_from(len).map_err(|_| INVALIDARG)?;
         if !d.lpDDVertex.is_null() || len == 0 {
             // SAFETY: the host gave lpVertices with dwVertexLength vertices
-            // of this stride after dwVertexOffset bytes; host_copy rejects
-            // wrapping ranges. A null pointer with len 0 yields no bytes.
-            // The call (and its capture record) use this one copy.
+            // of dwVertexSize bytes after dwVertexOffset bytes (the DDK's
+            // definition of the valid data); host_copy rejects wrapping
+            // ranges. A null pointer with len 0 yields no bytes. The call
+            // (and its capture record) use this one copy.
             user_vertices =
                 Some(unsafe { host_copy(d.lpDDVertex as *const u8, len) }.ok_or(INVALIDARG)?);
         }

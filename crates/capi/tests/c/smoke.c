@@ -663,6 +663,9 @@ int main(int argc, char **argv) {
 
     /* ---- call-level errors ---- */
     CHECK(D3dDrawPrimitives2(NULL) == DDHAL_DRIVER_NOTHANDLED);
+    /* dwVertexSize shares storage with ddrval: set it again before a call
+       (softhal reads dwVertexLength x dwVertexSize bytes of lpVertices). */
+    dp2.dwVertexSize = sizeof(TLVERTEX);
     {
         D3DHAL_DRAWPRIMITIVES2DATA bad = dp2;
         int not_a_surface = 0;
@@ -686,6 +689,11 @@ int main(int argc, char **argv) {
         bad.lpdwRStates = (LPDWORD)((BYTE *)rstates + 1); /* misaligned */
         CHECK(D3dDrawPrimitives2(&bad) == DDHAL_DRIVER_HANDLED);
         CHECK_HR(bad.ddrval, DDERR_INVALIDPARAMS);
+        bad = dp2;
+        bad.dwVertexSize = 12; /* smaller than the FVF's 20-byte vertex: refused unread */
+        CHECK(D3dDrawPrimitives2(&bad) == DDHAL_DRIVER_HANDLED);
+        CHECK_HR(bad.ddrval, D3DERR_INVALIDVERTEXFORMAT);
+        CHECK(bad.dwErrorOffset == bad.dwCommandOffset);
         bad = dp2;
         bad.lpVertices = NULL; /* USERMEMVERTICES without vertices */
         CHECK(D3dDrawPrimitives2(&bad) == DDHAL_DRIVER_HANDLED);
