@@ -3,14 +3,21 @@
 //! is a SIGSEGV that kills the test binary, so each test passing shows
 //! that softhal stays inside the range.
 //!
-//! The range here: user-memory vertices, `dwVertexLength × dwVertexSize`
-//! bytes from `lpVertices` (`dwVertexOffset` included) — the DDK's
-//! definition of the valid vertex data.
+//! The ranges (the audit of `crates/capi`, `docs/threat-model.md` T2):
+//! user-memory vertices (`dwVertexLength × dwVertexSize` bytes from
+//! `lpVertices`, `dwVertexOffset` included), `lpdwRStates` (256 DWORDs),
+//! `D3dClear2`'s `lpRects` (`dwNumRects` `D3DRECT`s), the DDI call
+//! structures themselves, softhal's own in and out structures, a capture
+//! path (up to its NUL), and the output buffers of `softhal_present` and
+//! `softhal_get_last_error`. DP2 command and index data live in softhal
+//! surfaces, not in host memory; the unknown-command hook is handed
+//! softhal's own copy of the commands.
 #![cfg(unix)]
 #![allow(unsafe_code)]
 
 use softhal::*;
 use softhal_wire::names::codes;
+use std::mem::size_of;
 use std::ptr::null_mut;
 
 mod common;
@@ -57,6 +64,25 @@ impl Guarded {
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len());
             p
         }
+    }
+
+    /// Writes `v` so that it ends at the boundary; returns its address.
+    fn place_value<T: Copy>(&mut self, v: T) -> *mut T {
+        assert!(size_of::<T>() <= self.page);
+        // SAFETY: the range is inside the mapped page; the address is
+        // checked to be aligned for T before the write.
+        unsafe {
+            let p = self.base.add(self.page - size_of::<T>()).cast::<T>();
+            assert!(p.is_aligned());
+            p.write(v);
+            p
+        }
+    }
+
+    /// Reads back `len` bytes ending at the boundary.
+    fn tail(&self, len: usize) -> Vec<u8> {
+        // SAFETY: inside the mapped page.
+        unsafe { std::slice::from_raw_parts(self.base.add(self.page - len), len).to_vec() }
     }
 }
 
@@ -161,4 +187,227 @@ fn user_vertices_are_read_exactly_to_dw_vertex_offset_plus_length_times_size() {
     assert!(pixels(rt).iter().all(|&c| c == 0xFF00_FF00));
     // SAFETY: valid driver.
     unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+}
+
+/// `lpdwRStates` is D3DHAL_MAX_RSTATES = 256 DWORDs: the array ends at the
+/// unmapped page, and the RENDERSTATE the call processes is mirrored into
+/// it (D3DRS_CULLMODE = 22 set to D3DCULL_NONE = 1) while the last slot
+/// (255) keeps the host's value.
+#[test]
+fn lpdw_rstates_is_read_and_written_within_its_256_dwords() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let ctx = context(d, rt);
+    // D3DDP2OP_RENDERSTATE (8), one D3DHAL_DP2RENDERSTATE {22, 1}.
+    let cmds = [8u8, 0, 1, 0, 22, 0, 0, 0, 1, 0, 0, 0];
+    write(cb, 0, &cmds);
+    let mut g = Guarded::new();
+    let init: Vec<u8> = (0..256u32)
+        .flat_map(|i| (0xA000 + i).to_ne_bytes())
+        .collect();
+    let p = g.place(&init).cast::<u32>();
+    let mut data = dp2_data(ctx, cb, cmds.len() as u32);
+    data.dwFlags = 2; // D3DHALDP2_EXECUTEBUFFER
+    data.lpdwRStates = p;
+    // SAFETY: lpdwRStates holds 256 DWORDs.
+    unsafe { D3dDrawPrimitives2(&mut data) };
+    assert_eq!(data.dwVertexSize, codes::D3D_OK);
+    let out: Vec<u32> = g
+        .tail(1024)
+        .chunks_exact(4)
+        .map(|c| u32::from_ne_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(out[22], 1);
+    assert_eq!(out[255], 0xA000 + 255);
+    // SAFETY: valid driver.
+    unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+}
+
+/// `D3dClear2` reads exactly `dwNumRects` D3DRECTs: two 4×4 rects ending at
+/// the unmapped page clear 2 × 16 = 32 of the 64 pixels to the fill colour.
+#[test]
+fn clear2_rects_are_read_within_dw_num_rects() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let ctx = context(d, rt);
+    let mut g = Guarded::new();
+    let rects: Vec<u8> = [[0i32, 0, 4, 4], [4, 4, 8, 8]]
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_ne_bytes())
+        .collect();
+    let p = g.place(&rects).cast::<D3DRECT>();
+    let mut c = D3DHAL_CLEAR2DATA {
+        dwhContext: ctx,
+        dwFlags: 1, // D3DCLEAR_TARGET
+        dwFillColor: 0xFFFF_0000,
+        dvFillDepth: 1.0,
+        dwFillStencil: 0,
+        lpRects: p,
+        dwNumRects: 2,
+        ddrval: -1,
+    };
+    // SAFETY: lpRects holds dwNumRects rects.
+    unsafe { D3dClear2(&mut c) };
+    assert_eq!(c.ddrval, OK);
+    let px = pixels(rt);
+    assert_eq!(px.iter().filter(|&&c| c == 0xFFFF_0000).count(), 32);
+    assert_eq!((px[0], px[63], px[7]), (0xFFFF_0000, 0xFFFF_0000, 0));
+    // SAFETY: valid driver.
+    unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+}
+
+/// The call structures themselves are read and written only within their
+/// `sizeof`: each ends at the unmapped page.
+#[test]
+fn ddi_call_structures_are_accessed_within_their_size() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let mut g = Guarded::new();
+    // SAFETY: every pointer names a whole structure inside the mapping.
+    unsafe {
+        let c = g.place_value(context_create_data(d, rt));
+        assert_eq!(D3dContextCreate(c), codes::DDHAL_DRIVER_HANDLED);
+        assert_eq!((*c).ddrval, OK);
+        let ctx = (*c).dwhContext;
+        write(cb, 0, &ONE_TRIANGLE[..0]);
+        let p = g.place_value(dp2_data(ctx, cb, 0));
+        assert_eq!(D3dDrawPrimitives2(p), codes::DDHAL_DRIVER_HANDLED);
+        assert_eq!((*p).dwVertexSize, codes::D3D_OK);
+        let p = g.place_value(D3DHAL_CLEAR2DATA {
+            dwhContext: ctx,
+            dwFlags: 1,
+            dwFillColor: 0xFF00_00FF,
+            dvFillDepth: 1.0,
+            dwFillStencil: 0,
+            lpRects: null_mut(),
+            dwNumRects: 0,
+            ddrval: -1,
+        });
+        assert_eq!(D3dClear2(p), codes::DDHAL_DRIVER_HANDLED);
+        assert_eq!((*p).ddrval, OK);
+        let p = g.place_value(D3DHAL_VALIDATETEXTURESTAGESTATEDATA {
+            dwhContext: ctx,
+            dwFlags: 0,
+            dwReserved: 0,
+            dwNumPasses: 0,
+            ddrval: -1,
+        });
+        assert_eq!(D3dValidateTextureStageState(p), codes::DDHAL_DRIVER_HANDLED);
+        assert_eq!(((*p).ddrval, (*p).dwNumPasses), (OK, 1));
+        let p = g.place_value(D3DHAL_CONTEXTDESTROYDATA {
+            dwhContext: ctx,
+            ddrval: -1,
+        });
+        assert_eq!(D3dContextDestroy(p), codes::DDHAL_DRIVER_HANDLED);
+        assert_eq!((*p).ddrval, OK);
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+/// softhal's own in and out structures, each ending at the unmapped page:
+/// SOFTHAL_SURFACE_DESC (in and out), SOFTHAL_LOCKED_SURFACE, SOFTHAL_CAPS,
+/// the out-pointers of create calls, `*needed` and `*allocation`.
+#[test]
+fn softhal_structures_are_accessed_within_their_size() {
+    let d = driver();
+    let mut g = Guarded::new();
+    // SAFETY: every pointer names a whole value inside the mapping.
+    unsafe {
+        let desc = g.place_value(SOFTHAL_SURFACE_DESC {
+            dwSize: size_of::<SOFTHAL_SURFACE_DESC>() as u32,
+            dwKind: SOFTHAL_SURFACE_VERTEXBUFFER,
+            dwFormat: 0,
+            dwWidth: 64,
+            dwHeight: 1,
+            dwDepth: 1,
+            dwMipLevels: 1,
+            dwHandle: 0,
+        });
+        let mut h = Guarded::new();
+        let out = h.place_value::<*mut softhal_surface>(null_mut());
+        assert_eq!(softhal_surface_create(d, desc, out), OK);
+        let s = *out;
+        let got = g.place_value(SOFTHAL_SURFACE_DESC { dwSize: 0, ..*desc });
+        assert_eq!(softhal_surface_get_desc(s, got), OK);
+        assert_eq!((*got).dwWidth, 64);
+        let l = g.place_value(SOFTHAL_LOCKED_SURFACE {
+            pBits: null_mut(),
+            dwPitch: 0,
+            dwSize: 0,
+        });
+        assert_eq!(softhal_surface_lock(s, 0, l), OK);
+        assert_eq!((*l).dwSize, 64);
+        assert_eq!(softhal_surface_unlock(s), OK);
+        let a = h.place_value(0u32);
+        assert_eq!(softhal_surface_get_allocation(s, a), OK);
+        assert_ne!(*a, 0);
+        let mut caps: SOFTHAL_CAPS = std::mem::zeroed();
+        caps.dwSize = size_of::<SOFTHAL_CAPS>() as u32;
+        let caps = g.place_value(caps);
+        assert_eq!(softhal_get_caps(d, caps), OK);
+        assert_ne!((*caps).MaxTextureWidth, 0);
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+/// `softhal_present` writes exactly `size` bytes (rows `pitch` apart) and
+/// `softhal_get_last_error` at most `size` bytes: both buffers end at the
+/// unmapped page.
+#[test]
+fn output_buffers_are_written_within_their_size() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let ctx = context(d, rt);
+    // An unknown opcode (0xEE) fails the call: there is a last error.
+    write(cb, 0, &[0xEE, 0, 0, 0]);
+    let mut data = dp2_data(ctx, cb, 4);
+    // SAFETY: no host ranges besides the structure.
+    unsafe { D3dDrawPrimitives2(&mut data) };
+    assert_eq!(data.dwVertexSize, codes::D3DERR_COMMAND_UNPARSED);
+    let mut g = Guarded::new();
+    let mut n = Guarded::new();
+    // SAFETY: each buffer holds the size given.
+    unsafe {
+        let buf = g.place(&[0xAA; 16]);
+        let needed = n.place_value(0u32);
+        assert_eq!(softhal_get_last_error(d, buf.cast(), 16, needed), OK);
+        let text = g.tail(16);
+        assert_eq!(text[15], 0, "truncated and NUL-terminated");
+        assert!(*needed > 16);
+        let px = g.place(&[0u8; 8 * 8 * 4]);
+        assert_eq!(softhal_present(rt, px.cast(), 32, 256), OK);
+        // One byte short: refused, nothing written beyond.
+        let px = g.place(&[0u8; 255]);
+        assert_eq!(
+            softhal_present(rt, px.cast(), 32, 255),
+            hr(codes::E_INVALIDARG)
+        );
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+/// A capture path is read up to its NUL, which is the last byte before
+/// the unmapped page.
+#[test]
+fn capture_path_is_read_up_to_its_nul() {
+    let dir = std::env::temp_dir().join(format!("softhal-guard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("guard.shcap");
+    let mut bytes = path.to_str().unwrap().as_bytes().to_vec();
+    bytes.push(0);
+    let d = driver();
+    let mut g = Guarded::new();
+    let p = g.place(&bytes);
+    // SAFETY: a NUL-terminated string inside the mapping.
+    unsafe {
+        assert_eq!(softhal_capture_start(d, p.cast()), OK);
+        assert_eq!(softhal_capture_stop(d), OK);
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+    assert!(std::fs::metadata(&path).unwrap().len() > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
