@@ -280,7 +280,7 @@ impl Host {
         let mut buffer = vec![0u8; offset];
         buffer.extend_from_slice(&cmd);
 
-        let mut allocs: Vec<D3DDDI_ALLOCATIONLIST> = (0..b.u8() % 7)
+        let allocs: Vec<D3DDDI_ALLOCATIONLIST> = (0..b.u8() % 7)
             .map(|_| D3DDDI_ALLOCATIONLIST {
                 hAllocation: self.allocation(b),
                 Value: u32::from(b.u8() & 3) | if b.u8().is_multiple_of(32) { 1 << 5 } else { 0 },
@@ -336,39 +336,49 @@ impl Host {
         };
         // SAFETY: D3DDDICB_RENDER is integers and pointers; all-zero is a valid value.
         let mut r: D3DDDICB_RENDER = unsafe { std::mem::zeroed() };
+        let context = self.render_context(b);
+        // The UMD's side of the contract: write the submission into the
+        // buffers softhal handed out for the context, as far as they
+        // reach (counts beyond them must be refused).
+        // SAFETY: valid out-pointer; the context is only looked up.
+        let got = unsafe { softhal_render_context_get_buffers(self.driver, context, &mut r) };
+        if got == 0 {
+            let bytes = &buffer[..(r.NewCommandBufferSize as usize).min(buffer.len())];
+            let n_al = (r.NewAllocationListSize as usize).min(allocs.len());
+            let n_pl = (r.NewPatchLocationListSize as usize).min(patches.len());
+            // SAFETY: softhal's buffers hold the sizes it reported; each
+            // copy stays within them and within the harness's data.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    bytes.as_ptr(),
+                    r.pNewCommandBuffer.cast::<u8>(),
+                    bytes.len(),
+                );
+                std::ptr::copy_nonoverlapping(allocs.as_ptr(), r.pNewAllocationList, n_al);
+                std::ptr::copy_nonoverlapping(patches.as_ptr(), r.pNewPatchLocationList, n_pl);
+            }
+        }
         r.CommandLength = command_length;
         r.CommandOffset = offset as u32;
         r.NumAllocations = short(b, allocs.len());
         r.NumPatchLocations = short(b, patches.len());
-        r.pNewCommandBuffer = if buffer.is_empty() {
-            null_mut()
+        r.NewCommandBufferSize = if b.u8().is_multiple_of(4) {
+            b.u32()
         } else {
-            buffer.as_mut_ptr().cast()
-        };
-        r.NewCommandBufferSize = b.u32();
-        r.pNewAllocationList = if allocs.is_empty() {
-            null_mut()
-        } else {
-            allocs.as_mut_ptr()
+            u32::from(b.u16())
         };
         r.NewAllocationListSize = u32::from(b.u16());
-        r.pNewPatchLocationList = if patches.is_empty() {
-            null_mut()
-        } else {
-            patches.as_mut_ptr()
-        };
         r.NewPatchLocationListSize = u32::from(b.u16());
         r.Flags = if b.u8().is_multiple_of(4) { b.u32() } else { 0 };
-        r.hContext = self.render_context(b);
+        r.hContext = context;
         r.BroadcastContextCount = u32::from(b.u8().is_multiple_of(32));
         let device: *mut c_void = if b.u8().is_multiple_of(16) {
             b.u32() as usize as *mut c_void
         } else {
             self.driver.cast()
         };
-        // SAFETY: every pointer in `r` points into this harness's buffers
-        // with at least the counted entries/bytes (`CommandOffset +
-        // CommandLength <= buffer.len()`, counts <= list lengths).
+        // SAFETY: `r` holds only counts and handles: softhal reads the
+        // submission from its own buffers (the pNew* fields are outputs).
         let code = unsafe { softhal_render_cb(device, &mut r) };
         assert_ne!(
             code as u32,
@@ -381,6 +391,24 @@ impl Host {
             "render_cb: undocumented result {:#x}",
             code as u32
         );
+        // The buffers handed out are as large as the sizes say: every byte
+        // is the host's to write (ASan checks the bounds).
+        if !r.pNewCommandBuffer.is_null() {
+            // SAFETY: softhal's contract for the buffers it hands out.
+            unsafe {
+                std::ptr::write_bytes(
+                    r.pNewCommandBuffer.cast::<u8>(),
+                    0,
+                    r.NewCommandBufferSize as usize,
+                );
+                std::ptr::write_bytes(r.pNewAllocationList, 0, r.NewAllocationListSize as usize);
+                std::ptr::write_bytes(
+                    r.pNewPatchLocationList,
+                    0,
+                    r.NewPatchLocationListSize as usize,
+                );
+            }
+        }
     }
 
     fn create_surface(&mut self, b: &mut Bytes<'_>) {

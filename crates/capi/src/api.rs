@@ -9,10 +9,10 @@
 //! does not name a live softhal object is `DDERR_INVALIDOBJECT`; a caught
 //! panic is `D3DERR_DRIVERINTERNALERROR`.
 
-use crate::guard::{
-    catch, host_bytes_mut, host_copy, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT,
+use crate::guard::{catch, host_bytes_mut, hr, valid, INTERNAL, INVALIDARG, INVALIDOBJECT};
+use crate::objects::{
+    self, DriverObj, DriverState, Shadow, SurfaceObj, UmdBuffers, ALLOCATION_WORDS, PATCH_WORDS,
 };
-use crate::objects::{self, DriverObj, Shadow, SurfaceObj};
 use crate::types::*;
 use softhal_capture::{LockApi, Observer};
 use softhal_device::{Driver, LockFlags, SurfaceDesc, SurfaceKind};
@@ -711,8 +711,8 @@ unsafe fn c_path(p: *const c_char) -> Option<std::path::PathBuf> {
 /// recorded; the unknown-command hook is not reproduced by a replay.
 /// Errors: `E_INVALIDARG` (NULL or too long a path),
 /// `D3DERR_INVALIDCALL` (already capturing, or the driver has contexts or
-/// render contexts: their state could not be replayed — start before
-/// creating them), `E_FAIL` (the file cannot be created). Thread-safe.
+/// render contexts, or its default context took a submission: their state
+/// could not be replayed — start before creating or using them), `E_FAIL` (the file cannot be created). Thread-safe.
 ///
 /// # Safety
 /// `path` must be NULL or point to a NUL-terminated string.
@@ -730,7 +730,11 @@ pub unsafe extern "C" fn softhal_capture_start(
         let path = unsafe { c_path(path) }.ok_or(INVALIDARG)?;
         let mut guard = d.lock();
         let st = &mut *guard;
-        if st.capture.is_some() || !st.render_contexts.is_empty() || objects::has_contexts(&d) {
+        if st.capture.is_some()
+            || !st.render_contexts.is_empty()
+            || st.driver.default_render_context_used()
+            || objects::has_contexts(&d)
+        {
             return Err(hr(codes::D3DERR_INVALIDCALL));
         }
         let file = std::fs::File::create(&path).map_err(|_| hr(codes::E_FAIL))?;
@@ -852,78 +856,180 @@ pub unsafe extern "C" fn softhal_render_context_destroy(
             c.on_render_context_destroy(h, &r);
         }
         st.render_contexts.remove(&h);
+        st.umd_buffers.remove(&h);
         r.map_err(|e| hr(e.ddrval()))
     })
 }
 
-/// The input fields of a `D3DDDICB_RENDER`, read once.
+/// The input fields of a `D3DDDICB_RENDER`, read once (the `pNew*`
+/// pointers are outputs: never read).
 struct RenderIn {
     command_length: u32,
     command_offset: u32,
     num_allocations: u32,
     num_patch_locations: u32,
-    command_buffer: *const u8,
     command_buffer_size: u32,
-    allocation_list: *const D3DDDI_ALLOCATIONLIST,
     allocation_list_size: u32,
-    patch_list: *const D3DDDI_PATCHLOCATIONLIST,
     patch_list_size: u32,
     flags: u32,
     context: usize,
     broadcast: u32,
 }
 
-/// What the call writes back: the granted sizes and `QueuedBufferCount`.
+/// What a render call writes back: the buffers in force for the context
+/// (NULL and 0 when there is none) and `QueuedBufferCount`.
 struct RenderOut {
-    sizes: [u32; 3],
+    command_buffer: *mut u8,
+    allocation_list: *mut u32,
+    patch_list: *mut u32,
+    sizes: (u32, u32, u32),
     queued: u32,
 }
 
-/// The `pfnRenderCb`-shaped submission entry,
+impl RenderOut {
+    /// No buffers: an unknown driver or context.
+    fn none() -> Self {
+        RenderOut {
+            command_buffer: std::ptr::null_mut(),
+            allocation_list: std::ptr::null_mut(),
+            patch_list: std::ptr::null_mut(),
+            sizes: (0, 0, 0),
+            queued: 0,
+        }
+    }
+
+    fn of(b: &UmdBuffers, queued: u32) -> Self {
+        let (command_buffer, allocation_list, patch_list) = b.pointers();
+        RenderOut {
+            command_buffer,
+            allocation_list,
+            patch_list,
+            sizes: b.sizes(),
+            queued,
+        }
+    }
+}
+
+/// The render context `context` names on this driver: NULL is the
+/// default context, anything else must be one of the host's render
+/// contexts.
+fn render_context_of(st: &DriverState, context: usize) -> Option<u32> {
+    if context == 0 {
+        return Some(st.driver.default_render_context());
+    }
+    u32::try_from(context)
+        .ok()
+        .filter(|h| st.render_contexts.contains(h))
+}
+
+/// The buffers in force for `ctx`, made (at the kernel's current sizes)
+/// the first time they are asked for.
+fn umd_buffers(st: &mut DriverState, ctx: u32) -> &mut UmdBuffers {
+    let sizes = st.driver.kmd().buffer_sizes();
+    st.umd_buffers
+        .entry(ctx)
+        .or_insert_with(|| UmdBuffers::new(sizes))
+}
+
+/// The buffers a render context's user-mode driver writes its next
+/// submission into, as the runtime hands them out at context creation:
+/// writes `pNewCommandBuffer`/`NewCommandBufferSize`,
+/// `pNewAllocationList`/`NewAllocationListSize` and
+/// `pNewPatchLocationList`/`NewPatchLocationListSize` of `*out` (nothing
+/// else). `context` NULL is the driver's default context. The buffers are
+/// softhal's: they stay valid until the next [`softhal_render_cb`] on that
+/// context hands out others, or until the context or driver is destroyed,
+/// and are exactly as large as the sizes say. Errors: `E_INVALIDARG` (a
+/// NULL or misaligned `out`, a `context` that is not one of the driver's
+/// render contexts), `DDERR_INVALIDOBJECT`. Thread-safe.
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `D3DDDICB_RENDER` (its
+/// Vista-level prefix at least).
+#[no_mangle]
+pub unsafe extern "C" fn softhal_render_context_get_buffers(
+    driver: *mut softhal_driver,
+    context: *mut c_void,
+    out: *mut D3DDDICB_RENDER,
+) -> HRESULT {
+    if !valid(out) {
+        return INVALIDARG;
+    }
+    run(|| {
+        let d = driver_of(driver)?;
+        let mut guard = d.lock();
+        let st = &mut *guard;
+        let ctx = render_context_of(st, context as usize).ok_or(INVALIDARG)?;
+        let o = RenderOut::of(umd_buffers(st, ctx), 0);
+        // SAFETY: out checked non-null and aligned; only the buffer fields
+        // of the Vista-level prefix are written.
+        unsafe { write_buffers(out, &o) };
+        Ok(())
+    })
+}
+
+/// Writes the three buffers and their sizes into `*p`.
+///
+/// # Safety
+/// `p` is non-null, aligned and writable (its Vista-level prefix).
+unsafe fn write_buffers(p: *mut D3DDDICB_RENDER, o: &RenderOut) {
+    use std::ptr::addr_of_mut;
+    // SAFETY: the caller's contract; each field is inside the prefix.
+    unsafe {
+        addr_of_mut!((*p).pNewCommandBuffer).write(o.command_buffer.cast());
+        addr_of_mut!((*p).NewCommandBufferSize).write(o.sizes.0);
+        addr_of_mut!((*p).pNewAllocationList).write(o.allocation_list.cast());
+        addr_of_mut!((*p).NewAllocationListSize).write(o.sizes.1);
+        addr_of_mut!((*p).pNewPatchLocationList).write(o.patch_list.cast());
+        addr_of_mut!((*p).NewPatchLocationListSize).write(o.sizes.2);
+    }
+}
+
+/// `pfnRenderCb` as the DDK defines it,
 /// `HRESULT APIENTRY (HANDLE hDevice, D3DDDICB_RENDER *pData)` with
 /// `hDevice` a `softhal_driver`: the host acts as the user-mode driver
 /// and submits GPU packets (`docs/gpu-commands.md`) on one of its render
-/// contexts ([`softhal_render_context_create`]); softhal's kernel side
-/// validates them and the GPU runs them before the call returns, after the
-/// work of earlier DDI calls.
+/// contexts ([`softhal_render_context_create`]) or, with `hContext` NULL,
+/// on the driver's default context; softhal's kernel side validates them
+/// and the GPU runs them before the call returns, after the work of
+/// earlier DDI calls.
 ///
-/// In (read once, before anything else): `CommandLength`, `CommandOffset`,
-/// `NumAllocations`, `NumPatchLocations`, `Flags`, `hContext` (a render
-/// context; NULL names none), `BroadcastContextCount` (must be 0), the
-/// requested `New*Size`s (with the RESIZE flags), and the host's buffers:
-/// **`pNewCommandBuffer`** holds the packets (exactly `CommandLength`
-/// bytes are read, 4-aligned), **`pNewAllocationList`**
-/// `NumAllocations` entries, **`pNewPatchLocationList`**
-/// `NumPatchLocations` entries (4-aligned; any pointer may be NULL when
-/// its count is 0). Counts above the kernel's limits are `E_OUTOFMEMORY`
-/// without reading the buffers.
+/// The submission is in the buffers softhal handed out for that context
+/// (by [`softhal_render_context_get_buffers`] or the previous call):
+/// `CommandLength` bytes of the command buffer (packets from
+/// `CommandOffset`), `NumAllocations` and `NumPatchLocations` entries of
+/// the lists. softhal reads them once, with atomic loads, into the
+/// kernel's copy; a count beyond its buffer is refused
+/// (`D3DDDIERR_INVALIDUSERBUFFER`, or `E_OUTOFMEMORY` beyond the kernel's
+/// limits). No host memory is read: the `pNew*` pointers are outputs.
+/// Also read once: `Flags`, `hContext`, `BroadcastContextCount` (must be
+/// 0) and the requested `New*Size`s (with the RESIZE flags).
 ///
-/// Out, after every call that reached the kernel (accepted or not):
-/// `NewCommandBufferSize`, `NewAllocationListSize`,
-/// `NewPatchLocationListSize` (the sizes to use next: re-read them always)
-/// and `QueuedBufferCount`. softhal hands out no memory: the `pNew*`
-/// pointers are left as they are, the host keeps (and frees) its buffers
-/// and grows them to the granted sizes itself. softhal keeps no host
-/// pointer after the call. Only the Windows Vista-level prefix of the
-/// structure is read or written (x64: 600 bytes); later fields are
-/// ignored.
+/// Out, after every call with a valid `pData` — accepted or refused —
+/// `pNewCommandBuffer`/`NewCommandBufferSize`,
+/// `pNewAllocationList`/`NewAllocationListSize`,
+/// `pNewPatchLocationList`/`NewPatchLocationListSize`: the buffers to use
+/// next and their true sizes. An accepted call hands out buffers of the
+/// granted sizes (a resize request within the kernel's limits is granted;
+/// the old buffers are freed when the sizes change); a refused call
+/// writes back the buffers and sizes in force (a resize request is not
+/// granted and does not read back as if it were). No context (an unknown
+/// `hDevice` or `hContext`): NULL and 0. Also `QueuedBufferCount`. Later
+/// fields of the structure are neither read nor written.
 ///
 /// Returns `S_OK` or the kernel's code (`docs/submission.md`:
 /// `D3DDDIERR_INVALIDUSERBUFFER`, `D3DDDIERR_INVALIDINSTRUCTION`,
 /// `D3DDDIERR_PRIVILEGEDINSTRUCTION`, `D3DDDIERR_INVALIDHANDLE`,
 /// `D3DDDIERR_CANTRENDERLOCKEDALLOCATION`, `E_OUTOFMEMORY`,
 /// `E_INVALIDARG` — a rejected submission changes nothing). At the C
-/// boundary, before the kernel (nothing written back): `E_INVALIDARG` for
-/// a NULL or misaligned `pData`, a NULL `hDevice`, a non-zero
-/// `BroadcastContextCount`, a NULL or misaligned buffer whose count is not
-/// 0; `DDERR_INVALIDOBJECT` for an `hDevice` that is no live driver.
+/// boundary: `E_INVALIDARG` for a NULL or misaligned `pData` (nothing
+/// written), a NULL `hDevice`, a non-zero `BroadcastContextCount`;
+/// `DDERR_INVALIDOBJECT` for an `hDevice` that is no live driver.
 /// Thread-safe (serialized per driver).
 ///
 /// # Safety
 /// `pData` must be NULL or point to a readable and writable
-/// `D3DDDICB_RENDER` (at least its Vista-level prefix); the buffers it
-/// points to must be readable for the lengths above and not modified
-/// during the call.
+/// `D3DDDICB_RENDER` (at least its Vista-level prefix).
 #[no_mangle]
 pub unsafe extern "system" fn softhal_render_cb(
     h_device: *mut c_void,
@@ -932,8 +1038,8 @@ pub unsafe extern "system" fn softhal_render_cb(
     if !valid(p_data) {
         return INVALIDARG;
     }
-    // SAFETY: checked non-null and aligned; plain integer and pointer
-    // fields of the Vista-level prefix, each read exactly once.
+    // SAFETY: checked non-null and aligned; plain integer fields of the
+    // Vista-level prefix, each read exactly once.
     let inp = unsafe {
         use std::ptr::addr_of;
         RenderIn {
@@ -941,11 +1047,8 @@ pub unsafe extern "system" fn softhal_render_cb(
             command_offset: addr_of!((*p_data).CommandOffset).read(),
             num_allocations: addr_of!((*p_data).NumAllocations).read(),
             num_patch_locations: addr_of!((*p_data).NumPatchLocations).read(),
-            command_buffer: addr_of!((*p_data).pNewCommandBuffer).read().cast::<u8>(),
             command_buffer_size: addr_of!((*p_data).NewCommandBufferSize).read(),
-            allocation_list: addr_of!((*p_data).pNewAllocationList).read(),
             allocation_list_size: addr_of!((*p_data).NewAllocationListSize).read(),
-            patch_list: addr_of!((*p_data).pNewPatchLocationList).read(),
             patch_list_size: addr_of!((*p_data).NewPatchLocationListSize).read(),
             flags: addr_of!((*p_data).Flags).read(),
             context: addr_of!((*p_data).hContext).read() as usize,
@@ -954,39 +1057,37 @@ pub unsafe extern "system" fn softhal_render_cb(
     };
     let mut out = None;
     let r = run(|| {
-        // SAFETY: forwarded from this function's contract.
-        let (hr_, o) = unsafe { render(h_device, &inp) }?;
+        let (code, o) = render(h_device, &inp)?;
         out = Some(o);
-        match hr_ {
+        match code {
             0 => Ok(()),
             e => Err(e),
         }
     });
-    if let Some(o) = out {
-        // SAFETY: p_data checked above; only output fields of the
-        // Vista-level prefix are written.
-        unsafe {
-            use std::ptr::addr_of_mut;
-            addr_of_mut!((*p_data).NewCommandBufferSize).write(o.sizes[0]);
-            addr_of_mut!((*p_data).NewAllocationListSize).write(o.sizes[1]);
-            addr_of_mut!((*p_data).NewPatchLocationListSize).write(o.sizes[2]);
-            addr_of_mut!((*p_data).QueuedBufferCount).write(o.queued);
-        }
+    let o = out.unwrap_or_else(RenderOut::none);
+    // SAFETY: p_data checked above; only output fields of the Vista-level
+    // prefix are written.
+    unsafe {
+        write_buffers(p_data, &o);
+        std::ptr::addr_of_mut!((*p_data).QueuedBufferCount).write(o.queued);
     }
     r
 }
 
-/// The body of [`softhal_render_cb`] after the fields are read: `Err` = a
-/// boundary error (nothing to write back), `Ok((hresult, outputs))` = the
-/// kernel's answer.
-///
-/// # Safety
-/// As for [`softhal_render_cb`].
-unsafe fn render(h_device: *mut c_void, inp: &RenderIn) -> Result<(HRESULT, RenderOut), HRESULT> {
-    use softhal_submit::limits as lim;
+/// The body of [`softhal_render_cb`] after the fields are read: `Err` = no
+/// driver (nothing in force to write back), `Ok((hresult, outputs))`
+/// otherwise.
+fn render(h_device: *mut c_void, inp: &RenderIn) -> Result<(HRESULT, RenderOut), HRESULT> {
     let d = driver_of(h_device.cast::<softhal_driver>())?;
+    let mut guard = d.lock();
+    let st = &mut *guard;
+    let ctx = render_context_of(st, inp.context);
     if inp.broadcast != 0 {
-        return Err(INVALIDARG);
+        let o = match ctx {
+            Some(c) => RenderOut::of(umd_buffers(st, c), 0),
+            None => RenderOut::none(),
+        };
+        return Ok((INVALIDARG, o));
     }
     let mut rd = RenderData {
         command_length: inp.command_length,
@@ -997,57 +1098,36 @@ unsafe fn render(h_device: *mut c_void, inp: &RenderIn) -> Result<(HRESULT, Rend
         new_allocation_list_size: inp.allocation_list_size,
         new_patch_location_list_size: inp.patch_list_size,
         flags: inp.flags,
-        h_context: u32::try_from(inp.context).ok().filter(|c| *c != 0),
+        // NULL: the default context. A context that is not the host's goes
+        // to the kernel as a number it refuses (and a capture records it).
+        h_context: (inp.context != 0).then(|| u32::try_from(inp.context).unwrap_or(u32::MAX)),
         ..RenderData::default()
     };
-    // The copies (the only reads of the host's buffers), unless a count is
-    // beyond the kernel's limits: the kernel then refuses the call before
-    // looking at buffers (E_OUTOFMEMORY, or an earlier argument error).
-    let within = inp.command_length <= lim::MAX_COMMAND_BUFFER_BYTES
-        && inp.num_allocations <= lim::MAX_ALLOCATION_LIST
-        && inp.num_patch_locations <= lim::MAX_PATCH_LIST;
-    if within {
-        let need = |p: bool, n: u32| if n > 0 && !p { Err(INVALIDARG) } else { Ok(()) };
-        need(valid(inp.command_buffer.cast::<u32>()), inp.command_length)?;
-        need(valid(inp.allocation_list), inp.num_allocations)?;
-        need(valid(inp.patch_list), inp.num_patch_locations)?;
-        // SAFETY: non-null and aligned when the length is not 0; the host
-        // gave CommandLength readable bytes (host_copy rejects wrapping).
-        rd.command_buffer = unsafe { host_copy(inp.command_buffer, inp.command_length as usize) }
-            .ok_or(INVALIDARG)?;
-        let entries = |p: *const u8, n: u32, size: usize| -> Result<Vec<u8>, HRESULT> {
-            let len = (n as usize).checked_mul(size).ok_or(INVALIDARG)?;
-            // SAFETY: as above, for n entries of `size` bytes.
-            unsafe { host_copy(p, len) }.ok_or(INVALIDARG)
-        };
-        let word = |e: &[u8], i: usize| {
-            e.get(i * 4..i * 4 + 4)
-                .and_then(|b| b.try_into().ok())
-                .map_or(0, u32::from_ne_bytes)
-        };
-        let al = core::mem::size_of::<D3DDDI_ALLOCATIONLIST>();
-        rd.allocation_list = entries(inp.allocation_list.cast(), inp.num_allocations, al)?
-            .chunks_exact(al)
+    if let Some(c) = ctx {
+        // The copies: the only reads of the buffers the host wrote.
+        let b = umd_buffers(st, c);
+        rd.command_buffer = b.command(inp.command_length);
+        rd.allocation_list = b
+            .allocations(inp.num_allocations)
+            .chunks_exact(ALLOCATION_WORDS)
             .map(|e| AllocationListEntry {
-                h_allocation: word(e, 0),
-                value: word(e, 1),
+                h_allocation: e[0],
+                value: e[1],
             })
             .collect();
-        let pl = core::mem::size_of::<D3DDDI_PATCHLOCATIONLIST>();
-        rd.patch_location_list = entries(inp.patch_list.cast(), inp.num_patch_locations, pl)?
-            .chunks_exact(pl)
+        rd.patch_location_list = b
+            .patches(inp.num_patch_locations)
+            .chunks_exact(PATCH_WORDS)
             .map(|e| PatchLocation {
-                allocation_index: word(e, 0),
-                slot_id: word(e, 1),
-                driver_id: word(e, 2),
-                allocation_offset: word(e, 3),
-                patch_offset: word(e, 4),
-                split_offset: word(e, 5),
+                allocation_index: e[0],
+                slot_id: e[1],
+                driver_id: e[2],
+                allocation_offset: e[3],
+                patch_offset: e[4],
+                split_offset: e[5],
             })
             .collect();
     }
-    let mut guard = d.lock();
-    let st = &mut *guard;
     let call = st
         .capture
         .is_some()
@@ -1056,15 +1136,24 @@ unsafe fn render(h_device: *mut c_void, inp: &RenderIn) -> Result<(HRESULT, Rend
     if let (Some(c), Some(call)) = (st.capture.as_mut(), call) {
         c.on_render(call, &rd, code);
     }
-    Ok((
-        hr(code),
-        RenderOut {
-            sizes: [
+    let queued = rd.queued_buffer_count;
+    let o = match ctx {
+        Some(c) => {
+            let granted = (
                 rd.new_command_buffer_size,
                 rd.new_allocation_list_size,
                 rd.new_patch_location_list_size,
-            ],
-            queued: rd.queued_buffer_count,
+            );
+            let b = umd_buffers(st, c);
+            if code == 0 && b.sizes() != granted {
+                *b = UmdBuffers::new(granted);
+            }
+            RenderOut::of(b, queued)
+        }
+        None => RenderOut {
+            queued,
+            ..RenderOut::none()
         },
-    ))
+    };
+    Ok((hr(code), o))
 }

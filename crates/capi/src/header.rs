@@ -660,22 +660,31 @@ HRESULT softhal_capture_start(softhal_driver *driver, const char *path);
 HRESULT softhal_capture_stop(softhal_driver *driver);
 
 /* ---- the render callback: the host as the user-mode driver --------------
- * The host writes GPU packets (docs/gpu-commands.md, SOFTHAL_GPU_*) into its
- * own command buffer, lists the surfaces they use (their allocation handles)
- * and the reference DWORDs to patch, and submits them on a render context. */
+ * The host writes GPU packets (docs/gpu-commands.md, SOFTHAL_GPU_*) into the
+ * command buffer softhal hands out for a render context, lists the surfaces
+ * they use (their allocation handles) and the reference DWORDs to patch in
+ * the lists handed out with it, and submits them. */
 
 /* The allocation handle of a render target, depth buffer or buffer. */
 HRESULT softhal_surface_get_allocation(softhal_surface *surface, DWORD *allocation);
 /* Creates a GPU context on SOFTHAL_ENGINE_3D or SOFTHAL_ENGINE_COPY. */
 HRESULT softhal_render_context_create(softhal_driver *driver, DWORD engine, HANDLE *out);
-/* Destroys a render context after its work has run. */
+/* Destroys a render context after its work has run (frees its buffers). */
 HRESULT softhal_render_context_destroy(softhal_driver *driver, HANDLE context);
-/* pfnRenderCb (hDevice = a softhal_driver, hContext = a render context).
- * In: pNewCommandBuffer (CommandLength bytes), pNewAllocationList
- * (NumAllocations entries), pNewPatchLocationList (NumPatchLocations entries),
- * all host-owned and read only during the call. Out: the New*Size fields and
- * QueuedBufferCount (re-read them after every call); the pNew* pointers are
- * left alone. Returns S_OK or a D3DDDIERR_* / E_* code (docs/submission.md). */
+/* The buffers to fill first (context NULL: the driver's default context):
+ * writes out->pNewCommandBuffer, pNewAllocationList, pNewPatchLocationList
+ * and their New*Size fields. softhal owns them; they stay valid until a
+ * softhal_render_cb on that context hands out others, or the context or the
+ * driver is destroyed. */
+HRESULT softhal_render_context_get_buffers(softhal_driver *driver, HANDLE context, struct _D3DDDICB_RENDER *out);
+/* pfnRenderCb (hDevice = a softhal_driver, hContext = a render context or
+ * NULL for the default context). In: CommandLength bytes of the command
+ * buffer handed out for the context, NumAllocations / NumPatchLocations
+ * entries of its lists (the pNew* fields are outputs, never read). Out, after
+ * every call (accepted or refused): the buffers to use next in pNew* and
+ * their true sizes in New*Size (a refused call returns those in force), and
+ * QueuedBufferCount. Returns S_OK or a D3DDDIERR_* / E_* code
+ * (docs/submission.md). */
 HRESULT SOFTHAL_DDI softhal_render_cb(HANDLE hDevice, struct _D3DDDICB_RENDER *pData);
 
 /* ---- the DDI callbacks (DDK signatures) ---------------------------------

@@ -17,9 +17,10 @@
 
 use softhal_capture::Observer;
 use softhal_device::Driver;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs::File;
 use std::io::BufWriter;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 
 /// A driver: the device behind its lock.
@@ -39,6 +40,104 @@ pub(crate) struct DriverState {
     pub capture: Option<Capture>,
     /// The render contexts (`softhal_render_context_create`) alive.
     pub render_contexts: BTreeSet<u32>,
+    /// The buffers handed out to the host for each render context (and
+    /// the default context), created when first asked for.
+    pub umd_buffers: BTreeMap<u32, UmdBuffers>,
+}
+
+/// The buffers softhal hands a render context's user-mode driver, as
+/// `pfnRenderCb` defines them: `pNewCommandBuffer` (`NewCommandBufferSize`
+/// bytes), `pNewAllocationList` and `pNewPatchLocationList`
+/// (`NewAllocationListSize` / `NewPatchLocationListSize` entries).
+///
+/// softhal owns the memory; the host writes it between calls (and, in an
+/// emulator, a guest may write it at any time). It is therefore held as
+/// `AtomicU32` words and read only with atomic loads, once per call: a
+/// host writing concurrently sees no undefined behaviour on softhal's side
+/// and cannot make softhal read one word twice. A buffer stays at its
+/// address until a render call on its context hands out a different one
+/// (a granted resize), or until its context or driver is destroyed.
+pub(crate) struct UmdBuffers {
+    /// `NewCommandBufferSize` bytes (rounded up to whole words).
+    command: Box<[AtomicU32]>,
+    command_bytes: u32,
+    /// 2 words per `D3DDDI_ALLOCATIONLIST`.
+    allocations: Box<[AtomicU32]>,
+    /// 6 words per `D3DDDI_PATCHLOCATIONLIST`.
+    patches: Box<[AtomicU32]>,
+}
+
+/// Words of a `D3DDDI_ALLOCATIONLIST` / a `D3DDDI_PATCHLOCATIONLIST`.
+pub(crate) const ALLOCATION_WORDS: usize = 2;
+pub(crate) const PATCH_WORDS: usize = 6;
+
+fn zeroed_words(n: usize) -> Box<[AtomicU32]> {
+    (0..n).map(|_| AtomicU32::new(0)).collect()
+}
+
+/// The first `n` words of `b` (fewer if `b` is shorter), each loaded once.
+fn load_words(b: &[AtomicU32], n: usize) -> Vec<u32> {
+    b.iter()
+        .take(n)
+        .map(|w| w.load(Ordering::Relaxed))
+        .collect()
+}
+
+impl UmdBuffers {
+    /// Zeroed buffers of the sizes (command bytes, allocation-list entries,
+    /// patch-location-list entries).
+    pub(crate) fn new((command_bytes, allocations, patches): (u32, u32, u32)) -> Self {
+        UmdBuffers {
+            command: zeroed_words(command_bytes.div_ceil(4) as usize),
+            command_bytes,
+            allocations: zeroed_words(allocations as usize * ALLOCATION_WORDS),
+            patches: zeroed_words(patches as usize * PATCH_WORDS),
+        }
+    }
+
+    /// (command bytes, allocation-list entries, patch-location entries).
+    pub(crate) fn sizes(&self) -> (u32, u32, u32) {
+        (
+            self.command_bytes,
+            (self.allocations.len() / ALLOCATION_WORDS) as u32,
+            (self.patches.len() / PATCH_WORDS) as u32,
+        )
+    }
+
+    /// The first `len` bytes of the command buffer, or all of it when
+    /// `len` is larger (the kernel then refuses the call).
+    pub(crate) fn command(&self, len: u32) -> Vec<u8> {
+        let len = len.min(self.command_bytes) as usize;
+        let mut bytes: Vec<u8> = load_words(&self.command, len.div_ceil(4))
+            .into_iter()
+            .flat_map(u32::to_ne_bytes)
+            .collect();
+        bytes.truncate(len);
+        bytes
+    }
+
+    /// The words of the first `n` allocation-list entries (all of them
+    /// when `n` is larger).
+    pub(crate) fn allocations(&self, n: u32) -> Vec<u32> {
+        load_words(
+            &self.allocations,
+            (n as usize).saturating_mul(ALLOCATION_WORDS),
+        )
+    }
+
+    /// The words of the first `n` patch locations (all when `n` is larger).
+    pub(crate) fn patches(&self, n: u32) -> Vec<u32> {
+        load_words(&self.patches, (n as usize).saturating_mul(PATCH_WORDS))
+    }
+
+    /// The three pointers the host writes through.
+    pub(crate) fn pointers(&self) -> (*mut u8, *mut u32, *mut u32) {
+        (
+            self.command.as_ptr().cast::<u8>().cast_mut(),
+            self.allocations.as_ptr().cast::<u32>().cast_mut(),
+            self.patches.as_ptr().cast::<u32>().cast_mut(),
+        )
+    }
 }
 
 impl DriverObj {
@@ -48,6 +147,7 @@ impl DriverObj {
                 driver,
                 capture: None,
                 render_contexts: BTreeSet::new(),
+                umd_buffers: BTreeMap::new(),
             }),
         }
     }

@@ -424,93 +424,166 @@ fn drivers_work_concurrently_and_a_shared_driver_serializes() {
     unsafe { assert_eq!(softhal_driver_destroy(shared as *mut softhal_driver), OK) };
 }
 
+/// Two NOP packets (header = opcode 1 | 1 DWORD << 16) into the command
+/// buffer `r` names, and the counts for them.
+///
+/// # Safety
+/// `r.pNewCommandBuffer` is a buffer softhal handed out (at least 8 bytes).
+unsafe fn two_nops(r: &mut D3DDDICB_RENDER) {
+    let p = r.pNewCommandBuffer.cast::<u32>();
+    // SAFETY: the caller's contract.
+    unsafe {
+        p.write(0x0001_0001);
+        p.add(1).write(0x0001_0001);
+    }
+    r.CommandLength = 8;
+    r.CommandOffset = 0;
+    r.NumAllocations = 0;
+    r.NumPatchLocations = 0;
+}
+
+/// `pfnRenderCb` as the DDK defines it (reference `wddm-render.md` §2):
+/// the kernel side owns the buffers and hands out the next ones with their
+/// true sizes; `hContext` NULL is the device's default context; after a
+/// refused call the buffers and sizes in force come back (a resize request
+/// does not read back as granted).
 #[test]
-fn render_cb_answers_through_the_kernel_or_refuses_at_the_boundary() {
+fn render_cb_hands_out_the_next_buffers_and_their_sizes() {
     let d = driver();
     // SAFETY: an all-zero D3DDDICB_RENDER is a valid value (integers and
     // null pointers).
     let mut r: D3DDDICB_RENDER = unsafe { std::mem::zeroed() };
-    let nothing_written = |r: &D3DDDICB_RENDER| {
-        r.NewCommandBufferSize == 7 && r.NewAllocationListSize == 7 && r.QueuedBufferCount == 7
-    };
-    // SAFETY: valid pointers; the buffers named have the lengths given.
+    // SAFETY: valid pointers; the packets are written into buffers softhal
+    // handed out, within the sizes it reported.
     unsafe {
-        // No context: the kernel refuses, the sizes come back.
-        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
-        assert_eq!(r.NewCommandBufferSize, 64 << 10);
-        assert_eq!(r.NewAllocationListSize, 256);
-        assert_eq!(r.NewPatchLocationListSize, 1024);
-        // Reserved flag bits: the kernel's E_INVALIDARG.
-        r.Flags = 0x10;
-        r.NewCommandBufferSize = 0;
-        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
-        assert_eq!(r.NewCommandBufferSize, 64 << 10);
-        r.Flags = 0;
-        // At the boundary nothing is written back.
-        r.NewCommandBufferSize = 7;
-        r.NewAllocationListSize = 7;
-        r.QueuedBufferCount = 7;
+        // The default context's buffers, at the kernel's default sizes
+        // (limits: 64 KiB, 256 and 1024 entries).
+        assert_eq!(
+            softhal_render_context_get_buffers(d, null_mut(), &mut r),
+            OK
+        );
+        assert!(!r.pNewCommandBuffer.is_null());
+        assert!(!r.pNewAllocationList.is_null() && !r.pNewPatchLocationList.is_null());
+        let sizes = |r: &D3DDDICB_RENDER| {
+            (
+                r.NewCommandBufferSize,
+                r.NewAllocationListSize,
+                r.NewPatchLocationListSize,
+            )
+        };
+        assert_eq!(sizes(&r), (64 << 10, 256, 1024));
+        // hContext NULL: the default context takes the submission.
+        two_nops(&mut r);
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), OK);
+        assert_eq!(sizes(&r), (64 << 10, 256, 1024));
+        // A resize request, accepted: a new command buffer of exactly the
+        // granted size (its last byte is writable).
+        let old = r.pNewCommandBuffer;
+        two_nops(&mut r);
+        r.Flags = 1; // ResizeCommandBuffer
+        r.NewCommandBufferSize = 1 << 20;
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), OK);
+        assert_eq!(sizes(&r), (1 << 20, 256, 1024));
+        assert_ne!(r.pNewCommandBuffer, old);
+        r.pNewCommandBuffer
+            .cast::<u8>()
+            .add((1 << 20) - 1)
+            .write(0xAB);
+        let in_force = (r.pNewCommandBuffer, r.pNewAllocationList, sizes(&r));
+        let unchanged =
+            |r: &D3DDDICB_RENDER| (r.pNewCommandBuffer, r.pNewAllocationList, sizes(r)) == in_force;
+        // Refused calls write back the buffers in force, not the request:
+        // at the boundary (a broadcast) ...
+        two_nops(&mut r);
+        r.Flags = 1;
+        r.NewCommandBufferSize = 12345;
         r.BroadcastContextCount = 1;
         assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
-        assert!(nothing_written(&r));
+        assert!(unchanged(&r));
         r.BroadcastContextCount = 0;
-        r.CommandLength = 8; // no buffer
+        // ... and in the kernel (reserved flag bits; a CommandLength past
+        // the buffer; counts past the lists or the kernel's limits).
+        two_nops(&mut r);
+        r.Flags = 0x11;
+        r.NewCommandBufferSize = 12345;
         assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
-        assert!(nothing_written(&r));
-        let mut words = [0u32; 4];
-        r.pNewCommandBuffer = words.as_mut_ptr().cast::<u8>().add(1).cast(); // misaligned
-        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
-        assert!(nothing_written(&r));
-        r.pNewCommandBuffer = words.as_mut_ptr().cast();
-        r.NumPatchLocations = 1; // no list
-        assert_eq!(softhal_render_cb(d.cast(), &mut r), hr(codes::E_INVALIDARG));
-        assert!(nothing_written(&r));
-        r.NumPatchLocations = 0;
-        let mut other = null_mut();
-        assert_eq!(
-            softhal_render_cb(other, &mut r),
-            hr(codes::E_INVALIDARG),
-            "NULL hDevice"
-        );
-        other = (&mut words as *mut [u32; 4]).cast();
-        assert_eq!(
-            softhal_render_cb(other, &mut r),
-            hr(codes::DDERR_INVALIDOBJECT)
-        );
-        assert!(nothing_written(&r));
-        // Counts beyond the limits are refused before any buffer is read
-        // (the 16-byte buffer is never read for 64 MiB + 4).
+        assert!(unchanged(&r));
+        r.Flags = 0;
+        let refused = [
+            ((1 << 20) + 4, 0, hr(codes::D3DDDIERR_INVALIDUSERBUFFER)),
+            ((64 << 20) + 4, 0, hr(codes::E_OUTOFMEMORY)),
+            (8, 257, hr(codes::D3DDDIERR_INVALIDUSERBUFFER)),
+            (8, 5000, hr(codes::E_OUTOFMEMORY)),
+        ];
+        for (len, allocations, code) in refused {
+            two_nops(&mut r);
+            r.CommandLength = len;
+            r.NumAllocations = allocations;
+            assert_eq!(
+                softhal_render_cb(d.cast(), &mut r),
+                code,
+                "{len} {allocations}"
+            );
+            assert!(unchanged(&r));
+        }
+        // The pNew* fields are outputs: whatever they hold is never read.
+        two_nops(&mut r);
+        r.pNewCommandBuffer = 1 as *mut c_void;
+        r.pNewAllocationList = 3 as *mut D3DDDI_ALLOCATIONLIST;
+        r.pNewPatchLocationList = null_mut();
+        r.Flags = 0;
+        assert_eq!(softhal_render_cb(d.cast(), &mut r), OK);
+        assert!(unchanged(&r), "the same buffers, handed out again");
+        // A render context has its own buffers.
         let mut ctx = null_mut();
         assert_eq!(
             softhal_render_context_create(d, SOFTHAL_ENGINE_3D, &mut ctx),
             OK
         );
-        r.hContext = ctx;
-        r.CommandLength = (64 << 20) + 4;
+        let mut rc: D3DDDICB_RENDER = std::mem::zeroed();
+        assert_eq!(softhal_render_context_get_buffers(d, ctx, &mut rc), OK);
+        assert_ne!(rc.pNewCommandBuffer, r.pNewCommandBuffer);
+        rc.hContext = ctx;
+        two_nops(&mut rc);
+        assert_eq!(softhal_render_cb(d.cast(), &mut rc), OK);
+        // No such context, no driver: no buffers (NULL and 0).
+        let no_buffers = |r: &D3DDDICB_RENDER| {
+            r.pNewCommandBuffer.is_null() && r.pNewAllocationList.is_null() && sizes(r) == (0, 0, 0)
+        };
+        let mut bad = rc;
+        bad.hContext = 0x5555 as *mut c_void;
         assert_eq!(
-            softhal_render_cb(d.cast(), &mut r),
-            hr(codes::E_OUTOFMEMORY)
+            softhal_render_cb(d.cast(), &mut bad),
+            hr(codes::E_INVALIDARG)
         );
-        r.CommandLength = 8;
-        r.NumAllocations = 5000;
+        assert!(no_buffers(&bad));
+        let mut bad = rc;
         assert_eq!(
-            softhal_render_cb(d.cast(), &mut r),
-            hr(codes::E_OUTOFMEMORY)
+            softhal_render_cb(null_mut(), &mut bad),
+            hr(codes::E_INVALIDARG)
         );
-        r.NumAllocations = 0;
-        // Two NOPs: accepted; a resize request is granted.
-        words[0] = 0x0001_0001;
-        words[1] = 0x0001_0001;
-        r.Flags = 1; // ResizeCommandBuffer
-        r.NewCommandBufferSize = 1 << 20;
-        assert_eq!(softhal_render_cb(d.cast(), &mut r), OK);
-        assert_eq!(r.NewCommandBufferSize, 1 << 20);
-        assert_eq!(r.pNewCommandBuffer, words.as_mut_ptr().cast());
+        assert!(no_buffers(&bad));
+        let mut bad = rc;
+        let forged = (&mut r as *mut D3DDDICB_RENDER).cast();
+        assert_eq!(
+            softhal_render_cb(forged, &mut bad),
+            hr(codes::DDERR_INVALIDOBJECT)
+        );
+        assert!(no_buffers(&bad));
+        assert_eq!(
+            softhal_render_context_get_buffers(d, 0x5555 as *mut c_void, &mut bad),
+            hr(codes::E_INVALIDARG)
+        );
         assert_eq!(softhal_render_context_destroy(d, ctx), OK);
         assert_eq!(
             softhal_render_context_destroy(d, ctx),
             hr(codes::E_INVALIDARG)
         );
+        assert_eq!(
+            softhal_render_context_get_buffers(d, ctx, &mut bad),
+            hr(codes::E_INVALIDARG)
+        );
+        // The default context is the driver's: it cannot be destroyed.
         assert_eq!(
             softhal_render_context_destroy(d, null_mut()),
             hr(codes::E_INVALIDARG)
@@ -520,6 +593,10 @@ fn render_cb_answers_through_the_kernel_or_refuses_at_the_boundary() {
             hr(codes::E_INVALIDARG)
         );
         assert!(ctx.is_null());
+        assert_eq!(
+            softhal_render_cb(d.cast(), null_mut()),
+            hr(codes::E_INVALIDARG)
+        );
         assert_eq!(softhal_driver_destroy(d), OK);
     }
 }

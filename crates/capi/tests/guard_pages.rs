@@ -8,8 +8,10 @@
 //! `lpVertices`, `dwVertexOffset` included), `lpdwRStates` (256 DWORDs),
 //! `D3dClear2`'s `lpRects` (`dwNumRects` `D3DRECT`s), the DDI call
 //! structures themselves, softhal's own in and out structures, a capture
-//! path (up to its NUL), and the output buffers of `softhal_present` and
-//! `softhal_get_last_error`. DP2 command and index data live in softhal
+//! path (up to its NUL), the output buffers of `softhal_present` and
+//! `softhal_get_last_error`, and the render callback's `D3DDDICB_RENDER`
+//! (its Vista-level prefix; the command buffer and lists it submits are
+//! softhal's own, handed out to the host, so no host buffer is read). DP2 command and index data live in softhal
 //! surfaces, not in host memory; the unknown-command hook is handed
 //! softhal's own copy of the commands.
 #![cfg(unix)]
@@ -17,6 +19,7 @@
 
 use softhal::*;
 use softhal_wire::names::codes;
+use std::ffi::c_void;
 use std::mem::size_of;
 use std::ptr::null_mut;
 
@@ -410,4 +413,46 @@ fn capture_path_is_read_up_to_its_nul() {
     }
     assert!(std::fs::metadata(&path).unwrap().len() > 0);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The render callback reads and writes only the Vista-level prefix of
+/// `D3DDDICB_RENDER` (x64: up to `QueuedBufferCount`, 600 bytes with its
+/// padding), which here ends at the unmapped page, and reads no host
+/// buffer at all: the `pNew*` fields are outputs, so pointing them into
+/// the unmapped page changes nothing. The submission (two NOP packets) is
+/// written into the default context's buffers softhal handed out.
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn render_cb_touches_only_the_vista_prefix_and_no_host_buffer() {
+    const PREFIX: usize = 600;
+    assert_eq!(
+        std::mem::offset_of!(D3DDDICB_RENDER, QueuedBufferCount) + 4,
+        596
+    );
+    let d = driver();
+    let mut g = Guarded::new();
+    let unmapped = g.place(&[]).cast::<c_void>(); // the first unmapped byte
+    let p = g.place(&[0u8; PREFIX]).cast::<D3DDDICB_RENDER>();
+    // SAFETY: softhal_render_context_get_buffers and softhal_render_cb
+    // touch only the prefix, which is mapped; the NOPs go into buffers
+    // softhal handed out, within their sizes.
+    unsafe {
+        assert_eq!(softhal_render_context_get_buffers(d, null_mut(), p), OK);
+        let buf = std::ptr::addr_of!((*p).pNewCommandBuffer)
+            .read()
+            .cast::<u32>();
+        buf.write(0x0001_0001);
+        buf.add(1).write(0x0001_0001);
+        std::ptr::addr_of_mut!((*p).CommandLength).write(8);
+        std::ptr::addr_of_mut!((*p).pNewCommandBuffer).write(unmapped);
+        std::ptr::addr_of_mut!((*p).pNewAllocationList).write(unmapped.cast());
+        std::ptr::addr_of_mut!((*p).pNewPatchLocationList).write(unmapped.cast());
+        assert_eq!(softhal_render_cb(d.cast(), p), OK);
+        assert_eq!(
+            std::ptr::addr_of!((*p).pNewCommandBuffer).read(),
+            buf.cast(),
+            "the buffers in force"
+        );
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
 }

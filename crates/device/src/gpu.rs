@@ -201,6 +201,9 @@ pub(crate) struct Gpu {
     pub copy_ctx: u32,
     /// The 3-D context presents go through.
     pub present_ctx: u32,
+    /// The device's default context for a host acting as the UMD
+    /// (`hContext == NULL` of the render callback).
+    pub default_render_ctx: u32,
     /// Render target surface → fence of its pending flip on `present_ctx`.
     pub pending_flips: BTreeMap<u32, u64>,
     rd: RenderData,
@@ -232,6 +235,7 @@ impl Gpu {
         let mut kmd = Kmd::new(renderer);
         let present_ctx = kmd.create_context(Engine::ThreeD).map_err(submit_err)?;
         let copy_ctx = kmd.create_context(Engine::Copy).map_err(submit_err)?;
+        let default_render_ctx = kmd.create_context(Engine::ThreeD).map_err(submit_err)?;
         let rd = kmd.initial_buffers();
         Ok(Gpu {
             kmd,
@@ -241,6 +245,7 @@ impl Gpu {
             ctx_of: BTreeMap::new(),
             copy_ctx,
             present_ctx,
+            default_render_ctx,
             pending_flips: BTreeMap::new(),
             rd,
             w: Writer::new(),

@@ -16,11 +16,17 @@
 //!   the call returns, as at the end of every DDI call
 //!   (`docs/submission.md`, "When work runs"). `surface()`, `image()` and
 //!   locks therefore see the host's pixels.
-//! * **Isolation**: a host submits only on GPU contexts it created. The
-//!   device's own GPU contexts (one per device context, the copy-engine and
-//!   present contexts) are refused (`E_INVALIDARG`, like an unknown
-//!   `hContext`), so the register state the DP2 path tracks for them stays
-//!   true; and `h_context: None` (WDDM's "default context") names none.
+//! * **Isolation**: a host submits only on GPU contexts it created, or on
+//!   the device's **default context** (`h_context: None`, as WDDM defines
+//!   it), a 3-D context every driver makes for its host
+//!   ([`Driver::default_render_context`]; only `None` names it). The device's own GPU contexts
+//!   (one per device context, the copy-engine and present contexts) are
+//!   refused (`E_INVALIDARG`, like an unknown `hContext`), so the register
+//!   state the DP2 path tracks for them stays true.
+//! * **Buffers**: the kernel side hands out the next buffers in the
+//!   `RenderData` itself (owned `Vec`s, emptied, with room for the sizes it
+//!   reports, resize requests honoured when the call is accepted); after a
+//!   refused call the sizes in force come back and the contents stay.
 //! * **No double fetch**: the kernel validates its own copy of the buffers;
 //!   the `RenderData` is owned by the caller (the C ABI copies host memory
 //!   into it once).
@@ -51,8 +57,8 @@ impl Driver {
     }
 
     /// Destroys a GPU context made by [`Driver::render_context_create`]
-    /// after its work has run. Anything else (the device's own contexts,
-    /// unknown or destroyed ids) is `E_INVALIDARG`.
+    /// after its work has run. Anything else (the default context, the
+    /// device's own contexts, unknown or destroyed ids) is `E_INVALIDARG`.
     pub fn render_context_destroy(&mut self, ctx: u32) -> Result<()> {
         if !self.is_render_context(ctx) {
             return Err(DeviceError::Submit(SubmitError::InvalidArg(
@@ -63,9 +69,27 @@ impl Driver {
         Ok(self.gpu.kmd.destroy_context(ctx, &mut mem)?)
     }
 
-    /// True for a live GPU context made by [`Driver::render_context_create`].
+    /// The device's default context: the GPU context a render callback
+    /// with `h_context: None` submits on (3-D engine; it lives as long as
+    /// the driver).
+    pub fn default_render_context(&self) -> u32 {
+        self.gpu.default_render_ctx
+    }
+
+    /// True once a submission on the default context was accepted (its
+    /// register state is then not that of a fresh driver).
+    pub fn default_render_context_used(&self) -> bool {
+        self.gpu
+            .kmd
+            .fences(self.gpu.default_render_ctx)
+            .is_some_and(|(submitted, _, _)| submitted > 0)
+    }
+
+    /// True for a live GPU context made by [`Driver::render_context_create`]
+    /// (not the default context, which only `h_context: None` names).
     pub fn is_render_context(&self, ctx: u32) -> bool {
         ctx != NO_CONTEXT
+            && ctx != self.gpu.default_render_ctx
             && self.gpu.kmd.fences(ctx).is_some()
             && ctx != self.gpu.copy_ctx
             && ctx != self.gpu.present_ctx
@@ -79,8 +103,8 @@ impl Driver {
     }
 
     /// `pfnRenderCb` for a host acting as the user-mode driver: validates
-    /// and queues `rd` on its render context `rd.h_context` (see the module
-    /// docs), then runs it. Returns S_OK (0) or the HRESULT of the first
+    /// and queues `rd` on its render context `rd.h_context` (`None`: the
+    /// default context; see the module docs), then runs it. Returns S_OK (0) or the HRESULT of the first
     /// problem; after every call `rd` holds the granted sizes and
     /// `queued_buffer_count` (after an accepted one also `fence`, and its
     /// buffers are empty with room for the granted sizes).
@@ -92,9 +116,11 @@ impl Driver {
         let _ = self.gpu.flush(&mut self.surfaces);
         self.sync();
         let asked = rd.h_context;
-        if !asked.is_some_and(|c| self.is_render_context(c)) {
-            rd.h_context = Some(NO_CONTEXT);
-        }
+        rd.h_context = Some(match asked {
+            None => self.gpu.default_render_ctx,
+            Some(c) if self.is_render_context(c) => c,
+            Some(_) => NO_CONTEXT,
+        });
         let listed: Vec<u32> = rd
             .allocation_list
             .iter()

@@ -169,7 +169,7 @@ fn rejected(s: &mut Scene, rd: &mut RenderData, want: u32) {
 }
 
 #[test]
-fn only_the_hosts_own_contexts_take_submissions() {
+fn only_the_hosts_own_contexts_and_the_default_context_take_submissions() {
     let mut s = Scene::new(16, 16, false);
     let vb = vertex_buffer(&mut s, &quad(0.0, 0.0, 16.0, 16.0, 0.5, RED));
     let sub = draw_sub(&s, vb, 2, None);
@@ -177,8 +177,6 @@ fn only_the_hosts_own_contexts_take_submissions() {
     let dev = s.drv.gpu_context_of(s.ctx).unwrap();
     assert!(!s.drv.is_render_context(dev));
     rejected(&mut s, &mut sub.data(Some(dev)), codes::E_INVALIDARG);
-    // WDDM's "default context" is not the host's.
-    rejected(&mut s, &mut sub.data(None), codes::E_INVALIDARG);
     rejected(&mut s, &mut sub.data(Some(0x7777)), codes::E_INVALIDARG);
     // Destroyed contexts are gone.
     let ctx = s.drv.render_context_create(Engine::ThreeD).unwrap();
@@ -193,6 +191,20 @@ fn only_the_hosts_own_contexts_take_submissions() {
         s.drv.render_context_destroy(ctx).unwrap_err().ddrval(),
         codes::E_INVALIDARG
     );
+    // WDDM's default context (h_context None) is the host's: every driver
+    // has one, and only None names it (its number is refused, and it
+    // cannot be destroyed).
+    let def = s.drv.default_render_context();
+    assert!(!s.drv.is_render_context(def));
+    rejected(&mut s, &mut sub.data(Some(def)), codes::E_INVALIDARG);
+    assert_eq!(
+        s.drv.render_context_destroy(def).unwrap_err().ddrval(),
+        codes::E_INVALIDARG
+    );
+    assert!(!s.drv.default_render_context_used());
+    assert_eq!(s.drv.render(&mut sub.data(None)), 0);
+    assert!(s.drv.default_render_context_used());
+    assert_eq!(s.px(5, 5), RED);
     // The DP2 path still works on its context.
     s.run(
         &format!("{NOCULL}TRIANGLELIST count=2 wVStart=0"),

@@ -624,6 +624,13 @@ impl Kmd {
         self.exec.as_mut().map(|e| &mut e.renderer)
     }
 
+    /// The sizes of the buffers the kernel hands out now (command buffer
+    /// bytes, allocation-list and patch-location-list entries): what the
+    /// last accepted resize requests granted, or the defaults.
+    pub fn buffer_sizes(&self) -> (u32, u32, u32) {
+        self.sizes
+    }
+
     /// Fresh, empty UMD buffers with room for the current sizes (what the
     /// runtime hands the UMD at context creation).
     pub fn initial_buffers(&self) -> RenderData {

@@ -233,15 +233,25 @@ static void draw_packets(Packets *p, DWORD clear, DWORD triangles) {
     dw(p, 0);
 }
 
-/* A render-callback call for `p` with the allocation list `al` (3 entries). */
-static void render_data(D3DDDICB_RENDER *r, Packets *p, D3DDDI_ALLOCATIONLIST *al, HANDLE ctx) {
+/* A render-callback call for `p` with the allocation list `al` (3 entries):
+ * as a user-mode driver does, the packets and lists are written into the
+ * buffers softhal handed out for `ctx` (NULL: the default context). */
+static void render_data(softhal_driver *d, D3DDDICB_RENDER *r, Packets *p, D3DDDI_ALLOCATIONLIST *al, HANDLE ctx) {
     memset(r, 0, sizeof *r);
+    CHECK_HR(softhal_render_context_get_buffers(d, ctx, r), D3D_OK);
+    if (!r->pNewCommandBuffer || !r->pNewAllocationList || !r->pNewPatchLocationList ||
+        p->n * 4 > r->NewCommandBufferSize || r->NewAllocationListSize < 3 ||
+        p->npatch > r->NewPatchLocationListSize) {
+        fprintf(stderr, "smoke.c: the buffers handed out cannot hold the submission\n");
+        failures++;
+        return;
+    }
+    memcpy(r->pNewCommandBuffer, p->d, p->n * 4);
+    memcpy(r->pNewAllocationList, al, 3 * sizeof *al);
+    memcpy(r->pNewPatchLocationList, p->patch, p->npatch * sizeof *p->patch);
     r->CommandLength = p->n * 4;
-    r->pNewCommandBuffer = p->d;
     r->NumAllocations = 3;
-    r->pNewAllocationList = al;
     r->NumPatchLocations = p->npatch;
-    r->pNewPatchLocationList = p->patch;
     r->hContext = ctx;
 }
 
@@ -255,23 +265,26 @@ static void snapshot(softhal_surface *rt, BYTE *out) {
     CHECK_HR(softhal_surface_unlock(rt), D3D_OK);
 }
 
-/* Submits `r`, which must fail with `want`, and checks that the sizes came
- * back and that no pixel of `rt` changed. */
+/* Submits `r` with a resize request, which must fail with `want`, and checks
+ * that the buffers and sizes in force came back (the request not granted)
+ * and that no pixel of `rt` changed. */
 static void expect_refused(softhal_driver *d, softhal_surface *rt, D3DDDICB_RENDER *r, HRESULT want, int line) {
     static BYTE before[W * H * 4], after[W * H * 4];
     HRESULT got;
     snapshot(rt, before);
-    r->NewCommandBufferSize = 0;
-    r->NewAllocationListSize = 0;
-    r->NewPatchLocationListSize = 0;
+    void *cmd = r->pNewCommandBuffer;
+    UINT size = r->NewCommandBufferSize;
+    r->Flags.ResizeCommandBuffer = 1; /* a request a refusal must not grant */
+    r->NewCommandBufferSize = size + 4096;
     got = softhal_render_cb(d, r);
     if (got != want) {
         fprintf(stderr, "smoke.c:%d: softhal_render_cb = 0x%08X, want 0x%08X\n", line, (unsigned)got,
                 (unsigned)want);
         failures++;
     }
-    if (r->NewCommandBufferSize == 0 || r->NewAllocationListSize == 0 || r->NewPatchLocationListSize == 0) {
-        fprintf(stderr, "smoke.c:%d: the sizes were not returned\n", line);
+    if (r->NewCommandBufferSize != size || r->pNewCommandBuffer != cmd || r->NewAllocationListSize == 0 ||
+        r->NewPatchLocationListSize == 0) {
+        fprintf(stderr, "smoke.c:%d: the buffers in force were not returned\n", line);
         failures++;
     }
     snapshot(rt, after);
@@ -296,7 +309,6 @@ static void render_callback(softhal_driver *drv, softhal_surface *rt, softhal_su
     HANDLE ctx = NULL, copy = NULL, junk = NULL;
     static Packets p, bad;
     static D3DDDICB_RENDER r;
-    static DWORD big[4];
 
     CHECK_HR(softhal_surface_lock(vb, 0, &l), D3D_OK);
     if (l.pBits && l.dwSize >= sizeof tri) memcpy(l.pBits, tri, sizeof tri);
@@ -321,10 +333,10 @@ static void render_callback(softhal_driver *drv, softhal_surface *rt, softhal_su
 
     /* The triangle: blue over a dark clear. */
     draw_packets(&p, 0xFF102030u, 1);
-    render_data(&r, &p, al, ctx);
+    render_data(drv, &r, &p, al, ctx);
     CHECK_HR(softhal_render_cb(drv, &r), S_OK);
     CHECK(r.NewCommandBufferSize >= 4096 && r.NewAllocationListSize >= 3 && r.NewPatchLocationListSize >= 3);
-    CHECK(r.pNewCommandBuffer == p.d); /* softhal hands out no memory */
+    CHECK(r.pNewCommandBuffer != NULL && r.pNewCommandBuffer != (void *)p.d); /* softhal's buffers */
     CHECK(pixel(rt, 10, 10) == 0xFF0000FFu);
     CHECK(pixel(rt, 5, 50) == 0xFF0000FFu);
     CHECK(pixel(rt, 50, 50) == 0xFF102030u);
@@ -332,45 +344,65 @@ static void render_callback(softhal_driver *drv, softhal_surface *rt, softhal_su
 
     /* Refused, each would clear to red: nothing may change. */
     draw_packets(&bad, 0xFFFF0000u, 1);
-    render_data(&r, &bad, al, ctx);
+    render_data(drv, &r, &bad, al, ctx);
     r.CommandLength -= 4; /* cuts the DRAW packet */
     EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDUSERBUFFER);
-    render_data(&r, &bad, al, ctx);
+    render_data(drv, &r, &bad, al, ctx);
     r.CommandLength -= 2; /* not whole DWORDs */
     EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDUSERBUFFER);
-    render_data(&r, &bad, al, ctx);
-    r.pNewCommandBuffer = big;
-    r.CommandLength = 0x7FFFFFF0u; /* past the 4-DWORD buffer and the limit: never read */
+    render_data(drv, &r, &bad, al, ctx);
+    r.CommandLength = r.NewCommandBufferSize + 4; /* past the buffer handed out */
+    EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDUSERBUFFER);
+    render_data(drv, &r, &bad, al, ctx);
+    r.CommandLength = 0x7FFFFFF0u; /* past the kernel's limit */
     EXPECT_REFUSED(drv, rt, r, E_OUTOFMEMORY);
-    render_data(&r, &bad, al, ctx);
     bad.patch[2].AllocationIndex = 7; /* the list has 3 entries */
+    render_data(drv, &r, &bad, al, ctx);
     EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDHANDLE);
     draw_packets(&bad, 0xFFFF0000u, 1);
     dw(&bad, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_FENCE_SIGNAL, 0, 4)); /* kernel only */
     dw(&bad, 1);
     dw(&bad, 1000);
     dw(&bad, 0);
-    render_data(&r, &bad, al, ctx);
+    render_data(drv, &r, &bad, al, ctx);
     EXPECT_REFUSED(drv, rt, r, D3DDDIERR_PRIVILEGEDINSTRUCTION);
     draw_packets(&bad, 0xFFFF0000u, 2); /* 2 triangles from a 3-vertex range */
-    render_data(&r, &bad, al, ctx);
+    render_data(drv, &r, &bad, al, ctx);
     EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDINSTRUCTION);
     draw_packets(&bad, 0xFFFF0000u, 1);
-    render_data(&r, &bad, al, NULL); /* no default context for hosts */
-    EXPECT_REFUSED(drv, rt, r, E_INVALIDARG);
-    render_data(&r, &bad, al, copy); /* a draw on the copy engine */
+    render_data(drv, &r, &bad, al, copy); /* a draw on the copy engine */
     EXPECT_REFUSED(drv, rt, r, D3DDDIERR_INVALIDINSTRUCTION);
+    render_data(drv, &r, &bad, al, ctx);
+    r.BroadcastContextCount = 1; /* refused at the boundary: the same rule */
+    EXPECT_REFUSED(drv, rt, r, E_INVALIDARG);
+    CHECK_HR(softhal_render_context_get_buffers(drv, (HANDLE)(uintptr_t)0x5555, &r), E_INVALIDARG);
 
-    /* Refused at the boundary: nothing is read or written back. */
-    render_data(&r, &bad, al, ctx);
-    r.pNewAllocationList = NULL;
-    r.NewCommandBufferSize = 12345;
-    CHECK_HR(softhal_render_cb(drv, &r), E_INVALIDARG);
-    CHECK(r.NewCommandBufferSize == 12345);
-    render_data(&r, &bad, al, ctx);
-    r.pNewPatchLocationList = (D3DDDI_PATCHLOCATIONLIST *)((BYTE *)bad.patch + 2); /* misaligned */
-    CHECK_HR(softhal_render_cb(drv, &r), E_INVALIDARG);
+    /* hContext NULL: the device's default context (a darker clear). */
+    draw_packets(&p, 0xFF081018u, 1);
+    render_data(drv, &r, &p, al, NULL);
+    CHECK_HR(softhal_render_cb(drv, &r), S_OK);
     CHECK(pixel(rt, 10, 10) == 0xFF0000FFu);
+    CHECK(pixel(rt, 50, 50) == 0xFF081018u);
+
+    /* A granted resize hands out new buffers of exactly the sizes reported:
+     * the host may write every byte of them (ASan checks the bounds). */
+    draw_packets(&p, 0xFF102030u, 1);
+    render_data(drv, &r, &p, al, ctx);
+    r.Flags.ResizeCommandBuffer = 1;
+    r.NewCommandBufferSize = 256 * 1024;
+    r.Flags.ResizeAllocationList = 1;
+    r.NewAllocationListSize = 16;
+    r.Flags.ResizePatchLocationList = 1;
+    r.NewPatchLocationListSize = 32;
+    CHECK_HR(softhal_render_cb(drv, &r), S_OK);
+    CHECK(r.NewCommandBufferSize == 256 * 1024 && r.NewAllocationListSize == 16 && r.NewPatchLocationListSize == 32);
+    if (r.pNewCommandBuffer && r.pNewAllocationList && r.pNewPatchLocationList) {
+        memset(r.pNewCommandBuffer, 0xCD, r.NewCommandBufferSize);
+        memset(r.pNewAllocationList, 0, r.NewAllocationListSize * sizeof(D3DDDI_ALLOCATIONLIST));
+        memset(r.pNewPatchLocationList, 0, r.NewPatchLocationListSize * sizeof(D3DDDI_PATCHLOCATIONLIST));
+    }
+    CHECK(pixel(rt, 10, 10) == 0xFF0000FFu);
+    CHECK(pixel(rt, 50, 50) == 0xFF102030u);
 
     CHECK_HR(softhal_render_context_destroy(drv, copy), D3D_OK);
     CHECK_HR(softhal_render_context_destroy(drv, copy), E_INVALIDARG); /* twice */
@@ -496,12 +528,12 @@ static void capture_session(const char *path) {
         draw_packets(&p, 0xFF404040u, 1);
         /* No clear this time: turn the CLEAR packet (6 DWORDs at 8) into a NOP. */
         p.d[8] = SOFTHAL_GPU_HEADER(SOFTHAL_GPU_NOP, 0, 6);
-        render_data(&r, &p, al, rctx);
+        render_data(d, &r, &p, al, rctx);
         CHECK_HR(softhal_render_cb(d, &r), S_OK);
         CHECK(pixel(rt, 55, 55) == 0xFF00FF00u);
         CHECK(pixel(rt, 8, 8) == 0xFFFF0000u);
         p.patch[0].AllocationIndex = 9;
-        render_data(&r, &p, al, rctx);
+        render_data(d, &r, &p, al, rctx);
         CHECK_HR(softhal_render_cb(d, &r), D3DDDIERR_INVALIDHANDLE);
 
         CHECK_HR(softhal_flip(rt), D3D_OK);
@@ -760,13 +792,15 @@ int main(int argc, char **argv) {
     /* ---- the render callback ---- */
     render_callback(drv, rt, z);
     {
-        static D3DDDICB_RENDER render; /* zeroed: no context */
-        CHECK_HR(softhal_render_cb(drv, &render), E_INVALIDARG);
-        CHECK(render.NewCommandBufferSize > 0); /* the kernel answered */
-        CHECK_HR(softhal_render_cb(NULL, &render), E_INVALIDARG);
-        CHECK_HR(softhal_render_cb(drv, NULL), E_INVALIDARG);
+        static D3DDDICB_RENDER render; /* zeroed: the default context, nothing to submit */
+        CHECK_HR(softhal_render_cb(drv, &render), S_OK);
+        CHECK(render.pNewCommandBuffer != NULL && render.NewCommandBufferSize > 0);
         render.Flags.Reserved = 1;
         CHECK_HR(softhal_render_cb(drv, &render), E_INVALIDARG);
+        CHECK(render.pNewCommandBuffer != NULL); /* the buffers in force */
+        CHECK_HR(softhal_render_cb(NULL, &render), E_INVALIDARG);
+        CHECK(render.pNewCommandBuffer == NULL && render.NewCommandBufferSize == 0); /* no device, no buffers */
+        CHECK_HR(softhal_render_cb(drv, NULL), E_INVALIDARG);
     }
 
     /* ---- capture: refused on a driver that has contexts ---- */
