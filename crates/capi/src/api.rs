@@ -174,17 +174,10 @@ pub unsafe extern "C" fn softhal_surface_create(
             c.on_create_surface(&sd, &r);
         }
         let handle = r.map_err(|e| hr(e.ddrval()))?;
-        let got = st.driver.surface(handle).map(|r| r.desc).unwrap_or(sd);
-        let resolved = SOFTHAL_SURFACE_DESC {
-            dwSize: want.dwSize,
-            dwKind: kind_code(got.kind),
-            dwFormat: if kind.is_buffer() { 0 } else { got.format.0 },
-            dwWidth: got.width,
-            dwHeight: got.height,
-            dwDepth: got.depth,
-            dwMipLevels: got.mip_levels,
-            dwHandle: handle,
-        };
+        let resolved = c_desc(
+            &st.driver.surface(handle).map(|r| r.desc).unwrap_or(sd),
+            handle,
+        );
         let key = objects::add_surface(Arc::new(SurfaceObj {
             driver: Arc::clone(&drv),
             handle,
@@ -221,8 +214,29 @@ pub unsafe extern "C" fn softhal_surface_destroy(surface: *mut softhal_surface) 
     })
 }
 
-/// The surface's resolved description; `dwHandle` is the DWORD handle DP2
-/// commands use for it (SETRENDERTARGET, TEXBLT, SETSTREAMSOURCE, ...).
+/// A device surface description as the C ABI spells it (`dwSize` =
+/// `sizeof(SOFTHAL_SURFACE_DESC)`, `dwHandle` = `handle`).
+fn c_desc(got: &SurfaceDesc, handle: u32) -> SOFTHAL_SURFACE_DESC {
+    SOFTHAL_SURFACE_DESC {
+        dwSize: core::mem::size_of::<SOFTHAL_SURFACE_DESC>() as u32,
+        dwKind: kind_code(got.kind),
+        dwFormat: if got.kind.is_buffer() {
+            0
+        } else {
+            got.format.0
+        },
+        dwWidth: got.width,
+        dwHeight: got.height,
+        dwDepth: got.depth,
+        dwMipLevels: got.mip_levels,
+        dwHandle: handle,
+    }
+}
+
+/// The surface's description as it is now (a buffer renamed by a
+/// `D3DHALDP2_SWAPCOMMANDBUFFER` / `SWAPVERTEXBUFFER` call reports its new
+/// size, as a lock shows it); `dwHandle` is the DWORD handle DP2 commands
+/// use for it (SETRENDERTARGET, TEXBLT, SETSTREAMSOURCE, ...).
 /// Thread-safe.
 ///
 /// # Safety
@@ -237,10 +251,15 @@ pub unsafe extern "C" fn softhal_surface_get_desc(
     }
     run(|| {
         let s = surface_of(surface)?;
-        let mut d = s.desc;
-        d.dwSize = core::mem::size_of::<SOFTHAL_SURFACE_DESC>() as u32;
+        let got = s
+            .driver
+            .lock()
+            .driver
+            .surface(s.handle)
+            .map(|r| r.desc)
+            .map_err(|e| hr(e.ddrval()))?;
         // SAFETY: checked non-null and aligned.
-        unsafe { out.write(d) };
+        unsafe { out.write(c_desc(&got, s.handle)) };
         Ok(())
     })
 }
@@ -620,8 +639,10 @@ pub unsafe extern "C" fn softhal_get_caps(
     })
 }
 
-/// Why the last `D3dDrawPrimitives2` on `driver` failed, as NUL-terminated
-/// UTF-8 text ("" if it succeeded). Writes at most `size` bytes to `buf`
+/// Why the last `D3dDrawPrimitives2` on one of `driver`'s contexts failed,
+/// as NUL-terminated UTF-8 text ("" if it succeeded) — whether the device
+/// refused it or the C boundary did (a bad `dwVertexSize`, a foreign
+/// `lpDDCommands`, ...): never an older call's message. Writes at most `size` bytes to `buf`
 /// (truncating, always NUL-terminated when `size` > 0; `buf` may be NULL
 /// when `size` is 0) and the full length + 1 to `*needed` (if not NULL).
 /// Thread-safe.
@@ -640,19 +661,24 @@ pub unsafe extern "C" fn softhal_get_last_error(
         return INVALIDARG;
     }
     run(|| {
-        let msg = driver_of(driver)?
-            .lock()
-            .driver
-            .last_error()
-            .map(|f| {
-                format!(
-                    "{} at offset {}: {}",
-                    codes::format_hresult(f.ddrval),
-                    f.offset,
-                    f.error
-                )
-            })
-            .unwrap_or_default();
+        let d = driver_of(driver)?;
+        let st = d.lock();
+        let msg = match &st.boundary_error {
+            Some(why) => why.clone(),
+            None => st
+                .driver
+                .last_error()
+                .map(|f| {
+                    format!(
+                        "{} at offset {}: {}",
+                        codes::format_hresult(f.ddrval),
+                        f.offset,
+                        f.error
+                    )
+                })
+                .unwrap_or_default(),
+        };
+        drop(st);
         let bytes = msg.as_bytes();
         // SAFETY: the host gave `size` writable bytes at `buf`.
         let dst = unsafe { host_bytes_mut(buf.cast::<u8>(), size as usize) }.ok_or(INVALIDARG)?;

@@ -185,12 +185,40 @@ pub unsafe extern "system" fn D3dDrawPrimitives2(pd: *mut D3DHAL_DRAWPRIMITIVES2
 }
 
 /// The body of [`D3dDrawPrimitives2`]; `Err` = a call-level failure.
+/// Every call that names a live context leaves its outcome for
+/// `softhal_get_last_error` on that context's driver: a refusal here at
+/// the boundary, or the device's own answer.
 ///
 /// # Safety
 /// As for [`D3dDrawPrimitives2`].
 unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
     let ctx = objects::context(d.dwhContext).ok_or(hr(codes::D3DHAL_CONTEXT_BAD))?;
-    let commands = own_surface(&ctx.driver, d.lpDDCommands as usize)?;
+    // SAFETY: forwarded from this function's contract.
+    unsafe { dp2_on(&ctx, d) }.map_err(|(code, why)| {
+        ctx.driver.lock().boundary_error = Some(format!(
+            "{} at offset {}: {why}",
+            codes::format_hresult(code as u32),
+            d.dwCommandOffset
+        ));
+        code
+    })
+}
+
+/// [`dp2`] on a live context; `Err` = a refusal at the C boundary, with
+/// its reason.
+///
+/// # Safety
+/// As for [`D3dDrawPrimitives2`].
+unsafe fn dp2_on(
+    ctx: &ContextObj,
+    d: &D3DHAL_DRAWPRIMITIVES2DATA,
+) -> Result<Dp2Out, (HRESULT, String)> {
+    let commands = own_surface(&ctx.driver, d.lpDDCommands as usize).map_err(|e| {
+        (
+            e,
+            "lpDDCommands names no surface of this driver".to_string(),
+        )
+    })?;
     let user = d.dwFlags & softhal_device::D3DHALDP2_USERMEMVERTICES != 0;
     let vertex_size = d.dwVertexSize; // the union's input half, read first
     let mut vertex_surface = 0;
@@ -203,19 +231,40 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
         // stride beyond it): the call is refused before any byte is read.
         if let Ok(stride) = softhal_wire::fvf::vertex_stride(d.dwVertexType) {
             if d.dwVertexLength > 0 && vertex_size < stride {
-                return Err(hr(codes::D3DERR_INVALIDVERTEXFORMAT));
+                return Err((
+                    hr(codes::D3DERR_INVALIDVERTEXFORMAT),
+                    format!(
+                        "dwVertexSize {vertex_size} is smaller than the {stride}-byte vertex of dwVertexType {:#x}",
+                        d.dwVertexType
+                    ),
+                ));
             }
         }
         let len = u64::from(d.dwVertexLength)
             .checked_mul(u64::from(vertex_size))
             .and_then(|n| n.checked_add(u64::from(d.dwVertexOffset)))
-            .ok_or(INVALIDARG)?;
+            .ok_or((
+                INVALIDARG,
+                "dwVertexOffset + dwVertexLength × dwVertexSize overflows".to_string(),
+            ))?;
         // User-memory vertices are a vertex buffer in the host's memory:
         // the vertex-buffer cap bounds the copy below.
         if len > softhal_device::limits::MAX_BUFFER_BYTES {
-            return Err(hr(codes::DDERR_OUTOFMEMORY));
+            return Err((
+                hr(codes::DDERR_OUTOFMEMORY),
+                format!(
+                    "{len} bytes of user-memory vertices exceed MAX_BUFFER_BYTES ({})",
+                    softhal_device::limits::MAX_BUFFER_BYTES
+                ),
+            ));
         }
-        let len = usize::try_from(len).map_err(|_| INVALIDARG)?;
+        let bad_range = || {
+            (
+                INVALIDARG,
+                "lpVertices is NULL or its range wraps".to_string(),
+            )
+        };
+        let len = usize::try_from(len).map_err(|_| bad_range())?;
         if !d.lpDDVertex.is_null() || len == 0 {
             // SAFETY: the host gave lpVertices with dwVertexLength vertices
             // of dwVertexSize bytes after dwVertexOffset bytes (the DDK's
@@ -223,7 +272,7 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
             // ranges. A null pointer with len 0 yields no bytes. The call
             // (and its capture record) use this one copy.
             user_vertices =
-                Some(unsafe { host_copy(d.lpDDVertex as *const u8, len) }.ok_or(INVALIDARG)?);
+                Some(unsafe { host_copy(d.lpDDVertex as *const u8, len) }.ok_or_else(bad_range)?);
         }
     } else if !d.lpDDVertex.is_null() {
         if let Ok(s) = own_surface(&ctx.driver, d.lpDDVertex as usize) {
@@ -234,18 +283,21 @@ unsafe fn dp2(d: &D3DHAL_DRAWPRIMITIVES2DATA) -> Result<Dp2Out, HRESULT> {
     let want_rstates =
         d.dwFlags & softhal_device::D3DHALDP2_EXECUTEBUFFER != 0 && !d.lpdwRStates.is_null();
     if want_rstates {
+        let misaligned = || (INVALIDARG, "lpdwRStates is not 4-aligned".to_string());
         if !valid(d.lpdwRStates) {
-            return Err(INVALIDARG);
+            return Err(misaligned());
         }
         // SAFETY: non-null, 4-aligned, and the DDI defines lpdwRStates as
         // D3DHAL_MAX_RSTATES (256) DWORDs the host owns for the call.
-        let bytes = unsafe { host_copy(d.lpdwRStates.cast::<u8>(), 256 * 4) }.ok_or(INVALIDARG)?;
+        let bytes =
+            unsafe { host_copy(d.lpdwRStates.cast::<u8>(), 256 * 4) }.ok_or_else(misaligned)?;
         for (r, w) in rstates.iter_mut().zip(bytes.chunks_exact(4)) {
             *r = u32::from_ne_bytes([w[0], w[1], w[2], w[3]]);
         }
     }
     let mut st = ctx.driver.lock();
     let st = &mut *st;
+    st.boundary_error = None; // the device answers this call
     let mut data = DrawPrimitives2Data::new(ctx.handle, commands.handle, d.dwCommandLength);
     data.dw_flags = d.dwFlags;
     data.dw_vertex_type = d.dwVertexType;

@@ -626,7 +626,8 @@ HRESULT softhal_driver_destroy(softhal_driver *driver);
 HRESULT softhal_surface_create(softhal_driver *driver, const SOFTHAL_SURFACE_DESC *desc, softhal_surface **out);
 /* Destroys a surface. */
 HRESULT softhal_surface_destroy(softhal_surface *surface);
-/* The resolved description; dwHandle is the surface's DP2 handle. */
+/* The description as the surface is now (a buffer renamed by a SWAP* DP2
+ * call reports its new size); dwHandle is the surface's DP2 handle. */
 HRESULT softhal_surface_get_desc(softhal_surface *surface, SOFTHAL_SURFACE_DESC *out);
 /* Locks level 0: out->pBits (softhal's copy) is valid until unlock or destroy. */
 HRESULT softhal_surface_lock(softhal_surface *surface, DWORD flags, SOFTHAL_LOCKED_SURFACE *out);
@@ -650,7 +651,8 @@ HRESULT softhal_present(softhal_surface *render_target, void *pixels, DWORD pitc
 HRESULT softhal_set_parse_unknown_command(softhal_driver *driver, SOFTHAL_PFN_PARSE_UNKNOWN_COMMAND hook);
 /* Fills *caps (caps->dwSize = sizeof(SOFTHAL_CAPS)). */
 HRESULT softhal_get_caps(softhal_driver *driver, SOFTHAL_CAPS *caps);
-/* Why the last DrawPrimitives2 failed, NUL-terminated, at most `size` bytes. */
+/* Why the last DrawPrimitives2 on the driver failed (refused by the device or
+ * at the C boundary; "" after a success), NUL-terminated, at most `size` bytes. */
 HRESULT softhal_get_last_error(softhal_driver *driver, char *buf, DWORD size, DWORD *needed);
 
 /* Records every call on the driver into a capture file (docs/capture-format.md);

@@ -43,6 +43,10 @@ pub(crate) struct DriverState {
     /// The buffers handed out to the host for each render context (and
     /// the default context), created when first asked for.
     pub umd_buffers: BTreeMap<u32, UmdBuffers>,
+    /// Why the last `D3dDrawPrimitives2` on one of the driver's contexts
+    /// was refused at the C boundary (`None` when the device answered it:
+    /// its own last error then tells).
+    pub boundary_error: Option<String>,
 }
 
 /// The buffers softhal hands a render context's user-mode driver, as
@@ -148,6 +152,7 @@ impl DriverObj {
                 capture: None,
                 render_contexts: BTreeSet::new(),
                 umd_buffers: BTreeMap::new(),
+                boundary_error: None,
             }),
         }
     }
@@ -175,7 +180,9 @@ pub(crate) struct Shadow {
 pub(crate) struct SurfaceObj {
     pub driver: Arc<DriverObj>,
     pub handle: u32,
-    /// The resolved description (dwSize = its size, dwHandle = handle).
+    /// The resolved description at creation (dwSize = its size, dwHandle
+    /// = handle). A buffer's size changes when a SWAP* call renames it:
+    /// the device's description is the current one.
     pub desc: crate::types::SOFTHAL_SURFACE_DESC,
     /// The lock shadow (`Some` between lock and unlock).
     pub shadow: Mutex<Option<Shadow>>,

@@ -675,3 +675,105 @@ fn texture_levels_lock_and_write_back() {
         assert_eq!(softhal_driver_destroy(d), OK);
     }
 }
+
+/// The text `softhal_get_last_error` gives for `d`.
+fn last_error(d: *mut softhal_driver) -> String {
+    let mut buf = [0u8; 512];
+    // SAFETY: `buf` holds the size given.
+    let r = unsafe { softhal_get_last_error(d, buf.as_mut_ptr().cast(), 512, null_mut()) };
+    assert_eq!(r, OK);
+    let n = buf.iter().position(|&b| b == 0).unwrap();
+    String::from_utf8(buf[..n].to_vec()).unwrap()
+}
+
+/// `softhal_get_last_error` describes the last `D3dDrawPrimitives2` on the
+/// driver, whoever refused it: after a call the C boundary refused (here a
+/// `dwVertexSize` below the FVF's vertex, then too many user-memory
+/// vertices: `DDERR_OUTOFMEMORY`, which is `E_OUTOFMEMORY` and prints so)
+/// it names that refusal, never an earlier call's failure.
+#[test]
+fn last_error_is_never_an_earlier_calls() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let ctx = context(d, rt);
+    // SAFETY: every range named holds the bytes described.
+    unsafe {
+        // The device refuses an unknown opcode (0xEE).
+        write(cb, 0, &[0xEE, 0, 0, 0]);
+        let mut data = dp2_data(ctx, cb, 4);
+        D3dDrawPrimitives2(&mut data);
+        assert_eq!(data.dwVertexSize, codes::D3DERR_COMMAND_UNPARSED);
+        assert!(last_error(d).starts_with("D3DERR_COMMAND_UNPARSED"));
+        // The boundary refuses dwVertexSize 12 for a 20-byte FVF vertex.
+        let verts = [0u8; 60];
+        let user = |size: u32, count: u32| {
+            let mut data = dp2_data(ctx, cb, 4);
+            data.dwFlags = 1; // D3DHALDP2_USERMEMVERTICES
+            data.dwVertexType = 0x44; // XYZRHW | DIFFUSE: 20 bytes
+            data.lpDDVertex = verts.as_ptr() as *mut c_void;
+            data.dwVertexLength = count;
+            data.dwVertexSize = size;
+            data
+        };
+        let mut data = user(12, 3);
+        D3dDrawPrimitives2(&mut data);
+        assert_eq!(data.dwVertexSize, codes::D3DERR_INVALIDVERTEXFORMAT);
+        let e = last_error(d);
+        assert!(
+            e.starts_with("D3DERR_INVALIDVERTEXFORMAT at offset 0: dwVertexSize 12"),
+            "{e}"
+        );
+        // A success clears it.
+        write(cb, 0, &[8, 0, 1, 0, 22, 0, 0, 0, 1, 0, 0, 0]); // RENDERSTATE CULLMODE = NONE
+        let mut data = dp2_data(ctx, cb, 12);
+        D3dDrawPrimitives2(&mut data);
+        assert_eq!(data.dwVertexSize, codes::D3D_OK);
+        assert_eq!(last_error(d), "");
+        // More than MAX_BUFFER_BYTES of user vertices (checked unread).
+        let mut data = user(20, (256 << 20) / 20 + 1);
+        D3dDrawPrimitives2(&mut data);
+        assert_eq!(data.dwVertexSize, codes::DDERR_OUTOFMEMORY);
+        let e = last_error(d);
+        assert!(
+            e.starts_with("E_OUTOFMEMORY") && e.contains("MAX_BUFFER_BYTES"),
+            "{e}"
+        );
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+/// A SWAPCOMMANDBUFFER call with REQCOMMANDBUFSIZE renames the command
+/// buffer to at least `dwReqCommandBufSize` bytes (D3DHAL_DRAWPRIMITIVES2DATA:
+/// "the driver must be able to allocate a command buffer of at least the
+/// size specified"; softhal allocates exactly that, 4096 > 64): the
+/// surface's description reports the new size, as a lock does.
+#[test]
+fn surface_get_desc_reports_a_renamed_buffer_as_it_is() {
+    let d = driver();
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, 21, 8, 8);
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 64, 1);
+    let ctx = context(d, rt);
+    write(cb, 0, &[8, 0, 1, 0, 22, 0, 0, 0, 1, 0, 0, 0]); // RENDERSTATE
+    let mut data = dp2_data(ctx, cb, 12);
+    data.dwFlags = 0x8 | 0x20; // SWAPCOMMANDBUFFER | REQCOMMANDBUFSIZE
+    data.dwReqCommandBufSize = 4096;
+    // SAFETY: valid pointers; the lock pointer is not used.
+    unsafe {
+        D3dDrawPrimitives2(&mut data);
+        assert_eq!(data.dwVertexSize, codes::D3D_OK);
+        let mut desc = MaybeUninit::<SOFTHAL_SURFACE_DESC>::uninit();
+        assert_eq!(softhal_surface_get_desc(cb, desc.as_mut_ptr()), OK);
+        let desc = desc.assume_init();
+        let mut l = MaybeUninit::<SOFTHAL_LOCKED_SURFACE>::uninit();
+        assert_eq!(
+            softhal_surface_lock(cb, SOFTHAL_LOCK_READONLY, l.as_mut_ptr()),
+            OK
+        );
+        let l = l.assume_init();
+        assert_eq!(softhal_surface_unlock(cb), OK);
+        assert_eq!((desc.dwWidth, l.dwSize), (4096, 4096));
+        assert_eq!(desc.dwSize as usize, size_of::<SOFTHAL_SURFACE_DESC>());
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}

@@ -726,6 +726,11 @@ int main(int argc, char **argv) {
         CHECK(D3dDrawPrimitives2(&bad) == DDHAL_DRIVER_HANDLED);
         CHECK_HR(bad.ddrval, D3DERR_INVALIDVERTEXFORMAT);
         CHECK(bad.dwErrorOffset == bad.dwCommandOffset);
+        {
+            char msg[256]; /* the last error is this refusal's, not an earlier call's */
+            CHECK_HR(softhal_get_last_error(drv, msg, sizeof msg, NULL), D3D_OK);
+            CHECK(strstr(msg, "D3DERR_INVALIDVERTEXFORMAT") != NULL);
+        }
         bad = dp2;
         bad.lpVertices = NULL; /* USERMEMVERTICES without vertices */
         CHECK(D3dDrawPrimitives2(&bad) == DDHAL_DRIVER_HANDLED);
