@@ -75,9 +75,22 @@ pub(crate) struct UmdBuffers {
 pub(crate) const ALLOCATION_WORDS: usize = 2;
 pub(crate) const PATCH_WORDS: usize = 6;
 
+/// `n` zeroed words, from the allocator's zeroed memory (pages the host
+/// never writes are never touched: a 64 MiB command buffer costs address
+/// space until it is used).
 fn zeroed_words(n: usize) -> Box<[AtomicU32]> {
-    (0..n).map(|_| AtomicU32::new(0)).collect()
+    let words: Box<[u32]> = vec![0u32; n].into_boxed_slice();
+    // SAFETY: AtomicU32 has the same size and bit validity as u32, and
+    // its alignment (4) equals u32's on every target with 32-bit atomics
+    // that softhal builds for (checked below at compile time); the box
+    // owns the allocation, which is handed over whole.
+    unsafe { Box::from_raw(Box::into_raw(words) as *mut [AtomicU32]) }
 }
+
+const _: () = assert!(
+    core::mem::align_of::<AtomicU32>() == core::mem::align_of::<u32>()
+        && core::mem::size_of::<AtomicU32>() == core::mem::size_of::<u32>()
+);
 
 /// The first `n` words of `b` (fewer if `b` is shorter), each loaded once.
 fn load_words(b: &[AtomicU32], n: usize) -> Vec<u32> {

@@ -17,7 +17,7 @@ pub const DEFAULT_PATCH_LIST: u32 = 1024;
 /// Live allocations per device.
 pub const MAX_ALLOCATIONS: usize = 1 << 16;
 /// GPU contexts per device (a driver uses one per DDI context, up to 64,
-/// plus its copy-engine and present contexts).
+/// plus its copy-engine, present and default contexts).
 pub const MAX_CONTEXTS: usize = 256;
 /// Submissions queued (not yet executed) per device; a submission beyond
 /// this first runs the oldest queued work (the callback blocks, as on
