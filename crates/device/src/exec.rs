@@ -104,6 +104,8 @@ pub fn layout_from_fvf(fvf: u32) -> Result<VertexLayout> {
         point_size: f.psize,
         diffuse: f.diffuse,
         specular: f.specular,
+        diffuse_type: softhal_pipeline::DeclType::D3dColor,
+        specular_type: softhal_pipeline::DeclType::D3dColor,
         texcoords,
         position2: None,
         normal2: None,
