@@ -117,6 +117,9 @@ pub struct CachedPatch {
     pub basis: u32,
     /// Degree.
     pub degree: u32,
+    /// The context's patch clock when the patch was last cached or drawn
+    /// (the least recently used patch is evicted first).
+    pub last_used: u64,
 }
 
 /// Per-context counters tests and tools can observe.
@@ -174,6 +177,8 @@ pub struct Context {
     pub responses: VecDeque<Response>,
     /// Cached patches.
     pub patches: BTreeMap<u32, CachedPatch>,
+    /// Ticks once per patch cached or drawn from the cache.
+    pub patch_clock: u64,
     /// Counters.
     pub stats: ContextStats,
     /// The DirectX runtime version the context was created under
@@ -205,6 +210,7 @@ impl Context {
             queries: BTreeMap::new(),
             responses: VecDeque::new(),
             patches: BTreeMap::new(),
+            patch_clock: 0,
             stats: ContextStats::default(),
             dx_version: DEFAULT_DX_VERSION,
         }

@@ -68,7 +68,8 @@ pub const MAX_DIRTY_REGIONS: usize = 64;
 pub const MAX_QUERIES: usize = 4096;
 /// Query responses waiting to be returned per context.
 pub const MAX_PENDING_RESPONSES: usize = 4096;
-/// Cached patches per context.
+/// Cached patches per context (beyond it the least recently used is
+/// evicted).
 pub const MAX_CACHED_PATCHES: usize = 256;
 /// Control points of one patch (rect: Width × Height; tri: NumVertices).
 pub const MAX_PATCH_CONTROL_POINTS: u32 = 1024;

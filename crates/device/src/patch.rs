@@ -33,7 +33,7 @@
 
 use crate::error::{DeviceError, Result};
 use crate::limits;
-use softhal_pipeline::{PositionKind, VertexLayout};
+use softhal_pipeline::{DeclType, PositionKind, VertexLayout};
 
 /// D3DBASIS_BEZIER.
 pub const BASIS_BEZIER: u32 = 0;
@@ -210,7 +210,29 @@ fn float_fields(l: &VertexLayout) -> Vec<(u32, u32)> {
     for t in l.texcoords.iter().flatten() {
         f.push((t.offset, u32::from(t.components)));
     }
+    // Colours of a float type (a declaration's) blend as floats.
+    for (o, t) in [(l.diffuse, l.diffuse_type), (l.specular, l.specular_type)] {
+        let n = match t {
+            DeclType::Float1 => 1,
+            DeclType::Float2 => 2,
+            DeclType::Float3 => 3,
+            DeclType::Float4 => 4,
+            _ => continue,
+        };
+        if let Some(o) = o {
+            f.push((o, n));
+        }
+    }
     f
+}
+
+/// Colours blended byte by byte: D3DCOLOR and the byte types. Colours of
+/// the short, packed and half types keep the first control point's value.
+fn byte_colours(l: &VertexLayout) -> impl Iterator<Item = u32> {
+    [(l.diffuse, l.diffuse_type), (l.specular, l.specular_type)]
+        .into_iter()
+        .filter(|(_, t)| matches!(t, DeclType::D3dColor | DeclType::Ubyte4 | DeclType::Ubyte4n))
+        .filter_map(|(o, _)| o)
 }
 
 fn rd(b: &[u8], o: usize) -> f32 {
@@ -240,7 +262,7 @@ fn blend_vertex(l: &VertexLayout, ctrl: &[&[u8]], w: &[f32], out: &mut [u8]) {
             }
         }
     }
-    for o in [l.diffuse, l.specular].into_iter().flatten() {
+    for o in byte_colours(l) {
         for byte in 0..4usize {
             let at = (o as usize).saturating_add(byte);
             let v: f32 = ctrl

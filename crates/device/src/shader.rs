@@ -14,7 +14,7 @@
 
 use crate::error::{DeviceError, Result};
 use crate::limits;
-use softhal_pipeline::{PositionKind, TexCoordElement, VertexLayout};
+use softhal_pipeline::{DeclType, PositionKind, TexCoordElement, VertexLayout};
 
 /// Vertex or pixel shader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,14 +158,14 @@ fn float_components(t: u32) -> u8 {
     }
 }
 
+/// Bytes of a DX8 D3DVSDT_* type (the first eight D3DDECLTYPEs), `None`
+/// for an unknown one.
 fn dx8_type_size(t: u32) -> Option<u32> {
-    Some(match t {
-        0 | 4 | 5 | 6 => 4,
-        1 | 7 => 8,
-        2 => 12,
-        3 => 16,
-        _ => return None,
-    })
+    if t <= 7 {
+        decl9_type_size(t)
+    } else {
+        None
+    }
 }
 
 /// Validates a DX8 declaration token array (CREATEVERTEXSHADER) and, when
@@ -226,8 +226,15 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
                         // D3DVSDE_POSITION2 / NORMAL2 (tweening).
                         (15, 2) => l.position2 = Some(off),
                         (16, 2) => l.normal2 = Some(off),
-                        (5, 4) => l.diffuse = Some(off),
-                        (6, 4) => l.specular = Some(off),
+                        // D3DVSDE_DIFFUSE / SPECULAR, of any type.
+                        (5, _) => {
+                            l.diffuse = Some(off);
+                            l.diffuse_type = DeclType::from_d3d(ty).unwrap_or_default();
+                        }
+                        (6, _) => {
+                            l.specular = Some(off);
+                            l.specular_type = DeclType::from_d3d(ty).unwrap_or_default();
+                        }
                         (7..=14, 0..=3) => {
                             if let Some(slot) = reg
                                 .checked_sub(7)
@@ -286,6 +293,8 @@ fn empty_layout() -> VertexLayout {
         point_size: None,
         diffuse: None,
         specular: None,
+        diffuse_type: DeclType::D3dColor,
+        specular_type: DeclType::D3dColor,
         texcoords: [None; 8],
         position2: None,
         normal2: None,
@@ -352,8 +361,15 @@ fn decl9_layout(items: &[(u32, u32, u32, u32)]) -> Option<VertexLayout> {
             (0, 2, 1) => l.position2 = Some(off),
             (3, 2, 1) => l.normal2 = Some(off),
             (4, 0, 0) => l.point_size = Some(off),
-            (10, 4, 0) => l.diffuse = Some(off),
-            (10, 4, 1) => l.specular = Some(off),
+            // COLOR0 / COLOR1 of any type (converted as the type says).
+            (10, _, 0) => {
+                l.diffuse = Some(off);
+                l.diffuse_type = DeclType::from_d3d(ty).unwrap_or_default();
+            }
+            (10, _, 1) => {
+                l.specular = Some(off);
+                l.specular_type = DeclType::from_d3d(ty).unwrap_or_default();
+            }
             (5, 0..=3, 0..=7) => {
                 if let Some(slot) = l.texcoords.get_mut(idx as usize) {
                     *slot = Some(TexCoordElement {
@@ -371,13 +387,7 @@ fn decl9_layout(items: &[(u32, u32, u32, u32)]) -> Option<VertexLayout> {
 
 /// Bytes of a D3DDECLTYPE, `None` for UNUSED/unknown.
 fn decl9_type_size(t: u32) -> Option<u32> {
-    Some(match t {
-        0 | 4 | 5 | 6 | 8 | 9 | 11 | 13 | 14 | 15 => 4,
-        1 | 7 | 10 | 12 | 16 => 8,
-        2 => 12,
-        3 => 16,
-        _ => return None,
-    })
+    DeclType::from_d3d(t).map(DeclType::size)
 }
 
 /// Validates D3DVERTEXELEMENT9s (stream, offset, type, method, usage,

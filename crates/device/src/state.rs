@@ -393,7 +393,8 @@ pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
         | Rs::CcwStencilPass => in_range(value, 1, 8, 1),
         Rs::BlendOp | Rs::BlendOpAlpha => in_range(value, 1, 5, 1),
         Rs::ZBias => value.min(16),
-        Rs::AlphaRef => value.min(255),
+        // Only the low 8 bits are the reference (0xff70 means 0x70).
+        Rs::AlphaRef => value & 0xFF,
         Rs::FogTableMode | Rs::FogVertexMode => in_range(value, 0, 3, 0),
         Rs::PatchEdgeStyle => in_range(value, 0, 1, 0),
         Rs::PatchSegments => {

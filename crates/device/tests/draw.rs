@@ -451,26 +451,10 @@ fn programmable_shaders_are_stored_but_not_drawn() {
     assert_eq!(s.drv.caps().pixel_shader_version, 0);
 }
 
-fn xyz(x: f32, y: f32, z: f32, c: u32) -> Vec<u8> {
-    let mut v: Vec<u8> = [x, y, z].iter().flat_map(|f| f.to_le_bytes()).collect();
-    v.extend_from_slice(&c.to_le_bytes());
-    v
-}
-
 #[test]
 fn transforms_and_multiply_order() {
     // Untransformed quad covering clip space [-1, 1]²; viewport 16×16.
-    let q: Vec<u8> = [
-        (-1.0, 1.0),
-        (1.0, 1.0),
-        (-1.0, -1.0),
-        (1.0, 1.0),
-        (1.0, -1.0),
-        (-1.0, -1.0),
-    ]
-    .iter()
-    .flat_map(|&(x, y)| xyz(x, y, 0.5, RED))
-    .collect();
+    let q = xyz_quad(-1.0, -1.0, 1.0, 1.0, 0.5, RED);
     let run = |extra: &str| {
         let mut s = Scene::new(16, 16, false);
         let b = asm(&format!("{NOCULL}VIEWPORTINFO {{ dwWidth=16 dwHeight=16 }}\n{extra}\nTRIANGLELIST count=2 wVStart=0"));

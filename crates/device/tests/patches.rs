@@ -253,3 +253,56 @@ fn tri_patch_through_the_device() {
     assert_eq!(s.px(2, 2), RED);
     assert_eq!(s.px(14, 14), 0);
 }
+
+#[test]
+fn a_full_patch_cache_evicts_the_least_recently_used_patch() {
+    // The cache holds MAX_CACHED_PATCHES (256) patches. Caching more never
+    // fails a draw (nor loses the rest of the command buffer): the least
+    // recently used patch is evicted. Each 2×2 linear patch is 2 triangles
+    // (PATCHSEGMENTS 1).
+    let mut s = Scene::new(16, 16, false);
+    let h = vb(&mut s, &screen_patch());
+    let bind = format!("{NOCULL}SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\n");
+    let fill: String = (1..=256)
+        .map(|h| format!("DRAWRECTPATCH {{ Handle={h} {INFO} }}\n"))
+        .collect();
+    s.run(&format!("{bind}{fill}"), &[]).ok();
+    let c = s.drv.context(s.ctx).unwrap();
+    assert_eq!((c.patches.len(), c.stats.primitives), (256, 512));
+    // Handle 1 is used again (drawn from the cache); 2 and 3 are now the
+    // least recently used. Two new handles evict them, and the CLEAR after
+    // them still runs.
+    s.run(
+        &format!(
+            "{bind}DRAWRECTPATCH {{ Handle=1 }}\nDRAWRECTPATCH {{ Handle=1000 {INFO} }}\n\
+             DRAWRECTPATCH {{ Handle=1001 {INFO} }}\n\
+             CLEAR {{ dwFlags=D3DCLEAR_TARGET dwFillColor=0xff00ff00 }}"
+        ),
+        &[],
+    )
+    .ok();
+    let c = s.drv.context(s.ctx).unwrap();
+    assert_eq!(c.patches.len(), 256);
+    assert_eq!(c.stats.primitives, 512 + 6);
+    for (h, cached) in [
+        (1, true),
+        (2, false),
+        (3, false),
+        (4, true),
+        (1000, true),
+        (1001, true),
+    ] {
+        assert_eq!(c.patches.contains_key(&h), cached, "handle {h}");
+    }
+    assert_eq!(s.count(0xff00_ff00), 256, "the CLEAR after the patches ran");
+    // An evicted handle drawn without info draws nothing, like an unknown
+    // one; D3DRS_DELETERTPATCH still frees a handle.
+    s.run(
+        "DRAWRECTPATCH { Handle=2 }\nRENDERSTATE { RenderState=D3DRS_DELETERTPATCH dwState=4 }",
+        &[],
+    )
+    .ok();
+    let c = s.drv.context(s.ctx).unwrap();
+    assert_eq!((c.stats.primitives, c.patches.len()), (518, 255));
+    assert!(!c.patches.contains_key(&4));
+}

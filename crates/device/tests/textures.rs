@@ -182,9 +182,9 @@ fn dxt1_textures_decode_and_blit_in_whole_blocks() {
     assert_eq!(before, after);
 }
 
-#[test]
-fn settexlod_and_maxmiplevel_clamp_the_mip_level() {
-    let mut s = Scene::new(4, 4, false);
+/// A 4×4 A8R8G8B8 texture with its full chain, levels 0, 1, 2 filled red,
+/// green, blue.
+fn rgb_mip_texture(s: &mut Scene) -> u32 {
     let t = s
         .drv
         .create_texture(TextureFormat::A8R8G8B8, 4, 4, 0)
@@ -196,6 +196,13 @@ fn settexlod_and_maxmiplevel_clamp_the_mip_level() {
         }
         s.drv.unlock(t).unwrap();
     }
+    t
+}
+
+#[test]
+fn settexlod_and_maxmiplevel_clamp_the_mip_level() {
+    let mut s = Scene::new(4, 4, false);
+    let t = rgb_mip_texture(&mut s);
     let v = tquad(-0.5, -0.5, 3.5, 3.5, 0xffffffff, 0);
     let mips = "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_MIPFILTER dwValue=D3DTEXF_POINT }\n";
     s.run_fvf(&format!("{}{mips}{DRAW}", show(t)), FVF_TLT, 32, &v)
@@ -218,6 +225,27 @@ fn settexlod_and_maxmiplevel_clamp_the_mip_level() {
         "SETTEXLOD 2 wins over MAXMIPLEVEL 1"
     );
     assert_eq!(s.drv.surface(t).unwrap().texture().unwrap().lod(), 2);
+}
+
+#[test]
+fn without_mip_filtering_only_settexlod_picks_the_level() {
+    // D3DTSS_MAXMIPLEVEL is a mipmapping state: under MIPFILTER = NONE the
+    // level sampled is the texture's LOD (SETTEXLOD) alone. Levels 0, 1, 2
+    // are red, green, blue; 1:1 sampling.
+    let mut s = Scene::new(4, 4, false);
+    let t = rgb_mip_texture(&mut s);
+    let v = tquad(-0.5, -0.5, 3.5, 3.5, 0xffffffff, 0);
+    let none = "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_MIPFILTER dwValue=D3DTEXF_NONE } \
+                { wStage=0 TSState=D3DTSS_MAXMIPLEVEL dwValue=1 }\n";
+    s.run_fvf(&format!("{}{none}{DRAW}", show(t)), FVF_TLT, 32, &v)
+        .ok();
+    assert_eq!(s.px(1, 1), 0xffff0000, "MAXMIPLEVEL 1 ignored: level 0");
+    let src = format!(
+        "{}{none}SETTEXLOD {{ dwDDSurface={t} dwLOD=2 }}\n{DRAW}",
+        show(t)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    assert_eq!(s.px(1, 1), 0xff0000ff, "SETTEXLOD 2: level 2");
 }
 
 #[test]
@@ -266,23 +294,6 @@ fn pretransformed_fog_comes_from_the_specular_alpha() {
     s.run_fvf(&src, FVF_TLT, 32, &v).ok();
     assert_eq!(s.px(0, 1), 0xff00ff00, "factor 0: all fog");
     assert_eq!(s.px(3, 1), 0xffff0000, "factor 1: no fog");
-}
-
-/// D3DFVF_XYZ | D3DFVF_NORMAL: 24-byte vertices.
-const FVF_XYZN: u32 = 0x12;
-
-fn lit_triangle() -> Vec<u8> {
-    // A triangle covering the whole viewport (identity transforms), facing
-    // the viewer (normal −z).
-    [(-1.0f32, -1.0f32), (-1.0, 3.0), (3.0, -1.0)]
-        .iter()
-        .flat_map(|&(x, y)| {
-            [x, y, 0.5, 0.0, 0.0, -1.0]
-                .iter()
-                .flat_map(|f| f.to_le_bytes())
-                .collect::<Vec<u8>>()
-        })
-        .collect()
 }
 
 #[test]

@@ -9,7 +9,10 @@
 //!
 //! ## Formulas (D3D9)
 //! * LINEAR: `f = (end − d) / (end − start)`; when `end == start`,
-//!   `f = 1` for `d < end` and 0 otherwise.
+//!   table fog gives `f = 1` for `d < end` and 0 otherwise, and vertex fog
+//!   gives `f = 0` for every vertex (everything is fully fogged, as
+//!   Windows drivers do: the per-vertex step is never interpolated across
+//!   a primitive).
 //! * EXP: `f = e^(−density·d)`; EXP2: `f = e^(−(density·d)²)`.
 //! * All clamped to [0, 1].
 //!
@@ -24,9 +27,10 @@
 //!    the vertex's **specular alpha** is the fog factor (the application
 //!    computed it), interpolated.
 //!
-//! Vertex fog distance is the camera-space z (`|z|` is not taken: points
-//! behind the camera are clipped anyway), or with RANGEFOGENABLE the
-//! camera-space distance `sqrt(x² + y² + z²)`. Table fog uses the
+//! Vertex fog distance is the camera-space depth `|z|` (with CLIPPING
+//! FALSE geometry behind the eye is drawn, and is fogged by its distance,
+//! not by a negative z), or with RANGEFOGENABLE the camera-space distance
+//! `sqrt(x² + y² + z²)`. Table fog uses the
 //! post-projection depth z (in [0, 1]) when the projection matrix is
 //! affine (`_14 = _24 = _34 = 0`, `_44 = 1`, an orthogonal projection),
 //! else the eye-space depth w (= 1/rhw) ([`table_fog_uses_w`]); FOGSTART /
@@ -181,14 +185,18 @@ pub fn fog_factor(mode: FogMode, d: f32, start: f32, end: f32, density: f32) -> 
     }
 }
 
-/// Vertex fog factor of a camera-space position: distance z, or the
-/// Euclidean distance with RANGEFOGENABLE.
+/// Vertex fog factor of a camera-space position: distance `|z|`, or the
+/// Euclidean distance with RANGEFOGENABLE; LINEAR with FOGSTART = FOGEND
+/// is 0 (fully fogged) whatever the distance (module docs).
 pub fn vertex_fog_factor(state: &FogState, mode: FogMode, position_cs: [f32; 3]) -> f32 {
+    if mode == FogMode::Linear && state.start == state.end {
+        return 0.0;
+    }
     let [x, y, z] = position_cs;
     let d = if state.range_fog {
         (x * x + y * y + z * z).sqrt()
     } else {
-        z
+        z.abs()
     };
     fog_factor(mode, d, state.start, state.end, state.density)
 }

@@ -14,12 +14,16 @@
 //!   the fixed-point rasterizer); −w ≤ x, y ≤ w is enforced by the raster
 //!   rectangle (viewport ∩ render target ∩ scissor) instead of geometric
 //!   clipping, which gives the same pixels;
-//! * pre-transformed (XYZRHW) vertices are used as given. A primitive with
-//!   a vertex whose rhw is 0 or not finite, or whose x, y, z is not finite,
-//!   is dropped. One reaching outside the guard band is clipped against it
-//!   in screen space (attributes interpolated perspective-correctly via
-//!   rhw); one with a negative rhw that would need such clipping is dropped.
-//!   User clip planes do not apply to pre-transformed vertices.
+//! * pre-transformed (XYZRHW) vertices are used as given (an rhw of 0
+//!   reads as 1, see [`crate::vertex`]). A primitive with a vertex whose
+//!   rhw, x, y or z is not finite is dropped. With CLIPPING on one reaching
+//!   outside `0 ≤ z ≤ 1` is clipped against the near and far planes (the
+//!   device reports D3DPMISCCAPS_CLIPTLVERTS), and one reaching outside the
+//!   guard band is clipped against it; both in homogeneous screen space
+//!   (`(x, y, z, 1)/rhw`, attributes interpolated perspective-correctly).
+//!   One with a negative rhw that would need clipping is dropped, and so
+//!   is a point outside (points are not clipped). User clip planes do not
+//!   apply to pre-transformed vertices.
 //! * points are not clipped, only accepted or rejected whole.
 //!
 //! A clipped polygon is drawn as a fan of triangles (solid) or, in point and
@@ -308,14 +312,16 @@ fn process_screen_tris<const N: usize>(
             let Some((ps, c)) = call.vertex_index(el[k]).and_then(|i| fetch_screen(call, i)) else {
                 continue 'prims;
             };
-            if !ps.iter().all(|x| x.is_finite()) || ps[3] == 0.0 {
+            if !ps.iter().all(|x| x.is_finite()) {
                 continue 'prims;
             }
             pos[k] = ps;
             diffuse[k] = c;
         }
         let gb = |x: f32| (GUARD_BAND_MIN..=GUARD_BAND_MAX).contains(&x);
-        if !(pos.iter().all(|p| gb(p[0]) && gb(p[1]))
+        if !(pos
+            .iter()
+            .all(|p| gb(p[0]) && gb(p[1]) && !z_clipped(ctx, p[2]))
             && setup::setup_plain(&ctx.setup, &pos, &diffuse, out))
         {
             process_prim_cold::<N>(ctx, call, p, planes, out);
@@ -372,21 +378,22 @@ fn process_prim<const N: usize>(
     }
     let verts = &v[..arity];
     if ctx.vs.pretransformed {
-        if verts.iter().any(|x| x.pos[3] == 0.0) {
-            return;
-        }
-        if verts.iter().all(in_guard_band) {
+        if verts
+            .iter()
+            .all(|x| in_guard_band(x) && !z_clipped(ctx, x.pos[2]))
+        {
             emit_direct(&ctx.setup, verts, out);
         } else if arity == 1 || verts.iter().any(|x| x.pos[3] < 0.0) {
             // Dropped: a point outside the guard band is outside the
-            // target; negative rhw cannot be clipped in screen space.
+            // target, one outside [0, 1] in z is clipped away; negative
+            // rhw cannot be clipped in screen space.
         } else {
             let hom: [Vertex<N>; 3] = v.map(|x| to_homogeneous(&x));
-            let gb = guard_band_planes_screen();
+            let (planes, n) = screen_clip_planes(ctx.clipping);
             clip_and_emit(
                 &ctx.setup,
                 &hom[..arity],
-                &gb,
+                &planes[..n],
                 &|x| from_homogeneous(x),
                 out,
             );
@@ -424,15 +431,26 @@ fn process_prim<const N: usize>(
     }
 }
 
-/// Guard-band planes for homogeneous screen coordinates
-/// (x − GB_MIN·w ≥ 0, GB_MAX·w − x ≥ 0, same for y).
-fn guard_band_planes_screen() -> [[f32; 5]; 4] {
-    [
+/// True if a pre-transformed z lies outside the near and far planes
+/// (`0 ≤ z ≤ 1`) and CLIPPING is on.
+#[inline]
+fn z_clipped(ctx: &GeometryCtx, z: f32) -> bool {
+    ctx.clipping && !(0.0..=1.0).contains(&z)
+}
+
+/// Clip planes of homogeneous screen coordinates: the guard band
+/// (x − GB_MIN·w ≥ 0, GB_MAX·w − x ≥ 0, same for y), then with CLIPPING
+/// on the near and far planes (z ≥ 0, w − z ≥ 0).
+fn screen_clip_planes(clipping: bool) -> ([[f32; 5]; 6], usize) {
+    let p = [
         [1.0, 0.0, 0.0, -GUARD_BAND_MIN, 0.0],
         [-1.0, 0.0, 0.0, GUARD_BAND_MAX, 0.0],
         [0.0, 1.0, 0.0, -GUARD_BAND_MIN, 0.0],
         [0.0, -1.0, 0.0, GUARD_BAND_MAX, 0.0],
-    ]
+        [0.0, 0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, -1.0, 1.0, 0.0],
+    ];
+    (p, if clipping { 6 } else { 4 })
 }
 
 fn emit_direct<const N: usize>(ctx: &SetupCtx, verts: &[Vertex<N>], out: &mut ChunkOut) {

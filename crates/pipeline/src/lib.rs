@@ -152,4 +152,6 @@ pub use state::{
     ZBIAS_UNIT,
 };
 pub use surface::Surface;
-pub use vertex::{DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout};
+pub use vertex::{
+    DeclType, DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout,
+};

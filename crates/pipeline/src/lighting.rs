@@ -14,8 +14,9 @@
 //! below), power `P`, global ambient `Ga`, and for each light i its colours
 //! `Ld, Ls, La`, attenuation `Att` and spot factor `Spot`:
 //! * `diffuse.rgb = Me + Ma·Ga + Σ Att·Spot·(Ma·La + Md·Ld·max(N·L, 0))`
-//! * `specular.rgb = Σ Att·Spot·Ms·Ls·max(N·H, 0)^P`, only where
-//!   `N·L > 0` and `P > 0`
+//! * `specular.rgb = Σ Att·Spot·Ms·Ls·(N·H)^P`, only where `N·L > 0`
+//!   and `N·H > 0`; a power `P = 0` is the exponent 0 (the highlight is
+//!   `Ms·Ls` wherever `N·H > 0`), not "no specular"
 //! * `diffuse.a = Md.a`, `specular.a = Ms.a` (vertex fog overwrites the
 //!   specular alpha later).
 //!
@@ -307,14 +308,13 @@ pub fn light_vertex(
             for (d, ld) in dif.iter_mut().zip(light.diffuse) {
                 *d += k * ndl * ld;
             }
-            if m.power > 0.0 {
-                let h = normalize([l[0] + v[0], l[1] + v[1], l[2] + v[2]]);
-                let ndh = dot(n, h);
-                if ndh > 0.0 {
-                    let s = finite_or_zero(ndh.powf(m.power));
-                    for (sp, ls) in spe.iter_mut().zip(light.specular) {
-                        *sp += k * s * ls;
-                    }
+            let h = normalize([l[0] + v[0], l[1] + v[1], l[2] + v[2]]);
+            let ndh = dot(n, h);
+            if ndh > 0.0 {
+                // Power 0 is the exponent 0: (N·H)^0 = 1.
+                let s = finite_or_zero(ndh.powf(m.power));
+                for (sp, ls) in spe.iter_mut().zip(light.specular) {
+                    *sp += k * s * ls;
                 }
             }
         }

@@ -629,8 +629,7 @@ impl<'a> TexFast<'a> {
                 TextureFormat::A8R8G8B8 | TextureFormat::X8R8G8B8
             )
             && (tex.level_count() == 1 || sm.mip_filter == TextureFilter::None)
-            && sm.max_mip_level == 0
-            && tex.lod() == 0
+            && sm.base_level(tex.level_count(), tex.lod()) == 0
             && sm.mag_filter == TextureFilter::Linear
             && sm.min_filter == TextureFilter::Linear
             && sm.address_u == TextureAddress::Wrap

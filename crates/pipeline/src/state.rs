@@ -473,12 +473,24 @@ impl Matrix {
         Matrix(r)
     }
     /// The matrix that transforms normals for `self`: the inverse
-    /// transpose of its upper-left 3×3 (computed in f64 as cofactors /
-    /// determinant), in the upper-left 3×3 of the result (the rest is the
-    /// identity's). Correct for any invertible transform, non-uniform
-    /// scaling included (a uniform scale `s` scales normals by `1/s`); a
-    /// singular or non-finite 3×3 gives its own upper-left 3×3 instead.
+    /// transpose of the whole 4×4, in the upper-left 3×3 of the result (the
+    /// rest is the identity's; a normal `(x, y, z, 0)` times it is the
+    /// transformed normal). For an affine `self` (`_14 = _24 = _34 = 0`,
+    /// `_44 = 1`) that is the inverse transpose of its upper-left 3×3,
+    /// computed in f64 as cofactors / determinant; for a non-affine one
+    /// the whole matrix counts (its inverse by Gauss–Jordan elimination in
+    /// f64), as Direct3D defines it. Correct for any invertible transform,
+    /// non-uniform scaling included (a uniform scale `s` scales normals by
+    /// `1/s`); a singular or non-finite matrix gives its own upper-left
+    /// 3×3 instead.
     pub(crate) fn normal_matrix(&self) -> Matrix {
+        let affine = self.0[0][3] == 0.0
+            && self.0[1][3] == 0.0
+            && self.0[2][3] == 0.0
+            && self.0[3][3] == 1.0;
+        if !affine {
+            return self.normal_matrix_4x4();
+        }
         let m = |r: usize, c: usize| f64::from(self.0[r][c]);
         let cof = [
             [
@@ -509,6 +521,59 @@ impl Matrix {
             }
         }
         out
+    }
+
+    /// [`Matrix::normal_matrix`] of a non-affine matrix: the upper-left 3×3
+    /// of the transposed inverse of the whole 4×4.
+    fn normal_matrix_4x4(&self) -> Matrix {
+        let own_3x3 = || {
+            let mut out = Matrix::IDENTITY;
+            for (orow, mrow) in out.0.iter_mut().zip(self.0).take(3) {
+                orow[..3].copy_from_slice(&mrow[..3]);
+            }
+            out
+        };
+        let mut a = self.0.map(|row| row.map(f64::from));
+        let mut inv = [[0.0f64; 4]; 4];
+        for (i, row) in inv.iter_mut().enumerate() {
+            row[i] = 1.0;
+        }
+        for col in 0..4 {
+            let pivot = (col..4)
+                .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+                .unwrap_or(col);
+            let p = a[pivot][col];
+            if p == 0.0 || !p.is_finite() {
+                return own_3x3();
+            }
+            a.swap(col, pivot);
+            inv.swap(col, pivot);
+            for k in 0..4 {
+                a[col][k] /= p;
+                inv[col][k] /= p;
+            }
+            for r in 0..4 {
+                let f = a[r][col];
+                if r != col && f != 0.0 {
+                    for k in 0..4 {
+                        a[r][k] -= f * a[col][k];
+                        inv[r][k] -= f * inv[col][k];
+                    }
+                }
+            }
+        }
+        let mut out = Matrix::IDENTITY;
+        for (r, orow) in out.0.iter_mut().enumerate().take(3) {
+            for (c, o) in orow.iter_mut().enumerate().take(3) {
+                // Transposed.
+                *o = inv[c][r] as f32;
+            }
+        }
+        if out.0.iter().flatten().all(|x| x.is_finite()) {
+            out
+        } else {
+            own_3x3()
+        }
     }
 
     /// Row vector `v · self`.
@@ -1072,6 +1137,14 @@ mod tests {
             }
         }
         assert_eq!(n.0[3], [0.0, 0.0, 0.0, 1.0]);
+        // Non-affine: _34 = 1, _43 = −1. The upper-left 3×3 of the
+        // inverse is (A − b·t/d)⁻¹ = diag(1, 1, 1 + 1)⁻¹ (Schur
+        // complement), so z normals halve; the 3×3 alone would keep them.
+        let mut p = Matrix::IDENTITY;
+        p.0[2][3] = 1.0;
+        p.0[3][2] = -1.0;
+        let n = p.normal_matrix();
+        assert_eq!([n.0[0][0], n.0[1][1], n.0[2][2]], [1.0, 1.0, 0.5]);
         // Non-uniform scale (2, 4, 0.5) → (0.5, 0.25, 2).
         let mut s = Matrix::IDENTITY;
         s.0[0][0] = 2.0;
@@ -1091,8 +1164,13 @@ mod tests {
         // Singular: the matrix itself.
         let mut z = Matrix::IDENTITY;
         z.0[2][2] = 0.0;
-        assert_eq!(z.normal_matrix().0[1][1], 1.0);
-        assert_eq!(z.normal_matrix().0[2][2], 0.0);
+        assert_eq!(z.normal_matrix(), z);
+        z.0[2][3] = 1.0;
+        z.0[3][3] = 0.0;
+        let mut own = z;
+        own.0[2][3] = 0.0;
+        own.0[3][3] = 1.0;
+        assert_eq!(z.normal_matrix(), own, "singular non-affine: its 3×3");
     }
 
     #[test]

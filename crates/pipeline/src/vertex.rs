@@ -4,7 +4,7 @@
 //! *Input*: raw little-endian vertex bytes described by a [`VertexLayout`],
 //! optional 16/32-bit indices, the transforms and viewport of the state.
 //! *Output*: [`Vertex`] records: for pre-transformed (XYZRHW) vertices the
-//! screen position `(x, y, z, rhw)` as given; for untransformed ones the
+//! screen position `(x, y, z, rhw)` as given (an rhw of 0 reads as 1); for untransformed ones the
 //! clip-space position `v · World · View · Projection` plus the user clip
 //! distances (computed in world space); colours as floats in 0..=255.
 //! *Guarantees*: every read is bounds-checked (`get`); an index that points
@@ -14,7 +14,8 @@
 //! Pipeline II vertex operations happen here too: vertex blending (before
 //! the transform; normals through each matrix's inverse transpose),
 //! lighting in camera space (untransformed vertices; normals transformed
-//! by the inverse transpose of World · View, [`Matrix::normal_matrix`]),
+//! by the inverse transpose of the 4×4 World · View,
+//! [`Matrix::normal_matrix`]),
 //! vertex fog (written into the specular alpha), and per sampling stage
 //! TEXCOORDINDEX, coordinate generation and the texture transform.
 
@@ -37,6 +38,140 @@ pub enum PositionKind {
     Xyzrhw,
     /// Untransformed homogeneous `x, y, z, w`, 4 floats.
     Xyzw,
+}
+
+/// The data type of a vertex element (D3DDECLTYPE; DX8's D3DVSDT_* are
+/// the first eight with the same numbers). Vertex colours may be of any
+/// type: [`DeclType::read`] gives the four values `(x, y, z, w)` a
+/// declaration of that type means, which a colour takes as `(r, g, b, a)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DeclType {
+    /// 1 float, expanded to (x, 0, 0, 1).
+    Float1,
+    /// 2 floats, (x, y, 0, 1).
+    Float2,
+    /// 3 floats, (x, y, z, 1).
+    Float3,
+    /// 4 floats.
+    Float4,
+    /// A D3DCOLOR (memory bytes B, G, R, A), expanded to RGBA / 255.
+    #[default]
+    D3dColor,
+    /// 4 unsigned bytes, not normalized.
+    Ubyte4,
+    /// 2 signed shorts, (x, y, 0, 1), not normalized.
+    Short2,
+    /// 4 signed shorts, not normalized.
+    Short4,
+    /// 4 unsigned bytes / 255.
+    Ubyte4n,
+    /// 2 signed shorts / 32767, (x, y, 0, 1).
+    Short2n,
+    /// 4 signed shorts / 32767.
+    Short4n,
+    /// 2 unsigned shorts / 65535, (x, y, 0, 1).
+    Ushort2n,
+    /// 4 unsigned shorts / 65535.
+    Ushort4n,
+    /// 3 unsigned 10-bit integers (bits 0–9 x, 10–19 y, 20–29 z), (x, y,
+    /// z, 1), not normalized.
+    Udec3,
+    /// 3 signed 10-bit values / 511, (x, y, z, 1).
+    Dec3n,
+    /// 2 half floats, (x, y, 0, 1).
+    Float16x2,
+    /// 4 half floats.
+    Float16x4,
+}
+
+impl DeclType {
+    /// From a D3DDECLTYPE value (0..=16; 17 UNUSED and above: `None`).
+    pub fn from_d3d(v: u32) -> Option<Self> {
+        use DeclType::*;
+        Some(match v {
+            0 => Float1,
+            1 => Float2,
+            2 => Float3,
+            3 => Float4,
+            4 => D3dColor,
+            5 => Ubyte4,
+            6 => Short2,
+            7 => Short4,
+            8 => Ubyte4n,
+            9 => Short2n,
+            10 => Short4n,
+            11 => Ushort2n,
+            12 => Ushort4n,
+            13 => Udec3,
+            14 => Dec3n,
+            15 => Float16x2,
+            16 => Float16x4,
+            _ => return None,
+        })
+    }
+
+    /// The D3DDECLTYPE value (inverse of [`DeclType::from_d3d`]).
+    pub fn d3d(self) -> u32 {
+        self as u32
+    }
+
+    /// Bytes of one element.
+    pub fn size(self) -> u32 {
+        use DeclType::*;
+        match self {
+            Float1 | D3dColor | Ubyte4 | Short2 | Ubyte4n | Short2n | Ushort2n | Udec3 | Dec3n
+            | Float16x2 => 4,
+            Float2 | Short4 | Short4n | Ushort4n | Float16x4 => 8,
+            Float3 => 12,
+            Float4 => 16,
+        }
+    }
+
+    /// The values `(x, y, z, w)` of the element at the start of `b`
+    /// (missing components 0, w 1); `None` if `b` is shorter than
+    /// [`DeclType::size`].
+    pub fn read(self, b: &[u8]) -> Option<[f32; 4]> {
+        use DeclType::*;
+        let n = usize_from(self.size());
+        let b = b.get(..n)?;
+        let f = |i: usize| f32_at(b, 4 * i).unwrap_or(0.0);
+        let u16_at = |i: usize| u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
+        let s16 = |i: usize| f32::from(u16_at(i) as i16);
+        let u16f = |i: usize| f32::from(u16_at(i));
+        let h = |i: usize| crate::texture::format::half_to_f32(u16_at(i));
+        // Signed normalized: −32768 reads as −1, like −32767.
+        let snorm = |x: f32, max: f32| (x / max).max(-1.0);
+        let dw = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let ten = |k: u32| (dw >> (10 * k)) & 0x3FF;
+        let ten_s = |k: u32| {
+            let v = ten(k) as i32;
+            (if v >= 512 { v - 1024 } else { v }) as f32
+        };
+        Some(match self {
+            Float1 => [f(0), 0.0, 0.0, 1.0],
+            Float2 => [f(0), f(1), 0.0, 1.0],
+            Float3 => [f(0), f(1), f(2), 1.0],
+            Float4 => [f(0), f(1), f(2), f(3)],
+            D3dColor => [b[2], b[1], b[0], b[3]].map(|c| f32::from(c) / 255.0),
+            Ubyte4 => [b[0], b[1], b[2], b[3]].map(f32::from),
+            Ubyte4n => [b[0], b[1], b[2], b[3]].map(|c| f32::from(c) / 255.0),
+            Short2 => [s16(0), s16(1), 0.0, 1.0],
+            Short4 => [s16(0), s16(1), s16(2), s16(3)],
+            Short2n => [snorm(s16(0), 32767.0), snorm(s16(1), 32767.0), 0.0, 1.0],
+            Short4n => [0, 1, 2, 3].map(|i| snorm(s16(i), 32767.0)),
+            Ushort2n => [u16f(0) / 65535.0, u16f(1) / 65535.0, 0.0, 1.0],
+            Ushort4n => [0, 1, 2, 3].map(|i| u16f(i) / 65535.0),
+            Udec3 => [ten(0) as f32, ten(1) as f32, ten(2) as f32, 1.0],
+            Dec3n => [
+                snorm(ten_s(0), 511.0),
+                snorm(ten_s(1), 511.0),
+                snorm(ten_s(2), 511.0),
+                1.0,
+            ],
+            Float16x2 => [h(0), h(1), 0.0, 1.0],
+            Float16x4 => [h(0), h(1), h(2), h(3)],
+        })
+    }
 }
 
 /// One texture coordinate set: offset and number of floats (1..=4).
@@ -63,12 +198,17 @@ pub struct VertexLayout {
     pub normal: Option<u32>,
     /// Offset of the point size (1 float), if present.
     pub point_size: Option<u32>,
-    /// Offset of the diffuse colour (D3DCOLOR), if present (default opaque
-    /// white).
+    /// Offset of the diffuse colour, if present (default opaque white).
     pub diffuse: Option<u32>,
-    /// Offset of the specular colour (D3DCOLOR), if present (default 0).
-    /// For pre-transformed vertices its alpha is the vertex fog factor.
+    /// Offset of the specular colour, if present (default 0). For
+    /// pre-transformed vertices its alpha is the vertex fog factor.
     pub specular: Option<u32>,
+    /// The type of the diffuse colour (an FVF's is D3DCOLOR; a
+    /// declaration may give any [`DeclType`]: its `(x, y, z, w)` are
+    /// `(r, g, b, a)`, saturated to [0, 1]).
+    pub diffuse_type: DeclType,
+    /// The type of the specular colour (as `diffuse_type`).
+    pub specular_type: DeclType,
     /// Texture coordinate sets.
     pub texcoords: [Option<TexCoordElement>; limits::MAX_TEXCOORD_SETS],
     /// Offset of the second position (3 floats x, y, z; the declaration's
@@ -114,6 +254,8 @@ impl VertexLayout {
             point_size: None,
             diffuse,
             specular,
+            diffuse_type: DeclType::D3dColor,
+            specular_type: DeclType::D3dColor,
             texcoords: tc,
             position2: None,
             normal2: None,
@@ -144,8 +286,16 @@ impl VertexLayout {
             (self.position2, 12, "second position outside the vertex"),
             (self.normal2, 12, "second normal outside the vertex"),
             (self.point_size, 4, "point size outside the vertex"),
-            (self.diffuse, 4, "diffuse outside the vertex"),
-            (self.specular, 4, "specular outside the vertex"),
+            (
+                self.diffuse,
+                self.diffuse_type.size(),
+                "diffuse outside the vertex",
+            ),
+            (
+                self.specular,
+                self.specular_type.size(),
+                "specular outside the vertex",
+            ),
         ] {
             if o.is_some_and(|o| !fits(o, size)) {
                 return bad(what);
@@ -538,11 +688,27 @@ fn u32_at(b: &[u8], off: Option<u32>) -> Option<u32> {
         .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
 }
 
+/// The colour of type `ty` at `off` (blue, green, red, alpha in
+/// 0..=255), `default` (a D3DCOLOR) when absent or outside `b`.
 #[inline]
-fn color_at(b: &[u8], off: Option<u32>, default: u32) -> [f32; 4] {
+fn color_at(b: &[u8], off: Option<u32>, ty: DeclType, default: u32) -> [f32; 4] {
+    if ty != DeclType::D3dColor {
+        if let Some(c) = color_of_type(b, off, ty) {
+            return c;
+        }
+    }
     let c = u32_at(b, off).unwrap_or(default);
     let [b0, g, r, a] = c.to_le_bytes();
     [f32::from(b0), f32::from(g), f32::from(r), f32::from(a)]
+}
+
+/// A colour of a declaration type other than D3DCOLOR: `(x, y, z, w)` of
+/// [`DeclType::read`] as `(r, g, b, a)`, saturated (NaN → 0), × 255.
+#[cold]
+fn color_of_type(b: &[u8], off: Option<u32>, ty: DeclType) -> Option<[f32; 4]> {
+    let [r, g, bl, a] = ty.read(b.get(usize_from(off?)..)?)?;
+    let sat = |x: f32| if x > 0.0 { x.min(1.0) * 255.0 } else { 0.0 };
+    Some([sat(bl), sat(g), sat(r), sat(a)])
 }
 
 /// BGRA 0..=255 → RGBA 0..=1.
@@ -662,6 +828,19 @@ fn vertex_ops(
     Some((pos, cs, ncs))
 }
 
+/// The rhw a pre-transformed vertex is drawn with: as given, except that
+/// 0 (either sign) reads as 1. Windows drivers draw such vertices: with
+/// `w = 1/rhw` they leave the position undivided, i.e. take `w = 1`, so
+/// the primitive appears (affine) and table fog uses z.
+#[inline(always)]
+fn rhw_or_1(rhw: f32) -> f32 {
+    if rhw == 0.0 {
+        1.0
+    } else {
+        rhw
+    }
+}
+
 /// The screen position and diffuse colour of pre-transformed vertex number
 /// `index` (what [`fetch`] gives for them, without the rest of the
 /// record). `None` if it lies outside the vertex buffer.
@@ -675,8 +854,8 @@ pub(crate) fn fetch_screen(call: &DrawCall<'_>, index: u64) -> Option<([f32; 4],
     let q: &[u8; 16] = b.get(p..)?.first_chunk()?;
     let f = |i: usize| f32::from_le_bytes([q[i], q[i + 1], q[i + 2], q[i + 3]]);
     Some((
-        [f(0), f(4), f(8), f(12)],
-        color_at(b, l.diffuse, 0xFFFF_FFFF),
+        [f(0), f(4), f(8), rhw_or_1(f(12))],
+        color_at(b, l.diffuse, l.diffuse_type, 0xFFFF_FFFF),
     ))
 }
 
@@ -696,13 +875,13 @@ pub(crate) fn fetch<const N: usize>(
     let x = f32_at(b, p)?;
     let y = f32_at(b, p + 4)?;
     let z = f32_at(b, p + 8)?;
-    let mut diffuse = color_at(b, l.diffuse, 0xFFFF_FFFF);
-    let mut specular = color_at(b, l.specular, 0);
+    let mut diffuse = color_at(b, l.diffuse, l.diffuse_type, 0xFFFF_FFFF);
+    let mut specular = color_at(b, l.specular, l.specular_type, 0);
     let mut dist = [0.0; limits::MAX_USER_CLIP_PLANES];
     let mut cs = [0.0f32; 3];
     let mut ncs = [0.0f32; 3];
     let pos = match l.position {
-        PositionKind::Xyzrhw => [x, y, z, f32_at(b, p + 12)?],
+        PositionKind::Xyzrhw => [x, y, z, rhw_or_1(f32_at(b, p + 12)?)],
         PositionKind::Xyz | PositionKind::Xyzw => {
             let w = if l.position == PositionKind::Xyzw {
                 f32_at(b, p + 12)?

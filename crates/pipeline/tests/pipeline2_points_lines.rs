@@ -56,6 +56,8 @@ fn layout(psize: bool) -> VertexLayout {
         point_size: psize.then_some(16),
         diffuse: Some(16 + o),
         specular: Some(20 + o),
+        diffuse_type: softhal_pipeline::DeclType::D3dColor,
+        specular_type: softhal_pipeline::DeclType::D3dColor,
         texcoords: [
             Some(TexCoordElement {
                 offset: 24 + o,

@@ -131,8 +131,20 @@ fn depth_is_clamped_and_biased() {
     let mut st = state();
     st.depth.z_enable = ZBufferType::ZBuffer;
     st.depth.z_func = CmpFunc::Always;
-    // z beyond [0, 1] is clamped to the format range.
+    // With CLIPPING on, pre-transformed z beyond [0, 1] is clipped away
+    // (the near and far planes, D3DPMISCCAPS_CLIPTLVERTS).
     let mut t = Targets::new(4, 4, Format::A8R8G8B8, Some(Format::D16));
+    for z in [1.7, -3.0] {
+        let s = t.draw(
+            &mut r,
+            &st,
+            Topology::TriangleFan,
+            &full_quad(4.0, 4.0, z, 0),
+        );
+        assert_eq!(s.pixels_written, 0, "z = {z}");
+    }
+    // With CLIPPING off, z beyond [0, 1] is clamped to the format range.
+    st.raster.clipping = false;
     t.draw(
         &mut r,
         &st,

@@ -364,7 +364,7 @@ fn degenerate_thin_and_nan_triangles_do_not_panic() {
         &[v(0.0, 0.0, 0), v(31.0, 31.001, 0), v(31.0, 31.0, 0)],
     );
     assert!(s.pixels_written <= 32);
-    // NaN / Inf / rhw = 0: the primitive is dropped, the next one drawn.
+    // NaN / Inf: the primitive is dropped, the next one drawn.
     for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
         let mut vs = vec![v(bad, 0.0, 0), v(8.0, 0.0, 0), v(0.0, 8.0, 0)];
         vs.extend([v(0.0, 0.0, 0), v(2.0, 0.0, 0), v(0.0, 2.0, 0)]);
@@ -372,6 +372,9 @@ fn degenerate_thin_and_nan_triangles_do_not_panic() {
         assert_eq!(s.primitives, 2);
         assert_eq!(s.pixels_written, 3);
     }
+    // rhw = 0 reads as 1 (Windows drivers draw it): the triangle (0, 0),
+    // (8, 0), (0, 8) covers the pixel centres with x + y < 8 (top and left
+    // edges in, the hypotenuse out): 8 + 7 + … + 1 = 36 pixels.
     let mut zero_rhw = v(8.0, 0.0, 0);
     zero_rhw.rhw = 0.0;
     let s = t.draw(
@@ -380,7 +383,7 @@ fn degenerate_thin_and_nan_triangles_do_not_panic() {
         Topology::TriangleList,
         &[v(0.0, 0.0, 0), zero_rhw, v(0.0, 8.0, 0)],
     );
-    assert_eq!(s.pixels_written, 0);
+    assert_eq!(s.pixels_written, 36);
 }
 
 #[test]

@@ -368,6 +368,17 @@ pub const NONE: u32 = u32::MAX;
 pub fn layout_dwords(l: &softhal_pipeline::VertexLayout) -> [u32; 17] {
     use softhal_pipeline::PositionKind as P;
     let o = |x: Option<u32>| x.unwrap_or(NONE);
+    // Colours: offset in bits 0..24, type in bits 24..32 (0 D3DCOLOR, else
+    // D3DDECLTYPE + 1 for the other types).
+    let colour = |x: Option<u32>, t: softhal_pipeline::DeclType| {
+        x.map_or(NONE, |off| {
+            let code = match t {
+                softhal_pipeline::DeclType::D3dColor => 0,
+                t => t.d3d().saturating_add(1),
+            };
+            (off & 0x00FF_FFFF) | code << 24
+        })
+    };
     let mut d = [NONE; 17];
     // DWORD 2: position kind in bits 0..8; the tweening streams' offsets
     // + 1 in bits 8..20 (second position) and 20..32 (second normal), 0 =
@@ -394,8 +405,8 @@ pub fn layout_dwords(l: &softhal_pipeline::VertexLayout) -> [u32; 17] {
         l.blend_weights.map_or(0, |(_, n)| u32::from(n)),
         o(l.normal),
         o(l.point_size),
-        o(l.diffuse),
-        o(l.specular),
+        colour(l.diffuse, l.diffuse_type),
+        colour(l.specular, l.specular_type),
     ];
     // Texture sets: offset in bits 0..24, components in bits 24..32.
     let tex = l.texcoords.iter().map(|t| match t {
@@ -431,6 +442,20 @@ pub fn layout_from_dwords(d: &[u32]) -> Option<softhal_pipeline::VertexLayout> {
         (Some(o), n @ 1..=5) => Some((o, n as u8)),
         _ => return None,
     };
+    let colour = |i: usize| -> Option<(Option<u32>, softhal_pipeline::DeclType)> {
+        let v = g(i)?;
+        if v == NONE {
+            return Some((None, softhal_pipeline::DeclType::D3dColor));
+        }
+        let t = match v >> 24 {
+            0 => softhal_pipeline::DeclType::D3dColor,
+            c => softhal_pipeline::DeclType::from_d3d(c.saturating_sub(1))
+                .filter(|t| *t != softhal_pipeline::DeclType::D3dColor)?,
+        };
+        Some((Some(v & 0x00FF_FFFF), t))
+    };
+    let (diffuse, diffuse_type) = colour(7)?;
+    let (specular, specular_type) = colour(8)?;
     let mut texcoords = [None; softhal_pipeline::limits::MAX_TEXCOORD_SETS];
     for (i, t) in texcoords.iter_mut().enumerate() {
         let v = g(9usize.checked_add(i)?)?;
@@ -448,8 +473,10 @@ pub fn layout_from_dwords(d: &[u32]) -> Option<softhal_pipeline::VertexLayout> {
         blend_weights: blend,
         normal: opt(5)?,
         point_size: opt(6)?,
-        diffuse: opt(7)?,
-        specular: opt(8)?,
+        diffuse,
+        specular,
+        diffuse_type,
+        specular_type,
         texcoords,
         position2: off12(kind >> 8),
         normal2: off12(kind >> 20),

@@ -207,3 +207,37 @@ pub fn tquad(x0: f32, y0: f32, x1: f32, y1: f32, color: u32, specular: u32) -> V
 
 /// Standard preamble: no culling.
 pub const NOCULL: &str = "RENDERSTATE { RenderState=D3DRS_CULLMODE dwState=D3DCULL_NONE }\n";
+
+/// D3DFVF_XYZ | D3DFVF_NORMAL: 24-byte vertices.
+pub const FVF_XYZN: u32 = 0x12;
+
+pub fn lit_triangle() -> Vec<u8> {
+    // A triangle covering the whole viewport (identity transforms), facing
+    // the viewer (normal −z).
+    [(-1.0f32, -1.0f32), (-1.0, 3.0), (3.0, -1.0)]
+        .iter()
+        .flat_map(|&(x, y)| {
+            [x, y, 0.5, 0.0, 0.0, -1.0]
+                .iter()
+                .flat_map(|f| f.to_le_bytes())
+                .collect::<Vec<u8>>()
+        })
+        .collect()
+}
+
+/// An untransformed vertex (D3DFVF_XYZ | D3DFVF_DIFFUSE, [`FVF_L`]).
+pub fn xyz(x: f32, y: f32, z: f32, c: u32) -> Vec<u8> {
+    let mut v: Vec<u8> = [x, y, z].iter().flat_map(|f| f.to_le_bytes()).collect();
+    v.extend_from_slice(&c.to_le_bytes());
+    v
+}
+
+/// Untransformed vertices ([`xyz`]) of the quad (x0, y0)–(x1, y1) at depth
+/// `z`: two triangles (6 vertices, triangle list), clockwise on screen
+/// under identity transforms.
+pub fn xyz_quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32, c: u32) -> Vec<u8> {
+    [(x0, y1), (x1, y1), (x0, y0), (x1, y1), (x1, y0), (x0, y0)]
+        .iter()
+        .flat_map(|&(x, y)| xyz(x, y, z, c))
+        .collect()
+}

@@ -22,9 +22,11 @@
 //!   (`−i − 1`) then clamps.
 //! * **LOD**: `log2(max(|∂(u,v,w)/∂x|, |∂(u,v,w)/∂y|))` in level-0
 //!   texels, plus MIPMAPLODBIAS. LOD ≤ 0 magnifies (MAGFILTER at the base
-//!   level), LOD > 0 minifies (MINFILTER). The base level is
-//!   `max(MAXMIPLEVEL, texture LOD clamp)`, clamped to the last level.
-//!   MIPFILTER NONE samples the base level only; POINT the level nearest
+//!   level), LOD > 0 minifies (MINFILTER). The base level
+//!   ([`SamplerState::base_level`]) is the texture LOD clamp (SETTEXLOD)
+//!   under MIPFILTER NONE, and `max(MAXMIPLEVEL, texture LOD clamp)` with
+//!   mip filtering on (MAXMIPLEVEL is a mipmapping state), clamped to the
+//!   last level. MIPFILTER NONE samples the base level only; POINT the level nearest
 //!   to the LOD (`floor(lod + 0.5)`), clamped to `[base, last]`; LINEAR
 //!   blends `floor(lod)` and the next level by the fraction.
 //! * **Anisotropic** (documented approximation): with MINFILTER
@@ -244,7 +246,8 @@ pub struct SamplerState {
     pub mip_filter: TextureFilter,
     /// MIPMAPLODBIAS (added to the computed LOD).
     pub mip_lod_bias: f32,
-    /// MAXMIPLEVEL: the most detailed level allowed.
+    /// MAXMIPLEVEL: the most detailed level allowed when mip filtering is
+    /// on ([`SamplerState::base_level`]).
     pub max_mip_level: u32,
     /// MAXANISOTROPY (1 = no anisotropy).
     pub max_anisotropy: u32,
@@ -266,6 +269,21 @@ impl Default for SamplerState {
             max_mip_level: 0,
             max_anisotropy: 1,
         }
+    }
+}
+
+impl SamplerState {
+    /// The most detailed level sampled of a texture of `level_count`
+    /// levels whose SETTEXLOD value is `lod_clamp`: the LOD clamp alone
+    /// under MIPFILTER NONE, `max(MAXMIPLEVEL, LOD clamp)` with mip
+    /// filtering on; at most the last level.
+    pub fn base_level(&self, level_count: u32, lod_clamp: u32) -> u32 {
+        let base = if self.mip_filter == TextureFilter::None {
+            lod_clamp
+        } else {
+            self.max_mip_level.max(lod_clamp)
+        };
+        base.min(level_count.saturating_sub(1))
     }
 }
 
@@ -392,7 +410,7 @@ pub fn select_mip(
     d: &Derivatives,
 ) -> MipSelection {
     let last = level_count.saturating_sub(1);
-    let base = s.max_mip_level.max(lod_clamp).min(last);
+    let base = s.base_level(level_count, lod_clamp);
     let scale = |v: [f32; 3]| {
         [
             v[0] * dims[0] as f32,
