@@ -98,8 +98,9 @@ pub unsafe extern "C" fn softhal_driver_destroy(driver: *mut softhal_driver) -> 
     })
 }
 
+/// The kind of a `dwKind` (usage bits ignored).
 fn kind_of(k: u32) -> Option<SurfaceKind> {
-    Some(match k {
+    Some(match k & !SOFTHAL_SURFACE_USAGE_RENDERTARGET {
         SOFTHAL_SURFACE_RENDERTARGET => SurfaceKind::RenderTarget,
         SOFTHAL_SURFACE_DEPTHSTENCIL => SurfaceKind::DepthStencil,
         SOFTHAL_SURFACE_TEXTURE => SurfaceKind::Texture,
@@ -165,6 +166,7 @@ pub unsafe extern "C" fn softhal_surface_create(
             height: want.dwHeight,
             depth: want.dwDepth,
             mip_levels: want.dwMipLevels,
+            render_target: want.dwKind & SOFTHAL_SURFACE_USAGE_RENDERTARGET != 0,
         };
         // Registered while the driver is locked, so that a capture starting
         // on another thread sees either neither or both.
@@ -177,7 +179,12 @@ pub unsafe extern "C" fn softhal_surface_create(
         let got = st.driver.surface(handle).map(|r| r.desc).unwrap_or(sd);
         let resolved = SOFTHAL_SURFACE_DESC {
             dwSize: want.dwSize,
-            dwKind: kind_code(got.kind),
+            dwKind: kind_code(got.kind)
+                | if got.render_target {
+                    SOFTHAL_SURFACE_USAGE_RENDERTARGET
+                } else {
+                    0
+                },
             dwFormat: if kind.is_buffer() { 0 } else { got.format.0 },
             dwWidth: got.width,
             dwHeight: got.height,

@@ -775,7 +775,7 @@ pub fn generate() -> String {
     }
     let _ = writeln!(
         out,
-        "#define SOFTHAL_GPU_FLAG_DEPTH 0x{:X} /* BIND_TARGETS: a depth target in DWORD 2 */",
+        "#define SOFTHAL_GPU_FLAG_DEPTH 0x{:X} /* BIND_TARGETS: a depth target in DWORD 2; BIND_TEXTURE_TARGET: in DWORD 4 */",
         softhal_submit::packet::flag::DEPTH
     );
     let _ = writeln!(

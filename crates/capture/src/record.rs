@@ -109,6 +109,23 @@ pub struct SurfaceSpec {
     pub mip_levels: u32,
 }
 
+impl SurfaceSpec {
+    /// Bit of `kind`: render-target usage (D3DUSAGE_RENDERTARGET; DX7
+    /// DDSCAPS_3DDEVICE on a texture): a texture that can also be a
+    /// render target. Text form: `usage=render_target`.
+    pub const RENDER_TARGET_USAGE: u32 = 0x100;
+
+    /// The kind without usage bits (`None` for an unknown code).
+    pub fn kind_code(&self) -> Option<SurfaceKindCode> {
+        SurfaceKindCode::from_code(self.kind & !Self::RENDER_TARGET_USAGE)
+    }
+
+    /// Is the render-target usage bit set?
+    pub fn render_target_usage(&self) -> bool {
+        self.kind & Self::RENDER_TARGET_USAGE != 0
+    }
+}
+
 /// The driver's answer to one call, as recorded (or as replayed). Each
 /// record kind uses the fields listed in its documentation; the others are 0.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -210,10 +210,15 @@ pub fn write_record(out: &mut String, r: &Record) {
         Record::CreateSurface {
             handle, spec, init, ..
         } => {
-            let k = SurfaceKindCode::from_code(spec.kind);
+            let k = spec.kind_code();
             let _ = write!(out, "surface {handle:#x} ");
             match k {
-                Some(k) => out.push_str(k.keyword()),
+                Some(k) => {
+                    out.push_str(k.keyword());
+                    if spec.render_target_usage() {
+                        out.push_str(" usage=render_target");
+                    }
+                }
                 None => {
                     let _ = write!(out, "kind={}", spec.kind);
                 }
@@ -684,6 +689,11 @@ impl<'a> Parser<'a> {
             let w = a.words.remove(0);
             SurfaceKindCode::from_keyword(&w)
                 .ok_or_else(|| err(format!("unknown surface kind {w}")))? as u32
+        };
+        let kind = match a.word("usage").map_err(err)?.as_deref() {
+            None => kind,
+            Some("render_target") => kind | SurfaceSpec::RENDER_TARGET_USAGE,
+            Some(u) => return Err(err(format!("usage: unknown usage {u} (render_target)"))),
         };
         let buffer = SurfaceKindCode::from_code(kind).is_some_and(SurfaceKindCode::is_buffer);
         let format = a

@@ -96,7 +96,7 @@ pub(crate) fn clear(
     // Validate the targets before touching anything.
     let rt = ctx.render_target;
     let rt_res = surfaces.get(rt)?;
-    if rt_res.desc.kind != SurfaceKind::RenderTarget {
+    if !rt_res.is_color_target() {
         return Err(rt_res.wrong(rt, "render target"));
     }
     if let Some(d) = ctx.depth {

@@ -259,6 +259,7 @@ impl Driver {
             let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
             let _ = self.gpu.kmd.destroy_allocation(a, &mut mem);
             self.gpu.surface_of.remove(&a);
+            self.gpu.texture_targets.remove(&a);
         }
         self.gpu.pending_flips.remove(&h);
         let r = self.surfaces.remove(h)?;
@@ -449,7 +450,7 @@ impl Driver {
     /// the target; D3DHAL_OUTOFCONTEXTS when the context cap is reached.
     pub fn context_create(&mut self, render_target: u32, depth: Option<u32>) -> Result<u32> {
         let rt = self.surfaces.get(render_target)?;
-        if rt.desc.kind != SurfaceKind::RenderTarget {
+        if !rt.is_color_target() {
             return Err(rt.wrong(render_target, "render target"));
         }
         if let Some(d) = depth {

@@ -774,7 +774,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                     let (i, h) = (r.rt_index.get(), r.render_target.get());
                     check_below("RTIndex", u64::from(i), 4)?;
                     if i == 0 || h != 0 {
-                        self.check_kind(h, SurfaceKind::RenderTarget)?;
+                        self.check_color_target(h)?;
                     }
                 }
                 for r in recs {
@@ -1468,8 +1468,18 @@ impl<'x, 'c> Exec<'x, 'c> {
         Ok(())
     }
 
+    /// A colour render target: a render target or a texture with
+    /// render-target usage.
+    fn check_color_target(&self, h: u32) -> Result<()> {
+        let r = self.surfaces.get(h)?;
+        if !r.is_color_target() {
+            return Err(r.wrong(h, SurfaceKind::RenderTarget.name()));
+        }
+        Ok(())
+    }
+
     fn check_targets(&self, rt: u32, z: u32) -> Result<()> {
-        self.check_kind(rt, SurfaceKind::RenderTarget)?;
+        self.check_color_target(rt)?;
         if z != 0 {
             self.check_kind(z, SurfaceKind::DepthStencil)?;
             // The descriptions (the images may be on the GPU worker).
@@ -1504,7 +1514,7 @@ impl<'x, 'c> Exec<'x, 'c> {
         }
         let rt = self.ctx.render_target;
         let dh = self.ctx.depth;
-        self.check_kind(rt, SurfaceKind::RenderTarget)?;
+        self.check_color_target(rt)?;
         if let Some(h) = dh {
             self.check_kind(h, SurfaceKind::DepthStencil)?;
         }

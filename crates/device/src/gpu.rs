@@ -30,7 +30,7 @@ use softhal_submit::{
     render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, Kmd, PatchLocation,
     RenderData, SubmitError, TextureCopy, VideoMemory,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
 /// Video memory = the driver's surfaces, found through the allocation map.
@@ -195,6 +195,9 @@ pub(crate) struct Gpu {
     pub alloc_of: BTreeMap<u32, u32>,
     /// allocation → surface.
     pub surface_of: BTreeMap<u32, u32>,
+    /// Allocations of textures with render-target usage (bound with
+    /// BIND_TEXTURE_TARGET).
+    pub texture_targets: BTreeSet<u32>,
     /// device context → GPU context (3-D engine).
     pub ctx_of: BTreeMap<u32, u32>,
     /// The copy-engine context.
@@ -238,6 +241,7 @@ impl Gpu {
             spare: pl::Renderer::new(1)?,
             alloc_of: BTreeMap::new(),
             surface_of: BTreeMap::new(),
+            texture_targets: BTreeSet::new(),
             ctx_of: BTreeMap::new(),
             copy_ctx,
             present_ctx,
@@ -275,14 +279,8 @@ impl Gpu {
                 bytes: b.len() as u64,
             },
             (_, Storage::Texture(t), _) => AllocKind::Texture {
-                desc: pl::texture::TextureDesc {
-                    kind: t.kind(),
-                    format: t.format(),
-                    width: t.width(),
-                    height: t.height(),
-                    depth: t.depth(),
-                    levels: t.level_count(),
-                },
+                desc: t.desc(),
+                render_target: r.desc.render_target,
             },
             _ => return Ok(()),
         };
@@ -295,6 +293,9 @@ impl Gpu {
             .map_err(submit_err)?;
         self.alloc_of.insert(h, a);
         self.surface_of.insert(a, h);
+        if r.desc.render_target {
+            self.texture_targets.insert(a);
+        }
         Ok(())
     }
 
@@ -598,7 +599,12 @@ impl Gpu {
         if self.bound_targets != Some((ca, da)) {
             let ci = self.index(ca, true);
             let di = da.map(|d| self.index(d, true));
-            self.w.bind_targets(ci, di);
+            if self.texture_targets.contains(&ca) {
+                // A render-target texture: its top level (face 0, level 0).
+                self.w.bind_texture_target(ci, 0, 0, di);
+            } else {
+                self.w.bind_targets(ci, di);
+            }
             self.bound_targets = Some((ca, da));
         }
         Ok(())

@@ -137,6 +137,14 @@ pub struct SurfaceDesc {
     pub depth: u32,
     /// Mip levels (textures; 0 = full chain; 1 otherwise).
     pub mip_levels: u32,
+    /// Render-target usage of a 2-D or cube texture (D3DUSAGE_RENDERTARGET;
+    /// DX7: DDSCAPS_TEXTURE | DDSCAPS_3DDEVICE): the texture can also be
+    /// bound as a context's render target (SETRENDERTARGET,
+    /// SETRENDERTARGET2) and sampled at other times. Only colour formats
+    /// that are both render-target and texture formats
+    /// (`softhal_submit::texture::target_format`). Must be false for other
+    /// kinds (a render target is one already).
+    pub render_target: bool,
 }
 
 impl SurfaceDesc {
@@ -149,6 +157,7 @@ impl SurfaceDesc {
             height,
             depth: 1,
             mip_levels: 1,
+            render_target: false,
         }
     }
     /// A depth/stencil buffer.
@@ -160,6 +169,7 @@ impl SurfaceDesc {
             height,
             depth: 1,
             mip_levels: 1,
+            render_target: false,
         }
     }
     /// A 2-D texture (`mip_levels` 0 = full chain).
@@ -171,6 +181,7 @@ impl SurfaceDesc {
             height,
             depth: 1,
             mip_levels,
+            render_target: false,
         }
     }
     /// A cube texture of `edge`² faces.
@@ -182,6 +193,7 @@ impl SurfaceDesc {
             height: edge,
             depth: 1,
             mip_levels,
+            render_target: false,
         }
     }
     /// A volume texture.
@@ -199,6 +211,15 @@ impl SurfaceDesc {
             height,
             depth,
             mip_levels,
+            render_target: false,
+        }
+    }
+    /// The same request with render-target usage (a texture that can also
+    /// be a render target, [`SurfaceDesc::render_target`]).
+    pub fn with_render_target(self) -> Self {
+        SurfaceDesc {
+            render_target: true,
+            ..self
         }
     }
     /// A buffer of `bytes` bytes.
@@ -210,6 +231,7 @@ impl SurfaceDesc {
             height: 1,
             depth: 1,
             mip_levels: 1,
+            render_target: false,
         }
     }
 }
@@ -278,6 +300,11 @@ impl Resource {
     pub fn create(desc: SurfaceDesc, budget: u64) -> Result<(Resource, u64)> {
         let mut desc = desc;
         let bad = |what| Err(DeviceError::InvalidParams(what));
+        if desc.render_target
+            && !matches!(desc.kind, SurfaceKind::Texture | SurfaceKind::CubeTexture)
+        {
+            return bad("render-target usage on a surface that is not a 2-D or cube texture");
+        }
         let (storage, bytes) = match desc.kind {
             SurfaceKind::RenderTarget | SurfaceKind::DepthStencil => {
                 let want_depth = desc.kind == SurfaceKind::DepthStencil;
@@ -385,15 +412,21 @@ impl Resource {
                     SurfaceKind::VolumeTexture => TextureKind::Volume,
                     _ => TextureKind::Texture2D,
                 };
-                let t = Texture::new(TextureDesc {
+                let td = TextureDesc {
                     kind,
                     format,
                     width: desc.width,
                     height: desc.height,
                     depth: desc.depth,
                     levels: desc.mip_levels,
-                })
-                .map_err(|e| match e {
+                };
+                if desc.render_target && softhal_submit::texture::target_format(&td).is_none() {
+                    return Err(DeviceError::UnsupportedFormat {
+                        format: desc.format.0,
+                        usage: "render-target texture",
+                    });
+                }
+                let t = Texture::new(td).map_err(|e| match e {
                     TextureError::TooLarge { .. } => DeviceError::OutOfMemory,
                     _ => DeviceError::InvalidParams("texture description"),
                 })?;
@@ -464,6 +497,12 @@ impl Resource {
             _ => None,
         }
         .ok_or_else(|| self.wrong(handle, "render target or depth/stencil surface"))
+    }
+
+    /// Can it be a context's colour render target? Render targets, and
+    /// textures with render-target usage.
+    pub fn is_color_target(&self) -> bool {
+        self.desc.kind == SurfaceKind::RenderTarget || self.desc.render_target
     }
 
     /// A wrong-kind error for this resource.

@@ -315,6 +315,18 @@ impl Texture {
             .checked_mul(u64::from(d))
     }
 
+    /// The description it was created from (levels resolved).
+    pub fn desc(&self) -> TextureDesc {
+        TextureDesc {
+            kind: self.kind,
+            format: self.format,
+            width: self.width,
+            height: self.height,
+            depth: self.depth,
+            levels: self.level_count,
+        }
+    }
+
     /// Shape.
     pub fn kind(&self) -> TextureKind {
         self.kind
@@ -395,6 +407,31 @@ impl Texture {
     pub fn level_bytes_mut(&mut self, face: u32, level: u32) -> Option<&mut [u8]> {
         let i = self.index(face, level)?;
         self.storage.get_mut(i).map(Vec::as_mut_slice)
+    }
+
+    /// Moves the bytes of one face/level out (a level bound as a render
+    /// target while a draw writes it); the level reads as empty until
+    /// [`Texture::put_level`] gives them back.
+    pub fn take_level(&mut self, face: u32, level: u32) -> Option<Vec<u8>> {
+        let i = self.index(face, level)?;
+        self.storage.get_mut(i).map(std::mem::take)
+    }
+
+    /// Puts bytes taken with [`Texture::take_level`] back; false (nothing
+    /// changes) if the face/level does not exist or the length is not the
+    /// level's.
+    pub fn put_level(&mut self, face: u32, level: u32, bytes: Vec<u8>) -> bool {
+        let want = self.level_byte_count(level);
+        let Some(i) = self.index(face, level) else {
+            return false;
+        };
+        match self.storage.get_mut(i) {
+            Some(slot) if want == Some(bytes.len() as u64) => {
+                *slot = bytes;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Copies a whole face/level from `src`, whose rows (of texels, or of

@@ -1,0 +1,230 @@
+//! Render-to-texture: textures created with render-target usage
+//! (D3DUSAGE_RENDERTARGET; DX7 DDSCAPS_TEXTURE | DDSCAPS_3DDEVICE) bound
+//! as the render target with SETRENDERTARGET (DX7) or SETRENDERTARGET2
+//! (DX9), then sampled through D3DTSS_TEXTUREMAP. Every expected value is
+//! worked out by hand from the Direct3D rules:
+//!
+//! * pre-transformed vertices at pixel edges `-0.5 … n - 0.5` cover exactly
+//!   the pixels `0 … n - 1` (D3D9 pixel centres at integer coordinates);
+//! * stage 0 with no texture bound passes the diffuse colour (MODULATE of
+//!   TEXTURE and CURRENT with TEXTURE reading as no texture);
+//! * `show(t)`: SELECTARG1(TEXTURE) with the default POINT filtering, so a
+//!   pixel shows exactly one texel: across a 4-pixel quad with u from 0 to
+//!   1, pixel x samples u = (x + 0.5) / 4, i.e. texel ⌊u · width⌋.
+
+mod common;
+use common::*;
+use softhal_device::*;
+use softhal_pipeline::texture::TextureFormat;
+use softhal_wire::names::codes;
+
+const RED: u32 = 0xffff0000;
+const GREEN: u32 = 0xff00ff00;
+const BLUE: u32 = 0xff0000ff;
+const WHITE: u32 = 0xffffffff;
+
+/// A 2-D A8R8G8B8 texture with render-target usage.
+fn rt_texture(s: &mut Scene, w: u32, h: u32, levels: u32) -> u32 {
+    s.drv
+        .create_surface(
+            SurfaceDesc::texture(TextureFormat::A8R8G8B8, w, h, levels).with_render_target(),
+        )
+        .unwrap()
+}
+
+/// Stage 0 shows texture `t` as it is (SELECTARG1 of TEXTURE; `t` = 0:
+/// no texture, so the default MODULATE passes the diffuse colour).
+fn stage(t: u32) -> String {
+    if t == 0 {
+        return "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue=0 } \
+                { wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_MODULATE } \
+                { wStage=0 TSState=D3DTSS_COLORARG1 dwValue=D3DTA_TEXTURE } \
+                { wStage=0 TSState=D3DTSS_COLORARG2 dwValue=D3DTA_DIFFUSE }\n"
+            .into();
+    }
+    format!(
+        "TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+         {{ wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_SELECTARG1 }} \
+         {{ wStage=0 TSState=D3DTSS_COLORARG1 dwValue=D3DTA_TEXTURE }}\n"
+    )
+}
+
+/// Texels of level `level`, face `face` of texture `t` (A8R8G8B8).
+fn texels(s: &Scene, t: u32, face: u32, level: u32) -> Vec<u32> {
+    let r = s.drv.surface(t).unwrap();
+    r.texture()
+        .unwrap()
+        .level_bytes(face, level)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The 4×4 back buffer, row by row.
+fn back_buffer(s: &Scene) -> Vec<u32> {
+    (0..4)
+        .flat_map(|y| (0..4).map(move |x| (x, y)))
+        .map(|(x, y)| s.px(x, y))
+        .collect()
+}
+
+#[test]
+fn setrendertarget_to_a_texture_then_sampling_it_shows_what_was_drawn() {
+    // DX7: draw red into the left column and green into the right column
+    // of a 2×2 texture, go back to the back buffer and show the texture
+    // over all 4×4 pixels: pixels 0–1 sample texel 0 (u = 0.125, 0.375),
+    // pixels 2–3 texel 1.
+    let mut s = Scene::new(4, 4, false);
+    let t = rt_texture(&mut s, 2, 2, 1);
+    let mut v = tquad(-0.5, -0.5, 0.5, 1.5, RED, 0);
+    v.extend(tquad(0.5, -0.5, 1.5, 1.5, GREEN, 0));
+    v.extend(tquad(-0.5, -0.5, 3.5, 3.5, WHITE, 0));
+    let rt = s.rt;
+    let src = format!(
+        "{NOCULL}SETRENDERTARGET {{ hRenderTarget={t} hZBuffer=0 }}\n{}\
+         TRIANGLELIST count=4 wVStart=0\n\
+         SETRENDERTARGET {{ hRenderTarget={rt} hZBuffer=0 }}\n{}\
+         TRIANGLELIST count=2 wVStart=12\n",
+        stage(0),
+        stage(t)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    assert_eq!(texels(&s, t, 0, 0), [RED, GREEN, RED, GREEN]);
+    let row = [RED, RED, GREEN, GREEN];
+    assert_eq!(back_buffer(&s), row.repeat(4));
+}
+
+#[test]
+fn render_sample_render_sample_in_one_dp2_call_sees_each_render() {
+    // DX9: one DrawPrimitives2 call renders red into a 1×1 texture,
+    // samples it into the left half of the back buffer, renders green into
+    // it, samples it into the right half. Each sampling draw sees the
+    // render just before it: left red, right green.
+    let mut s = Scene::new(4, 4, false);
+    let t = rt_texture(&mut s, 1, 1, 1);
+    let rt = s.rt;
+    let mut v = tquad(-0.5, -0.5, 0.5, 0.5, RED, 0); // 0: into t
+    v.extend(tquad(-0.5, -0.5, 1.5, 3.5, WHITE, 0)); // 6: left half
+    v.extend(tquad(-0.5, -0.5, 0.5, 0.5, GREEN, 0)); // 12: into t
+    v.extend(tquad(1.5, -0.5, 3.5, 3.5, WHITE, 0)); // 18: right half
+    let src = format!(
+        "{NOCULL}\
+         SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={t} }}\n{off}TRIANGLELIST count=2 wVStart=0\n\
+         SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={rt} }}\n{on}TRIANGLELIST count=2 wVStart=6\n\
+         SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={t} }}\n{off}TRIANGLELIST count=2 wVStart=12\n\
+         SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={rt} }}\n{on}TRIANGLELIST count=2 wVStart=18\n",
+        off = stage(0),
+        on = stage(t)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    let row = [RED, RED, GREEN, GREEN];
+    assert_eq!(back_buffer(&s), row.repeat(4));
+    assert_eq!(texels(&s, t, 0, 0), [GREEN]);
+}
+
+#[test]
+fn a_texture_without_render_target_usage_cannot_be_the_render_target() {
+    // Only textures created with render-target usage can be targets; the
+    // command fails (prefix semantics: the target is unchanged).
+    let mut s = Scene::new(4, 4, false);
+    let plain = s
+        .drv
+        .create_texture(TextureFormat::A8R8G8B8, 2, 2, 1)
+        .unwrap();
+    s.run(
+        &format!("SETRENDERTARGET {{ hRenderTarget={plain} hZBuffer=0 }}"),
+        &[],
+    )
+    .unparsed_at(0);
+    s.run(
+        &format!("SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={plain} }}"),
+        &[],
+    )
+    .unparsed_at(0);
+    // Render-target usage needs a colour format that is both a target and
+    // a texture format, and a 2-D or cube texture.
+    for d in [
+        SurfaceDesc::texture(TextureFormat::Dxt1, 4, 4, 1),
+        SurfaceDesc::texture(TextureFormat::L8, 4, 4, 1),
+        SurfaceDesc::volume_texture(TextureFormat::A8R8G8B8, 4, 4, 4, 1),
+        SurfaceDesc::depth_stencil(Format::D24S8, 4, 4),
+    ] {
+        assert!(
+            s.drv.create_surface(d.with_render_target()).is_err(),
+            "{d:?}"
+        );
+    }
+}
+
+#[test]
+fn a_depth_buffer_larger_than_the_texture_target_is_paired_with_it() {
+    // A 4×4 D24S8 buffer covers a 2×2 texture target. CLEAR sets the
+    // texture blue and depth 1.0; a green quad at z 0.25 passes LESSEQUAL,
+    // then a red one at z 0.75 fails against 0.25 on the left column only
+    // it covers: texels stay green there; the right column, not drawn by
+    // the green quad, takes red (0.75 ≤ 1.0).
+    let mut s = Scene::new(4, 4, true);
+    let t = rt_texture(&mut s, 2, 2, 1);
+    let z = s.depth.unwrap();
+    let mut v = quad(-0.5, -0.5, 0.5, 1.5, 0.25, GREEN);
+    v.extend(quad(-0.5, -0.5, 1.5, 1.5, 0.75, RED));
+    let src = format!(
+        "{NOCULL}RENDERSTATE {{ RenderState=D3DRS_ZENABLE dwState=1 }}\n\
+         SETRENDERTARGET {{ hRenderTarget={t} hZBuffer={z} }}\n\
+         CLEAR {{ dwFlags=D3DCLEAR_TARGET|D3DCLEAR_ZBUFFER dwFillColor={BLUE:#x} dvFillDepth=1.0 }}\n\
+         TRIANGLELIST count=4 wVStart=0\n"
+    );
+    s.run(&src, &v).ok();
+    assert_eq!(texels(&s, t, 0, 0), [GREEN, RED, GREEN, RED]);
+    // A texture target larger than the depth buffer is refused, as for
+    // render targets.
+    let big = rt_texture(&mut s, 8, 8, 1);
+    s.run(
+        &format!("SETRENDERTARGET {{ hRenderTarget={big} hZBuffer={z} }}"),
+        &[],
+    )
+    .unparsed_at(0);
+}
+
+#[test]
+fn a_texture_sampled_while_it_is_the_target_reads_its_contents_from_before_the_draw() {
+    // Direct3D leaves this undefined; softhal's rule (docs/device.md): the
+    // draw samples the target texture as it was at the start of the draw.
+    // The 2×2 texture holds A B / C D; a quad over it with u mirrored
+    // (1 → 0) writes pixel (x, y) = texel (1 − x, y) of the old contents:
+    // B A / D C. (Reading pixels already written by the same draw would
+    // give B B / D D for a left-to-right raster.)
+    let (a, b, c, d): (u32, u32, u32, u32) = (0xff112233, 0xff445566, 0xff778899, 0xffaabbcc);
+    let mut s = Scene::new(4, 4, false);
+    let t = rt_texture(&mut s, 2, 2, 1);
+    {
+        let (bytes, _) = s.drv.lock_level(t, 0, 0).unwrap();
+        let src: Vec<u8> = [a, b, c, d].iter().flat_map(|x| x.to_le_bytes()).collect();
+        bytes.copy_from_slice(&src);
+    }
+    s.drv.unlock(t).unwrap();
+    let v: Vec<u8> = [
+        (-0.5, -0.5, 1.0, 0.0),
+        (1.5, -0.5, 0.0, 0.0),
+        (-0.5, 1.5, 1.0, 1.0),
+        (1.5, -0.5, 0.0, 0.0),
+        (1.5, 1.5, 0.0, 1.0),
+        (-0.5, 1.5, 1.0, 1.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y, u, v)| tlt(x, y, WHITE, 0, u, v))
+    .collect();
+    let src = format!(
+        "{NOCULL}SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={t} }}\n{}TRIANGLELIST count=2 wVStart=0\n",
+        stage(t)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    assert_eq!(texels(&s, t, 0, 0), [b, a, d, c]);
+    assert_eq!(s.drv.kmd().stats().faults, 0, "not a GPU fault");
+    // A texture that is the target and sampled but then destroyed is
+    // gone: the next call on the context fails, never reads freed memory.
+    s.drv.destroy_surface(t).unwrap();
+    let e = s.run_fvf(&src, FVF_TLT, 32, &v);
+    assert_eq!(e.ddrval, codes::D3DERR_COMMAND_UNPARSED);
+}
