@@ -393,6 +393,43 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
     })
 }
 
+/// The DWORD handle of an attached surface of a render-target texture
+/// (created with `SOFTHAL_SURFACE_USAGE_RENDERTARGET`): face `face` (cube
+/// faces 0–5), mip level `level` — what DP2 SETRENDERTARGET /
+/// SETRENDERTARGET2 take to render into that level (`docs/device.md`
+/// decision 26). Face 0, level 0 is the texture's own `dwHandle`; the same
+/// request gives the same handle; it lives as long as the texture.
+/// Errors: `DDERR_INVALIDOBJECT` (not a render-target texture),
+/// `DDERR_INVALIDPARAMS` (no such face or level). Recorded by an active
+/// capture. Thread-safe.
+///
+/// # Safety
+/// `handle` must be NULL or point to a writable `DWORD`.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_surface_get_attached(
+    texture: *mut softhal_surface,
+    face: u32,
+    level: u32,
+    handle: *mut u32,
+) -> HRESULT {
+    if !valid(handle) {
+        return INVALIDARG;
+    }
+    run(|| {
+        let s = surface_of(texture)?;
+        let mut guard = s.driver.lock();
+        let st = &mut *guard;
+        let r = st.driver.attached_surface(s.handle, face, level);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_attached_surface(s.handle, face, level, &r);
+        }
+        let h = r.map_err(|e| hr(e.ddrval()))?;
+        // SAFETY: checked non-null and aligned.
+        unsafe { handle.write(h) };
+        Ok(())
+    })
+}
+
 /// DdSetColorKey with DDCKEY_SRCBLT on a texture: with `enable` non-zero,
 /// texels whose raw value (in the texture's own format bits) lies in
 /// `low..=high` are keyed when COLORKEYENABLE / COLORKEYBLENDENABLE are
@@ -745,6 +782,9 @@ pub unsafe extern "C" fn softhal_capture_start(
         let mut obs = Observer::new(std::io::BufWriter::new(file));
         for s in objects::surfaces_of(&d) {
             obs.on_existing_surface(&st.driver, s.handle);
+        }
+        for (h, texture, face, level) in st.driver.attached_surfaces() {
+            obs.on_attached_surface(texture, face, level, &Ok(h));
         }
         st.capture = Some(obs);
         Ok(())

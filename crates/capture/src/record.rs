@@ -428,6 +428,21 @@ pub enum Record {
         /// DD_RUNTIME_VERSION (0x700, 0x800, 0x900).
         version: u32,
     },
+    /// The handle of an attached surface (a mip level or cube face) of a
+    /// render-target texture
+    /// ([`softhal_device::Driver::attached_surface`]). Answer: `ddrval`.
+    AttachedSurface {
+        /// The handle returned (0 on failure).
+        handle: u32,
+        /// The texture.
+        texture: u32,
+        /// Cube face.
+        face: u32,
+        /// Mip level.
+        level: u32,
+        /// Recorded answer.
+        answer: Option<Answer>,
+    },
 }
 
 impl Record {
@@ -452,6 +467,7 @@ impl Record {
             Record::RenderContextDestroy { .. } => "render_context_destroy",
             Record::SetColorKey { .. } => "color_key",
             Record::DxVersion { .. } => "dx_version",
+            Record::AttachedSurface { .. } => "attached",
         }
     }
 
@@ -472,7 +488,8 @@ impl Record {
             | Record::Submit { answer, .. }
             | Record::RenderContextCreate { answer, .. }
             | Record::RenderContextDestroy { answer, .. }
-            | Record::SetColorKey { answer, .. } => answer.as_ref(),
+            | Record::SetColorKey { answer, .. }
+            | Record::AttachedSurface { answer, .. } => answer.as_ref(),
             Record::CompleteFlips | Record::CompleteWork | Record::DxVersion { .. } => None,
         }
     }
@@ -494,7 +511,8 @@ impl Record {
             | Record::Submit { answer, .. }
             | Record::RenderContextCreate { answer, .. }
             | Record::RenderContextDestroy { answer, .. }
-            | Record::SetColorKey { answer, .. } => Some(answer),
+            | Record::SetColorKey { answer, .. }
+            | Record::AttachedSurface { answer, .. } => Some(answer),
             Record::CompleteFlips | Record::CompleteWork | Record::DxVersion { .. } => None,
         }
     }

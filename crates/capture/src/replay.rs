@@ -511,6 +511,21 @@ impl Replayer {
                 self.driver.notify_dx_version(*version);
                 None
             }
+            Record::AttachedSurface {
+                handle,
+                texture,
+                face,
+                level,
+                ..
+            } => {
+                let r = self
+                    .driver
+                    .attached_surface(self.s(*texture), *face, *level);
+                if let Ok(h) = r {
+                    self.surfaces.insert(*handle, h);
+                }
+                status(crate::observer::ddrval(&r))
+            }
             Record::Submit { call, .. } => Some(self.submit(call)),
             Record::RenderContextCreate { handle, engine, .. } => {
                 match crate::observer::engine_of(*engine) {

@@ -291,6 +291,18 @@ pub fn write_record(out: &mut String, r: &Record) {
                 "context {handle:#x} target={render_target:#x} depth={depth:#x}"
             );
         }
+        Record::AttachedSurface {
+            handle,
+            texture,
+            face,
+            level,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "attached {handle:#x} texture={texture:#x} face={face} level={level}"
+            );
+        }
         Record::ContextDestroy { handle, .. } => {
             let _ = writeln!(out, "context_destroy {handle:#x}");
         }
@@ -1138,6 +1150,19 @@ impl<'a> Parser<'a> {
                     level: a.num("level", 0).map_err(err)?,
                     offset: a.num("offset", 0).map_err(err)?,
                     bytes,
+                    answer: None,
+                };
+                a.finish().map_err(err)?;
+                r
+            }
+            "attached" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let handle = a.handle().map_err(err)?;
+                let r = Record::AttachedSurface {
+                    handle,
+                    texture: a.required("texture").map_err(err)?,
+                    face: a.num("face", 0).map_err(err)?,
+                    level: a.num("level", 0).map_err(err)?,
                     answer: None,
                 };
                 a.finish().map_err(err)?;

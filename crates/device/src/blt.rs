@@ -99,6 +99,7 @@ pub(crate) fn clear(
     if !rt_res.is_color_target() {
         return Err(rt_res.wrong(rt, "render target"));
     }
+    let target = rt_res.target_of(rt);
     if let Some(d) = ctx.depth {
         let r = surfaces.get(d)?;
         if r.desc.kind != SurfaceKind::DepthStencil {
@@ -136,7 +137,7 @@ pub(crate) fn clear(
     gpu.clear(
         ctx_h,
         surfaces,
-        (rt, depth),
+        (target, depth),
         flags,
         color,
         z,

@@ -2481,6 +2481,7 @@ where
     F: for<'s> FnOnce(&'s Slab<Resource>, &'s Context, &'s Call<'c>) -> Result<Vec<DrawReq<'s>>>,
 {
     use crate::gpu::LoweredDraw;
+    let color = surfaces.get(targets.0)?.target_of(targets.0);
     let mut ps = ctx.state.pipeline_state();
     if targets.1.is_none() {
         ps.depth.z_enable = pl::ZBufferType::Disabled;
@@ -2550,7 +2551,7 @@ where
         .collect();
     // Inline data is copied into the UMD's command buffer here; the
     // borrows of `surfaces` end with `lowered`.
-    gpu.draws_from(targets, &textures, &ps, &lowered)?;
+    gpu.draws_from((color, targets.1), &textures, &ps, &lowered)?;
     drop(lowered);
     drop(reqs);
     gpu.settle(surfaces)?;

@@ -184,6 +184,11 @@ impl GpuCopy {
     }
 }
 
+/// A colour target as the GPU binds it: (surface with the allocation,
+/// face, level) — [`Resource::target_of`]. Face and level are 0 unless the
+/// surface is a render-target texture.
+pub(crate) type ColorTarget = (u32, u32, u32);
+
 /// The GPU as the device sees it: the kernel side, the allocation map, and
 /// the UMD's command buffer being filled.
 pub(crate) struct Gpu {
@@ -218,7 +223,7 @@ pub(crate) struct Gpu {
     /// Texture allocations bound per stage in the pending buffer (`None`:
     /// nothing bound yet in this submission).
     bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
-    bound_targets: Option<(u32, Option<u32>)>,
+    bound_targets: Option<(ColorTarget, Option<u32>)>,
     bound_layout: Option<VertexLayout>,
     bound_inline: Option<(usize, usize)>,
     /// (bytes, patch locations, allocations) before the current command.
@@ -593,19 +598,19 @@ impl Gpu {
         Ok(())
     }
 
-    fn emit_targets(&mut self, color: u32, depth: Option<u32>) -> Result<()> {
-        let ca = self.alloc(color)?;
+    fn emit_targets(&mut self, color: ColorTarget, depth: Option<u32>) -> Result<()> {
+        let (surface, face, level) = color;
+        let ca = self.alloc(surface)?;
         let da = depth.map(|d| self.alloc(d)).transpose()?;
-        if self.bound_targets != Some((ca, da)) {
+        if self.bound_targets != Some(((ca, face, level), da)) {
             let ci = self.index(ca, true);
             let di = da.map(|d| self.index(d, true));
             if self.texture_targets.contains(&ca) {
-                // A render-target texture: its top level (face 0, level 0).
-                self.w.bind_texture_target(ci, 0, 0, di);
+                self.w.bind_texture_target(ci, face, level, di);
             } else {
                 self.w.bind_targets(ci, di);
             }
-            self.bound_targets = Some((ca, da));
+            self.bound_targets = Some(((ca, face, level), da));
         }
         Ok(())
     }
@@ -615,7 +620,7 @@ impl Gpu {
     /// follows).
     pub fn draws_from(
         &mut self,
-        targets: (u32, Option<u32>),
+        targets: (ColorTarget, Option<u32>),
         textures: &[Option<u32>; pl::stages::MAX_STAGES],
         ps: &PipelineState,
         draws: &[LoweredDraw<'_>],
@@ -631,7 +636,7 @@ impl Gpu {
                 }
             }
         }
-        self.alloc(targets.0)?;
+        self.alloc(targets.0 .0)?;
         if let Some(d) = targets.1 {
             self.alloc(d)?;
         }
@@ -698,7 +703,7 @@ impl Gpu {
         &mut self,
         dev_ctx: u32,
         surfaces: &mut Slab<Resource>,
-        targets: (u32, Option<u32>),
+        targets: (ColorTarget, Option<u32>),
         flags: u32,
         color: u32,
         z: f32,
@@ -706,7 +711,7 @@ impl Gpu {
         rects: &[pl::Rect],
     ) -> Result<()> {
         let ctx = self.context(dev_ctx)?;
-        self.alloc(targets.0)?;
+        self.alloc(targets.0 .0)?;
         if let Some(d) = targets.1 {
             self.alloc(d)?;
         }

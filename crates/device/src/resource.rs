@@ -249,6 +249,20 @@ pub enum Storage {
     Texture(Arc<Texture>),
     /// Buffers (shared read-only with GPU jobs like textures).
     Buffer(Arc<Vec<u8>>),
+    /// An attached surface: face `face`, level `level` of the render-target
+    /// texture `parent` (the DDI's attached mip-level and cube-face
+    /// surfaces), named by its own handle so that it can be a render
+    /// target ([`crate::Driver::attached_surface`]). No bytes of its own;
+    /// its description is the level's (kind and format of the parent,
+    /// the level's width and height).
+    Attached {
+        /// The texture's handle.
+        parent: u32,
+        /// Cube face (0 for 2-D textures).
+        face: u32,
+        /// Mip level.
+        level: u32,
+    },
 }
 
 /// Dirty regions recorded by ADDDIRTYRECT / ADDDIRTYBOX.
@@ -454,20 +468,22 @@ impl Resource {
                 )
             }
         };
-        Ok((
-            Resource {
-                desc,
-                storage,
-                locked: false,
-                flip_pending: false,
-                busy: false,
-                lod: 0,
-                priority: 0,
-                dirty: Dirty::default(),
-                palette: None,
-            },
-            bytes,
-        ))
+        Ok((Resource::new(desc, storage), bytes))
+    }
+
+    /// A resource with nothing recorded on it yet.
+    fn new(desc: SurfaceDesc, storage: Storage) -> Resource {
+        Resource {
+            desc,
+            storage,
+            locked: false,
+            flip_pending: false,
+            busy: false,
+            lod: 0,
+            priority: 0,
+            dirty: Dirty::default(),
+            palette: None,
+        }
     }
 
     /// Bytes of storage held.
@@ -479,6 +495,7 @@ impl Resource {
                 .map(|(f, l)| t.level_bytes(f, l).map_or(0, |b| b.len() as u64))
                 .sum(),
             Storage::Buffer(b) => b.len() as u64,
+            Storage::Attached { .. } => 0,
         }
     }
 
@@ -499,10 +516,49 @@ impl Resource {
         .ok_or_else(|| self.wrong(handle, "render target or depth/stencil surface"))
     }
 
-    /// Can it be a context's colour render target? Render targets, and
-    /// textures with render-target usage.
+    /// Can it be a context's colour render target? Render targets,
+    /// textures with render-target usage and their attached surfaces.
     pub fn is_color_target(&self) -> bool {
         self.desc.kind == SurfaceKind::RenderTarget || self.desc.render_target
+    }
+
+    /// What the GPU binds when surface `handle` is the render target:
+    /// (surface with the allocation, face, level) — the texture behind an
+    /// attached surface, else `handle` itself at (0, 0).
+    pub fn target_of(&self, handle: u32) -> (u32, u32, u32) {
+        match self.storage {
+            Storage::Attached {
+                parent,
+                face,
+                level,
+            } => (parent, face, level),
+            _ => (handle, 0, 0),
+        }
+    }
+
+    /// The attached surface for face `face`, level `level` of this
+    /// render-target texture (`handle`): its resource, or an error if this
+    /// is not a render-target texture or the face or level does not exist.
+    pub(crate) fn attached(&self, handle: u32, face: u32, level: u32) -> Result<Resource> {
+        if !self.desc.render_target || self.texture().is_none() {
+            return Err(self.wrong(handle, "render-target texture"));
+        }
+        self.check_level(face, level)?;
+        let desc = SurfaceDesc {
+            width: level_dim(self.desc.width, level),
+            height: level_dim(self.desc.height, level),
+            depth: 1,
+            mip_levels: 1,
+            ..self.desc
+        };
+        Ok(Resource::new(
+            desc,
+            Storage::Attached {
+                parent: handle,
+                face,
+                level,
+            },
+        ))
     }
 
     /// A wrong-kind error for this resource.

@@ -228,3 +228,114 @@ fn a_texture_sampled_while_it_is_the_target_reads_its_contents_from_before_the_d
     let e = s.run_fvf(&src, FVF_TLT, 32, &v);
     assert_eq!(e.ddrval, codes::D3DERR_COMMAND_UNPARSED);
 }
+
+#[test]
+fn a_mip_level_is_a_render_target_through_its_attached_surface() {
+    // Level 1 (2×2) of a 4×4 three-level texture, named by its attached
+    // surface: red left column, green right column. Level 0 stays 0.
+    // Shown over the 4×4 back buffer with MAXMIPLEVEL 1 (the most
+    // detailed level sampling may use) and POINT mip filtering, the
+    // texture samples level 1: pixels 0–1 red, 2–3 green.
+    let mut s = Scene::new(4, 4, false);
+    let t = rt_texture(&mut s, 4, 4, 3);
+    let l1 = s.drv.attached_surface(t, 0, 1).unwrap();
+    assert_ne!(l1, t);
+    assert_eq!(s.drv.attached_surface(t, 0, 1).unwrap(), l1, "one handle");
+    assert_eq!(s.drv.attached_surface(t, 0, 0).unwrap(), t, "level 0 is t");
+    let rt = s.rt;
+    let mut v = tquad(-0.5, -0.5, 0.5, 1.5, RED, 0);
+    v.extend(tquad(0.5, -0.5, 1.5, 1.5, GREEN, 0));
+    v.extend(tquad(-0.5, -0.5, 3.5, 3.5, WHITE, 0));
+    let src = format!(
+        "{NOCULL}SETRENDERTARGET {{ hRenderTarget={l1} hZBuffer=0 }}\n{}\
+         TRIANGLELIST count=4 wVStart=0\n\
+         SETRENDERTARGET {{ hRenderTarget={rt} hZBuffer=0 }}\n{}\
+         TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_MAXMIPLEVEL dwValue=1 }} \
+         {{ wStage=0 TSState=D3DTSS_MIPFILTER dwValue=D3DTEXF_POINT }}\n\
+         TRIANGLELIST count=2 wVStart=12\n",
+        stage(0),
+        stage(t)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    assert_eq!(texels(&s, t, 0, 0), [0; 16]);
+    assert_eq!(texels(&s, t, 0, 1), [RED, GREEN, RED, GREEN]);
+    assert_eq!(texels(&s, t, 0, 2), [0]);
+    assert_eq!(back_buffer(&s), [RED, RED, GREEN, GREEN].repeat(4));
+}
+
+#[test]
+fn a_cube_face_is_a_render_target_through_its_attached_surface() {
+    // D3DCUBEMAP_FACE_POSITIVE_Z (4) of a 2×2 cube: a DX9 CLEAR through
+    // SETRENDERTARGET2 writes that face only; a 2×2 depth buffer covers it.
+    let mut s = Scene::new(4, 4, false);
+    let cube = s
+        .drv
+        .create_surface(
+            SurfaceDesc::cube_texture(TextureFormat::A8R8G8B8, 2, 1).with_render_target(),
+        )
+        .unwrap();
+    let z = s.drv.create_depth_stencil(Format::D24S8, 2, 2).unwrap();
+    let pz = s.drv.attached_surface(cube, 4, 0).unwrap();
+    let src = format!(
+        "SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={pz} }}\n\
+         SETDEPTHSTENCIL {{ hZBuffer={z} }}\n\
+         CLEAR {{ dwFlags=D3DCLEAR_TARGET|D3DCLEAR_ZBUFFER dwFillColor={GREEN:#x} dvFillDepth=1.0 }}\n"
+    );
+    s.run(&src, &[]).ok();
+    for face in 0..6 {
+        let want = if face == 4 { GREEN } else { 0 };
+        assert_eq!(texels(&s, cube, face, 0), [want; 4], "face {face}");
+    }
+}
+
+#[test]
+fn attached_surfaces_are_checked_and_go_with_their_texture() {
+    let mut s = Scene::new(4, 4, false);
+    let before = s.drv.object_counts();
+    let t = rt_texture(&mut s, 4, 4, 2);
+    let plain = s
+        .drv
+        .create_texture(TextureFormat::A8R8G8B8, 4, 4, 2)
+        .unwrap();
+    // Only render-target textures have attached surfaces to render into;
+    // the face and level must exist.
+    for (h, face, level) in [(plain, 0, 1), (s.rt, 0, 0), (t, 1, 0), (t, 0, 2)] {
+        assert!(
+            s.drv.attached_surface(h, face, level).is_err(),
+            "{h:#x} {face} {level}"
+        );
+    }
+    let l1 = s.drv.attached_surface(t, 0, 1).unwrap();
+    assert!(
+        s.drv.attached_surface(l1, 0, 0).is_err(),
+        "not of an attached surface"
+    );
+    // A depth buffer pairs with a level it covers (level 1 is 2×2).
+    let z = s.drv.create_depth_stencil(Format::D24S8, 2, 2).unwrap();
+    s.run(
+        &format!("SETRENDERTARGET {{ hRenderTarget={l1} hZBuffer={z} }}"),
+        &[],
+    )
+    .ok();
+    s.run(
+        &format!("SETRENDERTARGET {{ hRenderTarget={t} hZBuffer={z} }}"),
+        &[],
+    )
+    .unparsed_at(0);
+    // Destroying the texture destroys its attached surface: the context
+    // rendering to it fails its next draw instead of reaching freed
+    // memory.
+    s.drv.destroy_surface(t).unwrap();
+    assert!(s.drv.surface(l1).is_err());
+    let v = tquad(-0.5, -0.5, 1.5, 1.5, RED, 0);
+    let e = s.run_fvf(
+        &format!("{NOCULL}TRIANGLELIST count=2 wVStart=0\n"),
+        FVF_TLT,
+        32,
+        &v,
+    );
+    assert_eq!(e.ddrval, codes::D3DERR_COMMAND_UNPARSED);
+    s.drv.destroy_surface(plain).unwrap();
+    s.drv.destroy_surface(z).unwrap();
+    assert_eq!(s.drv.object_counts().surfaces, before.surfaces);
+}
