@@ -124,6 +124,28 @@ fn render_sample_render_sample_in_one_dp2_call_sees_each_render() {
 }
 
 #[test]
+fn the_formats_list_says_which_textures_can_be_render_targets() {
+    // Exactly the colour formats that are both render-target and texture
+    // formats with the same texel layout (docs/gpu-commands.md,
+    // BIND_TEXTURE_TARGET); each can be created with render-target usage.
+    let mut s = Scene::new(1, 1, false);
+    let rtt: Vec<u32> = s
+        .drv
+        .formats()
+        .iter()
+        .filter(|f| f.render_target_texture)
+        .map(|f| f.d3dfmt)
+        .collect();
+    // D3DFMT_R8G8B8 20, A8R8G8B8 21, X8R8G8B8 22, R5G6B5 23, X1R5G5B5 24,
+    // A1R5G5B5 25, A4R4G4B4 26, A8 28, X4R4G4B4 30.
+    assert_eq!(rtt, [20, 21, 22, 23, 24, 25, 26, 28, 30]);
+    for f in rtt {
+        let d = SurfaceDesc::texture(D3dFormat(f), 2, 2, 1).with_render_target();
+        assert!(s.drv.create_surface(d).is_ok(), "{f}");
+    }
+}
+
+#[test]
 fn a_texture_without_render_target_usage_cannot_be_the_render_target() {
     // Only textures created with render-target usage can be targets; the
     // command fails (prefix semantics: the target is unchanged).
@@ -338,4 +360,29 @@ fn attached_surfaces_are_checked_and_go_with_their_texture() {
     s.drv.destroy_surface(plain).unwrap();
     s.drv.destroy_surface(z).unwrap();
     assert_eq!(s.drv.object_counts().surfaces, before.surfaces);
+}
+
+#[test]
+fn a_rendered_level_feeds_generatemipsublevels_in_the_same_call() {
+    // The usual way to mip-map a rendered texture: draw level 0 (4×4,
+    // left half red, right half blue), then GENERATEMIPSUBLEVELS in the
+    // same DP2 call. The CPU filter runs after the draws before it (the
+    // GPU drains first), so level 1 is the 2×2 box average of what was
+    // drawn — left column red, right column blue — and level 2 the
+    // rounded average of those four texels (docs/device.md decision 18):
+    // red and blue (2 · 0xff + 2) / 4 = 0x80, green 0, alpha 0xff.
+    let mut s = Scene::new(4, 4, false);
+    let t = rt_texture(&mut s, 4, 4, 3);
+    let mut v = tquad(-0.5, -0.5, 1.5, 3.5, RED, 0);
+    v.extend(tquad(1.5, -0.5, 3.5, 3.5, BLUE, 0));
+    let src = format!(
+        "{NOCULL}SETRENDERTARGET {{ hRenderTarget={t} hZBuffer=0 }}\n{}\
+         TRIANGLELIST count=4 wVStart=0\n\
+         GENERATEMIPSUBLEVELS {{ hSurface={t} Filter=D3DTEXF_LINEAR }}\n",
+        stage(0)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    assert_eq!(texels(&s, t, 0, 0), [RED, RED, BLUE, BLUE].repeat(4));
+    assert_eq!(texels(&s, t, 0, 1), [RED, BLUE, RED, BLUE]);
+    assert_eq!(texels(&s, t, 0, 2), [0xff80_0080]);
 }

@@ -538,6 +538,22 @@ mod tests {
     }
 
     #[test]
+    fn a_level_taken_out_comes_back_only_whole() {
+        let mut t =
+            Texture::new(desc(TextureKind::Cube, TextureFormat::A8R8G8B8, 4, 4, 1)).unwrap();
+        let mut b = t.take_level(5, 1).unwrap();
+        assert_eq!(b.len(), 2 * 2 * 4);
+        assert_eq!(t.level_bytes(5, 1).map(<[u8]>::len), Some(0));
+        assert!(t.take_level(6, 0).is_none());
+        b[0] = 9;
+        assert!(!t.put_level(5, 1, vec![0; 3]), "wrong length");
+        assert!(!t.put_level(5, 3, b.clone()), "no such level");
+        assert!(t.put_level(5, 1, b));
+        assert_eq!(t.level_bytes(5, 1).map(|l| l[0]), Some(9));
+        assert_eq!(t.desc().levels, 3);
+    }
+
+    #[test]
     fn full_chains() {
         assert_eq!(full_chain(1), 1);
         assert_eq!(full_chain(256), 9);
