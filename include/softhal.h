@@ -1814,6 +1814,7 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 #define SOFTHAL_SURFACE_IMPLICITVERTEXBUFFER 0x7 /* driver-managed (renamable) vertex buffer; dwWidth = bytes */
 #define SOFTHAL_SURFACE_INDEXBUFFER 0x8 /* index buffer; dwWidth = bytes */
 #define SOFTHAL_SURFACE_COMMANDBUFFER 0x9 /* DP2 command buffer; dwWidth = bytes */
+#define SOFTHAL_SURFACE_USAGE_RENDERTARGET 0x100 /* OR'ed into dwKind of a (cube) texture: D3DUSAGE_RENDERTARGET, also a render target */
 #define SOFTHAL_LOCK_READONLY 0x10 /* = D3DLOCK_READONLY: unlock copies nothing back */
 #define SOFTHAL_LOCK_NOOVERWRITE 0x1000 /* = D3DLOCK_NOOVERWRITE */
 #define SOFTHAL_LOCK_DISCARD 0x2000 /* = D3DLOCK_DISCARD: a busy buffer is renamed */
@@ -1840,12 +1841,13 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 #define SOFTHAL_GPU_PRESENT 0xD /* user; 3-D engine */
 #define SOFTHAL_GPU_SET_TEXTURE 0xE /* user; 3-D engine */
 #define SOFTHAL_GPU_TEXTURE_COPY 0xF /* user; 3-D and copy engines */
+#define SOFTHAL_GPU_BIND_TEXTURE_TARGET 0x10 /* user; 3-D engine */
 #define SOFTHAL_GPU_FENCE_SIGNAL 0x80 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_FENCE_WAIT 0x81 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_MAKE_RESIDENT 0x82 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_EVICT 0x83 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_CONTEXT_SWITCH 0x84 /* kernel only; 3-D and copy engines */
-#define SOFTHAL_GPU_FLAG_DEPTH 0x1 /* BIND_TARGETS: a depth target in DWORD 2 */
+#define SOFTHAL_GPU_FLAG_DEPTH 0x1 /* BIND_TARGETS: a depth target in DWORD 2; BIND_TEXTURE_TARGET: in DWORD 4 */
 #define SOFTHAL_GPU_FLAG_INDEXED 0x1 /* DRAW: indexed */
 typedef struct _SOFTHAL_SURFACE_DESC {
     DWORD dwSize;
@@ -1986,6 +1988,9 @@ HRESULT softhal_surface_lock(softhal_surface *surface, DWORD flags, SOFTHAL_LOCK
 HRESULT softhal_surface_lock_level(softhal_surface *surface, DWORD face, DWORD level, DWORD flags, SOFTHAL_LOCKED_SURFACE *out);
 /* Unlocks: copies the bytes back (unless SOFTHAL_LOCK_READONLY). */
 HRESULT softhal_surface_unlock(softhal_surface *surface);
+/* The DWORD handle of an attached surface (mip level, cube face 0..5) of a
+ * texture with SOFTHAL_SURFACE_USAGE_RENDERTARGET, for SETRENDERTARGET(2). */
+HRESULT softhal_surface_get_attached(softhal_surface *texture, DWORD face, DWORD level, DWORD *handle);
 /* DdSetColorKey (DDCKEY_SRCBLT) on a texture; enable = 0 removes the key. */
 HRESULT softhal_surface_set_color_key(softhal_surface *texture, DWORD enable, DWORD low, DWORD high);
 /* D3DGDI2_TYPE_DXVERSION: 0x700, 0x800 or 0x900, for contexts created afterwards. */

@@ -98,8 +98,9 @@ pub unsafe extern "C" fn softhal_driver_destroy(driver: *mut softhal_driver) -> 
     })
 }
 
+/// The kind of a `dwKind` (usage bits ignored).
 fn kind_of(k: u32) -> Option<SurfaceKind> {
-    Some(match k {
+    Some(match k & !SOFTHAL_SURFACE_USAGE_RENDERTARGET {
         SOFTHAL_SURFACE_RENDERTARGET => SurfaceKind::RenderTarget,
         SOFTHAL_SURFACE_DEPTHSTENCIL => SurfaceKind::DepthStencil,
         SOFTHAL_SURFACE_TEXTURE => SurfaceKind::Texture,
@@ -165,6 +166,7 @@ pub unsafe extern "C" fn softhal_surface_create(
             height: want.dwHeight,
             depth: want.dwDepth,
             mip_levels: want.dwMipLevels,
+            render_target: want.dwKind & SOFTHAL_SURFACE_USAGE_RENDERTARGET != 0,
         };
         // Registered while the driver is locked, so that a capture starting
         // on another thread sees either neither or both.
@@ -219,7 +221,12 @@ pub unsafe extern "C" fn softhal_surface_destroy(surface: *mut softhal_surface) 
 fn c_desc(got: &SurfaceDesc, handle: u32) -> SOFTHAL_SURFACE_DESC {
     SOFTHAL_SURFACE_DESC {
         dwSize: core::mem::size_of::<SOFTHAL_SURFACE_DESC>() as u32,
-        dwKind: kind_code(got.kind),
+        dwKind: kind_code(got.kind)
+            | if got.render_target {
+                SOFTHAL_SURFACE_USAGE_RENDERTARGET
+            } else {
+                0
+            },
         dwFormat: if got.kind.is_buffer() {
             0
         } else {
@@ -402,6 +409,43 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
             c.on_unlock(s.handle, sh.face, sh.level, &before, after, &r);
         }
         r.map_err(|e| hr(e.ddrval()))
+    })
+}
+
+/// The DWORD handle of an attached surface of a render-target texture
+/// (created with `SOFTHAL_SURFACE_USAGE_RENDERTARGET`): face `face` (cube
+/// faces 0–5), mip level `level` — what DP2 SETRENDERTARGET /
+/// SETRENDERTARGET2 take to render into that level (`docs/device.md`
+/// decision 26). Face 0, level 0 is the texture's own `dwHandle`; the same
+/// request gives the same handle; it lives as long as the texture.
+/// Errors: `DDERR_INVALIDOBJECT` (not a render-target texture),
+/// `DDERR_INVALIDPARAMS` (no such face or level). Recorded by an active
+/// capture. Thread-safe.
+///
+/// # Safety
+/// `handle` must be NULL or point to a writable `DWORD`.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_surface_get_attached(
+    texture: *mut softhal_surface,
+    face: u32,
+    level: u32,
+    handle: *mut u32,
+) -> HRESULT {
+    if !valid(handle) {
+        return INVALIDARG;
+    }
+    run(|| {
+        let s = surface_of(texture)?;
+        let mut guard = s.driver.lock();
+        let st = &mut *guard;
+        let r = st.driver.attached_surface(s.handle, face, level);
+        if let Some(c) = st.capture.as_mut() {
+            c.on_attached_surface(s.handle, face, level, &r);
+        }
+        let h = r.map_err(|e| hr(e.ddrval()))?;
+        // SAFETY: checked non-null and aligned.
+        unsafe { handle.write(h) };
+        Ok(())
     })
 }
 
@@ -768,6 +812,9 @@ pub unsafe extern "C" fn softhal_capture_start(
         let mut obs = Observer::new(std::io::BufWriter::new(file));
         for s in objects::surfaces_of(&d) {
             obs.on_existing_surface(&st.driver, s.handle);
+        }
+        for (h, texture, face, level) in st.driver.attached_surfaces() {
+            obs.on_attached_surface(texture, face, level, &Ok(h));
         }
         st.capture = Some(obs);
         Ok(())

@@ -635,6 +635,9 @@ HRESULT softhal_surface_lock(softhal_surface *surface, DWORD flags, SOFTHAL_LOCK
 HRESULT softhal_surface_lock_level(softhal_surface *surface, DWORD face, DWORD level, DWORD flags, SOFTHAL_LOCKED_SURFACE *out);
 /* Unlocks: copies the bytes back (unless SOFTHAL_LOCK_READONLY). */
 HRESULT softhal_surface_unlock(softhal_surface *surface);
+/* The DWORD handle of an attached surface (mip level, cube face 0..5) of a
+ * texture with SOFTHAL_SURFACE_USAGE_RENDERTARGET, for SETRENDERTARGET(2). */
+HRESULT softhal_surface_get_attached(softhal_surface *texture, DWORD face, DWORD level, DWORD *handle);
 /* DdSetColorKey (DDCKEY_SRCBLT) on a texture; enable = 0 removes the key. */
 HRESULT softhal_surface_set_color_key(softhal_surface *texture, DWORD enable, DWORD low, DWORD high);
 /* D3DGDI2_TYPE_DXVERSION: 0x700, 0x800 or 0x900, for contexts created afterwards. */
@@ -786,7 +789,7 @@ pub fn generate() -> String {
     }
     let _ = writeln!(
         out,
-        "#define SOFTHAL_GPU_FLAG_DEPTH 0x{:X} /* BIND_TARGETS: a depth target in DWORD 2 */",
+        "#define SOFTHAL_GPU_FLAG_DEPTH 0x{:X} /* BIND_TARGETS: a depth target in DWORD 2; BIND_TEXTURE_TARGET: in DWORD 4 */",
         softhal_submit::packet::flag::DEPTH
     );
     let _ = writeln!(

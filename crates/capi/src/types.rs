@@ -332,6 +332,10 @@ pub const SOFTHAL_SURFACE_IMPLICITVERTEXBUFFER: u32 = 7;
 pub const SOFTHAL_SURFACE_INDEXBUFFER: u32 = 8;
 /// Surface kind: DP2 command buffer (`dwWidth` = bytes).
 pub const SOFTHAL_SURFACE_COMMANDBUFFER: u32 = 9;
+/// Surface usage bit OR'ed into `dwKind` of a texture or cube texture:
+/// render-target usage (`D3DUSAGE_RENDERTARGET`; DX7 `DDSCAPS_TEXTURE |
+/// DDSCAPS_3DDEVICE`): it can also be a context's render target.
+pub const SOFTHAL_SURFACE_USAGE_RENDERTARGET: u32 = 0x100;
 /// Lock flag (= `D3DLOCK_READONLY`): the host will not write; unlock
 /// copies nothing back.
 pub const SOFTHAL_LOCK_READONLY: u32 = 0x10;
@@ -395,6 +399,11 @@ pub const SOFTHAL_CONSTANTS: &[(&str, u32, &str)] = &[
         "SOFTHAL_SURFACE_COMMANDBUFFER",
         SOFTHAL_SURFACE_COMMANDBUFFER,
         "DP2 command buffer; dwWidth = bytes",
+    ),
+    (
+        "SOFTHAL_SURFACE_USAGE_RENDERTARGET",
+        SOFTHAL_SURFACE_USAGE_RENDERTARGET,
+        "OR'ed into dwKind of a (cube) texture: D3DUSAGE_RENDERTARGET, also a render target",
     ),
     (
         "SOFTHAL_LOCK_READONLY",

@@ -66,6 +66,9 @@ pub mod kind {
     pub const SET_COLOR_KEY: u16 = 17;
     /// The runtime version notification.
     pub const DX_VERSION: u16 = 18;
+    /// An attached surface (mip level or cube face) of a render-target
+    /// texture was named.
+    pub const ATTACHED_SURFACE: u16 = 19;
 }
 
 // ====================================================================== encode
@@ -340,6 +343,19 @@ pub fn encode_record(r: &Record) -> (u16, Vec<u8>) {
         Record::DxVersion { version } => {
             o.u32(*version);
             kind::DX_VERSION
+        }
+        Record::AttachedSurface {
+            handle,
+            texture,
+            face,
+            level,
+            answer,
+        } => {
+            for v in [*handle, *texture, *face, *level] {
+                o.u32(v);
+            }
+            put_answer(&mut o, answer, AnswerShape::Status);
+            kind::ATTACHED_SURFACE
         }
     };
     (code, o.0)
@@ -706,6 +722,13 @@ fn decode_payload(code: u16, p: &mut In<'_>) -> R<Option<Record>> {
         },
         kind::DX_VERSION => Record::DxVersion {
             version: p.u32("version")?,
+        },
+        kind::ATTACHED_SURFACE => Record::AttachedSurface {
+            handle: p.u32("handle")?,
+            texture: p.u32("texture")?,
+            face: p.u32("face")?,
+            level: p.u32("level")?,
+            answer: p.answer(Status)?,
         },
         _ => return Ok(None),
     };

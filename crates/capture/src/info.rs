@@ -82,7 +82,7 @@ pub fn summarize(c: &Capture) -> Summary {
         }
         match r {
             Record::CreateSurface { spec, .. } => {
-                let k = SurfaceKindCode::from_code(spec.kind).map_or("unknown", |k| k.keyword());
+                let k = spec.kind_code().map_or("unknown", |k| k.keyword());
                 *s.surfaces.entry(k).or_default() += 1;
             }
             Record::Flip { .. } | Record::Present { .. } => s.frames += 1,

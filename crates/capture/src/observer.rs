@@ -90,6 +90,7 @@ pub fn plane(d: &Driver, h: u32, face: u32, level: u32) -> Option<&[u8]> {
             .filter(|_| face == 0 && level == 0)
             .map(|s| s.bytes()),
         Storage::Texture(t) => t.level_bytes(face, level),
+        Storage::Attached { .. } => None,
     }
 }
 
@@ -106,6 +107,7 @@ pub fn contents(d: &Driver, h: u32) -> Vec<u8> {
                     planes.push(s.bytes());
                 }
             }
+            Storage::Attached { .. } => {}
             Storage::Texture(t) => {
                 for f in 0..t.face_count() {
                     for l in 0..t.level_count() {
@@ -484,6 +486,23 @@ impl<W: Write> Observer<W> {
             enable: u32::from(key.is_some()),
             low,
             high,
+            answer: status(r),
+        });
+    }
+
+    /// After [`Driver::attached_surface`].
+    pub fn on_attached_surface(
+        &mut self,
+        texture: u32,
+        face: u32,
+        level: u32,
+        r: &Result<u32, DeviceError>,
+    ) {
+        self.put(&Record::AttachedSurface {
+            handle: *r.as_ref().unwrap_or(&0),
+            texture,
+            face,
+            level,
             answer: status(r),
         });
     }

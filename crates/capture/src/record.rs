@@ -109,6 +109,23 @@ pub struct SurfaceSpec {
     pub mip_levels: u32,
 }
 
+impl SurfaceSpec {
+    /// Bit of `kind`: render-target usage (D3DUSAGE_RENDERTARGET; DX7
+    /// DDSCAPS_3DDEVICE on a texture): a texture that can also be a
+    /// render target. Text form: `usage=render_target`.
+    pub const RENDER_TARGET_USAGE: u32 = 0x100;
+
+    /// The kind without usage bits (`None` for an unknown code).
+    pub fn kind_code(&self) -> Option<SurfaceKindCode> {
+        SurfaceKindCode::from_code(self.kind & !Self::RENDER_TARGET_USAGE)
+    }
+
+    /// Is the render-target usage bit set?
+    pub fn render_target_usage(&self) -> bool {
+        self.kind & Self::RENDER_TARGET_USAGE != 0
+    }
+}
+
 /// The driver's answer to one call, as recorded (or as replayed). Each
 /// record kind uses the fields listed in its documentation; the others are 0.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -411,6 +428,21 @@ pub enum Record {
         /// DD_RUNTIME_VERSION (0x700, 0x800, 0x900).
         version: u32,
     },
+    /// The handle of an attached surface (a mip level or cube face) of a
+    /// render-target texture
+    /// ([`softhal_device::Driver::attached_surface`]). Answer: `ddrval`.
+    AttachedSurface {
+        /// The handle returned (0 on failure).
+        handle: u32,
+        /// The texture.
+        texture: u32,
+        /// Cube face.
+        face: u32,
+        /// Mip level.
+        level: u32,
+        /// Recorded answer.
+        answer: Option<Answer>,
+    },
 }
 
 impl Record {
@@ -435,6 +467,7 @@ impl Record {
             Record::RenderContextDestroy { .. } => "render_context_destroy",
             Record::SetColorKey { .. } => "color_key",
             Record::DxVersion { .. } => "dx_version",
+            Record::AttachedSurface { .. } => "attached",
         }
     }
 
@@ -455,7 +488,8 @@ impl Record {
             | Record::Submit { answer, .. }
             | Record::RenderContextCreate { answer, .. }
             | Record::RenderContextDestroy { answer, .. }
-            | Record::SetColorKey { answer, .. } => answer.as_ref(),
+            | Record::SetColorKey { answer, .. }
+            | Record::AttachedSurface { answer, .. } => answer.as_ref(),
             Record::CompleteFlips | Record::CompleteWork | Record::DxVersion { .. } => None,
         }
     }
@@ -477,7 +511,8 @@ impl Record {
             | Record::Submit { answer, .. }
             | Record::RenderContextCreate { answer, .. }
             | Record::RenderContextDestroy { answer, .. }
-            | Record::SetColorKey { answer, .. } => Some(answer),
+            | Record::SetColorKey { answer, .. }
+            | Record::AttachedSurface { answer, .. } => Some(answer),
             Record::CompleteFlips | Record::CompleteWork | Record::DxVersion { .. } => None,
         }
     }

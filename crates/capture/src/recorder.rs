@@ -222,6 +222,13 @@ impl<W: Write> Recorder<W> {
         r
     }
 
+    /// [`Driver::attached_surface`].
+    pub fn attached_surface(&mut self, h: u32, face: u32, level: u32) -> Result<u32, DeviceError> {
+        let r = self.driver.attached_surface(h, face, level);
+        self.obs.on_attached_surface(h, face, level, &r);
+        r
+    }
+
     /// [`Driver::notify_dx_version`].
     pub fn notify_dx_version(&mut self, version: u32) {
         self.driver.notify_dx_version(version);

@@ -89,7 +89,7 @@ fn ok_or(r: Result<(), DeviceError>) -> u32 {
 }
 
 fn surface_desc(s: &SurfaceSpec) -> Option<SurfaceDesc> {
-    let kind = match SurfaceKindCode::from_code(s.kind)? {
+    let kind = match s.kind_code()? {
         SurfaceKindCode::RenderTarget => SurfaceKind::RenderTarget,
         SurfaceKindCode::DepthStencil => SurfaceKind::DepthStencil,
         SurfaceKindCode::Texture => SurfaceKind::Texture,
@@ -110,6 +110,7 @@ fn surface_desc(s: &SurfaceSpec) -> Option<SurfaceDesc> {
         height: s.height,
         depth: s.depth,
         mip_levels: s.mip_levels,
+        render_target: s.render_target_usage(),
     })
 }
 
@@ -126,8 +127,13 @@ pub fn spec_of(d: &SurfaceDesc) -> SurfaceSpec {
         SurfaceKind::IndexBuffer => SurfaceKindCode::IndexBuffer,
         SurfaceKind::CommandBuffer => SurfaceKindCode::CommandBuffer,
     };
+    let usage = if d.render_target {
+        SurfaceSpec::RENDER_TARGET_USAGE
+    } else {
+        0
+    };
     SurfaceSpec {
-        kind: kind as u32,
+        kind: kind as u32 | usage,
         format: d.format.0,
         width: d.width,
         height: d.height,
@@ -339,7 +345,7 @@ impl Replayer {
             Record::CreateSurface {
                 handle, spec, init, ..
             } => match surface_desc(spec) {
-                None => status(if SurfaceKindCode::from_code(spec.kind).is_none() {
+                None => status(if spec.kind_code().is_none() {
                     codes::DDERR_INVALIDPARAMS
                 } else {
                     codes::DDERR_INVALIDPIXELFORMAT
@@ -504,6 +510,21 @@ impl Replayer {
             Record::DxVersion { version } => {
                 self.driver.notify_dx_version(*version);
                 None
+            }
+            Record::AttachedSurface {
+                handle,
+                texture,
+                face,
+                level,
+                ..
+            } => {
+                let r = self
+                    .driver
+                    .attached_surface(self.s(*texture), *face, *level);
+                if let Ok(h) = r {
+                    self.surfaces.insert(*handle, h);
+                }
+                status(crate::observer::ddrval(&r))
             }
             Record::Submit { call, .. } => Some(self.submit(call)),
             Record::RenderContextCreate { handle, engine, .. } => {

@@ -210,10 +210,15 @@ pub fn write_record(out: &mut String, r: &Record) {
         Record::CreateSurface {
             handle, spec, init, ..
         } => {
-            let k = SurfaceKindCode::from_code(spec.kind);
+            let k = spec.kind_code();
             let _ = write!(out, "surface {handle:#x} ");
             match k {
-                Some(k) => out.push_str(k.keyword()),
+                Some(k) => {
+                    out.push_str(k.keyword());
+                    if spec.render_target_usage() {
+                        out.push_str(" usage=render_target");
+                    }
+                }
                 None => {
                     let _ = write!(out, "kind={}", spec.kind);
                 }
@@ -284,6 +289,18 @@ pub fn write_record(out: &mut String, r: &Record) {
             let _ = writeln!(
                 out,
                 "context {handle:#x} target={render_target:#x} depth={depth:#x}"
+            );
+        }
+        Record::AttachedSurface {
+            handle,
+            texture,
+            face,
+            level,
+            ..
+        } => {
+            let _ = writeln!(
+                out,
+                "attached {handle:#x} texture={texture:#x} face={face} level={level}"
             );
         }
         Record::ContextDestroy { handle, .. } => {
@@ -684,6 +701,11 @@ impl<'a> Parser<'a> {
             let w = a.words.remove(0);
             SurfaceKindCode::from_keyword(&w)
                 .ok_or_else(|| err(format!("unknown surface kind {w}")))? as u32
+        };
+        let kind = match a.word("usage").map_err(err)?.as_deref() {
+            None => kind,
+            Some("render_target") => kind | SurfaceSpec::RENDER_TARGET_USAGE,
+            Some(u) => return Err(err(format!("usage: unknown usage {u} (render_target)"))),
         };
         let buffer = SurfaceKindCode::from_code(kind).is_some_and(SurfaceKindCode::is_buffer);
         let format = a
@@ -1128,6 +1150,19 @@ impl<'a> Parser<'a> {
                     level: a.num("level", 0).map_err(err)?,
                     offset: a.num("offset", 0).map_err(err)?,
                     bytes,
+                    answer: None,
+                };
+                a.finish().map_err(err)?;
+                r
+            }
+            "attached" => {
+                let mut a = Args::from_items(items).map_err(err)?;
+                let handle = a.handle().map_err(err)?;
+                let r = Record::AttachedSurface {
+                    handle,
+                    texture: a.required("texture").map_err(err)?,
+                    face: a.num("face", 0).map_err(err)?,
+                    level: a.num("level", 0).map_err(err)?,
                     answer: None,
                 };
                 a.finish().map_err(err)?;

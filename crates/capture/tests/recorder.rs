@@ -21,6 +21,16 @@ fn asm(src: &str) -> Vec<u8> {
     softhal_wire::text::assemble(src).unwrap()
 }
 
+/// A command buffer holding `cmds`, written by the host through a lock.
+fn command_buffer(r: &mut Recorder<Vec<u8>>, cmds: &[u8]) -> u32 {
+    let cb = r.create_command_buffer(cmds.len() as u32).unwrap();
+    r.lock(cb, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(cmds);
+    r.unlock(cb).unwrap();
+    cb
+}
+
 #[test]
 fn recorded_session_replays_identically() {
     let mut r = Recorder::new(Driver::new(1).unwrap(), Vec::new());
@@ -356,11 +366,7 @@ fn colour_keys_and_the_runtime_version_are_recorded_and_replayed() {
         },
     )
     .unwrap();
-    let cb = r.create_command_buffer(cmds.len() as u32).unwrap();
-    r.lock(cb, LockFlags::default())
-        .unwrap()
-        .copy_from_slice(&cmds);
-    r.unlock(cb).unwrap();
+    let cb = command_buffer(&mut r, &cmds);
     let mut d =
         DrawPrimitives2Data::new(ctx, cb, cmds.len() as u32).with_user_vertices(0x1c4, &v, 6);
     d.ddrval = 32;
@@ -409,4 +415,82 @@ fn regression_capture_of_a_buffer_at_the_cap_records_only_its_used_prefix() {
     let got = softhal_capture::observer::contents(&d, cb);
     assert_eq!(got.len(), 1_000_004);
     assert_eq!(got.iter().filter(|b| **b != 0).count(), 1);
+}
+
+#[test]
+fn a_render_target_texture_is_recorded_with_its_usage_and_replayed() {
+    // Render green into level 1 (1×1) of a 2×2 two-level texture with
+    // render-target usage (SETRENDERTARGET2 of its attached surface), then
+    // show it over the 2×2 target with MAXMIPLEVEL 1 and POINT mip
+    // filtering (sampling may use level 1 and below only): every pixel
+    // green. The capture declares the texture with both uses (kind
+    // texture | 0x100, `usage=render_target`) and records the attached
+    // surface, so the replay draws the same frame and gives the same
+    // answers.
+    let mut r = Recorder::new(Driver::new(1).unwrap(), Vec::new());
+    let rt = r.create_render_target(Format::X8R8G8B8, 2, 2).unwrap();
+    let tex = r
+        .create_surface(SurfaceDesc::texture(Format::A8R8G8B8, 2, 2, 2).with_render_target())
+        .unwrap();
+    let level1 = r.attached_surface(tex, 0, 1).unwrap();
+    assert!(
+        r.attached_surface(tex, 0, 2).is_err(),
+        "answered and recorded"
+    );
+    let ctx = r.context_create(rt, None).unwrap();
+    let v: Vec<u8> = [(-0.5f32, -0.5f32), (1.5, -0.5), (-0.5, 1.5), (1.5, 1.5)]
+        .iter()
+        .flat_map(|&(x, y)| vertex(x, y, 0.5, 0xff00_ff00))
+        .collect();
+    let src = format!(
+        "RENDERSTATE {{ RenderState=D3DRS_CULLMODE dwState=D3DCULL_NONE }}\n\
+         SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={level1} }}\nTRIANGLESTRIP count=2 wVStart=0\n\
+         SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={rt} }}\n\
+         TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue={tex} }} \
+         {{ wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_SELECTARG1 }} \
+         {{ wStage=0 TSState=D3DTSS_MAXMIPLEVEL dwValue=1 }} {{ wStage=0 TSState=D3DTSS_MIPFILTER dwValue=D3DTEXF_POINT }}\n\
+         CLEAR {{ dwFlags=D3DCLEAR_TARGET dwFillColor=0xff000080 }}\nTRIANGLESTRIP count=2 wVStart=0\n"
+    );
+    let cmds = asm(&src);
+    let cb = command_buffer(&mut r, &cmds);
+    let mut d =
+        DrawPrimitives2Data::new(ctx, cb, cmds.len() as u32).with_user_vertices(0x44, &v, 4);
+    r.draw_primitives2(&mut d);
+    assert_eq!(d.ddrval, codes::D3D_OK);
+    let presented = r.present(rt).unwrap();
+    // (No texture coordinates: every pixel samples (0, 0) of level 1.)
+    assert_eq!(presented, [0, 0xff, 0, 0xff].repeat(4));
+    let (_, bytes) = r.finish().unwrap();
+    let cap = binary::decode(&bytes).unwrap();
+    let usage = cap
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::CreateSurface { spec, .. } => Some(spec.kind),
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    assert!(usage.contains(&(2 | 0x100)), "{usage:?}");
+    let attached = cap
+        .records
+        .iter()
+        .filter(|r| matches!(r, Record::AttachedSurface { .. }))
+        .count();
+    assert_eq!(attached, 2);
+    let rep = softhal_capture::replay(&cap, 1, |_, _| {}).unwrap();
+    assert!(rep.differences.is_empty(), "{:?}", rep.differences);
+    assert_eq!(rep.frames[0].rgba, presented);
+    // The text form names the usage and reads back to the same records.
+    let t = text::to_text(&cap);
+    assert!(t.contains("texture usage=render_target"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "attached {level1:#x} texture={tex:#x} face=0 level=1"
+        )),
+        "{t}"
+    );
+    assert_eq!(
+        binary::encode(&text::from_text(&t, None).unwrap()),
+        binary::encode(&cap)
+    );
 }

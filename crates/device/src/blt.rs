@@ -96,9 +96,10 @@ pub(crate) fn clear(
     // Validate the targets before touching anything.
     let rt = ctx.render_target;
     let rt_res = surfaces.get(rt)?;
-    if rt_res.desc.kind != SurfaceKind::RenderTarget {
+    if !rt_res.is_color_target() {
         return Err(rt_res.wrong(rt, "render target"));
     }
+    let target = rt_res.target_of(rt);
     if let Some(d) = ctx.depth {
         let r = surfaces.get(d)?;
         if r.desc.kind != SurfaceKind::DepthStencil {
@@ -136,7 +137,7 @@ pub(crate) fn clear(
     gpu.clear(
         ctx_h,
         surfaces,
-        (rt, depth),
+        (target, depth),
         flags,
         color,
         z,

@@ -180,6 +180,10 @@ pub struct FormatCaps {
     pub depth_stencil: bool,
     /// Can be a texture (created, locked, blitted and sampled).
     pub texture: bool,
+    /// Can be a 2-D or cube texture with render-target usage
+    /// (D3DUSAGE_RENDERTARGET: rendered into and sampled;
+    /// `softhal_submit::texture::target_format`).
+    pub render_target_texture: bool,
 }
 
 /// Every format the device accepts, in ascending D3DFORMAT order (FOURCC
@@ -201,6 +205,17 @@ pub fn formats() -> Vec<FormatCaps> {
                 render_target: d.target().is_some_and(Format::is_color),
                 depth_stencil: d.target().is_some_and(Format::is_depth),
                 texture: d.texture().is_some(),
+                render_target_texture: d.texture().is_some_and(|format| {
+                    let desc = softhal_pipeline::texture::TextureDesc {
+                        kind: softhal_pipeline::texture::TextureKind::Texture2D,
+                        format,
+                        width: 1,
+                        height: 1,
+                        depth: 1,
+                        levels: 1,
+                    };
+                    softhal_submit::texture::target_format(&desc).is_some()
+                }),
             }
         })
         .collect()

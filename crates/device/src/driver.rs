@@ -251,6 +251,47 @@ impl Driver {
         Ok(h)
     }
 
+    /// The handle of an attached surface of the render-target texture `h`
+    /// (one created with [`SurfaceDesc::render_target`]): face `face`
+    /// (cube textures 0–5, D3DCUBEMAP_FACES; 0 otherwise), mip level
+    /// `level`. The DDI names each mip level and cube face of a texture by
+    /// its own surface handle; SETRENDERTARGET, SETRENDERTARGET2 and
+    /// ContextCreate take it to render into that level. Face 0, level 0 is
+    /// `h` itself; asking again gives the same handle. It lives as long as
+    /// the texture (destroying the texture destroys it; it can also be
+    /// destroyed alone). Only a render target: sampling it, locking it or
+    /// blitting it fails or samples as no texture, like any non-texture
+    /// surface. Errors: not a render-target texture
+    /// (`DDERR_INVALIDOBJECT`), no such face or level
+    /// (`DDERR_INVALIDPARAMS`), the surface cap.
+    pub fn attached_surface(&mut self, h: u32, face: u32, level: u32) -> Result<u32> {
+        let a = self.surfaces.get(h)?.attached(h, face, level)?;
+        if face == 0 && level == 0 {
+            return Ok(h);
+        }
+        let same = self.surfaces.iter().find(|(_, r)| r.storage == a.storage);
+        if let Some((x, _)) = same {
+            return Ok(x);
+        }
+        self.surfaces.insert(a)
+    }
+
+    /// The attached surfaces named so far ([`Driver::attached_surface`]):
+    /// (handle, texture, face, level).
+    pub fn attached_surfaces(&self) -> Vec<(u32, u32, u32, u32)> {
+        self.surfaces
+            .iter()
+            .filter_map(|(h, r)| match r.storage {
+                Storage::Attached {
+                    parent,
+                    face,
+                    level,
+                } => Some((h, parent, face, level)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Destroys a surface; its handle is invalid from now on.
     pub fn destroy_surface(&mut self, h: u32) -> Result<()> {
         self.surfaces.get(h)?;
@@ -259,10 +300,21 @@ impl Driver {
             let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
             let _ = self.gpu.kmd.destroy_allocation(a, &mut mem);
             self.gpu.surface_of.remove(&a);
+            self.gpu.texture_targets.remove(&a);
         }
         self.gpu.pending_flips.remove(&h);
         let r = self.surfaces.remove(h)?;
         self.total_bytes = self.total_bytes.saturating_sub(r.byte_size());
+        // Its attached surfaces go with it.
+        let attached: Vec<u32> = self
+            .surfaces
+            .iter()
+            .filter(|(x, a)| a.target_of(*x).0 == h)
+            .map(|(x, _)| x)
+            .collect();
+        for x in attached {
+            let _ = self.surfaces.remove(x);
+        }
         Ok(())
     }
 
@@ -449,7 +501,7 @@ impl Driver {
     /// the target; D3DHAL_OUTOFCONTEXTS when the context cap is reached.
     pub fn context_create(&mut self, render_target: u32, depth: Option<u32>) -> Result<u32> {
         let rt = self.surfaces.get(render_target)?;
-        if rt.desc.kind != SurfaceKind::RenderTarget {
+        if !rt.is_color_target() {
             return Err(rt.wrong(render_target, "render target"));
         }
         if let Some(d) = depth {

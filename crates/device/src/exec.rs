@@ -776,7 +776,7 @@ impl<'x, 'c> Exec<'x, 'c> {
                     let (i, h) = (r.rt_index.get(), r.render_target.get());
                     check_below("RTIndex", u64::from(i), 4)?;
                     if i == 0 || h != 0 {
-                        self.check_kind(h, SurfaceKind::RenderTarget)?;
+                        self.check_color_target(h)?;
                     }
                 }
                 for r in recs {
@@ -1445,8 +1445,18 @@ impl<'x, 'c> Exec<'x, 'c> {
         Ok(())
     }
 
+    /// A colour render target: a render target or a texture with
+    /// render-target usage.
+    fn check_color_target(&self, h: u32) -> Result<()> {
+        let r = self.surfaces.get(h)?;
+        if !r.is_color_target() {
+            return Err(r.wrong(h, SurfaceKind::RenderTarget.name()));
+        }
+        Ok(())
+    }
+
     fn check_targets(&self, rt: u32, z: u32) -> Result<()> {
-        self.check_kind(rt, SurfaceKind::RenderTarget)?;
+        self.check_color_target(rt)?;
         if z != 0 {
             self.check_kind(z, SurfaceKind::DepthStencil)?;
             // The descriptions (the images may be on the GPU worker).
@@ -1481,7 +1491,7 @@ impl<'x, 'c> Exec<'x, 'c> {
         }
         let rt = self.ctx.render_target;
         let dh = self.ctx.depth;
-        self.check_kind(rt, SurfaceKind::RenderTarget)?;
+        self.check_color_target(rt)?;
         if let Some(h) = dh {
             self.check_kind(h, SurfaceKind::DepthStencil)?;
         }
@@ -2493,6 +2503,7 @@ where
     F: for<'s> FnOnce(&'s Slab<Resource>, &'s Context, &'s Call<'c>) -> Result<Vec<DrawReq<'s>>>,
 {
     use crate::gpu::LoweredDraw;
+    let color = surfaces.get(targets.0)?.target_of(targets.0);
     let mut ps = ctx.state.pipeline_state();
     if targets.1.is_none() {
         ps.depth.z_enable = pl::ZBufferType::Disabled;
@@ -2562,7 +2573,7 @@ where
         .collect();
     // Inline data is copied into the UMD's command buffer here; the
     // borrows of `surfaces` end with `lowered`.
-    gpu.draws_from(targets, &textures, &ps, &lowered)?;
+    gpu.draws_from((color, targets.1), &textures, &ps, &lowered)?;
     drop(lowered);
     drop(reqs);
     gpu.settle(surfaces)?;

@@ -30,7 +30,7 @@ use softhal_submit::{
     render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, Kmd, PatchLocation,
     RenderData, SubmitError, TextureCopy, VideoMemory,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
 /// Video memory = the driver's surfaces, found through the allocation map.
@@ -184,6 +184,11 @@ impl GpuCopy {
     }
 }
 
+/// A colour target as the GPU binds it: (surface with the allocation,
+/// face, level) — [`Resource::target_of`]. Face and level are 0 unless the
+/// surface is a render-target texture.
+pub(crate) type ColorTarget = (u32, u32, u32);
+
 /// The GPU as the device sees it: the kernel side, the allocation map, and
 /// the UMD's command buffer being filled.
 pub(crate) struct Gpu {
@@ -195,6 +200,9 @@ pub(crate) struct Gpu {
     pub alloc_of: BTreeMap<u32, u32>,
     /// allocation → surface.
     pub surface_of: BTreeMap<u32, u32>,
+    /// Allocations of textures with render-target usage (bound with
+    /// BIND_TEXTURE_TARGET).
+    pub texture_targets: BTreeSet<u32>,
     /// device context → GPU context (3-D engine).
     pub ctx_of: BTreeMap<u32, u32>,
     /// The copy-engine context.
@@ -218,7 +226,7 @@ pub(crate) struct Gpu {
     /// Texture allocations bound per stage in the pending buffer (`None`:
     /// nothing bound yet in this submission).
     bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
-    bound_targets: Option<(u32, Option<u32>)>,
+    bound_targets: Option<(ColorTarget, Option<u32>)>,
     bound_layout: Option<VertexLayout>,
     bound_inline: Option<(usize, usize)>,
     /// (bytes, patch locations, allocations) before the current command.
@@ -242,6 +250,7 @@ impl Gpu {
             spare: pl::Renderer::new(1)?,
             alloc_of: BTreeMap::new(),
             surface_of: BTreeMap::new(),
+            texture_targets: BTreeSet::new(),
             ctx_of: BTreeMap::new(),
             copy_ctx,
             present_ctx,
@@ -280,14 +289,8 @@ impl Gpu {
                 bytes: b.len() as u64,
             },
             (_, Storage::Texture(t), _) => AllocKind::Texture {
-                desc: pl::texture::TextureDesc {
-                    kind: t.kind(),
-                    format: t.format(),
-                    width: t.width(),
-                    height: t.height(),
-                    depth: t.depth(),
-                    levels: t.level_count(),
-                },
+                desc: t.desc(),
+                render_target: r.desc.render_target,
             },
             _ => return Ok(()),
         };
@@ -300,6 +303,9 @@ impl Gpu {
             .map_err(submit_err)?;
         self.alloc_of.insert(h, a);
         self.surface_of.insert(a, h);
+        if r.desc.render_target {
+            self.texture_targets.insert(a);
+        }
         Ok(())
     }
 
@@ -597,14 +603,19 @@ impl Gpu {
         Ok(())
     }
 
-    fn emit_targets(&mut self, color: u32, depth: Option<u32>) -> Result<()> {
-        let ca = self.alloc(color)?;
+    fn emit_targets(&mut self, color: ColorTarget, depth: Option<u32>) -> Result<()> {
+        let (surface, face, level) = color;
+        let ca = self.alloc(surface)?;
         let da = depth.map(|d| self.alloc(d)).transpose()?;
-        if self.bound_targets != Some((ca, da)) {
+        if self.bound_targets != Some(((ca, face, level), da)) {
             let ci = self.index(ca, true);
             let di = da.map(|d| self.index(d, true));
-            self.w.bind_targets(ci, di);
-            self.bound_targets = Some((ca, da));
+            if self.texture_targets.contains(&ca) {
+                self.w.bind_texture_target(ci, face, level, di);
+            } else {
+                self.w.bind_targets(ci, di);
+            }
+            self.bound_targets = Some(((ca, face, level), da));
         }
         Ok(())
     }
@@ -614,7 +625,7 @@ impl Gpu {
     /// follows).
     pub fn draws_from(
         &mut self,
-        targets: (u32, Option<u32>),
+        targets: (ColorTarget, Option<u32>),
         textures: &[Option<u32>; pl::stages::MAX_STAGES],
         ps: &PipelineState,
         draws: &[LoweredDraw<'_>],
@@ -630,7 +641,7 @@ impl Gpu {
                 }
             }
         }
-        self.alloc(targets.0)?;
+        self.alloc(targets.0 .0)?;
         if let Some(d) = targets.1 {
             self.alloc(d)?;
         }
@@ -697,7 +708,7 @@ impl Gpu {
         &mut self,
         dev_ctx: u32,
         surfaces: &mut Slab<Resource>,
-        targets: (u32, Option<u32>),
+        targets: (ColorTarget, Option<u32>),
         flags: u32,
         color: u32,
         z: f32,
@@ -705,7 +716,7 @@ impl Gpu {
         rects: &[pl::Rect],
     ) -> Result<()> {
         let ctx = self.context(dev_ctx)?;
-        self.alloc(targets.0)?;
+        self.alloc(targets.0 .0)?;
         if let Some(d) = targets.1 {
             self.alloc(d)?;
         }

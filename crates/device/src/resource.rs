@@ -137,6 +137,14 @@ pub struct SurfaceDesc {
     pub depth: u32,
     /// Mip levels (textures; 0 = full chain; 1 otherwise).
     pub mip_levels: u32,
+    /// Render-target usage of a 2-D or cube texture (D3DUSAGE_RENDERTARGET;
+    /// DX7: DDSCAPS_TEXTURE | DDSCAPS_3DDEVICE): the texture can also be
+    /// bound as a context's render target (SETRENDERTARGET,
+    /// SETRENDERTARGET2) and sampled at other times. Only colour formats
+    /// that are both render-target and texture formats
+    /// (`softhal_submit::texture::target_format`). Must be false for other
+    /// kinds (a render target is one already).
+    pub render_target: bool,
 }
 
 impl SurfaceDesc {
@@ -149,6 +157,7 @@ impl SurfaceDesc {
             height,
             depth: 1,
             mip_levels: 1,
+            render_target: false,
         }
     }
     /// A depth/stencil buffer.
@@ -160,6 +169,7 @@ impl SurfaceDesc {
             height,
             depth: 1,
             mip_levels: 1,
+            render_target: false,
         }
     }
     /// A 2-D texture (`mip_levels` 0 = full chain).
@@ -171,6 +181,7 @@ impl SurfaceDesc {
             height,
             depth: 1,
             mip_levels,
+            render_target: false,
         }
     }
     /// A cube texture of `edge`² faces.
@@ -182,6 +193,7 @@ impl SurfaceDesc {
             height: edge,
             depth: 1,
             mip_levels,
+            render_target: false,
         }
     }
     /// A volume texture.
@@ -199,6 +211,15 @@ impl SurfaceDesc {
             height,
             depth,
             mip_levels,
+            render_target: false,
+        }
+    }
+    /// The same request with render-target usage (a texture that can also
+    /// be a render target, [`SurfaceDesc::render_target`]).
+    pub fn with_render_target(self) -> Self {
+        SurfaceDesc {
+            render_target: true,
+            ..self
         }
     }
     /// A buffer of `bytes` bytes.
@@ -210,6 +231,7 @@ impl SurfaceDesc {
             height: 1,
             depth: 1,
             mip_levels: 1,
+            render_target: false,
         }
     }
 }
@@ -227,6 +249,20 @@ pub enum Storage {
     Texture(Arc<Texture>),
     /// Buffers (shared read-only with GPU jobs like textures).
     Buffer(Arc<Vec<u8>>),
+    /// An attached surface: face `face`, level `level` of the render-target
+    /// texture `parent` (the DDI's attached mip-level and cube-face
+    /// surfaces), named by its own handle so that it can be a render
+    /// target ([`crate::Driver::attached_surface`]). No bytes of its own;
+    /// its description is the level's (kind and format of the parent,
+    /// the level's width and height).
+    Attached {
+        /// The texture's handle.
+        parent: u32,
+        /// Cube face (0 for 2-D textures).
+        face: u32,
+        /// Mip level.
+        level: u32,
+    },
 }
 
 /// Dirty regions recorded by ADDDIRTYRECT / ADDDIRTYBOX.
@@ -278,6 +314,11 @@ impl Resource {
     pub fn create(desc: SurfaceDesc, budget: u64) -> Result<(Resource, u64)> {
         let mut desc = desc;
         let bad = |what| Err(DeviceError::InvalidParams(what));
+        if desc.render_target
+            && !matches!(desc.kind, SurfaceKind::Texture | SurfaceKind::CubeTexture)
+        {
+            return bad("render-target usage on a surface that is not a 2-D or cube texture");
+        }
         let (storage, bytes) = match desc.kind {
             SurfaceKind::RenderTarget | SurfaceKind::DepthStencil => {
                 let want_depth = desc.kind == SurfaceKind::DepthStencil;
@@ -385,15 +426,21 @@ impl Resource {
                     SurfaceKind::VolumeTexture => TextureKind::Volume,
                     _ => TextureKind::Texture2D,
                 };
-                let t = Texture::new(TextureDesc {
+                let td = TextureDesc {
                     kind,
                     format,
                     width: desc.width,
                     height: desc.height,
                     depth: desc.depth,
                     levels: desc.mip_levels,
-                })
-                .map_err(|e| match e {
+                };
+                if desc.render_target && softhal_submit::texture::target_format(&td).is_none() {
+                    return Err(DeviceError::UnsupportedFormat {
+                        format: desc.format.0,
+                        usage: "render-target texture",
+                    });
+                }
+                let t = Texture::new(td).map_err(|e| match e {
                     TextureError::TooLarge { .. } => DeviceError::OutOfMemory,
                     _ => DeviceError::InvalidParams("texture description"),
                 })?;
@@ -421,20 +468,22 @@ impl Resource {
                 )
             }
         };
-        Ok((
-            Resource {
-                desc,
-                storage,
-                locked: false,
-                flip_pending: false,
-                busy: false,
-                lod: 0,
-                priority: 0,
-                dirty: Dirty::default(),
-                palette: None,
-            },
-            bytes,
-        ))
+        Ok((Resource::new(desc, storage), bytes))
+    }
+
+    /// A resource with nothing recorded on it yet.
+    fn new(desc: SurfaceDesc, storage: Storage) -> Resource {
+        Resource {
+            desc,
+            storage,
+            locked: false,
+            flip_pending: false,
+            busy: false,
+            lod: 0,
+            priority: 0,
+            dirty: Dirty::default(),
+            palette: None,
+        }
     }
 
     /// Bytes of storage held.
@@ -446,6 +495,7 @@ impl Resource {
                 .map(|(f, l)| t.level_bytes(f, l).map_or(0, |b| b.len() as u64))
                 .sum(),
             Storage::Buffer(b) => b.len() as u64,
+            Storage::Attached { .. } => 0,
         }
     }
 
@@ -464,6 +514,51 @@ impl Resource {
             _ => None,
         }
         .ok_or_else(|| self.wrong(handle, "render target or depth/stencil surface"))
+    }
+
+    /// Can it be a context's colour render target? Render targets,
+    /// textures with render-target usage and their attached surfaces.
+    pub fn is_color_target(&self) -> bool {
+        self.desc.kind == SurfaceKind::RenderTarget || self.desc.render_target
+    }
+
+    /// What the GPU binds when surface `handle` is the render target:
+    /// (surface with the allocation, face, level) — the texture behind an
+    /// attached surface, else `handle` itself at (0, 0).
+    pub fn target_of(&self, handle: u32) -> (u32, u32, u32) {
+        match self.storage {
+            Storage::Attached {
+                parent,
+                face,
+                level,
+            } => (parent, face, level),
+            _ => (handle, 0, 0),
+        }
+    }
+
+    /// The attached surface for face `face`, level `level` of this
+    /// render-target texture (`handle`): its resource, or an error if this
+    /// is not a render-target texture or the face or level does not exist.
+    pub(crate) fn attached(&self, handle: u32, face: u32, level: u32) -> Result<Resource> {
+        if !self.desc.render_target || self.texture().is_none() {
+            return Err(self.wrong(handle, "render-target texture"));
+        }
+        self.check_level(face, level)?;
+        let desc = SurfaceDesc {
+            width: level_dim(self.desc.width, level),
+            height: level_dim(self.desc.height, level),
+            depth: 1,
+            mip_levels: 1,
+            ..self.desc
+        };
+        Ok(Resource::new(
+            desc,
+            Storage::Attached {
+                parent: handle,
+                face,
+                level,
+            },
+        ))
     }
 
     /// A wrong-kind error for this resource.

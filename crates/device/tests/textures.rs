@@ -381,6 +381,7 @@ fn texture_formats_are_reported_and_enforced() {
             height: 4,
             depth: 1,
             mip_levels: 1,
+            render_target: false,
         })
         .unwrap_err();
     assert_eq!(e.ddrval(), codes::DDERR_INVALIDPIXELFORMAT);

@@ -84,6 +84,53 @@ impl Surface {
         })
     }
 
+    /// A surface over existing bytes (a texture level bound as a render
+    /// target): the same checks as [`Surface::with_pitch`], and `data`
+    /// must be exactly `pitch × height` bytes. On error the bytes come
+    /// back with it.
+    pub fn from_bytes(
+        format: Format,
+        width: u32,
+        height: u32,
+        pitch: u64,
+        data: Vec<u8>,
+    ) -> Result<Self, (PipelineError, Vec<u8>)> {
+        // Checks the size without allocating (a 1-row surface), then the
+        // height and the length of the given bytes.
+        let shape = match Self::with_pitch(format, width, 1, pitch) {
+            Ok(s) => s,
+            Err(e) => return Err((e, data)),
+        };
+        if height == 0 || height > limits::MAX_DIMENSION {
+            let e = PipelineError::BadDimensions {
+                width,
+                height,
+                max: limits::MAX_DIMENSION,
+            };
+            return Err((e, data));
+        }
+        let bytes = pitch.saturating_mul(u64::from(height));
+        if bytes > limits::MAX_SURFACE_BYTES || bytes != data.len() as u64 {
+            let e = PipelineError::SurfaceTooLarge {
+                bytes,
+                max: data.len() as u64,
+            };
+            return Err((e, data));
+        }
+        Ok(Surface {
+            format,
+            width,
+            height,
+            pitch: shape.pitch,
+            data,
+        })
+    }
+
+    /// The storage, given up (the inverse of [`Surface::from_bytes`]).
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.data
+    }
+
     /// The pixel format.
     pub fn format(&self) -> Format {
         self.format
@@ -224,6 +271,16 @@ mod tests {
         assert_eq!(s.read_argb(2, 1), Some(0xFFAB_CDEF));
         assert_eq!(s.read_pixel(3, 1), None);
         assert!(!s.write_pixel(0, 2, 0));
+    }
+
+    #[test]
+    fn from_bytes_checks_the_length() {
+        let s = Surface::from_bytes(Format::R5G6B5, 3, 2, 6, vec![7; 12]).unwrap();
+        assert_eq!(s.read_pixel(2, 1), Some(0x0707));
+        assert_eq!(s.into_bytes(), vec![7; 12]);
+        assert!(Surface::from_bytes(Format::R5G6B5, 3, 2, 6, vec![0; 11]).is_err());
+        assert!(Surface::from_bytes(Format::R5G6B5, 3, 0, 6, Vec::new()).is_err());
+        assert!(Surface::from_bytes(Format::R5G6B5, 3, 2, 5, vec![0; 10]).is_err());
     }
 
     #[test]

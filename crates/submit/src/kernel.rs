@@ -161,6 +161,11 @@ pub enum AllocKind {
     Texture {
         /// Shape, format, size and level count.
         desc: TextureDesc,
+        /// Render-target usage (D3DUSAGE_RENDERTARGET): each face and
+        /// level can also be bound as the colour target
+        /// (BIND_TEXTURE_TARGET). Only textures
+        /// [`crate::texture::target_format`] accepts.
+        render_target: bool,
     },
 }
 
@@ -395,6 +400,9 @@ pub struct GpuStats {
 #[derive(Debug, Clone, Copy, Default)]
 struct Bind {
     color: Option<u32>,
+    /// (face, level) when the colour target is a texture level
+    /// (BIND_TEXTURE_TARGET); `None` for an image.
+    color_level: Option<(u32, u32)>,
     depth: Option<u32>,
     color_size: (u32, u32),
     has_depth: bool,
@@ -575,13 +583,88 @@ fn copy_operands(p: &Pkt, dma: &[u8]) -> TextureCopy {
 }
 
 /// Does a (validated) buffer hold a BUFFER_COPY or TEXTURE_COPY packet?
-fn has_copy(dma: &[u8], start: usize) -> bool {
+/// Does the buffer write a buffer or texture (copies, a texture target)?
+fn writes_shared(dma: &[u8], start: usize) -> bool {
     walk(dma, start, Engine::ThreeD, false)
         .map(|p| {
-            p.iter()
-                .any(|p| p.opcode == op::BUFFER_COPY || p.opcode == op::TEXTURE_COPY)
+            p.iter().any(|p| {
+                matches!(
+                    p.opcode,
+                    op::BUFFER_COPY | op::TEXTURE_COPY | op::BIND_TEXTURE_TARGET
+                )
+            })
         })
         .unwrap_or(true)
+}
+
+/// The colour-target checks BIND_TARGETS and BIND_TEXTURE_TARGET share:
+/// records the target size and checks the depth target (DWORD
+/// `depth_dword`, with the DEPTH flag) is a depth image covering it.
+fn bind_validated(
+    b: &mut Bind,
+    p: &Pkt,
+    (width, height): (u32, u32),
+    slot: impl Fn(usize) -> Result<(u32, AllocationDesc)>,
+    depth_dword: usize,
+) -> Result<()> {
+    b.color_size = (width, height);
+    b.color = Some(0);
+    b.has_depth = false;
+    if p.flags & packet::flag::DEPTH != 0 {
+        let (_, d) = slot(depth_dword)?;
+        match d.kind {
+            AllocKind::Image {
+                format,
+                width: w,
+                height: h,
+            } if format.is_depth() && w >= width && h >= height => {}
+            _ => return Err(p.invalid("depth target is not a large enough depth image")),
+        }
+        b.has_depth = true;
+    }
+    Ok(())
+}
+
+/// The colour target of a draw or clear: an image moved out of video
+/// memory, or a texture level (`level`: face, level) as a surface — its
+/// bytes moved out of the texture, or copied when `copy` (the draw also
+/// samples the texture, and sees the level as it was before the draw).
+fn take_target(
+    mem: &mut dyn VideoMemory,
+    h: u32,
+    level: Option<(u32, u32)>,
+    copy: bool,
+) -> Option<Surface> {
+    let Some((face, lv)) = level else {
+        return mem.take_image(h);
+    };
+    let t = mem.texture_mut(h)?;
+    let (format, w, hgt) = texture::target_level(&t.desc(), face, lv)?;
+    let pitch = t.level_info(lv)?.row_pitch as u64;
+    let bytes = if copy {
+        t.level_bytes(face, lv)?.to_vec()
+    } else {
+        t.take_level(face, lv)?
+    };
+    match Surface::from_bytes(format, w, hgt, pitch, bytes) {
+        Ok(s) => Some(s),
+        Err((_, bytes)) => {
+            if !copy {
+                t.put_level(face, lv, bytes);
+            }
+            None
+        }
+    }
+}
+
+/// Puts a target taken with [`take_target`] back; false if it could not be.
+fn put_target(mem: &mut dyn VideoMemory, h: u32, level: Option<(u32, u32)>, s: Surface) -> bool {
+    let Some((face, lv)) = level else {
+        mem.put_image(h, s);
+        return true;
+    };
+    mem.texture_mut(h)
+        .is_some_and(|t| t.put_level(face, lv, s.into_bytes()))
 }
 
 /// Byte range `[off, off+len)` inside `size`?
@@ -653,8 +736,17 @@ impl Kmd {
     /// (`E_INVALIDARG` for a shape it refuses or unresolved levels,
     /// `E_OUTOFMEMORY` above the pipeline's `MAX_TEXTURE_BYTES`).
     pub fn create_allocation(&mut self, desc: AllocationDesc) -> Result<u32> {
-        if let AllocKind::Texture { desc: t } = &desc.kind {
+        if let AllocKind::Texture {
+            desc: t,
+            render_target,
+        } = &desc.kind
+        {
             texture::desc_bytes(t)?;
+            if *render_target && texture::target_format(t).is_none() {
+                return Err(SubmitError::InvalidArg(
+                    "a render-target texture needs a 2-D or cube shape and a colour render-target format",
+                ));
+            }
         }
         if self.allocs.len() >= limits::MAX_ALLOCATIONS {
             return Err(SubmitError::Limit {
@@ -1266,25 +1358,20 @@ impl Kmd {
                     if !format.is_color() {
                         return Err(p.invalid("render target format is not a colour format"));
                     }
-                    b.color_size = (width, height);
-                    b.color = Some(0);
-                    b.has_depth = false;
-                    if p.flags & packet::flag::DEPTH != 0 {
-                        let (_, d) = slot(p, 2)?;
-                        match d.kind {
-                            AllocKind::Image {
-                                format,
-                                width: w,
-                                height: h,
-                            } if format.is_depth() && w >= width && h >= height => {}
-                            _ => {
-                                return Err(
-                                    p.invalid("depth target is not a large enough depth image")
-                                )
-                            }
-                        }
-                        b.has_depth = true;
-                    }
+                    bind_validated(&mut b, p, (width, height), |i| slot(p, i), 2)?;
+                }
+                op::BIND_TEXTURE_TARGET => {
+                    let (_, c) = slot(p, 1)?;
+                    let AllocKind::Texture {
+                        desc,
+                        render_target: true,
+                    } = c.kind
+                    else {
+                        return Err(p.invalid("texture target is not a render-target texture"));
+                    };
+                    let (_, width, height) = texture::target_level(&desc, a(1), a(2))
+                        .ok_or(p.invalid("texture target face or level does not exist"))?;
+                    bind_validated(&mut b, p, (width, height), |i| slot(p, i), 4)?;
                 }
                 op::VERTEX_FORMAT => {
                     let d: Vec<u32> = (0..17).map(a).collect();
@@ -1416,7 +1503,7 @@ impl Kmd {
                 op::TEXTURE_COPY => {
                     let (_, s) = slot(p, 1)?;
                     let (_, d) = slot(p, 10)?;
-                    let (AllocKind::Texture { desc: sd }, AllocKind::Texture { desc: dd }) =
+                    let (AllocKind::Texture { desc: sd, .. }, AllocKind::Texture { desc: dd, .. }) =
                         (s.kind, d.kind)
                     else {
                         return Err(
@@ -1509,11 +1596,11 @@ impl Kmd {
                 shared_writes = true;
             }
         }
-        // Only copies write buffers and textures.
+        // Only copies and texture targets write buffers and textures.
         shared_writes &= subs.iter().any(|(e, _)| *e == Engine::Copy)
             || subs
                 .iter()
-                .any(|(_, q)| q.dma.len() > q.start && has_copy(&q.dma, q.start));
+                .any(|(_, q)| q.dma.len() > q.start && writes_shared(&q.dma, q.start));
         self.inflight = subs.iter().map(|(_, q)| (q.ctx, q.fence)).collect();
         self.inflight_shared_writes = shared_writes;
         let exec = match self.exec.take() {
@@ -1782,7 +1869,14 @@ impl ExecState {
                 }
                 op::BIND_TARGETS => {
                     b.color = Some(a(0));
+                    b.color_level = None;
                     b.depth = (p.flags & packet::flag::DEPTH != 0).then(|| a(1));
+                    true
+                }
+                op::BIND_TEXTURE_TARGET => {
+                    b.color = Some(a(0));
+                    b.color_level = Some((a(1), a(2)));
+                    b.depth = (p.flags & packet::flag::DEPTH != 0).then(|| a(3));
                     true
                 }
                 op::VERTEX_FORMAT => {
@@ -1873,7 +1967,10 @@ impl ExecState {
             return false;
         };
         let ctx = self.ctxs.entry(ctx_h).or_default();
-        let Some(mut color) = mem.take_image(ch) else {
+        // A texture level that is also sampled by this draw is copied: the
+        // draw samples its contents as of the start of the draw.
+        let sampled = b.textures.contains(&Some(ch));
+        let Some(mut color) = take_target(mem, ch, b.color_level, sampled) else {
             return false;
         };
         let mut depth = b.depth.and_then(|d| mem.take_image(d));
@@ -1929,11 +2026,11 @@ impl ExecState {
                 _ => None,
             }
         };
-        mem.put_image(ch, color);
+        let put = put_target(mem, ch, b.color_level, color);
         if let (Some(h), Some(d)) = (b.depth, depth) {
             mem.put_image(h, d);
         }
-        match result {
+        match result.filter(|_| put) {
             Some(s) => {
                 let k = &mut ctx.counters;
                 if a(2) > 0 {
@@ -1967,7 +2064,7 @@ impl ExecState {
                 pl::Rect::new(g(0), g(1), g(2), g(3))
             })
             .collect();
-        let mut color = mem.take_image(ch);
+        let mut color = take_target(mem, ch, b.color_level, false);
         let mut depth = b.depth.and_then(|d| mem.take_image(d));
         let req = pl::Clear {
             flags: pl::ClearFlags::from_d3d(a(0)),
@@ -1981,9 +2078,10 @@ impl ExecState {
                 .renderer
                 .clear(color.as_mut(), depth.as_mut(), &req)
                 .is_ok();
-        if let Some(c) = color {
-            mem.put_image(ch, c);
-        }
+        let ok = match color {
+            Some(c) => put_target(mem, ch, b.color_level, c) && ok,
+            None => ok,
+        };
         if let (Some(h), Some(d)) = (b.depth, depth) {
             mem.put_image(h, d);
         }

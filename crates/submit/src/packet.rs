@@ -29,6 +29,7 @@ pub mod op {
     pub const PRESENT: u8 = 0x0D;
     pub const SET_TEXTURE: u8 = 0x0E;
     pub const TEXTURE_COPY: u8 = 0x0F;
+    pub const BIND_TEXTURE_TARGET: u8 = 0x10;
     /// Privileged (kernel side only) from here.
     pub const FENCE_SIGNAL: u8 = 0x80;
     pub const FENCE_WAIT: u8 = 0x81;
@@ -39,7 +40,8 @@ pub mod op {
 
 /// Header flag bits.
 pub mod flag {
-    /// BIND_TARGETS: a depth/stencil allocation is bound (DWORD 2).
+    /// BIND_TARGETS: a depth/stencil allocation is bound (DWORD 2);
+    /// BIND_TEXTURE_TARGET: likewise (DWORD 4).
     pub const DEPTH: u8 = 0x01;
     /// DRAW: indexed draw (uses the bound indices).
     pub const INDEXED: u8 = 0x01;
@@ -302,6 +304,23 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(16),
         flags: 0,
         refs: &[r(1, Access::Read), r(10, Access::Write)],
+    },
+    Rule {
+        opcode: op::BIND_TEXTURE_TARGET,
+        name: "BIND_TEXTURE_TARGET",
+        user: true,
+        engines: THREE_D,
+        size: Size::Exact(5),
+        flags: flag::DEPTH,
+        refs: &[
+            r(1, Access::Write),
+            RefSlot {
+                dword: 4,
+                access: Access::Write,
+                only_if: Some(flag::DEPTH),
+                unless: None,
+            },
+        ],
     },
     Rule {
         opcode: op::FENCE_SIGNAL,
@@ -779,6 +798,22 @@ impl Writer {
         self.reference(c.dst);
         for v in [c.df, c.dl, c.dx, c.dy, c.dz] {
             self.dw(v);
+        }
+    }
+    /// BIND_TEXTURE_TARGET: face `face`, level `level` of the render-target
+    /// texture at allocation-list index `color` (and a depth index).
+    pub fn bind_texture_target(&mut self, color: u32, face: u32, level: u32, depth: Option<u32>) {
+        self.head(
+            op::BIND_TEXTURE_TARGET,
+            if depth.is_some() { flag::DEPTH } else { 0 },
+            5,
+        );
+        self.reference(color);
+        self.dw(face);
+        self.dw(level);
+        match depth {
+            Some(d) => self.reference(d),
+            None => self.dw(0),
         }
     }
     /// A raw packet (tests, the kernel's own packets).

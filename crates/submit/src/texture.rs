@@ -24,6 +24,7 @@ use crate::packet::TextureCopy;
 use softhal_pipeline::texture::format::TexelLayout;
 use softhal_pipeline::texture::limits as tl;
 use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
+use softhal_pipeline::Format;
 
 /// What the copy rules need to know of a texture: its description, from
 /// the allocation table or from the texture itself.
@@ -141,6 +142,35 @@ pub fn desc_bytes(desc: &TextureDesc) -> Result<u64> {
         });
     }
     Ok(total)
+}
+
+/// The render-target format of a texture that can also be a render target
+/// (an allocation with `render_target`, bound by BIND_TEXTURE_TARGET): a
+/// 2-D or cube texture whose format is a colour render-target format with
+/// the same packed texel layout (so a level's bytes are a render-target
+/// image as they are). `None` for every other texture.
+pub fn target_format(desc: &TextureDesc) -> Option<Format> {
+    if desc.kind == TextureKind::Volume {
+        return None;
+    }
+    let f = Format::from_d3dfmt(desc.format.d3dfmt()).filter(|f| f.is_color())?;
+    match desc.format.layout() {
+        TexelLayout::Packed { bytes } if bytes == f.bytes_per_pixel() => Some(f),
+        _ => None,
+    }
+}
+
+/// Face `face`, level `level` of a render-target texture as a target:
+/// (format, width, height); `None` if the texture cannot be a target or
+/// the face or level does not exist.
+pub fn target_level(desc: &TextureDesc, face: u32, level: u32) -> Option<(Format, u32, u32)> {
+    let f = target_format(desc)?;
+    let s = Shape::of_desc(desc);
+    if face >= s.faces() {
+        return None;
+    }
+    let (w, h, _) = s.level(level)?;
+    Some((f, w, h))
 }
 
 /// One level's storage geometry.
@@ -347,6 +377,45 @@ mod tests {
             depth: d,
             levels: l,
         }
+    }
+
+    /// The render-target texture formats docs/gpu-commands.md lists
+    /// (BIND_TEXTURE_TARGET), and only 2-D and cube shapes.
+    #[test]
+    fn render_target_texture_formats_are_the_documented_ones() {
+        use TextureFormat as T;
+        let got: Vec<TextureFormat> = TextureFormat::ALL
+            .into_iter()
+            .filter(|f| target_format(&desc(TextureKind::Texture2D, *f, 4, 4, 1, 1)).is_some())
+            .collect();
+        let want = [
+            T::R8G8B8,
+            T::A8R8G8B8,
+            T::X8R8G8B8,
+            T::R5G6B5,
+            T::X1R5G5B5,
+            T::A1R5G5B5,
+            T::A4R4G4B4,
+            T::A8,
+            T::X4R4G4B4,
+        ];
+        assert_eq!(got.len(), want.len(), "{got:?}");
+        assert!(want.iter().all(|f| got.contains(f)), "{got:?}");
+        let argb = TextureFormat::A8R8G8B8;
+        assert!(target_format(&desc(TextureKind::Cube, argb, 4, 4, 1, 1)).is_some());
+        assert!(target_format(&desc(TextureKind::Volume, argb, 4, 4, 4, 1)).is_none());
+        assert_eq!(
+            target_level(&desc(TextureKind::Cube, argb, 8, 8, 1, 4), 5, 3),
+            Some((Format::A8R8G8B8, 1, 1))
+        );
+        assert_eq!(
+            target_level(&desc(TextureKind::Cube, argb, 8, 8, 1, 4), 6, 0),
+            None
+        );
+        assert_eq!(
+            target_level(&desc(TextureKind::Cube, argb, 8, 8, 1, 4), 0, 4),
+            None
+        );
     }
 
     proptest! {

@@ -104,7 +104,10 @@ fn rig() -> Rig {
         };
         let h = kmd
             .create_allocation(AllocationDesc {
-                kind: AllocKind::Texture { desc },
+                kind: AllocKind::Texture {
+                    desc,
+                    render_target: false,
+                },
                 cpu_visible: true,
             })
             .unwrap();

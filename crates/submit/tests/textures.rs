@@ -59,7 +59,10 @@ fn desc(
 fn texture(kmd: &mut Kmd, mem: &mut HostMemory, d: TextureDesc, texels: &[u32]) -> u32 {
     let h = kmd
         .create_allocation(AllocationDesc {
-            kind: AllocKind::Texture { desc: d },
+            kind: AllocKind::Texture {
+                desc: d,
+                render_target: false,
+            },
             cpu_visible: true,
         })
         .unwrap();
@@ -391,7 +394,10 @@ fn texture_allocations_are_checked_at_creation() {
     let mut r = rig();
     let mut create = |d: TextureDesc| {
         r.kmd.create_allocation(AllocationDesc {
-            kind: AllocKind::Texture { desc: d },
+            kind: AllocKind::Texture {
+                desc: d,
+                render_target: false,
+            },
             cpu_visible: true,
         })
     };
@@ -676,5 +682,157 @@ fn a_copy_engine_texture_copy_lands_before_the_draw_that_samples_it() {
         r.kmd.retire_all(&mut r.mem);
         assert_eq!(r.kmd.counters(r.copy).unwrap().copies, 1);
         assert_eq!(r.kmd.stats().faults, 0);
+    }
+}
+
+// ------------------------------------------------ render-target textures
+
+/// A render-target texture allocation (zeroed storage).
+fn rt_texture(r: &mut Rig, d: TextureDesc) -> u32 {
+    let h = r
+        .kmd
+        .create_allocation(AllocationDesc {
+            kind: AllocKind::Texture {
+                desc: d,
+                render_target: true,
+            },
+            cpu_visible: true,
+        })
+        .unwrap();
+    r.mem
+        .map
+        .insert(h, Storage::Texture(Box::new(Texture::new(d).unwrap())));
+    h
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+#[test]
+fn bind_texture_target_writes_exactly_one_face_and_level() {
+    // CLEAR (TARGET, no rectangles: the whole target) of level 1 of a
+    // 4×4 chain writes its 2×2 texels only; CLEAR of face 3
+    // (D3DCUBEMAP_FACE_NEGATIVE_Y) level 0 of a 2×2 cube writes that face
+    // only. Everything else stays 0.
+    let mut r = rig();
+    let t = rt_texture(&mut r, tex2d(4, 4).with_levels(3));
+    let cube = rt_texture(
+        &mut r,
+        desc(TextureKind::Cube, TextureFormat::A8R8G8B8, 2, 2, 1, 1),
+    );
+    let mut s = Sub::new();
+    let ti = s.idx(t, true);
+    s.w.bind_texture_target(ti, 0, 1, None);
+    s.w.clear_targets(1, RED, 1.0, 0, &[]);
+    let ci = s.idx(cube, true);
+    s.w.bind_texture_target(ci, 3, 0, None);
+    s.w.clear_targets(1, GREEN, 1.0, 0, &[]);
+    run(&mut r, &s);
+    assert_eq!(words(&texels(&r, t, 0, 0)), [0; 16]);
+    assert_eq!(words(&texels(&r, t, 0, 1)), [RED; 4]);
+    assert_eq!(words(&texels(&r, t, 0, 2)), [0]);
+    for face in 0..6 {
+        let want = if face == 3 { GREEN } else { 0 };
+        assert_eq!(words(&texels(&r, cube, face, 0)), [want; 4], "face {face}");
+    }
+    assert_eq!(r.kmd.stats().faults, 0);
+}
+
+#[test]
+fn a_draw_samples_what_an_earlier_draw_of_the_same_submission_rendered() {
+    // Draw blue (no texture: MODULATE of an unbound stage passes the
+    // diffuse colour) into the 2×2 render-target texture, then draw the
+    // image sampling it: every pixel blue (the diffuse is white).
+    let mut r = rig();
+    let t = rt_texture(&mut r, tex2d(2, 2));
+    let mut s = Sub::new();
+    let ti = s.idx(t, true);
+    s.w.bind_texture_target(ti, 0, 0, None);
+    s.w.set_regs(&modulate_regs());
+    s.w.vertex_format(&layout());
+    s.w.vertices_inline(&quad(BLUE));
+    s.w.draw(4, 0, 2, 0, false);
+    let rt = s.idx(r.rt, true);
+    s.w.bind_targets(rt, None);
+    s.w.set_texture(0, Some(ti));
+    s.w.vertices_inline(&quad(WHITE));
+    s.w.draw(4, 0, 2, 0, false);
+    run(&mut r, &s);
+    assert_eq!(words(&texels(&r, t, 0, 0)), [BLUE; 4]);
+    assert_eq!(quadrants(&r), [BLUE; 4]);
+}
+
+#[test]
+fn bind_texture_target_rejections_change_nothing() {
+    let mut r = rig();
+    let t = rt_texture(&mut r, tex2d(4, 4).with_levels(3));
+    let depth = r
+        .kmd
+        .create_allocation(AllocationDesc {
+            kind: AllocKind::Image {
+                format: Format::D24S8,
+                width: 2,
+                height: 2,
+            },
+            cpu_visible: true,
+        })
+        .unwrap();
+    r.mem.map.insert(
+        depth,
+        Storage::Image(Some(Surface::new(Format::D24S8, 2, 2).unwrap())),
+    );
+    let bind = |r: &Rig, h: u32, face: u32, level: u32, d: Option<u32>| {
+        let mut s = Sub::new();
+        let i = s.idx(h, true);
+        let d = d.map(|d| s.idx(d, true));
+        s.w.bind_texture_target(i, face, level, d);
+        s.w.clear_targets(1, RED, 1.0, 0, &[]);
+        s.data(r.gfx)
+    };
+    // A texture without render-target usage, an image, a face or a level
+    // that does not exist, a depth buffer smaller than the level (2×2
+    // covers level 1, not level 0).
+    for rd in [
+        bind(&r, r.tex, 0, 0, None),
+        bind(&r, r.rt, 0, 0, None),
+        bind(&r, t, 1, 0, None),
+        bind(&r, t, 0, 3, None),
+        bind(&r, t, 0, 0, Some(depth)),
+    ] {
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    // A render-target texture is not an image: BIND_TARGETS refuses it.
+    let mut s = Sub::new();
+    let i = s.idx(t, true);
+    s.w.bind_targets(i, None);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    // Without WriteOperation on the entry.
+    let mut s = Sub::new();
+    let i = s.idx(t, false);
+    s.w.bind_texture_target(i, 0, 1, None);
+    let rd = s.data(r.gfx);
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDHANDLE);
+    // The depth buffer covers level 1: accepted.
+    let mut rd = bind(&r, t, 0, 1, Some(depth));
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    // Render-target usage needs a 2-D or cube texture of a colour
+    // render-target format.
+    for d in [
+        desc(TextureKind::Volume, TextureFormat::A8R8G8B8, 4, 4, 4, 1),
+        desc(TextureKind::Texture2D, TextureFormat::Dxt1, 4, 4, 1, 1),
+        desc(TextureKind::Texture2D, TextureFormat::L8, 4, 4, 1, 1),
+    ] {
+        let e = r.kmd.create_allocation(AllocationDesc {
+            kind: AllocKind::Texture {
+                desc: d,
+                render_target: true,
+            },
+            cpu_visible: true,
+        });
+        assert!(matches!(e, Err(SubmitError::InvalidArg(_))), "{d:?}");
     }
 }

@@ -115,6 +115,7 @@ const fn desc(
         height,
         depth,
         mip_levels,
+        render_target: false,
     }
 }
 

@@ -536,6 +536,81 @@ static void capture_session(const char *path) {
         render_data(d, &r, &p, al, rctx);
         CHECK_HR(softhal_render_cb(d, &r), D3DDDIERR_INVALIDHANDLE);
 
+        /* Render-to-texture: a 2×2 texture with two levels created with
+         * render-target usage; level 1 (1×1), named by its attached
+         * surface, is the target of a DP2 CLEAR (SETRENDERTARGET2 slot
+         * 0), then the back buffer is the target again. Level 1 holds
+         * the clear colour, level 0 is untouched; the capture declares
+         * the texture with both uses and records the attached surface. */
+        {
+            softhal_surface *rtt = NULL;
+            SOFTHAL_SURFACE_DESC sd, rd;
+            BYTE b2[128];
+            Writer w2 = {b2, sizeof b2, 0};
+            D3DHAL_DP2SETRENDERTARGET2 srt;
+            D3DHAL_DP2CLEAR clr;
+            DWORD texel = 0, level1 = 0, h = 0;
+
+            memset(&sd, 0, sizeof sd);
+            sd.dwSize = sizeof sd;
+            sd.dwKind = SOFTHAL_SURFACE_TEXTURE | SOFTHAL_SURFACE_USAGE_RENDERTARGET;
+            sd.dwFormat = D3DFMT_A8R8G8B8;
+            sd.dwWidth = 2;
+            sd.dwHeight = 2;
+            sd.dwDepth = 1;
+            sd.dwMipLevels = 2;
+            CHECK_HR(softhal_surface_create(d, &sd, &rtt), D3D_OK);
+            memset(&sd, 0, sizeof sd);
+            memset(&rd, 0, sizeof rd);
+            CHECK_HR(softhal_surface_get_desc(rtt, &sd), D3D_OK);
+            CHECK(sd.dwKind == (SOFTHAL_SURFACE_TEXTURE | SOFTHAL_SURFACE_USAGE_RENDERTARGET));
+            CHECK_HR(softhal_surface_get_desc(rt, &rd), D3D_OK);
+            CHECK_HR(softhal_surface_get_attached(rtt, 0, 0, &h), D3D_OK);
+            CHECK(h == sd.dwHandle);
+            CHECK_HR(softhal_surface_get_attached(rtt, 0, 1, &level1), D3D_OK);
+            CHECK(level1 != 0 && level1 != sd.dwHandle);
+            CHECK_HR(softhal_surface_get_attached(rtt, 0, 2, &h), DDERR_INVALIDPARAMS);
+            CHECK_HR(softhal_surface_get_attached(rt, 0, 0, &h), DDERR_INVALIDOBJECT);
+            CHECK_HR(softhal_surface_get_attached(rtt, 0, 1, NULL), E_INVALIDARG);
+            cmd(&w2, D3DDP2OP_SETRENDERTARGET2, 1);
+            srt.RTIndex = 0;
+            srt.hRenderTarget = level1;
+            put(&w2, &srt, sizeof srt);
+            cmd(&w2, D3DDP2OP_CLEAR, 0);
+            memset(&clr, 0, sizeof clr);
+            clr.dwFlags = D3DCLEAR_TARGET;
+            clr.dwFillColor = 0xFF0000FFu;
+            put(&w2, &clr, sizeof clr);
+            cmd(&w2, D3DDP2OP_SETRENDERTARGET2, 1);
+            srt.hRenderTarget = rd.dwHandle;
+            put(&w2, &srt, sizeof srt);
+            upload(cb, 0, b2, w2.at);
+            memset(&dp2, 0, sizeof dp2);
+            dp2.dwhContext = ccd.dwhContext;
+            dp2.lpDDCommands = cb;
+            dp2.dwCommandLength = w2.at;
+            CHECK(D3dDrawPrimitives2(&dp2) == DDHAL_DRIVER_HANDLED);
+            EXPECT_DP2(dp2, D3D_OK, 0);
+            CHECK_HR(softhal_surface_lock_level(rtt, 0, 1, SOFTHAL_LOCK_READONLY, &l), D3D_OK);
+            if (l.pBits && l.dwSize >= 4) memcpy(&texel, l.pBits, 4);
+            CHECK_HR(softhal_surface_unlock(rtt), D3D_OK);
+            CHECK(texel == 0xFF0000FFu);
+            texel = 0xDEADBEEFu;
+            CHECK_HR(softhal_surface_lock(rtt, SOFTHAL_LOCK_READONLY, &l), D3D_OK);
+            if (l.pBits && l.dwSize >= 4) memcpy(&texel, l.pBits, 4);
+            CHECK_HR(softhal_surface_unlock(rtt), D3D_OK);
+            CHECK(texel == 0);
+            /* Usage bits on a kind that cannot have them. */
+            {
+                SOFTHAL_SURFACE_DESC bad = sd;
+                softhal_surface *none = NULL;
+                bad.dwKind = SOFTHAL_SURFACE_VOLUMETEXTURE | SOFTHAL_SURFACE_USAGE_RENDERTARGET;
+                bad.dwDepth = 2;
+                CHECK_HR(softhal_surface_create(d, &bad, &none), DDERR_INVALIDPARAMS);
+                CHECK(none == NULL);
+            }
+        }
+
         CHECK_HR(softhal_flip(rt), D3D_OK);
         CHECK_HR(softhal_complete_flips(d), D3D_OK);
         CHECK_HR(softhal_present(rt, rgba, W * 4, sizeof rgba), D3D_OK);

@@ -315,6 +315,18 @@ impl Texture {
             .checked_mul(u64::from(d))
     }
 
+    /// The description it was created from (levels resolved).
+    pub fn desc(&self) -> TextureDesc {
+        TextureDesc {
+            kind: self.kind,
+            format: self.format,
+            width: self.width,
+            height: self.height,
+            depth: self.depth,
+            levels: self.level_count,
+        }
+    }
+
     /// Shape.
     pub fn kind(&self) -> TextureKind {
         self.kind
@@ -395,6 +407,31 @@ impl Texture {
     pub fn level_bytes_mut(&mut self, face: u32, level: u32) -> Option<&mut [u8]> {
         let i = self.index(face, level)?;
         self.storage.get_mut(i).map(Vec::as_mut_slice)
+    }
+
+    /// Moves the bytes of one face/level out (a level bound as a render
+    /// target while a draw writes it); the level reads as empty until
+    /// [`Texture::put_level`] gives them back.
+    pub fn take_level(&mut self, face: u32, level: u32) -> Option<Vec<u8>> {
+        let i = self.index(face, level)?;
+        self.storage.get_mut(i).map(std::mem::take)
+    }
+
+    /// Puts bytes taken with [`Texture::take_level`] back; false (nothing
+    /// changes) if the face/level does not exist or the length is not the
+    /// level's.
+    pub fn put_level(&mut self, face: u32, level: u32, bytes: Vec<u8>) -> bool {
+        let want = self.level_byte_count(level);
+        let Some(i) = self.index(face, level) else {
+            return false;
+        };
+        match self.storage.get_mut(i) {
+            Some(slot) if want == Some(bytes.len() as u64) => {
+                *slot = bytes;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Copies a whole face/level from `src`, whose rows (of texels, or of
@@ -498,6 +535,22 @@ mod tests {
             depth: d,
             levels: 0,
         }
+    }
+
+    #[test]
+    fn a_level_taken_out_comes_back_only_whole() {
+        let mut t =
+            Texture::new(desc(TextureKind::Cube, TextureFormat::A8R8G8B8, 4, 4, 1)).unwrap();
+        let mut b = t.take_level(5, 1).unwrap();
+        assert_eq!(b.len(), 2 * 2 * 4);
+        assert_eq!(t.level_bytes(5, 1).map(<[u8]>::len), Some(0));
+        assert!(t.take_level(6, 0).is_none());
+        b[0] = 9;
+        assert!(!t.put_level(5, 1, vec![0; 3]), "wrong length");
+        assert!(!t.put_level(5, 3, b.clone()), "no such level");
+        assert!(t.put_level(5, 1, b));
+        assert_eq!(t.level_bytes(5, 1).map(|l| l[0]), Some(9));
+        assert_eq!(t.desc().levels, 3);
     }
 
     #[test]
