@@ -14,17 +14,21 @@
 //!   ([`text::from_text`]); or live calls through a [`Recorder`] (which
 //!   owns the driver) or an [`Observer`] (told about each call on a driver
 //!   the host keeps owning; the recorder is built on it).
-//! * Out: a [`Capture`]; its binary ([`binary::encode`]) and canonical text
-//!   ([`text::to_text`]) forms; a [`replay::Replay`] (frames as RGBA8 with
-//!   FNV-1a 64 checksums, the driver's answers, the differences from the
-//!   recorded ones); a [`info::Summary`].
+//! * Out: a [`Capture`] (with [`load_prefix`], the complete records of a
+//!   cut one and where it was cut); its binary ([`binary::encode`]) and
+//!   canonical text ([`text::to_text`]) forms; a replay ([`replay_into`]:
+//!   frames as RGBA8 with FNV-1a 64 checksums handed to a [`Sink`] as they
+//!   are presented, the driver's answers, refusals with its reasons, the
+//!   differences from the recorded answers; [`replay()`] collects them into a
+//!   [`Replay`]); a [`info::Summary`].
 //! * Guarantees: loading never panics, never reads outside its input,
 //!   allocates only in proportion to the input and within
 //!   [`limits`], and reports the record number and byte offset (binary) or
 //!   line (text) of the first problem. `text::from_text(text::to_text(c))
 //!   == c` and `binary::decode(binary::encode(c)) == c` for every capture.
 //!   Replay never fails on capture contents: whatever the driver answers
-//!   is the result.
+//!   is the result; a streaming replay holds the capture's live surfaces
+//!   and one frame at a time, however many frames it presents.
 //!
 //! The format is specified in `docs/capture-format.md`.
 

@@ -216,6 +216,29 @@ mod tests {
         assert!(seen >= 8, "{seen} examples");
     }
 
+    /// Every verb that takes `--threads` defaults to `DEFAULT_THREADS`.
+    #[test]
+    fn every_threads_option_has_the_one_default() {
+        let cmd = Cli::command();
+        let defaults: Vec<(String, Vec<String>)> = cmd
+            .get_subcommands()
+            .filter_map(|sub| {
+                let arg = sub.get_arguments().find(|a| a.get_id() == "threads")?;
+                let d = arg
+                    .get_default_values()
+                    .iter()
+                    .map(|v| v.to_string_lossy().to_string())
+                    .collect();
+                Some((sub.get_name().to_string(), d))
+            })
+            .collect();
+        let names: Vec<&str> = defaults.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["demo", "render", "bench", "soak"]);
+        for (name, d) in &defaults {
+            assert_eq!(d, &[DEFAULT_THREADS.to_string()], "{name}");
+        }
+    }
+
     /// The top-level help names every verb.
     #[test]
     fn the_top_level_help_lists_every_verb() {
