@@ -347,8 +347,9 @@ impl replay::Sink for RenderSink<'_> {
     }
 }
 
-/// `render`'s progress bar on stderr: records replayed of the total, the
-/// frames presented so far, elapsed time and ETA. It appears once the
+/// `render`'s progress bar on stderr: the frames presented of those the
+/// capture presents (records replayed for a capture that presents none),
+/// the record being replayed, elapsed time and ETA. It appears once the
 /// replay has run for a second, never with `--quiet` or `--json`, and only
 /// on a terminal.
 struct Progress {
@@ -357,6 +358,8 @@ struct Progress {
     start: Instant,
     records: usize,
     frames: u64,
+    done: usize,
+    presented: usize,
 }
 
 impl Progress {
@@ -367,30 +370,51 @@ impl Progress {
             start: Instant::now(),
             records,
             frames,
+            done: 0,
+            presented: 0,
         }
     }
     fn record(&mut self, done: usize) {
-        if !self.enabled {
-            return;
-        }
-        if self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
-            let b = indicatif::ProgressBar::new(self.records as u64);
+        self.done = done;
+        if self.enabled && self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
+            let (len, unit) = if self.frames > 0 {
+                (self.frames, "frames")
+            } else {
+                (self.records as u64, "records")
+            };
+            let pos = if self.frames > 0 {
+                self.presented
+            } else {
+                self.done
+            };
+            let b = indicatif::ProgressBar::new(len)
+                .with_position(pos as u64)
+                .with_message(format!("record {}/{}", self.done, self.records))
+                .with_elapsed(self.start.elapsed());
             b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "replaying [{bar:30}] record {pos}/{len}, {msg}, {elapsed} elapsed, ETA {eta}",
-                )
+                indicatif::ProgressStyle::with_template(&format!(
+                    "replaying [{{bar:30}}] {{pos}}/{{len}} {unit} ({{msg}}), {{elapsed}} elapsed, ETA {{eta}}"
+                ))
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
                 .progress_chars("=> "),
             );
             self.bar = Some(b);
         }
-        if let Some(b) = &self.bar {
-            b.set_position(done as u64);
-        }
+        self.draw();
     }
     fn frame(&mut self, presented: usize) {
+        self.presented = presented;
+        self.draw();
+    }
+    fn draw(&self) {
         if let Some(b) = &self.bar {
-            b.set_message(format!("frame {presented}/{}", self.frames));
+            let pos = if self.frames > 0 {
+                self.presented
+            } else {
+                self.done
+            };
+            b.set_position(pos as u64);
+            b.set_message(format!("record {}/{}", self.done, self.records));
         }
     }
     fn println(&self, line: &str) {
