@@ -44,9 +44,9 @@ const REPLAY_MAX_RECORDS: usize = 2048;
 const REPLAY_HEAP_SLACK: usize = 32 << 20;
 
 /// A sink that keeps nothing: each frame is dropped when handed over.
-struct Drop;
+struct Discard;
 
-impl softhal_capture::Sink for Drop {
+impl softhal_capture::Sink for Discard {
     fn frame(&mut self, _: softhal_capture::Frame) {}
     fn step(&mut self, _: softhal_capture::Step) {}
 }
@@ -116,23 +116,35 @@ fuzz_target!(|data: &[u8]| {
     let pick = data.iter().fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(usize::from(*b)));
     let magic = binary::MAGIC.len();
     check_cut(&c, &bin, magic + pick % (bin.len() - magic), "binary");
-    let inside: Vec<usize> = (0..txt.len())
-        .filter(|&i| {
-            let line_start = txt[..i].rfind('\n').map_or(0, |n| n + 1);
-            txt.is_char_boundary(i)
-                && i > line_start
-                && !txt[line_start..i].trim().is_empty()
-                && !txt[line_start..i].trim_start().starts_with(['#', ';'])
-                && txt[..line_start].contains(".capture")
+    let lines: Vec<(usize, &str)> = txt
+        .split_inclusive('\n')
+        .scan(0, |at, l| {
+            let start = *at;
+            *at += l.len();
+            Some((start, l))
+        })
+        .skip(1) // `.capture 1`
+        .filter(|(_, l)| {
+            let t = l.trim();
+            !t.is_empty() && !t.starts_with(['#', ';'])
         })
         .collect();
-    if let Some(&cut) = inside.get(pick % inside.len().max(1)) {
+    if let Some(&(start, line)) = lines.get(pick % lines.len().max(1)) {
+        // After the line's first character, up to its end without the
+        // newline (a line with all of its characters but no newline was
+        // cut too).
+        let lead = line.len() - line.trim_start().len();
+        let body = line.trim_end().len();
+        let mut cut = start + lead + 1 + (pick / 7) % (body - lead);
+        while !txt.is_char_boundary(cut) {
+            cut += 1;
+        }
         check_cut(&c, txt.as_bytes(), cut, "text");
     }
 
     if c.records.len() <= REPLAY_MAX_RECORDS && surface_bytes(&c) <= REPLAY_SURFACE_BUDGET {
         let (streamed, usage) =
-            common::measure(|| softhal_capture::replay_into(&c, 1, &mut Drop));
+            common::measure(|| softhal_capture::replay_into(&c, 1, &mut Discard));
         streamed.expect("a 1-thread driver can be created");
         let bound = usize::try_from(surface_bytes(&c).saturating_mul(2))
             .unwrap_or(usize::MAX)

@@ -183,3 +183,54 @@ fn a_refused_call_is_reported_with_the_drivers_reason() {
     assert_eq!(surface.ddrval, codes::E_INVALIDARG);
     assert!(surface.reason.contains("0x4"), "{}", surface.reason);
 }
+
+/// Every capture of `testdata/captures/`, in binary form cut at every byte
+/// past the magic and in canonical text cut at every byte inside a line
+/// with content: the cut is reported and what is kept is the capture's
+/// own records (in text, the last one kept may lack its `expect`). This
+/// is the cut oracle of the `capture_load` fuzz target, on every input.
+#[test]
+fn every_cut_of_every_example_keeps_the_records_before_it() {
+    let dir = repo("testdata/captures");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let whole = load(&std::fs::read(&path).unwrap(), Some(&dir)).unwrap();
+        let b = binary::encode(&whole);
+        for cut in binary::MAGIC.len()..b.len() {
+            let loaded = load_prefix(&b[..cut], None).unwrap();
+            assert!(loaded.cut.is_some_and(|e| e.is_cut()), "{path:?} cut {cut}");
+            let kept = &loaded.capture.records;
+            assert_eq!(kept[..], whole.records[..kept.len()], "{path:?} cut {cut}");
+        }
+        let t = text::to_text(&whole);
+        let mut line_start = 0;
+        for line in t.split_inclusive('\n') {
+            let content = line.trim();
+            let start = line_start;
+            line_start += line.len();
+            if start == 0 || content.is_empty() || content.starts_with(['#', ';']) {
+                continue;
+            }
+            let lead = line.len() - line.trim_start().len();
+            for cut in start + lead + 1..=start + line.trim_end().len() {
+                if !t.is_char_boundary(cut) {
+                    continue;
+                }
+                let loaded = load_prefix(&t.as_bytes()[..cut], None)
+                    .unwrap_or_else(|e| panic!("{path:?} text cut {cut}: {e}"));
+                assert!(
+                    loaded.cut.is_some_and(|e| e.is_cut()),
+                    "{path:?} text cut {cut}"
+                );
+                let kept = &loaded.capture.records;
+                let exact = kept.len().saturating_sub(1);
+                assert!(kept.len() <= whole.records.len());
+                assert_eq!(
+                    kept[..exact],
+                    whole.records[..exact],
+                    "{path:?} text cut {cut}"
+                );
+            }
+        }
+    }
+}
