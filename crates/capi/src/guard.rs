@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 /// `true` if `p` is non-null and aligned for `T`.
 pub(crate) fn valid<T>(p: *const T) -> bool {
-    !p.is_null() && (p as usize) % core::mem::align_of::<T>() == 0
+    !p.is_null() && (p as usize).is_multiple_of(core::mem::align_of::<T>())
 }
 
 /// Runs `f`, turning a panic into `fallback`.

@@ -735,8 +735,53 @@ fn decode_payload(code: u16, p: &mut In<'_>) -> R<Option<Record>> {
     Ok(Some(r))
 }
 
+/// What the file-level reads name when the file ends inside them (a cut,
+/// [`LoadError::is_cut`]); reads inside a payload name its fields.
+const HEADER_VERSION: &str = "version";
+const HEADER_FLAGS: &str = "header flags";
+const RECORD_HEADER: &str = "record header";
+const RECORD_PAYLOAD: &str = "record payload";
+
+impl LoadError {
+    /// True when the file ends before the capture does: inside the file
+    /// header, a record header or a record's payload, or before the end
+    /// record. Every record before [`LoadError::record`] is complete
+    /// ([`decode_prefix`] returns them). A payload whose own fields run
+    /// past its recorded length is not a cut but a malformed record.
+    pub fn is_cut(&self) -> bool {
+        match &self.kind {
+            LoadErrorKind::MissingEnd => true,
+            LoadErrorKind::Truncated { what, .. } => {
+                [HEADER_VERSION, HEADER_FLAGS, RECORD_HEADER, RECORD_PAYLOAD].contains(what)
+            }
+            _ => false,
+        }
+    }
+}
+
 /// Decodes a binary capture (untrusted).
 pub fn decode(bytes: &[u8]) -> Result<Capture, LoadError> {
+    let mut records = Vec::new();
+    decode_into(bytes, &mut records)?;
+    Ok(Capture { records })
+}
+
+/// Decodes a binary capture that may have been cut (untrusted): every
+/// complete record before the cut, and the cut ([`LoadError::is_cut`]) if
+/// the file ends early. Any other problem fails the whole load, as
+/// [`decode`] does.
+pub fn decode_prefix(bytes: &[u8]) -> Result<(Capture, Option<LoadError>), LoadError> {
+    let mut records = Vec::new();
+    match decode_into(bytes, &mut records) {
+        Ok(()) => Ok((Capture { records }, None)),
+        Err(e) if e.is_cut() => Ok((Capture { records }, Some(e))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Decodes into `records`; on an error, `records` holds every record
+/// decoded before it.
+fn decode_into(bytes: &[u8], records: &mut Vec<Record>) -> Result<(), LoadError> {
     let err = |record: usize, offset: u64, kind: LoadErrorKind| LoadError {
         record,
         offset,
@@ -764,7 +809,7 @@ pub fn decode(bytes: &[u8]) -> Result<Capture, LoadError> {
     if magic != MAGIC {
         return Err(err(0, 0, LoadErrorKind::BadMagic));
     }
-    let version = h.u32("version").map_err(|(o, k)| err(0, o, k))?;
+    let version = h.u32(HEADER_VERSION).map_err(|(o, k)| err(0, o, k))?;
     if version != VERSION {
         return Err(err(
             0,
@@ -775,11 +820,10 @@ pub fn decode(bytes: &[u8]) -> Result<Capture, LoadError> {
             },
         ));
     }
-    let flags = h.u32("header flags").map_err(|(o, k)| err(0, o, k))?;
+    let flags = h.u32(HEADER_FLAGS).map_err(|(o, k)| err(0, o, k))?;
     if flags != 0 {
         return Err(err(0, 12, LoadErrorKind::BadHeaderFlags(flags)));
     }
-    let mut records = Vec::new();
     let mut index = 0usize;
     loop {
         let start = h.at();
@@ -798,7 +842,7 @@ pub fn decode(bytes: &[u8]) -> Result<Capture, LoadError> {
             ));
         }
         let e = |(o, k): (u64, LoadErrorKind)| err(index, o, k);
-        let hdr = h.take(8, "record header").map_err(e)?;
+        let hdr = h.take(8, RECORD_HEADER).map_err(e)?;
         let code = u16::from_le_bytes([
             hdr.first().copied().unwrap_or(0),
             hdr.get(1).copied().unwrap_or(0),
@@ -827,7 +871,7 @@ pub fn decode(bytes: &[u8]) -> Result<Capture, LoadError> {
             ));
         }
         let payload_at = h.at();
-        let payload = h.take(len as usize, "record payload").map_err(e)?;
+        let payload = h.take(len as usize, RECORD_PAYLOAD).map_err(e)?;
         let mut p = In {
             b: payload,
             pos: 0,
@@ -860,7 +904,7 @@ pub fn decode(bytes: &[u8]) -> Result<Capture, LoadError> {
                     LoadErrorKind::TrailingBytes(rest as u64),
                 ));
             }
-            return Ok(Capture { records });
+            return Ok(());
         }
         match decode_payload(code, &mut p).map_err(e)? {
             Some(r) => {

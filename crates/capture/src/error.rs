@@ -2,9 +2,12 @@
 //!
 //! In: every failure of loading a binary or text capture. Out: [`LoadError`]
 //! (binary: the record number and the byte offset where it went wrong) and
-//! [`TextError`] (text: the 1-based line). Replaying never fails on what a
-//! capture contains — the driver's answers are the result — so there is no
-//! replay error type beyond driver construction ([`mod@crate::replay`]).
+//! [`TextError`] (text: the 1-based line). A file that ends early (a cut:
+//! [`LoadError::is_cut`], [`crate::AnyLoadError::is_cut`]) is one of these
+//! errors too; the `_prefix` loaders return it with the complete records
+//! before it. Replaying never fails on what a capture contains — the
+//! driver's answers are the result — so there is no replay error type
+//! beyond driver construction ([`mod@crate::replay`]).
 
 /// What is wrong with a binary capture.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -606,7 +606,7 @@ mod tests {
                     // Longer or shorter `after`: only the common length counts.
                     for extra in [0usize, 3] {
                         let mut a = after.clone();
-                        a.extend(std::iter::repeat(9).take(extra));
+                        a.extend(std::iter::repeat_n(9, extra));
                         assert_eq!(
                             changed(&before, &a),
                             plain(&before, &a),

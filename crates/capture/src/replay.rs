@@ -1,10 +1,15 @@
 //! Replaying a capture on a fresh driver.
 //!
 //! In: a [`Capture`] (already loaded, so structurally valid) and the thread
-//! count. Out: a [`Replay`] report: every presented frame (Flip and
-//! Present) as RGBA8 with its FNV-1a 64 checksum, each live context's render
-//! target at the end, the driver's answer to every record, and the
-//! differences from the recorded answers.
+//! count. Out, through a [`Sink`] and one item at a time as the replay
+//! produces it ([`replay_into`]): every presented frame (Flip and Present)
+//! as RGBA8 with its FNV-1a 64 checksum, then each live context's render
+//! target at the end; and for every record a [`Step`]: the driver's answer,
+//! the refusal with the driver's reason if it refused the call, and the
+//! differences from the recorded answer. The replayer keeps none of it, so
+//! a replay's memory is bounded by the capture's live surfaces (plus the
+//! one frame being handed over), not by its length. [`replay`] collects
+//! everything into a [`Replay`] (for tests and small captures).
 //!
 //! Handles: the driver's handles are generational and salted per driver,
 //! so a replay cannot get the recorded values back. The replayer keeps a
@@ -39,9 +44,34 @@ use softhal_wire::names::codes;
 use softhal_wire::{DecodeOptions, Decoder, Opcode};
 use std::collections::HashMap;
 
+/// Which image a [`Frame`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    /// A Flip or Present, in order.
+    Presented,
+    /// A context's render target at the end of the replay.
+    Final,
+}
+
+impl FrameKind {
+    /// The file name of the `n`-th (1-based) image of this kind, the one
+    /// naming scheme of replayed images: `frame-0001.png` for the first
+    /// presented frame, `final-0001.png` for the first context's render
+    /// target at the end.
+    pub fn file_name(self, n: usize) -> String {
+        let kind = match self {
+            FrameKind::Presented => "frame",
+            FrameKind::Final => "final",
+        };
+        format!("{kind}-{n:04}.png")
+    }
+}
+
 /// One image produced by a replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
+    /// Presented, or a final render target.
+    pub kind: FrameKind,
     /// Index of the record that produced it (for end-of-replay render
     /// targets: the number of records).
     pub record: usize,
@@ -68,7 +98,50 @@ pub struct Difference {
     pub detail: String,
 }
 
-/// The result of a replay.
+/// A call the driver refused during a replay (its `ddrval` or HRESULT is
+/// not `D3D_OK`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// Record index.
+    pub record: usize,
+    /// Record name.
+    pub call: &'static str,
+    /// The code the driver answered.
+    pub ddrval: u32,
+    /// `dwErrorOffset` (DrawPrimitives2; 0 for other calls).
+    pub error_offset: u32,
+    /// Why, in the driver's words (e.g. "vertex index 7 is out of range");
+    /// the code's name where the call reports nothing more.
+    pub reason: String,
+    /// The capture recorded this same code for the call: the refusal is
+    /// what the capture shows, not a replay failure.
+    pub recorded: bool,
+}
+
+/// What one record's replay gave.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// Record index.
+    pub index: usize,
+    /// The driver's answer (`None` for records without one).
+    pub answer: Option<Answer>,
+    /// The call was refused.
+    pub refusal: Option<Refusal>,
+    /// Differences from the recorded answer.
+    pub differences: Vec<Difference>,
+}
+
+/// Receives what a replay produces, one item at a time, as it is produced.
+pub trait Sink {
+    /// A presented frame (at its Flip / Present) or, after the last
+    /// record, a live context's render target. The sink owns it: dropping
+    /// it frees its pixels.
+    fn frame(&mut self, frame: Frame);
+    /// Record `step.index` has been replayed (after its frame, if any).
+    fn step(&mut self, step: Step);
+}
+
+/// The result of a replay, collected ([`replay`]).
 #[derive(Debug, Clone, Default)]
 pub struct Replay {
     /// Every Flip / Present, in order.
@@ -79,12 +152,21 @@ pub struct Replay {
     pub answers: Vec<Option<Answer>>,
     /// Differences from recorded answers.
     pub differences: Vec<Difference>,
+    /// Calls the driver refused.
+    pub refusals: Vec<Refusal>,
 }
 
-fn ok_or(r: Result<(), DeviceError>) -> u32 {
-    match r {
-        Ok(()) => codes::D3D_OK,
-        Err(e) => e.ddrval(),
+impl Sink for Replay {
+    fn frame(&mut self, frame: Frame) {
+        match frame.kind {
+            FrameKind::Presented => self.frames.push(frame),
+            FrameKind::Final => self.finals.push(frame),
+        }
+    }
+    fn step(&mut self, step: Step) {
+        self.answers.push(step.answer);
+        self.refusals.extend(step.refusal);
+        self.differences.extend(step.differences);
     }
 }
 
@@ -217,7 +299,8 @@ pub struct Replayer {
     contexts: HashMap<u32, u32>,
     render_contexts: HashMap<u32, u32>,
     context_order: Vec<u32>,
-    out: Replay,
+    /// Why the driver refused the record being replayed, when it said.
+    reason: Option<String>,
 }
 
 impl std::fmt::Debug for Replayer {
@@ -238,7 +321,7 @@ impl Replayer {
             contexts: HashMap::new(),
             render_contexts: HashMap::new(),
             context_order: Vec::new(),
-            out: Replay::default(),
+            reason: None,
         })
     }
 
@@ -254,6 +337,21 @@ impl Replayer {
         self.contexts.get(&h).copied().unwrap_or(h)
     }
 
+    /// The code of a call's result, keeping the driver's reason for a
+    /// refusal.
+    fn ok_or(&mut self, r: Result<(), DeviceError>) -> u32 {
+        match r {
+            Ok(()) => codes::D3D_OK,
+            Err(e) => self.refused(&e),
+        }
+    }
+
+    /// The code of a refusal, keeping its reason.
+    fn refused(&mut self, e: &DeviceError) -> u32 {
+        self.reason.get_or_insert_with(|| e.to_string());
+        e.ddrval()
+    }
+
     /// Writes `bytes` at `offset` of plane (face, level) of live surface `h`.
     fn write_plane(&mut self, h: u32, face: u32, level: u32, offset: u32, bytes: &[u8]) -> u32 {
         let is_buffer = self
@@ -265,19 +363,30 @@ impl Replayer {
         } else {
             self.driver.lock_level(h, face, level).map(|(b, _)| b)
         };
+        let mut outside = None;
         let r = match plane {
             Ok(p) => {
                 let start = offset as usize;
+                let size = p.len();
                 match p.get_mut(start..start.saturating_add(bytes.len())) {
                     Some(dst) => {
                         dst.copy_from_slice(bytes);
                         codes::D3D_OK
                     }
-                    None => codes::DDERR_INVALIDPARAMS,
+                    None => {
+                        outside = Some(format!(
+                            "{} byte(s) at offset {offset} end past the {size} byte(s) locked",
+                            bytes.len()
+                        ));
+                        codes::DDERR_INVALIDPARAMS
+                    }
                 }
             }
-            Err(e) => e.ddrval(),
+            Err(e) => self.refused(&e),
         };
+        if let Some(why) = outside {
+            self.reason.get_or_insert(why);
+        }
         let _ = self.driver.unlock(h);
         r
     }
@@ -287,8 +396,9 @@ impl Replayer {
         if init.is_empty() {
             return codes::D3D_OK;
         }
-        let Ok(r) = self.driver.surface(h) else {
-            return codes::DDERR_INVALIDOBJECT;
+        let r = match self.driver.surface(h) {
+            Ok(r) => r,
+            Err(e) => return self.refused(&e),
         };
         if r.desc.kind.is_buffer() {
             return self.write_plane(h, 0, 0, 0, init);
@@ -302,7 +412,7 @@ impl Replayer {
                 }
                 let size = match self.driver.lock_level(h, face, level) {
                     Ok((b, _)) => b.len(),
-                    Err(e) => return e.ddrval(),
+                    Err(e) => return self.refused(&e),
                 };
                 let _ = self.driver.unlock(h);
                 let (now, later) = rest.split_at(size.min(rest.len()));
@@ -316,14 +426,21 @@ impl Replayer {
         if rest.is_empty() {
             codes::D3D_OK
         } else {
+            self.reason.get_or_insert_with(|| {
+                format!(
+                    "the initial contents are {} byte(s) longer than the surface",
+                    rest.len()
+                )
+            });
             codes::DDERR_INVALIDPARAMS
         }
     }
 
-    fn frame(&mut self, index: usize, recorded: u32, live: u32) -> Option<Frame> {
+    fn frame(&mut self, kind: FrameKind, index: usize, recorded: u32, live: u32) -> Option<Frame> {
         let img = self.driver.image(live).ok()?;
         let rgba = img.to_rgba8();
         Some(Frame {
+            kind,
             record: index,
             surface: recorded,
             width: img.width(),
@@ -333,8 +450,10 @@ impl Replayer {
         })
     }
 
-    /// Replays record `index`; returns the driver's answer.
-    pub fn step(&mut self, index: usize, r: &Record) -> Option<Answer> {
+    /// Replays record `index`: a presented frame goes to `sink` at once,
+    /// then the record's [`Step`]; also returns the driver's answer.
+    pub fn step(&mut self, index: usize, r: &Record, sink: &mut dyn Sink) -> Option<Answer> {
+        self.reason = None;
         let status = |ddrval: u32| {
             Some(Answer {
                 ddrval,
@@ -355,7 +474,7 @@ impl Replayer {
                         self.surfaces.insert(*handle, h);
                         status(self.fill(h, init))
                     }
-                    Err(e) => status(e.ddrval()),
+                    Err(e) => status(self.refused(&e)),
                 },
             },
             Record::DestroySurface { handle, .. } => {
@@ -363,7 +482,7 @@ impl Replayer {
                 if r.is_ok() {
                     self.surfaces.remove(handle);
                 }
-                status(ok_or(r))
+                status(self.ok_or(r))
             }
             Record::Lock {
                 handle,
@@ -387,7 +506,7 @@ impl Replayer {
                         .map(|_| ()),
                     LockApi::LockLevel => self.driver.lock_level(h, *face, *level).map(|_| ()),
                 };
-                status(ok_or(r))
+                status(self.ok_or(r))
             }
             Record::Unlock {
                 handle,
@@ -403,7 +522,8 @@ impl Replayer {
                 } else {
                     self.write_plane(h, *face, *level, *offset, bytes)
                 };
-                let u = ok_or(self.driver.unlock(h));
+                let u = self.driver.unlock(h);
+                let u = self.ok_or(u);
                 status(if u != codes::D3D_OK { u } else { w })
             }
             Record::ContextCreate {
@@ -419,7 +539,10 @@ impl Replayer {
                         self.context_order.push(*handle);
                         status(codes::D3D_OK)
                     }
-                    Err(e) => status(Driver::context_create_ddrval(&e)),
+                    Err(e) => {
+                        self.refused(&e);
+                        status(Driver::context_create_ddrval(&e))
+                    }
                 }
             }
             Record::ContextDestroy { handle, .. } => {
@@ -430,7 +553,10 @@ impl Replayer {
                 }
                 status(match r {
                     Ok(()) => codes::D3D_OK,
-                    Err(_) => codes::D3DHAL_CONTEXT_BAD,
+                    Err(e) => {
+                        self.refused(&e);
+                        codes::D3DHAL_CONTEXT_BAD
+                    }
                 })
             }
             Record::DrawPrimitives2 { call, .. } => Some(self.dp2(call)),
@@ -475,10 +601,10 @@ impl Replayer {
                 };
                 match r {
                     Ok(()) => {
-                        let f = self.frame(index, *handle, h);
+                        let f = self.frame(FrameKind::Presented, index, *handle, h);
                         let checksum = f.as_ref().map_or(0, |f| f.checksum);
                         if let Some(f) = f {
-                            self.out.frames.push(f);
+                            sink.frame(f);
                         }
                         Some(Answer {
                             ddrval: codes::D3D_OK,
@@ -486,7 +612,7 @@ impl Replayer {
                             ..Answer::default()
                         })
                     }
-                    Err(e) => status(e.ddrval()),
+                    Err(e) => status(self.refused(&e)),
                 }
             }
             Record::CompleteFlips => {
@@ -505,7 +631,8 @@ impl Replayer {
                 ..
             } => {
                 let key = (*enable != 0).then_some((*low, *high));
-                status(ok_or(self.driver.set_color_key(self.s(*handle), key)))
+                let r = self.driver.set_color_key(self.s(*handle), key);
+                status(self.ok_or(r))
             }
             Record::DxVersion { version } => {
                 self.driver.notify_dx_version(*version);
@@ -530,13 +657,13 @@ impl Replayer {
             Record::RenderContextCreate { handle, engine, .. } => {
                 match crate::observer::engine_of(*engine) {
                     None => status(codes::E_INVALIDARG),
-                    Some(e) => {
-                        let r = self.driver.render_context_create(e);
-                        if let Ok(h) = r {
+                    Some(e) => match self.driver.render_context_create(e) {
+                        Ok(h) => {
                             self.render_contexts.insert(*handle, h);
+                            status(codes::D3D_OK)
                         }
-                        status(crate::observer::ddrval(&r))
-                    }
+                        Err(e) => status(self.refused(&e)),
+                    },
                 }
             }
             Record::RenderContextDestroy { handle, .. } => {
@@ -545,19 +672,39 @@ impl Replayer {
                 if r.is_ok() {
                     self.render_contexts.remove(handle);
                 }
-                status(ok_or(r))
+                status(self.ok_or(r))
             }
         };
+        let mut differences = Vec::new();
         if let (Some(rec), Some(got)) = (r.answer(), ans.as_ref()) {
             for detail in compare(r, rec, got) {
-                self.out.differences.push(Difference {
+                differences.push(Difference {
                     record: index,
                     call: r.name(),
                     detail,
                 });
             }
         }
-        self.out.answers.push(ans.clone());
+        let refusal = ans
+            .as_ref()
+            .filter(|a| a.ddrval != codes::D3D_OK)
+            .map(|a| Refusal {
+                record: index,
+                call: r.name(),
+                ddrval: a.ddrval,
+                error_offset: a.error_offset,
+                reason: self
+                    .reason
+                    .take()
+                    .unwrap_or_else(|| codes::format_hresult(a.ddrval)),
+                recorded: r.answer().is_some_and(|rec| rec.ddrval == a.ddrval),
+            });
+        sink.step(Step {
+            index,
+            answer: ans.clone(),
+            refusal,
+            differences,
+        });
         ans
     }
 
@@ -604,6 +751,9 @@ impl Replayer {
         d.ddrval = c.vertex_size;
         self.driver.draw_primitives2(&mut d);
         let (ddrval, error_offset, flags) = (d.ddrval, d.dw_error_offset, d.dw_flags);
+        if ddrval != codes::D3D_OK {
+            self.reason = self.driver.last_error().map(|f| f.error.to_string());
+        }
         Answer {
             ddrval,
             error_offset,
@@ -651,8 +801,8 @@ impl Replayer {
         crate::observer::submit_answer(&rd, hr)
     }
 
-    /// Ends the replay: captures each live context's render target.
-    pub fn finish(mut self, records: usize) -> Replay {
+    /// Ends the replay: hands each live context's render target to `sink`.
+    pub fn finish(mut self, records: usize, sink: &mut dyn Sink) {
         for rec in self.context_order.clone() {
             let live = self.c(rec);
             let Ok(ctx) = self.driver.context(live) else {
@@ -664,11 +814,10 @@ impl Replayer {
                 .iter()
                 .find(|(_, v)| **v == rt)
                 .map_or(rt, |(k, _)| *k);
-            if let Some(f) = self.frame(records, recorded, rt) {
-                self.out.finals.push(f);
+            if let Some(f) = self.frame(FrameKind::Final, records, recorded, rt) {
+                sink.frame(f);
             }
         }
-        self.out
     }
 }
 
@@ -738,17 +887,45 @@ fn compare(r: &Record, rec: &Answer, got: &Answer) -> Vec<String> {
     d
 }
 
-/// Replays a whole capture; `progress(done, total)` is called after each
-/// record.
+/// Replays a whole capture into `sink`: each presented frame as it is
+/// presented, each record's [`Step`], then the final render targets.
+pub fn replay_into(c: &Capture, threads: usize, sink: &mut dyn Sink) -> Result<(), DeviceError> {
+    let mut r = Replayer::new(threads)?;
+    for (i, rec) in c.records.iter().enumerate() {
+        r.step(i, rec, sink);
+    }
+    r.finish(c.records.len(), sink);
+    Ok(())
+}
+
+/// Replays a whole capture and collects everything in memory (frames
+/// included: for tests and small captures; [`replay_into`] streams);
+/// `progress(done, total)` is called after each record.
 pub fn replay(
     c: &Capture,
     threads: usize,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
 ) -> Result<Replay, DeviceError> {
-    let mut r = Replayer::new(threads)?;
-    for (i, rec) in c.records.iter().enumerate() {
-        r.step(i, rec);
-        progress(i + 1, c.records.len());
+    struct Collect<P> {
+        out: Replay,
+        total: usize,
+        progress: P,
     }
-    Ok(r.finish(c.records.len()))
+    impl<P: FnMut(usize, usize)> Sink for Collect<P> {
+        fn frame(&mut self, frame: Frame) {
+            self.out.frame(frame);
+        }
+        fn step(&mut self, step: Step) {
+            let done = step.index + 1;
+            self.out.step(step);
+            (self.progress)(done, self.total);
+        }
+    }
+    let mut sink = Collect {
+        out: Replay::default(),
+        total: c.records.len(),
+        progress,
+    };
+    replay_into(c, threads, &mut sink)?;
+    Ok(sink.out)
 }

@@ -22,6 +22,10 @@ use softhal_wire::DecodeOptions;
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// How the message of a [`TextError`] for a cut ends
+/// ([`from_text_prefix`]).
+pub const CUT: &str = ": it was cut";
+
 /// The directive that starts every text capture.
 pub const DIRECTIVE: &str = ".capture";
 
@@ -634,12 +638,16 @@ struct Parser<'a> {
     lines: Vec<Line<'a>>,
     pos: usize,
     base: Option<&'a Path>,
+    /// A block (`dp2`, `.vertices`, `submit`) reached the end of the input
+    /// before its `.end`: the input was cut inside it.
+    ran_out: bool,
 }
 
 impl<'a> Parser<'a> {
     fn next_line(&mut self) -> Option<&Line<'a>> {
         let l = self.lines.get(self.pos);
         self.pos += 1;
+        self.ran_out |= l.is_none();
         l
     }
 
@@ -677,6 +685,7 @@ impl<'a> Parser<'a> {
             out.extend_from_slice(&vertex::parse_row(&layout, &items).map_err(err)?);
             self.pos += 1;
         }
+        self.ran_out = true;
         Err(TextError {
             line: self.lines.last().map_or(1, |l| l.no),
             message: "missing .end".into(),
@@ -1239,15 +1248,32 @@ impl<'a> Parser<'a> {
 }
 
 /// Parses a text capture. `base` is the directory `png=` paths are relative
-/// to (`None`: the current directory).
+/// to (`None`: the current directory). A capture that was cut
+/// ([`from_text_prefix`]) is an error.
 pub fn from_text(src: &str, base: Option<&Path>) -> Result<Capture, TextError> {
+    match from_text_prefix(src, base)? {
+        (c, None) => Ok(c),
+        (_, Some(cut)) => Err(cut),
+    }
+}
+
+/// Parses a text capture that may have been cut: every complete record
+/// before the cut, and the cut if the text ends early — inside a line (the
+/// last line has content but no newline after it) or inside a `dp2`,
+/// `.vertices` or `submit` block (no `.end`). The text form has no end
+/// marker: a cut exactly at the end of a line reads as a shorter capture.
+/// Any other problem fails the whole load, as [`from_text`] does.
+pub fn from_text_prefix(
+    src: &str,
+    base: Option<&Path>,
+) -> Result<(Capture, Option<TextError>), TextError> {
     if src.len() as u64 > limits::MAX_CAPTURE_BYTES {
         return Err(TextError {
             line: 1,
             message: "capture too large".into(),
         });
     }
-    let lines: Vec<Line<'_>> = src
+    let mut lines: Vec<Line<'_>> = src
         .lines()
         .take(limits::MAX_TEXT_LINES + 1)
         .enumerate()
@@ -1259,10 +1285,30 @@ pub fn from_text(src: &str, base: Option<&Path>) -> Result<Capture, TextError> {
             message: "too many lines".into(),
         });
     }
+    // A last line without a newline after it was cut (the canonical form
+    // and every editor end lines with one), unless it holds nothing.
+    let mut cut_line = None;
+    if !src.is_empty() && !src.ends_with('\n') {
+        if let Some(last) = lines.last() {
+            if !matches!(lexer::parse_line(last.raw), Ok(None)) {
+                cut_line = Some(last.no);
+                lines.pop();
+            }
+        }
+    }
+    let cut_inside = |line: usize| {
+        TextError {
+        line,
+        message: format!(
+            "the capture ends inside this line (no newline after it, as every complete line has){CUT}"
+        ),
+    }
+    };
     let mut p = Parser {
         lines,
         pos: 0,
         base,
+        ran_out: false,
     };
     let mut records: Vec<Record> = Vec::new();
     let mut seen_header = false;
@@ -1309,8 +1355,20 @@ pub fn from_text(src: &str, base: Option<&Path>) -> Result<Capture, TextError> {
         if records.len() >= limits::MAX_RECORDS {
             return Err(err("too many records".into()));
         }
-        let r = p.record(no, &kw, items)?;
-        records.push(r);
+        match p.record(no, &kw, items) {
+            Ok(r) => records.push(r),
+            Err(e) if p.ran_out => {
+                let cut = TextError {
+                    line: no,
+                    message: format!("the capture ends inside this record ({}){CUT}", e.message),
+                };
+                return Ok((Capture { records }, Some(cut)));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some(line) = cut_line {
+        return Ok((Capture { records }, Some(cut_inside(line))));
     }
     if !seen_header {
         return Err(TextError {
@@ -1318,5 +1376,5 @@ pub fn from_text(src: &str, base: Option<&Path>) -> Result<Capture, TextError> {
             message: format!("a text capture starts with `{DIRECTIVE} 1`"),
         });
     }
-    Ok(Capture { records })
+    Ok((Capture { records }, None))
 }

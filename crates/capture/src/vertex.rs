@@ -91,7 +91,7 @@ fn fmt(kind: Kind, raw: u32) -> String {
 /// (a valid FVF with a non-zero stride dividing the length).
 pub fn row_layout(fvf: u32, bytes: &[u8]) -> Option<FvfLayout> {
     let l = FvfLayout::parse(fvf).ok()?;
-    (l.stride > 0 && bytes.len() % l.stride as usize == 0).then_some(l)
+    (l.stride > 0 && bytes.len().is_multiple_of(l.stride as usize)).then_some(l)
 }
 
 /// One `vertex ...` line (without newline) per vertex of `bytes`.

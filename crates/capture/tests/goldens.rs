@@ -1,6 +1,6 @@
 //! Replaying every capture in `testdata/captures` gives the checked-in
-//! golden PNGs (`testdata/goldens/captures/NAME-frame-N.png` and
-//! `NAME-final-N.png`, per-channel tolerance 2) and the checked-in FNV-1a 64
+//! golden PNGs (`testdata/goldens/captures/NAME-frame-0001.png` and
+//! `NAME-final-0001.png`: the capture's name and `softhal render`'s file name, per-channel tolerance 2) and the checked-in FNV-1a 64
 //! checksums (`testdata/goldens/captures/checksums.txt`, exact), at 1 and
 //! at 3 threads, with every recorded answer matched.
 //!
@@ -68,12 +68,12 @@ fn every_capture_replays_to_its_goldens() {
             .frames
             .iter()
             .enumerate()
-            .map(|(i, f)| (format!("{name}-frame-{}", i + 1), f))
+            .map(|(i, f)| (golden_key(&name, f, i), f))
             .chain(
                 r1.finals
                     .iter()
                     .enumerate()
-                    .map(|(i, f)| (format!("{name}-final-{}", i + 1), f)),
+                    .map(|(i, f)| (golden_key(&name, f, i), f)),
             )
             .collect::<Vec<_>>();
         let threaded: Vec<u64> = r3
@@ -105,4 +105,12 @@ fn every_capture_replays_to_its_goldens() {
         }
         std::fs::write(sums_path, out).unwrap();
     }
+}
+
+/// The golden of the `i`-th (0-based) image of its kind: the capture's
+/// name, then the file name `softhal render` gives the image, without
+/// `.png`.
+fn golden_key(name: &str, f: &softhal_capture::Frame, i: usize) -> String {
+    let file = f.kind.file_name(i + 1);
+    format!("{name}-{}", file.trim_end_matches(".png"))
 }

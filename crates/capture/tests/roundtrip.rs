@@ -114,7 +114,9 @@ fn text_conveniences_and_errors() {
         ),
     ];
     for (src, line, msg) in bad {
-        let e = text::from_text(src, None).unwrap_err();
+        // Every line of a complete text capture ends with a newline (a last
+        // line without one was cut: `text::from_text_prefix`).
+        let e = text::from_text(&format!("{src}\n"), None).unwrap_err();
         assert_eq!(e.line, line, "{src}: {e}");
         assert!(e.message.contains(msg), "{src}: {e}");
     }
@@ -134,7 +136,7 @@ fn png_texels_are_converted_to_the_surface_format() {
             .unwrap();
     }
     let c = text::from_text(
-        ".capture 1\nsurface 1 texture format=D3DFMT_A8R8G8B8 png=t.png\nsurface 2 texture format=D3DFMT_R5G6B5 png=t.png",
+        ".capture 1\nsurface 1 texture format=D3DFMT_A8R8G8B8 png=t.png\nsurface 2 texture format=D3DFMT_R5G6B5 png=t.png\n",
         Some(&dir),
     )
     .unwrap();
@@ -150,7 +152,7 @@ fn png_texels_are_converted_to_the_surface_format() {
     let rep = softhal_capture::replay(&c, 1, |_, _| {}).unwrap();
     assert!(rep.answers.iter().all(|a| a.as_ref().unwrap().ddrval == 0));
     let e = text::from_text(
-        ".capture 1\nsurface 1 texture format=D3DFMT_A8R8G8B8 png=missing.png",
+        ".capture 1\nsurface 1 texture format=D3DFMT_A8R8G8B8 png=missing.png\n",
         Some(&dir),
     )
     .unwrap_err();

@@ -25,6 +25,7 @@
 //! 0xFF8099B3). Lines are drawn with LASTPIXEL = FALSE, matching the
 //! reference rasterizer's line rule.
 
+use serde_json::json;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -51,13 +52,13 @@ pub enum WorkloadSel {
     /// full-screen Gouraud quads.
     #[value(name = "W2", alias = "w2")]
     W2,
-    /// W2 + bilinear texture (needs Pipeline II).
+    /// W2 + bilinear texture.
     #[value(name = "W3", alias = "w3")]
     W3,
-    /// W3 + blending (needs Pipeline II).
+    /// W3 + blending.
     #[value(name = "W4", alias = "w4")]
     W4,
-    /// W2 + depth LESS_EQUAL + vertex fog (fog needs Pipeline II).
+    /// W2 + depth LESS_EQUAL + vertex fog.
     #[value(name = "W5", alias = "w5")]
     W5,
     /// 30-pixel lines.
@@ -86,7 +87,7 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value = "all")]
     pub workload: WorkloadSel,
     /// Rasterizer threads (1 = everything on the calling thread).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = crate::DEFAULT_THREADS)]
     pub threads: usize,
     /// One JSON object per line instead of a table.
     #[arg(long)]
@@ -104,7 +105,7 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value = "dp2")]
     pub path: BenchPath,
     /// Discard and redo batches during which other processes used more
-    /// than 0.1 core (WORKLOADS.md); `--noise-control false` to disable.
+    /// than 0.1 core; `--noise-control false` to disable.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub noise_control: bool,
     /// Write the last frame of each workload as `<dir>/<W>.png`.
@@ -469,8 +470,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let mut status = ExitCode::SUCCESS;
     for w in list {
         match measure(w, args) {
-            Ok(v) => {
+            Ok(mut v) => {
                 if args.json {
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert("ok".into(), true.into());
+                    }
                     println!("{v}");
                 } else {
                     let num =
@@ -490,8 +494,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 }
             }
             Err(e) => {
-                eprintln!("softhal bench: {}: {e}", spec(w).name);
-                status = ExitCode::from(1);
+                let name = spec(w).name;
+                let m = format!("bench: {name}: {e}");
+                status = crate::fail(args.json, 1, "bench", &m, json!({ "workload": name }));
             }
         }
     }

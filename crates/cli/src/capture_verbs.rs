@@ -6,11 +6,16 @@
 //! and checksums (`render`), counts (`info`), the other form of the capture
 //! (`asm` / `disasm`), a verdict (`validate`); text or `--json` on stdout,
 //! one-line errors on stderr naming the file, the record and the byte
-//! offset (binary) or line (text). Exit codes: 0 ok, 1 invalid capture or
-//! (`render --check`) answers that differ, 2 usage or I/O error.
+//! offset (binary) or line (text). `render` streams: each image is written
+//! as the replay presents it and its pixels dropped, so its memory is the
+//! capture's live surfaces, not its length; a cut capture replays every
+//! complete record before the cut, then reports the cut. Exit codes: 0 ok,
+//! 1 invalid or cut capture, (`render`) a call the driver refused that the
+//! capture did not record as refused, (`render --check`) answers that
+//! differ; 2 usage or I/O error.
 
 use serde_json::{json, Value};
-use softhal_capture::{self as capture, info, Capture};
+use softhal_capture::{self as capture, info, replay, Capture, FrameKind};
 use softhal_wire::names::codes;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -26,12 +31,20 @@ pub struct RenderArgs {
     #[arg(short, long, value_name = "DIR", default_value = ".")]
     pub output: PathBuf,
     /// Rasterizer threads (0 or 1: the calling thread).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = crate::DEFAULT_THREADS)]
     pub threads: usize,
     /// Compare the driver's answers with the recorded ones; exit 1 on any
     /// difference.
     #[arg(long)]
     pub check: bool,
+    /// Exit 0 even when the driver refused calls the capture did not
+    /// record as refused (they are still reported).
+    #[arg(long)]
+    pub allow_refused: bool,
+    /// Exit 0 for a cut capture whose complete records replayed (the cut
+    /// is still reported).
+    #[arg(long)]
+    pub allow_truncated: bool,
     /// No progress bar and no per-frame lines (errors and differences are
     /// still reported).
     #[arg(long)]
@@ -51,9 +64,28 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
-fn io_error(msg: &str) -> ExitCode {
-    eprintln!("softhal: {msg}");
-    ExitCode::from(2)
+fn io_error(json_out: bool, msg: &str) -> ExitCode {
+    crate::fail(json_out, 2, "io", msg, Value::Null)
+}
+
+/// Where a capture load failed, for `--json` (`record` and `error_offset`
+/// for the binary form, `line` for the text form).
+fn load_error_detail(e: &capture::AnyLoadError) -> Value {
+    match e {
+        capture::AnyLoadError::Binary(b) => json!({ "record": b.record, "error_offset": b.offset }),
+        capture::AnyLoadError::Text(t) => json!({ "line": t.line }),
+        capture::AnyLoadError::NotACapture => Value::Null,
+    }
+}
+
+fn invalid_capture(json_out: bool, path: &Path, e: &capture::AnyLoadError) -> ExitCode {
+    let kind = if e.is_cut() {
+        "cut_capture"
+    } else {
+        "invalid_capture"
+    };
+    let m = format!("{}: invalid capture: {e}", path.display());
+    crate::fail(json_out, 1, kind, &m, load_error_detail(e))
 }
 
 /// True if the file exists and starts like a capture (either form).
@@ -74,47 +106,58 @@ pub fn is_capture_file(path: &Path) -> bool {
     capture::text::is_text_capture(&text)
 }
 
-/// Loads a capture, reporting errors as the verbs do (1 invalid, 2 I/O).
-fn load(path: &Path) -> Result<Capture, ExitCode> {
+/// Loads a capture that may have been cut, reporting other errors as the
+/// verbs do (1 invalid, 2 I/O).
+fn load_prefix(path: &Path, json_out: bool) -> Result<capture::Loaded, ExitCode> {
     let meta = std::fs::metadata(path)
-        .map_err(|e| io_error(&format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| io_error(json_out, &format!("cannot read {}: {e}", path.display())))?;
     if meta.len() > capture::limits::MAX_CAPTURE_BYTES {
-        eprintln!(
+        let m = format!(
             "{}: invalid capture: {} bytes exceed the limit of {}",
             path.display(),
             meta.len(),
             capture::limits::MAX_CAPTURE_BYTES
         );
-        return Err(ExitCode::from(1));
+        return Err(crate::fail(json_out, 1, "invalid_capture", &m, Value::Null));
     }
     let bytes = std::fs::read(path)
-        .map_err(|e| io_error(&format!("cannot read {}: {e}", path.display())))?;
-    capture::load(&bytes, path.parent()).map_err(|e| {
-        eprintln!("{}: invalid capture: {e}", path.display());
-        ExitCode::from(1)
-    })
+        .map_err(|e| io_error(json_out, &format!("cannot read {}: {e}", path.display())))?;
+    capture::load_prefix(&bytes, path.parent()).map_err(|e| invalid_capture(json_out, path, &e))
 }
 
-/// `softhal disasm CAPTURE`: the canonical text form on stdout.
-pub fn disasm(path: &Path) -> ExitCode {
-    match load(path) {
+/// Loads a whole capture (a cut is an error).
+fn load(path: &Path, json_out: bool) -> Result<Capture, ExitCode> {
+    match load_prefix(path, json_out)? {
+        capture::Loaded { capture, cut: None } => Ok(capture),
+        capture::Loaded { cut: Some(e), .. } => Err(invalid_capture(json_out, path, &e)),
+    }
+}
+
+/// `softhal disasm CAPTURE`: the canonical text form on stdout (`--json`:
+/// `{"ok": true, "records": N, "text": ...}`).
+pub fn disasm(path: &Path, json_out: bool) -> ExitCode {
+    match load(path, json_out) {
         Ok(c) => {
-            print!("{}", capture::text::to_text(&c));
+            let text = capture::text::to_text(&c);
+            if json_out {
+                println!(
+                    "{}",
+                    json!({ "ok": true, "records": c.records.len(), "text": text })
+                );
+            } else {
+                print!("{text}");
+            }
             ExitCode::SUCCESS
         }
         Err(code) => code,
     }
 }
 
-/// `softhal asm CAPTURE.txt -o CAPTURE.bin`.
-pub fn asm(path: &Path, output: &Path) -> ExitCode {
-    let c = match load(path) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    match std::fs::write(output, capture::binary::encode(&c)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => io_error(&format!("cannot write {}: {e}", output.display())),
+/// `softhal asm CAPTURE.txt -o CAPTURE.bin` (stdout without `-o`).
+pub fn asm(path: &Path, output: Option<&Path>) -> ExitCode {
+    match load(path, false) {
+        Ok(c) => crate::dp2::write_output(output, &capture::binary::encode(&c)),
+        Err(code) => code,
     }
 }
 
@@ -122,14 +165,9 @@ pub fn asm(path: &Path, output: &Path) -> ExitCode {
 /// not decode are listed (they may be deliberate: the recorded answer says
 /// what the driver made of them) but do not make the capture invalid.
 pub fn validate(path: &Path, json_out: bool) -> ExitCode {
-    let c = match load(path) {
+    let c = match load(path, json_out) {
         Ok(c) => c,
-        Err(code) => {
-            if json_out {
-                println!("{}", json!({ "valid": false }));
-            }
-            return code;
-        }
+        Err(code) => return code,
     };
     let s = info::summarize(&c);
     if json_out {
@@ -140,7 +178,7 @@ pub fn validate(path: &Path, json_out: bool) -> ExitCode {
             .collect();
         println!(
             "{}",
-            json!({ "valid": true, "capture": true, "records": s.records, "malformed_streams": malformed })
+            json!({ "ok": true, "valid": true, "capture": true, "records": s.records, "malformed_streams": malformed })
         );
     } else {
         println!(
@@ -161,7 +199,7 @@ pub fn validate(path: &Path, json_out: bool) -> ExitCode {
 
 /// `softhal info CAPTURE`.
 pub fn info(a: &InfoArgs) -> ExitCode {
-    let c = match load(&a.capture) {
+    let c = match load(&a.capture, a.json) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -182,6 +220,7 @@ pub fn info(a: &InfoArgs) -> ExitCode {
         println!(
             "{}",
             json!({
+                "ok": true,
                 "records": s.records,
                 "calls": s.calls,
                 "surfaces": s.surfaces,
@@ -238,63 +277,58 @@ fn write_png(path: &Path, f: &capture::replay::Frame) -> Result<(), String> {
     w.finish().map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// `softhal render`.
-pub fn render(a: &RenderArgs) -> ExitCode {
-    let c = match load(&a.capture) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    if let Err(e) = std::fs::create_dir_all(&a.output) {
-        return io_error(&format!("cannot create {}: {e}", a.output.display()));
-    }
-    // The progress bar appears only once the replay has run for a second,
-    // and never with --quiet or when stdout is not a terminal.
-    let show_bar = !a.quiet && !a.json && std::io::stdout().is_terminal();
-    let start = Instant::now();
-    let mut bar: Option<indicatif::ProgressBar> = None;
-    let result = capture::replay(&c, a.threads, |done, total| {
-        if !show_bar {
+/// The sink of `render`: writes each image as the replay produces it and
+/// drops its pixels; keeps the lists that are reported at the end.
+struct RenderSink<'a> {
+    a: &'a RenderArgs,
+    presented: usize,
+    finals: usize,
+    images: Vec<Value>,
+    differences: Vec<replay::Difference>,
+    refusals: Vec<replay::Refusal>,
+    /// The first PNG that could not be written (the replay goes on; no
+    /// further images are written).
+    write_error: Option<String>,
+    progress: Progress,
+}
+
+impl replay::Sink for RenderSink<'_> {
+    fn frame(&mut self, f: replay::Frame) {
+        let n = match f.kind {
+            FrameKind::Presented => {
+                self.presented += 1;
+                self.presented
+            }
+            FrameKind::Final => {
+                self.finals += 1;
+                self.finals
+            }
+        };
+        self.progress.frame(self.presented);
+        if self.write_error.is_some() {
             return;
         }
-        if bar.is_none() && start.elapsed() > Duration::from_secs(1) {
-            let b = indicatif::ProgressBar::new(total as u64);
-            b.set_message("replaying");
-            bar = Some(b);
+        let path = self.a.output.join(f.kind.file_name(n));
+        if let Err(e) = write_png(&path, &f) {
+            self.write_error = Some(e);
+            return;
         }
-        if let Some(b) = &bar {
-            b.set_position(done as u64);
+        let kind = match f.kind {
+            FrameKind::Presented => "frame",
+            FrameKind::Final => "final",
+        };
+        if !self.a.json && !self.a.quiet {
+            self.progress.println(&format!(
+                "{kind} {n}: record {} surface {:#x} {}x{} fnv1a64={:016x} {}",
+                f.record,
+                f.surface,
+                f.width,
+                f.height,
+                f.checksum,
+                path.display()
+            ));
         }
-    });
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let r = match result {
-        Ok(r) => r,
-        Err(e) => return io_error(&format!("cannot start the driver: {e}")),
-    };
-    let mut images = Vec::new();
-    for (i, f) in r.frames.iter().enumerate() {
-        images.push((
-            "frame",
-            i + 1,
-            a.output.join(format!("frame-{:04}.png", i + 1)),
-            f,
-        ));
-    }
-    for (i, f) in r.finals.iter().enumerate() {
-        images.push((
-            "final",
-            i + 1,
-            a.output.join(format!("final-{}.png", i + 1)),
-            f,
-        ));
-    }
-    let mut listed = Vec::new();
-    for (kind, n, path, f) in &images {
-        if let Err(e) = write_png(path, f) {
-            return io_error(&format!("cannot write {e}"));
-        }
-        listed.push(json!({
+        self.images.push(json!({
             "kind": kind,
             "index": n,
             "record": f.record,
@@ -304,52 +338,211 @@ pub fn render(a: &RenderArgs) -> ExitCode {
             "checksum": format!("{:016x}", f.checksum),
             "png": path.display().to_string(),
         }));
-        if !a.json && !a.quiet {
-            println!(
-                "{kind} {n}: record {} surface {:#x} {}x{} fnv1a64={:016x} {}",
-                f.record,
-                f.surface,
-                f.width,
-                f.height,
-                f.checksum,
-                path.display()
-            );
+    }
+
+    fn step(&mut self, step: replay::Step) {
+        self.progress.record(step.index + 1);
+        self.refusals.extend(step.refusal);
+        self.differences.extend(step.differences);
+    }
+}
+
+/// `render`'s progress bar on stderr: the frames presented of those the
+/// capture presents (records replayed for a capture that presents none),
+/// the record being replayed, elapsed time and ETA. It appears once the
+/// replay has run for a second, never with `--quiet` or `--json`, and only
+/// on a terminal.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    enabled: bool,
+    start: Instant,
+    records: usize,
+    frames: u64,
+    done: usize,
+    presented: usize,
+}
+
+impl Progress {
+    fn new(enabled: bool, records: usize, frames: u64) -> Self {
+        Progress {
+            bar: None,
+            enabled: enabled && std::io::stderr().is_terminal(),
+            start: Instant::now(),
+            records,
+            frames,
+            done: 0,
+            presented: 0,
         }
     }
-    let differ = a.check && !r.differences.is_empty();
+    fn record(&mut self, done: usize) {
+        self.done = done;
+        if self.enabled && self.bar.is_none() && self.start.elapsed() > Duration::from_secs(1) {
+            let (len, unit) = if self.frames > 0 {
+                (self.frames, "frames")
+            } else {
+                (self.records as u64, "records")
+            };
+            let pos = if self.frames > 0 {
+                self.presented
+            } else {
+                self.done
+            };
+            let b = indicatif::ProgressBar::new(len)
+                .with_position(pos as u64)
+                .with_message(format!("record {}/{}", self.done, self.records))
+                .with_elapsed(self.start.elapsed());
+            b.set_style(
+                indicatif::ProgressStyle::with_template(&format!(
+                    "replaying [{{bar:30}}] {{pos}}/{{len}} {unit} ({{msg}}), {{elapsed}} elapsed, ETA {{eta}}"
+                ))
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            self.bar = Some(b);
+        }
+        self.draw();
+    }
+    fn frame(&mut self, presented: usize) {
+        self.presented = presented;
+        self.draw();
+    }
+    fn draw(&self) {
+        if let Some(b) = &self.bar {
+            let pos = if self.frames > 0 {
+                self.presented
+            } else {
+                self.done
+            };
+            b.set_position(pos as u64);
+            b.set_message(format!("record {}/{}", self.done, self.records));
+        }
+    }
+    fn println(&self, line: &str) {
+        match &self.bar {
+            Some(b) => b.suspend(|| println!("{line}")),
+            None => println!("{line}"),
+        }
+    }
+    fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// `softhal render`: replays the capture (every complete record of a cut
+/// one), writing each image as it is produced.
+pub fn render(a: &RenderArgs) -> ExitCode {
+    let capture::Loaded { capture: c, cut } = match load_prefix(&a.capture, a.json) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    if let Err(e) = std::fs::create_dir_all(&a.output) {
+        return io_error(
+            a.json,
+            &format!("cannot create {}: {e}", a.output.display()),
+        );
+    }
+    let frames = info::summarize(&c).frames;
+    let mut sink = RenderSink {
+        a,
+        presented: 0,
+        finals: 0,
+        images: Vec::new(),
+        differences: Vec::new(),
+        refusals: Vec::new(),
+        write_error: None,
+        progress: Progress::new(!a.quiet && !a.json, c.records.len(), frames),
+    };
+    let result = capture::replay_into(&c, a.threads, &mut sink);
+    sink.progress.finish();
+    if let Err(e) = result {
+        return crate::fail(
+            a.json,
+            2,
+            "driver",
+            &format!("cannot start the driver: {e}"),
+            Value::Null,
+        );
+    }
+    if let Some(e) = &sink.write_error {
+        return io_error(a.json, &format!("cannot write {e}"));
+    }
+    let name = a.capture.display();
+    // Refusals the capture recorded as refused are what it shows; the
+    // others mean the replay did not do what the capture did.
+    let unexpected = sink.refusals.iter().filter(|r| !r.recorded).count();
+    let differ = a.check && !sink.differences.is_empty();
+    let failed =
+        differ || (unexpected > 0 && !a.allow_refused) || (cut.is_some() && !a.allow_truncated);
+    for r in &sink.refusals {
+        let offset = if r.call == "dp2" {
+            format!(" at dwErrorOffset {}", r.error_offset)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "{name}: record {} ({}) refused{}: {}{offset}: {}",
+            r.record,
+            r.call,
+            if r.recorded { " as recorded" } else { "" },
+            codes::format_hresult(r.ddrval),
+            r.reason
+        );
+    }
+    if a.check {
+        for d in &sink.differences {
+            eprintln!("{name}: record {} ({}): {}", d.record, d.call, d.detail);
+        }
+    }
+    if let Some(e) = &cut {
+        eprintln!(
+            "{name}: cut capture: replayed the {} complete record(s) before the cut; {e}",
+            c.records.len()
+        );
+    }
     if a.json {
-        let diffs: Vec<Value> = r
+        let diffs: Vec<Value> = sink
             .differences
             .iter()
             .map(|d| json!({ "record": d.record, "call": d.call, "detail": d.detail }))
             .collect();
+        let refusals: Vec<Value> = sink
+            .refusals
+            .iter()
+            .map(|r| {
+                json!({
+                    "record": r.record,
+                    "call": r.call,
+                    "ddrval": codes::format_hresult(r.ddrval),
+                    "error_offset": r.error_offset,
+                    "reason": r.reason,
+                    "recorded": r.recorded,
+                })
+            })
+            .collect();
+        let cut_json = cut
+            .as_ref()
+            .map(|e| crate::error_json("cut_capture", &e.to_string(), load_error_detail(e)));
         println!(
             "{}",
             json!({
-                "images": listed,
+                "ok": !failed,
+                "images": sink.images,
+                "records": c.records.len(),
                 "checked": a.check,
                 "differences": if a.check { diffs } else { Vec::new() },
-                "ok": !differ,
+                "refusals": refusals,
+                "cut": cut_json,
             })
         );
-    } else if a.check {
-        for d in &r.differences {
-            eprintln!(
-                "{}: record {} ({}): {}",
-                a.capture.display(),
-                d.record,
-                d.call,
-                d.detail
-            );
-        }
-        if !differ && !a.quiet {
-            println!(
-                "check: all {} recorded answer(s) match",
-                c.records.iter().filter(|r| r.answer().is_some()).count()
-            );
-        }
+    } else if a.check && sink.differences.is_empty() && !a.quiet {
+        println!(
+            "check: all {} recorded answer(s) match",
+            c.records.iter().filter(|r| r.answer().is_some()).count()
+        );
     }
-    if differ {
+    if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

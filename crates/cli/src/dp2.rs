@@ -5,7 +5,8 @@
 //! address alignment. Out: text or JSON on stdout, one-line errors on
 //! stderr naming the file, the byte offset and the command. With no
 //! `D3dParseUnknownCommand` host here, an unknown opcode ends the walk as an
-//! error of kind `unknown_opcode`.
+//! error of kind `unknown_opcode`. With `--json` the byte offset of a
+//! stream error is `error_offset` (as `dwErrorOffset`), in an `error` object.
 
 use serde_json::{json, Value};
 use softhal_wire::text::{self, Disassembly};
@@ -36,14 +37,36 @@ pub struct StreamArgs {
 pub struct AsmArgs {
     /// DP2 assembly source (see docs/dp2-assembly.md).
     pub file: PathBuf,
-    /// Where to write the command bytes.
+    /// Where to write the command bytes (default: stdout, unless it is a
+    /// terminal).
     #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
 }
 
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("softhal: {msg}");
-    ExitCode::from(2)
+/// Writes an assembled file to `output`, or to stdout when there is none
+/// (refused on a terminal: the bytes are binary).
+pub fn write_output(output: Option<&std::path::Path>, bytes: &[u8]) -> ExitCode {
+    use std::io::{IsTerminal, Write};
+    let written = match output {
+        Some(path) => {
+            std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None if std::io::stdout().is_terminal() => {
+            Err("the output is binary: give -o FILE or redirect stdout to a file".to_string())
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(bytes).and_then(|()| out.flush()) {
+                // A closed pipe is the reader's choice (see `main`).
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                r => r.map_err(|e| format!("cannot write to stdout: {e}")),
+            }
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(m) => crate::fail(false, 2, "io", &m, Value::Null),
+    }
 }
 
 /// `--fvf` takes hex (with or without `0x`, so `44` is 0x44) or `D3DFVF_` names.
@@ -65,8 +88,16 @@ struct Input {
 }
 
 fn load(a: &StreamArgs) -> Result<Input, ExitCode> {
-    let bytes = std::fs::read(&a.file)
-        .map_err(|e| usage_error(&format!("cannot read {}: {e}", a.file.display())))?;
+    let usage_error = |m: &str| crate::fail(a.json, 2, "usage", m, Value::Null);
+    let bytes = std::fs::read(&a.file).map_err(|e| {
+        crate::fail(
+            a.json,
+            2,
+            "io",
+            &format!("cannot read {}: {e}", a.file.display()),
+            Value::Null,
+        )
+    })?;
     let fvf = match &a.fvf {
         None => None,
         Some(s) => {
@@ -90,12 +121,11 @@ fn load(a: &StreamArgs) -> Result<Input, ExitCode> {
 }
 
 fn error_json(e: &DecodeError) -> Value {
-    json!({
-        "offset": e.offset,
-        "opcode": e.opcode,
-        "kind": e.kind.code(),
-        "message": e.to_string(),
-    })
+    crate::error_json(
+        e.kind.code(),
+        &e.to_string(),
+        json!({ "error_offset": e.offset, "opcode": e.opcode }),
+    )
 }
 
 fn human_error(file: &std::path::Path, e: &DecodeError) -> String {
@@ -141,7 +171,14 @@ pub fn disasm(a: &StreamArgs) -> ExitCode {
             }
         }
         let failed = error.is_some();
-        let out = json!({ "commands": commands, "error": error.as_ref().map(error_json) });
+        if let Some(e) = &error {
+            eprintln!("{}", human_error(&a.file, e));
+        }
+        let out = json!({
+            "ok": !failed,
+            "commands": commands,
+            "error": error.as_ref().map(error_json),
+        });
         println!("{out}");
         return if failed {
             ExitCode::from(1)
@@ -171,7 +208,7 @@ pub fn validate(a: &StreamArgs) -> ExitCode {
             if a.json {
                 println!(
                     "{}",
-                    json!({ "valid": true, "commands": cmds.len(), "bytes": input.bytes.len() })
+                    json!({ "ok": true, "valid": true, "commands": cmds.len(), "bytes": input.bytes.len() })
                 );
             } else {
                 println!(
@@ -185,17 +222,12 @@ pub fn validate(a: &StreamArgs) -> ExitCode {
         }
         Err(e) => {
             if a.json {
-                let mut v = error_json(&e);
-                if let Some(obj) = v.as_object_mut() {
-                    obj.insert("valid".into(), json!(false));
-                    if let Some(off) = obj.remove("offset") {
-                        obj.insert("error_offset".into(), off);
-                    }
-                }
-                println!("{v}");
-            } else {
-                eprintln!("{}", human_error(&a.file, &e));
+                println!(
+                    "{}",
+                    json!({ "ok": false, "valid": false, "error": error_json(&e) })
+                );
             }
+            eprintln!("{}", human_error(&a.file, &e));
             ExitCode::from(1)
         }
     }
@@ -203,9 +235,19 @@ pub fn validate(a: &StreamArgs) -> ExitCode {
 
 /// `softhal asm`.
 pub fn asm(a: &AsmArgs) -> ExitCode {
-    let src = match std::fs::read_to_string(&a.file) {
+    let raw = match std::fs::read(&a.file) {
         Ok(s) => s,
-        Err(e) => return usage_error(&format!("cannot read {}: {e}", a.file.display())),
+        Err(e) => {
+            let m = format!("cannot read {}: {e}", a.file.display());
+            return crate::fail(false, 2, "io", &m, Value::Null);
+        }
+    };
+    let Ok(src) = String::from_utf8(raw) else {
+        let m = format!(
+            "{}: not DP2 assembly (binary input; `softhal disasm` lists a command buffer)",
+            a.file.display()
+        );
+        return crate::fail(false, 1, "not_text", &m, Value::Null);
     };
     let bytes = match text::assemble(&src) {
         Ok(b) => b,
@@ -214,8 +256,5 @@ pub fn asm(a: &AsmArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if let Err(e) = std::fs::write(&a.output, &bytes) {
-        return usage_error(&format!("cannot write {}: {e}", a.output.display()));
-    }
-    ExitCode::SUCCESS
+    write_output(a.output.as_deref(), &bytes)
 }

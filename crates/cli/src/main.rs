@@ -5,11 +5,16 @@
 //! verdicts, benchmark figures, replayed frames. Exit codes: 0 success, 1
 //! the input is invalid (a stream or capture that does not parse, a
 //! benchmark that failed, a replay whose answers differ under `--check`),
-//! 2 usage or I/O error. Every verb's `--help` carries an example.
+//! 2 usage or I/O error. Every verb's `--help` carries an example. Every
+//! verb that takes `--json` prints one JSON object on stdout in every
+//! outcome: on failure `{"ok": false, "error": {"kind", "message", ...}}`
+//! ([`fail`]), where a byte offset is always `error_offset`. A closed
+//! stdout (`softhal ... | head`) ends the verb quietly ([`quiet_on_broken_pipe`]).
 
 #![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
+use serde_json::{json, Value};
 use std::process::ExitCode;
 
 mod bench;
@@ -21,9 +26,18 @@ mod noise;
 mod soak;
 mod workloads;
 
+/// Rasterizer threads of every verb that renders, unless `--threads` says
+/// otherwise (0 or 1: the calling thread).
+pub const DEFAULT_THREADS: usize = 2;
+
 /// softhal: a memory-safe software Direct3D HAL (DP2 command streams → pixels).
 #[derive(Parser, Debug)]
-#[command(name = "softhal", version, about, long_about = None)]
+#[command(
+    name = "softhal",
+    version,
+    about = "softhal: a memory-safe software Direct3D HAL (DP2 command streams → pixels)",
+    long_about = None
+)]
 struct Cli {
     #[command(subcommand)]
     command: Verb,
@@ -40,13 +54,13 @@ enum Verb {
     /// Check that every command of a DP2 command buffer parses (or that a
     /// capture loads).
     #[command(
-        after_help = "Example:\n  softhal validate frame.bin --fvf D3DFVF_XYZRHW|D3DFVF_DIFFUSE --json\n  softhal validate testdata/captures/gouraud-strip.shcap.txt\n\nExit status: 0 valid, 1 invalid (the error names the byte offset), 2 usage or I/O error."
+        after_help = "Example:\n  softhal validate frame.bin --fvf 'D3DFVF_XYZRHW|D3DFVF_DIFFUSE' --json\n  softhal validate testdata/captures/gouraud-strip.shcap.txt\n\nExit status: 0 valid, 1 invalid (the error names the byte offset), 2 usage or I/O error."
     )]
     Validate(dp2::StreamArgs),
     /// Assemble DP2 assembly text (.dp2s) into a raw command buffer (a text
     /// capture into a binary capture).
     #[command(
-        after_help = "Example:\n  softhal asm testdata/dp2/all-opcodes.dp2s -o all.bin\n  softhal asm testdata/captures/gouraud-strip.shcap.txt -o strip.shcap"
+        after_help = "Example:\n  softhal asm testdata/dp2/all-opcodes.dp2s -o all.bin\n  softhal asm testdata/captures/gouraud-strip.shcap.txt -o strip.shcap\n  softhal asm testdata/dp2/all-opcodes.dp2s > all.bin"
     )]
     Asm(dp2::AsmArgs),
     /// Render the built-in scene through the full DP2 path to a PNG.
@@ -55,7 +69,7 @@ enum Verb {
     /// Replay a capture: write every presented frame and each context's
     /// final render target as PNG, print FNV-1a 64 checksums.
     #[command(
-        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n\nExit status: 0 ok, 1 invalid capture or (--check) an answer differs from the recorded one, 2 usage or I/O error."
+        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n\nImages: out/frame-0001.png … for each Flip / Present in order, out/final-0001.png … for each live context's render target at the end.\n\nExit status: 0 ok, 1 invalid or cut capture, a call the driver refused that the capture did not record as refused (unless --allow-refused), or (--check) an answer that differs from the recorded one, 2 usage or I/O error."
     )]
     Render(capture_verbs::RenderArgs),
     /// Summarize a capture: calls, DP2 commands per opcode, surfaces, errors.
@@ -63,7 +77,8 @@ enum Verb {
         after_help = "Example:\n  softhal info testdata/captures/malformed-call.shcap.txt --json"
     )]
     Info(capture_verbs::InfoArgs),
-    /// Run the W1–W6 benchmark workloads (shared/bench/WORKLOADS.md).
+    /// Run the W1–W6 benchmark workloads and compare with llvmpipe (see the
+    /// README, "Benchmarks").
     #[command(after_help = "Example:\n  softhal bench --workload W1 --threads 2 --json")]
     Bench(bench::BenchArgs),
     /// Load-test one driver with several contexts: valid, mutated and
@@ -74,17 +89,62 @@ enum Verb {
     Soak(soak::SoakArgs),
 }
 
+/// A verb's failure: one line on stderr (`softhal: MESSAGE`) and, with
+/// `json`, `{"ok": false, "error": {"kind": KIND, "message": MESSAGE,
+/// ...detail}}` on stdout. `code`: 1 invalid input, 2 usage or I/O.
+pub fn fail(json_out: bool, code: u8, kind: &str, message: &str, detail: Value) -> ExitCode {
+    eprintln!("softhal: {message}");
+    if json_out {
+        println!(
+            "{}",
+            json!({ "ok": false, "error": error_json(kind, message, detail) })
+        );
+    }
+    ExitCode::from(code)
+}
+
+/// The `error` object of every verb's JSON: kind, message, and the
+/// fields of `detail` (an object: `error_offset`, `line`, `record`, ...).
+pub fn error_json(kind: &str, message: &str, detail: Value) -> Value {
+    let mut e = json!({ "kind": kind, "message": message });
+    if let (Some(e), Value::Object(d)) = (e.as_object_mut(), detail) {
+        e.extend(d);
+    }
+    e
+}
+
+/// Output to a closed pipe (`softhal disasm big.bin | head`) ends the
+/// process quietly with status 0, as Unix tools do, instead of the panic
+/// `println!` raises (the Rust runtime ignores SIGPIPE, so the write fails
+/// with `BrokenPipe`). Other panics keep the default report.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     match cli.command {
         Verb::Disasm(a) if capture_verbs::is_capture_file(&a.file) => {
-            capture_verbs::disasm(&a.file)
+            capture_verbs::disasm(&a.file, a.json)
         }
         Verb::Validate(a) if capture_verbs::is_capture_file(&a.file) => {
             capture_verbs::validate(&a.file, a.json)
         }
         Verb::Asm(a) if capture_verbs::is_capture_file(&a.file) => {
-            capture_verbs::asm(&a.file, &a.output)
+            capture_verbs::asm(&a.file, a.output.as_deref())
         }
         Verb::Disasm(a) => dp2::disasm(&a),
         Verb::Validate(a) => dp2::validate(&a),
@@ -94,5 +154,103 @@ fn main() -> ExitCode {
         Verb::Bench(a) => bench::run(&a),
         Verb::Soak(a) => soak::run(&a),
         Verb::Demo(a) => demo::run(&a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Splits one example line as a POSIX shell would (quotes, no
+    /// expansions); `None` if it holds an unquoted `|`, `;` or `&` (a
+    /// `D3DFVF_A|D3DFVF_B` pasted unquoted is a pipe into a command named
+    /// D3DFVF_B). A `>` redirection ends the arguments.
+    fn shell_words(line: &str) -> Option<Vec<String>> {
+        let mut words = Vec::new();
+        let mut cur: Option<String> = None;
+        let mut quote = None;
+        for ch in line.chars() {
+            match (quote, ch) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), c) => cur.get_or_insert_with(String::new).push(c),
+                (None, '\'' | '"') => {
+                    quote = Some(ch);
+                    cur.get_or_insert_with(String::new);
+                }
+                (None, '|' | ';' | '&') => return None,
+                (None, '>') => break,
+                (None, c) if c.is_whitespace() => words.extend(cur.take()),
+                (None, c) => cur.get_or_insert_with(String::new).push(c),
+            }
+        }
+        words.extend(cur.take());
+        Some(words)
+    }
+
+    /// Every example of every verb's `--help`, pasted into a shell, is one
+    /// softhal command whose arguments parse.
+    #[test]
+    fn every_help_example_parses_as_pasted() {
+        let mut cmd = Cli::command();
+        let mut seen = 0;
+        for sub in cmd.get_subcommands_mut() {
+            let help = sub.render_long_help().to_string();
+            let examples = help
+                .lines()
+                .skip_while(|l| !l.starts_with("Example"))
+                .skip(1)
+                .take_while(|l| l.starts_with("  "))
+                .map(str::trim);
+            for line in examples {
+                let words = shell_words(line).unwrap_or_else(|| {
+                    panic!("{}: unquoted shell operator in {line:?}", sub.get_name())
+                });
+                assert_eq!(words.first().map(String::as_str), Some("softhal"), "{line}");
+                if let Err(e) = Cli::try_parse_from(&words) {
+                    panic!("{line:?} does not parse: {e}");
+                }
+                seen += 1;
+            }
+        }
+        assert!(seen >= 8, "{seen} examples");
+    }
+
+    /// Every verb that takes `--threads` defaults to `DEFAULT_THREADS`.
+    #[test]
+    fn every_threads_option_has_the_one_default() {
+        let cmd = Cli::command();
+        let defaults: Vec<(String, Vec<String>)> = cmd
+            .get_subcommands()
+            .filter_map(|sub| {
+                let arg = sub.get_arguments().find(|a| a.get_id() == "threads")?;
+                let d = arg
+                    .get_default_values()
+                    .iter()
+                    .map(|v| v.to_string_lossy().to_string())
+                    .collect();
+                Some((sub.get_name().to_string(), d))
+            })
+            .collect();
+        let names: Vec<&str> = defaults.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["demo", "render", "bench", "soak"]);
+        for (name, d) in &defaults {
+            assert_eq!(d, &[DEFAULT_THREADS.to_string()], "{name}");
+        }
+    }
+
+    /// The top-level help names every verb.
+    #[test]
+    fn the_top_level_help_lists_every_verb() {
+        let help = Cli::command().render_long_help().to_string();
+        for verb in [
+            "disasm", "validate", "asm", "demo", "render", "info", "bench", "soak",
+        ] {
+            assert!(help.contains(&format!("  {verb} ")), "{verb}: {help}");
+        }
+        assert!(
+            !help.contains("disasm, asm, validate, bench, demo"),
+            "{help}"
+        );
     }
 }

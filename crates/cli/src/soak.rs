@@ -27,6 +27,17 @@
 //! Resident memory is read from `/proc/self/statm` after set-up and at the
 //! end; after the churn objects and every context are destroyed the
 //! driver's surface and context counts must be back to their baseline.
+//!
+//! At every canary check the replay oracle runs too: a capture presenting
+//! one render target `REPLAY_PRESENTS` times is cut at a random byte of its
+//! binary form; the cut must be reported, the records before it must be
+//! the capture's own, and they must replay with every presented frame
+//! handed over at its Present, before the next record runs (frames
+//! stream: a replay holds no frame list, so its memory does not grow with
+//! the capture's length).
+//!
+//! Progress (seconds, iterations, calls, panics and unexpected answers so
+//! far) is shown on stderr when it is a terminal and `--json` is not given.
 //! This is a tool, not a timed test: nothing asserts on speed.
 
 use crate::workloads::SplitMix64;
@@ -34,6 +45,7 @@ use clap::Args;
 use softhal_device::{DrawPrimitives2Data, Driver, Format};
 use softhal_wire::names::codes;
 use softhal_wire::DecodeOptions;
+use std::io::IsTerminal;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -48,7 +60,7 @@ pub struct SoakArgs {
     #[arg(long, default_value_t = 4)]
     pub contexts: usize,
     /// Renderer threads of the driver (0 or 1: the calling thread).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = crate::DEFAULT_THREADS)]
     pub threads: usize,
     /// Seed of the stream choices and mutations.
     #[arg(long, default_value_t = 1)]
@@ -154,8 +166,16 @@ pub struct Report {
     pub p99_us: u64,
     /// Slowest call, microseconds.
     pub max_us: u64,
-    /// Every check passed.
-    pub pass: bool,
+    /// Replay-oracle runs (a cut capture replayed, at each canary check).
+    pub replay_checks: u64,
+    /// Replay-oracle runs that failed: a cut not reported, records that
+    /// are not the capture's own, or a frame not handed over at its
+    /// Present (must be 0).
+    pub replay_failures: u64,
+    /// The first replay-oracle failure, described.
+    pub first_replay_failure: Option<String>,
+    /// Every check passed (`ok`, as in every verb's JSON).
+    pub ok: bool,
 }
 
 /// Resident set size in KiB (`/proc/self/statm`; 0 where unavailable).
@@ -255,6 +275,71 @@ fn valid_templates() -> Vec<(Vec<u8>, usize)> {
         t("CREATEQUERY { dwQueryID=9 QueryType=D3DQUERYTYPE_OCCLUSION }\nISSUEQUERY { dwQueryID=9 dwFlags=D3DISSUE_BEGIN }\nTRIANGLELIST count=2 wVStart=0\nDELETEQUERY { dwQueryID=9 }\n", 6),
         t("INDEXEDTRIANGLELIST { wV1=0 wV2=1 wV3=2 wFlags=0x700 } { wV1=2 wV2=3 wV3=0 wFlags=0x700 }\n", 4),
     ]
+}
+
+/// Presents of the replay oracle's capture.
+const REPLAY_PRESENTS: usize = 40;
+
+/// The replay oracle's capture: a cleared 64 × 64 target presented
+/// `REPLAY_PRESENTS` times, in binary form.
+fn replay_capture() -> Vec<u8> {
+    let mut src = String::from(
+        ".capture 1\nsurface 0x1 render_target format=D3DFMT_X8R8G8B8 width=64 height=64\ncontext 0x10 target=0x1\nclear2 context=0x10 flags=D3DCLEAR_TARGET color=0xFF336699 rects=[0 0 64 64]\n",
+    );
+    for _ in 0..REPLAY_PRESENTS {
+        src.push_str("present 0x1\n");
+    }
+    softhal_capture::text::from_text(&src, None)
+        .map(|c| softhal_capture::binary::encode(&c))
+        .unwrap_or_default()
+}
+
+/// One run of the replay oracle on `bytes` cut at `cut`: `Err` describes
+/// the first broken promise.
+pub fn replay_oracle(bytes: &[u8], cut: usize, threads: usize) -> Result<(), String> {
+    use softhal_capture::{replay, Sink};
+    let whole = softhal_capture::load(bytes, None).map_err(|e| format!("whole: {e}"))?;
+    let part = bytes.get(..cut).ok_or("cut past the end")?;
+    let loaded =
+        softhal_capture::load_prefix(part, None).map_err(|e| format!("cut at {cut}: {e}"))?;
+    if (cut < bytes.len()) != loaded.cut.is_some() {
+        return Err(format!("cut at {cut} of {}: not reported", bytes.len()));
+    }
+    let n = loaded.capture.records.len();
+    if whole.records.get(..n) != Some(loaded.capture.records.as_slice()) {
+        return Err(format!(
+            "cut at {cut}: the {n} records kept are not the capture's"
+        ));
+    }
+    /// Checks that each frame arrives before the next record runs.
+    struct Streaming {
+        steps: usize,
+        error: Option<String>,
+    }
+    impl Sink for Streaming {
+        fn frame(&mut self, f: replay::Frame) {
+            if f.kind == replay::FrameKind::Presented && f.record != self.steps {
+                self.error.get_or_insert(format!(
+                    "the frame of record {} arrived after {} record(s)",
+                    f.record, self.steps
+                ));
+            }
+        }
+        fn step(&mut self, step: replay::Step) {
+            self.steps = step.index + 1;
+        }
+    }
+    let mut sink = Streaming {
+        steps: 0,
+        error: None,
+    };
+    softhal_capture::replay_into(&loaded.capture, threads, &mut sink)
+        .map_err(|e| format!("driver: {e}"))?;
+    match sink.error {
+        Some(e) => Err(e),
+        None if sink.steps != n => Err(format!("{} of {n} records replayed", sink.steps)),
+        None => Ok(()),
+    }
 }
 
 /// The canary: a fixed scene on its own context.
@@ -479,7 +564,7 @@ impl Soak {
         let tex = self.driver.create_texture(Format::A8R8G8B8, w, w, 0);
         let vb = self
             .driver
-            .create_vertex_buffer(256, self.rng.next_u64() % 2 == 0);
+            .create_vertex_buffer(256, self.rng.next_u64().is_multiple_of(2));
         let (tex, vb) = match (tex, vb) {
             (Ok(t), Ok(v)) => (t, v),
             _ => {
@@ -518,6 +603,19 @@ impl Soak {
                 Err(e) => self.unexpected(format!("context recreation failed: {e}")),
             }
             self.report.context_recreations += 1;
+        }
+    }
+
+    /// One run of the replay oracle, cut at a random byte past the magic
+    /// (a shorter prefix is not recognisable as a capture).
+    fn replay_check(&mut self, bytes: &[u8], threads: usize) {
+        let magic = softhal_capture::binary::MAGIC.len();
+        let span = bytes.len().saturating_sub(magic) as u64 + 1;
+        let cut = magic + (self.rng.next_u64() % span) as usize;
+        self.report.replay_checks += 1;
+        if let Err(e) = replay_oracle(bytes, cut, threads) {
+            self.report.replay_failures += 1;
+            self.report.first_replay_failure.get_or_insert(e);
         }
     }
 
@@ -577,6 +675,16 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
     let reference = s.canary().unwrap_or_default();
     s.report.rss_start_kib = rss_kib();
     s.report.rss_peak_kib = s.report.rss_start_kib;
+    let replay_bytes = replay_capture();
+    let bar = (!a.json && std::io::stderr().is_terminal()).then(|| {
+        let b = indicatif::ProgressBar::new(a.seconds);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("soak [{bar:30}] {pos}/{len} s, {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b
+    });
     let start = Instant::now();
     let budget = Duration::from_secs(a.seconds);
     let mut i = 0u64;
@@ -596,10 +704,18 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
             }
         }
         i += 1;
-        if i % RECREATE_EVERY == 0 {
+        if i.is_multiple_of(RECREATE_EVERY) {
             s.recreate_tainted();
         }
-        if i % CANARY_EVERY == 0 {
+        if i.is_multiple_of(CANARY_EVERY) {
+            s.replay_check(&replay_bytes, a.threads);
+            if let Some(b) = &bar {
+                b.set_position(start.elapsed().as_secs().min(a.seconds));
+                b.set_message(format!(
+                    "{i} iterations, {} calls, {} panics, {} unexpected answers",
+                    s.report.calls, s.report.panics, s.report.unexpected_status
+                ));
+            }
             s.report.canary_checks += 1;
             if s.canary().as_ref() != Some(&reference) {
                 s.report.canary_mismatches += 1;
@@ -611,11 +727,15 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
             }
         }
     }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let elapsed = start.elapsed().as_secs_f64();
     s.report.canary_checks += 1;
     if s.canary().as_ref() != Some(&reference) {
         s.report.canary_mismatches += 1;
     }
+    s.replay_check(&replay_bytes, a.threads);
     s.report.rss_end_kib = rss_kib();
     s.report.rss_peak_kib = s.report.rss_peak_kib.max(s.report.rss_end_kib);
 
@@ -643,10 +763,11 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
     r.p50_us = s.hist.quantile(0.5);
     r.p99_us = s.hist.quantile(0.99);
     r.max_us = s.hist.max;
-    r.pass = r.panics == 0
+    r.ok = r.panics == 0
         && r.unexpected_status == 0
         && r.canary_mismatches == 0
         && r.churn_leaks == 0
+        && r.replay_failures == 0
         && r.objects_back_to_baseline;
     Ok(r)
 }
@@ -661,8 +782,8 @@ pub fn run(a: &SoakArgs) -> ExitCode {
     let r = match r {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("softhal soak: {e}");
-            return ExitCode::from(2);
+            let m = format!("soak: set-up failed: {e}");
+            return crate::fail(a.json, 2, "setup", &m, serde_json::Value::Null);
         }
     };
     if a.json {
@@ -688,6 +809,13 @@ pub fn run(a: &SoakArgs) -> ExitCode {
             println!("first unexpected answer: {u}");
         }
         println!(
+            "replay oracle: {} cut captures replayed, {} failures",
+            r.replay_checks, r.replay_failures
+        );
+        if let Some(u) = &r.first_replay_failure {
+            println!("first replay failure: {u}");
+        }
+        println!(
             "rss: {} KiB → {} KiB at half time → {} KiB ({:+} KiB in all, {:+} KiB in the second half; peak {} KiB)",
             r.rss_start_kib, r.rss_half_kib, r.rss_end_kib, r.rss_growth_kib, r.rss_growth_second_half_kib, r.rss_peak_kib
         );
@@ -696,9 +824,9 @@ pub fn run(a: &SoakArgs) -> ExitCode {
             r.surfaces_baseline, r.surfaces_end, r.contexts_end, r.gpu_contexts_baseline, r.gpu_contexts_end,
             r.allocations_baseline, r.allocations_end, r.register_shadows_end
         );
-        println!("{}", if r.pass { "PASS" } else { "FAIL" });
+        println!("{}", if r.ok { "PASS" } else { "FAIL" });
     }
-    if r.pass {
+    if r.ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -744,6 +872,22 @@ mod tests {
         ] {
             assert!(!asm(&src).is_empty(), "{src}");
         }
+    }
+
+    /// A cut anywhere past the magic of the oracle's capture is reported,
+    /// keeps the capture's own records and replays them streaming; the
+    /// whole capture replays all of its 43 records (surface, context,
+    /// Clear2, 40 presents).
+    #[test]
+    fn the_replay_oracle_holds_at_every_cut() {
+        let bytes = replay_capture();
+        assert!(!bytes.is_empty());
+        let magic = softhal_capture::binary::MAGIC.len();
+        for cut in magic..=bytes.len() {
+            replay_oracle(&bytes, cut, 1).unwrap_or_else(|e| panic!("cut {cut}: {e}"));
+        }
+        let whole = softhal_capture::load(&bytes, None).expect("loads");
+        assert_eq!(whole.records.len(), 3 + REPLAY_PRESENTS);
     }
 
     /// The smoke test of the tool: a one-second run, every JSON field
@@ -794,13 +938,16 @@ mod tests {
             "p50_us",
             "p99_us",
             "max_us",
-            "pass",
+            "replay_checks",
+            "replay_failures",
+            "ok",
         ] {
             assert!(v.get(field).is_some(), "missing field {field}");
         }
         assert_eq!(r.panics, 0);
         assert!(r.iterations > 0 && r.calls >= r.iterations);
         assert!(r.canary_checks >= 1);
-        assert!(r.pass, "{r:?}");
+        assert!(r.replay_checks >= 1);
+        assert!(r.ok, "{r:?}");
     }
 }

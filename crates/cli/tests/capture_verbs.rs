@@ -27,6 +27,13 @@ fn tmp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// `softhal render CAPTURE -o DIR EXTRA...`.
+fn render(capture: &str, dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["render", capture, "-o", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    softhal(&args)
+}
+
 fn text(o: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&o.stdout).to_string(),
@@ -53,7 +60,7 @@ fn render_writes_pngs_and_checksums_and_checks_answers() {
     assert_eq!(images.len(), 2);
     assert_eq!(images[0]["checksum"].as_str().unwrap().len(), 16);
     assert!(dir.join("frame-0001.png").exists());
-    assert!(dir.join("final-1.png").exists());
+    assert!(dir.join("final-0001.png").exists());
     // Human output: one line per image with the checksum.
     let o = softhal(&[
         "render",
@@ -170,7 +177,7 @@ fn invalid_captures_exit_1_with_record_and_offset_io_errors_exit_2() {
     b.truncate(b.len() - 12); // drop the END record
     let cut = tmp("cut.shcap");
     std::fs::write(&cut, &b).unwrap();
-    for verb in ["render", "info", "disasm", "validate"] {
+    for verb in ["info", "disasm", "validate"] {
         let o = softhal(&[verb, cut.to_str().unwrap()]);
         let (_, err) = text(&o);
         assert_eq!(o.status.code(), Some(1), "{verb}: {err}");
@@ -199,4 +206,101 @@ fn every_capture_verb_has_help_with_an_example() {
         assert!(out.contains("Example:"), "{verb}");
         assert!(out.contains("capture"), "{verb}: {out}");
     }
+}
+
+/// A capture cut inside its last record: `render` replays every complete
+/// record before the cut (gouraud-strip: surface, command buffer, context,
+/// the DP2 call; the cut record is its Present), writes what they produce
+/// (no presented frame, the context's final render target), reports the
+/// cut with the record and byte offset, and exits 1 — 0 with
+/// `--allow-truncated`.
+#[test]
+fn render_replays_a_cut_capture_up_to_the_cut_and_reports_it() {
+    // The binary form, on stdout.
+    let mut b = softhal(&["asm", &repo("testdata/captures/gouraud-strip.shcap.txt")]).stdout;
+    // Walk the record headers (16-byte file header; each record: type u16,
+    // flags u16, length u32, payload) to the last one before END (12
+    // bytes): the PRESENT. Keep 2 bytes of it.
+    let end = b.len() - 12;
+    let mut present = 16;
+    while present
+        + 8
+        + (u32::from_le_bytes(b[present + 4..present + 8].try_into().unwrap()) as usize)
+        < end
+    {
+        present += 8 + u32::from_le_bytes(b[present + 4..present + 8].try_into().unwrap()) as usize;
+    }
+    b.truncate(present + 2);
+    let cut = tmp("cut.shcap");
+    std::fs::write(&cut, &b).unwrap();
+    let dir = tmp("out");
+    let o = render(cut.to_str().unwrap(), &dir, &["--json"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ok"], false);
+    let records = v["records"].as_u64().unwrap();
+    assert_eq!(v["cut"]["kind"], "cut_capture");
+    assert_eq!(v["cut"]["record"].as_u64(), Some(records));
+    assert_eq!(v["cut"]["error_offset"].as_u64(), Some(present as u64));
+    let images = v["images"].as_array().unwrap();
+    assert_eq!(images.len(), 1, "{out}");
+    assert_eq!(images[0]["kind"], "final");
+    assert!(dir.join("final-0001.png").exists());
+    assert!(err.contains("cut capture: replayed the"), "{err}");
+    assert!(err.contains(&format!("byte offset {present}")), "{err}");
+    let o = render(
+        cut.to_str().unwrap(),
+        &dir,
+        &["--allow-truncated", "--quiet"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o).1);
+}
+
+/// The driver refusing calls the capture did not record as refused makes
+/// `render` exit 1 and name each call with the driver's reason; recorded
+/// refusals (malformed-call: its second DP2 call) do not.
+#[test]
+fn render_reports_refused_calls_with_the_drivers_reason() {
+    // Record 3 draws vertices 5–7 of 3; record 4 is a render target 0
+    // pixels wide (see the file).
+    let capture = repo("testdata/refused/out-of-range.shcap.txt");
+    let dir = tmp("out");
+    let o = render(&capture, &dir, &["--json"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ok"], false);
+    let r = &v["refusals"][0];
+    // Vertices 5, 6, 7 of a 3-vertex buffer: D3DERR_COMMAND_UNPARSED at
+    // the command (dwErrorOffset 0).
+    assert_eq!(r["record"], 3);
+    assert_eq!(r["call"], "dp2");
+    assert_eq!(r["ddrval"], "D3DERR_COMMAND_UNPARSED");
+    assert_eq!(r["error_offset"], 0);
+    assert!(
+        r["reason"]
+            .as_str()
+            .unwrap()
+            .contains("vertex index = 7 is out of range"),
+        "{r}"
+    );
+    assert!(err.contains("record 3 (dp2) refused: D3DERR_COMMAND_UNPARSED at dwErrorOffset 0: vertex index = 7 is out of range"), "{err}");
+    assert_eq!(v["refusals"][1]["record"], 4);
+    assert_eq!(v["refusals"][1]["call"], "surface");
+    let o = render(&capture, &dir, &["--allow-refused", "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o).1);
+    let o = render(
+        &repo("testdata/captures/malformed-call.shcap.txt"),
+        &dir,
+        &["--quiet"],
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "record 4 (dp2) refused as recorded: D3DERR_COMMAND_UNPARSED at dwErrorOffset 22"
+        ),
+        "{err}"
+    );
 }

@@ -94,9 +94,9 @@ fn a_truncated_stream_is_reported_at_the_cut_command() {
     assert_eq!(o.status.code(), Some(1));
     let v = json(&o);
     assert_eq!(v["valid"], false);
-    assert_eq!(v["error_offset"], 0x28);
-    assert_eq!(v["opcode"], 8);
-    assert_eq!(v["kind"], "truncated_payload");
+    assert_eq!(v["error"]["error_offset"], 0x28);
+    assert_eq!(v["error"]["opcode"], 8);
+    assert_eq!(v["error"]["kind"], "truncated_payload");
 
     let o = softhal(&["validate", cut.to_str().unwrap(), "--fvf", "0x44"]);
     assert_eq!(o.status.code(), Some(1));
@@ -112,7 +112,7 @@ fn a_truncated_stream_is_reported_at_the_cut_command() {
     assert_eq!(o.status.code(), Some(1));
     let v = json(&o);
     assert_eq!(v["commands"].as_array().unwrap().len(), 4);
-    assert_eq!(v["error"]["offset"], 0x28);
+    assert_eq!(v["error"]["error_offset"], 0x28);
     assert_eq!(v["error"]["kind"], "truncated_payload");
 }
 
@@ -124,10 +124,13 @@ fn unknown_opcodes_end_the_walk() {
     assert_eq!(o.status.code(), Some(1));
     let v = json(&o);
     assert_eq!(
-        (v["error_offset"].as_u64(), v["kind"].as_str()),
+        (
+            v["error"]["error_offset"].as_u64(),
+            v["error"]["kind"].as_str()
+        ),
         (Some(12), Some("unknown_opcode"))
     );
-    assert_eq!(v["opcode"], 200);
+    assert_eq!(v["error"]["opcode"], 200);
 }
 
 #[test]

@@ -26,7 +26,7 @@ pub enum ShaderKind {
 }
 
 fn dwords(bytes: &[u8]) -> Result<Vec<u32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(DeviceError::BadShader("size is not a multiple of 4"));
     }
     if bytes.len() as u64 > u64::from(limits::MAX_SHADER_BYTES) {
@@ -429,7 +429,7 @@ pub fn parse_decl9(elements: &[[u32; 6]]) -> Result<Decl9> {
         }
         if offset
             .checked_add(size)
-            .map_or(true, |end| end > limits::MAX_STREAM_STRIDE)
+            .is_none_or(|end| end > limits::MAX_STREAM_STRIDE)
         {
             return Err(DeviceError::BadValue {
                 what: "D3DVERTEXELEMENT9.Offset",

@@ -923,7 +923,7 @@ mod x86 {
         matches!(level.format, F::A8R8G8B8 | F::X8R8G8B8)
             && w >= 1
             && h >= 1
-            && i.row_pitch % 4 == 0
+            && i.row_pitch.is_multiple_of(4)
             && (h - 1)
                 .checked_mul(i.row_pitch)
                 .and_then(|v| v.checked_add(w * 4))

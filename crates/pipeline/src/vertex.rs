@@ -932,7 +932,7 @@ pub(crate) fn fetch<const N: usize>(
             pass,
             cs,
             ncs,
-            vs.lighting.as_ref().map_or(true, |l| l.local_viewer),
+            vs.lighting.as_ref().is_none_or(|l| l.local_viewer),
         );
         *out = crate::texgen::transform_tex_coords(g, ts.flags, &ts.matrix).v;
     }

@@ -72,7 +72,7 @@ fn jittered_grid(seed: u64) -> Vec<V> {
             let ac_ok = area(a, b, c) > 0.0 && area(a, c, d) > 0.0;
             let bd_ok = area(a, b, d) > 0.0 && area(b, c, d) > 0.0;
             let use_ac = if ac_ok && bd_ok {
-                rng.next() % 2 == 0
+                rng.next().is_multiple_of(2)
             } else {
                 ac_ok
             };
@@ -82,7 +82,7 @@ fn jittered_grid(seed: u64) -> Vec<V> {
                 [[a, b, d], [b, c, d]]
             };
             for mut t in tris {
-                if rng.next() % 2 == 0 {
+                if rng.next().is_multiple_of(2) {
                     t.swap(1, 2);
                 }
                 for (x, y) in t {

@@ -1079,7 +1079,7 @@ impl Kmd {
                 "CommandOffset beyond CommandLength",
             ));
         }
-        if rd.command_offset % 4 != 0 || rd.command_length % 4 != 0 {
+        if !rd.command_offset.is_multiple_of(4) || !rd.command_length.is_multiple_of(4) {
             return Err(SubmitError::UserBuffer {
                 offset: rd.command_offset,
                 reason: "command range is not whole DWORDs",
@@ -1265,8 +1265,9 @@ impl Kmd {
                 });
             }
             let at = pl.patch_offset as usize;
-            let inside =
-                at >= start && at % 4 == 0 && at.checked_add(4).is_some_and(|e| e <= dma.len());
+            let inside = at >= start
+                && at.is_multiple_of(4)
+                && at.checked_add(4).is_some_and(|e| e <= dma.len());
             if !inside {
                 return Err(SubmitError::UserBuffer {
                     offset: pl.patch_offset,
@@ -1549,7 +1550,7 @@ impl Kmd {
             .iter()
             .map(|(h, c)| (*h, c.executed))
             .collect();
-        let done = |sim: &BTreeMap<u32, u64>, c: u32, f: u64| sim.get(&c).map_or(true, |x| *x >= f);
+        let done = |sim: &BTreeMap<u32, u64>, c: u32, f: u64| sim.get(&c).is_none_or(|x| *x >= f);
         let mut subs: Vec<(Engine, Queued)> = Vec::new();
         loop {
             if until.is_some_and(|(c, f)| done(&sim, c, f)) {
@@ -1849,7 +1850,7 @@ impl ExecState {
                 }
                 op::FENCE_WAIT => {
                     let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
-                    self.ctxs.get(&a(0)).map_or(true, |c| c.executed >= f)
+                    self.ctxs.get(&a(0)).is_none_or(|c| c.executed >= f)
                 }
                 op::FENCE_SIGNAL => {
                     let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
