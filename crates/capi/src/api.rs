@@ -151,12 +151,16 @@ pub unsafe extern "C" fn softhal_surface_create(
     }
     // SAFETY: checked non-null and aligned.
     unsafe { out.write(std::ptr::null_mut()) };
-    // SAFETY: checked non-null and aligned; plain data.
+    // SAFETY: checked non-null and aligned; dwSize is the first field. The
+    // rest is read only once dwSize says the host's structure is whole (a
+    // host built against another layout may pass fewer bytes).
+    let size = unsafe { std::ptr::addr_of!((*desc).dwSize).read() };
+    if size as usize != core::mem::size_of::<SOFTHAL_SURFACE_DESC>() {
+        return INVALIDARG;
+    }
+    // SAFETY: as above, and dwSize covers the whole structure; plain data.
     let want = unsafe { desc.read() };
     run(|| {
-        if want.dwSize as usize != core::mem::size_of::<SOFTHAL_SURFACE_DESC>() {
-            return Err(INVALIDARG);
-        }
         let drv = driver_of(driver)?;
         let kind = kind_of(want.dwKind).ok_or(INVALIDARG)?;
         let sd = SurfaceDesc {

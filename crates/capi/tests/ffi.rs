@@ -597,6 +597,13 @@ fn render_cb_hands_out_the_next_buffers_and_their_sizes() {
             softhal_render_cb(d.cast(), null_mut()),
             hr(codes::E_INVALIDARG)
         );
+        let mis = (&mut r as *mut D3DDDICB_RENDER).cast::<u8>().add(4).cast();
+        for out in [null_mut(), mis] {
+            assert_eq!(
+                softhal_render_context_get_buffers(d, null_mut(), out),
+                hr(codes::E_INVALIDARG)
+            );
+        }
         assert_eq!(softhal_driver_destroy(d), OK);
     }
 }

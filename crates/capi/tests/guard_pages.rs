@@ -9,7 +9,8 @@
 //! `D3dClear2`'s `lpRects` (`dwNumRects` `D3DRECT`s), the DDI call
 //! structures themselves, softhal's own in and out structures, a capture
 //! path (up to its NUL), the output buffers of `softhal_present` and
-//! `softhal_get_last_error`, and the render callback's `D3DDDICB_RENDER`
+//! `softhal_get_last_error`, shorter versions of softhal's versioned
+//! structures (`dwSize`), and the render callback's `D3DDDICB_RENDER`
 //! (its Vista-level prefix; the command buffer and lists it submits are
 //! softhal's own, handed out to the host, so no host buffer is read). DP2 command and index data live in softhal
 //! surfaces, not in host memory; the unknown-command hook is handed
@@ -453,6 +454,37 @@ fn render_cb_touches_only_the_vista_prefix_and_no_host_buffer() {
             buf.cast(),
             "the buffers in force"
         );
+        assert_eq!(softhal_driver_destroy(d), OK);
+    }
+}
+
+/// A host built against another layout passes a shorter
+/// SOFTHAL_SURFACE_DESC / SOFTHAL_CAPS whose `dwSize` says so: softhal
+/// reads `dwSize` alone and refuses (`E_INVALIDARG`) without touching the
+/// bytes the host does not have — here the structure's last DWORD would
+/// lie in the unmapped page. (`softhal_surface_create` used to read the
+/// whole structure before looking at `dwSize`; a release build happened
+/// not to load the unused fields, so this passed there too.)
+#[test]
+fn a_shorter_structure_is_refused_after_reading_only_its_dw_size() {
+    let d = driver();
+    let mut g = Guarded::new();
+    let mut out = Guarded::new();
+    let short = size_of::<SOFTHAL_SURFACE_DESC>() - 4;
+    let mut bytes = vec![0u8; short];
+    bytes[..4].copy_from_slice(&(short as u32).to_ne_bytes());
+    // SAFETY: the pointers name `short` mapped bytes, which is all softhal
+    // may read; the out-pointer is a whole value.
+    unsafe {
+        let desc = g.place(&bytes).cast::<SOFTHAL_SURFACE_DESC>();
+        let s = out.place_value::<*mut softhal_surface>(null_mut());
+        assert_eq!(softhal_surface_create(d, desc, s), hr(codes::E_INVALIDARG));
+        assert!((*s).is_null());
+        let short = size_of::<SOFTHAL_CAPS>() - 4;
+        let mut bytes = vec![0u8; short];
+        bytes[..4].copy_from_slice(&(short as u32).to_ne_bytes());
+        let caps = g.place(&bytes).cast::<SOFTHAL_CAPS>();
+        assert_eq!(softhal_get_caps(d, caps), hr(codes::E_INVALIDARG));
         assert_eq!(softhal_driver_destroy(d), OK);
     }
 }

@@ -911,6 +911,21 @@ int main(int argc, char **argv) {
         CHECK(d.dwWidth == W && d.dwHeight == H && d.dwFormat == D3DFMT_A8R8G8B8 && d.dwHandle != 0);
     }
 
+    /* ---- a SWAPCOMMANDBUFFER rename: the description shows the new size ---- */
+    {
+        D3DHAL_DRAWPRIMITIVES2DATA sw;
+        SOFTHAL_SURFACE_DESC d;
+        memset(&sw, 0, sizeof sw);
+        sw.dwhContext = ccd.dwhContext;
+        sw.lpDDCommands = cb;
+        sw.dwFlags = D3DHALDP2_SWAPCOMMANDBUFFER | D3DHALDP2_REQCOMMANDBUFSIZE;
+        sw.dwReqCommandBufSize = 8192; /* more than the 4096 bytes it has */
+        CHECK(D3dDrawPrimitives2(&sw) == DDHAL_DRIVER_HANDLED);
+        CHECK_HR(sw.ddrval, D3D_OK);
+        CHECK_HR(softhal_surface_get_desc(cb, &d), D3D_OK);
+        CHECK(d.dwWidth == 8192);
+    }
+
     /* ---- teardown ---- */
     {
         D3DHAL_CONTEXTDESTROYDATA cdd;
