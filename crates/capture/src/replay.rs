@@ -110,9 +110,11 @@ pub struct Refusal {
     pub ddrval: u32,
     /// `dwErrorOffset` (DrawPrimitives2; 0 for other calls).
     pub error_offset: u32,
-    /// Why, in the driver's words (e.g. "vertex index 7 is out of range");
-    /// the code's name where the call reports nothing more.
-    pub reason: String,
+    /// Why, in the driver's words (e.g. "vertex index = 7 is out of range
+    /// (limit 3)"), when the call reports more than its code: not for
+    /// Clear2, ValidateTextureStageState and render-callback submissions,
+    /// whose only answer is the code.
+    pub reason: Option<String>,
     /// The capture recorded this same code for the call: the refusal is
     /// what the capture shows, not a replay failure.
     pub recorded: bool,
@@ -693,10 +695,7 @@ impl Replayer {
                 call: r.name(),
                 ddrval: a.ddrval,
                 error_offset: a.error_offset,
-                reason: self
-                    .reason
-                    .take()
-                    .unwrap_or_else(|| codes::format_hresult(a.ddrval)),
+                reason: self.reason.take(),
                 recorded: r.answer().is_some_and(|rec| rec.ddrval == a.ddrval),
             });
         sink.step(Step {

@@ -481,13 +481,16 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         } else {
             String::new()
         };
+        let reason = r
+            .reason
+            .as_ref()
+            .map_or(String::new(), |w| format!(": {w}"));
         eprintln!(
-            "{name}: record {} ({}) refused{}: {}{offset}: {}",
+            "{name}: record {} ({}) refused{}: {}{offset}{reason}",
             r.record,
             r.call,
             if r.recorded { " as recorded" } else { "" },
             codes::format_hresult(r.ddrval),
-            r.reason
         );
     }
     if a.check {

@@ -135,7 +135,26 @@ fn quiet_on_broken_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Arguments clap cannot read are a usage error like any other:
+            // in JSON too when `--json` was asked for (help and version
+            // are not errors).
+            let asked_json = std::env::args().skip(1).any(|a| a == "--json");
+            if asked_json && e.use_stderr() {
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                let m = first.strip_prefix("error: ").unwrap_or(first);
+                let detail = json!({ "usage": text });
+                println!(
+                    "{}",
+                    json!({ "ok": false, "error": error_json("usage", m, detail) })
+                );
+            }
+            e.exit()
+        }
+    };
     match cli.command {
         Verb::Disasm(a) if capture_verbs::is_capture_file(&a.file) => {
             capture_verbs::disasm(&a.file, a.json)

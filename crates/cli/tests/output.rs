@@ -121,6 +121,17 @@ fn json_errors_have_one_shape_in_every_verb() {
         assert_eq!(v["ok"], false, "{verb}: {v}");
         assert_eq!(v["error"]["error_offset"], 0, "{verb}: {v}");
     }
+    // Arguments clap cannot read (a missing CAPTURE, an unknown option).
+    for args in [
+        &["info", "--json"][..],
+        &["render", "x", "--json", "--frobnicate"],
+    ] {
+        let o = softhal(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let v = json(&o);
+        assert_eq!(v["ok"], false, "{args:?}: {v}");
+        assert_eq!(v["error"]["kind"], "usage", "{args:?}: {v}");
+    }
     // A usage error (an --fvf that does not parse) in JSON too.
     let o = softhal(&[
         "validate",
