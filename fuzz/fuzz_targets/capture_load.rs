@@ -14,7 +14,7 @@
 //!   and size: larger captures are loaded and round-tripped only).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use softhal_capture::{binary, replay, text, Capture, Record};
+use softhal_capture::{binary, replay_with_timeout, text, Capture, Record};
 
 #[path = "common/mod.rs"]
 mod common;
@@ -75,8 +75,12 @@ fuzz_target!(|data: &[u8]| {
     }
 
     if c.records.len() <= REPLAY_MAX_RECORDS && surface_bytes(&c) <= REPLAY_SURFACE_BUDGET {
-        let a = replay(&c, 1, |_, _| {}).expect("a 1-thread driver can be created");
-        let b = replay(&c, 1, |_, _| {}).expect("a 1-thread driver can be created");
+        // No GPU timeout (libFuzzer's -timeout bounds the run): a
+        // wall-clock stop would make the two replays differ.
+        let a = replay_with_timeout(&c, 1, None, |_, _| {})
+            .expect("a 1-thread driver can be created");
+        let b = replay_with_timeout(&c, 1, None, |_, _| {})
+            .expect("a 1-thread driver can be created");
         assert_eq!(
             a.answers, b.answers,
             "replays of one capture must answer alike"

@@ -57,7 +57,7 @@ pub use record::{
     SurfaceSpec,
 };
 pub use recorder::Recorder;
-pub use replay::{replay, Replay, Replayer};
+pub use replay::{replay, replay_with_timeout, Replay, Replayer};
 
 /// A capture loaded from bytes of either form.
 #[derive(Debug, thiserror::Error)]

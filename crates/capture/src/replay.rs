@@ -79,6 +79,11 @@ pub struct Replay {
     pub answers: Vec<Option<Answer>>,
     /// Differences from recorded answers.
     pub differences: Vec<Difference>,
+    /// GPU submissions the driver's watchdog stopped (each removed its
+    /// context: later calls on it answered `D3DDDIERR_DEVICEREMOVED`);
+    /// 0 unless some work ran past the timeout
+    /// ([`replay_with_timeout`]).
+    pub hangs: u64,
 }
 
 fn ok_or(r: Result<(), DeviceError>) -> u32 {
@@ -630,8 +635,12 @@ impl Replayer {
         crate::observer::submit_answer(&rd, hr)
     }
 
-    /// Ends the replay: captures each live context's render target.
+    /// Ends the replay: waits for the GPU work in flight, counts the
+    /// submissions the watchdog stopped, captures each live context's
+    /// render target.
     pub fn finish(mut self, records: usize) -> Replay {
+        self.driver.wait_for_gpu();
+        self.out.hangs = self.driver.kmd().stats().hangs;
         for rec in self.context_order.clone() {
             let live = self.c(rec);
             let Ok(ctx) = self.driver.context(live) else {
@@ -718,13 +727,34 @@ fn compare(r: &Record, rec: &Answer, got: &Answer) -> Vec<String> {
 }
 
 /// Replays a whole capture; `progress(done, total)` is called after each
-/// record.
+/// record. The driver's GPU timeout is its default
+/// (`softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS`).
 pub fn replay(
     c: &Capture,
     threads: usize,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
+) -> Result<Replay, DeviceError> {
+    run(Replayer::new(threads)?, c, progress)
+}
+
+/// [`replay`] with the time one GPU submission may run (`None`: no
+/// limit); work past it is stopped and counted in [`Replay::hangs`].
+pub fn replay_with_timeout(
+    c: &Capture,
+    threads: usize,
+    timeout: Option<std::time::Duration>,
+    progress: impl FnMut(usize, usize),
 ) -> Result<Replay, DeviceError> {
     let mut r = Replayer::new(threads)?;
+    r.driver.set_gpu_timeout(timeout);
+    run(r, c, progress)
+}
+
+fn run(
+    mut r: Replayer,
+    c: &Capture,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Replay, DeviceError> {
     for (i, rec) in c.records.iter().enumerate() {
         r.step(i, rec);
         progress(i + 1, c.records.len());

@@ -26,8 +26,13 @@ pub struct RenderArgs {
     #[arg(short, long, value_name = "DIR", default_value = ".")]
     pub output: PathBuf,
     /// Rasterizer threads (0 or 1: the calling thread).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::threads_arg)]
     pub threads: usize,
+    /// Longest time one GPU submission may run, in milliseconds (0: no
+    /// limit); work past it is stopped (its context removed) and `render`
+    /// exits 1 without writing images.
+    #[arg(long, value_name = "MS", default_value_t = softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS)]
+    pub timeout: u64,
     /// Compare the driver's answers with the recorded ones; exit 1 on any
     /// difference.
     #[arg(long)]
@@ -252,7 +257,8 @@ pub fn render(a: &RenderArgs) -> ExitCode {
     let show_bar = !a.quiet && !a.json && std::io::stdout().is_terminal();
     let start = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
-    let result = capture::replay(&c, a.threads, |done, total| {
+    let timeout = (a.timeout != 0).then(|| Duration::from_millis(a.timeout));
+    let result = capture::replay_with_timeout(&c, a.threads, timeout, |done, total| {
         if !show_bar {
             return;
         }
@@ -272,6 +278,15 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return io_error(&format!("cannot start the driver: {e}")),
     };
+    if r.hangs > 0 {
+        eprintln!(
+            "softhal: {}: GPU work ran past --timeout {} ms: {} submission(s) stopped, their context(s) removed (D3DDDIERR_DEVICEREMOVED); no images written",
+            a.capture.display(),
+            a.timeout,
+            r.hangs
+        );
+        return ExitCode::from(1);
+    }
     let mut images = Vec::new();
     for (i, f) in r.frames.iter().enumerate() {
         images.push((

@@ -4,8 +4,10 @@
 //! assembly, captures). Out: disassembly, assembled streams, validation
 //! verdicts, benchmark figures, replayed frames. Exit codes: 0 success, 1
 //! the input is invalid (a stream or capture that does not parse, a
-//! benchmark that failed, a replay whose answers differ under `--check`),
-//! 2 usage or I/O error. Every verb's `--help` carries an example.
+//! benchmark that failed, a replay whose answers differ under `--check`
+//! or whose GPU work ran past `--timeout`), 2 usage or I/O error (a
+//! `--threads` above `softhal_pipeline::limits::MAX_THREADS` included).
+//! Every verb's `--help` carries an example.
 
 #![forbid(unsafe_code)]
 
@@ -20,6 +22,19 @@ mod dp2;
 mod noise;
 mod soak;
 mod workloads;
+
+/// Parses `--threads` (every verb): 0 to
+/// `softhal_pipeline::limits::MAX_THREADS`; more is a usage error (exit
+/// 2) before anything is created.
+pub(crate) fn threads_arg(s: &str) -> Result<usize, String> {
+    let max = softhal_pipeline::limits::MAX_THREADS;
+    match s.parse::<usize>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!(
+            "expected a thread count from 0 to {max} (softhal_pipeline::limits::MAX_THREADS)"
+        )),
+    }
+}
 
 /// softhal: a memory-safe software Direct3D HAL (DP2 command streams → pixels).
 #[derive(Parser, Debug)]
@@ -55,7 +70,7 @@ enum Verb {
     /// Replay a capture: write every presented frame and each context's
     /// final render target as PNG, print FNV-1a 64 checksums.
     #[command(
-        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n\nExit status: 0 ok, 1 invalid capture or (--check) an answer differs from the recorded one, 2 usage or I/O error."
+        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n  softhal render heavy.shcap --timeout 500\n\nExit status: 0 ok, 1 invalid capture, (--check) an answer differs from the recorded one, or GPU work ran past --timeout, 2 usage or I/O error."
     )]
     Render(capture_verbs::RenderArgs),
     /// Summarize a capture: calls, DP2 commands per opcode, surfaces, errors.

@@ -48,7 +48,7 @@ pub struct SoakArgs {
     #[arg(long, default_value_t = 4)]
     pub contexts: usize,
     /// Renderer threads of the driver (0 or 1: the calling thread).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::threads_arg)]
     pub threads: usize,
     /// Seed of the stream choices and mutations.
     #[arg(long, default_value_t = 1)]

@@ -140,6 +140,7 @@ pub mod lighting;
 pub mod stages;
 pub mod texgen;
 pub mod texture;
+pub mod watchdog;
 
 pub use error::PipelineError;
 pub use format::Format;
@@ -153,3 +154,4 @@ pub use state::{
 };
 pub use surface::Surface;
 pub use vertex::{DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout};
+pub use watchdog::{CancelHandle, Watchdog};
