@@ -43,7 +43,7 @@ use crate::setup::{
     ChunkOut, LineSetup, PointSetup, PrimRef, TriExtra, TriSetup, FLAG_PERSPECTIVE, FLAG_SMALL,
 };
 use crate::simd::{SmallTri, Span, SMALL_MAX};
-use crate::watchdog::Watchdog;
+use crate::watchdog::{fired, Watchdog};
 
 /// Exact incremental edge walker: the bound `q(y) = floor(M(y) / d)` with
 /// `M(y + 1) = M(y) + s`, kept as quotient and remainder.
@@ -166,7 +166,7 @@ pub(crate) fn raster_tile(
     entries: &[u32],
     scene: &[ChunkOut],
     stats: &mut Stats,
-    wd: &Watchdog,
+    wd: Option<&Watchdog>,
 ) {
     if entries.len() >= PREFETCH_TILE_MIN {
         let (cb, db) = d.bpps();
@@ -185,7 +185,7 @@ pub(crate) fn raster_tile(
     let mut next_check = WATCHDOG_CHECK_ENTRIES;
     while let Some(&e) = entries.get(i) {
         if i >= next_check {
-            if wd.fired() {
+            if fired(wd) {
                 return;
             }
             next_check = i + WATCHDOG_CHECK_ENTRIES;

@@ -45,7 +45,7 @@ use crate::state::{PipelineState, Rect, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
 use crate::vertex::{DrawCall, Topology, VertexStage};
-use crate::watchdog::Watchdog;
+use crate::watchdog::{fired, Watchdog};
 
 thread_local! {
     /// Per-worker scratch for the set-up records of one chunk (at most
@@ -218,7 +218,7 @@ impl Renderer {
 
     /// Whether the watchdog has fired (false without one).
     fn stop_now(&self) -> bool {
-        self.watchdog.as_ref().is_some_and(Watchdog::fired)
+        fired(self.watchdog.as_ref())
     }
 
     /// Number of worker threads.
@@ -308,8 +308,7 @@ impl Renderer {
         if self.stop_now() {
             return Err(PipelineError::Stopped);
         }
-        let never = Watchdog::default();
-        let wd = self.watchdog.as_ref().unwrap_or(&never);
+        let wd = self.watchdog.as_ref();
         let pretransformed = call.layout.is_pretransformed();
         let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed) {
             Some((s, n)) => (Some(s), n),
@@ -367,7 +366,7 @@ impl Renderer {
         let setup = |chunks: &mut [ChunkOut], ranges: &[std::ops::Range<u64>]| {
             let work = |(out, r): (&mut ChunkOut, &std::ops::Range<u64>)| {
                 out.clear();
-                if wd.fired() {
+                if fired(wd) {
                     return;
                 }
                 // Set-up writes its records into this worker's scratch
@@ -412,7 +411,7 @@ impl Renderer {
         in_pool(&mut || setup(&mut scene[..cur.len()], &cur));
         let mut stopped = false;
         while !cur.is_empty() {
-            if wd.fired() {
+            if fired(wd) {
                 stopped = true;
                 break;
             }
@@ -441,7 +440,7 @@ impl Renderer {
             let mut bin_stats = Stats::default();
             let mut bin = || {
                 for ci in chunks.clone() {
-                    if wd.fired() {
+                    if fired(wd) {
                         break;
                     }
                     let Some(chunk) = done.get(ci) else {
@@ -531,7 +530,7 @@ impl Renderer {
             kept <= limits::MAX_SCENE_BYTES
         });
         self.scene = scene;
-        if stopped || wd.fired() {
+        if stopped || fired(wd) {
             self.bins.clear();
             return Err(PipelineError::Stopped);
         }
@@ -606,7 +605,7 @@ impl Renderer {
         let fill_row = |row: &mut [u8], y: i32| {
             // A CLEAR can be long (4096 rectangles of a large surface):
             // the watchdog is checked once per row.
-            if wd.is_some_and(Watchdog::fired) {
+            if fired(wd) {
                 return;
             }
             for r in rects {
@@ -665,7 +664,7 @@ fn flush(
     targets: &mut RenderTargets<'_>,
     scene: &[ChunkOut],
     d: &DrawCtx,
-    wd: &Watchdog,
+    wd: Option<&Watchdog>,
 ) -> Stats {
     if bins.entries == 0 {
         return Stats::default();
@@ -722,7 +721,7 @@ fn flush(
             if tile.x0 > tile.x1 || tile.y0 > tile.y1 {
                 continue;
             }
-            if wd.fired() {
+            if fired(wd) {
                 break;
             }
             raster_tile(&mut t, d, &tile, entries, scene, &mut s, wd);

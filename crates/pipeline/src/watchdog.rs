@@ -61,3 +61,10 @@ impl Watchdog {
         self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
+
+/// Whether `wd` has fired (`None`, no watchdog: never); what the
+/// pipeline's loops check.
+#[inline]
+pub(crate) fn fired(wd: Option<&Watchdog>) -> bool {
+    wd.is_some_and(Watchdog::fired)
+}
