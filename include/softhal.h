@@ -1804,6 +1804,8 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 #endif /* SOFTHAL_USE_SYSTEM_DDI_TYPES */
 
 /* ---- softhal's own types and constants -------------------------------- */
+#define SOFTHAL_MAX_THREADS 0x100 /* most render threads softhal_driver_create accepts (more: DDERR_INVALIDPARAMS) */
+#define SOFTHAL_DEFAULT_GPU_TIMEOUT_MS 0x7D0 /* a new driver's GPU timeout per submission, ms (softhal_driver_set_timeout) */
 #define SOFTHAL_API_VERSION 0x10000 /* major << 16 | minor */
 #define SOFTHAL_SURFACE_RENDERTARGET 0x1 /* colour render target */
 #define SOFTHAL_SURFACE_DEPTHSTENCIL 0x2 /* depth/stencil buffer */
@@ -1970,8 +1972,17 @@ struct _D3DDDICB_RENDER;
 /* SOFTHAL_API_VERSION of the library. */
 DWORD softhal_version(void);
 
-/* Creates a driver with `threads` render threads (0/1: the calling thread). */
+/* Creates a driver with `threads` render threads (0/1: the calling thread;
+ * above SOFTHAL_MAX_THREADS: DDERR_INVALIDPARAMS, nothing created). */
 HRESULT softhal_driver_create(DWORD threads, softhal_driver **out);
+/* GPU watchdog: one submission may run `milliseconds` (0: no limit; default
+ * SOFTHAL_DEFAULT_GPU_TIMEOUT_MS). Work past it stops at a primitive or tile
+ * boundary; its context then answers D3DDDIERR_DEVICEREMOVED to every call
+ * until destroyed (create another to recover). */
+HRESULT softhal_driver_set_timeout(softhal_driver *driver, DWORD milliseconds);
+/* Stops the GPU work running now, as a timeout does. Takes no lock: call it
+ * from another thread while a call on the driver waits for that work. */
+HRESULT softhal_driver_cancel(softhal_driver *driver);
 /* Destroys a driver and every surface and context of it. */
 HRESULT softhal_driver_destroy(softhal_driver *driver);
 

@@ -495,6 +495,10 @@ fn run(data: &[u8]) -> bool {
         unsafe { softhal_driver_create(u32::from(first % 3), &mut driver) },
         0
     );
+    // No GPU timeout (libFuzzer's -timeout bounds the run): a wall-clock
+    // stop would make the replay differ from the recording.
+    // SAFETY: a live driver.
+    assert_eq!(unsafe { softhal_driver_set_timeout(driver, 0) }, 0);
     let mut host = Host {
         driver,
         surfaces: Vec::new(),
@@ -883,7 +887,8 @@ fn replays(path: &std::ffi::CStr, hooked: bool) {
         panic!("the capture file {path:?} was not written")
     };
     let capture = softhal_capture::load(&bytes, None).expect("softhal's own capture loads");
-    let replay = softhal_capture::replay(&capture, 1, |_, _| {}).expect("a driver for the replay");
+    let replay = softhal_capture::replay_with_timeout(&capture, 1, None, |_, _| {})
+        .expect("a driver for the replay");
     assert!(
         hooked || replay.differences.is_empty(),
         "the replay differs from the recording: {:#?}",

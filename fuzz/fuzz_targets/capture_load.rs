@@ -22,7 +22,7 @@
 //!   over) plus `REPLAY_HEAP_SLACK`, however many frames it presents.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use softhal_capture::{binary, replay, text, Capture, Record};
+use softhal_capture::{binary, replay_with_timeout, text, Capture, Record};
 
 #[path = "common/mod.rs"]
 mod common;
@@ -144,7 +144,7 @@ fuzz_target!(|data: &[u8]| {
 
     if c.records.len() <= REPLAY_MAX_RECORDS && surface_bytes(&c) <= REPLAY_SURFACE_BUDGET {
         let (streamed, usage) =
-            common::measure(|| softhal_capture::replay_into(&c, 1, &mut Discard));
+            common::measure(|| softhal_capture::replay_into(&c, 1, None, &mut Discard));
         streamed.expect("a 1-thread driver can be created");
         let bound = usize::try_from(surface_bytes(&c).saturating_mul(2))
             .unwrap_or(usize::MAX)
@@ -155,8 +155,12 @@ fuzz_target!(|data: &[u8]| {
             "a streaming replay peaked at {} heap bytes (bound {bound})",
             usage.peak
         );
-        let a = replay(&c, 1, |_, _| {}).expect("a 1-thread driver can be created");
-        let b = replay(&c, 1, |_, _| {}).expect("a 1-thread driver can be created");
+        // No GPU timeout (libFuzzer's -timeout bounds the run): a
+        // wall-clock stop would make the two replays differ.
+        let a = replay_with_timeout(&c, 1, None, |_, _| {})
+            .expect("a 1-thread driver can be created");
+        let b = replay_with_timeout(&c, 1, None, |_, _| {})
+            .expect("a 1-thread driver can be created");
         assert_eq!(
             a.answers, b.answers,
             "replays of one capture must answer alike"

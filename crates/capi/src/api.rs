@@ -49,8 +49,11 @@ pub extern "C" fn softhal_version() -> u32 {
 }
 
 /// Creates a driver rendering with `threads` worker threads (0 or 1: on
-/// the calling thread). `*out` receives the driver, owned by the host
-/// until [`softhal_driver_destroy`]. Thread-safe.
+/// the calling thread; more than `SOFTHAL_MAX_THREADS` is refused with
+/// `DDERR_INVALIDPARAMS` and nothing is spawned). `*out` receives the
+/// driver, owned by the host until [`softhal_driver_destroy`]. Its GPU
+/// timeout starts at `SOFTHAL_DEFAULT_GPU_TIMEOUT_MS`
+/// ([`softhal_driver_set_timeout`]). Thread-safe.
 ///
 /// # Safety
 /// `out` must be NULL or point to a writable `softhal_driver *`.
@@ -94,6 +97,47 @@ pub unsafe extern "C" fn softhal_driver_destroy(driver: *mut softhal_driver) -> 
         if let Some(c) = capture {
             let _ = c.finish();
         }
+        Ok(())
+    })
+}
+
+/// Sets how long one GPU submission of `driver` may run, in
+/// milliseconds (0: no limit; the default is
+/// `SOFTHAL_DEFAULT_GPU_TIMEOUT_MS`). Work running past it stops at a
+/// primitive or tile boundary and its context is removed: every later
+/// `D3dDrawPrimitives2` / `D3dClear2` on it (or `softhal_render_cb`)
+/// returns `D3DDDIERR_DEVICEREMOVED`; destroy it and create another
+/// (`docs/submission.md`, "Timeouts and cancellation"). Thread-safe
+/// (serialized per driver; applies to work sent afterwards).
+///
+/// # Safety
+/// None beyond passing a value.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_driver_set_timeout(
+    driver: *mut softhal_driver,
+    milliseconds: u32,
+) -> HRESULT {
+    run(|| {
+        let d = driver_of(driver)?;
+        let t =
+            (milliseconds != 0).then(|| std::time::Duration::from_millis(u64::from(milliseconds)));
+        d.lock().driver.set_gpu_timeout(t);
+        Ok(())
+    })
+}
+
+/// Stops the GPU work of `driver` running now, as a timeout would (its
+/// context is removed); the call waiting for it on another thread
+/// returns. Does not take the driver's lock: call it from any thread
+/// while another is inside a call on the driver. With no work running it
+/// has no effect. Thread-safe.
+///
+/// # Safety
+/// None beyond passing a value.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_driver_cancel(driver: *mut softhal_driver) -> HRESULT {
+    run(|| {
+        driver_of(driver)?.cancel.cancel();
         Ok(())
     })
 }

@@ -26,6 +26,9 @@ use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 /// A driver: the device behind its lock.
 pub(crate) struct DriverObj {
     state: Mutex<DriverState>,
+    /// The driver's GPU cancellation flag, reachable without the lock
+    /// (`softhal_driver_cancel` must not wait for the call it stops).
+    pub cancel: softhal_pipeline::CancelHandle,
 }
 
 /// A capture in progress (`softhal_capture_start`): every call on the
@@ -160,6 +163,7 @@ impl UmdBuffers {
 impl DriverObj {
     pub(crate) fn new(driver: Driver) -> Self {
         DriverObj {
+            cancel: driver.cancel_handle(),
             state: Mutex::new(DriverState {
                 driver,
                 capture: None,

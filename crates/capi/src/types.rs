@@ -348,8 +348,26 @@ pub const SOFTHAL_ENGINE_3D: u32 = 0;
 /// Render-context engine: the copy engine (NOP and BUFFER_COPY only).
 pub const SOFTHAL_ENGINE_COPY: u32 = 1;
 
+/// Most render threads `softhal_driver_create` accepts
+/// (= `softhal_pipeline::limits::MAX_THREADS`).
+pub const SOFTHAL_MAX_THREADS: u32 = softhal_pipeline::limits::MAX_THREADS as u32;
+/// A new driver's GPU timeout in milliseconds
+/// (= `softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS`).
+pub const SOFTHAL_DEFAULT_GPU_TIMEOUT_MS: u32 =
+    softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS as u32;
+
 /// softhal's own `#define`s: (name, value, doc).
 pub const SOFTHAL_CONSTANTS: &[(&str, u32, &str)] = &[
+    (
+        "SOFTHAL_MAX_THREADS",
+        SOFTHAL_MAX_THREADS,
+        "most render threads softhal_driver_create accepts (more: DDERR_INVALIDPARAMS)",
+    ),
+    (
+        "SOFTHAL_DEFAULT_GPU_TIMEOUT_MS",
+        SOFTHAL_DEFAULT_GPU_TIMEOUT_MS,
+        "a new driver's GPU timeout per submission, ms (softhal_driver_set_timeout)",
+    ),
     (
         "SOFTHAL_API_VERSION",
         SOFTHAL_API_VERSION,

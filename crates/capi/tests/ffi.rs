@@ -1,6 +1,7 @@
 //! The C ABI called from Rust: argument validation at every entry point,
 //! forged and foreign objects, the unknown-command hook's range checks,
-//! concurrency, and the layouts of the call structures.
+//! concurrency, the layouts of the call structures, and bounded time (the
+//! GPU timeout, cancellation from another thread, thread-count limits).
 
 #![allow(unsafe_code)]
 
@@ -783,4 +784,205 @@ fn surface_get_desc_reports_a_renamed_buffer_as_it_is() {
         assert_eq!(desc.dwSize as usize, size_of::<SOFTHAL_SURFACE_DESC>());
         assert_eq!(softhal_driver_destroy(d), OK);
     }
+}
+
+// ---- GPU timeout, cancellation and thread counts (docs/c-api.md, "GPU
+// timeout and cancellation"): `softhal_driver_create` refuses more than
+// `SOFTHAL_MAX_THREADS`; a DP2 call whose work would run for tens of
+// minutes is stopped by `softhal_driver_set_timeout` or by
+// `softhal_driver_cancel` from another thread (while the driver's lock is
+// held by the call waiting for the work); the context then answers
+// `D3DDDIERR_DEVICEREMOVED`, and a new context draws correctly.
+
+/// Render-target edge of the long call: 4096² pixels.
+const EDGE: u32 = 4096;
+/// 8192 blended full-screen triangles ≈ 1.4·10¹¹ pixels: tens of minutes
+/// (finishing within `SLACK` would take 14 G blended pixels per second).
+const TRIS: usize = 8192;
+/// Generous bound on the stop beyond the budget (a loaded 2-core machine).
+const SLACK: std::time::Duration = std::time::Duration::from_secs(10);
+/// D3DFMT_A8R8G8B8.
+const A8R8G8B8: u32 = 21;
+
+fn destroy_context(ctx: usize) {
+    let mut c = D3DHAL_CONTEXTDESTROYDATA {
+        dwhContext: ctx,
+        ddrval: -1,
+    };
+    // SAFETY: valid pointer to a local.
+    let r = unsafe { D3dContextDestroy(&mut c) };
+    assert_eq!(r, codes::DDHAL_DRIVER_HANDLED);
+    assert_eq!(c.ddrval, OK);
+}
+
+/// One DrawPrimitives2 call: `src` (DP2 assembly) in a fresh command
+/// buffer, user-memory XYZRHW|DIFFUSE vertices. Returns its ddrval.
+fn dp2(d: *mut softhal_driver, ctx: usize, src: &str, verts: &[u8]) -> HRESULT {
+    let cmds = softhal_wire::text::assemble(src).unwrap();
+    let cb = surface(d, SOFTHAL_SURFACE_COMMANDBUFFER, 0, cmds.len() as u32, 1);
+    write(cb, 0, &cmds);
+    let mut data = dp2_data(ctx, cb, cmds.len() as u32);
+    data.dwFlags = 1; // D3DHALDP2_USERMEMVERTICES
+    data.dwVertexType = 0x44; // XYZRHW | DIFFUSE, stride 20
+    data.lpDDVertex = verts.as_ptr() as *mut c_void;
+    data.dwVertexLength = (verts.len() / 20) as u32;
+    data.dwVertexSize = 20;
+    // SAFETY: `verts` holds dwVertexLength vertices of 20 bytes.
+    unsafe { D3dDrawPrimitives2(&mut data) };
+    let r = data.dwVertexSize as HRESULT;
+    // SAFETY: a live surface.
+    unsafe { assert_eq!(softhal_surface_destroy(cb), OK) };
+    r
+}
+
+fn tl(x: f32, y: f32, color: u32) -> Vec<u8> {
+    let mut v = Vec::new();
+    for f in [x, y, 0.5, 1.0] {
+        v.extend_from_slice(&f.to_le_bytes());
+    }
+    v.extend_from_slice(&color.to_le_bytes());
+    v
+}
+
+const NOCULL: &str = "RENDERSTATE { RenderState=D3DRS_CULLMODE dwState=D3DCULL_NONE }\n";
+
+/// `TRIS` alpha-blended triangles, each covering the whole target.
+fn long_call() -> (String, Vec<u8>) {
+    let e = 2.0 * EDGE as f32;
+    let tri: Vec<u8> = [(0.0, 0.0), (e, 0.0), (0.0, e)]
+        .iter()
+        .flat_map(|&(x, y)| tl(x, y, 0x80FF_FFFF))
+        .collect();
+    let src = format!(
+        "{NOCULL}RENDERSTATE {{ RenderState=D3DRS_ALPHABLENDENABLE dwState=TRUE }} {{ RenderState=D3DRS_SRCBLEND dwState=D3DBLEND_SRCALPHA }} {{ RenderState=D3DRS_DESTBLEND dwState=D3DBLEND_INVSRCALPHA }}\nTRIANGLELIST count={TRIS} wVStart=0"
+    );
+    (src, tri.repeat(TRIS))
+}
+
+/// An opaque quad over the whole target in `color` (blending off).
+fn full_quad(d: *mut softhal_driver, ctx: usize, color: u32) -> HRESULT {
+    let e = EDGE as f32;
+    let verts: Vec<u8> = [(0.0, 0.0), (e, 0.0), (0.0, e), (e, 0.0), (e, e), (0.0, e)]
+        .iter()
+        .flat_map(|&(x, y)| tl(x, y, color))
+        .collect();
+    dp2(
+        d,
+        ctx,
+        &format!("{NOCULL}TRIANGLELIST count=2 wVStart=0"),
+        &verts,
+    )
+}
+
+/// RGBA8 pixel (x, y) of a render target through `softhal_present`.
+fn pixel(rt: *mut softhal_surface, x: u32, y: u32) -> [u8; 4] {
+    let pitch = 4 * EDGE;
+    let mut px = vec![0u8; (pitch * EDGE) as usize];
+    // SAFETY: `px` holds `size` writable bytes.
+    let r = unsafe { softhal_present(rt, px.as_mut_ptr().cast(), pitch, px.len() as u32) };
+    assert_eq!(r, OK);
+    let i = (y * pitch + 4 * x) as usize;
+    [px[i], px[i + 1], px[i + 2], px[i + 3]]
+}
+
+/// After the stop: the context answers DEVICEREMOVED; destroying it and
+/// creating another on the same target recovers. By hand: an opaque RED
+/// (A8R8G8B8 0xFFFF0000) quad over the whole target makes every pixel
+/// RGBA (255, 0, 0, 255).
+fn removed_then_recovered(d: *mut softhal_driver, rt: *mut softhal_surface, ctx: usize) {
+    assert_eq!(
+        full_quad(d, ctx, 0xFFFF_0000),
+        hr(codes::D3DDDIERR_DEVICEREMOVED)
+    );
+    // No limit for the recovery draw: on a loaded machine a full-screen
+    // quad could itself outlast a 200 ms budget.
+    // SAFETY: a live driver.
+    unsafe { assert_eq!(softhal_driver_set_timeout(d, 0), OK) };
+    destroy_context(ctx);
+    let ctx = context(d, rt);
+    assert_eq!(full_quad(d, ctx, 0xFFFF_0000), OK);
+    assert_eq!(pixel(rt, 0, 0), [255, 0, 0, 255]);
+    assert_eq!(pixel(rt, EDGE - 1, EDGE - 1), [255, 0, 0, 255]);
+}
+
+#[test]
+fn thread_counts_above_the_limit_are_refused() {
+    for threads in [SOFTHAL_MAX_THREADS + 1, 100_000, u32::MAX] {
+        let mut d = 1 as *mut softhal_driver;
+        // SAFETY: `d` is a valid out-pointer.
+        let r = unsafe { softhal_driver_create(threads, &mut d) };
+        assert_eq!(r, hr(codes::DDERR_INVALIDPARAMS), "{threads}");
+        assert!(d.is_null());
+    }
+    let mut d = null_mut();
+    // SAFETY: `d` is a valid out-pointer.
+    assert_eq!(unsafe { softhal_driver_create(2, &mut d) }, OK);
+    // SAFETY: a live driver.
+    assert_eq!(unsafe { softhal_driver_destroy(d) }, OK);
+}
+
+#[test]
+fn a_timeout_stops_a_long_call_and_removes_its_context() {
+    let mut d = null_mut();
+    // SAFETY: valid out-pointer; then a live driver.
+    unsafe {
+        assert_eq!(softhal_driver_create(0, &mut d), OK);
+        assert_eq!(softhal_driver_set_timeout(d, 200), OK);
+        assert_eq!(
+            softhal_driver_set_timeout(null_mut(), 200),
+            hr(codes::E_INVALIDARG)
+        );
+    }
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, A8R8G8B8, EDGE, EDGE);
+    let ctx = context(d, rt);
+    let (src, verts) = long_call();
+    let t0 = std::time::Instant::now();
+    // Returns with its work in flight; the next call waits for it.
+    assert_eq!(dp2(d, ctx, &src, &verts), OK);
+    removed_then_recovered(d, rt, ctx);
+    let took = t0.elapsed();
+    assert!(
+        took < std::time::Duration::from_millis(200) + SLACK,
+        "{took:?}"
+    );
+    // SAFETY: a live driver.
+    unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
+}
+
+#[test]
+fn a_cancel_from_another_thread_stops_a_long_call() {
+    let mut d = null_mut();
+    // SAFETY: valid out-pointer; then a live driver.
+    unsafe {
+        assert_eq!(softhal_driver_create(0, &mut d), OK);
+        assert_eq!(softhal_driver_set_timeout(d, 0), OK); // no limit
+    }
+    let rt = surface(d, SOFTHAL_SURFACE_RENDERTARGET, A8R8G8B8, EDGE, EDGE);
+    let ctx = context(d, rt);
+    let (src, verts) = long_call();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = std::sync::Arc::clone(&done);
+    let key = d as usize;
+    // The host's other thread: cancels until the main thread is back (a
+    // cancel before the work starts is dropped), while the main thread's
+    // call holds the driver's lock waiting for the work.
+    let host = std::thread::spawn(move || {
+        while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            // SAFETY: the driver outlives this thread (joined first).
+            let r = unsafe { softhal_driver_cancel(key as *mut softhal_driver) };
+            assert_eq!(r, OK);
+        }
+    });
+    let t0 = std::time::Instant::now();
+    assert_eq!(dp2(d, ctx, &src, &verts), OK);
+    let removed = full_quad(d, ctx, 0xFFFF_0000);
+    let took = t0.elapsed();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    host.join().unwrap();
+    assert_eq!(removed, hr(codes::D3DDDIERR_DEVICEREMOVED));
+    assert!(took < SLACK, "{took:?}");
+    removed_then_recovered(d, rt, ctx);
+    // SAFETY: a live driver.
+    unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
 }

@@ -61,7 +61,10 @@ pub use record::{
     SurfaceSpec,
 };
 pub use recorder::Recorder;
-pub use replay::{replay, replay_into, Frame, FrameKind, Refusal, Replay, Replayer, Sink, Step};
+pub use replay::{
+    replay, replay_into, replay_with_timeout, Frame, FrameKind, Refusal, Replay, Replayer, Sink,
+    Step,
+};
 
 /// A capture loaded from bytes of either form.
 #[derive(Debug, thiserror::Error)]

@@ -156,6 +156,11 @@ pub struct Replay {
     pub differences: Vec<Difference>,
     /// Calls the driver refused.
     pub refusals: Vec<Refusal>,
+    /// GPU submissions the driver's watchdog stopped (each removed its
+    /// context: later calls on it answered `D3DDDIERR_DEVICEREMOVED`);
+    /// 0 unless some work ran past the timeout
+    /// ([`replay_with_timeout`]).
+    pub hangs: u64,
 }
 
 impl Sink for Replay {
@@ -800,8 +805,12 @@ impl Replayer {
         crate::observer::submit_answer(&rd, hr)
     }
 
-    /// Ends the replay: hands each live context's render target to `sink`.
-    pub fn finish(mut self, records: usize, sink: &mut dyn Sink) {
+    /// Ends the replay: waits for the GPU work in flight, hands each live
+    /// context's render target to `sink`, and returns how many GPU
+    /// submissions the driver's watchdog stopped (each removed its context).
+    pub fn finish(mut self, records: usize, sink: &mut dyn Sink) -> u64 {
+        self.driver.wait_for_gpu();
+        let hangs = self.driver.kmd().stats().hangs;
         for rec in self.context_order.clone() {
             let live = self.c(rec);
             let Ok(ctx) = self.driver.context(live) else {
@@ -817,6 +826,7 @@ impl Replayer {
                 sink.frame(f);
             }
         }
+        hangs
     }
 }
 
@@ -886,23 +896,68 @@ fn compare(r: &Record, rec: &Answer, got: &Answer) -> Vec<String> {
     d
 }
 
-/// Replays a whole capture into `sink`: each presented frame as it is
-/// presented, each record's [`Step`], then the final render targets.
-pub fn replay_into(c: &Capture, threads: usize, sink: &mut dyn Sink) -> Result<(), DeviceError> {
+/// Replays a whole capture into `sink` on a new driver: each presented
+/// frame as it is presented, each record's [`Step`], then the final render
+/// targets. `timeout`: `None` keeps the driver's default GPU timeout
+/// (`softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS`), `Some(t)` sets `t`
+/// (`Some(None)`: no limit). Returns the GPU submissions the watchdog
+/// stopped.
+fn stream(
+    c: &Capture,
+    threads: usize,
+    timeout: Option<Option<std::time::Duration>>,
+    sink: &mut dyn Sink,
+) -> Result<u64, DeviceError> {
     let mut r = Replayer::new(threads)?;
+    if let Some(t) = timeout {
+        r.driver.set_gpu_timeout(t);
+    }
     for (i, rec) in c.records.iter().enumerate() {
         r.step(i, rec, sink);
     }
-    r.finish(c.records.len(), sink);
-    Ok(())
+    Ok(r.finish(c.records.len(), sink))
+}
+
+/// Replays a whole capture into `sink`: each presented frame as it is
+/// presented, each record's [`Step`], then the final render targets. One
+/// GPU submission may run for `timeout` (`None`: no limit); returns the
+/// submissions the watchdog stopped (each removed its context).
+pub fn replay_into(
+    c: &Capture,
+    threads: usize,
+    timeout: Option<std::time::Duration>,
+    sink: &mut dyn Sink,
+) -> Result<u64, DeviceError> {
+    stream(c, threads, Some(timeout), sink)
 }
 
 /// Replays a whole capture and collects everything in memory (frames
 /// included: for tests and small captures; [`replay_into`] streams);
-/// `progress(done, total)` is called after each record.
+/// `progress(done, total)` is called after each record. The driver's GPU
+/// timeout is its default (`softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS`).
 pub fn replay(
     c: &Capture,
     threads: usize,
+    progress: impl FnMut(usize, usize),
+) -> Result<Replay, DeviceError> {
+    collect(c, threads, None, progress)
+}
+
+/// [`replay`] with the time one GPU submission may run (`None`: no
+/// limit); work past it is stopped and counted in [`Replay::hangs`].
+pub fn replay_with_timeout(
+    c: &Capture,
+    threads: usize,
+    timeout: Option<std::time::Duration>,
+    progress: impl FnMut(usize, usize),
+) -> Result<Replay, DeviceError> {
+    collect(c, threads, Some(timeout), progress)
+}
+
+fn collect(
+    c: &Capture,
+    threads: usize,
+    timeout: Option<Option<std::time::Duration>>,
     progress: impl FnMut(usize, usize),
 ) -> Result<Replay, DeviceError> {
     struct Collect<P> {
@@ -925,6 +980,6 @@ pub fn replay(
         total: c.records.len(),
         progress,
     };
-    replay_into(c, threads, &mut sink)?;
+    sink.out.hangs = stream(c, threads, timeout, &mut sink)?;
     Ok(sink.out)
 }

@@ -67,7 +67,7 @@ fn every_presented_frame_reaches_the_sink_at_its_present() {
     // create the surface and the context and clear; records 3..43 present.
     let c = text::from_text(&presents(40, 512), None).unwrap();
     let mut ev = Events::default();
-    replay_into(&c, 1, &mut ev).unwrap();
+    replay_into(&c, 1, None, &mut ev).unwrap();
     assert_eq!(ev.steps, 43);
     assert_eq!(ev.frames.len(), 40);
     for (i, (record, replayed)) in ev.frames.iter().enumerate() {

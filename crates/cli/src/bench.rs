@@ -87,7 +87,7 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value = "all")]
     pub workload: WorkloadSel,
     /// Rasterizer threads (1 = everything on the calling thread).
-    #[arg(long, default_value_t = crate::DEFAULT_THREADS)]
+    #[arg(long, default_value_t = crate::DEFAULT_THREADS, value_parser = crate::threads_arg)]
     pub threads: usize,
     /// One JSON object per line instead of a table.
     #[arg(long)]

@@ -111,6 +111,9 @@ impl Dp2Rig {
             move |err: softhal_device::DeviceError| format!("{what}: {err}")
         };
         let mut driver = Driver::new(threads).map_err(e("driver"))?;
+        // A benchmark measures; a GPU timeout stopping a slow frame would
+        // change what is measured.
+        driver.set_gpu_timeout(None);
         driver.renderer_mut().set_simd(simd);
         let simd = format!("{:?}", driver.renderer_mut().simd_level());
         let rt = driver

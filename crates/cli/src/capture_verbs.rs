@@ -31,8 +31,13 @@ pub struct RenderArgs {
     #[arg(short, long, value_name = "DIR", default_value = ".")]
     pub output: PathBuf,
     /// Rasterizer threads (0 or 1: the calling thread).
-    #[arg(long, value_name = "N", default_value_t = crate::DEFAULT_THREADS)]
+    #[arg(long, value_name = "N", default_value_t = crate::DEFAULT_THREADS, value_parser = crate::threads_arg)]
     pub threads: usize,
+    /// Longest time one GPU submission may run, in milliseconds (0: no
+    /// limit); work past it is stopped (its context removed), the images
+    /// presented before it are written, and `render` exits 1.
+    #[arg(long, value_name = "MS", default_value_t = softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS)]
+    pub timeout: u64,
     /// Compare the driver's answers with the recorded ones; exit 1 on any
     /// difference.
     #[arg(long)]
@@ -454,17 +459,21 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         write_error: None,
         progress: Progress::new(!a.quiet && !a.json, c.records.len(), frames),
     };
-    let result = capture::replay_into(&c, a.threads, &mut sink);
+    let timeout = (a.timeout != 0).then(|| std::time::Duration::from_millis(a.timeout));
+    let result = capture::replay_into(&c, a.threads, timeout, &mut sink);
     sink.progress.finish();
-    if let Err(e) = result {
-        return crate::fail(
-            a.json,
-            2,
-            "driver",
-            &format!("cannot start the driver: {e}"),
-            Value::Null,
-        );
-    }
+    let hangs = match result {
+        Ok(h) => h,
+        Err(e) => {
+            return crate::fail(
+                a.json,
+                2,
+                "driver",
+                &format!("cannot start the driver: {e}"),
+                Value::Null,
+            )
+        }
+    };
     if let Some(e) = &sink.write_error {
         return io_error(a.json, &format!("cannot write {e}"));
     }
@@ -473,8 +482,16 @@ pub fn render(a: &RenderArgs) -> ExitCode {
     // others mean the replay did not do what the capture did.
     let unexpected = sink.refusals.iter().filter(|r| !r.recorded).count();
     let differ = a.check && !sink.differences.is_empty();
-    let failed =
-        differ || (unexpected > 0 && !a.allow_refused) || (cut.is_some() && !a.allow_truncated);
+    let failed = differ
+        || hangs > 0
+        || (unexpected > 0 && !a.allow_refused)
+        || (cut.is_some() && !a.allow_truncated);
+    if hangs > 0 {
+        eprintln!(
+            "{name}: GPU work ran past --timeout {} ms: {hangs} submission(s) stopped, their context(s) removed (D3DDDIERR_DEVICEREMOVED)",
+            a.timeout
+        );
+    }
     for r in &sink.refusals {
         let offset = if r.call == "dp2" {
             format!(" at dwErrorOffset {}", r.error_offset)
@@ -537,6 +554,7 @@ pub fn render(a: &RenderArgs) -> ExitCode {
                 "differences": if a.check { diffs } else { Vec::new() },
                 "refusals": refusals,
                 "cut": cut_json,
+                "gpu_timeouts": hangs,
             })
         );
     } else if a.check && sink.differences.is_empty() && !a.quiet {

@@ -39,7 +39,7 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 600)]
     pub height: u32,
     /// Rasterizer threads.
-    #[arg(long, default_value_t = crate::DEFAULT_THREADS)]
+    #[arg(long, default_value_t = crate::DEFAULT_THREADS, value_parser = crate::threads_arg)]
     pub threads: usize,
 }
 

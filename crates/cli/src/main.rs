@@ -4,8 +4,10 @@
 //! assembly, captures). Out: disassembly, assembled streams, validation
 //! verdicts, benchmark figures, replayed frames. Exit codes: 0 success, 1
 //! the input is invalid (a stream or capture that does not parse, a
-//! benchmark that failed, a replay whose answers differ under `--check`),
-//! 2 usage or I/O error. Every verb's `--help` carries an example. Every
+//! benchmark that failed, a replay whose answers differ under `--check`
+//! or whose GPU work ran past `--timeout`), 2 usage or I/O error (a
+//! `--threads` above `softhal_pipeline::limits::MAX_THREADS` included).
+//! Every verb's `--help` carries an example. Every
 //! verb that takes `--json` prints one JSON object on stdout in every
 //! outcome: on failure `{"ok": false, "error": {"kind", "message", ...}}`
 //! ([`fail`]), where a byte offset is always `error_offset`. A closed
@@ -29,6 +31,19 @@ mod workloads;
 /// Rasterizer threads of every verb that renders, unless `--threads` says
 /// otherwise (0 or 1: the calling thread).
 pub const DEFAULT_THREADS: usize = 2;
+
+/// Parses `--threads` (every verb): 0 to
+/// `softhal_pipeline::limits::MAX_THREADS`; more is a usage error (exit
+/// 2) before anything is created.
+pub(crate) fn threads_arg(s: &str) -> Result<usize, String> {
+    let max = softhal_pipeline::limits::MAX_THREADS;
+    match s.parse::<usize>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!(
+            "expected a thread count from 0 to {max} (softhal_pipeline::limits::MAX_THREADS)"
+        )),
+    }
+}
 
 /// softhal: a memory-safe software Direct3D HAL (DP2 command streams → pixels).
 #[derive(Parser, Debug)]
@@ -69,7 +84,7 @@ enum Verb {
     /// Replay a capture: write every presented frame and each context's
     /// final render target as PNG, print FNV-1a 64 checksums.
     #[command(
-        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n\nImages: out/frame-0001.png … for each Flip / Present in order, out/final-0001.png … for each live context's render target at the end.\n\nExit status: 0 ok, 1 invalid or cut capture, a call the driver refused that the capture did not record as refused (unless --allow-refused), or (--check) an answer that differs from the recorded one, 2 usage or I/O error."
+        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n  softhal render heavy.shcap --timeout 500\n\nImages: out/frame-0001.png … for each Flip / Present in order, out/final-0001.png … for each live context's render target at the end.\n\nExit status: 0 ok, 1 invalid or cut capture, a call the driver refused that the capture did not record as refused (unless --allow-refused), GPU work that ran past --timeout, or (--check) an answer that differs from the recorded one, 2 usage or I/O error."
     )]
     Render(capture_verbs::RenderArgs),
     /// Summarize a capture: calls, DP2 commands per opcode, surfaces, errors.

@@ -60,7 +60,7 @@ pub struct SoakArgs {
     #[arg(long, default_value_t = 4)]
     pub contexts: usize,
     /// Renderer threads of the driver (0 or 1: the calling thread).
-    #[arg(long, default_value_t = crate::DEFAULT_THREADS)]
+    #[arg(long, default_value_t = crate::DEFAULT_THREADS, value_parser = crate::threads_arg)]
     pub threads: usize,
     /// Seed of the stream choices and mutations.
     #[arg(long, default_value_t = 1)]
@@ -333,7 +333,7 @@ pub fn replay_oracle(bytes: &[u8], cut: usize, threads: usize) -> Result<(), Str
         steps: 0,
         error: None,
     };
-    softhal_capture::replay_into(&loaded.capture, threads, &mut sink)
+    softhal_capture::replay_into(&loaded.capture, threads, None, &mut sink)
         .map_err(|e| format!("driver: {e}"))?;
     match sink.error {
         Some(e) => Err(e),

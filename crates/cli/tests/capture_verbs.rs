@@ -304,3 +304,55 @@ fn render_reports_refused_calls_with_the_drivers_reason() {
         "{err}"
     );
 }
+
+/// A capture whose one DP2 call draws 8192 alpha-blended triangles each
+/// covering a 4096² target (≈ 1.4·10¹¹ blended pixels: tens of minutes of
+/// work). `render --timeout 200` stops it: exit 1 with a message naming
+/// the timeout and D3DDDIERR_DEVICEREMOVED, within the budget plus a
+/// generous slack (process start, loading, set-up on a loaded machine).
+#[test]
+fn render_timeout_stops_a_capture_that_would_run_for_minutes() {
+    let mut cap = String::from(
+        ".capture 1\n\
+         surface 0x1 render_target format=D3DFMT_A8R8G8B8 width=4096 height=4096\n\
+         surface 0x3 command_buffer size=131072\n\
+         context 0x10 target=0x1\n\
+         dp2 context=0x10 commands=0x3 fvf=D3DFVF_XYZRHW|D3DFVF_DIFFUSE flags=D3DHALDP2_USERMEMVERTICES\n\
+         \x20 RENDERSTATE { RenderState=CULLMODE dwState=NONE } { RenderState=ALPHABLENDENABLE dwState=TRUE } { RenderState=SRCBLEND dwState=SRCALPHA } { RenderState=DESTBLEND dwState=INVSRCALPHA }\n",
+    );
+    for _ in 0..8192 {
+        cap.push_str("  TRIANGLELIST count=1 wVStart=0\n");
+    }
+    cap.push_str(
+        ".vertices\n\
+         \x20 vertex x=0.0 y=0.0 z=0.5 rhw=1.0 diffuse=0x80FFFFFF\n\
+         \x20 vertex x=8192.0 y=0.0 z=0.5 rhw=1.0 diffuse=0x80FFFFFF\n\
+         \x20 vertex x=0.0 y=8192.0 z=0.5 rhw=1.0 diffuse=0x80FFFFFF\n\
+         .end\n\
+         present 0x1\n",
+    );
+    let path = tmp("long.shcap.txt");
+    std::fs::write(&path, cap).unwrap();
+    let dir = tmp("long-out");
+    let t0 = std::time::Instant::now();
+    let o = softhal(&[
+        "render",
+        path.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+        "--timeout",
+        "200",
+    ]);
+    let took = t0.elapsed();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(err.contains("--timeout 200 ms"), "{err}");
+    assert!(err.contains("D3DDDIERR_DEVICEREMOVED"), "{err}");
+    // Frames stream out as they are presented: the Present after the
+    // stopped call still shows the target as the driver left it.
+    assert!(dir.join("frame-0001.png").exists());
+    assert!(
+        took < std::time::Duration::from_secs(20),
+        "stopped after {took:?}"
+    );
+}

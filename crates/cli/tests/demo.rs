@@ -34,3 +34,37 @@ fn the_demo_renders_its_golden_picture_at_1_and_2_threads() {
         softhal_testkit::check_golden_rgba(&golden, w, h, &rgba, 0);
     }
 }
+
+/// A thread count above `softhal_pipeline::limits::MAX_THREADS` (256) is a
+/// usage error for every verb that takes `--threads`: exit 2 with a
+/// message naming the limit, before any thread is spawned or file written
+/// (before the limit, `demo --threads 100000` tried to spawn them all).
+#[test]
+fn thread_counts_above_the_limit_are_usage_errors() {
+    let out = std::env::temp_dir().join(format!("softhal-demo-threads-{}.png", std::process::id()));
+    let capture = softhal_testkit::testdata().join("captures/gouraud-strip.shcap.txt");
+    let runs: [Vec<std::ffi::OsString>; 4] = [
+        vec!["demo".into(), "-o".into(), out.clone().into()],
+        vec![
+            "render".into(),
+            capture.into(),
+            "-o".into(),
+            std::env::temp_dir().into(),
+        ],
+        vec!["bench".into(), "--workload".into(), "W1".into()],
+        vec!["soak".into()],
+    ];
+    for args in runs {
+        for threads in ["100000", "257", "4294967295"] {
+            let o = Command::new(env!("CARGO_BIN_EXE_softhal"))
+                .args(&args)
+                .args(["--threads", threads])
+                .output()
+                .expect("run softhal");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{args:?} {threads}: {err}");
+            assert!(err.contains("from 0 to 256"), "{args:?} {threads}: {err}");
+        }
+    }
+    assert!(!out.exists());
+}

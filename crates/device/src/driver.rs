@@ -137,6 +137,36 @@ impl Driver {
         })
     }
 
+    /// Sets how long one GPU submission may run before the watchdog stops
+    /// it (`None`: no limit; default
+    /// [`softhal_submit::limits::DEFAULT_GPU_TIMEOUT_MS`]). A stopped
+    /// submission removes the context that made it: see
+    /// `docs/submission.md`, "Timeouts and cancellation".
+    pub fn set_gpu_timeout(&mut self, timeout: Option<std::time::Duration>) {
+        self.gpu.kmd.set_timeout(timeout);
+    }
+
+    /// The time one GPU submission may run (`None`: no limit).
+    pub fn gpu_timeout(&self) -> Option<std::time::Duration> {
+        self.gpu.kmd.timeout()
+    }
+
+    /// A handle that stops the GPU work running when it is triggered,
+    /// from any thread (the call waiting for it returns, and the context
+    /// whose work stopped is removed, as after a timeout).
+    pub fn cancel_handle(&self) -> pl::CancelHandle {
+        self.gpu.kmd.cancel_handle()
+    }
+
+    /// Whether context `h` is removed (its GPU work was stopped by the
+    /// timeout or a cancellation): every later DrawPrimitives2 and Clear2
+    /// on it returns `D3DDDIERR_DEVICEREMOVED`; destroy it and create
+    /// another. Waits for the GPU work in flight first.
+    pub fn context_removed(&mut self, h: u32) -> bool {
+        self.sync();
+        self.gpu.removed(h, &mut self.surfaces)
+    }
+
     /// The pipeline renderer (SIMD and thread settings).
     pub fn renderer_mut(&mut self) -> &mut Renderer {
         self.sync();
@@ -546,6 +576,7 @@ impl Driver {
         self.contexts
             .remove(h)
             .map_err(|_| DeviceError::ContextBad(h))?;
+        self.gpu.forget_removed(h);
         if let Some(g) = self.gpu.ctx_of.remove(&h) {
             let _ = self.gpu.flush(&mut self.surfaces);
             self.sync();
@@ -630,6 +661,21 @@ impl Driver {
         if self.gpu.flip_pending(rt) {
             return Err(call_fail(DeviceError::WasStillDrawing, base));
         }
+        let removed = |gpu: &mut Gpu, surfaces: &mut Slab<Resource>| {
+            gpu.removed(ctx_h, surfaces).then(|| {
+                call_fail(
+                    DeviceError::Submit(softhal_submit::SubmitError::DeviceRemoved {
+                        context: gpu.ctx_of.get(&ctx_h).copied().unwrap_or(0),
+                    }),
+                    base,
+                )
+            })
+        };
+        // A removed context does nothing (what is known without waiting;
+        // the end of the call checks again with its work collected).
+        if let Some(f) = removed(&mut self.gpu, &mut self.surfaces) {
+            return Err(f);
+        }
         // No wait here: the previous call's GPU job may still run while
         // this call validates and lowers its commands (which read surface
         // descriptions and shared buffer snapshots only); the job comes
@@ -698,7 +744,12 @@ impl Driver {
             call: &mut call,
         };
         let fail = |rel: usize, error: DeviceError| Dp2Failure {
-            ddrval: codes::D3DERR_COMMAND_UNPARSED,
+            // A removed context is the call's outcome, not the command's.
+            ddrval: if error.is_device_removed() {
+                error.ddrval()
+            } else {
+                codes::D3DERR_COMMAND_UNPARSED
+            },
             offset: base.saturating_add(u32::try_from(rel).unwrap_or(u32::MAX)),
             error,
         };
@@ -731,6 +782,9 @@ impl Driver {
         let finished = self.gpu.end_call(&mut self.surfaces);
         walked?;
         finished.map_err(|e| call_fail(e, base))?;
+        if let Some(f) = removed(&mut self.gpu, &mut self.surfaces) {
+            return Err(f);
+        }
         // Success: responses, then the submission model.
         let written = write_responses(&mut self.surfaces, &mut self.contexts, ctx_h, cmd_h, base);
         self.swap_buffers(d, written);
@@ -871,6 +925,17 @@ impl Driver {
             )
         })();
         let r = r.and_then(|()| self.gpu.end_call(&mut self.surfaces));
+        let r = r.and_then(|()| {
+            if self.gpu.removed(d.dwh_context, &mut self.surfaces) {
+                Err(DeviceError::Submit(
+                    softhal_submit::SubmitError::DeviceRemoved {
+                        context: self.gpu_context_of(d.dwh_context).unwrap_or(0),
+                    },
+                ))
+            } else {
+                Ok(())
+            }
+        });
         d.ddrval = match r {
             Ok(()) => codes::D3D_OK,
             Err(e) => e.ddrval(),

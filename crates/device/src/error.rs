@@ -143,11 +143,15 @@ impl DeviceError {
                 | PipelineError::DepthTooSmall { .. }
                 | PipelineError::BadVertexLayout { .. }
                 | PipelineError::VertexBufferTooSmall { .. }
-                | PipelineError::IndexBufferTooSmall { .. },
+                | PipelineError::IndexBufferTooSmall { .. }
+                | PipelineError::TooManyThreads { .. },
             ) => codes::DDERR_INVALIDPARAMS,
             DeviceError::Pipeline(PipelineError::SurfaceTooLarge { .. }) => {
                 codes::DDERR_OUTOFMEMORY
             }
+            // The GPU watchdog: the work was stopped (the kernel reports
+            // it as a removed context).
+            DeviceError::Pipeline(PipelineError::Stopped) => codes::D3DDDIERR_DEVICEREMOVED,
             // Only what the caller cannot cause (no thread pool, PNG I/O).
             DeviceError::Pipeline(_) => codes::D3DERR_DRIVERINTERNALERROR,
             DeviceError::Submit(e) => e.hresult(),
@@ -158,6 +162,16 @@ impl DeviceError {
 }
 
 impl DeviceError {
+    /// Whether this is the context's removal (`D3DDDIERR_DEVICEREMOVED`:
+    /// the GPU watchdog stopped its work), which a DP2 call reports as its
+    /// own outcome rather than as a command's error.
+    pub fn is_device_removed(&self) -> bool {
+        matches!(
+            self,
+            DeviceError::Submit(softhal_submit::SubmitError::DeviceRemoved { .. })
+        )
+    }
+
     /// A stable snake_case name of the cause, for logs, tools and
     /// `docs/errors.md` (the wrapped layers' errors have their own kinds:
     /// [`DecodeError::kind`](softhal_wire::DecodeErrorKind::code),

@@ -214,6 +214,9 @@ pub(crate) struct Gpu {
     pub default_render_ctx: u32,
     /// Render target surface → fence of its pending flip on `present_ctx`.
     pub pending_flips: BTreeMap<u32, u64>,
+    /// Device contexts removed because a copy they issued was stopped by
+    /// the watchdog (a hung 3-D context is known to the kernel itself).
+    removed: std::collections::BTreeSet<u32>,
     rd: RenderData,
     w: Writer,
     list: Vec<AllocationListEntry>,
@@ -256,6 +259,7 @@ impl Gpu {
             present_ctx,
             default_render_ctx,
             pending_flips: BTreeMap::new(),
+            removed: std::collections::BTreeSet::new(),
             rd,
             w: Writer::new(),
             list: Vec::new(),
@@ -314,6 +318,36 @@ impl Gpu {
     /// contexts does not accumulate memory.
     pub fn forget_context(&mut self, ctx: u32) {
         self.shadow.remove(&ctx);
+    }
+
+    /// Whether device context `dev_ctx` is removed (`docs/submission.md`,
+    /// "Timeouts and cancellation"): the watchdog stopped work it
+    /// submitted — on its 3-D context, or a copy it issued on the copy
+    /// engine (then the copy context, which is the driver's, is replaced
+    /// here and `dev_ctx` is removed in its stead). Call with the work of
+    /// the call collected.
+    pub fn removed(&mut self, dev_ctx: u32, surfaces: &mut Slab<Resource>) -> bool {
+        if self.kmd.context_hung(self.copy_ctx) {
+            let mut mem = Mem {
+                surfaces,
+                surface_of: &self.surface_of,
+            };
+            let _ = self.kmd.destroy_context(self.copy_ctx, &mut mem);
+            if let Ok(c) = self.kmd.create_context(Engine::Copy) {
+                self.copy_ctx = c;
+            }
+            self.removed.insert(dev_ctx);
+        }
+        self.removed.contains(&dev_ctx)
+            || self
+                .ctx_of
+                .get(&dev_ctx)
+                .is_some_and(|c| self.kmd.context_hung(*c))
+    }
+
+    /// Forgets that a destroyed device context was removed.
+    pub fn forget_removed(&mut self, dev_ctx: u32) {
+        self.removed.remove(&dev_ctx);
     }
 
     /// GPU contexts with a register shadow (tests: nothing accumulates).

@@ -129,9 +129,15 @@ impl Driver {
             .collect();
         let hr = {
             let mut mem = Gpu::mem(&mut self.surfaces, &self.gpu.surface_of);
-            let hr = self.gpu.kmd.render(rd, &mut mem);
+            let mut hr = self.gpu.kmd.render(rd, &mut mem);
             if hr == 0 {
                 self.gpu.kmd.execute_all(&mut mem);
+                // The watchdog stopped it (docs/submission.md, "Timeouts
+                // and cancellation"): the host learns it here, as the
+                // context's later submissions will.
+                if asked.is_some_and(|c| self.gpu.kmd.context_hung(c)) {
+                    hr = softhal_wire::names::codes::D3DDDIERR_DEVICEREMOVED;
+                }
             }
             hr
         };

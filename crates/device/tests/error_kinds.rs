@@ -297,6 +297,14 @@ fn pipeline_guards() -> Vec<(&'static str, &'static str)> {
             "png",
             "PNG export (`softhal` CLI, `Driver::image`) when the file cannot be written",
         ),
+        (
+            "too_many_threads",
+            "`Driver::new` (every thread-count entry) above `MAX_THREADS`",
+        ),
+        (
+            "stopped",
+            "the GPU watchdog (timeout or cancellation); the kernel turns it into a hung context, `device_removed`",
+        ),
     ]
 }
 
@@ -328,6 +336,10 @@ fn submit_witnesses() -> Vec<(&'static str, &'static str)> {
         ("invalid_user_buffer", "invalid_user_buffers"),
         ("limit", "limits_are_out_of_memory"),
         ("invalid_arg", "bad_call_parameters_are_invalidarg"),
+        (
+            "device_removed",
+            "a_hung_context_refuses_submissions_with_device_removed",
+        ),
     ]
 }
 

@@ -4,7 +4,8 @@
 //! request. *Output*: [`PipelineError`], one variant per cause, carrying the
 //! numbers needed to understand it. *Guarantee*: a call that returns an
 //! error has not modified any surface (all validation happens before the
-//! first pixel is written).
+//! first pixel is written) — except [`PipelineError::Stopped`], a draw the
+//! watchdog stopped part-way ([`crate::watchdog`]).
 
 use crate::format::Format;
 
@@ -88,6 +89,21 @@ pub enum PipelineError {
     /// The thread pool could not be created.
     #[error("cannot create the rasterizer thread pool: {0}")]
     ThreadPool(String),
+    /// More rasterizer threads asked for than [`crate::limits::MAX_THREADS`]
+    /// (nothing was spawned).
+    #[error("{requested} rasterizer threads asked for, at most {max} are allowed")]
+    TooManyThreads {
+        /// Threads asked for.
+        requested: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// The renderer's watchdog fired (its deadline passed or its
+    /// cancellation flag was set): the draw or clear stopped at a wave,
+    /// chunk or tile boundary with some of its pixels written
+    /// ([`crate::watchdog`]).
+    #[error("stopped by the watchdog (deadline passed or cancelled)")]
+    Stopped,
     /// Writing a PNG failed.
     #[error("PNG export failed: {0}")]
     Png(String),
@@ -107,6 +123,8 @@ impl PipelineError {
             PipelineError::VertexBufferTooSmall { .. } => "vertex_buffer_too_small",
             PipelineError::IndexBufferTooSmall { .. } => "index_buffer_too_small",
             PipelineError::ThreadPool(_) => "thread_pool",
+            PipelineError::TooManyThreads { .. } => "too_many_threads",
+            PipelineError::Stopped => "stopped",
             PipelineError::Png(_) => "png",
         }
     }
@@ -150,6 +168,11 @@ impl PipelineError {
                 available: 3,
             },
             PipelineError::ThreadPool("the system refused a thread".into()),
+            PipelineError::TooManyThreads {
+                requested: 100_000,
+                max: crate::limits::MAX_THREADS as u64,
+            },
+            PipelineError::Stopped,
             PipelineError::Png("disk full".into()),
         ]
     }

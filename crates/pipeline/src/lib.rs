@@ -104,6 +104,12 @@
 //!   so that fixed-point arithmetic cannot overflow, and NaN/Inf vertices
 //!   drop their primitive. Errors ([`PipelineError`]) are returned before
 //!   any pixel is written.
+//! * **Bounded time on request**: with a [`watchdog::Watchdog`] set
+//!   ([`Renderer::set_watchdog`]: a deadline and a [`CancelHandle`] any
+//!   thread may trigger) a draw or clear stops at the next wave, chunk,
+//!   tile or [`limits::WATCHDOG_CHECK_ENTRIES`] bin entries with
+//!   [`PipelineError::Stopped`], its pixels partly written; never per
+//!   pixel. At most [`limits::MAX_THREADS`] threads.
 //! * **Unsafe code** is confined to the `simd` module (x86_64 intrinsics
 //!   behind runtime feature detection); the rest of the crate denies it.
 //!
@@ -140,6 +146,7 @@ pub mod lighting;
 pub mod stages;
 pub mod texgen;
 pub mod texture;
+pub mod watchdog;
 
 pub use error::PipelineError;
 pub use format::Format;
@@ -155,3 +162,4 @@ pub use surface::Surface;
 pub use vertex::{
     DeclType, DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout,
 };
+pub use watchdog::{CancelHandle, Watchdog};

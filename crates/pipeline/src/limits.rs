@@ -122,6 +122,21 @@ pub const MAX_TEXCOORD_SETS: usize = 8;
 /// Largest vertex stride accepted, in bytes.
 pub const MAX_VERTEX_STRIDE: u32 = 1024;
 
+/// Most rasterizer threads one renderer (one driver) may have. Work is cut
+/// into 64-row bands and 1024-primitive chunks, so more threads than
+/// bands of an 8192-row target (128) cannot all be busy; 256 leaves room
+/// for hosts with many cores while each thread's set-up scratch (≤ 2 MiB,
+/// see above) keeps the worst case at 512 MiB. A larger count is refused
+/// (`PipelineError::TooManyThreads`), never clamped silently.
+pub const MAX_THREADS: usize = 256;
+
+/// Bin entries a tile's rasterization replays between two checks of the
+/// watchdog (`crate::watchdog`): an entry costs at most one tile of pixels
+/// (4,096), so at most ≈ 131,000 pixels — about a millisecond — pass
+/// between checks, while the check (an atomic load and a clock read)
+/// stays negligible beside the pixels.
+pub const WATCHDOG_CHECK_ENTRIES: usize = 32;
+
 /// Upper bound of the scene memory (bytes) allocated by one draw call,
 /// excluding surfaces: see the module documentation.
 pub const SCENE_MEMORY_BOUND: usize = MAX_SCENE_BYTES

@@ -37,11 +37,13 @@
 //! submission order, so results do not depend on the thread count.
 
 use crate::bin::{decode_entry, decode_run, Tile};
+use crate::limits::WATCHDOG_CHECK_ENTRIES;
 use crate::pixel::{tri_spans, DrawCtx, Stats, TileTarget};
 use crate::setup::{
     ChunkOut, LineSetup, PointSetup, PrimRef, TriExtra, TriSetup, FLAG_PERSPECTIVE, FLAG_SMALL,
 };
 use crate::simd::{SmallTri, Span, SMALL_MAX};
+use crate::watchdog::{fired, Watchdog};
 
 /// Exact incremental edge walker: the bound `q(y) = floor(M(y) / d)` with
 /// `M(y + 1) = M(y) + s`, kept as quotient and remainder.
@@ -164,6 +166,7 @@ pub(crate) fn raster_tile(
     entries: &[u32],
     scene: &[ChunkOut],
     stats: &mut Stats,
+    wd: Option<&Watchdog>,
 ) {
     if entries.len() >= PREFETCH_TILE_MIN {
         let (cb, db) = d.bpps();
@@ -179,7 +182,14 @@ pub(crate) fn raster_tile(
         ahead = prefetch_entry(entries, ahead, scene);
     }
     let mut i = 0;
+    let mut next_check = WATCHDOG_CHECK_ENTRIES;
     while let Some(&e) = entries.get(i) {
+        if i >= next_check {
+            if fired(wd) {
+                return;
+            }
+            next_check = i + WATCHDOG_CHECK_ENTRIES;
+        }
         ahead = prefetch_entry(entries, ahead, scene);
         if let Some((ci, first)) = decode_run(e) {
             // A run of one-tile triangles: consecutive records.

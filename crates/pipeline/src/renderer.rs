@@ -22,7 +22,11 @@
 //! `draw` returns only after every pixel is written, so a surface can never
 //! be read half-rendered. *Guarantees*: identical bytes for any thread
 //! count and SIMD level; memory bounded by [`limits::SCENE_MEMORY_BOUND`];
-//! no panic on any input (errors are returned before any pixel changes).
+//! no panic on any input (errors are returned before any pixel changes),
+//! except [`PipelineError::Stopped`]: with a [`Watchdog`] set
+//! ([`Renderer::set_watchdog`]) a draw or clear stops at the next wave,
+//! chunk or tile boundary once it fires (see [`crate::watchdog`]); the
+//! thread count is at most [`limits::MAX_THREADS`].
 
 use rayon::prelude::*;
 
@@ -41,6 +45,7 @@ use crate::state::{PipelineState, Rect, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
 use crate::vertex::{DrawCall, Topology, VertexStage};
+use crate::watchdog::{fired, Watchdog};
 
 thread_local! {
     /// Per-worker scratch for the set-up records of one chunk (at most
@@ -118,6 +123,8 @@ pub struct Renderer {
     simd: SimdLevel,
     bins: Bins,
     scene: Vec<ChunkOut>,
+    /// Checked at wave, chunk and tile boundaries (`None`: never stops).
+    watchdog: Option<Watchdog>,
 }
 
 /// Joins the threads in `workers` (after their pool is gone).
@@ -147,9 +154,17 @@ impl std::fmt::Debug for Renderer {
 
 impl Renderer {
     /// A renderer using `threads` worker threads (0 or 1: everything runs
-    /// on the calling thread). SIMD is enabled unless the environment
-    /// variable `SOFTHAL_NO_SIMD=1` is set.
+    /// on the calling thread; more than [`limits::MAX_THREADS`] is
+    /// refused with [`PipelineError::TooManyThreads`], nothing spawned).
+    /// SIMD is enabled unless the environment variable
+    /// `SOFTHAL_NO_SIMD=1` is set.
     pub fn new(threads: usize) -> Result<Self, PipelineError> {
+        if threads > limits::MAX_THREADS {
+            return Err(PipelineError::TooManyThreads {
+                requested: threads as u64,
+                max: limits::MAX_THREADS as u64,
+            });
+        }
         let threads = threads.max(1);
         let mut workers = Vec::new();
         let pool = if threads > 1 {
@@ -190,7 +205,20 @@ impl Renderer {
             },
             bins: Bins::default(),
             scene: Vec::new(),
+            watchdog: None,
         })
+    }
+
+    /// Sets (or removes) the watchdog later draws and clears check: once
+    /// it fires they stop at the next boundary and return
+    /// [`PipelineError::Stopped`] (see [`crate::watchdog`]).
+    pub fn set_watchdog(&mut self, watchdog: Option<Watchdog>) {
+        self.watchdog = watchdog;
+    }
+
+    /// Whether the watchdog has fired (false without one).
+    fn stop_now(&self) -> bool {
+        fired(self.watchdog.as_ref())
     }
 
     /// Number of worker threads.
@@ -277,6 +305,10 @@ impl Renderer {
         if rect.is_empty() || call.primitive_count == 0 {
             return Ok(stats);
         }
+        if self.stop_now() {
+            return Err(PipelineError::Stopped);
+        }
+        let wd = self.watchdog.as_ref();
         let pretransformed = call.layout.is_pretransformed();
         let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed) {
             Some((s, n)) => (Some(s), n),
@@ -334,6 +366,9 @@ impl Renderer {
         let setup = |chunks: &mut [ChunkOut], ranges: &[std::ops::Range<u64>]| {
             let work = |(out, r): (&mut ChunkOut, &std::ops::Range<u64>)| {
                 out.clear();
+                if fired(wd) {
+                    return;
+                }
                 // Set-up writes its records into this worker's scratch
                 // (warm in cache); the tile sort then gathers them into the
                 // chunk's own vector (see `ChunkOut::sort_tris_by_tile`).
@@ -374,7 +409,12 @@ impl Renderer {
             scene.resize_with(cur.len(), ChunkOut::default);
         }
         in_pool(&mut || setup(&mut scene[..cur.len()], &cur));
+        let mut stopped = false;
         while !cur.is_empty() {
+            if fired(wd) {
+                stopped = true;
+                break;
+            }
             let chunks = used..used + cur.len();
             let next_start = cur.last().map_or(total, |r| r.end);
             let bytes_after: usize = scene_bytes
@@ -400,6 +440,9 @@ impl Renderer {
             let mut bin_stats = Stats::default();
             let mut bin = || {
                 for ci in chunks.clone() {
+                    if fired(wd) {
+                        break;
+                    }
                     let Some(chunk) = done.get(ci) else {
                         continue;
                     };
@@ -411,7 +454,8 @@ impl Renderer {
                             let info = BinInfo(info);
                             if info.single() {
                                 if bins.would_overflow_by(2) {
-                                    bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx);
+                                    bin_stats =
+                                        bin_stats + flush(pool, bins, targets, done, &dctx, wd);
                                 }
                                 bins.add_to_run(ci, info.tile(), info.slot());
                                 continue;
@@ -425,7 +469,7 @@ impl Renderer {
                                     let prim = PrimRef::Tri(t);
                                     if bins.would_overflow(prim) {
                                         bin_stats =
-                                            bin_stats + flush(pool, bins, targets, done, &dctx);
+                                            bin_stats + flush(pool, bins, targets, done, &dctx, wd);
                                     }
                                     bins.add(ci, PrimKind::Tri, info.slot(), prim);
                                 }
@@ -434,7 +478,7 @@ impl Renderer {
                             let (tiles, rest) = rest.split_at(rest.len().min(count as usize));
                             lists = rest;
                             if bins.would_overflow_by(tiles.len()) {
-                                bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx);
+                                bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx, wd);
                             }
                             bins.add_tile_list(ci, info.slot(), tiles);
                         }
@@ -442,7 +486,7 @@ impl Renderer {
                     }
                     for (kind, pi, prim) in chunk.iter() {
                         if bins.would_overflow(prim) {
-                            bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx);
+                            bin_stats = bin_stats + flush(pool, bins, targets, done, &dctx, wd);
                         }
                         bins.add(ci, kind, pi, prim);
                     }
@@ -463,7 +507,7 @@ impl Renderer {
             scene_bytes = bytes_after;
             used = chunks.end;
             if flush_after {
-                acc = acc + flush(pool, bins, targets, &scene[..used], &dctx);
+                acc = acc + flush(pool, bins, targets, &scene[..used], &dctx, wd);
                 used = 0;
                 scene_bytes = 0;
                 cur = if next_start < total {
@@ -486,6 +530,10 @@ impl Renderer {
             kept <= limits::MAX_SCENE_BYTES
         });
         self.scene = scene;
+        if stopped || fired(wd) {
+            self.bins.clear();
+            return Err(PipelineError::Stopped);
+        }
         stats.pixels_written = acc.written;
         stats.samples_passed_depth = acc.passed;
         Ok(stats)
@@ -499,6 +547,9 @@ impl Renderer {
         depth: Option<&mut Surface>,
         clear: &Clear<'_>,
     ) -> Result<(), PipelineError> {
+        if self.stop_now() {
+            return Err(PipelineError::Stopped);
+        }
         if let Some(c) = color {
             if clear.flags.target {
                 if !c.format().is_color() {
@@ -535,6 +586,9 @@ impl Renderer {
                 }
             }
         }
+        if self.stop_now() {
+            return Err(PipelineError::Stopped);
+        }
         Ok(())
     }
 
@@ -547,7 +601,13 @@ impl Renderer {
         let all = u32::MAX >> (32 - 8 * bpp as u32);
         let pitch = s.pitch();
         let bytes = raw.to_le_bytes();
+        let wd = self.watchdog.as_ref();
         let fill_row = |row: &mut [u8], y: i32| {
+            // A CLEAR can be long (4096 rectangles of a large surface):
+            // the watchdog is checked once per row.
+            if fired(wd) {
+                return;
+            }
             for r in rects {
                 let r = r.intersect(full);
                 if r.is_empty() || y < r.y1 || y >= r.y2 {
@@ -604,6 +664,7 @@ fn flush(
     targets: &mut RenderTargets<'_>,
     scene: &[ChunkOut],
     d: &DrawCtx,
+    wd: Option<&Watchdog>,
 ) -> Stats {
     if bins.entries == 0 {
         return Stats::default();
@@ -660,7 +721,10 @@ fn flush(
             if tile.x0 > tile.x1 || tile.y0 > tile.y1 {
                 continue;
             }
-            raster_tile(&mut t, d, &tile, entries, scene, &mut s);
+            if fired(wd) {
+                break;
+            }
+            raster_tile(&mut t, d, &tile, entries, scene, &mut s, wd);
         }
         s
     };

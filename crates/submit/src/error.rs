@@ -69,6 +69,16 @@ pub enum SubmitError {
     /// in the wrong order, non-zero reserved fields). → `E_INVALIDARG`.
     #[error("invalid argument: {0}")]
     InvalidArg(&'static str),
+    /// The context is hung: the watchdog stopped one of its submissions
+    /// (it ran past the timeout, or the host cancelled it). Destroy the
+    /// context and create another. → `D3DDDIERR_DEVICEREMOVED`.
+    #[error(
+        "context {context:#x} was removed: a submission ran past the GPU timeout or was cancelled"
+    )]
+    DeviceRemoved {
+        /// The hung context.
+        context: u32,
+    },
 }
 
 impl SubmitError {
@@ -82,6 +92,7 @@ impl SubmitError {
             SubmitError::UserBuffer { .. } => codes::D3DDDIERR_INVALIDUSERBUFFER,
             SubmitError::Limit { .. } => codes::E_OUTOFMEMORY,
             SubmitError::InvalidArg(_) => codes::E_INVALIDARG,
+            SubmitError::DeviceRemoved { .. } => codes::D3DDDIERR_DEVICEREMOVED,
         }
     }
 
@@ -96,6 +107,7 @@ impl SubmitError {
             SubmitError::UserBuffer { .. } => "invalid_user_buffer",
             SubmitError::Limit { .. } => "limit",
             SubmitError::InvalidArg(_) => "invalid_arg",
+            SubmitError::DeviceRemoved { .. } => "device_removed",
         }
     }
 
@@ -125,6 +137,7 @@ impl SubmitError {
                 limit: u64::from(crate::limits::MAX_COMMAND_BUFFER_BYTES),
             },
             SubmitError::InvalidArg("reserved flag bits"),
+            SubmitError::DeviceRemoved { context: 3 },
         ]
     }
 }

@@ -27,6 +27,16 @@
 //! returned). At most one job is in flight; every call that takes video
 //! memory waits for it first; fences *executed* are published when it is
 //! collected. See `docs/submission.md`, "When work runs".
+//!
+//! Bounded time (`docs/submission.md`, "Timeouts and cancellation"): each
+//! submission runs under a deadline ([`Kmd::set_timeout`], default
+//! [`limits::DEFAULT_GPU_TIMEOUT_MS`]) and a cancellation flag a host can
+//! set from any thread ([`Kmd::cancel_handle`]). When either fires, the
+//! submission stops at a packet, primitive-batch or tile boundary, its
+//! context is *hung* (removed): its fences are still signalled, later
+//! submissions to it are refused with `D3DDDIERR_DEVICEREMOVED` (those
+//! already queued are skipped), and only destroying it remains. Other
+//! contexts are not affected.
 
 use crate::error::{Result, SubmitError};
 use crate::limits;
@@ -44,6 +54,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// `D3DDDICB_RENDERFLAGS` bits.
 pub mod render_flags {
@@ -216,6 +227,8 @@ struct GpuContext {
     counters: ContextCounters,
     /// Query id → (counter at BEGIN, result at END).
     queries: BTreeMap<u32, (u64, Option<u64>)>,
+    /// The watchdog stopped a submission of this context (it is removed).
+    hung: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -238,6 +251,8 @@ struct ExecCtx {
     executed: u64,
     counters: ContextCounters,
     queries: BTreeMap<u32, (u64, Option<u64>)>,
+    /// A submission of this context was stopped by the watchdog.
+    hung: bool,
 }
 
 /// The execution half of the GPU: the pixel engine, the per-context
@@ -248,9 +263,13 @@ struct ExecState {
     renderer: Renderer,
     ctxs: BTreeMap<u32, ExecCtx>,
     last_on_engine: [Option<u32>; 2],
-    /// Only `executed`, `context_switches`, `faults` and `paging` are
-    /// counted here.
+    /// Only `executed`, `context_switches`, `faults`, `paging` and
+    /// `hangs` are counted here.
     stats: GpuStats,
+    /// The host's cancellation flag (shared with [`Kmd::cancel_handle`]).
+    cancel: pl::CancelHandle,
+    /// Time each submission may run (`None`: unlimited).
+    timeout: Option<Duration>,
 }
 
 /// One job for the worker: submissions in execution order and the memory
@@ -392,6 +411,9 @@ pub struct GpuStats {
     pub faults: u64,
     /// Residency packets run.
     pub paging: u64,
+    /// Submissions the watchdog stopped (deadline or cancellation); each
+    /// left its context hung.
+    pub hangs: u64,
     /// Command bytes accepted (from CommandOffset to CommandLength).
     pub bytes: u64,
 }
@@ -452,6 +474,10 @@ pub struct Kmd {
     sizes: (u32, u32, u32),
     stats: GpuStats,
     rejected: u64,
+    /// The host's cancellation flag, shared with each job.
+    cancel: pl::CancelHandle,
+    /// Time each submission may run (`None`: unlimited).
+    timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for Kmd {
@@ -696,6 +722,8 @@ impl Kmd {
             ),
             stats: GpuStats::default(),
             rejected: 0,
+            cancel: pl::CancelHandle::new(),
+            timeout: Some(Duration::from_millis(limits::DEFAULT_GPU_TIMEOUT_MS)),
         }
     }
 
@@ -874,6 +902,7 @@ impl Kmd {
                 retired: 0,
                 counters: ContextCounters::default(),
                 queries: BTreeMap::new(),
+                hung: false,
             },
         );
         if engine == Engine::ThreeD && self.default_ctx.is_none() {
@@ -941,6 +970,35 @@ impl Kmd {
     /// Device-wide counters.
     pub fn stats(&self) -> GpuStats {
         self.stats
+    }
+
+    /// Whether the watchdog stopped a submission of `ctx` (collected work
+    /// only: a job still in flight may yet hang it). A hung context
+    /// refuses submissions with `D3DDDIERR_DEVICEREMOVED`; destroy it and
+    /// create another.
+    pub fn context_hung(&self, ctx: u32) -> bool {
+        self.contexts.get(&ctx).is_some_and(|c| c.hung)
+    }
+
+    /// Sets how long one submission may run on the GPU before it is
+    /// stopped and its context hung (`None`: no limit); takes effect for
+    /// the next job sent. Default:
+    /// [`limits::DEFAULT_GPU_TIMEOUT_MS`].
+    pub fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+    }
+
+    /// The time one submission may run (`None`: no limit).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// The GPU's cancellation flag: [`pl::CancelHandle::cancel`], from any
+    /// thread, stops the submission running at that moment (at its next
+    /// boundary) and hangs its context, as a timeout does. A cancel while
+    /// nothing runs is dropped when the next job is sent.
+    pub fn cancel_handle(&self) -> pl::CancelHandle {
+        self.cancel.clone()
     }
 
     /// Submissions rejected so far (the only thing a rejection changes).
@@ -1048,6 +1106,9 @@ impl Kmd {
             .contexts
             .get(&ctx_h)
             .ok_or(SubmitError::InvalidArg("unknown hContext"))?;
+        if ctx.hung {
+            return Err(SubmitError::DeviceRemoved { context: ctx_h });
+        }
         let limit = |what, v: u32, l: u32| {
             if v > l {
                 Err(SubmitError::Limit {
@@ -1621,6 +1682,12 @@ impl Kmd {
                 }
             },
         };
+        let mut exec = exec;
+        exec.cancel = self.cancel.clone();
+        exec.timeout = self.timeout;
+        // A cancellation asked for while nothing ran is dropped: it stops
+        // only work in flight.
+        self.cancel.take();
         let mut job = Job {
             exec,
             subs,
@@ -1658,6 +1725,7 @@ impl Kmd {
                 g.state = x.state;
                 g.counters = x.counters;
                 g.queries.clone_from(&x.queries);
+                g.hung |= x.hung;
             }
         }
         self.publish_lost();
@@ -1665,6 +1733,7 @@ impl Kmd {
         self.stats.context_switches = d.exec.stats.context_switches;
         self.stats.faults = d.exec.stats.faults;
         self.stats.paging = d.exec.stats.paging;
+        self.stats.hangs = d.exec.stats.hangs;
         self.last_on_engine = d.exec.last_on_engine;
         self.exec = Some(d.exec);
         self.inflight_shared_writes = false;
@@ -1792,6 +1861,8 @@ impl ExecState {
             ctxs: BTreeMap::new(),
             last_on_engine: [None, None],
             stats: GpuStats::default(),
+            cancel: pl::CancelHandle::new(),
+            timeout: None,
         }
     }
 
@@ -1810,11 +1881,31 @@ impl ExecState {
             0,
             &[q.ctx, q.fence as u32, (q.fence >> 32) as u32],
         );
-        self.run(engine, q.ctx, &pro.bytes, 0, true, mem);
-        if !q.null {
-            self.run(engine, q.ctx, &q.dma, q.start, false, mem);
+        if self.ctxs.get(&q.ctx).is_some_and(|c| c.hung) {
+            // A hung context's queued work is skipped; its fence is still
+            // signalled so that nothing waits for it forever.
+            self.run(engine, q.ctx, &epi.bytes, 0, true, mem, None);
+            self.stats.executed = self.stats.executed.saturating_add(1);
+            return;
         }
-        self.run(engine, q.ctx, &epi.bytes, 0, true, mem);
+        self.run(engine, q.ctx, &pro.bytes, 0, true, mem, None);
+        if !q.null {
+            let wd = pl::Watchdog {
+                cancel: self.cancel.clone(),
+                deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
+            };
+            self.renderer.set_watchdog(Some(wd.clone()));
+            let stopped = self.run(engine, q.ctx, &q.dma, q.start, false, mem, Some(&wd));
+            self.renderer.set_watchdog(None);
+            if stopped {
+                // The cancellation (if that was it) is spent on this
+                // submission; the rest of the job runs.
+                self.cancel.take();
+                self.ctxs.entry(q.ctx).or_default().hung = true;
+                self.stats.hangs = self.stats.hangs.saturating_add(1);
+            }
+        }
+        self.run(engine, q.ctx, &epi.bytes, 0, true, mem, None);
         self.stats.executed = self.stats.executed.saturating_add(1);
     }
 
@@ -1822,7 +1913,12 @@ impl ExecState {
         self.stats.faults = self.stats.faults.saturating_add(1);
     }
 
-    /// Executes packets (validated already; every access is still checked).
+    /// Executes packets (validated already; every access is still
+    /// checked). With a watchdog (user submissions; the kernel's own
+    /// packets have none), it is checked before and after each packet
+    /// that does work (draws, clears, copies); returns true when it fired
+    /// (the rest of the packets did not run).
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         engine: Engine,
@@ -1831,13 +1927,22 @@ impl ExecState {
         start: usize,
         privileged: bool,
         mem: &mut dyn VideoMemory,
-    ) {
+        wd: Option<&pl::Watchdog>,
+    ) -> bool {
         let Ok(pkts) = walk(dma, start, engine, privileged) else {
             self.fault();
-            return;
+            return false;
         };
+        let fired = || wd.is_some_and(pl::Watchdog::fired);
         let mut b = Bind::default();
         for p in &pkts {
+            let work = matches!(
+                p.opcode,
+                op::DRAW | op::CLEAR | op::BUFFER_COPY | op::TEXTURE_COPY
+            );
+            if work && fired() {
+                return true;
+            }
             let a = |i: usize| p.arg(dma, i);
             let ok = match p.opcode {
                 op::NOP => true,
@@ -1947,10 +2052,16 @@ impl ExecState {
                 }
                 _ => false,
             };
+            if work && fired() {
+                // Stopped inside (or right after) this packet: not a
+                // fault of the packet.
+                return true;
+            }
             if !ok {
                 self.fault();
             }
         }
+        false
     }
 
     fn draw(

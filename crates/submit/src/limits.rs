@@ -27,3 +27,9 @@ pub const MAX_QUEUED: usize = 256;
 pub const MAX_QUERIES: u32 = 4096;
 /// Rectangles in one CLEAR packet.
 pub const MAX_CLEAR_RECTS: u32 = 4096;
+/// Time one submission may run on the GPU before the watchdog stops it
+/// and hangs its context (`D3DDDIERR_DEVICEREMOVED`), in milliseconds:
+/// Windows' Timeout Detection and Recovery default (`TdrDelay` = 2 s).
+/// Hosts change it with `Kmd::set_timeout` / `Driver::set_gpu_timeout` /
+/// `softhal_driver_set_timeout` (0 there: no limit).
+pub const DEFAULT_GPU_TIMEOUT_MS: u64 = 2000;

@@ -805,3 +805,45 @@ fn a_dispatched_submission_completes_on_the_worker_and_is_collected_by_a_wait() 
         Some(&Storage::Buffer(quad(0.0, 16.0, GREEN)))
     );
 }
+
+/// The watchdog (docs/submission.md, "Timeouts and cancellation"): with a
+/// zero timeout the deadline has passed when the first work packet (the
+/// frame's CLEAR) is reached, so the submission stops before drawing —
+/// deterministically. Its context hangs: its fence and that of the
+/// submission queued behind it are still signalled (that one is skipped),
+/// and a new submission to it is refused with D3DDDIERR_DEVICEREMOVED,
+/// changing nothing. Another context then renders the reference frame.
+#[test]
+fn a_hung_context_refuses_submissions_with_device_removed() {
+    let mut r = rig();
+    let before = pixels(&r, r.rt);
+    r.kmd.set_timeout(Some(std::time::Duration::ZERO));
+    for _ in 0..2 {
+        let mut rd = frame(&r).data(r.gfx);
+        assert_eq!(submit(&mut r, &mut rd), 0);
+    }
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(r.kmd.fences(r.gfx), Some((2, 2, 2)));
+    assert!(r.kmd.context_hung(r.gfx));
+    assert_eq!(r.kmd.stats().hangs, 1);
+    assert_eq!(r.kmd.stats().faults, 0);
+    assert_eq!(pixels(&r, r.rt), before, "the stopped frame drew nothing");
+    // Refused like any rejection: nothing changes but the count.
+    r.kmd.set_timeout(None);
+    let fp = fingerprint(&r);
+    let n = r.kmd.rejected();
+    let mut rd = frame(&r).data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), codes::D3DDDIERR_DEVICEREMOVED);
+    assert_eq!(r.kmd.rejected(), n + 1);
+    assert_eq!(fingerprint(&r), fp);
+    // Recovery: another context draws the reference frame (blue clear,
+    // red quad over x < 8).
+    let gfx2 = r.kmd.create_context(Engine::ThreeD).unwrap();
+    let mut rd = frame(&r).data(gfx2);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(pixel(&r, 2), RED);
+    assert_eq!(pixel(&r, 12), 0xFF00_00FF);
+    assert!(!r.kmd.context_hung(gfx2));
+    r.kmd.destroy_context(r.gfx, &mut r.mem).unwrap();
+}

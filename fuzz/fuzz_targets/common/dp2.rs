@@ -348,6 +348,9 @@ pub fn run(
 ) -> Option<Outcome> {
     align_handle_salts();
     let mut driver = Driver::new(threads).ok()?;
+    // No GPU timeout: libFuzzer's -timeout bounds a run, and a wall-clock
+    // stop would make runs that must agree differ.
+    driver.set_gpu_timeout(None);
     driver.renderer_mut().set_simd(simd);
     let rt = driver
         .create_render_target(input.format, input.width, input.height)

@@ -643,9 +643,18 @@ int main(int argc, char **argv) {
     };
 
     CHECK(softhal_version() == SOFTHAL_API_VERSION);
+    /* Thread counts above the limit are refused; nothing is created. */
+    drv = (softhal_driver *)1;
+    CHECK_HR(softhal_driver_create(SOFTHAL_MAX_THREADS + 1, &drv), DDERR_INVALIDPARAMS);
+    CHECK(drv == NULL);
     CHECK_HR(softhal_driver_create(1, &drv), D3D_OK);
     CHECK(drv != NULL);
     g_drv = drv;
+    /* The GPU watchdog: settable (0 = no limit) and cancellable from any
+     * thread; with nothing running a cancel has no effect. */
+    CHECK_HR(softhal_driver_set_timeout(drv, SOFTHAL_DEFAULT_GPU_TIMEOUT_MS), D3D_OK);
+    CHECK_HR(softhal_driver_cancel(drv), D3D_OK);
+    CHECK_HR(softhal_driver_cancel(NULL), E_INVALIDARG);
     rt = make_surface(drv, SOFTHAL_SURFACE_RENDERTARGET, D3DFMT_A8R8G8B8, W, H);
     z = make_surface(drv, SOFTHAL_SURFACE_DEPTHSTENCIL, D3DFMT_D24S8, W, H);
     cb = make_surface(drv, SOFTHAL_SURFACE_COMMANDBUFFER, 0, 4096, 1);
