@@ -530,3 +530,30 @@ fn neighbouring_patches_sharing_an_edge_count_meet_without_cracks() {
         &bad[..bad.len().min(8)]
     );
 }
+
+#[test]
+fn the_patch_cache_stays_within_its_byte_bound() {
+    // MAX_PATCH_CACHE_BYTES (16 MiB) of control data: a 32 × 32 linear
+    // patch read with a 256-byte stream stride holds 1024 × 256 B =
+    // 256 KiB, so 64 of them fill the cache; the 65th evicts the least
+    // recently used (handle 1), and nothing fails.
+    const STRIDE: usize = 256;
+    let per_patch = 1024 * STRIDE;
+    assert_eq!(limits::MAX_PATCH_CACHE_BYTES / per_patch, 64);
+    let mut s = Scene::new(8, 8, false);
+    let h = vb(&mut s, &vec![0u8; 1024 * STRIDE]);
+    let info =
+        "info={ Width=32 Height=32 Stride=32 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR }";
+    let draws: String = (1..=65)
+        .map(|h| format!("DRAWRECTPATCH {{ Handle={h} {info} }}\n"))
+        .collect();
+    s.run(
+        &format!("SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride={STRIDE} }}\n{draws}"),
+        &[],
+    )
+    .ok();
+    let c = s.drv.context(s.ctx).unwrap();
+    let held: usize = c.patches.values().map(|p| p.control.len()).sum();
+    assert_eq!((c.patches.len(), held), (64, limits::MAX_PATCH_CACHE_BYTES));
+    assert!(!c.patches.contains_key(&1) && c.patches.contains_key(&65));
+}
