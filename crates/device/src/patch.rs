@@ -23,13 +23,23 @@
 //! [`tri_index`].
 //!
 //! Segments: per-edge counts (rect: `[top v=0, right u=1, bottom v=1,
-//! left u=0]`; tri: three edges) come from the record (RTPATCHFLAG_HASSEGS)
-//! or D3DRS_PATCHSEGMENTS. The grid uses the largest count of opposite
-//! edges (documented simplification: no per-edge stitching).
+//! left u=0]`; tri: `[v=0 from W to U, w=0 from U to V, u=0 from W to V]`
+//! with U, V, W the corners where u, v, w = 1 − u − v are 1 — the order
+//! of the tri edges is this module's, UNCONFIRMED against the DDK) come
+//! from the record (RTPATCHFLAG_HASSEGS) or D3DRS_PATCHSEGMENTS. Each edge
+//! is cut with its own count. When opposite edges agree (rect) or all
+//! three do (tri) that is the regular grid. Otherwise the inside is the
+//! regular grid of the largest counts without its boundary (rect: the
+//! larger count of each pair of opposite edges; tri: the largest), and a
+//! ring of triangles stitches each edge to the outermost inside row,
+//! walking both by parameter (`Stitcher`); with no inside point the two
+//! many-segment edges of a rect are stitched to each other, and a tri's
+//! edges are fanned around its centre. Two patches that share an edge
+//! with the same count therefore share its vertices: no crack.
 //! D3DPATCHEDGE_DISCRETE rounds the count up to an integer n and spaces the
 //! parameter uniformly (k/n); D3DPATCHEDGE_CONTINUOUS keeps the fractional
 //! count s, places the parameter at k/s for k < n and ends with a shorter
-//! last segment.
+//! last segment (at the edge's end as listed above).
 
 use crate::error::{DeviceError, Result};
 use crate::limits;
@@ -309,41 +319,229 @@ pub fn tessellate_rect(
         (width as usize).saturating_mul(height as usize),
         stride,
     )?;
-    // At most MAX_PATCH_SEGMENTS + 1 parameters each way.
+    // At most MAX_PATCH_SEGMENTS + 1 parameters each way and per edge.
+    let edge = segs.map(|s| params(s, continuous));
+    let [top, right, bottom, left] = &edge;
     let us = params(segs[0].max(segs[2]), continuous);
     let vs = params(segs[1].max(segs[3]), continuous);
     let cv: Vec<&[u8]> = ctrl.chunks_exact(stride.max(1)).take(count).collect();
-    let vertex_bytes = us
-        .len()
-        .checked_mul(vs.len())
-        .and_then(|n| n.checked_mul(stride))
-        .ok_or(too_many_vertices())?;
-    let mut mesh = Mesh {
-        vertices: vec![0; vertex_bytes],
-        indices: Vec::new(),
-        params: Vec::new(),
-    };
-    let mut outs = mesh.vertices.chunks_exact_mut(stride.max(1));
-    for &v in &vs {
+    let weights = |u: f32, v: f32| -> Result<Vec<f32>> {
+        let wu = curve_weights(basis, degree, width, u)?;
         let wv = curve_weights(basis, degree, height, v)?;
-        for &u in &us {
-            let wu = curve_weights(basis, degree, width, u)?;
-            // Control point c = row × width + column weighs wu[column] × wv[row].
-            let w: Vec<f32> = wv
-                .iter()
-                .flat_map(|&b| wu.iter().map(move |&a| a * b))
-                .take(count)
-                .collect();
-            if let Some(out) = outs.next() {
-                blend_vertex(layout, &cv, &w, out);
+        // Control point c = row × width + column weighs wu[column] × wv[row].
+        Ok(wv
+            .iter()
+            .flat_map(|&b| wu.iter().map(move |&a| a * b))
+            .take(count)
+            .collect())
+    };
+    if top == bottom && right == left {
+        // Opposite edges agree: the regular grid gives every edge its own
+        // count.
+        let mut mesh = Mesh {
+            vertices: Vec::new(),
+            indices: Vec::new(),
+            params: Vec::new(),
+        };
+        for &v in &vs {
+            for &u in &us {
+                mesh.params.push((u, v));
             }
-            mesh.params.push((u, v));
+        }
+        evaluate(layout, &cv, &mut mesh, |(u, v)| weights(u, v))?;
+        let nu = u32::try_from(us.len()).map_err(|_| too_many_vertices())?;
+        let nv = u32::try_from(vs.len()).map_err(|_| too_many_vertices())?;
+        mesh.indices = grid_indices(nu, nv).ok_or(too_many_vertices())?;
+        return Ok(mesh);
+    }
+    let mut m = Stitcher::default();
+    let c00 = m.point(0.0, 0.0);
+    let c10 = m.point(1.0, 0.0);
+    let c01 = m.point(0.0, 1.0);
+    let c11 = m.point(1.0, 1.0);
+    let top = m.edge(top, c00, c10, |t| (t, 0.0), |_, t| t);
+    let bottom = m.edge(bottom, c01, c11, |t| (t, 1.0), |_, t| t);
+    let left = m.edge(left, c00, c01, |t| (0.0, t), |_, t| t);
+    let right = m.edge(right, c10, c11, |t| (1.0, t), |_, t| t);
+    let (nu, nv) = (us.len().saturating_sub(1), vs.len().saturating_sub(1));
+    if nu < 2 || nv < 2 {
+        // No interior point: join the two edges that have more than one
+        // segment (the others are single segments).
+        if nv < 2 {
+            m.stitch(&top, &bottom);
+        } else {
+            m.stitch(&left, &right);
+        }
+    } else {
+        // Interior points (us[i], vs[j]), 0 < i < nu, 0 < j < nv; the
+        // regular grid between them, then a ring of triangles joining each
+        // edge (its own count) to the outermost interior row or column.
+        let mut inner = Vec::new();
+        for &v in vs.get(1..nv).unwrap_or_default() {
+            for &u in us.get(1..nu).unwrap_or_default() {
+                inner.push((m.point(u, v), u, v));
+            }
+        }
+        // nu, nv ≥ 2 here.
+        let (iw, ih) = (nu.saturating_sub(1), nv.saturating_sub(1));
+        let at = |i: usize, j: usize| {
+            inner
+                .get(j.saturating_mul(iw).saturating_add(i))
+                .copied()
+                .unwrap_or((0, 0.0, 0.0))
+        };
+        for j in 0..ih.saturating_sub(1) {
+            for i in 0..iw.saturating_sub(1) {
+                let (a, b, c, d) = (
+                    at(i, j).0,
+                    at(i.saturating_add(1), j).0,
+                    at(i, j.saturating_add(1)).0,
+                    at(i.saturating_add(1), j.saturating_add(1)).0,
+                );
+                m.tri(a, b, c);
+                m.tri(b, d, c);
+            }
+        }
+        let row =
+            |j: usize| -> Vec<(u32, f32)> { (0..iw).map(|i| (at(i, j).0, at(i, j).1)).collect() };
+        let col =
+            |i: usize| -> Vec<(u32, f32)> { (0..ih).map(|j| (at(i, j).0, at(i, j).2)).collect() };
+        m.stitch(&top, &row(0));
+        m.stitch(&bottom, &row(ih.saturating_sub(1)));
+        m.stitch(&left, &col(0));
+        m.stitch(&right, &col(iw.saturating_sub(1)));
+    }
+    m.finish(layout, &cv, |(u, v)| weights(u, v))
+}
+
+/// Blends the vertex of every parameter point of `mesh` (weights from
+/// `weights`) into `mesh.vertices`.
+fn evaluate(
+    layout: &VertexLayout,
+    cv: &[&[u8]],
+    mesh: &mut Mesh,
+    weights: impl Fn((f32, f32)) -> Result<Vec<f32>>,
+) -> Result<()> {
+    let stride = layout.stride as usize;
+    let bytes = mesh
+        .params
+        .len()
+        .checked_mul(stride)
+        .ok_or(too_many_vertices())?;
+    mesh.vertices = vec![0; bytes];
+    for (out, &p) in mesh
+        .vertices
+        .chunks_exact_mut(stride.max(1))
+        .zip(&mesh.params)
+    {
+        blend_vertex(layout, cv, &weights(p)?, out);
+    }
+    Ok(())
+}
+
+/// Builds a tessellation with per-edge segment counts: parameter points,
+/// and triangles all wound like the regular grid's (positive area in
+/// (u, v)).
+#[derive(Default)]
+struct Stitcher {
+    params: Vec<(f32, f32)>,
+    indices: Vec<u32>,
+}
+
+impl Stitcher {
+    /// A new point at (u, v); its index.
+    fn point(&mut self, u: f32, v: f32) -> u32 {
+        self.params.push((u, v));
+        // At most a few thousand points (MAX_PATCH_SEGMENTS per edge).
+        u32::try_from(self.params.len().saturating_sub(1)).unwrap_or(u32::MAX)
+    }
+
+    /// The triangle (a, b, c), turned to the grid's winding; a degenerate
+    /// one (zero area in (u, v)) is left out.
+    fn tri(&mut self, a: u32, b: u32, c: u32) {
+        let p = |i: u32| self.params.get(i as usize).copied().unwrap_or_default();
+        let (pa, pb, pc) = (p(a), p(b), p(c));
+        let cross = (pb.0 - pa.0) * (pc.1 - pa.1) - (pb.1 - pa.1) * (pc.0 - pa.0);
+        if cross > 0.0 {
+            self.indices.extend_from_slice(&[a, b, c]);
+        } else if cross < 0.0 {
+            self.indices.extend_from_slice(&[a, c, b]);
         }
     }
-    let nu = u32::try_from(us.len()).map_err(|_| too_many_vertices())?;
-    let nv = u32::try_from(vs.len()).map_err(|_| too_many_vertices())?;
-    mesh.indices = grid_indices(nu, nv).ok_or(too_many_vertices())?;
-    Ok(mesh)
+
+    /// The points of one edge with parameters `ts` (0 to 1), from corner
+    /// `first` to corner `last` (shared with the neighbouring edges):
+    /// `(index, parameter along the stitch)` where `at(t)` is the point
+    /// and `key(point, t)` the parameter.
+    fn edge(
+        &mut self,
+        ts: &[f32],
+        first: u32,
+        last: u32,
+        at: impl Fn(f32) -> (f32, f32),
+        key: impl Fn((f32, f32), f32) -> f32,
+    ) -> Vec<(u32, f32)> {
+        let n = ts.len().saturating_sub(1);
+        let mut out = Vec::with_capacity(ts.len());
+        for (k, &t) in ts.iter().enumerate() {
+            let i = if k == 0 {
+                first
+            } else if k == n {
+                last
+            } else {
+                let (u, v) = at(t);
+                self.point(u, v)
+            };
+            out.push((i, key(at(t), t)));
+        }
+        out
+    }
+
+    /// Triangles joining polyline `a` to polyline `b`, both ordered by
+    /// their parameter: walks both, always advancing the one whose next
+    /// point has the smaller parameter.
+    fn stitch(&mut self, a: &[(u32, f32)], b: &[(u32, f32)]) {
+        let (mut i, mut j) = (0usize, 0usize);
+        let (la, lb) = (a.len().saturating_sub(1), b.len().saturating_sub(1));
+        while i < la || j < lb {
+            let (Some(&(ai, _)), Some(&(bj, _))) = (a.get(i), b.get(j)) else {
+                return;
+            };
+            let next_a = a.get(i.saturating_add(1)).filter(|_| i < la);
+            let next_b = b.get(j.saturating_add(1)).filter(|_| j < lb);
+            match (next_a, next_b) {
+                (Some(&(an, ta)), Some(&(_, tb))) if ta <= tb => {
+                    self.tri(ai, an, bj);
+                    i = i.saturating_add(1);
+                }
+                (_, Some(&(bn, _))) => {
+                    self.tri(ai, bn, bj);
+                    j = j.saturating_add(1);
+                }
+                (Some(&(an, _)), None) => {
+                    self.tri(ai, an, bj);
+                    i = i.saturating_add(1);
+                }
+                (None, None) => return,
+            }
+        }
+    }
+
+    /// The mesh: every point evaluated with `weights`.
+    fn finish(
+        self,
+        layout: &VertexLayout,
+        cv: &[&[u8]],
+        weights: impl Fn((f32, f32)) -> Result<Vec<f32>>,
+    ) -> Result<Mesh> {
+        let mut mesh = Mesh {
+            vertices: Vec::new(),
+            indices: self.indices,
+            params: self.params,
+        };
+        evaluate(layout, cv, &mut mesh, weights)?;
+        Ok(mesh)
+    }
 }
 
 /// Checks that `ctrl` holds `count` control vertices of `stride` bytes;
@@ -414,43 +612,117 @@ pub fn tessellate_tri(
     let stride = layout.stride as usize;
     let count = control_bytes(ctrl, tri_control_count(degree) as usize, stride)?;
     // At most MAX_PATCH_SEGMENTS + 1 parameters (at least 2).
+    let edge = segs.map(|s| params(s, continuous));
     let ps = params(segs[0].max(segs[1]).max(segs[2]), continuous);
     let n = ps.len().saturating_sub(1);
     let cv: Vec<&[u8]> = ctrl.chunks_exact(stride.max(1)).take(count).collect();
-    let mut mesh = Mesh {
-        vertices: Vec::new(),
-        indices: Vec::new(),
-        params: Vec::new(),
+    let weights = |(u, v): (f32, f32)| -> Result<Vec<f32>> {
+        let w3 = (1.0 - u - v).max(0.0);
+        let mut w = vec![0.0f32; count];
+        // i + j + k = degree: the subtractions cannot go below 0.
+        for i in 0..=degree {
+            let rest = degree.saturating_sub(i);
+            for j in 0..=rest {
+                let k = rest.saturating_sub(j);
+                let coef = binomial(degree, i) * binomial(rest, j);
+                let val = coef * u.powi(i as i32) * v.powi(j as i32) * w3.powi(k as i32);
+                if let Some(slot) = w.get_mut(tri_index(degree, i, j)) {
+                    *slot = val;
+                }
+            }
+        }
+        Ok(w)
     };
-    let mut row_start = Vec::new();
-    let mut out = vec![0u8; stride];
-    for a in 0..=n {
-        row_start.push(mesh.params.len() as u32);
-        for b in 0..=n.saturating_sub(a) {
-            let u = ps.get(a).copied().unwrap_or(1.0);
-            let v = ps.get(b).copied().unwrap_or(1.0);
-            let (u, v) = if u + v > 1.0 { (u, 1.0 - u) } else { (u, v) };
-            let w3 = (1.0 - u - v).max(0.0);
-            let mut w = vec![0.0f32; count];
-            // i + j + k = degree: the subtractions cannot go below 0.
-            for i in 0..=degree {
-                let rest = degree.saturating_sub(i);
-                for j in 0..=rest {
-                    let k = rest.saturating_sub(j);
-                    let coef = binomial(degree, i) * binomial(rest, j);
-                    let val = coef * u.powi(i as i32) * v.powi(j as i32) * w3.powi(k as i32);
-                    if let Some(slot) = w.get_mut(tri_index(degree, i, j)) {
-                        *slot = val;
+    if edge.iter().all(|e| *e == ps) {
+        // Every edge has the count of the grid: the regular triangular grid.
+        let mut mesh = Mesh {
+            vertices: Vec::new(),
+            indices: Vec::new(),
+            params: Vec::new(),
+        };
+        let mut row_start = Vec::new();
+        for a in 0..=n {
+            row_start.push(mesh.params.len() as u32);
+            for b in 0..=n.saturating_sub(a) {
+                let u = ps.get(a).copied().unwrap_or(1.0);
+                let v = ps.get(b).copied().unwrap_or(1.0);
+                let (u, v) = if u + v > 1.0 { (u, 1.0 - u) } else { (u, v) };
+                mesh.params.push((u, v));
+            }
+        }
+        evaluate(layout, &cv, &mut mesh, weights)?;
+        mesh.indices = tri_indices(&row_start).ok_or(too_many_vertices())?;
+        return Ok(mesh);
+    }
+    let mut m = Stitcher::default();
+    let cw = m.point(0.0, 0.0);
+    let cu = m.point(1.0, 0.0);
+    let cv_ = m.point(0.0, 1.0);
+    let [e0, e1, e2] = &edge;
+    // Edge 0: v = 0 from W to U (by u); edge 1: w = 0 from U to V (by v);
+    // edge 2: u = 0 from W to V (by v).
+    let e0 = m.edge(e0, cw, cu, |t| (t, 0.0), |_, t| t);
+    let e1 = m.edge(e1, cu, cv_, |t| (1.0 - t, t), |_, t| t);
+    let e2 = m.edge(e2, cw, cv_, |t| (0.0, t), |_, t| t);
+    if n < 3 {
+        // No interior point: a fan of every edge segment around the
+        // centre.
+        let c = m.point(1.0 / 3.0, 1.0 / 3.0);
+        for e in [&e0, &e1, &e2] {
+            for w in e.windows(2) {
+                if let [(a, _), (b, _)] = w {
+                    m.tri(*a, *b, c);
+                }
+            }
+        }
+    } else {
+        // Interior points (ps[a], ps[b]), a, b ≥ 1, a + b ≤ n − 1; the
+        // regular grid between them, then a ring joining each edge (its
+        // own count) to the outermost interior points.
+        let mut inner = std::collections::BTreeMap::new();
+        for a in 1..n {
+            for b in 1..n.saturating_sub(a) {
+                let (u, v) = (
+                    ps.get(a).copied().unwrap_or(0.0),
+                    ps.get(b).copied().unwrap_or(0.0),
+                );
+                inner.insert((a, b), (m.point(u, v), u, v));
+            }
+        }
+        let at = |a: usize, b: usize| inner.get(&(a, b)).copied();
+        for a in 1..n {
+            for b in 1..n {
+                if let (Some(p), Some(q), Some(r)) = (
+                    at(a, b),
+                    at(a.saturating_add(1), b),
+                    at(a, b.saturating_add(1)),
+                ) {
+                    m.tri(p.0, q.0, r.0);
+                    if let Some(d) = at(a.saturating_add(1), b.saturating_add(1)) {
+                        m.tri(q.0, d.0, r.0);
                     }
                 }
             }
-            blend_vertex(layout, &cv, &w, &mut out);
-            mesh.vertices.extend_from_slice(&out);
-            mesh.params.push((u, v));
         }
+        // n ≥ 3 here.
+        let last = n.saturating_sub(2);
+        let side0: Vec<(u32, f32)> = (1..=last)
+            .filter_map(|a| at(a, 1))
+            .map(|p| (p.0, p.1))
+            .collect();
+        let side1: Vec<(u32, f32)> = (1..=last)
+            .filter_map(|b| at(n.saturating_sub(1).saturating_sub(b), b))
+            .map(|p| (p.0, p.2))
+            .collect();
+        let side2: Vec<(u32, f32)> = (1..=last)
+            .filter_map(|b| at(1, b))
+            .map(|p| (p.0, p.2))
+            .collect();
+        m.stitch(&e0, &side0);
+        m.stitch(&e1, &side1);
+        m.stitch(&e2, &side2);
     }
-    mesh.indices = tri_indices(&row_start).ok_or(too_many_vertices())?;
-    Ok(mesh)
+    m.finish(layout, &cv, weights)
 }
 
 /// Triangle-list indices of a triangular grid whose rows (of n + 1, n, …,

@@ -313,3 +313,36 @@ fn pretransformed_vertices_are_clipped_to_0_le_z_le_1() {
     .ok();
     assert_eq!(s.count(red), 256, "CLIPPING FALSE: not clipped");
 }
+
+#[test]
+fn dx8_declaration_colours_of_other_types_are_converted() {
+    // A DX8 declaration (CREATEVERTEXSHADER, no code): v0 FLOAT3 position
+    // (D3DVSD_REG(0, D3DVSDT_FLOAT3) = 0x40020000), v5 (diffuse) FLOAT4
+    // (0x40030005). The colour (0, 1, 1, 1) is cyan 0xff00ffff exactly;
+    // read as a D3DCOLOR it would be ignored (white).
+    let mut s = Scene::new(16, 16, false);
+    let decl = [0x2000_0000u32, 0x4002_0000, 0x4003_0005, 0xFFFF_FFFF]
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>();
+    let v: Vec<u8> = [
+        (-1.0f32, 1.0f32),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (1.0, -1.0),
+        (-1.0, -1.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y)| [x, y, 0.5, 0.0, 1.0, 1.0, 1.0])
+    .flat_map(f32::to_le_bytes)
+    .collect();
+    let src = format!(
+        "{NOCULL}VIEWPORTINFO {{ dwWidth=16 dwHeight=16 }}\nCREATEVERTEXSHADER {{ dwHandle=0x11 decl=hex:{decl} }}\n\
+         SETVERTEXSHADER {{ dwHandle=0x11 }}\nSETSTREAMSOURCEUM {{ dwStream=0 dwStride=28 }}\n\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}"
+    );
+    s.run_fvf(&src, FVF_TL, 28, &v).ok();
+    assert_eq!(s.count(0xff00_ffff), 256, "{:08x}", s.px(8, 8));
+}

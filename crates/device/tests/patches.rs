@@ -306,3 +306,254 @@ fn a_full_patch_cache_evicts_the_least_recently_used_patch() {
     assert_eq!((c.stats.primitives, c.patches.len()), (518, 255));
     assert!(!c.patches.contains_key(&4));
 }
+
+/// Twice the signed (u, v) area of each triangle of `m`.
+fn param_areas(m: &patch::Mesh) -> Vec<f32> {
+    m.indices
+        .chunks_exact(3)
+        .map(|t| {
+            let p = |i: u32| m.params[i as usize];
+            let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
+            (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+        })
+        .collect()
+}
+
+/// The parameters of the mesh points on which `on` holds, sorted.
+fn edge_points(
+    m: &patch::Mesh,
+    on: impl Fn((f32, f32)) -> bool,
+    key: fn((f32, f32)) -> f32,
+) -> Vec<f32> {
+    let mut t: Vec<f32> = m
+        .params
+        .iter()
+        .copied()
+        .filter(|&p| on(p))
+        .map(key)
+        .collect();
+    t.sort_by(f32::total_cmp);
+    t
+}
+
+#[test]
+fn each_patch_edge_has_its_own_segment_count() {
+    // D3DHALDP2_HASSEGS gives one count per edge (rect: v = 0, u = 1,
+    // v = 1, u = 0; tri: v = 0, w = 0, u = 0). Under the discrete style an
+    // edge of n segments has the n + 1 points k/n. The triangles tile the
+    // parameter domain once: all wound alike (positive (u, v) area), and
+    // their areas add up to the domain's, 1 (rect) or 1/2 (tri).
+    let layout = layout_from_fvf(0x2).unwrap();
+    let ctrl = xyz_bytes(&[
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+    ]);
+    let m = tessellate_rect(
+        &layout,
+        &ctrl,
+        2,
+        2,
+        patch::BASIS_BEZIER,
+        1,
+        [1.0, 2.0, 3.0, 4.0],
+        false,
+    )
+    .unwrap();
+    let near = |a: &[f32], b: &[f32]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+    };
+    let k = |n: u32| (0..=n).map(|k| k as f32 / n as f32).collect::<Vec<_>>();
+    assert!(
+        near(&edge_points(&m, |p| p.1 == 0.0, |p| p.0), &k(1)),
+        "top: 1"
+    );
+    assert!(
+        near(&edge_points(&m, |p| p.0 == 1.0, |p| p.1), &k(2)),
+        "right: 2"
+    );
+    assert!(
+        near(&edge_points(&m, |p| p.1 == 1.0, |p| p.0), &k(3)),
+        "bottom: 3"
+    );
+    assert!(
+        near(&edge_points(&m, |p| p.0 == 0.0, |p| p.1), &k(4)),
+        "left: 4"
+    );
+    let areas = param_areas(&m);
+    assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
+    assert!((areas.iter().sum::<f32>() / 2.0 - 1.0).abs() < 1e-5);
+    // Fractional counts round up (discrete): 2.5 → 3.
+    let m = tessellate_rect(
+        &layout,
+        &ctrl,
+        2,
+        2,
+        patch::BASIS_BEZIER,
+        1,
+        [2.5, 1.0, 1.0, 1.0],
+        false,
+    )
+    .unwrap();
+    assert!(near(&edge_points(&m, |p| p.1 == 0.0, |p| p.0), &k(3)));
+    // Tri patch, linear, edges 1, 2, 3 (and 4, 1, 2: with interior points).
+    let tri = xyz_bytes(&[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]);
+    for segs in [[1.0, 2.0, 3.0], [4.0, 1.0, 2.0]] {
+        let m = tessellate_tri(&layout, &tri, 1, segs, false).unwrap();
+        let [s0, s1, s2] = segs.map(|s| s as u32);
+        assert!(
+            near(&edge_points(&m, |p| p.1 == 0.0, |p| p.0), &k(s0)),
+            "{segs:?} edge 0"
+        );
+        assert!(
+            near(&edge_points(&m, |p| p.0 == 0.0, |p| p.1), &k(s2)),
+            "{segs:?} edge 2"
+        );
+        let on_w0 = edge_points(&m, |p| (p.0 + p.1 - 1.0).abs() < 1e-6, |p| p.1);
+        assert!(near(&on_w0, &k(s1)), "{segs:?} edge 1: {on_w0:?}");
+        let areas = param_areas(&m);
+        assert!(areas.iter().all(|&a| a > 0.0), "{areas:?}");
+        assert!(
+            (areas.iter().sum::<f32>() / 2.0 - 0.5).abs() < 1e-5,
+            "{segs:?}"
+        );
+    }
+}
+
+/// The render target as RGBA8 bytes.
+fn rgba(s: &Scene) -> Vec<u8> {
+    (0..s.h)
+        .flat_map(|y| (0..s.w).map(move |x| (x, y)))
+        .flat_map(|(x, y)| {
+            let [a, r, g, b] = s.px(x, y).to_be_bytes();
+            [r, g, b, a]
+        })
+        .collect()
+}
+
+#[test]
+fn mixed_segment_counts_in_wireframe() {
+    // A linear rect patch with edges of 1 (top), 2 (right), 3 (bottom)
+    // and 4 (left) segments, and a linear tri patch with 1, 2, 3, drawn in
+    // D3DFILL_WIREFRAME. The golden (looked at) shows each edge cut in its
+    // own count, the inside grid (3 × 4 cells less its boundary for the
+    // rect; the one inside point of a 3-segment tri) and the ring of
+    // triangles stitching it to the edges.
+    let mut s = Scene::new(64, 32, false);
+    let v: Vec<u8> = [
+        (1.0, 1.0),
+        (30.0, 1.0),
+        (1.0, 30.0),
+        (30.0, 30.0),
+        (34.0, 30.0),
+        (62.0, 30.0),
+        (34.0, 1.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y)| tl(x, y, 0.5, 0xffffffff))
+    .collect();
+    let h = vb(&mut s, &v);
+    s.run(
+        &format!(
+            "{NOCULL}CLEAR {{ dwFlags=D3DCLEAR_TARGET dwFillColor=0xff000000 }}\n\
+             RENDERSTATE {{ RenderState=D3DRS_FILLMODE dwState=D3DFILL_WIREFRAME }}\n\
+             SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\n\
+             DRAWRECTPATCH {{ Handle=0 segs={{ segs[0]=1.0 segs[1]=2.0 segs[2]=3.0 segs[3]=4.0 }} {INFO} }}\n\
+             DRAWTRIPATCH {{ Handle=0 segs={{ segs[0]=1.0 segs[1]=2.0 segs[2]=3.0 }} info={{ StartVertexOffset=4 NumVertices=3 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR }} }}"
+        ),
+        &[],
+    )
+    .ok();
+    let golden = softhal_testkit::testdata().join("goldens/device/patches_mixed_segments.png");
+    softhal_testkit::check_golden_rgba(&golden, s.w, s.h, &rgba(&s), 0);
+}
+
+#[test]
+fn neighbouring_patches_sharing_an_edge_count_meet_without_cracks() {
+    // Two bicubic Bézier patches (pre-transformed control points) share a
+    // curved column: x = 30, 40, 20, 30 at y = 2, 22, 42, 62. Patch A's
+    // edges have 3, 5, 2, 7 segments (top, right = the shared edge,
+    // bottom, left), patch B's 4, 1, 6, 5 (left = the shared edge): the
+    // shared edge has 5 segments on both sides, while the grids inside
+    // differ (7 and 5 rows). With additive blending (ONE, ONE) of 0x40
+    // grey, a pixel covered once is 0x40, a crack 0 and an overlap 0x80:
+    // every pixel inside the union (x 3..=61, y 3..=61; the outer edges are
+    // straight) must be 0x40.
+    let shared = [30.0f32, 40.0, 20.0, 30.0];
+    let mut ctrl = Vec::new();
+    for (x0, from_shared) in [(2.0f32, false), (62.0, true)] {
+        for (j, &sx) in shared.iter().enumerate() {
+            let y = 2.0 + 20.0 * j as f32;
+            for i in 0..4 {
+                let t = i as f32 / 3.0;
+                let x = if from_shared {
+                    sx + (x0 - sx) * t
+                } else {
+                    x0 + (sx - x0) * t
+                };
+                ctrl.extend(tl(x, y, 0.5, 0xff40_4040));
+            }
+        }
+    }
+    let mut s = Scene::new(64, 64, false);
+    let h = vb(&mut s, &ctrl);
+    let info = |start: u32| {
+        format!("info={{ StartVertexOffsetHeight={start} Width=4 Height=4 Stride=4 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_CUBIC }}")
+    };
+    s.run(
+        &format!(
+            "{NOCULL}RENDERSTATE {{ RenderState=D3DRS_ALPHABLENDENABLE dwState=TRUE }} \
+             {{ RenderState=D3DRS_SRCBLEND dwState=D3DBLEND_ONE }} {{ RenderState=D3DRS_DESTBLEND dwState=D3DBLEND_ONE }}\n\
+             SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride=20 }}\n\
+             DRAWRECTPATCH {{ Handle=0 segs={{ segs[0]=3.0 segs[1]=5.0 segs[2]=2.0 segs[3]=7.0 }} {} }}\n\
+             DRAWRECTPATCH {{ Handle=0 segs={{ segs[0]=4.0 segs[1]=1.0 segs[2]=6.0 segs[3]=5.0 }} {} }}",
+            info(0),
+            info(4)
+        ),
+        &[],
+    )
+    .ok();
+    let mut bad = Vec::new();
+    for y in 3..=61 {
+        for x in 3..=61 {
+            let c = s.px(x, y) & 0xff_ffff;
+            if c != 0x40_4040 {
+                bad.push((x, y, c));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} pixels not covered exactly once: {:?}",
+        bad.len(),
+        &bad[..bad.len().min(8)]
+    );
+}
+
+#[test]
+fn the_patch_cache_stays_within_its_byte_bound() {
+    // MAX_PATCH_CACHE_BYTES (16 MiB) of control data: a 32 × 32 linear
+    // patch read with a 256-byte stream stride holds 1024 × 256 B =
+    // 256 KiB, so 64 of them fill the cache; the 65th evicts the least
+    // recently used (handle 1), and nothing fails.
+    const STRIDE: usize = 256;
+    let per_patch = 1024 * STRIDE;
+    assert_eq!(limits::MAX_PATCH_CACHE_BYTES / per_patch, 64);
+    let mut s = Scene::new(8, 8, false);
+    let h = vb(&mut s, &vec![0u8; 1024 * STRIDE]);
+    let info =
+        "info={ Width=32 Height=32 Stride=32 Basis=D3DBASIS_BEZIER Degree=D3DDEGREE_LINEAR }";
+    let draws: String = (1..=65)
+        .map(|h| format!("DRAWRECTPATCH {{ Handle={h} {info} }}\n"))
+        .collect();
+    s.run(
+        &format!("SETVERTEXSHADER {{ dwHandle=0x44 }}\nSETSTREAMSOURCE {{ dwStream=0 dwVBHandle={h} dwStride={STRIDE} }}\n{draws}"),
+        &[],
+    )
+    .ok();
+    let c = s.drv.context(s.ctx).unwrap();
+    let held: usize = c.patches.values().map(|p| p.control.len()).sum();
+    assert_eq!((c.patches.len(), held), (64, limits::MAX_PATCH_CACHE_BYTES));
+    assert!(!c.patches.contains_key(&1) && c.patches.contains_key(&65));
+}
