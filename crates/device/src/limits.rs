@@ -6,7 +6,8 @@
 //! whose size is bounded by these constants — never by a count read from a
 //! command stream.
 
-/// Live surfaces per driver (handles index a 16-bit slot space).
+/// Live surfaces per driver, attached surfaces of render-target textures
+/// included (handles index a 16-bit slot space).
 pub const MAX_SURFACES: usize = 16_384;
 /// Live contexts per driver.
 pub const MAX_CONTEXTS: usize = 64;

@@ -289,3 +289,46 @@ fn the_copy_engine_copies_between_buffer_surfaces() {
         codes::D3DDDIERR_INVALIDINSTRUCTION,
     );
 }
+
+#[test]
+fn a_host_clears_a_cube_face_of_a_render_target_texture() {
+    // The host as the UMD binds face 1 (D3DCUBEMAP_FACE_NEGATIVE_X), level
+    // 0 of a 2×2 render-target cube with BIND_TEXTURE_TARGET and clears it
+    // green; only that face changes. A plain texture cannot be bound so
+    // (D3DDDIERR_INVALIDINSTRUCTION) and changes nothing.
+    let mut s = Scene::new(4, 4, false);
+    let cube = s
+        .drv
+        .create_surface(
+            SurfaceDesc::cube_texture(softhal_pipeline::texture::TextureFormat::A8R8G8B8, 2, 1)
+                .with_render_target(),
+        )
+        .unwrap();
+    let plain = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::A8R8G8B8, 2, 2, 1)
+        .unwrap();
+    let ctx = s.drv.render_context_create(Engine::ThreeD).unwrap();
+    let bind_clear = |s: &Scene, h: u32| {
+        let mut sub = Sub::new();
+        let c = sub.idx(s.drv.allocation_of(h).unwrap(), true);
+        sub.w.bind_texture_target(c, 1, 0, None);
+        sub.w.clear_targets(1, GREEN, 1.0, 0, &[]);
+        sub
+    };
+    let mut rd = bind_clear(&s, plain).data(Some(ctx));
+    assert_eq!(s.drv.render(&mut rd), codes::D3DDDIERR_INVALIDINSTRUCTION);
+    let mut rd = bind_clear(&s, cube).data(Some(ctx));
+    assert_eq!(s.drv.render(&mut rd), codes::D3D_OK);
+    let t = s.drv.surface(cube).unwrap().texture().unwrap();
+    for face in 0..6 {
+        let want: &[u8] = if face == 1 {
+            &[0, 0xff, 0, 0xff]
+        } else {
+            &[0; 4]
+        };
+        assert_eq!(&t.level_bytes(face, 0).unwrap()[..4], want, "face {face}");
+    }
+    let p = s.drv.surface(plain).unwrap().texture().unwrap();
+    assert_eq!(p.level_bytes(0, 0).unwrap(), &[0; 16]);
+}

@@ -386,3 +386,38 @@ fn a_rendered_level_feeds_generatemipsublevels_in_the_same_call() {
     assert_eq!(texels(&s, t, 0, 1), [RED, BLUE, RED, BLUE]);
     assert_eq!(texels(&s, t, 0, 2), [0xff80_0080]);
 }
+
+#[test]
+fn drawing_one_level_from_another_level_of_the_same_texture() {
+    // Downsampling by drawing: level 1 (2×2) is the target, the same
+    // texture is sampled with MIPFILTER NONE (level 0 only) and POINT
+    // filtering. Pixel (x, y) of level 1 has u = (x + 0.5) / 2, so it
+    // takes texel (⌊4u⌋, ⌊4v⌋) = (2x + 1, 2y + 1) of level 0. The target
+    // is the texture the draw samples, so the draw sees the texture as it
+    // was at its start (docs/device.md decision 26) — here level 0, which
+    // it does not write, whatever the rule.
+    let mut s = Scene::new(4, 4, false);
+    let t = rt_texture(&mut s, 4, 4, 2);
+    let level0: Vec<u32> = (0..16).map(|i| 0xff00_0000 | (i * 0x10_1010)).collect();
+    {
+        let (bytes, _) = s.drv.lock_level(t, 0, 0).unwrap();
+        let src: Vec<u8> = level0.iter().flat_map(|x| x.to_le_bytes()).collect();
+        bytes.copy_from_slice(&src);
+    }
+    s.drv.unlock(t).unwrap();
+    let l1 = s.drv.attached_surface(t, 0, 1).unwrap();
+    let v = tquad(-0.5, -0.5, 1.5, 1.5, WHITE, 0);
+    let src = format!(
+        "{NOCULL}SETRENDERTARGET2 {{ RTIndex=0 hRenderTarget={l1} }}\n{}\
+         TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_MIPFILTER dwValue=D3DTEXF_NONE }}\n\
+         TRIANGLELIST count=2 wVStart=0\n",
+        stage(t)
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    let at = |x: usize, y: usize| level0[y * 4 + x];
+    assert_eq!(
+        texels(&s, t, 0, 1),
+        [at(1, 1), at(3, 1), at(1, 3), at(3, 3)]
+    );
+    assert_eq!(texels(&s, t, 0, 0), level0, "level 0 unchanged");
+}

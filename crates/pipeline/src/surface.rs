@@ -1,6 +1,7 @@
 //! Surfaces: the byte storage render targets and depth buffers live in.
 //!
-//! *Input*: a format, a size and optionally a pitch. *Output*: a zeroed,
+//! *Input*: a format, a size and optionally a pitch (or existing bytes of
+//! exactly that size: a texture level rendered into). *Output*: a zeroed,
 //! size-checked `Vec<u8>` of `pitch × height` little-endian bytes, with
 //! pixel helpers and PNG export. *Guarantees*: the size is checked with
 //! checked arithmetic against [`crate::limits`]; `pitch ≥ width × bpp`

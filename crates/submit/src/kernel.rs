@@ -608,8 +608,8 @@ fn copy_operands(p: &Pkt, dma: &[u8]) -> TextureCopy {
     TextureCopy::from_payload(&std::array::from_fn(|i| p.arg(dma, i)))
 }
 
-/// Does a (validated) buffer hold a BUFFER_COPY or TEXTURE_COPY packet?
-/// Does the buffer write a buffer or texture (copies, a texture target)?
+/// Does a (validated) buffer write a buffer or a texture (BUFFER_COPY,
+/// TEXTURE_COPY, or a BIND_TEXTURE_TARGET the draws and clears render into)?
 fn writes_shared(dma: &[u8], start: usize) -> bool {
     walk(dma, start, Engine::ThreeD, false)
         .map(|p| {

@@ -6,7 +6,8 @@
 //! [`VideoMemory`] only while the GPU executes. In: allocation handles.
 //! Out: images (moved out for the duration of a draw or clear, then put
 //! back), buffer bytes and textures (borrowed by draws that sample them,
-//! mutably by TEXTURE_COPY). Guarantee: an unknown handle, or a handle of
+//! mutably by TEXTURE_COPY and by draws and clears into a texture level
+//! bound with BIND_TEXTURE_TARGET). Guarantee: an unknown handle, or a handle of
 //! another kind, gives `None`; the GPU counts that as a fault and skips
 //! the packet (a texture bound to a draw reads as unbound instead).
 //!

@@ -50,14 +50,7 @@ impl Shape {
         }
     }
     pub(crate) fn of_texture(t: &Texture) -> Self {
-        Shape {
-            kind: t.kind(),
-            format: t.format(),
-            width: t.width(),
-            height: t.height(),
-            depth: t.depth(),
-            levels: t.level_count(),
-        }
+        Shape::of_desc(&t.desc())
     }
     fn faces(&self) -> u32 {
         if self.kind == TextureKind::Cube {
