@@ -529,8 +529,8 @@ fn render_cb_hands_out_the_next_buffers_and_their_sizes() {
         }
         // The pNew* fields are outputs: whatever they hold is never read.
         two_nops(&mut r);
-        r.pNewCommandBuffer = 1 as *mut c_void;
-        r.pNewAllocationList = 3 as *mut D3DDDI_ALLOCATIONLIST;
+        r.pNewCommandBuffer = std::ptr::without_provenance_mut(1);
+        r.pNewAllocationList = std::ptr::without_provenance_mut(3);
         r.pNewPatchLocationList = null_mut();
         r.Flags = 0;
         assert_eq!(softhal_render_cb(d.cast(), &mut r), OK);
@@ -908,7 +908,7 @@ fn removed_then_recovered(d: *mut softhal_driver, rt: *mut softhal_surface, ctx:
 #[test]
 fn thread_counts_above_the_limit_are_refused() {
     for threads in [SOFTHAL_MAX_THREADS + 1, 100_000, u32::MAX] {
-        let mut d = 1 as *mut softhal_driver;
+        let mut d = std::ptr::without_provenance_mut::<softhal_driver>(1);
         // SAFETY: `d` is a valid out-pointer.
         let r = unsafe { softhal_driver_create(threads, &mut d) };
         assert_eq!(r, hr(codes::DDERR_INVALIDPARAMS), "{threads}");
