@@ -312,8 +312,10 @@ pub type ParseUnknownCommandFn = unsafe extern "system" fn(
 
 // ------------------------------------------------------------ softhal constants
 
-/// `SOFTHAL_API_VERSION`: major << 16 | minor.
-pub const SOFTHAL_API_VERSION: u32 = 0x0001_0000;
+/// `SOFTHAL_API_VERSION`: major << 16 | minor. Major 2: `softhal_render_cb`
+/// reads the buffers the driver hands out (`softhal_render_context_get_buffers`),
+/// not the host's own, and every driver has a default render context.
+pub const SOFTHAL_API_VERSION: u32 = 0x0002_0000;
 /// Surface kind: colour render target.
 pub const SOFTHAL_SURFACE_RENDERTARGET: u32 = 1;
 /// Surface kind: depth/stencil buffer.
