@@ -311,7 +311,7 @@ fn prefix_property_failing_buffer_equals_valid_prefix() {
 /// a failing command must have no effect.
 #[test]
 fn regression_a_failing_multi_record_stateset_applies_none_of_its_records() {
-    let mut d = softhal_device::Driver::new(1).unwrap();
+    let mut d = softhal_device::Driver::new(common::test_threads()).unwrap();
     let rt = d
         .create_render_target(softhal_device::Format::X8R8G8B8, 8, 8)
         .unwrap();

@@ -564,7 +564,7 @@ fn swap_and_rename_model() {
 
 #[test]
 fn surfaces_and_handles() {
-    let mut drv = Driver::new(1).unwrap();
+    let mut drv = Driver::new(common::test_threads()).unwrap();
     assert!(drv.create_render_target(Format::D16, 4, 4).is_err());
     assert!(drv.create_depth_stencil(Format::A8R8G8B8, 4, 4).is_err());
     assert!(drv.create_render_target(Format::A8R8G8B8, 0, 4).is_err());
@@ -593,7 +593,7 @@ fn surfaces_and_handles() {
         drv.surface(ctx).is_err(),
         "a context handle is not a surface handle"
     );
-    let other = Driver::new(1).unwrap();
+    let other = Driver::new(common::test_threads()).unwrap();
     assert!(other.surface(rt).is_err(), "another driver's handle");
     assert!(drv.context_destroy(ctx).is_ok());
     assert!(drv.context_destroy(ctx).is_err());
@@ -617,7 +617,7 @@ fn surfaces_and_handles() {
 
 #[test]
 fn caps_report_what_is_implemented() {
-    let drv = Driver::new(1).unwrap();
+    let drv = Driver::new(common::test_threads()).unwrap();
     let c = drv.caps();
     assert_eq!(
         (

@@ -182,7 +182,7 @@ fn every_opcode_alone_and_mutated_never_panics() {
 /// release) for absurd render-target and texture sizes.
 #[test]
 fn regression_absurd_surface_sizes_are_errors_not_overflows() {
-    let mut d = softhal_device::Driver::new(1).unwrap();
+    let mut d = softhal_device::Driver::new(common::test_threads()).unwrap();
     assert!(d
         .create_render_target(softhal_device::Format::A8R8G8B8, u32::MAX, u32::MAX)
         .is_err());

@@ -359,7 +359,7 @@ fn dx7_runtimes_send_dx6_filter_values() {
 
 #[test]
 fn texture_formats_are_reported_and_enforced() {
-    let mut drv = Driver::new(1).unwrap();
+    let mut drv = Driver::new(common::test_threads()).unwrap();
     let f = drv.formats();
     let dxt1 = f
         .iter()

@@ -52,6 +52,16 @@ impl Outcome {
     }
 }
 
+/// The rasterizer threads of the drivers these tests create: 1, or
+/// `SOFTHAL_TEST_THREADS` (so the whole suite can be run at 2 threads too;
+/// every expected pixel is the same at any thread count).
+pub fn test_threads() -> usize {
+    std::env::var("SOFTHAL_TEST_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
+
 pub struct Scene {
     pub drv: Driver,
     pub ctx: u32,
@@ -67,7 +77,7 @@ pub fn asm(src: &str) -> Vec<u8> {
 
 impl Scene {
     pub fn new(w: u32, h: u32, depth: bool) -> Self {
-        let mut drv = Driver::new(1).unwrap();
+        let mut drv = Driver::new(test_threads()).unwrap();
         let rt = drv.create_render_target(Format::A8R8G8B8, w, h).unwrap();
         let depth = depth.then(|| drv.create_depth_stencil(Format::D24S8, w, h).unwrap());
         let ctx = drv.context_create(rt, depth).unwrap();
