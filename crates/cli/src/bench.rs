@@ -4,11 +4,11 @@
 //! workload (a table, or one JSON object per line with `--json`) with the
 //! median throughput of 5 batches, the llvmpipe reference figure measured
 //! on the project's machine and the ratio. Timing follows
-//! `shared/bench/WORKLOADS.md`: 1 warm-up frame, 1 calibration frame that
+//! `docs/benchmarks.md`: 1 warm-up frame, 1 calibration frame that
 //! picks K so that 5 batches take ≈ 3 s in all (≈ 0.5 s with `--quick`, or
 //! K fixed with `--frames`), then 5 batches of K frames; every frame clears
 //! colour and depth (included in the time) and issues one draw call. The
-//! noise control of WORKLOADS.md is applied (`noise`): a batch during which
+//! noise control of `docs/benchmarks.md` is applied (`noise`): a batch during which
 //! other processes used more than 0.1 core is discarded and redone after
 //! 2 s of quiet, at most 20 batches in all; a line with fewer than 5 clean
 //! batches is flagged `"noisy": true` (NOISY in the table).
@@ -18,7 +18,7 @@
 //! counts. `--path pipeline` calls the pipeline directly; the difference is
 //! the DP2 overhead.
 //!
-//! W3/W4 bind the 256 × 256 A8R8G8B8 texture of WORKLOADS.md to stage 0
+//! W3/W4 bind the 256 × 256 A8R8G8B8 texture of `docs/benchmarks.md` to stage 0
 //! (bilinear, WRAP, COLOROP = ALPHAOP = MODULATE(TEXTURE, DIFFUSE)); W4
 //! adds SRCALPHA/INVSRCALPHA blending; W5 applies fog from the specular
 //! alpha (FOGENABLE, FOGTABLEMODE = FOGVERTEXMODE = NONE, fog colour
@@ -365,7 +365,7 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
             ((total / BATCHES as f64 / t).round() as u32).max(1)
         }
     };
-    // WORKLOADS.md noise control: a batch during which other processes
+    // The noise control of docs/benchmarks.md: a batch during which other processes
     // used more than 0.1 core is discarded and redone after 2 s of quiet;
     // at most 4 × BATCHES batches; fewer clean ones than BATCHES → NOISY.
     let mut rates = Vec::with_capacity(BATCHES);

@@ -1,5 +1,5 @@
-//! Machine-noise control for `softhal bench` (WORKLOADS.md §1, "noise
-//! control"): a batch during which other processes used more than 0.1 core
+//! Machine-noise control for `softhal bench` (`docs/benchmarks.md`,
+//! "noise control"): a batch during which other processes used more than 0.1 core
 //! is discarded and redone once the machine has been quiet for 2 s.
 //!
 //! In: `/proc/stat` (all CPU time on the machine) and `/proc/self/stat`

@@ -1,5 +1,5 @@
 //! The W1–W6 benchmark workloads, regenerated bit-exactly from the rules of
-//! `shared/bench/WORKLOADS.md`.
+//! `docs/benchmarks.md`.
 //!
 //! In: nothing (each mesh has its own splitmix64 seed). Out: vertex bytes in
 //! the D3D9 pre-transformed convention — `XYZRHW | DIFFUSE | SPECULAR |
@@ -13,7 +13,7 @@
 
 use softhal_pipeline::{PositionKind, Topology, VertexLayout};
 
-/// splitmix64, exactly as WORKLOADS.md §2 defines it.
+/// splitmix64, exactly as `docs/benchmarks.md` ("Random numbers") defines it.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(u64);
 
@@ -40,7 +40,7 @@ impl SplitMix64 {
     }
 }
 
-/// π as WORKLOADS.md states it (3.14159265358979323846, which rounds to
+/// π as `docs/benchmarks.md` states it (3.14159265358979323846, which rounds to
 /// exactly this f64).
 const PI: f64 = std::f64::consts::PI;
 

@@ -5,7 +5,7 @@
 //! (position, blend weights, normal, point size, diffuse, specular, fog,
 //! texture coordinates). Guarantee: an FVF this module accepts has a stride
 //! of at most 4 + 32 + 12 + 4 + 4 + 4 + 4 + 8×16 bytes; an invalid code is an
-//! [`FvfError`], never a panic. Rules: `shared/reference/fvf.md`.
+//! [`FvfError`], never a panic. Rules: `docs/dp2-wire.md` §7.
 
 use thiserror::Error;
 

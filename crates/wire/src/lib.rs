@@ -20,7 +20,7 @@
 //!   for canonical streams.
 //!
 //! Where the public sources disagree about the wire format, this crate
-//! follows `shared/reference` (see `docs/dp2-wire.md`): CLEAR with N = 0
+//! makes the choices `docs/dp2-wire.md` §6 lists: CLEAR with N = 0
 //! carries one unused RECT; LINELIST_IMM carries 2N vertices;
 //! UPDATEPALETTE is one record whatever N says; the shader-constant
 //! variants carry 16-byte vectors (float, int) or 4-byte BOOLs; a

@@ -4,7 +4,7 @@
 //! unaligned little-endian fields, so a `&[u8]` of any alignment can be
 //! viewed as `&T` or `&[T]` with `zerocopy` (no pointer casts, no copies).
 //! Guarantees: each struct's size is asserted at compile time against
-//! `shared/reference/dp2-structs.md`; each struct describes its own fields
+//! the DDK's (`docs/sources.md` names the headers); each struct describes its own fields
 //! ([`Dp2Struct::FIELDS`]) under their DDK names, which the text form and the
 //! disassembler use. Nested DDK structs (RECT, D3DMATRIX, D3DLIGHT7, ...) are
 //! flattened into dotted field names (`rSrc.left`, `_11`).

@@ -1,6 +1,6 @@
 //! The choices where public sources disagree about the wire format
-//! (shared/reference/README.md, "Disagreements between sources"), each
-//! pinned by a test. docs/dp2-wire.md lists them.
+//! (docs/dp2-wire.md §6 lists them, with the sources on each side), each
+//! pinned by a test.
 
 use softhal_wire::text::assemble;
 use softhal_wire::{decode_all, Command, DecodeOptions, Opcode};
@@ -111,7 +111,7 @@ fn reserved0_is_a_bare_header() {
 fn response_query_size_must_match() {
     let (b, size) =
         one("RESPONSEQUERY { dwQueryID=1 data=hex:01000000 } { dwQueryID=2 data=hex:01000000 }");
-    assert_eq!(size, 32, "queries.md example: two results → 8 + 12 + 12");
+    assert_eq!(size, 32, "two results of 4 bytes: 8 + (8 + 4) + (8 + 4)");
     assert_eq!(u32::from_le_bytes([b[4], b[5], b[6], b[7]]), 32);
 }
 
