@@ -6,8 +6,8 @@
 //! One source of truth: the `c_struct!` table below defines the Rust type,
 //! and the same table gives the C declaration of every member and its
 //! offset (from `offset_of!`), which the header generator turns into the C
-//! struct and its `static_assert`s. Layout tests pin the x64 numbers of
-//! `shared/reference/dp2-call.md` and `wddm-render.md`.
+//! struct and its `static_assert`s. Layout tests pin the DDK's x64 numbers
+//! (`tests/c/reference_layout.h`; `docs/sources.md` names the headers).
 
 use core::ffi::c_void;
 

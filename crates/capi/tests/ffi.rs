@@ -443,7 +443,7 @@ unsafe fn two_nops(r: &mut D3DDDICB_RENDER) {
     r.NumPatchLocations = 0;
 }
 
-/// `pfnRenderCb` as the DDK defines it (reference `wddm-render.md` §2):
+/// `pfnRenderCb` as the DDK defines it (`docs/submission.md`, "The callback"):
 /// the kernel side owns the buffers and hands out the next ones with their
 /// true sizes; `hContext` NULL is the device's default context; after a
 /// refused call the buffers and sizes in force come back (a resize request

@@ -60,8 +60,8 @@ fn every_export_is_declared() {
     assert!(n >= 20, "found only {n} exports");
 }
 
-/// Every DDK payload struct name of shared/reference/dp2-structs.md is
-/// declared.
+/// Every DDK payload struct name (the DP2 payload structs of `d3dhal.h`)
+/// is declared.
 #[test]
 fn every_reference_struct_is_declared() {
     let names = softhal::header::struct_names();

@@ -97,7 +97,11 @@ fn every_document_named_in_the_repository_exists() {
         let Ok(text) = std::fs::read_to_string(file) else {
             continue;
         };
-        let rel = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        let rel = file
+            .strip_prefix(&root)
+            .unwrap_or(file)
+            .display()
+            .to_string();
         for (n, line) in text.lines().enumerate() {
             for name in md_names(line) {
                 let trimmed = name.trim_start_matches("./");
@@ -126,7 +130,13 @@ fn md_names_finds_paths_and_skips_urls() {
         md_names("see `docs/limits.md` and README.md."),
         ["docs/limits.md", "README.md"]
     );
-    assert_eq!(md_names("at https://example.invalid/a/README.md"), Vec::<String>::new());
+    assert_eq!(
+        md_names("at https://example.invalid/a/README.md"),
+        Vec::<String>::new()
+    );
     assert_eq!(md_names("a .mdx file, and x.mdfoo"), Vec::<String>::new());
-    assert_eq!(md_names("../shared/reference/fvf.md"), ["../shared/reference/fvf.md"]);
+    assert_eq!(
+        md_names("../shared/reference/fvf.md"),
+        ["../shared/reference/fvf.md"]
+    );
 }

@@ -12,7 +12,7 @@
 //!   also go to `lpdwRStates` under D3DHALDP2_EXECUTEBUFFER).
 //! * CAPTURE re-reads the current values of the block's keys.
 //! * CREATE makes block `dwParam` holding the group `sbType` (ALL, PIXEL,
-//!   VERTEX per render-states.md §4) with current values.
+//!   VERTEX: the DDK's state-block groups, listed below) with current values.
 //! * DELETE frees it. Unknown handles and out-of-order BEGIN/END fail.
 
 use crate::context::StateKey;

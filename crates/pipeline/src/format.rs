@@ -2,7 +2,7 @@
 //!
 //! *Input*: a [`Format`] and raw little-endian pixel bytes, or an A8R8G8B8
 //! colour / a `[0, 1]` depth to store. *Output*: packed pixel values that
-//! honour each format's bits exactly (formats.md §4 masks).
+//! honour each format's bits exactly (the DDK's channel masks).
 //! *Guarantees*: conversions are total (never panic, NaN depth becomes 0);
 //! channels a format lacks read as 255 (alpha) or 0 (colour); "X" bits are
 //! written as 0.
@@ -444,7 +444,7 @@ mod tests {
 
     #[test]
     fn clear_colour_rule_keeps_top_bits() {
-        // formats.md §3: c >> (8 - n).
+        // The DDK's clear-colour rule: an n-bit channel keeps the top bits, c >> (8 - n).
         assert_eq!(Format::R5G6B5.encode_argb(0xFF_FF_FF_FF), 0xFFFF);
         assert_eq!(
             Format::R5G6B5.encode_argb(0x00_87_43_21),

@@ -2,8 +2,8 @@
 //!
 //! In: every reason the kernel side rejects a call or a submission. Out:
 //! [`SubmitError`] and, at the callback boundary, [`SubmitError::hresult`]
-//! (values from `softhal_wire::names::codes`, as
-//! `shared/reference/wddm-render.md` §5 lists them).
+//! (values from `softhal_wire::names::codes`, the DDK's `D3DDDIERR_*` and
+//! `E_*` codes; `docs/errors.md` lists each kind with its code).
 
 use softhal_wire::names::codes;
 

@@ -1,6 +1,6 @@
-/* Layout checks of softhal.h against shared/reference (dp2-call.md,
- * dp2-structs.md, wddm-render.md): sizes and offsets copied BY HAND from
- * the reference's x64 tables, independent of the generator. Included by
+/* Layout checks of softhal.h against the DDK headers' x64 layouts
+ * (docs/sources.md names them): sizes and offsets written BY HAND from
+ * those layouts, independent of the generator. Included by
  * smoke.c; compiled for x64 (the DP2 payload checks hold on any target). */
 #ifndef SOFTHAL_REFERENCE_LAYOUT_H
 #define SOFTHAL_REFERENCE_LAYOUT_H
@@ -11,7 +11,7 @@
 #define REF_SIZE(T, n) _Static_assert(sizeof(T) == (n), "sizeof " #T)
 #define REF_OFF(T, f, n) _Static_assert(offsetof(T, f) == (n), #T "." #f)
 
-/* dp2-structs.md section 1 */
+/* the DP2 command header and payload structs */
 REF_SIZE(D3DHAL_DP2COMMAND, 4);
 REF_OFF(D3DHAL_DP2COMMAND, bCommand, 0); REF_OFF(D3DHAL_DP2COMMAND, bReserved, 1);
 REF_OFF(D3DHAL_DP2COMMAND, wPrimitiveCount, 2); REF_OFF(D3DHAL_DP2COMMAND, wStateCount, 2);
@@ -128,7 +128,7 @@ REF_SIZE(D3DCOMPOSERECTDESC, 8); REF_OFF(D3DCOMPOSERECTDESC, Height, 6);
 REF_SIZE(D3DCOMPOSERECTDESTINATION, 8); REF_OFF(D3DCOMPOSERECTDESTINATION, Y, 6);
 REF_SIZE(D3DBOX, 24); REF_SIZE(D3DRANGE, 8);
 
-/* dp2-call.md and wddm-render.md: the x64 layouts */
+/* the DP2 call and the render callback: the x64 layouts */
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 REF_SIZE(D3DHAL_DRAWPRIMITIVES2DATA, 72);
 REF_OFF(D3DHAL_DRAWPRIMITIVES2DATA, dwhContext, 0); REF_OFF(D3DHAL_DRAWPRIMITIVES2DATA, dwFlags, 8);
@@ -187,7 +187,7 @@ REF_OFF(D3DDDI_PATCHLOCATIONLIST, AllocationOffset, 12); REF_OFF(D3DDDI_PATCHLOC
 REF_OFF(D3DDDI_PATCHLOCATIONLIST, SplitOffset, 20);
 #endif
 
-/* constants spot checks (dp2-call.md, wddm-render.md) */
+/* constants spot checks (the DP2 call, the render callback) */
 _Static_assert(DDHAL_DRIVER_HANDLED == 1, "DDHAL_DRIVER_HANDLED");
 _Static_assert(D3DERR_COMMAND_UNPARSED == (HRESULT)0x88760BB8, "D3DERR_COMMAND_UNPARSED");
 _Static_assert(D3DHAL_CONTEXT_BAD == 0x200, "D3DHAL_CONTEXT_BAD");

@@ -192,7 +192,7 @@ impl TextureFormat {
         Self::ALL.into_iter().find(|f| f.d3dfmt() == value)
     }
 
-    /// The D3DFORMAT number of this format (formats.md §1).
+    /// The D3DFORMAT number of this format.
     pub fn d3dfmt(self) -> u32 {
         match self {
             TextureFormat::R8G8B8 => 20,
