@@ -1,4 +1,4 @@
-//! `softhal bench`: the W1–W6 anchor workloads on the software pipeline.
+//! `softhal bench`: the benchmark workloads (W1–W6, W9, W10) on the software pipeline.
 //!
 //! In: which workload(s), the thread count, output style. Out: one line per
 //! workload (a table, or one JSON object per line with `--json`) with the
@@ -35,11 +35,11 @@ use softhal_pipeline::texture::{
     Texture, TextureAddress, TextureDesc, TextureFilter, TextureFormat, TextureKind,
 };
 use softhal_pipeline::{
-    Blend, Clear, ClearFlags, CmpFunc, CullMode, DrawCall, Format, PipelineState, RenderTargets,
-    Renderer, Surface, ZBufferType,
+    Blend, Clear, ClearFlags, CmpFunc, CullMode, DrawCall, Format, PipelineState, PositionKind,
+    RenderTargets, Renderer, Surface, VertexLayout, ZBufferType,
 };
 
-use crate::bench_dp2::Dp2Rig;
+use crate::bench_dp2::{Dp2Rig, Dp2Setup, Dp2Texture};
 use crate::noise;
 use crate::workloads::{self, Mesh, HEIGHT, WIDTH};
 
@@ -64,7 +64,13 @@ pub enum WorkloadSel {
     /// 30-pixel lines.
     #[value(name = "W6", alias = "w6")]
     W6,
-    /// All six.
+    /// W2 + vertex-alpha blending, no texture.
+    #[value(name = "W9", alias = "w9")]
+    W9,
+    /// W2 as a DX7 game surface: two textures, specular, alpha test, vertex fog.
+    #[value(name = "W10", alias = "w10")]
+    W10,
+    /// All eight.
     #[value(name = "all")]
     All,
 }
@@ -108,6 +114,11 @@ pub struct BenchArgs {
     /// than 0.1 core; `--noise-control false` to disable.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub noise_control: bool,
+    /// Instead of the workloads: the W2 mesh under 40 fixed-function state
+    /// combinations (Mpix/s each, and the slowest over the fastest per
+    /// texture count).
+    #[arg(long)]
+    pub sweep: bool,
     /// Write the last frame of each workload as `<dir>/<W>.png`.
     #[arg(long, value_name = "DIR")]
     pub dump: Option<std::path::PathBuf>,
@@ -140,6 +151,8 @@ fn spec(w: WorkloadSel) -> Spec {
         WorkloadSel::W4 => s("W4", "Mpix/s", pixels, 190.0, None),
         WorkloadSel::W5 => s("W5", "Mpix/s", pixels, 256.0, None),
         WorkloadSel::W6 | WorkloadSel::All => s("W6", "Mlines/s", 100_000.0 / 1e6, 0.96, None),
+        WorkloadSel::W9 => s("W9", "Mpix/s", pixels, 648.0, None),
+        WorkloadSel::W10 => s("W10", "Mpix/s", pixels, 197.0, None),
     }
 }
 
@@ -177,10 +190,48 @@ fn state_for(w: WorkloadSel) -> PipelineState {
         sm.address_u = TextureAddress::Wrap;
         sm.address_v = TextureAddress::Wrap;
     }
-    if w == WorkloadSel::W4 {
+    if matches!(w, WorkloadSel::W4 | WorkloadSel::W9) {
         st.blend.enable = true;
         st.blend.src = Blend::SrcAlpha;
         st.blend.dst = Blend::InvSrcAlpha;
+    }
+    if w == WorkloadSel::W9 {
+        let s0 = &mut st.textures.stages[0];
+        s0.color_op = TextureOp::SelectArg1;
+        s0.color_arg1 = TextureArg::new(ArgSource::Diffuse);
+        s0.alpha_op = TextureOp::SelectArg1;
+        s0.alpha_arg1 = TextureArg::new(ArgSource::Diffuse);
+    }
+    if w == WorkloadSel::W10 {
+        for (i, sm) in st.textures.samplers.iter_mut().take(2).enumerate() {
+            sm.mag_filter = TextureFilter::Linear;
+            sm.min_filter = TextureFilter::Linear;
+            sm.mip_filter = TextureFilter::None;
+            sm.address_u = TextureAddress::Wrap;
+            sm.address_v = TextureAddress::Wrap;
+            st.textures.tex_coord_index[i].set = i as u16;
+        }
+        let [s0, s1, s2, ..] = &mut st.textures.stages;
+        s0.color_op = TextureOp::Modulate;
+        s0.color_arg1 = TextureArg::new(ArgSource::Texture);
+        s0.color_arg2 = TextureArg::new(ArgSource::Diffuse);
+        s0.alpha_op = TextureOp::SelectArg1;
+        s0.alpha_arg1 = TextureArg::new(ArgSource::Texture);
+        s1.color_op = TextureOp::Modulate2x;
+        s1.color_arg1 = TextureArg::new(ArgSource::Texture);
+        s1.color_arg2 = TextureArg::new(ArgSource::Current);
+        s1.alpha_op = TextureOp::SelectArg1;
+        s1.alpha_arg1 = TextureArg::new(ArgSource::Current);
+        s2.color_op = TextureOp::Disable;
+        s2.alpha_op = TextureOp::Disable;
+        st.raster.specular_enable = true;
+        st.fog.enable = true;
+        st.fog.table_mode = FogMode::None;
+        st.fog.vertex_mode = FogMode::None;
+        st.fog.color = 0xFF80_99B3;
+        st.alpha_test.enable = true;
+        st.alpha_test.func = CmpFunc::Greater;
+        st.alpha_test.reference = 0x20;
     }
     // The reference (GL) rasterizer never draws the last pixel of a line;
     // D3D's LASTPIXEL = FALSE gives the same pixel count.
@@ -189,7 +240,7 @@ fn state_for(w: WorkloadSel) -> PipelineState {
 }
 
 /// FNV-1a 64 of a byte string.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);
@@ -204,7 +255,8 @@ struct Rig {
     depth: Surface,
     state: PipelineState,
     mesh: Mesh,
-    texture: Option<Texture>,
+    layout: VertexLayout,
+    textures: Vec<Texture>,
     fragments: u64,
 }
 
@@ -224,11 +276,10 @@ impl Rig {
         self.renderer
             .clear(Some(&mut self.color), Some(&mut self.depth), &clear)
             .map_err(|e| e.to_string())?;
-        let layout = workloads::layout();
         let call = DrawCall::new(
             self.mesh.topology,
             &self.mesh.vertices,
-            &layout,
+            &self.layout,
             self.mesh.primitive_count,
         );
         let mut targets = RenderTargets {
@@ -236,7 +287,9 @@ impl Rig {
             depth: Some(&mut self.depth),
         };
         let mut textures = [None; 8];
-        textures[0] = self.texture.as_ref();
+        for (slot, t) in textures.iter_mut().zip(&self.textures) {
+            *slot = Some(t);
+        }
         let stats = self
             .renderer
             .draw_textured(&mut targets, &self.state, &call, &textures)
@@ -255,7 +308,7 @@ impl Rig {
 }
 
 /// What `measure` needs of a way to render frames.
-trait FrameSource {
+pub(crate) trait FrameSource {
     fn frame(&mut self) -> Result<(), String>;
     fn frames(&mut self, k: u32) -> Result<Duration, String>;
     fn color_bytes(&self) -> Result<&[u8], String>;
@@ -306,68 +359,41 @@ impl FrameSource for Dp2Rig {
     }
 }
 
-fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String> {
-    let sp = spec(w);
-    let mut out = serde_json::json!({
-        "workload": sp.name,
-        "metric": sp.metric,
-        "threads": args.threads,
-        "llvmpipe": sp.llvmpipe,
-    });
-    let texture = if matches!(w, WorkloadSel::W3 | WorkloadSel::W4) {
-        Some(w3_texture()?)
-    } else {
-        None
-    };
-    let mesh = match w {
-        WorkloadSel::W1 => workloads::w1(),
-        WorkloadSel::W6 => workloads::w6(),
-        _ => workloads::quads(),
-    };
-    let mut rig: Box<dyn FrameSource> = match args.path {
-        BenchPath::Dp2 => {
-            let z = match w {
-                WorkloadSel::W1 => Some("D3DCMP_LESS"),
-                WorkloadSel::W5 => Some("D3DCMP_LESSEQUAL"),
-                _ => None,
-            };
-            let texels = matches!(w, WorkloadSel::W3 | WorkloadSel::W4).then(workloads::w3_texture);
-            let extras = crate::bench_dp2::Extras {
-                texture: texels.as_deref(),
-                blend: w == WorkloadSel::W4,
-                fog_color: (w == WorkloadSel::W5).then_some(0xFF80_99B3),
-            };
-            Box::new(Dp2Rig::new(&mesh, z, extras, args.threads, !args.no_simd)?)
-        }
-        BenchPath::Pipeline => {
-            let mut renderer = Renderer::new(args.threads).map_err(|e| e.to_string())?;
-            if args.no_simd {
-                renderer.set_simd(false);
-            }
-            Box::new(Rig {
-                renderer,
-                color: Surface::new(Format::A8R8G8B8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
-                depth: Surface::new(Format::D24S8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
-                state: state_for(w),
-                mesh,
-                texture,
-                fragments: 0,
-            })
-        }
-    };
-    let simd = rig.simd_level();
+/// What [`time_batches`] measured.
+pub(crate) struct Timing {
+    /// The median throughput of the batches, in units per second × 10⁻⁶.
+    pub median: f64,
+    /// Fewer than `BATCHES` clean batches: noisy ones were used too.
+    pub noisy: bool,
+    /// Batches discarded for noise.
+    pub discarded: usize,
+    /// False when noise could not be measured (no `/proc`).
+    pub noise_known: bool,
+    /// K, the frames of each batch.
+    pub frames_per_batch: u32,
+}
+
+/// One warm-up frame, K (from `--frames` or a calibration frame: ≈ 3 s for
+/// all batches, ≈ 0.5 s when `quick`), then `BATCHES` batches of K frames
+/// under the noise control of `docs/benchmarks.md`: a batch during which
+/// other processes used more than 0.1 core is discarded and redone after
+/// 2 s of quiet; at most 4 × BATCHES batches; fewer clean ones than BATCHES
+/// → noisy.
+pub(crate) fn time_batches(
+    rig: &mut dyn FrameSource,
+    units_per_frame: f64,
+    args: &BenchArgs,
+    quick: bool,
+) -> Result<Timing, String> {
     rig.frame()?; // warm-up
     let k = match args.frames {
         Some(k) => k.max(1),
         None => {
             let t = rig.frames(1)?.as_secs_f64().max(1e-6);
-            let total = if args.quick { 0.5 } else { 3.0 };
+            let total = if quick { 0.5 } else { 3.0 };
             ((total / BATCHES as f64 / t).round() as u32).max(1)
         }
     };
-    // The noise control of docs/benchmarks.md: a batch during which other processes
-    // used more than 0.1 core is discarded and redone after 2 s of quiet;
-    // at most 4 × BATCHES batches; fewer clean ones than BATCHES → NOISY.
     let mut rates = Vec::with_capacity(BATCHES);
     let mut noisy_rates = Vec::new();
     let mut attempts = 0;
@@ -377,7 +403,7 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
         let before = noise::sample();
         let t = Instant::now();
         let secs = rig.frames(k)?.as_secs_f64().max(1e-9);
-        let rate = sp.units_per_frame * f64::from(k) / secs;
+        let rate = units_per_frame * f64::from(k) / secs;
         match (before, noise::sample()) {
             (Some(a), Some(b)) if args.noise_control => {
                 if noise::other_cores(a, b, t.elapsed()) > noise::MAX_OTHER_CORES {
@@ -400,10 +426,68 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
         rates.append(&mut noisy_rates);
     }
     rates.sort_by(f64::total_cmp);
-    let median = rates.get(rates.len() / 2).copied().unwrap_or(0.0);
-    out["noisy"] = noisy.into();
-    out["discarded_batches"] = discarded.into();
-    if !noise_known {
+    Ok(Timing {
+        median: rates.get(rates.len() / 2).copied().unwrap_or(0.0),
+        noisy,
+        discarded,
+        noise_known,
+        frames_per_batch: k,
+    })
+}
+
+fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String> {
+    let sp = spec(w);
+    let mut out = serde_json::json!({
+        "workload": sp.name,
+        "metric": sp.metric,
+        "threads": args.threads,
+        "llvmpipe": sp.llvmpipe,
+    });
+    let mesh = match w {
+        WorkloadSel::W1 => workloads::w1(),
+        WorkloadSel::W6 => workloads::w6(),
+        WorkloadSel::W10 => workloads::w10(),
+        _ => workloads::quads(),
+    };
+    let textures = workload_textures(w);
+    let mut rig: Box<dyn FrameSource> = match args.path {
+        BenchPath::Dp2 => Box::new(Dp2Rig::new(
+            &mesh,
+            &dp2_setup(w, textures),
+            args.threads,
+            !args.no_simd,
+        )?),
+        BenchPath::Pipeline => {
+            let mut renderer = Renderer::new(args.threads).map_err(|e| e.to_string())?;
+            if args.no_simd {
+                renderer.set_simd(false);
+            }
+            let layout = if w == WorkloadSel::W10 {
+                VertexLayout::packed(PositionKind::Xyzrhw, true, true, &[2, 2])
+            } else {
+                workloads::layout()
+            };
+            Box::new(Rig {
+                renderer,
+                color: Surface::new(Format::A8R8G8B8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
+                depth: Surface::new(Format::D24S8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
+                state: state_for(w),
+                mesh,
+                layout,
+                textures: textures
+                    .iter()
+                    .map(|&t| pipeline_texture(t))
+                    .collect::<Result<_, _>>()?,
+                fragments: 0,
+            })
+        }
+    };
+    let simd = rig.simd_level();
+    let t = time_batches(rig.as_mut(), sp.units_per_frame, args, args.quick)?;
+    let (median, k) = (t.median, t.frames_per_batch);
+    out["noisy"] = t.noisy.into();
+    out["discarded_batches"] = t.discarded.into();
+    if !t.noise_known {
         out["noise_control"] = "unavailable (no /proc)".into();
     }
     let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
@@ -429,8 +513,123 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
     Ok(out)
 }
 
-/// The W3/W4 texture as a pipeline [`Texture`].
-fn w3_texture() -> Result<Texture, String> {
+/// The textures of workload `w` (D3DCOLOR texels, 256 × 256): the colour
+/// map for W3, W4 and W10, the light map after it for W10.
+fn workload_textures(w: WorkloadSel) -> &'static [fn() -> Vec<u32>] {
+    match w {
+        WorkloadSel::W3 | WorkloadSel::W4 => &[workloads::w3_texture],
+        WorkloadSel::W10 => &[workloads::w3_texture, workloads::w10_light_map],
+        _ => &[],
+    }
+}
+
+/// Workload `w` as a [`Dp2Setup`]: its states in DP2 assembly.
+fn dp2_setup(w: WorkloadSel, textures: &[fn() -> Vec<u32>]) -> Dp2Setup {
+    use crate::bench_dp2::{bind_texture, render_states, stage_states};
+    let z = match w {
+        WorkloadSel::W1 => Some("D3DCMP_LESS"),
+        WorkloadSel::W5 => Some("D3DCMP_LESSEQUAL"),
+        _ => None,
+    };
+    let fvf = if w == WorkloadSel::W10 {
+        workloads::FVF_W10
+    } else {
+        workloads::FVF
+    };
+    let mut setup = Dp2Setup::new(fvf, z);
+    setup.textures = textures
+        .iter()
+        .map(|t| Dp2Texture {
+            format: Format::A8R8G8B8,
+            texels: t(),
+        })
+        .collect();
+    let blend = render_states(&[
+        ("D3DRS_ALPHABLENDENABLE", "TRUE"),
+        ("D3DRS_SRCBLEND", "D3DBLEND_SRCALPHA"),
+        ("D3DRS_DESTBLEND", "D3DBLEND_INVSRCALPHA"),
+    ]);
+    let vertex_fog = render_states(&[
+        ("D3DRS_FOGENABLE", "TRUE"),
+        ("D3DRS_FOGCOLOR", "0xff8099b3"),
+        ("D3DRS_FOGTABLEMODE", "D3DFOG_NONE"),
+        ("D3DRS_FOGVERTEXMODE", "D3DFOG_NONE"),
+    ]);
+    let modulate = stage_states(
+        0,
+        &[
+            ("D3DTSS_COLOROP", "D3DTOP_MODULATE"),
+            ("D3DTSS_COLORARG1", "D3DTA_TEXTURE"),
+            ("D3DTSS_COLORARG2", "D3DTA_DIFFUSE"),
+            ("D3DTSS_ALPHAOP", "D3DTOP_MODULATE"),
+            ("D3DTSS_ALPHAARG1", "D3DTA_TEXTURE"),
+            ("D3DTSS_ALPHAARG2", "D3DTA_DIFFUSE"),
+        ],
+    );
+    setup.states = match w {
+        WorkloadSel::W3 => bind_texture(0, 0) + &modulate,
+        WorkloadSel::W4 => bind_texture(0, 0) + &modulate + &blend,
+        WorkloadSel::W5 => vertex_fog,
+        WorkloadSel::W9 => {
+            stage_states(
+                0,
+                &[
+                    ("D3DTSS_COLOROP", "D3DTOP_SELECTARG1"),
+                    ("D3DTSS_COLORARG1", "D3DTA_DIFFUSE"),
+                    ("D3DTSS_ALPHAOP", "D3DTOP_SELECTARG1"),
+                    ("D3DTSS_ALPHAARG1", "D3DTA_DIFFUSE"),
+                ],
+            ) + &stage_states(1, &[("D3DTSS_COLOROP", "D3DTOP_DISABLE")])
+                + &blend
+        }
+        WorkloadSel::W10 => [
+            bind_texture(0, 0),
+            stage_states(
+                0,
+                &[
+                    ("D3DTSS_COLOROP", "D3DTOP_MODULATE"),
+                    ("D3DTSS_COLORARG1", "D3DTA_TEXTURE"),
+                    ("D3DTSS_COLORARG2", "D3DTA_DIFFUSE"),
+                    ("D3DTSS_ALPHAOP", "D3DTOP_SELECTARG1"),
+                    ("D3DTSS_ALPHAARG1", "D3DTA_TEXTURE"),
+                    ("D3DTSS_TEXCOORDINDEX", "0"),
+                ],
+            ),
+            bind_texture(1, 1),
+            stage_states(
+                1,
+                &[
+                    ("D3DTSS_COLOROP", "D3DTOP_MODULATE2X"),
+                    ("D3DTSS_COLORARG1", "D3DTA_TEXTURE"),
+                    ("D3DTSS_COLORARG2", "D3DTA_CURRENT"),
+                    ("D3DTSS_ALPHAOP", "D3DTOP_SELECTARG1"),
+                    ("D3DTSS_ALPHAARG1", "D3DTA_CURRENT"),
+                    ("D3DTSS_TEXCOORDINDEX", "1"),
+                ],
+            ),
+            stage_states(
+                2,
+                &[
+                    ("D3DTSS_COLOROP", "D3DTOP_DISABLE"),
+                    ("D3DTSS_ALPHAOP", "D3DTOP_DISABLE"),
+                ],
+            ),
+            render_states(&[
+                ("D3DRS_SPECULARENABLE", "TRUE"),
+                ("D3DRS_ALPHATESTENABLE", "TRUE"),
+                ("D3DRS_ALPHAFUNC", "D3DCMP_GREATER"),
+                ("D3DRS_ALPHAREF", "0x20"),
+            ]),
+            vertex_fog,
+        ]
+        .concat(),
+        _ => String::new(),
+    };
+    setup
+}
+
+/// A 256 × 256 A8R8G8B8 pipeline [`Texture`] of D3DCOLOR `texels`.
+fn pipeline_texture(texels: fn() -> Vec<u32>) -> Result<Texture, String> {
     let mut t = Texture::new(TextureDesc {
         kind: TextureKind::Texture2D,
         format: TextureFormat::A8R8G8B8,
@@ -440,16 +639,16 @@ fn w3_texture() -> Result<Texture, String> {
         levels: 1,
     })
     .map_err(|e| e.to_string())?;
-    let bytes: Vec<u8> = workloads::w3_texture()
-        .iter()
-        .flat_map(|c| c.to_le_bytes())
-        .collect();
+    let bytes: Vec<u8> = texels().iter().flat_map(|c| c.to_le_bytes()).collect();
     t.upload(0, 0, &bytes, 256 * 4).map_err(|e| e.to_string())?;
     Ok(t)
 }
 
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> ExitCode {
+    if args.sweep {
+        return crate::bench_sweep::run(args);
+    }
     let list: Vec<WorkloadSel> = match args.workload {
         WorkloadSel::All => vec![
             WorkloadSel::W1,
@@ -458,6 +657,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             WorkloadSel::W4,
             WorkloadSel::W5,
             WorkloadSel::W6,
+            WorkloadSel::W9,
+            WorkloadSel::W10,
         ],
         w => vec![w],
     };

@@ -1,15 +1,16 @@
-//! The W1–W6 workloads as real DP2 streams through `DrawPrimitives2`.
+//! The benchmark workloads as real DP2 streams through `DrawPrimitives2`.
 //!
-//! In: a workload's mesh (static vertex data, FVF 0x1C4 = XYZRHW | DIFFUSE |
-//! SPECULAR | TEX1, 32 bytes) and its raster state. Out: frames rendered the
+//! In: a workload's mesh (static vertex data of one FVF) and a
+//! [`Dp2Setup`]: the target format, the textures and the states, in DP2
+//! assembly. Out: frames rendered the
 //! way a DX8+ runtime drives a HAL: the vertices live in a vertex-buffer
 //! surface created and filled once (the GL harness's static VBO); each frame
 //! is one `DrawPrimitives2` call whose command buffer (built once) holds a
 //! CLEAR of colour, depth and stencil, the render states, SETVERTEXSHADER
 //! (the FVF), SETSTREAMSOURCE and one DRAWPRIMITIVE of all the primitives.
-//! W3/W4 add a texture surface (created and filled once, like the GL
-//! harness's texture object) bound with TEXTURESTAGESTATE TEXTUREMAP and
-//! the stage/sampler states, W4 blending, W5 fog: all as DP2 commands.
+//! Textures are surfaces created and filled once (like the GL harness's
+//! texture objects) bound with TEXTURESTAGESTATE TEXTUREMAP; every state is
+//! a DP2 command.
 //! The difference from the pipeline path is the DP2 overhead the issue
 //! bounds (decode, validation, state translation, range checks).
 
@@ -19,9 +20,6 @@ use softhal_pipeline::Topology;
 use softhal_wire::text::assemble;
 use std::time::{Duration, Instant};
 
-/// The FVF of every workload vertex.
-pub const WORKLOAD_FVF: u32 = 0x1C4;
-
 /// A driver, a render target, a depth buffer and one prepared DP2 call.
 pub struct Dp2Rig {
     driver: Driver,
@@ -29,6 +27,7 @@ pub struct Dp2Rig {
     rt: u32,
     commands: u32,
     command_length: u32,
+    fvf: u32,
     simd: String,
 }
 
@@ -44,8 +43,8 @@ fn prim_type(t: Topology) -> &'static str {
     }
 }
 
-/// The render states of a workload, in DP2 assembly (`z`: the depth test,
-/// `None` = off).
+/// The render states every workload starts from, in DP2 assembly (`z`:
+/// the depth test's compare function, `None` = off).
 pub fn states_source(z: Option<&str>) -> String {
     let zs = match z {
         Some(func) => format!(
@@ -63,49 +62,86 @@ pub fn states_source(z: Option<&str>) -> String {
     )
 }
 
-/// What a workload adds to the base state (W3–W5).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Extras<'t> {
-    /// The 256 × 256 A8R8G8B8 texture of W3/W4 (D3DCOLOR texels, row-major),
-    /// bound to stage 0 with MODULATE(TEXTURE, DIFFUSE), bilinear, WRAP.
-    pub texture: Option<&'t [u32]>,
-    /// W4: SRCALPHA / INVSRCALPHA blending.
-    pub blend: bool,
-    /// W5: vertex fog from the specular alpha, this fog colour.
-    pub fog_color: Option<u32>,
+/// `RENDERSTATE` commands in DP2 assembly from `(D3DRS_ name, value)`
+/// pairs.
+pub fn render_states(states: &[(&str, &str)]) -> String {
+    let records: Vec<String> = states
+        .iter()
+        .map(|(s, v)| format!("{{ RenderState={s} dwState={v} }}"))
+        .collect();
+    format!("RENDERSTATE {}\n", records.join(" "))
 }
 
-/// Stage 0 of W3/W4 in DP2 assembly, sampling texture `handle`.
-fn texture_source(handle: u32) -> String {
-    let t = |state: &str, value: &str| format!("{{ wStage=0 TSState={state} dwValue={value} }}");
-    [
-        "TEXTURESTAGESTATE".to_string(),
-        t("D3DTSS_TEXTUREMAP", &handle.to_string()),
-        t("D3DTSS_COLOROP", "D3DTOP_MODULATE"),
-        t("D3DTSS_COLORARG1", "D3DTA_TEXTURE"),
-        t("D3DTSS_COLORARG2", "D3DTA_DIFFUSE"),
-        t("D3DTSS_ALPHAOP", "D3DTOP_MODULATE"),
-        t("D3DTSS_ALPHAARG1", "D3DTA_TEXTURE"),
-        t("D3DTSS_ALPHAARG2", "D3DTA_DIFFUSE"),
-        t("D3DTSS_MAGFILTER", "D3DTEXF_LINEAR"),
-        t("D3DTSS_MINFILTER", "D3DTEXF_LINEAR"),
-        t("D3DTSS_MIPFILTER", "D3DTEXF_NONE"),
-        t("D3DTSS_ADDRESSU", "D3DTADDRESS_WRAP"),
-        t("D3DTSS_ADDRESSV", "D3DTADDRESS_WRAP"),
-        "\n".to_string(),
-    ]
-    .join(" ")
+/// `TEXTURESTAGESTATE` commands for `stage` in DP2 assembly from
+/// `(D3DTSS_ name, value)` pairs.
+pub fn stage_states(stage: u32, states: &[(&str, &str)]) -> String {
+    let records: Vec<String> = states
+        .iter()
+        .map(|(s, v)| format!("{{ wStage={stage} TSState={s} dwValue={v} }}"))
+        .collect();
+    format!("TEXTURESTAGESTATE {}\n", records.join(" "))
+}
+
+/// Texture `slot` of a [`Dp2Setup`] bound to `stage` with bilinear
+/// filtering, no mip filter and WRAP addressing (the workloads' sampler).
+pub fn bind_texture(stage: u32, slot: usize) -> String {
+    stage_states(
+        stage,
+        &[
+            ("D3DTSS_TEXTUREMAP", &format!("$T{slot}")),
+            ("D3DTSS_MAGFILTER", "D3DTEXF_LINEAR"),
+            ("D3DTSS_MINFILTER", "D3DTEXF_LINEAR"),
+            ("D3DTSS_MIPFILTER", "D3DTEXF_NONE"),
+            ("D3DTSS_ADDRESSU", "D3DTADDRESS_WRAP"),
+            ("D3DTSS_ADDRESSV", "D3DTADDRESS_WRAP"),
+        ],
+    )
+}
+
+/// A 256 × 256 texture of a [`Dp2Setup`]: D3DCOLOR texels, row-major,
+/// stored in `format` (converted with the format's own encoding).
+#[derive(Debug, Clone)]
+pub struct Dp2Texture {
+    /// The texture's format.
+    pub format: Format,
+    /// 256 × 256 D3DCOLOR texels.
+    pub texels: Vec<u32>,
+}
+
+/// Everything a frame needs besides the mesh: the render-target format,
+/// the textures (created and filled once, like a GL harness's texture
+/// objects) and the states in DP2 assembly, where `$T0`, `$T1`, … stand
+/// for the handles of the textures.
+#[derive(Debug, Clone)]
+pub struct Dp2Setup {
+    /// The vertex format of the mesh.
+    pub fvf: u32,
+    /// The colour target's format.
+    pub target: Format,
+    /// The depth test's compare function (`D3DCMP_` name), `None` = off.
+    pub z: Option<&'static str>,
+    /// The textures `$T0`, `$T1`, … of `states`.
+    pub textures: Vec<Dp2Texture>,
+    /// States set after the common ones (`states_source`), DP2 assembly.
+    pub states: String,
+}
+
+impl Dp2Setup {
+    /// A setup with no texture and no state beyond the common ones.
+    pub fn new(fvf: u32, z: Option<&'static str>) -> Self {
+        Dp2Setup {
+            fvf,
+            target: Format::A8R8G8B8,
+            z,
+            textures: Vec::new(),
+            states: String::new(),
+        }
+    }
 }
 
 impl Dp2Rig {
     /// Prepares the driver for `mesh` with `threads` rasterizer threads.
-    pub fn new(
-        mesh: &Mesh,
-        z: Option<&str>,
-        extras: Extras<'_>,
-        threads: usize,
-        simd: bool,
-    ) -> Result<Self, String> {
+    pub fn new(mesh: &Mesh, setup: &Dp2Setup, threads: usize, simd: bool) -> Result<Self, String> {
         let e = |what: &str| {
             let what = what.to_string();
             move |err: softhal_device::DeviceError| format!("{what}: {err}")
@@ -117,7 +153,7 @@ impl Dp2Rig {
         driver.renderer_mut().set_simd(simd);
         let simd = format!("{:?}", driver.renderer_mut().simd_level());
         let rt = driver
-            .create_render_target(Format::A8R8G8B8, WIDTH, HEIGHT)
+            .create_render_target(setup.target, WIDTH, HEIGHT)
             .map_err(e("render target"))?;
         let depth = driver
             .create_depth_stencil(Format::D24S8, WIDTH, HEIGHT)
@@ -125,6 +161,7 @@ impl Dp2Rig {
         let ctx = driver
             .context_create(rt, Some(depth))
             .map_err(e("context"))?;
+        let stride = softhal_wire::fvf::vertex_stride(setup.fvf).map_err(|err| err.to_string())?;
         let bytes = u32::try_from(mesh.vertices.len()).map_err(|_| "mesh too large")?;
         let vb = driver
             .create_vertex_buffer(bytes, false)
@@ -134,46 +171,42 @@ impl Dp2Rig {
             .map_err(e("lock"))?
             .copy_from_slice(&mesh.vertices);
         driver.unlock(vb).map_err(e("unlock"))?;
-        let mut extra = String::new();
-        if let Some(texels) = extras.texture {
+        let mut states = setup.states.clone();
+        // Highest slot first, so that `$T1` is not read as `$T1` of `$T10`.
+        for (slot, t) in setup.textures.iter().enumerate().rev() {
             let tex = driver
-                .create_texture(Format::A8R8G8B8, 256, 256, 1)
+                .create_texture(t.format, 256, 256, 1)
                 .map_err(e("texture"))?;
-            let bytes: Vec<u8> = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
+            let bpp = t.format.bytes_per_pixel() as usize;
+            let bytes: Vec<u8> = t
+                .texels
+                .iter()
+                .flat_map(|&c| t.format.encode_argb(c).to_le_bytes().into_iter().take(bpp))
+                .collect();
             let dst = driver
                 .lock(tex, softhal_device::LockFlags::default())
                 .map_err(e("lock texture"))?;
             if dst.len() != bytes.len() {
-                return Err("W3 texture size".into());
+                return Err(format!(
+                    "texture $T{slot}: {} bytes to fill, {} given",
+                    dst.len(),
+                    bytes.len()
+                ));
             }
             dst.copy_from_slice(&bytes);
             driver.unlock(tex).map_err(e("unlock texture"))?;
-            extra.push_str(&texture_source(tex));
-        }
-        if extras.blend {
-            extra.push_str(
-                "RENDERSTATE { RenderState=D3DRS_ALPHABLENDENABLE dwState=TRUE } \
-                 { RenderState=D3DRS_SRCBLEND dwState=D3DBLEND_SRCALPHA } \
-                 { RenderState=D3DRS_DESTBLEND dwState=D3DBLEND_INVSRCALPHA }\n",
-            );
-        }
-        if let Some(c) = extras.fog_color {
-            extra.push_str(&format!(
-                "RENDERSTATE {{ RenderState=D3DRS_FOGENABLE dwState=TRUE }} \
-                 {{ RenderState=D3DRS_FOGCOLOR dwState={c:#010x} }} \
-                 {{ RenderState=D3DRS_FOGTABLEMODE dwState=D3DFOG_NONE }} \
-                 {{ RenderState=D3DRS_FOGVERTEXMODE dwState=D3DFOG_NONE }}\n"
-            ));
+            states = states.replace(&format!("$T{slot}"), &tex.to_string());
         }
         let source = format!(
             "VIEWPORTINFO {{ dwX=0 dwY=0 dwWidth={WIDTH} dwHeight={HEIGHT} }}\n\
              ZRANGE {{ dvMinZ=0.0 dvMaxZ=1.0 }}\n\
              CLEAR {{ dwFlags=D3DCLEAR_TARGET|D3DCLEAR_ZBUFFER|D3DCLEAR_STENCIL dwFillColor=0xff000000 dvFillDepth=1.0 }} {{ left=0 top=0 right={WIDTH} bottom={HEIGHT} }}\n\
-             {}{extra}\
-             SETVERTEXSHADER {{ dwHandle={WORKLOAD_FVF:#x} }}\n\
-             SETSTREAMSOURCE {{ dwStream=0 dwVBHandle={vb} dwStride=32 }}\n\
+             {}{states}\
+             SETVERTEXSHADER {{ dwHandle={:#x} }}\n\
+             SETSTREAMSOURCE {{ dwStream=0 dwVBHandle={vb} dwStride={stride} }}\n\
              DRAWPRIMITIVE {{ primType={} VStart=0 PrimitiveCount={} }}\n",
-            states_source(z),
+            states_source(setup.z),
+            setup.fvf,
             prim_type(mesh.topology),
             mesh.primitive_count
         );
@@ -188,6 +221,7 @@ impl Dp2Rig {
             rt,
             commands,
             command_length,
+            fvf: setup.fvf,
             simd,
         })
     }
@@ -195,7 +229,7 @@ impl Dp2Rig {
     /// One frame: one `DrawPrimitives2` call.
     pub fn frame(&mut self) -> Result<(), String> {
         let mut d = DrawPrimitives2Data::new(self.ctx, self.commands, self.command_length);
-        d.dw_vertex_type = WORKLOAD_FVF;
+        d.dw_vertex_type = self.fvf;
         self.driver.draw_primitives2(&mut d);
         if d.ddrval != 0 {
             let why = self

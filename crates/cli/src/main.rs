@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod bench_dp2;
+mod bench_sweep;
 mod capture_verbs;
 mod demo;
 mod dp2;
@@ -92,9 +93,11 @@ enum Verb {
         after_help = "Example:\n  softhal info testdata/captures/malformed-call.shcap.txt --json"
     )]
     Info(capture_verbs::InfoArgs),
-    /// Run the W1–W6 benchmark workloads and compare with llvmpipe (see the
-    /// README, "Benchmarks").
-    #[command(after_help = "Example:\n  softhal bench --workload W1 --threads 2 --json")]
+    /// Run the benchmark workloads (W1–W6, W9, W10; docs/benchmarks.md), or
+    /// the fixed-function state sweep (--sweep).
+    #[command(
+        after_help = "Examples:\n  softhal bench --workload W1 --threads 2 --json\n  softhal bench --sweep --threads 2"
+    )]
     Bench(bench::BenchArgs),
     /// Load-test one driver with several contexts: valid, mutated and
     /// adversarial streams, a bit-exact canary, memory and object counts.

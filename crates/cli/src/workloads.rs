@@ -1,4 +1,4 @@
-//! The W1–W6 benchmark workloads, regenerated bit-exactly from the rules of
+//! The benchmark workloads (W1–W6, W9, W10), regenerated bit-exactly from the rules of
 //! `docs/benchmarks.md`.
 //!
 //! In: nothing (each mesh has its own splitmix64 seed). Out: vertex bytes in
@@ -60,117 +60,213 @@ pub struct Mesh {
     pub primitive_count: u32,
 }
 
-/// The vertex layout of every mesh.
+/// The vertex layout of every mesh but W10's (FVF 0x1C4, 32 bytes).
 pub fn layout() -> VertexLayout {
     VertexLayout::packed(PositionKind::Xyzrhw, true, true, &[2])
+}
+
+/// The FVF of every mesh but W10's: XYZRHW | DIFFUSE | SPECULAR | TEX1.
+pub const FVF: u32 = 0x1C4;
+/// W10's FVF: XYZRHW | DIFFUSE | SPECULAR | TEX2 (40 bytes).
+pub const FVF_W10: u32 = 0x2C4;
+
+/// One generated vertex, as the workload rules state it (pixel-space
+/// position with centres at +0.5, colour bytes, one texture coordinate
+/// set, the fog value). Positions stay f64 until they are stored.
+#[derive(Debug, Clone, Copy)]
+struct Generated {
+    x: f64,
+    y: f64,
+    z: f64,
+    rgba: [u8; 4],
+    u: f64,
+    v: f64,
+    fog: f64,
+}
+
+impl Generated {
+    /// The 28-byte record the workloads' published data hashes are taken
+    /// over: x, y, z (f32), r, g, b, a, u, v, fog (f32).
+    #[cfg(test)]
+    fn hashed(&self, out: &mut Vec<u8>) {
+        for f in [self.x, self.y, self.z] {
+            out.extend_from_slice(&(f as f32).to_le_bytes());
+        }
+        out.extend_from_slice(&self.rgba);
+        for f in [self.u, self.v, self.fog] {
+            out.extend_from_slice(&(f as f32).to_le_bytes());
+        }
+    }
+
+    /// The D3D9 pre-transformed vertex (FVF 0x1C4): x − 0.5, y − 0.5, z,
+    /// rhw = 1, diffuse, specular whose alpha is the fog factor, u, v.
+    fn d3d(&self, out: &mut Vec<u8>) {
+        self.d3d_position_colours(out, 0);
+        out.extend_from_slice(&(self.u as f32).to_le_bytes());
+        out.extend_from_slice(&(self.v as f32).to_le_bytes());
+    }
+
+    /// Position, diffuse and specular (its RGB `specular_rgb`, its alpha the
+    /// fog factor `round(255·(1 − fog))`).
+    fn d3d_position_colours(&self, out: &mut Vec<u8>, specular_rgb: u32) {
+        for f in [
+            (self.x - 0.5) as f32,
+            (self.y - 0.5) as f32,
+            self.z as f32,
+            1.0f32,
+        ] {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        let [r, g, b, a] = self.rgba;
+        out.extend_from_slice(&d3dcolor(a, r, g, b).to_le_bytes());
+        let fog = (255.0 * (1.0 - self.fog)).round().clamp(0.0, 255.0) as u32;
+        out.extend_from_slice(&(fog << 24 | (specular_rgb & 0x00FF_FFFF)).to_le_bytes());
+    }
 }
 
 fn d3dcolor(a: u8, r: u8, g: u8, b: u8) -> u32 {
     u32::from_be_bytes([a, r, g, b])
 }
 
-#[allow(clippy::too_many_arguments)]
-fn push_vertex(
-    out: &mut Vec<u8>,
-    x: f64,
-    y: f64,
-    z: f64,
-    diffuse: u32,
-    specular: u32,
-    u: f64,
-    v: f64,
-) {
-    for f in [(x - 0.5) as f32, (y - 0.5) as f32, z as f32, 1.0f32] {
-        out.extend_from_slice(&f.to_le_bytes());
+fn mesh(topology: Topology, primitive_count: usize, vertices: &[Generated]) -> Mesh {
+    let mut out = Vec::with_capacity(vertices.len() * 32);
+    for v in vertices {
+        v.d3d(&mut out);
     }
-    out.extend_from_slice(&diffuse.to_le_bytes());
-    out.extend_from_slice(&specular.to_le_bytes());
-    out.extend_from_slice(&(u as f32).to_le_bytes());
-    out.extend_from_slice(&(v as f32).to_le_bytes());
+    Mesh {
+        topology,
+        vertices: out,
+        primitive_count: primitive_count as u32,
+    }
 }
 
-/// Specular colour carrying the vertex fog factor for fog coordinate `c`.
-fn fog_specular(c: f64) -> u32 {
-    let f = (255.0 * (1.0 - c)).round().clamp(0.0, 255.0) as u8;
-    d3dcolor(f, 0, 0, 0)
-}
-
-/// W1 `small-tris`: 200,000 independent triangles of area 20 px².
-pub fn w1() -> Mesh {
+/// W1's vertices: 200,000 independent triangles of area 20 px².
+fn w1_vertices() -> Vec<Generated> {
     const N: usize = 200_000;
     let mut g = SplitMix64::new(0x5EED_0001);
     let r = (4.0 * 20.0 / (3.0 * 3f64.sqrt())).sqrt();
-    let mut out = Vec::with_capacity(N * 3 * 32);
+    let mut out = Vec::with_capacity(N * 3);
     for _ in 0..N {
         let cx = 8.0 + g.f() * (1024.0 - 16.0);
         let cy = 8.0 + g.f() * (768.0 - 16.0);
         let z = g.f();
         let theta = g.f() * 2.0 * PI;
-        let pos: [(f64, f64); 3] = [0.0, 1.0, 2.0].map(|k| {
+        for k in [0.0, 1.0, 2.0] {
             let a = theta + k * 2.0 * PI / 3.0;
-            (cx + r * a.cos(), cy + r * a.sin())
-        });
-        for (x, y) in pos {
             let (rr, gg, bb) = (g.u8(), g.u8(), g.u8());
-            push_vertex(
-                &mut out,
-                x,
-                y,
+            out.push(Generated {
+                x: cx + r * a.cos(),
+                y: cy + r * a.sin(),
                 z,
-                d3dcolor(255, rr, gg, bb),
-                fog_specular(0.0),
-                0.0,
-                0.0,
-            );
+                rgba: [rr, gg, bb, 255],
+                u: 0.0,
+                v: 0.0,
+                fog: 0.0,
+            });
         }
     }
-    Mesh {
-        topology: Topology::TriangleList,
-        vertices: out,
-        primitive_count: N as u32,
-    }
+    out
 }
 
-/// The 200 full-screen quads shared by W2–W5 (400 triangles).
-pub fn quads() -> Mesh {
-    const N: usize = 200;
+/// W1 `small-tris`: 200,000 independent triangles of area 20 px².
+pub fn w1() -> Mesh {
+    mesh(Topology::TriangleList, 200_000, &w1_vertices())
+}
+
+/// The corners TL, TR, BR, BL of the full-screen quads, and the order of
+/// the two triangles (TL, TR, BR) and (TL, BR, BL).
+const QUAD_CORNERS: [(f64, f64); 4] = [(0.0, 0.0), (1024.0, 0.0), (1024.0, 768.0), (0.0, 768.0)];
+const QUAD_ORDER: [usize; 6] = [0, 1, 2, 0, 2, 3];
+/// Quads per frame of W2–W5, W9, W10.
+const QUADS: usize = 200;
+
+/// The vertices of the 200 full-screen quads (W2–W5, W9, W10), in draw
+/// order.
+fn quad_vertices() -> Vec<Generated> {
     let mut g = SplitMix64::new(0x5EED_0002);
-    let mut out = Vec::with_capacity(N * 6 * 32);
-    for i in 0..N {
+    let mut out = Vec::with_capacity(QUADS * 6);
+    for i in 0..QUADS {
         let z = 0.9 - 0.004 * i as f64;
         let u0 = g.f();
         let v0 = g.f();
-        let corners = [(0.0, 0.0), (1024.0, 0.0), (1024.0, 768.0), (0.0, 768.0)];
         let tex = [
             (u0, v0),
             (u0 + 4.0, v0),
             (u0 + 4.0, v0 + 3.0),
             (u0, v0 + 3.0),
         ];
-        let mut colors = [(0u32, 0u32); 4];
-        for c in colors.iter_mut() {
+        let mut colours = [([0u8; 4], 0.0f64); 4];
+        for c in colours.iter_mut() {
             let (r, gg, b) = (g.u8(), g.u8(), g.u8());
             let a = 64 + (g.u8() >> 1);
-            let fog = g.f();
-            *c = (d3dcolor(a, r, gg, b), fog_specular(fog));
+            *c = ([r, gg, b, a], g.f());
         }
-        for k in [0usize, 1, 2, 0, 2, 3] {
-            let ((x, y), (u, v), (d, s)) = (corners[k], tex[k], colors[k]);
-            push_vertex(&mut out, x, y, z, d, s, u, v);
+        for k in QUAD_ORDER {
+            let ((x, y), (u, v), (rgba, fog)) = (QUAD_CORNERS[k], tex[k], colours[k]);
+            out.push(Generated {
+                x,
+                y,
+                z,
+                rgba,
+                u,
+                v,
+                fog,
+            });
+        }
+    }
+    out
+}
+
+/// The 200 full-screen quads shared by W2–W5 and W9 (400 triangles).
+pub fn quads() -> Mesh {
+    mesh(Topology::TriangleList, QUADS * 2, &quad_vertices())
+}
+
+/// W10's per-vertex additions, from its own generator: the light-map
+/// coordinates (u1, v1) and the specular colour of each vertex of
+/// [`quad_vertices`], in the same order.
+fn w10_extras(quads: &[Generated]) -> Vec<((f32, f32), [u8; 3])> {
+    let mut g = SplitMix64::new(0x5EED_000A);
+    let mut out = Vec::with_capacity(quads.len());
+    for quad in quads.chunks(6) {
+        let (du, dv) = (g.f(), g.f());
+        let mut spec = [[0u8; 3]; 4];
+        for s in spec.iter_mut() {
+            *s = [g.u8() >> 2, g.u8() >> 2, g.u8() >> 2];
+        }
+        for (v, k) in quad.iter().zip(QUAD_ORDER) {
+            // (u, v) as stored (f32), then 0.5·u + du in f64, rounded once.
+            let (u, vv) = (f64::from(v.u as f32), f64::from(v.v as f32));
+            let uv1 = ((0.5 * u + du) as f32, (0.5 * vv + dv) as f32);
+            out.push((uv1, spec[k]));
+        }
+    }
+    out
+}
+
+/// W10 `fill-multitexture`: the W2 quads with a specular colour and a
+/// second texture-coordinate set (FVF 0x2C4, 40 bytes per vertex).
+pub fn w10() -> Mesh {
+    let quads = quad_vertices();
+    let mut out = Vec::with_capacity(quads.len() * 40);
+    for (v, ((u1, v1), [r, g, b])) in quads.iter().zip(w10_extras(&quads)) {
+        v.d3d_position_colours(&mut out, u32::from_be_bytes([0, r, g, b]));
+        for f in [v.u as f32, v.v as f32, u1, v1] {
+            out.extend_from_slice(&f.to_le_bytes());
         }
     }
     Mesh {
         topology: Topology::TriangleList,
         vertices: out,
-        primitive_count: (N * 2) as u32,
+        primitive_count: (QUADS * 2) as u32,
     }
 }
 
-/// W6 `lines`: 100,000 independent lines of 30 px.
-pub fn w6() -> Mesh {
+/// W6's vertices: 100,000 independent lines of 30 px.
+fn w6_vertices() -> Vec<Generated> {
     const N: usize = 100_000;
     let mut g = SplitMix64::new(0x5EED_0006);
-    let mut out = Vec::with_capacity(N * 2 * 32);
+    let mut out = Vec::with_capacity(N * 2);
     for _ in 0..N {
         let x0 = 32.0 + g.f() * (1024.0 - 64.0);
         let y0 = 32.0 + g.f() * (768.0 - 64.0);
@@ -178,33 +274,48 @@ pub fn w6() -> Mesh {
         let (x1, y1) = (x0 + 30.0 * theta.cos(), y0 + 30.0 * theta.sin());
         for (x, y) in [(x0, y0), (x1, y1)] {
             let (r, gg, b) = (g.u8(), g.u8(), g.u8());
-            push_vertex(
-                &mut out,
+            out.push(Generated {
                 x,
                 y,
-                0.5,
-                d3dcolor(255, r, gg, b),
-                fog_specular(0.0),
-                0.0,
-                0.0,
-            );
+                z: 0.5,
+                rgba: [r, gg, b, 255],
+                u: 0.0,
+                v: 0.0,
+                fog: 0.0,
+            });
         }
     }
-    Mesh {
-        topology: Topology::LineList,
-        vertices: out,
-        primitive_count: N as u32,
-    }
+    out
 }
 
-/// The W3/W4 texture: 256 × 256 A8R8G8B8 texels, row-major, D3DCOLOR
-/// values (R = x, G = y, B = x XOR y, A = 128 + ((x + y) AND 127)).
+/// W6 `lines`: 100,000 independent lines of 30 px.
+pub fn w6() -> Mesh {
+    mesh(Topology::LineList, 100_000, &w6_vertices())
+}
+
+/// The W3/W4/W10 colour map: 256 × 256 A8R8G8B8 texels, row-major,
+/// D3DCOLOR values (R = x, G = y, B = x XOR y, A = 128 + ((x + y) AND 127)).
 pub fn w3_texture() -> Vec<u32> {
+    texture_256(|x, y| [x, y, x ^ y, 128 + ((x + y) & 127)])
+}
+
+/// The W10 light map: 256 × 256 A8R8G8B8 texels, row-major, grey
+/// `L = 64 + (((x AND 63)·(y AND 63)) >> 5)`, alpha 255.
+pub fn w10_light_map() -> Vec<u32> {
+    texture_256(|x, y| {
+        let l = 64 + (((x & 63) * (y & 63)) >> 5);
+        [l, l, l, 255]
+    })
+}
+
+/// A 256 × 256 texture of D3DCOLOR texels from `rgba(x, y)` (channels
+/// 0..=255), row 0 first.
+fn texture_256(rgba: impl Fn(u32, u32) -> [u32; 4]) -> Vec<u32> {
     let mut t = Vec::with_capacity(256 * 256);
     for y in 0..256u32 {
         for x in 0..256u32 {
-            let a = 128 + ((x + y) & 127);
-            t.push(a << 24 | x << 16 | y << 8 | (x ^ y));
+            let [r, g, b, a] = rgba(x, y);
+            t.push(a << 24 | r << 16 | g << 8 | b);
         }
     }
     t
@@ -213,6 +324,88 @@ pub fn w3_texture() -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+    fn fnv1a64(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+        })
+    }
+
+    fn hashed(vertices: &[Generated]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for v in vertices {
+            v.hashed(&mut out);
+        }
+        out
+    }
+
+    fn texture_bytes(texels: &[u32]) -> Vec<u8> {
+        // RGBA8, row 0 first.
+        texels
+            .iter()
+            .flat_map(|&c| {
+                let [a, r, g, b] = c.to_be_bytes();
+                [r, g, b, a]
+            })
+            .collect()
+    }
+
+    // The published FNV-1a 64 hashes of the generated data (the workload
+    // definitions' table of reference values): regenerating any other value
+    // would benchmark other work.
+
+    #[test]
+    fn w1_data_hash() {
+        let b = hashed(&w1_vertices());
+        assert_eq!(b.len(), 16_800_000);
+        assert_eq!(fnv1a64(&b), 0x4a35_1dcd_744d_81d7);
+    }
+
+    #[test]
+    fn quad_data_hash() {
+        let b = hashed(&quad_vertices());
+        assert_eq!(b.len(), 33_600);
+        assert_eq!(fnv1a64(&b), 0xdff3_9ddc_a826_c628);
+    }
+
+    #[test]
+    fn w6_data_hash() {
+        let b = hashed(&w6_vertices());
+        assert_eq!(b.len(), 5_600_000);
+        assert_eq!(fnv1a64(&b), 0x915b_956d_9ce6_2444);
+    }
+
+    #[test]
+    fn texture_hashes() {
+        assert_eq!(
+            fnv1a64(&texture_bytes(&w3_texture())),
+            0xe462_cfbb_6766_c325
+        );
+        assert_eq!(
+            fnv1a64(&texture_bytes(&w10_light_map())),
+            0x9edc_aae7_2e0b_a225
+        );
+    }
+
+    #[test]
+    fn w10_data_hash() {
+        // x, y, z; r, g, b, a; sr, sg, sb, sa = 0; u, v, u1, v1, fog.
+        let quads = quad_vertices();
+        let mut b = Vec::new();
+        for (v, ((u1, v1), [sr, sg, sb])) in quads.iter().zip(w10_extras(&quads)) {
+            for f in [v.x, v.y, v.z] {
+                b.extend_from_slice(&(f as f32).to_le_bytes());
+            }
+            b.extend_from_slice(&v.rgba);
+            b.extend_from_slice(&[sr, sg, sb, 0]);
+            for f in [v.u as f32, v.v as f32, u1, v1, v.fog as f32] {
+                b.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+        assert_eq!(b.len(), 48_000);
+        assert_eq!(fnv1a64(&b), 0xafef_8f71_4355_6239);
+    }
 
     #[test]
     fn splitmix_reference_values() {
@@ -231,23 +424,40 @@ mod tests {
         let w6 = w6();
         assert_eq!(w6.vertices.len(), 200_000 * 32);
         assert_eq!(layout().stride, 32);
+        assert_eq!(w10().vertices.len(), 1200 * 40);
         assert_eq!(w3_texture()[257], 0x82_01_01_00);
+    }
+
+    fn f32_at(b: &[u8], i: usize) -> f32 {
+        f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
     }
 
     #[test]
     fn quad_covers_the_target() {
         let q = quads();
-        let f = |i: usize| {
-            f32::from_le_bytes([
-                q.vertices[i],
-                q.vertices[i + 1],
-                q.vertices[i + 2],
-                q.vertices[i + 3],
-            ])
-        };
         // Second vertex of the first quad: TR at (1024, 0) - 0.5.
-        assert_eq!((f(32), f(36)), (1023.5, -0.5));
-        assert_eq!(f(8), 0.9);
-        assert_eq!(f(12), 1.0);
+        assert_eq!(
+            (f32_at(&q.vertices, 32), f32_at(&q.vertices, 36)),
+            (1023.5, -0.5)
+        );
+        assert_eq!(f32_at(&q.vertices, 8), 0.9);
+        assert_eq!(f32_at(&q.vertices, 12), 1.0);
+    }
+
+    #[test]
+    fn w10_vertex_layout() {
+        // x, y, z, rhw, diffuse, specular (fog factor in alpha), u, v, u1, v1.
+        let w = w10();
+        let q = quads();
+        // Position, diffuse and the fog factor are W2's.
+        assert_eq!(w.vertices[0..20], q.vertices[0..20]);
+        assert_eq!(w.vertices[23], q.vertices[23]);
+        // Stage-0 coordinates are W2's; stage-1 are 0.5·u + du.
+        assert_eq!(w.vertices[24..32], q.vertices[24..32]);
+        let (u, u1) = (f32_at(&w.vertices, 24), f32_at(&w.vertices, 32));
+        let du = f64::from(u1) - 0.5 * f64::from(u);
+        assert!((0.0..1.0).contains(&du), "du = {du}");
+        // Specular colour channels are 0..=63.
+        assert!(w.vertices[20..23].iter().all(|&c| c < 64));
     }
 }
