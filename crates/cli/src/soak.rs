@@ -65,6 +65,12 @@ pub struct SoakArgs {
     /// Seed of the stream choices and mutations.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The GPU timeout of one submission, in milliseconds (default: the
+    /// driver's, 2,000). A context whose work the timeout stops is removed
+    /// and the soak recreates it (`device_removals`); on a loaded machine a
+    /// larger value keeps the soak about the streams.
+    #[arg(long, value_name = "MS")]
+    pub gpu_timeout_ms: Option<u64>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -114,6 +120,11 @@ pub struct Report {
     /// Contexts destroyed and recreated (the tainted ones, every
     /// `RECREATE_EVERY` iterations).
     pub context_recreations: u64,
+    /// Contexts the GPU watchdog removed (a submission ran past the GPU
+    /// timeout, as on a starved machine) and the soak recreated, as a host
+    /// recovering from `D3DDDIERR_DEVICEREMOVED` does. Not an error: the
+    /// removal is the documented outcome of a timeout.
+    pub device_removals: u64,
     /// The first unexpected status, described.
     pub first_unexpected: Option<String>,
     /// Canary renderings compared.
@@ -379,7 +390,8 @@ struct Soak {
     /// (context, render target, depth, tainted by a non-valid stream).
     contexts: Vec<(u32, u32, u32, bool)>,
     surfaces: Vec<u32>,
-    canary: (u32, u32),
+    /// (context, render target, depth) of the canary.
+    canary: (u32, u32, u32),
     rng: SplitMix64,
     valid: Vec<(Vec<u8>, usize)>,
     hist: Histogram,
@@ -414,11 +426,41 @@ impl Soak {
         self.hist.add(start.elapsed());
         self.report.calls += 1;
         match r {
+            Ok(Some((codes::D3DDDIERR_DEVICEREMOVED, _))) if self.driver.context_removed(ctx) => {
+                self.recover_removed(ctx);
+                None
+            }
             Ok(answer) => answer,
             Err(_) => {
                 self.report.panics += 1;
                 None
             }
+        }
+    }
+
+    /// Context `ctx` was removed by the GPU watchdog: destroy it and create
+    /// another on the same surfaces, as a host does after
+    /// `D3DDDIERR_DEVICEREMOVED`.
+    fn recover_removed(&mut self, ctx: u32) {
+        self.report.device_removals += 1;
+        let _ = self.driver.context_destroy(ctx);
+        let targets = if self.canary.0 == ctx {
+            Some((self.canary.1, self.canary.2))
+        } else {
+            self.contexts
+                .iter()
+                .find(|c| c.0 == ctx)
+                .map(|&(_, rt, z, _)| (rt, z))
+        };
+        let Some((rt, z)) = targets else { return };
+        match self.driver.context_create(rt, Some(z)) {
+            Ok(n) if self.canary.0 == ctx => self.canary.0 = n,
+            Ok(n) => {
+                if let Some(c) = self.contexts.iter_mut().find(|c| c.0 == ctx) {
+                    *c = (n, rt, z, false);
+                }
+            }
+            Err(e) => self.unexpected(format!("recreating a removed context failed: {e}")),
         }
     }
 
@@ -619,11 +661,17 @@ impl Soak {
         }
     }
 
-    /// Renders the canary scene; returns its pixels.
+    /// Renders the canary scene; returns its pixels. A canary context the
+    /// watchdog removed is recreated and the scene drawn once more.
     fn canary(&mut self) -> Option<Vec<u8>> {
-        let (ctx, rt) = self.canary;
         let (cmds, verts) = canary_stream();
-        let (ddrval, _) = self.call(ctx, &cmds, &verts, 0, cmds.len() as u32)?;
+        let before = self.report.device_removals;
+        let mut answer = self.call(self.canary.0, &cmds, &verts, 0, cmds.len() as u32);
+        if answer.is_none() && self.report.device_removals > before {
+            answer = self.call(self.canary.0, &cmds, &verts, 0, cmds.len() as u32);
+        }
+        let (ddrval, _) = answer?;
+        let rt = self.canary.1;
         if ddrval != codes::D3D_OK {
             self.unexpected(format!("canary answered {}", codes::format_hresult(ddrval)));
         }
@@ -634,6 +682,9 @@ impl Soak {
 /// Runs the soak; returns the report (also used by the smoke test).
 pub fn soak(a: &SoakArgs) -> Result<Report, String> {
     let mut driver = Driver::new(a.threads).map_err(|e| e.to_string())?;
+    if let Some(ms) = a.gpu_timeout_ms {
+        driver.set_gpu_timeout(Some(Duration::from_millis(ms)));
+    }
     let baseline = driver.object_counts();
     let mut surfaces = Vec::new();
     let mut contexts = Vec::new();
@@ -655,7 +706,11 @@ pub fn soak(a: &SoakArgs) -> Result<Report, String> {
         let z = driver.context(c).ok().and_then(|x| x.depth).unwrap_or(0);
         contexts.push((c, rt, z, false));
     }
-    let canary = target(&mut driver)?;
+    let canary = {
+        let (c, rt) = target(&mut driver)?;
+        let z = driver.context(c).ok().and_then(|x| x.depth).unwrap_or(0);
+        (c, rt, z)
+    };
     let mut s = Soak {
         driver,
         contexts,
@@ -802,8 +857,8 @@ pub fn run(a: &SoakArgs) -> ExitCode {
             r.panics, r.unexpected_status, r.canary_mismatches, r.canary_checks, r.churn_leaks
         );
         println!(
-            "valid streams failing on tainted contexts {} (informational), contexts recreated {}",
-            r.valid_failed_on_tainted, r.context_recreations
+            "valid streams failing on tainted contexts {} (informational), contexts recreated {}, removed by the GPU timeout and recreated {}",
+            r.valid_failed_on_tainted, r.context_recreations, r.device_removals
         );
         if let Some(u) = &r.first_unexpected {
             println!("first unexpected answer: {u}");
@@ -899,6 +954,7 @@ mod tests {
             contexts: 2,
             threads: 1,
             seed: 7,
+            gpu_timeout_ms: None,
             json: true,
         };
         let r = soak(&args).expect("set-up succeeds");
@@ -916,6 +972,7 @@ mod tests {
             "unexpected_status",
             "valid_failed_on_tainted",
             "context_recreations",
+            "device_removals",
             "canary_checks",
             "canary_mismatches",
             "churn_cycles",
@@ -949,5 +1006,25 @@ mod tests {
         assert!(r.canary_checks >= 1);
         assert!(r.replay_checks >= 1);
         assert!(r.ok, "{r:?}");
+    }
+
+    #[test]
+    fn contexts_the_gpu_timeout_removes_are_recreated_and_nothing_leaks() {
+        // A zero timeout stops every submission with work: every context
+        // that draws is removed. The soak must recreate each as a host
+        // would, count it, and judge no removal as an unexpected answer.
+        let args = SoakArgs {
+            seconds: 1,
+            contexts: 2,
+            threads: 1,
+            seed: 3,
+            gpu_timeout_ms: Some(0),
+            json: true,
+        };
+        let r = soak(&args).expect("set-up succeeds");
+        assert_eq!(r.panics, 0);
+        assert!(r.device_removals > 0, "{r:?}");
+        assert_eq!(r.unexpected_status, 0, "{:?}", r.first_unexpected);
+        assert!(r.objects_back_to_baseline, "{r:?}");
     }
 }
