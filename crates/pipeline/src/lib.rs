@@ -124,6 +124,7 @@
 //! * Texture sampling in the generic path is scalar f32 per pixel; only
 //!   the W3/W4 shape has a vector kernel.
 #![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 mod bin;
 mod error;
