@@ -12,14 +12,14 @@
 mod common;
 
 use common::{check_golden, render_all, Targets};
+use softhal_pipeline::cascade::{ArgSource as S, TextureArg, TextureOp as Op};
 use softhal_pipeline::fog::FogMode;
 use softhal_pipeline::lighting::{Light, LightType, Material};
-use softhal_pipeline::stages::{ArgSource as S, TextureArg, TextureOp as Op};
-use softhal_pipeline::texgen::VertexBlend;
 use softhal_pipeline::texture::{
     ColorKey, ColorKeyMode, Texture, TextureAddress as A, TextureDesc, TextureFilter as Fl,
     TextureFormat as F, TextureKind,
 };
+use softhal_pipeline::vertex_blend::VertexBlend;
 use softhal_pipeline::{
     Blend, DrawCall, Format, Matrix, PipelineState, PositionKind, RenderTargets, Renderer,
     Topology, VertexLayout, ZBufferType,

@@ -11,8 +11,8 @@
 mod common;
 
 use common::{check_golden, render_all, state, Targets};
+use softhal_pipeline::cascade::{ArgSource as S, TextureArg, TextureOp as Op};
 use softhal_pipeline::fog::FogMode;
-use softhal_pipeline::stages::{ArgSource as S, TextureArg, TextureOp as Op};
 use softhal_pipeline::texture::{
     Texture, TextureDesc, TextureFilter as Fl, TextureFormat as F, TextureKind,
 };

@@ -4,7 +4,7 @@
 //! luminance), PREMODULATE, the legacy TEXTUREMAPBLEND modes and
 //! SPECULARENABLE.
 
-use softhal_pipeline::stages::{
+use softhal_pipeline::cascade::{
     run_cascade, specular_add, ArgSource as S, CascadeInputs, ResultTarget, StageState, TextureArg,
     TextureMapBlend, TextureOp as Op, MAX_STAGES,
 };

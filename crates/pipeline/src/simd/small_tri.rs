@@ -20,7 +20,7 @@ pub(crate) const SMALL_MAX: i32 = 16;
 /// Instead of walking edges, the kernel evaluates the three edge functions
 /// at every pixel of the region (8 lanes at a time) in 32-bit integers:
 /// `E(x0 + i, y0 + j) = e + a·i + b·j`, wrapping. The set-up guarantees
-/// (`setup::FLAG_SMALL`) that every edge value at a pixel of the
+/// (`prim::FLAG_SMALL`) that every edge value at a pixel of the
 /// triangle's bounding box fits i32, so the values of the region's pixels
 /// are exact; lanes past the region may wrap but are masked off. A pixel
 /// is covered when all three values are ≥ 0 — the same test the exact
