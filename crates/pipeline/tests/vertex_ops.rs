@@ -1,4 +1,4 @@
-//! Pipeline II per-vertex and per-pixel maths: fog factors at chosen
+//! Fixed-function per-vertex and per-pixel maths: fog factors at chosen
 //! depths for every mode and the fog precedence rules, lit vertices
 //! against the lighting equation computed by hand, texture-coordinate
 //! generation and transforms, point sizes and sprites, vertex blending.

@@ -514,7 +514,7 @@ fn fogged_lines_and_points() {
 fn textured_points_add_specular() {
     // Stage 0 MODULATE(TEXTURE, DIFFUSE) with a white texel keeps the
     // diffuse red; SPECULARENABLE adds the specular blue (full path, and
-    // the untextured Pipeline I path alike).
+    // the untextured colour path alike).
     let tex = texture(1, 1, &[WHITE]);
     let mut st = textured_state();
     let s0 = &mut st.textures.stages[0];

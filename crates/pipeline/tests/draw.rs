@@ -1,4 +1,4 @@
-//! Pipeline II through the full draw path: textures, the stage cascade,
+//! The shaded path through the full draw: textures, the stage cascade,
 //! colour keys, fog, lighting and vertex blending rendered by
 //! `Renderer::draw_textured`, with goldens (every scene rendered at 1, 2
 //! and 4 threads and every SIMD level, bytes compared — see `common`) and

@@ -1,4 +1,4 @@
-//! Pipeline II texture-stage cascade: every D3DTOP on chosen inputs with
+//! The texture-stage cascade: every D3DTOP on chosen inputs with
 //! exact expected outputs, argument selectors and modifiers, RESULTARG /
 //! TEMP, CONSTANT, missing textures, the DISABLE stop, bump mapping (with
 //! luminance), PREMODULATE, the legacy TEXTUREMAPBLEND modes and
