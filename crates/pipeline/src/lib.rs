@@ -111,8 +111,10 @@
 //!   tile or [`limits::WATCHDOG_CHECK_ENTRIES`] bin entries with
 //!   [`PipelineError::Stopped`], its pixels partly written; never per
 //!   pixel. At most [`limits::MAX_THREADS`] threads.
-//! * **Unsafe code** is confined to the `simd` module (x86_64 intrinsics
-//!   behind runtime feature detection); the rest of the crate denies it.
+//! * **Unsafe code** is confined to the `simd` module tree (x86_64
+//!   intrinsics behind runtime feature detection, every unsafe operation in
+//!   an unsafe block with a `// SAFETY:` comment); the rest of the
+//!   crate denies it.
 //!
 //! ## Not yet handled
 //! * Points of size ≤ 1 light the pixel whose centre is nearest (at an
