@@ -1,7 +1,9 @@
 //! Keeps ARCHITECTURE.md true: the crates it lists are exactly the
-//! workspace members, and the layering rules hold in the manifests.
+//! workspace members, the layering rules hold in the manifests, and every
+//! crate's `unsafe` rule holds in its sources (read from each crate root
+//! and module file).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -84,31 +86,205 @@ fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
 }
 
 #[test]
-fn unsafe_is_forbidden_outside_pipeline_simd() {
-    for krate in ["wire", "cli"] {
-        let lib = root().join("crates").join(krate).join(if krate == "cli" {
-            "src/main.rs"
-        } else {
-            "src/lib.rs"
-        });
-        let text = std::fs::read_to_string(&lib).unwrap();
+fn concept_table_names_existing_pipeline_modules() {
+    let doc = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let table = doc
+        .split("## Where each concept lives")
+        .nth(1)
+        .expect("concept table");
+    let src = root().join("crates/pipeline/src");
+    let mut named = 0;
+    for part in table.split("`pipeline::").skip(1) {
+        let module: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
         assert!(
-            text.contains("#![forbid(unsafe_code)]"),
-            "{} lacks #![forbid(unsafe_code)]",
-            lib.display()
+            src.join(format!("{module}.rs")).is_file()
+                || src.join(&module).join("mod.rs").is_file(),
+            "ARCHITECTURE.md names pipeline::{module}, which has no module file"
         );
+        named += 1;
     }
-    let pipeline = std::fs::read_to_string(root().join("crates/pipeline/src/lib.rs")).unwrap();
+    assert!(named >= 10, "only {named} pipeline modules named");
+}
+
+/// The crate roots of a workspace member (`src/lib.rs`, `src/main.rs`,
+/// `src/bin/*.rs`: every file rustc starts a product crate from).
+fn crate_roots(member: &str) -> Vec<PathBuf> {
+    let src = root().join(member).join("src");
+    let mut roots: Vec<PathBuf> = ["lib.rs", "main.rs"]
+        .iter()
+        .map(|f| src.join(f))
+        .filter(|p| p.is_file())
+        .collect();
+    if src.join("bin").is_dir() {
+        roots.extend(rust_files(&src.join("bin")));
+    }
+    assert!(!roots.is_empty(), "{member}: no crate root");
+    roots
+}
+
+/// The lint levels a file sets for the whole of its module with inner
+/// attributes (`#![forbid(a, b)]` → `("forbid", "a")`, `("forbid", "b")`),
+/// attributes spanning several lines included.
+fn inner_lint_levels(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#![") {
+        let attr = &rest[at + 3..];
+        let end = attr.find(")]").map_or(attr.len(), |e| e + 1);
+        let body = &attr[..end];
+        rest = &attr[end..];
+        let Some((level, lints)) = body.split_once('(') else {
+            continue;
+        };
+        let level = level.trim();
+        if !["allow", "warn", "deny", "forbid", "expect"].contains(&level) {
+            continue;
+        }
+        let lints: Vec<&str> = lints
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect();
+        for lint in lints.join(" ").trim_end_matches(')').split(',') {
+            let lint = lint.trim();
+            if !lint.is_empty() {
+                out.push((level.to_string(), lint.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// True if `text` sets `lint` to `deny` or `forbid` for its whole module.
+fn denies(text: &str, lint: &str) -> bool {
+    inner_lint_levels(text)
+        .iter()
+        .any(|(level, l)| l == lint && (level == "deny" || level == "forbid"))
+}
+
+/// True if `text` lowers `unsafe_code` anywhere (inner or outer attribute,
+/// `allow` or `expect`).
+fn relaxes_unsafe(text: &str) -> bool {
+    ["allow(unsafe_code", "expect(unsafe_code"]
+        .iter()
+        .any(|a| text.replace(char::is_whitespace, "").contains(a))
+}
+
+#[test]
+fn every_crate_but_pipeline_and_capi_forbids_unsafe() {
+    let members = workspace_members();
+    assert!(members.len() >= 8, "members: {members:?}");
+    for member in members {
+        if member == "crates/pipeline" || member == "crates/capi" {
+            continue;
+        }
+        for lib in crate_roots(&member) {
+            let text = std::fs::read_to_string(&lib).unwrap();
+            let forbids = inner_lint_levels(&text)
+                .iter()
+                .any(|(level, l)| l == "unsafe_code" && level == "forbid");
+            assert!(
+                forbids || denies(&text, "unsafe_code"),
+                "{} lacks #![forbid(unsafe_code)]",
+                lib.display()
+            );
+        }
+        // A `deny` could be lowered again inside; `forbid` cannot, but no
+        // file of these crates may even try.
+        for path in rust_files(&root().join(&member).join("src")) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                !relaxes_unsafe(&text),
+                "{} allows unsafe code",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn pipeline_allows_unsafe_only_in_its_simd_tree() {
+    let src = root().join("crates/pipeline/src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     assert!(
-        pipeline.contains("#![deny(unsafe_code)]"),
+        denies(&lib, "unsafe_code"),
         "pipeline must deny unsafe at its root"
     );
-    // Only simd.rs may allow it.
-    for entry in std::fs::read_dir(root().join("crates/pipeline/src")).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let allows = text.contains("allow(unsafe_code)");
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        assert!(!allows || name == "simd.rs", "{name} allows unsafe code");
+    assert!(
+        denies(&lib, "unsafe_op_in_unsafe_fn"),
+        "pipeline must deny unsafe operations outside unsafe blocks at its root"
+    );
+    // The simd module tree allows it once, at its top, for itself only.
+    let simd = std::fs::read_to_string(src.join("simd/mod.rs")).unwrap();
+    assert!(
+        inner_lint_levels(&simd)
+            .iter()
+            .any(|(level, l)| l == "unsafe_code" && level == "allow"),
+        "pipeline's simd/mod.rs must carry the one #![allow(unsafe_code)]"
+    );
+    for path in rust_files(&src) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let in_simd = path.starts_with(src.join("simd"));
+        assert!(
+            !relaxes_unsafe(&text) || path == src.join("simd/mod.rs"),
+            "{} allows unsafe code",
+            path.display()
+        );
+        let code = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            in_simd || !code.contains("unsafe {") && !code.contains("unsafe fn"),
+            "{} contains unsafe code outside pipeline::simd",
+            path.display()
+        );
     }
+}
+
+#[test]
+fn capi_denies_unsafe_operations_outside_unsafe_blocks() {
+    let lib = std::fs::read_to_string(root().join("crates/capi/src/lib.rs")).unwrap();
+    assert!(
+        denies(&lib, "unsafe_op_in_unsafe_fn"),
+        "capi must deny unsafe_op_in_unsafe_fn at its root"
+    );
+}
+
+#[test]
+fn lint_levels_are_read_from_inner_attributes() {
+    let text = "//! doc\n#![forbid(unsafe_code)]\n#![deny(\n    clippy::unwrap_used, // no unwrap\n    unsafe_op_in_unsafe_fn,\n)]\n#[allow(dead_code)]\nfn f() {}\n";
+    let levels = inner_lint_levels(text);
+    assert_eq!(
+        levels,
+        [
+            ("forbid".to_string(), "unsafe_code".to_string()),
+            ("deny".to_string(), "clippy::unwrap_used".to_string()),
+            ("deny".to_string(), "unsafe_op_in_unsafe_fn".to_string()),
+        ]
+    );
+    assert!(denies(text, "unsafe_code") && denies(text, "unsafe_op_in_unsafe_fn"));
+    assert!(!denies("#![allow(unsafe_code)]", "unsafe_code"));
+    assert!(relaxes_unsafe("#[allow( unsafe_code )]\nmod x;"));
+}
+
+/// Every `.rs` file under `dir`, recursively, in a stable order.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
 }

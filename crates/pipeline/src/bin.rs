@@ -16,8 +16,8 @@
 //! [`Bins::would_overflow`] first and flushes the scene when it would.
 
 use crate::limits::{self, TILE_SHIFT, TILE_SIZE};
-use crate::setup::{PrimKind, PrimRef, TriSetup};
-use crate::state::Rect;
+use crate::math::Rect;
+use crate::prim::{PrimKind, PrimRef, TriSetup};
 
 const FULL_BIT: u32 = 1 << 31;
 const KIND_SHIFT: u32 = 29;
@@ -306,7 +306,7 @@ mod tests {
 
     #[test]
     fn overflow_is_predicted_before_binning() {
-        use crate::setup::PointSetup;
+        use crate::prim::PointSetup;
         let mut b = Bins::default();
         b.reset(128, 128, Rect::new(0, 0, 128, 128));
         let p = PointSetup {
@@ -317,7 +317,7 @@ mod tests {
             rhw: 1.0,
             diffuse: [0; 4],
             specular: [0; 4],
-            attrs: crate::setup::NO_EXTRA,
+            attrs: crate::prim::NO_EXTRA,
         };
         assert!(!b.would_overflow(PrimRef::Point(&p)));
         b.entries = limits::MAX_BIN_ENTRIES;

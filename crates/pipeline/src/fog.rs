@@ -1,5 +1,5 @@
 //! Fog: vertex and table (pixel) fog factors, their precedence, and the
-//! fog blend (Pipeline II).
+//! fog blend.
 //!
 //! *Input*: the fog render states ([`FogState`], enums built with
 //! `from_d3d`), per-vertex camera-space positions or per-pixel depths.
@@ -50,7 +50,7 @@
 //! ([`apply_fog`]), after the texture cascade and specular add, before
 //! alpha test and blending.
 
-use crate::state::Matrix;
+use crate::math::Matrix;
 
 /// A fog formula (D3DFOGMODE).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

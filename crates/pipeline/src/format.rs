@@ -16,7 +16,7 @@
 //! * n bits → 8 bits rounds `v · 255 / (2^n − 1)` to nearest.
 //!
 //! *Not handled here*: texture-only formats (DXTn, luminance, bump...),
-//! which belong to Pipeline II.
+//! which are only sampled (see [`crate::texture`]).
 
 /// A surface format the pipeline can render to or depth-test against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

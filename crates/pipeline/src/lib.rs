@@ -25,9 +25,9 @@
 //!
 //! | D3D state | Field | Constructor |
 //! |---|---|---|
-//! | D3DTSS_COLOROP / ALPHAOP | `textures.stages[n].color_op` / `alpha_op` | [`stages::TextureOp::from_d3d`] |
-//! | D3DTSS_COLORARG0..2 / ALPHAARG0..2 | `textures.stages[n].color_arg*` / `alpha_arg*` | [`stages::TextureArg::from_d3d`] |
-//! | D3DTSS_RESULTARG | `textures.stages[n].result` | [`stages::ResultTarget::from_d3d`] |
+//! | D3DTSS_COLOROP / ALPHAOP | `textures.stages[n].color_op` / `alpha_op` | [`cascade::TextureOp::from_d3d`] |
+//! | D3DTSS_COLORARG0..2 / ALPHAARG0..2 | `textures.stages[n].color_arg*` / `alpha_arg*` | [`cascade::TextureArg::from_d3d`] |
+//! | D3DTSS_RESULTARG | `textures.stages[n].result` | [`cascade::ResultTarget::from_d3d`] |
 //! | D3DTSS_BUMPENVMAT00..11, BUMPENVLSCALE/LOFFSET | `textures.stages[n].bump_env_mat`, `bump_lscale`, `bump_loffset` | floats |
 //! | D3DTSS_CONSTANT | `textures.stages[n].constant` | [`texture::format::argb_to_rgba`] |
 //! | D3DTSS_TEXCOORDINDEX | `textures.tex_coord_index[n]` | [`texgen::TexCoordIndex::from_d3d`] |
@@ -38,15 +38,15 @@
 //! | MIPMAPLODBIAS, MAXMIPLEVEL, MAXANISOTROPY | `textures.samplers[n]` | floats / integers |
 //! | D3DRS_TEXTUREFACTOR | `textures.texture_factor` | D3DCOLOR |
 //! | COLORKEYENABLE / COLORKEYBLENDENABLE | `textures.color_key` | [`texture::ColorKeyMode::from_d3d`] (key on the [`texture::Texture`]) |
-//! | legacy TEXTUREMAPBLEND | `textures.stages[0]` | [`stages::TextureMapBlend::stage0`] |
+//! | legacy TEXTUREMAPBLEND | `textures.stages[0]` | [`cascade::TextureMapBlend::stage0`] |
 //! | D3DRS_SPECULARENABLE | `raster.specular_enable` | BOOL |
 //! | FOGENABLE, FOGCOLOR, FOGTABLEMODE, FOGVERTEXMODE, FOGSTART/END/DENSITY, RANGEFOGENABLE | `fog` ([`fog::FogState`]) | [`fog::FogMode::from_d3d`] |
 //! | LIGHTING, AMBIENT, LOCALVIEWER, NORMALIZENORMALS, COLORVERTEX, *MATERIALSOURCE | `lighting` ([`LightingParams`]) | [`lighting::MaterialSource::from_d3d`] |
 //! | SETLIGHT / LIGHTENABLE (world space) | `lighting.lights[..light_count]` | [`lighting::LightType::from_d3d`] |
 //! | SETMATERIAL | `lighting.material` | floats |
-//! | VERTEXBLEND, INDEXEDVERTEXBLENDENABLE, WORLDMATRIX(1..3), TWEENFACTOR | `vertex_blend` ([`VertexBlendState`]) | [`texgen::VertexBlend::from_d3d`] |
-//! | POINTSIZE(_MIN/_MAX), POINTSCALE*, POINTSPRITEENABLE | `point` ([`texgen::PointState`]); per-vertex PSIZE: [`VertexLayout::point_size`] | floats / BOOL |
-//! | VERTEXBLEND = TWEENING, TWEENFACTOR | `vertex_blend.mode`, `vertex_blend.tween_factor`; the second streams: [`VertexLayout::position2`], [`VertexLayout::normal2`] | [`texgen::VertexBlend::from_d3d`] |
+//! | VERTEXBLEND, INDEXEDVERTEXBLENDENABLE, WORLDMATRIX(1..3), TWEENFACTOR | `vertex_blend` ([`VertexBlendState`]) | [`vertex_blend::VertexBlend::from_d3d`] |
+//! | POINTSIZE(_MIN/_MAX), POINTSCALE*, POINTSPRITEENABLE | `point` ([`point::PointState`]); per-vertex PSIZE: [`VertexLayout::point_size`] | floats / BOOL |
+//! | VERTEXBLEND = TWEENING, TWEENFACTOR | `vertex_blend.mode`, `vertex_blend.tween_factor`; the second streams: [`VertexLayout::position2`], [`VertexLayout::normal2`] | [`vertex_blend::VertexBlend::from_d3d`] |
 //! | SETTEXTURESTAGE | the `textures` argument of [`Renderer::draw_textured`] | [`texture::Texture`] |
 //!
 //! ## Stages, in data-flow order
@@ -76,8 +76,9 @@
 //!
 //! ## Specialisation
 //! Each draw resolves its state once. A draw with no texture sampled, an
-//! identity cascade and no fog takes exactly the Pipeline I paths (the
-//! vertex records carry no texture coordinates at all). Otherwise:
+//! identity cascade and no fog takes exactly the colour paths (colour and
+//! depth only; the vertex records carry no texture coordinates at all).
+//! Otherwise it takes the shaded path (`shade`):
 //! * fog from the specular alpha with an identity cascade over a 24-bit
 //!   depth buffer (W5) is fused into the colour + depth SIMD kernel;
 //! * stage 0 MODULATE(TEXTURE, DIFFUSE) of an A8R8G8B8/X8R8G8B8 texture,
@@ -110,8 +111,10 @@
 //!   tile or [`limits::WATCHDOG_CHECK_ENTRIES`] bin entries with
 //!   [`PipelineError::Stopped`], its pixels partly written; never per
 //!   pixel. At most [`limits::MAX_THREADS`] threads.
-//! * **Unsafe code** is confined to the `simd` module (x86_64 intrinsics
-//!   behind runtime feature detection); the rest of the crate denies it.
+//! * **Unsafe code** is confined to the `simd` module tree (x86_64
+//!   intrinsics behind runtime feature detection, every unsafe operation in
+//!   an unsafe block with a `// SAFETY:` comment); the rest of the
+//!   crate denies it.
 //!
 //! ## Not yet handled
 //! * Points of size ≤ 1 light the pixel whose centre is nearest (at an
@@ -124,6 +127,7 @@
 //! * Texture sampling in the generic path is scalar f32 per pixel; only
 //!   the W3/W4 shape has a vector kernel.
 #![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 mod bin;
 mod error;
@@ -131,7 +135,9 @@ mod format;
 mod geometry;
 mod int;
 pub mod limits;
+mod math;
 mod pixel;
+mod prim;
 mod raster;
 mod renderer;
 mod setup;
@@ -141,22 +147,28 @@ mod state;
 mod surface;
 mod vertex;
 
+pub mod cascade;
 pub mod fog;
 pub mod lighting;
-pub mod stages;
+pub mod point;
 pub mod texgen;
 pub mod texture;
+pub mod vertex_blend;
 pub mod watchdog;
+
+/// The texture-stage cascade under its former name (other crates still
+/// name it `stages`); new code names [`cascade`].
+pub use cascade as stages;
 
 pub use error::PipelineError;
 pub use format::Format;
+pub use math::{Matrix, Rect};
 pub use renderer::{Clear, ClearFlags, DrawStats, RenderTargets, Renderer};
 pub use simd::SimdLevel;
 pub use state::{
     AlphaTestState, Blend, BlendOp, BlendState, CmpFunc, CullMode, DepthState, FillMode,
-    LightingParams, Matrix, PipelineState, RasterState, Rect, ShadeMode, StencilFace, StencilOp,
-    StencilState, TextureStages, Transforms, VertexBlendState, Viewport, ZBufferType, NO_LIGHT,
-    ZBIAS_UNIT,
+    LightingParams, PipelineState, RasterState, ShadeMode, StencilFace, StencilOp, StencilState,
+    TextureStages, Transforms, VertexBlendState, Viewport, ZBufferType, NO_LIGHT, ZBIAS_UNIT,
 };
 pub use surface::Surface;
 pub use vertex::{

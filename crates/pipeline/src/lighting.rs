@@ -1,4 +1,4 @@
-//! Fixed-function vertex lighting (Pipeline II).
+//! Fixed-function vertex lighting (D3DRS_LIGHTING).
 //!
 //! *Input*: a vertex's camera-space position and normal, its optional
 //! diffuse and specular colours, and a [`LightingState`] (lights in

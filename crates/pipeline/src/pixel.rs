@@ -24,9 +24,9 @@
 //! Shaded draws (see `crate::shade`) replace the generic loop with
 //! `shade::tri_span_full` and may use the textured kernel or fog fused
 //! into [`FastPath::ColorDepth24`]. Perspective triangles always take the
-//! generic loop. The Pipeline I paths compute colours and depths with
+//! generic loop. The colour paths compute colours and depths with
 //! the same formulas, so the path taken never changes a pixel; the two
-//! fused Pipeline II paths (textured kernel, fused fog) use 8-bit integer
+//! fused shaded paths (textured kernel, fused fog) use 8-bit integer
 //! filtering/fog and may differ from the float shading loop by one unit
 //! per channel (the choice depends on state and triangle only).
 //!
@@ -36,7 +36,7 @@
 
 use crate::format::{load_raw, store_raw, Format};
 use crate::int::{clamp_u8, usize_from, usize_from_i32};
-use crate::setup::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
+use crate::prim::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
 use crate::shade::{FullFragFn, FullInputs, ShadeCtx, TexFast};
 use crate::simd::{self, SimdLevel};
 use crate::state::{Blend, BlendOp, CmpFunc, PipelineState, StencilFace, ZBufferType};
@@ -209,7 +209,7 @@ pub(crate) struct DrawCtx<'a> {
     pub shade: Option<ShadeCtx<'a>>,
     /// The textured fast path (W3/W4 case), when the draw allows it.
     pub tex_fast: Option<TexFast<'a>>,
-    /// Affine small triangles (`setup::FLAG_SMALL`) may use the
+    /// Affine small triangles (`prim::FLAG_SMALL`) may use the
     /// coverage-mask kernel `simd::small_tri_depth24`: the draw takes
     /// [`FastPath::ColorDepth24`] without fog, and the SIMD level is AVX2
     /// or scalar (SSE levels keep their span kernels; both give the same

@@ -18,7 +18,7 @@
 //! for the usual one-lower/two-upper (or two-lower/one-upper) bounds, and
 //! all spans of a triangle in a tile go to the pixel stage in one call.
 //!
-//! *Small triangles* (`setup::FLAG_SMALL`, part in the tile at most
+//! *Small triangles* (`prim::FLAG_SMALL`, part in the tile at most
 //! [`crate::simd::SMALL_MAX`] pixels square) of draws on the colour +
 //! 24-bit depth fast path skip the walk: the coverage-mask kernel
 //! ([`crate::simd::SmallTri`]) evaluates the same edge functions in 32 bits
@@ -26,7 +26,7 @@
 //! the SSE levels keep the walk — the pixels are the same).
 //!
 //! *Lines*: D3D9 diamond-exit rule along the major axis (see
-//! [`crate::setup::LineSetup`]), the minor coordinate stepped exactly like
+//! [`crate::prim::LineSetup`]), the minor coordinate stepped exactly like
 //! an edge; affine lines of 4+ pixels interpolate colour in 16.16 fixed
 //! point. *Points*: one pixel, or the pixels of their square. Lines and points
 //! of shaded draws (textures, a non-identity cascade, fog) go through the
@@ -39,9 +39,10 @@
 use crate::bin::{decode_entry, decode_run, Tile};
 use crate::limits::WATCHDOG_CHECK_ENTRIES;
 use crate::pixel::{tri_spans, DrawCtx, Stats, TileTarget};
-use crate::setup::{
-    ChunkOut, LineSetup, PointSetup, PrimRef, TriExtra, TriSetup, FLAG_PERSPECTIVE, FLAG_SMALL,
+use crate::prim::{
+    LineSetup, PointSetup, PrimRef, TriExtra, TriSetup, FLAG_PERSPECTIVE, FLAG_SMALL,
 };
+use crate::setup::ChunkOut;
 use crate::simd::{SmallTri, Span, SMALL_MAX};
 use crate::watchdog::{fired, Watchdog};
 

@@ -31,17 +31,19 @@
 use rayon::prelude::*;
 
 use crate::bin::Bins;
+use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
 use crate::fog::FogSource;
 use crate::geometry::{process_range, GeometryCtx};
 use crate::limits::{self, TILE_SIZE};
+use crate::math::Rect;
 use crate::pixel::{DrawCtx, Stats, TileTarget};
+use crate::prim::{PrimKind, PrimRef};
 use crate::raster::raster_tile;
-use crate::setup::{BinInfo, ChunkOut, PrimKind, PrimRef, SetupCtx, NO_TILE_LIST};
+use crate::setup::{BinInfo, ChunkOut, SetupCtx, NO_TILE_LIST};
 use crate::shade::ShadeCtx;
 use crate::simd::SimdLevel;
-use crate::stages::MAX_STAGES;
-use crate::state::{PipelineState, Rect, ShadeMode, ZBIAS_UNIT};
+use crate::state::{PipelineState, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
 use crate::vertex::{DrawCall, Topology, VertexStage};
@@ -50,7 +52,7 @@ use crate::watchdog::{fired, Watchdog};
 thread_local! {
     /// Per-worker scratch for the set-up records of one chunk (at most
     /// `PRIMS_PER_CHUNK × MAX_OUTPUT_PRIMS_PER_INPUT` records).
-    static SCRATCH: std::cell::RefCell<Vec<crate::setup::TriSetup>> =
+    static SCRATCH: std::cell::RefCell<Vec<crate::prim::TriSetup>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 

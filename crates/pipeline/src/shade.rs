@@ -1,12 +1,12 @@
-//! Full per-pixel shading (Pipeline II): perspective-correct attributes,
+//! The shaded path: full per-pixel shading with perspective-correct attributes,
 //! texture sampling with quad derivatives, the stage cascade, colour key,
-//! specular add and fog — then the Pipeline I fragment tail (alpha test,
+//! specular add and fog — then the fragment tail of the colour paths (alpha test,
 //! stencil/depth, blend, write).
 //!
-//! *Input*: a triangle's full-path planes (see `setup::TriExtra::planes`:
+//! *Input*: a triangle's full-path planes (see `prim::TriExtra::planes`:
 //! `attr · rhw` planes of diffuse, specular — whose alpha is the fog factor
 //! — and one 4-vector per sampling stage), or a line's or point's vertex
-//! attributes (`setup::PointSetup::attrs`; lines interpolate them
+//! attributes (`prim::PointSetup::attrs`; lines interpolate them
 //! perspective-correctly along the major axis, points keep them or, as
 //! sprites, get (0, 0)–(1, 1) coordinates), and the draw's [`ShadeCtx`].
 //! *Output*: fragments handed to `pixel::fragment` (all three kinds share
@@ -30,11 +30,11 @@
 //! channel; which path a triangle takes depends only on the state and the
 //! triangle (affine or not), never on threads or SIMD level.
 
+use crate::cascade::{run_cascade, ArgSource, CascadeInputs, StageState, TextureOp, MAX_STAGES};
 use crate::fog::{FogSource, FogState};
 use crate::pixel::{DrawCtx, Stats, TileTarget};
-use crate::setup::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
+use crate::prim::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
 use crate::simd;
-use crate::stages::{run_cascade, ArgSource, CascadeInputs, StageState, TextureOp, MAX_STAGES};
 use crate::state::{Blend, BlendOp, PipelineState};
 use crate::texture::{
     sample_2d, sample_2d_keyed, sample_cube, sample_volume, ColorKeyMode, Derivatives,
@@ -87,7 +87,7 @@ fn cascade_is_identity(stages: &[StageState; MAX_STAGES]) -> bool {
         if s.color_op == TextureOp::Disable {
             return true;
         }
-        let reads_tex = |op: TextureOp, args: [crate::stages::TextureArg; 3]| {
+        let reads_tex = |op: TextureOp, args: [crate::cascade::TextureArg; 3]| {
             matches!(op, TextureOp::SelectArg1 | TextureOp::Modulate)
                 && args[1].source == ArgSource::Texture
                 && (op == TextureOp::SelectArg1 || args[2].source != ArgSource::Temp)
@@ -96,7 +96,7 @@ fn cascade_is_identity(stages: &[StageState; MAX_STAGES]) -> bool {
             || !reads_tex(s.color_op, [s.color_arg0, s.color_arg1, s.color_arg2])
             || !(s.alpha_op == TextureOp::Disable
                 || reads_tex(s.alpha_op, [s.alpha_arg0, s.alpha_arg1, s.alpha_arg2]))
-            || s.result != crate::stages::ResultTarget::Current
+            || s.result != crate::cascade::ResultTarget::Current
         {
             return false;
         }
@@ -105,7 +105,7 @@ fn cascade_is_identity(stages: &[StageState; MAX_STAGES]) -> bool {
 }
 
 impl<'a> ShadeCtx<'a> {
-    /// The shading state of a draw, `None` when the Pipeline I paths give
+    /// The shading state of a draw, `None` when the colour paths give
     /// the same pixels (no texture sampled, identity cascade, no fog).
     /// Also returns the number of coordinate sets to interpolate.
     pub(crate) fn build(
@@ -293,7 +293,7 @@ pub(crate) fn fragment_full<
         return;
     }
     if sh.specular_add {
-        color = crate::stages::specular_add(color, specular);
+        color = crate::cascade::specular_add(color, specular);
     }
     let fog = match sh.fog {
         FogSource::None => None,
@@ -390,7 +390,7 @@ pub(crate) fn tri_span_full<
     }
 }
 
-/// The full-path attributes of one vertex (see `setup::PointSetup::attrs`):
+/// The full-path attributes of one vertex (see `prim::PointSetup::attrs`):
 /// colours and `sets` coordinate 4-vectors.
 fn vertex_attrs(a: &[[f32; 4]], sets: usize) -> ([f32; 8], [[f32; 4]; MAX_STAGES]) {
     let mut attr = [0.0f32; 8];
@@ -428,7 +428,7 @@ fn project_sets(sh: &ShadeCtx<'_>, tc: &mut [[f32; 4]; MAX_STAGES]) {
 pub(crate) fn point_full(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
-    p: &crate::setup::PointSetup,
+    p: &crate::prim::PointSetup,
     attrs: &[[f32; 4]],
     r: [i32; 4],
     stats: &mut Stats,
@@ -445,7 +445,7 @@ pub(crate) fn point_full(
     let w = 1.0 / p.rhw;
     let depth = if d.w_buffer() { d.w_depth(w) } else { p.z };
     let sprite_at = |x: i32, y: i32| {
-        crate::texgen::point_sprite_texcoord(x as f32, y as f32, p.center[0], p.center[1], p.size)
+        crate::point::point_sprite_texcoord(x as f32, y as f32, p.center[0], p.center[1], p.size)
     };
     let lod = sh.lod.iter().take(sh.sets).any(|&x| x);
     let [x0, y0, x1, y1] = r;
@@ -492,7 +492,7 @@ pub(crate) fn point_full(
 pub(crate) fn line_pixel_full(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
-    l: &crate::setup::LineSetup,
+    l: &crate::prim::LineSetup,
     attrs: &[[f32; 4]],
     x_major: bool,
     (px, py): (i32, i32),
@@ -587,7 +587,7 @@ impl<'a> TexFast<'a> {
                         | (ArgSource::Diffuse | ArgSource::Current, ArgSource::Texture)
                 )
         };
-        let plain = |a: crate::stages::TextureArg| !a.complement && !a.alpha_replicate;
+        let plain = |a: crate::cascade::TextureArg| !a.complement && !a.alpha_replicate;
         let b = &state.blend;
         let blend = if !b.enable {
             false
@@ -620,7 +620,7 @@ impl<'a> TexFast<'a> {
             && [s0.color_arg1, s0.color_arg2, s0.alpha_arg1, s0.alpha_arg2]
                 .into_iter()
                 .all(plain)
-            && s0.result == crate::stages::ResultTarget::Current
+            && s0.result == crate::cascade::ResultTarget::Current
             && s1.color_op == TextureOp::Disable
             && sh.projected[0] == 0
             && tex.kind() == TextureKind::Texture2D

@@ -1,13 +1,11 @@
-//! Texture-coordinate generation and transforms, point sizes and point
-//! sprites, vertex blending (Pipeline II).
+//! Texture-coordinate generation and transforms (per sampling stage).
 //!
 //! *Input*: per-vertex data (texture coordinates, camera-space position
-//! and normal, blend weights and indices) and the related states, each
-//! built from D3D numbers with `from_d3d`. *Output*: texture coordinates
-//! to interpolate, point sizes, sprite coordinates, blended positions.
+//! and normal) and the stage's TEXCOORDINDEX, TEXTURETRANSFORMFLAGS and
+//! texture matrix, each built from D3D numbers with `from_d3d`. *Output*:
+//! texture coordinates to interpolate, and their per-pixel projection.
 //! *Guarantees*: pure, total functions (NaN propagates only where the
-//! input was NaN; divisions by zero are defined as documented); no
-//! indexing with unchecked data (matrix indices out of range are skipped).
+//! input was NaN; divisions by zero are defined as documented).
 //!
 //! ## Texture coordinates (per stage)
 //! 1. [`TexCoordIndex`]: the coordinate set (low 16 bits) and the
@@ -29,25 +27,13 @@
 //!    divides the first n − 1 components by the n-th per pixel
 //!    ([`project`]).
 //!
-//! ## Point size (D3D9)
-//! `size = POINTSIZE` (or the vertex's PSIZE), then with POINTSCALEENABLE
-//! (untransformed vertices only) `size = viewport_height · size ·
-//! sqrt(1 / (A + B·d + C·d²))` with d the camera-space distance; clamped to
-//! `[POINTSIZE_MIN, POINTSIZE_MAX]` and to [`MAX_POINT_SIZE`]. The vertex
-//! stage computes it for every vertex of a draw that rasterizes points;
-//! set-up turns points larger than one pixel into squares, and with
-//! POINTSPRITEENABLE the rasterizer gives every stage the coordinates of
-//! [`point_sprite_texcoord`].
-//!
-//! ## Vertex blending
-//! VERTEXBLEND n weights → n + 1 matrices, the last weight is
-//! `1 − Σ others`; TWEENING blends two positions by TWEENFACTOR;
-//! INDEXEDVERTEXBLENDENABLE reads matrix indices from a packed DWORD.
 
-use crate::state::Matrix;
+use crate::math::Matrix;
 
-/// Largest point size, in pixels (the device's MaxPointSize cap).
-pub const MAX_POINT_SIZE: f32 = 256.0;
+// Other crates name these here (their homes are `point` and
+// `vertex_blend`).
+pub use crate::point::{PointState, MAX_POINT_SIZE};
+pub use crate::vertex_blend::VertexBlend;
 
 /// Texture-coordinate generation mode (D3DTSS_TCI_*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -278,216 +264,6 @@ pub fn project(c: TransformedTexCoords) -> [f32; 4] {
         *o = if q != 0.0 { *o / q } else { 0.0 };
     }
     out
-}
-
-/// Point-size states.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PointState {
-    /// POINTSIZE.
-    pub size: f32,
-    /// POINTSIZE_MIN.
-    pub min: f32,
-    /// POINTSIZE_MAX.
-    pub max: f32,
-    /// POINTSCALEENABLE.
-    pub scale_enable: bool,
-    /// POINTSCALE_A, _B, _C.
-    pub scale: [f32; 3],
-    /// POINTSPRITEENABLE.
-    pub sprite_enable: bool,
-}
-
-impl Default for PointState {
-    /// D3D9 defaults: size 1, min 1, max 64, no scaling, A = 1, B = C = 0,
-    /// no sprites.
-    fn default() -> Self {
-        PointState {
-            size: 1.0,
-            min: 1.0,
-            max: 64.0,
-            scale_enable: false,
-            scale: [1.0, 0.0, 0.0],
-            sprite_enable: false,
-        }
-    }
-}
-
-/// The rasterized size of a point, in pixels (module docs).
-/// `vertex_size` is the vertex's PSIZE if it has one; `eye_distance` the
-/// camera-space distance; scaling only applies when `pretransformed` is
-/// false. A non-positive or NaN scale denominator leaves the size
-/// unscaled.
-pub fn point_size(
-    state: &PointState,
-    vertex_size: Option<f32>,
-    eye_distance: f32,
-    viewport_height: f32,
-    pretransformed: bool,
-) -> f32 {
-    let mut size = vertex_size.unwrap_or(state.size);
-    if state.scale_enable && !pretransformed {
-        let [a, b, c] = state.scale;
-        let d = eye_distance;
-        let den = a + b * d + c * d * d;
-        if den > 0.0 {
-            size = viewport_height * size * (1.0 / den).sqrt();
-        }
-    }
-    let hi = state.max.min(MAX_POINT_SIZE);
-    let lo = state.min.min(hi);
-    if size.is_nan() {
-        lo.max(0.0)
-    } else {
-        size.clamp(lo, hi).max(0.0)
-    }
-}
-
-/// Point-sprite texture coordinates of a pixel centre `(x, y)` on a sprite
-/// of `size` pixels centred on `(cx, cy)`: u runs 0 → 1 left to right, v
-/// 0 → 1 top to bottom. A zero size gives (0.5, 0.5).
-pub fn point_sprite_texcoord(x: f32, y: f32, cx: f32, cy: f32, size: f32) -> [f32; 2] {
-    if size <= 0.0 || size.is_nan() {
-        return [0.5, 0.5];
-    }
-    [(x - cx) / size + 0.5, (y - cy) / size + 0.5]
-}
-
-/// VERTEXBLEND (D3DVERTEXBLENDFLAGS).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum VertexBlend {
-    /// No blending (world matrix 0).
-    #[default]
-    Disable,
-    /// 1, 2 or 3 weights in the vertex → 2, 3 or 4 matrices.
-    Weights(u8),
-    /// Tween between two positions by TWEENFACTOR.
-    Tweening,
-    /// One matrix, weight 1 (D3DVBF_0WEIGHTS).
-    ZeroWeights,
-}
-
-impl VertexBlend {
-    /// From a D3DVBF value: 0, 1..=3, 255 (TWEENING), 256 (0WEIGHTS).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => VertexBlend::Disable,
-            1..=3 => VertexBlend::Weights(v as u8),
-            255 => VertexBlend::Tweening,
-            256 => VertexBlend::ZeroWeights,
-            _ => return None,
-        })
-    }
-
-    /// The D3DVBF value (inverse of [`VertexBlend::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            VertexBlend::Disable => 0,
-            VertexBlend::Weights(n) => u32::from(n),
-            VertexBlend::Tweening => 255,
-            VertexBlend::ZeroWeights => 256,
-        }
-    }
-
-    /// Number of matrices blended (1 for DISABLE, 0WEIGHTS and TWEENING).
-    pub fn matrix_count(self) -> usize {
-        match self {
-            VertexBlend::Weights(n) => usize::from(n.min(3)) + 1,
-            _ => 1,
-        }
-    }
-}
-
-/// Full weights from the vertex's stored ones: with n stored weights the
-/// result has n + 1 entries, the last `1 − Σ stored` (unused entries 0).
-pub fn blend_weights(blend: VertexBlend, stored: &[f32]) -> [f32; 4] {
-    let n = blend.matrix_count();
-    let mut w = [0.0f32; 4];
-    let mut sum = 0.0f32;
-    for (i, o) in w.iter_mut().enumerate().take(n - 1) {
-        *o = stored.get(i).copied().unwrap_or(0.0);
-        sum += *o;
-    }
-    if let Some(last) = w.get_mut(n - 1) {
-        *last = 1.0 - sum;
-    }
-    w
-}
-
-/// How matrix indices are packed in the vertex (INDEXEDVERTEXBLENDENABLE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BlendIndexEncoding {
-    /// D3DDECLTYPE_UBYTE4: index k is byte k of the DWORD (little endian).
-    Ubyte4,
-    /// D3DCOLOR (FVF LASTBETA_D3DCOLOR): the DWORD is read as a colour
-    /// (R, G, B, A) = (byte 2, byte 1, byte 0, byte 3), index k being the
-    /// k-th of those.
-    D3dColor,
-}
-
-/// The 4 matrix indices of a packed DWORD.
-pub fn blend_indices(packed: u32, encoding: BlendIndexEncoding) -> [u8; 4] {
-    let b = packed.to_le_bytes();
-    match encoding {
-        BlendIndexEncoding::Ubyte4 => b,
-        BlendIndexEncoding::D3dColor => [b[2], b[1], b[0], b[3]],
-    }
-}
-
-/// Blends a point (w = 1) through `weights` and `matrices` selected by
-/// `indices` (use `[0, 1, 2, 3]` without indexed blending): `Σ wᵢ·(p ·
-/// M[indexᵢ])`. Zero weights and indices outside `matrices` are skipped.
-pub fn blend_position(
-    p: [f32; 3],
-    weights: [f32; 4],
-    indices: [u8; 4],
-    matrices: &[Matrix],
-) -> [f32; 4] {
-    let mut acc = [0.0f32; 4];
-    for (w, i) in weights.iter().zip(indices) {
-        if *w == 0.0 {
-            continue;
-        }
-        if let Some(m) = matrices.get(usize::from(i)) {
-            let t = m.transform([p[0], p[1], p[2], 1.0]);
-            for (a, v) in acc.iter_mut().zip(t) {
-                *a += w * v;
-            }
-        }
-    }
-    acc
-}
-
-/// Blends a normal through the upper-left 3×3 of the given matrices
-/// (pass the inverse-transpose world-view matrices), as
-/// [`blend_position`]. Not normalized.
-pub fn blend_normal(
-    n: [f32; 3],
-    weights: [f32; 4],
-    indices: [u8; 4],
-    matrices: &[Matrix],
-) -> [f32; 3] {
-    let mut acc = [0.0f32; 3];
-    for (w, i) in weights.iter().zip(indices) {
-        if *w == 0.0 {
-            continue;
-        }
-        if let Some(m) = matrices.get(usize::from(i)) {
-            let t = m.transform([n[0], n[1], n[2], 0.0]);
-            for (a, v) in acc.iter_mut().zip(t) {
-                *a += w * v;
-            }
-        }
-    }
-    acc
-}
-
-/// TWEENING: `(1 − t)·a + t·b` per component (positions or normals).
-pub fn tween(a: [f32; 3], b: [f32; 3], t: f32) -> [f32; 3] {
-    [
-        a[0] + (b[0] - a[0]) * t,
-        a[1] + (b[1] - a[1]) * t,
-        a[2] + (b[2] - a[2]) * t,
-    ]
 }
 
 #[cfg(test)]

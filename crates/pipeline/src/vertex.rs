@@ -11,7 +11,7 @@
 //! outside the buffer yields `None` and the primitive is dropped — never a
 //! panic.
 //!
-//! Pipeline II vertex operations happen here too: vertex blending (before
+//! The fixed-function vertex operations happen here too: vertex blending (before
 //! the transform; normals through each matrix's inverse transpose),
 //! lighting in camera space (untransformed vertices; normals transformed
 //! by the inverse transpose of the 4×4 World · View,
@@ -19,14 +19,16 @@
 //! vertex fog (written into the specular alpha), and per sampling stage
 //! TEXCOORDINDEX, coordinate generation and the texture transform.
 
+use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
 use crate::fog::{FogMode, FogSource, FogState};
 use crate::int::usize_from;
 use crate::lighting::LightingState;
 use crate::limits;
-use crate::stages::MAX_STAGES;
-use crate::state::{Matrix, PipelineState};
-use crate::texgen::{TexCoordIndex, TexCoords, TextureTransform, VertexBlend};
+use crate::math::Matrix;
+use crate::state::PipelineState;
+use crate::texgen::{TexCoordIndex, TexCoords, TextureTransform};
+use crate::vertex_blend::VertexBlend;
 
 /// How the position of a vertex is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -510,7 +512,7 @@ impl DrawCall<'_> {
 
 /// A fetched and transformed vertex carrying `N` texture-coordinate
 /// 4-vectors (one per sampling stage; 0 for untextured draws, so that
-/// Pipeline I draws move no extra bytes).
+/// untextured draws move no extra bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Vertex<const N: usize = 0> {
     /// Screen `(x, y, z, rhw)` (pre-transformed) or clip `(x, y, z, w)`.
@@ -522,7 +524,7 @@ pub(crate) struct Vertex<const N: usize = 0> {
     pub specular: [f32; 4],
     /// User clip plane distances (untransformed only).
     pub dist: [f32; limits::MAX_USER_CLIP_PLANES],
-    /// Point size in pixels ([`crate::texgen::point_size`]) when the draw
+    /// Point size in pixels ([`crate::point::point_size`]) when the draw
     /// rasterizes points, else 1.
     pub psize: f32,
     /// Texture coordinates of the sampling stages (after TEXCOORDINDEX,
@@ -546,7 +548,7 @@ impl<const N: usize> Vertex<N> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PointParams {
     /// POINTSIZE*, POINTSCALE*.
-    pub state: crate::texgen::PointState,
+    pub state: crate::point::PointState,
     /// Viewport height (pixels) for POINTSCALEENABLE.
     pub viewport_height: f32,
 }
@@ -747,10 +749,10 @@ fn vertex_ops(
     // Tweening: position (and normal) between the two streams.
     if let Some(t) = vs.tween {
         let p2 = vec3(l.position2)?;
-        let p = crate::texgen::tween([v[0], v[1], v[2]], p2, t);
+        let p = crate::vertex_blend::tween([v[0], v[1], v[2]], p2, t);
         v = [p[0], p[1], p[2], v[3]];
         if let (Some(n), Some(n2)) = (normal, vec3(l.normal2)) {
-            normal = Some(crate::texgen::tween(n, n2, t));
+            normal = Some(crate::vertex_blend::tween(n, n2, t));
         }
     }
     let [x, y, z, _] = v;
@@ -769,17 +771,20 @@ fn vertex_ops(
             let packed = u32_at(b, Some((wo + 4 * (count - 1)) as u32))?;
             (
                 count - 1,
-                crate::texgen::blend_indices(packed, crate::texgen::BlendIndexEncoding::Ubyte4),
+                crate::vertex_blend::blend_indices(
+                    packed,
+                    crate::vertex_blend::BlendIndexEncoding::Ubyte4,
+                ),
             )
         } else {
             (count, [0, 1, 2, 3])
         };
-        let weights = crate::texgen::blend_weights(*mode, &stored[..nw]);
-        let wp = crate::texgen::blend_position([x, y, z], weights, idx, worlds);
+        let weights = crate::vertex_blend::blend_weights(*mode, &stored[..nw]);
+        let wp = crate::vertex_blend::blend_position([x, y, z], weights, idx, worlds);
         // Camera-space normal: blended through each matrix's normal
         // matrix (world i · View, inverse transposed).
-        let ncs =
-            normal.map(|n| crate::texgen::blend_normal(n, weights, idx, &vs.blend_normal_matrices));
+        let ncs = normal
+            .map(|n| crate::vertex_blend::blend_normal(n, weights, idx, &vs.blend_normal_matrices));
         Some((wp, ncs))
     });
     let wp = match &blended {
@@ -890,7 +895,7 @@ pub(crate) fn fetch<const N: usize>(
             };
             let v = [x, y, z, w];
             if vs.blend.is_none() && vs.tween.is_none() && !vs.need_camera {
-                // The Pipeline I path: transform (and user clip distances).
+                // The colour path: transform (and user clip distances) only.
                 if vs.planes_enabled != 0 {
                     let wp = vs.world.transform(v);
                     for (i, d) in dist.iter_mut().enumerate() {
@@ -941,7 +946,7 @@ pub(crate) fn fetch<const N: usize>(
         Some(pp) => {
             let own = l.point_size.and_then(|o| f32_at(b, usize_from(o)));
             let eye = (cs[0] * cs[0] + cs[1] * cs[1] + cs[2] * cs[2]).sqrt();
-            crate::texgen::point_size(
+            crate::point::point_size(
                 &pp.state,
                 own,
                 eye,

@@ -1,4 +1,4 @@
-//! # softhal-testkit: golden files (and small shared checks) for softhal's test suites
+//! # softhal-testkit: golden files, the test-data generator (and small shared checks) for softhal's test suites
 //!
 //! In: what a test produced (RGBA8 pixels, or text) and the path of its
 //! golden file under `testdata/`. Out: nothing when they match; a panic that
@@ -186,6 +186,49 @@ pub fn check_golden_text(golden: &Path, actual: &str) {
     }
 }
 
+/// The deterministic generator of every suite's random test data:
+/// splitmix64 (Steele, Lea and Flood), seeded with the tuple field. Its
+/// sequences are fixed forever: goldens and checksums depend on them.
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)] // not an Iterator: never ends
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Below `n` (`next() % n`; 0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    /// `n` random bytes (the low byte of one `next()` each).
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+
+    /// The low 16 bits of `next()`.
+    pub fn u16(&mut self) -> u16 {
+        self.next() as u16
+    }
+
+    /// Uniform in [0, 1): the top 24 bits of `next()`.
+    pub fn f(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// An opaque D3DCOLOR: the top 32 bits of `next()` with alpha 0xFF.
+    pub fn color(&mut self) -> u32 {
+        (self.next() >> 32) as u32 | 0xFF00_0000
+    }
+}
+
 /// Checks an error type's `examples()`: exactly one example of each of its
 /// `count` kinds (`strum::EnumCount::COUNT`), with distinct stable names.
 pub fn check_one_example_per_kind<E>(examples: &[E], name: fn(&E) -> &'static str, count: usize) {
@@ -214,6 +257,16 @@ mod tests {
             }
         );
         assert_eq!(diff_rgba(&a, &b, 9).pixels_over, 0);
+    }
+
+    #[test]
+    fn rng_is_splitmix64() {
+        // The first outputs of splitmix64 seeded with 0 (the reference
+        // implementation's published sequence).
+        let mut r = Rng(0);
+        assert_eq!(r.next(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next(), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(r.next(), 0x06C4_5D18_8009_454F);
     }
 
     #[test]

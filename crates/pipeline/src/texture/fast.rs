@@ -17,7 +17,7 @@
 //! [`super::sampler`]'s bilinear path, whose float result rounds to within
 //! 1 of this one.
 //!
-//! A SIMD twin belongs in `simd.rs` (owned by the raster core) and must
+//! A SIMD twin belongs in the `simd` module tree (one file per kernel) and must
 //! reproduce this function bit for bit.
 
 use super::format::TextureFormat;

@@ -1,4 +1,4 @@
-//! Textures: resources, texel formats, sampling (Pipeline II).
+//! Textures: resources, texel formats, sampling.
 //!
 //! *Input*: texture descriptions and texel bytes from the device; sampler
 //! state and per-pixel texture coordinates with their screen-space

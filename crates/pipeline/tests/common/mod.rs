@@ -4,15 +4,16 @@
 //!
 //! Goldens live in `testdata/goldens/pipeline/<name>.png` at the repository
 //! root and are compared exactly (every scene here uses the integer colour
-//! paths, so no tolerance is needed). A missing or different golden fails
-//! the test; with `SOFTHAL_BLESS=1` it is (re)written instead.
+//! paths, so no tolerance is needed) by `softhal_testkit`. A missing or
+//! different golden fails the test (a difference writes `*.actual.png` and
+//! `*.diff.png` beside it); with `SOFTHAL_BLESS=1` it is (re)written
+//! instead.
 #![allow(dead_code)]
 
 use softhal_pipeline::{
     Clear, ClearFlags, DrawCall, DrawStats, Format, PipelineState, PositionKind, RenderTargets,
     Renderer, SimdLevel, Surface, Topology, VertexLayout,
 };
-use std::path::PathBuf;
 
 /// A pre-transformed vertex: screen x, y, z, rhw, diffuse, specular.
 #[derive(Debug, Clone, Copy)]
@@ -181,66 +182,19 @@ pub fn render_all(scene: impl Fn(&mut Renderer) -> Targets) -> Targets {
     first.expect("at least one configuration")
 }
 
-fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/goldens/pipeline")
-}
-
-/// Compares the colour surface with the golden `name`.
+/// Compares the colour surface with the golden
+/// `testdata/goldens/pipeline/<name>.png`, exactly (tolerance 0), through
+/// `softhal_testkit` (which writes `<name>.actual.png` and
+/// `<name>.diff.png` beside the golden on a difference, and rewrites the
+/// golden under `SOFTHAL_BLESS=1`).
 pub fn check_golden(name: &str, s: &Surface) {
-    let path = golden_dir().join(format!("{name}.png"));
-    let bless = std::env::var("SOFTHAL_BLESS").is_ok_and(|v| v == "1");
-    let got = s.to_rgba8();
-    let existing = std::fs::read(&path).ok().and_then(|b| decode_png(&b));
-    match existing {
-        Some((w, h, px)) if w == s.width() && h == s.height() && px == got => {}
-        _ if bless => {
-            std::fs::create_dir_all(golden_dir()).expect("golden dir");
-            s.write_png(&path).expect("write golden");
-        }
-        Some(_) => {
-            let actual = std::env::temp_dir().join(format!("{name}.actual.png"));
-            let _ = s.write_png(&actual);
-            panic!(
-                "{name}: differs from golden {} (actual written to {}); rerun with SOFTHAL_BLESS=1 if the change is intended",
-                path.display(),
-                actual.display()
-            );
-        }
-        None => panic!(
-            "{name}: golden {} missing; run with SOFTHAL_BLESS=1 to create it",
-            path.display()
-        ),
-    }
+    let path = softhal_testkit::testdata()
+        .join("goldens/pipeline")
+        .join(format!("{name}.png"));
+    softhal_testkit::check_golden_rgba(&path, s.width(), s.height(), &s.to_rgba8(), 0);
 }
 
-fn decode_png(b: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
-    let dec = png::Decoder::new(std::io::Cursor::new(b));
-    let mut r = dec.read_info().ok()?;
-    let mut buf = vec![0; r.output_buffer_size()?];
-    let info = r.next_frame(&mut buf).ok()?;
-    if info.color_type != png::ColorType::Rgba || info.bit_depth != png::BitDepth::Eight {
-        return None;
-    }
-    buf.truncate(info.buffer_size());
-    Some((info.width, info.height, buf))
-}
-
-/// Small deterministic generator for test geometry.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    pub fn f(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    pub fn color(&mut self) -> u32 {
-        (self.next() >> 32) as u32 | 0xFF00_0000
-    }
-}
+/// The shared deterministic generator (splitmix64; the sequences the
+/// goldens were made with).
+#[allow(unused_imports)] // like the rest of this module: not every test uses it
+pub use softhal_testkit::Rng;

@@ -4,26 +4,8 @@
 
 use softhal_wire::{DecodeOptions, Opcode};
 
-/// splitmix64.
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-    pub fn u16(&mut self) -> u16 {
-        self.next() as u16
-    }
-}
+/// The shared deterministic generator (splitmix64, from `softhal_testkit`).
+pub use softhal_testkit::Rng;
 
 fn header(out: &mut Vec<u8>, op: u8, count: u16) {
     out.extend_from_slice(&[op, 0]);

@@ -1,4 +1,4 @@
-//! Pipeline II texture formats: every format's decode of known bytes
+//! Texture formats: every format's decode of known bytes
 //! (exact values), DXTn blocks against hand-computed palettes, YUV, the
 //! packed A8R8G8B8 fast form, and texture resource sizes / uploads.
 

@@ -1,4 +1,4 @@
-//! Pipeline II per-vertex and per-pixel maths: fog factors at chosen
+//! Fixed-function per-vertex and per-pixel maths: fog factors at chosen
 //! depths for every mode and the fog precedence rules, lit vertices
 //! against the lighting equation computed by hand, texture-coordinate
 //! generation and transforms, point sizes and sprites, vertex blending.
@@ -10,10 +10,13 @@ use softhal_pipeline::fog::{
 use softhal_pipeline::lighting::{
     light_vertex, Light, LightType, LightingState, Material, MaterialSource, MAX_ACTIVE_LIGHTS,
 };
+use softhal_pipeline::point::{point_size, point_sprite_texcoord, PointState};
 use softhal_pipeline::texgen::{
-    blend_indices, blend_normal, blend_position, blend_weights, expand_to_4, generate, point_size,
-    point_sprite_texcoord, project, reflection_vector, transform_tex_coords, tween,
-    BlendIndexEncoding, PointState, TexCoordIndex, TexCoords, TexGenMode, TextureTransform,
+    expand_to_4, generate, project, reflection_vector, transform_tex_coords, TexCoordIndex,
+    TexCoords, TexGenMode, TextureTransform,
+};
+use softhal_pipeline::vertex_blend::{
+    blend_indices, blend_normal, blend_position, blend_weights, tween, BlendIndexEncoding,
     VertexBlend,
 };
 use softhal_pipeline::Matrix;

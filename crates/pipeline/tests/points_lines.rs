@@ -11,8 +11,8 @@
 mod common;
 
 use common::{check_golden, render_all, state, Targets};
+use softhal_pipeline::cascade::{ArgSource as S, TextureArg, TextureOp as Op};
 use softhal_pipeline::fog::FogMode;
-use softhal_pipeline::stages::{ArgSource as S, TextureArg, TextureOp as Op};
 use softhal_pipeline::texture::{
     Texture, TextureDesc, TextureFilter as Fl, TextureFormat as F, TextureKind,
 };
@@ -514,7 +514,7 @@ fn fogged_lines_and_points() {
 fn textured_points_add_specular() {
     // Stage 0 MODULATE(TEXTURE, DIFFUSE) with a white texel keeps the
     // diffuse red; SPECULARENABLE adds the specular blue (full path, and
-    // the untextured Pipeline I path alike).
+    // the untextured colour path alike).
     let tex = texture(1, 1, &[WHITE]);
     let mut st = textured_state();
     let s0 = &mut st.textures.stages[0];

@@ -1,4 +1,4 @@
-//! Pipeline II sampling: point and bilinear filtering under every address
+//! Texture sampling: point and bilinear filtering under every address
 //! mode at known coordinates, mip selection (LOD, bias, MAXMIPLEVEL,
 //! SETTEXLOD, point / linear mip filters), anisotropic probes, cube-face
 //! selection, volume filtering, colour keying, the DX6 filter numbering and

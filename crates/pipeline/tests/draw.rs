@@ -1,4 +1,4 @@
-//! Pipeline II through the full draw path: textures, the stage cascade,
+//! The shaded path through the full draw: textures, the stage cascade,
 //! colour keys, fog, lighting and vertex blending rendered by
 //! `Renderer::draw_textured`, with goldens (every scene rendered at 1, 2
 //! and 4 threads and every SIMD level, bytes compared — see `common`) and
@@ -12,14 +12,14 @@
 mod common;
 
 use common::{check_golden, render_all, Targets};
+use softhal_pipeline::cascade::{ArgSource as S, TextureArg, TextureOp as Op};
 use softhal_pipeline::fog::FogMode;
 use softhal_pipeline::lighting::{Light, LightType, Material};
-use softhal_pipeline::stages::{ArgSource as S, TextureArg, TextureOp as Op};
-use softhal_pipeline::texgen::VertexBlend;
 use softhal_pipeline::texture::{
     ColorKey, ColorKeyMode, Texture, TextureAddress as A, TextureDesc, TextureFilter as Fl,
     TextureFormat as F, TextureKind,
 };
+use softhal_pipeline::vertex_blend::VertexBlend;
 use softhal_pipeline::{
     Blend, DrawCall, Format, Matrix, PipelineState, PositionKind, RenderTargets, Renderer,
     Topology, VertexLayout, ZBufferType,

@@ -1,10 +1,10 @@
-//! Pipeline II texture-stage cascade: every D3DTOP on chosen inputs with
+//! The texture-stage cascade: every D3DTOP on chosen inputs with
 //! exact expected outputs, argument selectors and modifiers, RESULTARG /
 //! TEMP, CONSTANT, missing textures, the DISABLE stop, bump mapping (with
 //! luminance), PREMODULATE, the legacy TEXTUREMAPBLEND modes and
 //! SPECULARENABLE.
 
-use softhal_pipeline::stages::{
+use softhal_pipeline::cascade::{
     run_cascade, specular_add, ArgSource as S, CascadeInputs, ResultTarget, StageState, TextureArg,
     TextureMapBlend, TextureOp as Op, MAX_STAGES,
 };

@@ -1,4 +1,4 @@
-//! The fixed-function texture-stage cascade (Pipeline II).
+//! The fixed-function texture-stage cascade (D3D's texture stage blending).
 //!
 //! *Input*: up to [`MAX_STAGES`] [`StageState`]s (built from D3D numbers
 //! with the `from_d3d` constructors), the per-pixel [`CascadeInputs`]

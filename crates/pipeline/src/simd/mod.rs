@@ -1,0 +1,196 @@
+//! Vectorised span kernels (x86_64 SSE2 / SSE4.1 / AVX2) and their scalar
+//! twins: the only module tree of the crate that contains `unsafe`.
+//!
+//! *Input*: one span (or one small triangle) of one band of rows: the
+//! destination bytes (already sliced, so every store is in bounds by
+//! construction), fixed-point colour planes and depth planes. *Output*:
+//! written pixels and the number of pixels that passed the depth test.
+//!
+//! This file holds the instruction-set level ([`SimdLevel`], detected at
+//! run time), the helpers every kernel shares, and the dispatch surface
+//! the rest of the crate calls. One file per kernel holds its scalar twin,
+//! its dispatch, its SSE2/SSE4.1/AVX2 bodies and its proptests together:
+//! * `gouraud` — a Gouraud span into a 32-bit target;
+//! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
+//!   fused fog), one span or all spans of a triangle in a band;
+//! * `planes` — the four 16.16 colour planes of a triangle;
+//! * `small_tri` — the coverage-mask kernel for small triangles;
+//! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture;
+//! * `x86` — the vector helpers the x86 bodies share.
+//!
+//! *Guarantees*:
+//! * every SIMD kernel has a scalar twin (`*_scalar`) producing the same
+//!   bytes for every input; tests compare them (proptest);
+//! * the kernel variant is chosen at run time with
+//!   `is_x86_feature_detected!` ([`SimdLevel::detect`]); a variant is only
+//!   ever called when its features were detected;
+//! * every `unsafe` operation sits in an `unsafe {}` block with a
+//!   `// SAFETY:` comment (`unsafe_op_in_unsafe_fn` is denied);
+//! * colours use wrapping i32 16.16 fixed point: `v(i) = start + i·step`
+//!   (mod 2^32), so stepping by 1 lane or 8 lanes gives the same values;
+//!   depth uses the same IEEE f32 operations in the same order in both
+//!   twins (no FMA), rounding with ties-to-even.
+//!
+//! Colour channel order in every `[i32; 4]` is the memory order of an
+//! A8R8G8B8 pixel: blue, green, red, alpha.
+#![allow(unsafe_code)]
+
+mod depth24;
+mod gouraud;
+mod planes;
+mod small_tri;
+mod tex_modulate;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
+pub(crate) use gouraud::gouraud_span;
+pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
+pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
+pub(crate) use tex_modulate::{tex_modulate_span, TexSpan};
+
+/// Which instruction-set level the kernels use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SimdLevel {
+    /// Scalar twins only.
+    Scalar,
+    /// SSE2 (baseline on x86_64).
+    Sse2,
+    /// SSE4.1.
+    Sse41,
+    /// AVX2 (with POPCNT).
+    Avx2,
+}
+
+impl SimdLevel {
+    /// The best level this CPU supports.
+    pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt") {
+                return SimdLevel::Avx2;
+            }
+            if is_x86_feature_detected!("sse4.1") {
+                return SimdLevel::Sse41;
+            }
+            if is_x86_feature_detected!("sse2") {
+                return SimdLevel::Sse2;
+            }
+        }
+        SimdLevel::Scalar
+    }
+
+    /// `self`, lowered to what the CPU supports (so a requested level can
+    /// never exceed the detected one).
+    pub fn clamp_to_cpu(self) -> Self {
+        self.min(Self::detect())
+    }
+}
+
+/// Asks the CPU to start loading the cache lines of `v` (a pure hint: no
+/// effect on results).
+#[inline(always)]
+pub(crate) fn prefetch<T>(v: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = (v as *const T).cast::<i8>();
+        let mut off = 0;
+        while off < std::mem::size_of::<T>() {
+            // SAFETY: a prefetch is a hint: it cannot fault or modify
+            // memory, and `p + off` stays inside the object `v`. SSE (which
+            // provides it) is part of the x86_64 baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
+            off += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
+/// `x / 255` rounded to nearest, for `x` in `0..=65025` (integer colour
+/// products): `(x + 127) / 255`, computed as the kernels do.
+#[inline(always)]
+pub(crate) fn div255(x: i32) -> i32 {
+    (((x + 127) as u32 * 0x8081) >> 23) as i32
+}
+
+#[inline(always)]
+fn clamp8(v: i32) -> u8 {
+    crate::int::clamp_u8(v >> 16)
+}
+
+#[inline(always)]
+fn pack_pixel(v: &[i32; 4], and_mask: u32) -> u32 {
+    u32::from_le_bytes([clamp8(v[0]), clamp8(v[1]), clamp8(v[2]), clamp8(v[3])]) & and_mask
+}
+
+#[inline(always)]
+fn step_pixel(v: &mut [i32; 4], step: &[i32; 4]) {
+    for (a, b) in v.iter_mut().zip(step) {
+        *a = a.wrapping_add(*b);
+    }
+}
+
+/// Colour at lane `i` of a span: `start + i·step` (wrapping).
+#[inline(always)]
+fn color_at(start: &[i32; 4], step: &[i32; 4], i: usize) -> [i32; 4] {
+    let i = i as i32;
+    [
+        start[0].wrapping_add(step[0].wrapping_mul(i)),
+        start[1].wrapping_add(step[1].wrapping_mul(i)),
+        start[2].wrapping_add(step[2].wrapping_mul(i)),
+        start[3].wrapping_add(step[3].wrapping_mul(i)),
+    ]
+}
+
+/// The rows of a band a kernel writes: colour and depth bytes starting at
+/// row `y0`.
+pub(crate) struct BandRows<'a> {
+    /// Colour bytes.
+    pub color: &'a mut [u8],
+    /// Colour pitch.
+    pub color_pitch: usize,
+    /// Depth bytes.
+    pub depth: &'a mut [u8],
+    /// Depth pitch.
+    pub depth_pitch: usize,
+    /// First row.
+    pub y0: i32,
+}
+
+/// 24-bit depth of the plane `(zref, dzdx)` at column offset `fx` of a row
+/// whose `dz/dy` term is `zy`: clamped to `[0, 1]` and rounded (ties to
+/// even), exactly as every depth kernel computes it.
+#[inline(always)]
+fn z24(zref: f32, dzdx: f32, fx: i32, zy: f32) -> i32 {
+    let fx = fx as f32;
+    // max/min (not clamp): NaN maps to 0 exactly like the SIMD
+    // max_ps/min_ps operand order.
+    #[allow(clippy::manual_clamp)]
+    let z = ((zref + dzdx * fx) + zy).max(0.0).min(1.0);
+    crate::int::round_ties_even_f32(z * 16_777_215.0) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::CmpFunc;
+    use proptest::prelude::*;
+
+    /// The vector levels every kernel test compares with the scalar twin
+    /// (each clamped to what the CPU supports).
+    pub(super) const LEVELS: [SimdLevel; 3] = [SimdLevel::Sse2, SimdLevel::Sse41, SimdLevel::Avx2];
+
+    /// Every depth function.
+    pub(super) fn funcs() -> impl Strategy<Value = CmpFunc> {
+        (1u32..=8).prop_map(|v| CmpFunc::from_d3d(v).unwrap_or(CmpFunc::Always))
+    }
+
+    #[test]
+    fn div255_is_rounded_division() {
+        for x in 0..=255 * 255 {
+            assert_eq!(div255(x), (x + 127) / 255, "x = {x}");
+        }
+    }
+}
