@@ -18,6 +18,8 @@ use crate::error::{range, DeviceError, Result};
 use crate::handle::Slab;
 use crate::resource::{Resource, SurfaceKind};
 use softhal_pipeline::{self as pl, DrawCall, Indices, Topology, VertexLayout};
+use softhal_wire::names::PrimitiveType;
+use softhal_wire::structs::{Dp2Index, Dp2StartVertex};
 use softhal_wire::Command;
 use std::borrow::Cow;
 
@@ -114,41 +116,17 @@ impl<'c> Exec<'_, 'c> {
                 count,
                 start,
                 indices,
-            } => {
-                let idx: Vec<u16> = indices.iter().map(|i| i.index.get()).collect();
-                self.dx6_indexed(
-                    Topology::LineStrip,
-                    u32::from(count),
-                    start.v_start.get(),
-                    idx,
-                )
-            }
+            } => self.dx6_indexed_run(Topology::LineStrip, count, start, indices),
             C::IndexedTriangleStrip {
                 count,
                 start,
                 indices,
-            } => {
-                let idx: Vec<u16> = indices.iter().map(|i| i.index.get()).collect();
-                self.dx6_indexed(
-                    Topology::TriangleStrip,
-                    u32::from(count),
-                    start.v_start.get(),
-                    idx,
-                )
-            }
+            } => self.dx6_indexed_run(Topology::TriangleStrip, count, start, indices),
             C::IndexedTriangleFan {
                 count,
                 start,
                 indices,
-            } => {
-                let idx: Vec<u16> = indices.iter().map(|i| i.index.get()).collect();
-                self.dx6_indexed(
-                    Topology::TriangleFan,
-                    u32::from(count),
-                    start.v_start.get(),
-                    idx,
-                )
-            }
+            } => self.dx6_indexed_run(Topology::TriangleFan, count, start, indices),
             C::TriangleFanImm {
                 count, vertices, ..
             } => self.imm_draw(Topology::TriangleFan, u32::from(count), vertices),
@@ -180,46 +158,24 @@ impl<'c> Exec<'_, 'c> {
                 }
                 Ok(v)
             }),
-            C::DrawPrimitive2(recs) => self.stream_draw(|s0, stride| {
-                let mut v = Vec::new();
-                for r in recs {
-                    let t = topology(r.prim_type.get())?;
-                    let off = u64::from(r.first_vertex_offset.get());
-                    let need = vertex_bytes(off, t.vertex_count(r.primitive_count.get()), stride);
-                    if r.primitive_count.get() > 0 && need > s0.len() as u64 {
-                        return Err(range("DRAWPRIMITIVE2 vertex bytes", need, s0.len() as u64));
-                    }
-                    v.push(StreamDraw::Seq {
-                        t,
-                        start: 0,
-                        count: r.primitive_count.get(),
-                        byte_offset: r.first_vertex_offset.get(),
-                    });
-                }
-                Ok(v)
-            }),
-            C::ClippedTriangleFan(recs) => self.stream_draw(|s0, stride| {
-                let mut v = Vec::new();
-                for r in recs {
-                    let t = Topology::TriangleFan;
-                    let off = u64::from(r.first_vertex_offset.get());
-                    let need = vertex_bytes(off, t.vertex_count(r.primitive_count.get()), stride);
-                    if r.primitive_count.get() > 0 && need > s0.len() as u64 {
-                        return Err(range(
-                            "CLIPPEDTRIANGLEFAN vertex bytes",
-                            need,
-                            s0.len() as u64,
-                        ));
-                    }
-                    v.push(StreamDraw::Seq {
-                        t,
-                        start: 0,
-                        count: r.primitive_count.get(),
-                        byte_offset: r.first_vertex_offset.get(),
-                    });
-                }
-                Ok(v)
-            }),
+            C::DrawPrimitive2(recs) => {
+                let v: Vec<_> = recs
+                    .iter()
+                    .map(|r| {
+                        let (off, n) = (r.first_vertex_offset.get(), r.primitive_count.get());
+                        (r.prim_type.get(), off, n)
+                    })
+                    .collect();
+                self.offset_draws("DRAWPRIMITIVE2 vertex bytes", &v)
+            }
+            C::ClippedTriangleFan(recs) => {
+                let fan = PrimitiveType::TriangleFan.raw();
+                let v: Vec<_> = recs
+                    .iter()
+                    .map(|r| (fan, r.first_vertex_offset.get(), r.primitive_count.get()))
+                    .collect();
+                self.offset_draws("CLIPPEDTRIANGLEFAN vertex bytes", &v)
+            }
             C::DrawIndexedPrimitive(recs) => {
                 let v: Vec<IndexedDraw> = recs
                     .iter()
@@ -274,15 +230,7 @@ impl<'c> Exec<'_, 'c> {
         if let Some(h) = dh {
             self.check_kind(h, SurfaceKind::DepthStencil)?;
         }
-        let (prims, n) = run_draws(
-            self.gpu,
-            self.ctx_h,
-            self.surfaces,
-            self.ctx,
-            self.call,
-            (rt, dh),
-            f,
-        )?;
+        let (prims, n) = run_draws(self, (rt, dh), f)?;
         self.ctx.stats.draws = self.ctx.stats.draws.saturating_add(n);
         self.ctx.stats.primitives = self.ctx.stats.primitives.saturating_add(prims);
         Ok(())
@@ -352,6 +300,19 @@ impl<'c> Exec<'_, 'c> {
         })
     }
 
+    /// The DX6 indexed strips and fans: `count` primitives over `indices`
+    /// biased by `start`.
+    fn dx6_indexed_run(
+        &mut self,
+        t: Topology,
+        count: u16,
+        start: &Dp2StartVertex,
+        indices: &[Dp2Index],
+    ) -> Result<()> {
+        let idx: Vec<u16> = indices.iter().map(|i| i.index.get()).collect();
+        self.dx6_indexed(t, u32::from(count), start.v_start.get(), idx)
+    }
+
     fn imm_draw(&mut self, t: Topology, count: u32, vertices: &'c [u8]) -> Result<()> {
         let layout = layout_from_fvf(self.call.fvf)?;
         self.draw_with(move |_s, _c, _call| {
@@ -366,6 +327,29 @@ impl<'c> Exec<'_, 'c> {
                 vsrc: None,
                 isrc: None,
             }])
+        })
+    }
+
+    /// DRAWPRIMITIVE2 and CLIPPEDTRIANGLEFAN: `(primType, byte offset of
+    /// the first vertex in stream 0, primitive count)` per draw; `what`
+    /// names the bytes a draw reaching past stream 0 needs.
+    fn offset_draws(&mut self, what: &'static str, draws: &[(u32, u32, u32)]) -> Result<()> {
+        self.stream_draw(|s0, stride| {
+            let mut v = Vec::new();
+            for &(prim_type, offset, count) in draws {
+                let t = topology(prim_type)?;
+                let need = vertex_bytes(u64::from(offset), t.vertex_count(count), stride);
+                if count > 0 && need > s0.len() as u64 {
+                    return Err(range(what, need, s0.len() as u64));
+                }
+                v.push(StreamDraw::Seq {
+                    t,
+                    start: 0,
+                    count,
+                    byte_offset: offset,
+                });
+            }
+            Ok(v)
         })
     }
 
@@ -509,19 +493,20 @@ fn check_range(what: &'static str, start: u32, count: u32, n: u32) -> Result<()>
 
 /// Validates the draws `f` builds, then lowers them into GPU packets.
 /// Returns (primitives, pipeline draws) as the GPU will count them.
-#[allow(clippy::too_many_arguments)]
-fn run_draws<'c, F>(
-    gpu: &mut crate::gpu::Gpu,
-    ctx_h: u32,
-    surfaces: &mut Slab<Resource>,
-    ctx: &Context,
-    call: &Call<'c>,
-    targets: (u32, Option<u32>),
-    f: F,
-) -> Result<(u64, u64)>
+/// (A function of the executor's fields, not a method: `f` borrows the
+/// surfaces, context and call while the GPU is written.)
+fn run_draws<'c, F>(x: &mut Exec<'_, 'c>, targets: (u32, Option<u32>), f: F) -> Result<(u64, u64)>
 where
     F: for<'s> FnOnce(&'s Slab<Resource>, &'s Context, &'s Call<'c>) -> Result<Vec<DrawReq<'s>>>,
 {
+    let Exec {
+        gpu,
+        ctx_h,
+        surfaces,
+        ctx,
+        call,
+    } = x;
+    let (gpu, ctx_h, surfaces, ctx, call) = (&mut **gpu, *ctx_h, &mut **surfaces, &**ctx, &**call);
     use crate::gpu::LoweredDraw;
     let color = surfaces.get(targets.0)?.target_of(targets.0);
     let mut ps = ctx.state.pipeline_state();
@@ -600,13 +585,15 @@ where
     Ok((prims, n))
 }
 
+/// The D3DPRIMITIVETYPE of a topology (GPU packets carry D3D numbers).
 fn topology_d3d(t: Topology) -> u32 {
     match t {
-        Topology::PointList => 1,
-        Topology::LineList => 2,
-        Topology::LineStrip => 3,
-        Topology::TriangleList => 4,
-        Topology::TriangleStrip => 5,
-        Topology::TriangleFan => 6,
+        Topology::PointList => PrimitiveType::PointList,
+        Topology::LineList => PrimitiveType::LineList,
+        Topology::LineStrip => PrimitiveType::LineStrip,
+        Topology::TriangleList => PrimitiveType::TriangleList,
+        Topology::TriangleStrip => PrimitiveType::TriangleStrip,
+        Topology::TriangleFan => PrimitiveType::TriangleFan,
     }
+    .raw()
 }

@@ -15,7 +15,7 @@
 use super::Exec;
 use crate::error::{check_below, range, DeviceError, Result};
 use crate::limits;
-use crate::resource::SurfaceKind;
+use crate::resource::{Resource, SurfaceKind};
 use softhal_pipeline as pl;
 use softhal_wire::structs::{F32Le, Rect};
 use softhal_wire::Command;
@@ -138,63 +138,46 @@ impl<'c> Exec<'_, 'c> {
             }
 
             C::SetTexLod(recs) => {
-                for r in recs {
-                    self.surfaces.get(r.surface.get())?;
-                }
                 // The clamp applies to draws after this command only.
-                self.gpu.finish(self.surfaces)?;
-                for r in recs {
-                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
+                self.update_surfaces(
+                    recs,
+                    |r| r.surface.get(),
+                    true,
+                    |s, r| {
                         s.lod = r.lod.get();
                         if let Some(t) = s.texture_mut() {
                             t.set_lod(r.lod.get());
                         }
-                    }
-                }
-                Ok(())
+                    },
+                )
             }
-            C::SetPriority(recs) => {
-                for r in recs {
-                    self.surfaces.get(r.surface.get())?;
-                }
-                for r in recs {
-                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
-                        s.priority = r.priority.get();
-                    }
-                }
-                Ok(())
-            }
-            C::AddDirtyRect(recs) => {
-                for r in recs {
-                    self.surfaces.get(r.surface.get())?;
-                }
-                for r in recs {
-                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
-                        let g = |v: zerocopy::little_endian::I32| i64::from(v.get());
-                        s.add_dirty([g(r.left), g(r.top), 0, g(r.right), g(r.bottom), 1]);
-                    }
-                }
-                Ok(())
-            }
-            C::AddDirtyBox(recs) => {
-                for r in recs {
-                    self.surfaces.get(r.surface.get())?;
-                }
-                for r in recs {
-                    if let Ok(s) = self.surfaces.get_mut(r.surface.get()) {
-                        let g = |v: zerocopy::little_endian::U32| i64::from(v.get());
-                        s.add_dirty([
-                            g(r.left),
-                            g(r.top),
-                            g(r.front),
-                            g(r.right),
-                            g(r.bottom),
-                            g(r.back),
-                        ]);
-                    }
-                }
-                Ok(())
-            }
+            C::SetPriority(recs) => self.update_surfaces(
+                recs,
+                |r| r.surface.get(),
+                false,
+                |s, r| {
+                    s.priority = r.priority.get();
+                },
+            ),
+            C::AddDirtyRect(recs) => self.update_surfaces(
+                recs,
+                |r| r.surface.get(),
+                false,
+                |s, r| {
+                    let g = |v: zerocopy::little_endian::I32| i64::from(v.get());
+                    s.add_dirty([g(r.left), g(r.top), 0, g(r.right), g(r.bottom), 1]);
+                },
+            ),
+            C::AddDirtyBox(recs) => self.update_surfaces(
+                recs,
+                |r| r.surface.get(),
+                false,
+                |s, r| {
+                    let g = |v: zerocopy::little_endian::U32| i64::from(v.get());
+                    let (l, t, f) = (g(r.left), g(r.top), g(r.front));
+                    s.add_dirty([l, t, f, g(r.right), g(r.bottom), g(r.back)]);
+                },
+            ),
             C::SetPalette(recs) => {
                 // The palettes the whole command creates count against the
                 // cap (not each record against the palettes before it).
@@ -304,6 +287,30 @@ impl<'c> Exec<'_, 'c> {
             }
             _ => Err(super::unsupported_opcode()),
         }
+    }
+
+    /// Commands whose records each name a surface: every surface must
+    /// exist; then (after the GPU has finished the work before this
+    /// command, with `finish_first`) `update` changes each in order.
+    fn update_surfaces<R>(
+        &mut self,
+        recs: &[R],
+        surface: impl Fn(&R) -> u32,
+        finish_first: bool,
+        mut update: impl FnMut(&mut Resource, &R),
+    ) -> Result<()> {
+        for r in recs {
+            self.surfaces.get(surface(r))?;
+        }
+        if finish_first {
+            self.gpu.finish(self.surfaces)?;
+        }
+        for r in recs {
+            if let Ok(s) = self.surfaces.get_mut(surface(r)) {
+                update(s, r);
+            }
+        }
+        Ok(())
     }
 
     /// A colour target and an optional depth buffer at least as large.

@@ -22,7 +22,7 @@ use softhal_wire::command::{SetLightRecord, ShaderConstBRecord, ShaderConstRecor
 use softhal_wire::names::RenderStateType as Rs;
 use softhal_wire::structs::{D3dLight7, Dp2RenderState, F32Le};
 use softhal_wire::{Command, Records};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where state commands write, and the bookkeeping every write needs.
 pub(super) struct StateWriter<'a> {
@@ -81,6 +81,14 @@ fn finite_pair(what: &'static str, a: F32Le, b: F32Le) -> Result<()> {
             value: a.bits(),
         })
     }
+}
+
+/// Fails unless `h` is 0 (none bound) or a handle of `map`.
+fn none_or_known<T>(map: &BTreeMap<u32, T>, h: u32, what: &'static str) -> Result<()> {
+    if h != 0 && !map.contains_key(&h) {
+        return Err(DeviceError::BadHandle { handle: h, what });
+    }
+    Ok(())
 }
 
 /// The 26 DWORDs of a D3DLIGHT7, as a light slot stores them.
@@ -311,34 +319,15 @@ impl<'c> Exec<'_, 'c> {
             ),
             C::SetVertexShaderFunc(recs) => self.write_state(
                 recs,
-                |x, r| {
-                    let h = r.handle.get();
-                    if h != 0 && !x.ctx.vs_funcs.contains_key(&h) {
-                        return Err(DeviceError::BadHandle {
-                            handle: h,
-                            what: "vertex shader function",
-                        });
-                    }
-                    Ok(())
-                },
+                |x, r| none_or_known(&x.ctx.vs_funcs, r.handle.get(), "vertex shader function"),
                 |w, r| {
-                    w.set(StateKey::VertexShaderFunc, |st| {
-                        st.vertex_shader_func = r.handle.get();
-                    });
+                    let h = r.handle.get();
+                    w.set(StateKey::VertexShaderFunc, |st| st.vertex_shader_func = h);
                 },
             ),
             C::SetPixelShader(recs) => self.write_state(
                 recs,
-                |x, r| {
-                    let h = r.handle.get();
-                    if h != 0 && !x.ctx.pixel_shaders.contains_key(&h) {
-                        return Err(DeviceError::BadHandle {
-                            handle: h,
-                            what: "pixel shader",
-                        });
-                    }
-                    Ok(())
-                },
+                |x, r| none_or_known(&x.ctx.pixel_shaders, r.handle.get(), "pixel shader"),
                 |w, r| w.set(StateKey::PixelShader, |st| st.pixel_shader = r.handle.get()),
             ),
             C::SetVertexShaderConst(r) => self.consts_v(r, true, 0),

@@ -47,14 +47,7 @@ impl<'c> Exec<'_, 'c> {
                 if self.ctx.recording.is_some() {
                     return Err(DeviceError::StateBlock("BEGIN while recording"));
                 }
-                if !self.ctx.state_blocks.contains_key(&h)
-                    && self.ctx.state_blocks.len() >= limits::MAX_STATE_BLOCKS
-                {
-                    return Err(DeviceError::Limit {
-                        what: "state blocks",
-                        max: limits::MAX_STATE_BLOCKS as u64,
-                    });
-                }
+                self.check_block_room(h)?;
                 self.ctx.recording = Some((
                     h,
                     StateBlock {
@@ -118,14 +111,7 @@ impl<'c> Exec<'_, 'c> {
                         what: "sbType",
                         value: sbt,
                     })?;
-                if !self.ctx.state_blocks.contains_key(&h)
-                    && self.ctx.state_blocks.len() >= limits::MAX_STATE_BLOCKS
-                {
-                    return Err(DeviceError::Limit {
-                        what: "state blocks",
-                        max: limits::MAX_STATE_BLOCKS as u64,
-                    });
-                }
+                self.check_block_room(h)?;
                 let block = StateBlock {
                     keys: keys.into_iter().collect(),
                     values: Box::new(self.ctx.state.clone()),
@@ -138,6 +124,20 @@ impl<'c> Exec<'_, 'c> {
                 value: op,
             }),
         }
+    }
+
+    /// Fails when storing a block under `h` would exceed the block cap (a
+    /// handle in use is replaced, not added).
+    fn check_block_room(&self, h: u32) -> Result<()> {
+        if !self.ctx.state_blocks.contains_key(&h)
+            && self.ctx.state_blocks.len() >= limits::MAX_STATE_BLOCKS
+        {
+            return Err(DeviceError::Limit {
+                what: "state blocks",
+                max: limits::MAX_STATE_BLOCKS as u64,
+            });
+        }
+        Ok(())
     }
 
     /// Applies every key of `block` to the context (not recording: checked

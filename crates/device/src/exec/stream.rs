@@ -65,6 +65,14 @@ pub fn layout_from_fvf(fvf: u32) -> Result<VertexLayout> {
     Ok(l)
 }
 
+/// An FVF as the vertex input (0, or a code the device can parse).
+fn fvf_input(h: u32) -> Result<VertexInput> {
+    if h != 0 {
+        FvfLayout::parse(h)?;
+    }
+    Ok(VertexInput::Fvf(h))
+}
+
 /// The vertex buffer bytes of a surface handle.
 fn vb_bytes(surfaces: &Slab<Resource>, h: u32) -> Result<&[u8]> {
     let r = surfaces.get(h)?;
@@ -86,10 +94,7 @@ impl<'c> Exec<'_, 'c> {
                     inputs.push(if self.ctx.vertex_shaders.contains_key(&h) {
                         VertexInput::Shader(h)
                     } else {
-                        if h != 0 {
-                            FvfLayout::parse(h)?;
-                        }
-                        VertexInput::Fvf(h)
+                        fvf_input(h)?
                     });
                 }
                 self.set_vertex_input(&inputs)
@@ -107,10 +112,7 @@ impl<'c> Exec<'_, 'c> {
                         }
                         VertexInput::Decl(h)
                     } else {
-                        if h != 0 {
-                            FvfLayout::parse(h)?;
-                        }
-                        VertexInput::Fvf(h)
+                        fvf_input(h)?
                     });
                 }
                 self.set_vertex_input(&inputs)
