@@ -171,22 +171,33 @@ impl<'c> Exec<'_, 'c> {
         }
     }
 
+    /// What a patch record of handle `h` does, validated: with `info`,
+    /// checked by `control` without copying control data; without, as
+    /// [`Self::cached_patch_plan`].
+    fn patch_plan<I>(
+        &self,
+        h: u32,
+        info: Option<&I>,
+        rect: bool,
+        control: fn(&Self, &I, bool) -> Result<CachedPatch>,
+    ) -> Result<PatchPlan> {
+        match info {
+            Some(info) => {
+                control(self, info, false)?;
+                Ok(PatchPlan::Info)
+            }
+            None => self.cached_patch_plan(h, rect),
+        }
+    }
+
     pub(super) fn rect_patches(&mut self, recs: Records<'c, RectPatchRecord<'c>>) -> Result<()> {
         let (default_seg, continuous) = self.segs_rs();
         // Validate every record first (no control data held), then draw
         // and cache them one at a time.
-        let mut plans = Vec::new();
-        for r in recs.iter() {
-            let h = r.head.handle.get();
-            let plan = match r.info {
-                Some(info) => {
-                    self.rect_control(info, false)?;
-                    PatchPlan::Info
-                }
-                None => self.cached_patch_plan(h, true)?,
-            };
-            plans.push(plan);
-        }
+        let plans = recs
+            .iter()
+            .map(|r| self.patch_plan(r.head.handle.get(), r.info, true, Self::rect_control))
+            .collect::<Result<Vec<_>>>()?;
         for (r, plan) in recs.iter().zip(plans) {
             let h = r.head.handle.get();
             let segs = r.segments.map_or([default_seg; 4], |s| {
@@ -204,18 +215,10 @@ impl<'c> Exec<'_, 'c> {
 
     pub(super) fn tri_patches(&mut self, recs: Records<'c, TriPatchRecord<'c>>) -> Result<()> {
         let (default_seg, continuous) = self.segs_rs();
-        let mut plans = Vec::new();
-        for r in recs.iter() {
-            let h = r.head.handle.get();
-            let plan = match r.info {
-                Some(info) => {
-                    self.tri_control(info, false)?;
-                    PatchPlan::Info
-                }
-                None => self.cached_patch_plan(h, false)?,
-            };
-            plans.push(plan);
-        }
+        let plans = recs
+            .iter()
+            .map(|r| self.patch_plan(r.head.handle.get(), r.info, false, Self::tri_control))
+            .collect::<Result<Vec<_>>>()?;
         for (r, plan) in recs.iter().zip(plans) {
             let h = r.head.handle.get();
             let segs = r
