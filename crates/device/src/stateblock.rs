@@ -12,50 +12,221 @@
 //!   also go to `lpdwRStates` under D3DHALDP2_EXECUTEBUFFER).
 //! * CAPTURE re-reads the current values of the block's keys.
 //! * CREATE makes block `dwParam` holding the group `sbType` (ALL, PIXEL,
-//!   VERTEX per render-states.md §4) with current values.
+//!   VERTEX: the DDK's state lists, [`ALL_RS`] and the others below) with
+//!   current values.
 //! * DELETE frees it. Unknown handles and out-of-order BEGIN/END fail.
 
 use crate::context::StateKey;
 use crate::limits;
 use crate::state::DeviceState;
+use softhal_wire::names::{
+    RenderStateType as Rs, StateBlockType, TextureStageStateType as Tss, TransformStateType as Ts,
+};
 
 /// D3DSBT_ALL render states.
-pub const ALL_RS: &[u32] = &[
-    7, 8, 9, 10, 14, 15, 16, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 33, 34, 35, 36, 37, 38, 40,
-    47, 48, 52, 53, 54, 55, 56, 57, 58, 59, 60, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137,
-    139, 140, 141, 142, 143, 145, 146, 147, 148, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160,
-    161, 162, 163, 164, 166, 167, 168, 170, 171,
+pub const ALL_RS: &[Rs] = &[
+    Rs::ZEnable,
+    Rs::FillMode,
+    Rs::ShadeMode,
+    Rs::LinePattern,
+    Rs::ZWriteEnable,
+    Rs::AlphaTestEnable,
+    Rs::LastPixel,
+    Rs::SrcBlend,
+    Rs::DestBlend,
+    Rs::CullMode,
+    Rs::ZFunc,
+    Rs::AlphaRef,
+    Rs::AlphaFunc,
+    Rs::DitherEnable,
+    Rs::AlphaBlendEnable,
+    Rs::FogEnable,
+    Rs::SpecularEnable,
+    Rs::StippledAlpha,
+    Rs::FogColor,
+    Rs::FogTableMode,
+    Rs::FogStart,
+    Rs::FogEnd,
+    Rs::FogDensity,
+    Rs::EdgeAntialias,
+    Rs::ZBias,
+    Rs::RangeFogEnable,
+    Rs::StencilEnable,
+    Rs::StencilFail,
+    Rs::StencilZFail,
+    Rs::StencilPass,
+    Rs::StencilFunc,
+    Rs::StencilRef,
+    Rs::StencilMask,
+    Rs::StencilWriteMask,
+    Rs::TextureFactor,
+    Rs::Wrap0,
+    Rs::Wrap1,
+    Rs::Wrap2,
+    Rs::Wrap3,
+    Rs::Wrap4,
+    Rs::Wrap5,
+    Rs::Wrap6,
+    Rs::Wrap7,
+    Rs::Clipping,
+    Rs::Lighting,
+    Rs::Ambient,
+    Rs::FogVertexMode,
+    Rs::ColorVertex,
+    Rs::LocalViewer,
+    Rs::NormalizeNormals,
+    Rs::DiffuseMaterialSource,
+    Rs::SpecularMaterialSource,
+    Rs::AmbientMaterialSource,
+    Rs::EmissiveMaterialSource,
+    Rs::VertexBlend,
+    Rs::ClipPlaneEnable,
+    Rs::SoftwareVertexProcessing,
+    Rs::PointSize,
+    Rs::PointSizeMin,
+    Rs::PointSpriteEnable,
+    Rs::PointScaleEnable,
+    Rs::PointScaleA,
+    Rs::PointScaleB,
+    Rs::PointScaleC,
+    Rs::MultisampleAntialias,
+    Rs::MultisampleMask,
+    Rs::PatchEdgeStyle,
+    Rs::PatchSegments,
+    Rs::PointSizeMax,
+    Rs::IndexedVertexBlendEnable,
+    Rs::ColorWriteEnable,
+    Rs::TweenFactor,
+    Rs::BlendOp,
 ];
 /// D3DSBT_ALL / PIXELSTATE texture-stage states.
-pub const PIXEL_TSS: &[u32] = &[
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
-    28,
+pub const PIXEL_TSS: &[Tss] = &[
+    Tss::ColorOp,
+    Tss::ColorArg1,
+    Tss::ColorArg2,
+    Tss::AlphaOp,
+    Tss::AlphaArg1,
+    Tss::AlphaArg2,
+    Tss::BumpEnvMat00,
+    Tss::BumpEnvMat01,
+    Tss::BumpEnvMat10,
+    Tss::BumpEnvMat11,
+    Tss::TexCoordIndex,
+    Tss::AddressU,
+    Tss::AddressV,
+    Tss::BorderColor,
+    Tss::MagFilter,
+    Tss::MinFilter,
+    Tss::MipFilter,
+    Tss::MipMapLodBias,
+    Tss::MaxMipLevel,
+    Tss::MaxAnisotropy,
+    Tss::BumpEnvLScale,
+    Tss::BumpEnvLOffset,
+    Tss::TextureTransformFlags,
+    Tss::AddressW,
+    Tss::ColorArg0,
+    Tss::AlphaArg0,
+    Tss::ResultArg,
 ];
 /// D3DSBT_PIXELSTATE render states.
-pub const PIXEL_RS: &[u32] = &[
-    7, 8, 9, 10, 14, 15, 16, 19, 20, 23, 24, 25, 26, 27, 33, 36, 37, 38, 40, 47, 52, 53, 54, 55,
-    56, 57, 58, 59, 60, 128, 129, 130, 131, 132, 133, 134, 135, 168, 171,
+pub const PIXEL_RS: &[Rs] = &[
+    Rs::ZEnable,
+    Rs::FillMode,
+    Rs::ShadeMode,
+    Rs::LinePattern,
+    Rs::ZWriteEnable,
+    Rs::AlphaTestEnable,
+    Rs::LastPixel,
+    Rs::SrcBlend,
+    Rs::DestBlend,
+    Rs::ZFunc,
+    Rs::AlphaRef,
+    Rs::AlphaFunc,
+    Rs::DitherEnable,
+    Rs::AlphaBlendEnable,
+    Rs::StippledAlpha,
+    Rs::FogStart,
+    Rs::FogEnd,
+    Rs::FogDensity,
+    Rs::EdgeAntialias,
+    Rs::ZBias,
+    Rs::StencilEnable,
+    Rs::StencilFail,
+    Rs::StencilZFail,
+    Rs::StencilPass,
+    Rs::StencilFunc,
+    Rs::StencilRef,
+    Rs::StencilMask,
+    Rs::StencilWriteMask,
+    Rs::TextureFactor,
+    Rs::Wrap0,
+    Rs::Wrap1,
+    Rs::Wrap2,
+    Rs::Wrap3,
+    Rs::Wrap4,
+    Rs::Wrap5,
+    Rs::Wrap6,
+    Rs::Wrap7,
+    Rs::ColorWriteEnable,
+    Rs::BlendOp,
 ];
 /// D3DSBT_VERTEXSTATE render states.
-pub const VERTEX_RS: &[u32] = &[
-    9, 22, 28, 29, 34, 35, 36, 37, 38, 48, 136, 137, 139, 140, 141, 142, 143, 145, 146, 147, 148,
-    151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 166, 167, 170,
+pub const VERTEX_RS: &[Rs] = &[
+    Rs::ShadeMode,
+    Rs::CullMode,
+    Rs::FogEnable,
+    Rs::SpecularEnable,
+    Rs::FogColor,
+    Rs::FogTableMode,
+    Rs::FogStart,
+    Rs::FogEnd,
+    Rs::FogDensity,
+    Rs::RangeFogEnable,
+    Rs::Clipping,
+    Rs::Lighting,
+    Rs::Ambient,
+    Rs::FogVertexMode,
+    Rs::ColorVertex,
+    Rs::LocalViewer,
+    Rs::NormalizeNormals,
+    Rs::DiffuseMaterialSource,
+    Rs::SpecularMaterialSource,
+    Rs::AmbientMaterialSource,
+    Rs::EmissiveMaterialSource,
+    Rs::VertexBlend,
+    Rs::ClipPlaneEnable,
+    Rs::SoftwareVertexProcessing,
+    Rs::PointSize,
+    Rs::PointSizeMin,
+    Rs::PointSpriteEnable,
+    Rs::PointScaleEnable,
+    Rs::PointScaleA,
+    Rs::PointScaleB,
+    Rs::PointScaleC,
+    Rs::MultisampleAntialias,
+    Rs::MultisampleMask,
+    Rs::PatchEdgeStyle,
+    Rs::PatchSegments,
+    Rs::PointSizeMax,
+    Rs::IndexedVertexBlendEnable,
+    Rs::TweenFactor,
 ];
 /// D3DSBT_VERTEXSTATE texture-stage states.
-pub const VERTEX_TSS: &[u32] = &[11, 24];
+pub const VERTEX_TSS: &[Tss] = &[Tss::TexCoordIndex, Tss::TextureTransformFlags];
 
-/// The keys of group `sb_type` (1 ALL, 2 PIXELSTATE, 3 VERTEXSTATE) given
+/// The keys of group `sb_type` (D3DSBT_ALL, PIXELSTATE, VERTEXSTATE) given
 /// the current state (for the transforms and lights that exist).
 pub fn group_keys(sb_type: u32, st: &DeviceState) -> Option<Vec<StateKey>> {
-    let (rs, tss, pixel, vertex): (&[u32], &[u32], bool, bool) = match sb_type {
-        1 => (ALL_RS, PIXEL_TSS, true, true),
-        2 => (PIXEL_RS, PIXEL_TSS, true, false),
-        3 => (VERTEX_RS, VERTEX_TSS, false, true),
-        _ => return None,
+    let group = StateBlockType::from_raw(sb_type)?;
+    let (rs, tss, pixel, vertex): (&[Rs], &[Tss], bool, bool) = match group {
+        StateBlockType::All => (ALL_RS, PIXEL_TSS, true, true),
+        StateBlockType::PixelState => (PIXEL_RS, PIXEL_TSS, true, false),
+        StateBlockType::VertexState => (VERTEX_RS, VERTEX_TSS, false, true),
     };
-    let mut k: Vec<StateKey> = rs.iter().map(|&s| StateKey::Render(s)).collect();
+    let mut k: Vec<StateKey> = rs.iter().map(|s| StateKey::Render(s.raw())).collect();
     for stage in 0..limits::MAX_TEXTURE_STAGES {
-        k.extend(tss.iter().map(|&t| StateKey::TextureStage(stage, t)));
+        k.extend(tss.iter().map(|t| StateKey::TextureStage(stage, t.raw())));
     }
     if pixel {
         k.push(StateKey::PixelShader);
@@ -71,13 +242,18 @@ pub fn group_keys(sb_type: u32, st: &DeviceState) -> Option<Vec<StateKey>> {
         k.extend((0..limits::MAX_CONST_I).map(StateKey::VsConstI));
         k.extend((0..limits::MAX_CONST_B).map(StateKey::VsConstB));
     }
-    if sb_type == 1 {
+    if group == StateBlockType::All {
         k.push(StateKey::Viewport);
         k.push(StateKey::WInfo);
         k.push(StateKey::Material);
         k.extend((0..limits::MAX_CLIP_PLANES).map(StateKey::ClipPlane));
-        let mut t: Vec<u32> = vec![2, 3, 256];
-        t.extend(16..=23);
+        // View, projection, world and the texture transforms, and every
+        // other transform set so far.
+        let mut t: Vec<u32> = [Ts::View, Ts::Projection, Ts::World]
+            .iter()
+            .map(|t| t.raw())
+            .collect();
+        t.extend(Ts::Texture0.raw()..=Ts::Texture7.raw());
         t.extend(st.transforms.keys().copied());
         t.sort_unstable();
         t.dedup();

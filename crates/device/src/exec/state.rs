@@ -19,7 +19,7 @@ use crate::error::{check_below, range, DeviceError, Result};
 use crate::limits;
 use crate::state::{self, DeviceState, LightSlot};
 use softhal_wire::command::{SetLightRecord, ShaderConstBRecord, ShaderConstRecord};
-use softhal_wire::names::RenderStateType as Rs;
+use softhal_wire::names::{LightType, RenderStateType as Rs, SetLightDataType};
 use softhal_wire::structs::{D3dLight7, Dp2RenderState, F32Le};
 use softhal_wire::{Command, Records};
 use std::collections::{BTreeMap, BTreeSet};
@@ -383,7 +383,7 @@ impl<'c> Exec<'_, 'c> {
                     return Err(range("SETLIGHT dwIndex (not created)", i, n));
                 }
                 let dt = r.head.data_type.get();
-                if dt > 2 {
+                if SetLightDataType::from_raw(dt).is_none() {
                     return Err(DeviceError::BadValue {
                         what: "SETLIGHT dwDataType",
                         value: dt,
@@ -391,7 +391,8 @@ impl<'c> Exec<'_, 'c> {
                 }
                 if let Some(l) = r.light {
                     let t = l.light_type.get();
-                    if !(1..=3).contains(&t) {
+                    // DX7+ lights: the DX5 PARALLELPOINT and GLSPOT are not.
+                    if !(LightType::Point.raw()..=LightType::Directional.raw()).contains(&t) {
                         return Err(DeviceError::BadValue {
                             what: "D3DLIGHT7.dltType",
                             value: t,
@@ -404,9 +405,9 @@ impl<'c> Exec<'_, 'c> {
                 let i = r.head.index.get();
                 w.set(StateKey::Light(i), |st| {
                     if let Some(slot) = st.lights.get_mut(i as usize) {
-                        match r.head.data_type.get() {
-                            0 => slot.enabled = true,
-                            1 => slot.enabled = false,
+                        match SetLightDataType::from_raw(r.head.data_type.get()) {
+                            Some(SetLightDataType::Enable) => slot.enabled = true,
+                            Some(SetLightDataType::Disable) => slot.enabled = false,
                             _ => slot.data = r.light.map(light_bits),
                         }
                     }
