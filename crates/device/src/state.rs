@@ -1015,6 +1015,26 @@ mod tests {
         assert!(s.set_render_state(256, 0).is_err());
     }
 
+    /// The device's D3D defaults and the pipeline's own defaults describe
+    /// the same initial state (until one state table generates both).
+    #[test]
+    fn device_defaults_are_the_pipeline_defaults() {
+        assert_eq!(
+            DeviceState::default().pipeline_state(),
+            pl::PipelineState::default()
+        );
+    }
+
+    /// A default is a value the device honours as given.
+    #[test]
+    fn render_state_defaults_are_honoured_as_given() {
+        let d = DeviceState::default();
+        for (s, &v) in d.render_states.iter().enumerate() {
+            let s = s as u32;
+            assert_eq!(sanitize_render_state(s, v), v, "render state {s}");
+        }
+    }
+
     #[test]
     fn dx7_world_numbers() {
         assert_eq!(transform_key(Ts::WorldDx7.raw()).unwrap(), TS_WORLD);

@@ -325,3 +325,81 @@ pub fn copy_key(key: StateKey, src: &DeviceState, dst: &mut DeviceState) {
         StateKey::PsConstB(r) => cp(&mut dst.ps_consts.b, &src.ps_consts.b, r),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GROUPS: [StateBlockType; 3] = [
+        StateBlockType::All,
+        StateBlockType::PixelState,
+        StateBlockType::VertexState,
+    ];
+
+    /// A state with a value in every slot that differs from the default.
+    fn marked() -> DeviceState {
+        let mut st = DeviceState::default();
+        for (i, v) in st.render_states.iter_mut().enumerate() {
+            *v = 0x5A00_0000 | i as u32;
+        }
+        for (stage, t) in st.texture_stages.iter_mut().enumerate() {
+            for (i, v) in t.iter_mut().enumerate() {
+                *v = 0x5B00_0000 | (stage as u32) << 8 | i as u32;
+            }
+        }
+        st
+    }
+
+    /// Every render and texture-stage state of every group is one the
+    /// device stores: a named DDI state, inside the state arrays, and
+    /// copied by [`copy_key`].
+    #[test]
+    fn groups_hold_only_states_the_device_knows() {
+        let src = marked();
+        for g in GROUPS {
+            let keys = group_keys(g.raw(), &src).unwrap();
+            assert!(!keys.is_empty());
+            for k in keys {
+                let mut dst = DeviceState::default();
+                copy_key(k, &src, &mut dst);
+                match k {
+                    StateKey::Render(s) => {
+                        assert!(Rs::from_raw(s).is_some(), "{g:?}: render state {s}");
+                        assert!(s < limits::MAX_RENDER_STATES, "{g:?}: {s}");
+                        assert_eq!(dst.render_states[s as usize], 0x5A00_0000 | s);
+                    }
+                    StateKey::TextureStage(stage, t) => {
+                        assert!(Tss::from_raw(t).is_some(), "{g:?}: TSS {t}");
+                        assert!(stage < limits::MAX_TEXTURE_STAGES);
+                        assert!(t < limits::TSS_PER_STAGE, "{g:?}: TSS {t}");
+                        let want = 0x5B00_0000 | stage << 8 | t;
+                        assert_eq!(dst.texture_stages[stage as usize][t as usize], want);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// PIXELSTATE and VERTEXSTATE are parts of ALL, and together are all
+    /// of it; the vertex group's texture-stage states are stage states
+    /// ALL captures.
+    #[test]
+    fn pixel_and_vertex_groups_make_up_all() {
+        for s in PIXEL_RS.iter().chain(VERTEX_RS) {
+            assert!(ALL_RS.contains(s), "{s:?} is not in D3DSBT_ALL");
+        }
+        for s in ALL_RS {
+            assert!(PIXEL_RS.contains(s) || VERTEX_RS.contains(s), "{s:?}");
+        }
+        for t in VERTEX_TSS {
+            assert!(PIXEL_TSS.contains(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_group_is_none() {
+        assert!(group_keys(0, &DeviceState::default()).is_none());
+        assert!(group_keys(4, &DeviceState::default()).is_none());
+    }
+}
