@@ -75,6 +75,7 @@ fn unsupported_opcode() -> DeviceError {
     DeviceError::Unsupported("opcode")
 }
 
+/// The kind of surface `h` (an error for a bad handle).
 fn kind_of(surfaces: &Slab<Resource>, h: u32) -> Result<SurfaceKind> {
     Ok(surfaces.get(h)?.desc.kind)
 }
@@ -180,7 +181,8 @@ impl<'c> Exec<'_, 'c> {
         }
     }
 
-    pub(super) fn check_kind(&self, h: u32, kind: SurfaceKind) -> Result<()> {
+    /// Fails unless surface `h` exists and is of `kind`.
+    fn check_kind(&self, h: u32, kind: SurfaceKind) -> Result<()> {
         let k = kind_of(self.surfaces, h)?;
         if k != kind {
             return Err(DeviceError::WrongKind {
@@ -194,7 +196,7 @@ impl<'c> Exec<'_, 'c> {
 
     /// A colour render target: a render target or a texture with
     /// render-target usage.
-    pub(super) fn check_color_target(&self, h: u32) -> Result<()> {
+    fn check_color_target(&self, h: u32) -> Result<()> {
         let r = self.surfaces.get(h)?;
         if !r.is_color_target() {
             return Err(r.wrong(h, SurfaceKind::RenderTarget.name()));

@@ -13,6 +13,11 @@ use crate::error::{DeviceError, Result};
 use crate::limits;
 use softhal_wire::structs::Dp2IssueQuery;
 
+/// `D3DISSUE_END`: `dwFlags` bit of ISSUEQUERY.
+const ISSUE_END: u32 = 0x1;
+/// `D3DISSUE_BEGIN`.
+const ISSUE_BEGIN: u32 = 0x2;
+
 impl<'c> Exec<'_, 'c> {
     pub(super) fn issue_queries(&mut self, recs: &[Dp2IssueQuery]) -> Result<()> {
         for r in recs {
@@ -25,20 +30,23 @@ impl<'c> Exec<'_, 'c> {
                     what: "query",
                 })?;
             let f = r.flags.get();
-            if f & !3 != 0 {
+            if f & !(ISSUE_END | ISSUE_BEGIN) != 0 {
                 return Err(DeviceError::BadValue {
                     what: "ISSUEQUERY dwFlags",
                     value: f,
                 });
             }
-            if f & 2 != 0 && q.kind != QueryKind::Occlusion {
+            if f & ISSUE_BEGIN != 0 && q.kind != QueryKind::Occlusion {
                 return Err(DeviceError::BadValue {
                     what: "ISSUEQUERY BEGIN on a query without BEGIN",
                     value: f,
                 });
             }
         }
-        let ends = recs.iter().filter(|r| r.flags.get() & 1 != 0).count();
+        let ends = recs
+            .iter()
+            .filter(|r| r.flags.get() & ISSUE_END != 0)
+            .count();
         if self.ctx.responses.len().saturating_add(ends) > limits::MAX_PENDING_RESPONSES {
             return Err(DeviceError::Limit {
                 what: "pending query responses",
@@ -55,7 +63,7 @@ impl<'c> Exec<'_, 'c> {
             let Some(q) = self.ctx.queries.get_mut(&id) else {
                 continue;
             };
-            if f & 1 != 0 {
+            if f & ISSUE_END != 0 {
                 let data = match q.kind {
                     QueryKind::Event => 1u32.to_le_bytes().to_vec(),
                     QueryKind::Occlusion => {
@@ -74,7 +82,7 @@ impl<'c> Exec<'_, 'c> {
                     .responses
                     .push_back(Response { query_id: id, data });
             }
-            if f & 2 != 0 {
+            if f & ISSUE_BEGIN != 0 {
                 q.begun_at = Some(now);
             }
         }
