@@ -12,8 +12,8 @@
 //!   also go to `lpdwRStates` under D3DHALDP2_EXECUTEBUFFER).
 //! * CAPTURE re-reads the current values of the block's keys.
 //! * CREATE makes block `dwParam` holding the group `sbType` (ALL, PIXEL,
-//!   VERTEX: the DDK's state lists, [`ALL_RS`] and the others below) with
-//!   current values.
+//!   VERTEX: the DDK's state lists below; ALL is PIXEL and VERTEX
+//!   together) with current values.
 //! * DELETE frees it. Unknown handles and out-of-order BEGIN/END fail.
 
 use crate::context::StateKey;
@@ -23,83 +23,7 @@ use softhal_wire::names::{
     RenderStateType as Rs, StateBlockType, TextureStageStateType as Tss, TransformStateType as Ts,
 };
 
-/// D3DSBT_ALL render states.
-pub const ALL_RS: &[Rs] = &[
-    Rs::ZEnable,
-    Rs::FillMode,
-    Rs::ShadeMode,
-    Rs::LinePattern,
-    Rs::ZWriteEnable,
-    Rs::AlphaTestEnable,
-    Rs::LastPixel,
-    Rs::SrcBlend,
-    Rs::DestBlend,
-    Rs::CullMode,
-    Rs::ZFunc,
-    Rs::AlphaRef,
-    Rs::AlphaFunc,
-    Rs::DitherEnable,
-    Rs::AlphaBlendEnable,
-    Rs::FogEnable,
-    Rs::SpecularEnable,
-    Rs::StippledAlpha,
-    Rs::FogColor,
-    Rs::FogTableMode,
-    Rs::FogStart,
-    Rs::FogEnd,
-    Rs::FogDensity,
-    Rs::EdgeAntialias,
-    Rs::ZBias,
-    Rs::RangeFogEnable,
-    Rs::StencilEnable,
-    Rs::StencilFail,
-    Rs::StencilZFail,
-    Rs::StencilPass,
-    Rs::StencilFunc,
-    Rs::StencilRef,
-    Rs::StencilMask,
-    Rs::StencilWriteMask,
-    Rs::TextureFactor,
-    Rs::Wrap0,
-    Rs::Wrap1,
-    Rs::Wrap2,
-    Rs::Wrap3,
-    Rs::Wrap4,
-    Rs::Wrap5,
-    Rs::Wrap6,
-    Rs::Wrap7,
-    Rs::Clipping,
-    Rs::Lighting,
-    Rs::Ambient,
-    Rs::FogVertexMode,
-    Rs::ColorVertex,
-    Rs::LocalViewer,
-    Rs::NormalizeNormals,
-    Rs::DiffuseMaterialSource,
-    Rs::SpecularMaterialSource,
-    Rs::AmbientMaterialSource,
-    Rs::EmissiveMaterialSource,
-    Rs::VertexBlend,
-    Rs::ClipPlaneEnable,
-    Rs::SoftwareVertexProcessing,
-    Rs::PointSize,
-    Rs::PointSizeMin,
-    Rs::PointSpriteEnable,
-    Rs::PointScaleEnable,
-    Rs::PointScaleA,
-    Rs::PointScaleB,
-    Rs::PointScaleC,
-    Rs::MultisampleAntialias,
-    Rs::MultisampleMask,
-    Rs::PatchEdgeStyle,
-    Rs::PatchSegments,
-    Rs::PointSizeMax,
-    Rs::IndexedVertexBlendEnable,
-    Rs::ColorWriteEnable,
-    Rs::TweenFactor,
-    Rs::BlendOp,
-];
-/// D3DSBT_ALL / PIXELSTATE texture-stage states.
+/// D3DSBT_PIXELSTATE texture-stage states.
 pub const PIXEL_TSS: &[Tss] = &[
     Tss::ColorOp,
     Tss::ColorArg1,
@@ -219,14 +143,21 @@ pub const VERTEX_TSS: &[Tss] = &[Tss::TexCoordIndex, Tss::TextureTransformFlags]
 /// the current state (for the transforms and lights that exist).
 pub fn group_keys(sb_type: u32, st: &DeviceState) -> Option<Vec<StateKey>> {
     let group = StateBlockType::from_raw(sb_type)?;
-    let (rs, tss, pixel, vertex): (&[Rs], &[Tss], bool, bool) = match group {
-        StateBlockType::All => (ALL_RS, PIXEL_TSS, true, true),
-        StateBlockType::PixelState => (PIXEL_RS, PIXEL_TSS, true, false),
-        StateBlockType::VertexState => (VERTEX_RS, VERTEX_TSS, false, true),
+    // ALL is PIXELSTATE and VERTEXSTATE together.
+    let (rs, tss, pixel, vertex): (&[&[Rs]], &[&[Tss]], bool, bool) = match group {
+        StateBlockType::All => (&[PIXEL_RS, VERTEX_RS], &[PIXEL_TSS, VERTEX_TSS], true, true),
+        StateBlockType::PixelState => (&[PIXEL_RS], &[PIXEL_TSS], true, false),
+        StateBlockType::VertexState => (&[VERTEX_RS], &[VERTEX_TSS], false, true),
     };
-    let mut k: Vec<StateKey> = rs.iter().map(|s| StateKey::Render(s.raw())).collect();
+    let mut rs: Vec<u32> = rs.iter().flat_map(|l| l.iter().map(|s| s.raw())).collect();
+    let mut tss: Vec<u32> = tss.iter().flat_map(|l| l.iter().map(|t| t.raw())).collect();
+    for v in [&mut rs, &mut tss] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    let mut k: Vec<StateKey> = rs.into_iter().map(StateKey::Render).collect();
     for stage in 0..limits::MAX_TEXTURE_STAGES {
-        k.extend(tss.iter().map(|t| StateKey::TextureStage(stage, t.raw())));
+        k.extend(tss.iter().map(|&t| StateKey::TextureStage(stage, t)));
     }
     if pixel {
         k.push(StateKey::PixelShader);
@@ -381,17 +312,36 @@ mod tests {
         }
     }
 
-    /// PIXELSTATE and VERTEXSTATE are parts of ALL, and together are all
-    /// of it; the vertex group's texture-stage states are stage states
-    /// ALL captures.
+    /// D3DSBT_ALL's render and texture-stage states: the DDK's own list.
     #[test]
-    fn pixel_and_vertex_groups_make_up_all() {
-        for s in PIXEL_RS.iter().chain(VERTEX_RS) {
-            assert!(ALL_RS.contains(s), "{s:?} is not in D3DSBT_ALL");
-        }
-        for s in ALL_RS {
-            assert!(PIXEL_RS.contains(s) || VERTEX_RS.contains(s), "{s:?}");
-        }
+    fn all_is_the_ddk_list() {
+        let keys = group_keys(StateBlockType::All.raw(), &DeviceState::default()).unwrap();
+        let rs: Vec<u32> = keys
+            .iter()
+            .filter_map(|k| match k {
+                StateKey::Render(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            rs,
+            [
+                7, 8, 9, 10, 14, 15, 16, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 33, 34, 35, 36,
+                37, 38, 40, 47, 48, 52, 53, 54, 55, 56, 57, 58, 59, 60, 128, 129, 130, 131, 132,
+                133, 134, 135, 136, 137, 139, 140, 141, 142, 143, 145, 146, 147, 148, 151, 152,
+                153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 166, 167, 168, 170,
+                171,
+            ]
+        );
+        let stage0: Vec<u32> = keys
+            .iter()
+            .filter_map(|k| match k {
+                StateKey::TextureStage(0, t) => Some(*t),
+                _ => None,
+            })
+            .collect();
+        let pixel: Vec<u32> = PIXEL_TSS.iter().map(|t| t.raw()).collect();
+        assert_eq!(stage0, pixel);
         for t in VERTEX_TSS {
             assert!(PIXEL_TSS.contains(t), "{t:?}");
         }
