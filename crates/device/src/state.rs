@@ -18,7 +18,10 @@
 use crate::error::{check_below, DeviceError, Result};
 use crate::limits;
 use softhal_pipeline as pl;
-use softhal_wire::names::RenderStateType as Rs;
+use softhal_wire::names::{
+    self as n, EnumTable, RenderStateType as Rs, TextureStageStateType as Tss,
+    TransformStateType as Ts, D3DTS_WORLDMATRIX_BASE,
+};
 use std::collections::BTreeMap;
 
 /// A row-major 4×4 matrix (`m[r][c]` = `_{r+1}{c+1}`).
@@ -49,26 +52,31 @@ pub fn mat_mul(a: &Mat, b: &Mat) -> Mat {
 }
 
 /// D3DTS_WORLD (DX8+ numbering, = D3DTS_WORLDMATRIX(0)).
-pub const TS_WORLD: u32 = 256;
+pub const TS_WORLD: u32 = Ts::World.raw();
 /// D3DTS_VIEW.
-pub const TS_VIEW: u32 = 2;
+pub const TS_VIEW: u32 = Ts::View.raw();
 /// D3DTS_PROJECTION.
-pub const TS_PROJECTION: u32 = 3;
-/// D3DTS_TEXTURE0 (TEXTURE0..7 = 16..23).
-pub const TS_TEXTURE0: u32 = 16;
+pub const TS_PROJECTION: u32 = Ts::Projection.raw();
+/// D3DTS_TEXTURE0 (TEXTURE0..7 follow it).
+pub const TS_TEXTURE0: u32 = Ts::Texture0.raw();
 
-/// Maps a transform id to the device's key: DX7 world numbers 1, 4, 5, 6
-/// become 256..=259; view, projection, TEXTURE0..7 and WORLDMATRIX(n) are
-/// kept; anything else is an error.
+/// `D3DTS_WORLDMATRIX(n)` for every `n` (0..=255).
+const WORLD_MATRICES: std::ops::RangeInclusive<u32> =
+    D3DTS_WORLDMATRIX_BASE..=D3DTS_WORLDMATRIX_BASE + 255;
+
+/// Maps a transform id to the device's key: the DX7 world numbers
+/// (WORLD_DX7, WORLD1_DX7..WORLD3_DX7) become D3DTS_WORLD..WORLD3; view,
+/// projection, TEXTURE0..7 and WORLDMATRIX(n) are kept; anything else is
+/// an error.
 pub fn transform_key(t: u32) -> Result<u32> {
-    match t {
-        1 => Ok(256),
-        4 => Ok(257),
-        5 => Ok(258),
-        6 => Ok(259),
-        2 | 3 | 16..=23 => Ok(t),
-        256..=511 => Ok(t),
-        _ => Err(DeviceError::BadValue {
+    match Ts::from_raw(t) {
+        Some(Ts::WorldDx7) => Ok(Ts::World.raw()),
+        Some(Ts::World1Dx7) => Ok(Ts::World1.raw()),
+        Some(Ts::World2Dx7) => Ok(Ts::World2.raw()),
+        Some(Ts::World3Dx7) => Ok(Ts::World3.raw()),
+        Some(_) => Ok(t),
+        None if WORLD_MATRICES.contains(&t) => Ok(t),
+        None => Err(DeviceError::BadValue {
             what: "xfrmType",
             value: t,
         }),
@@ -232,59 +240,79 @@ pub struct DeviceState {
     pub in_scene: bool,
 }
 
-/// D3DTSS defaults for stage `s`.
+/// D3DTSS defaults for stage `s` (stage 0 modulates, the others are off).
 fn default_stage(s: usize) -> [u32; limits::TSS_PER_STAGE as usize] {
+    use n::TextureOp as Op;
+    use n::{TextureAddress as Addr, TextureArg as Arg, TextureFilterType as Filter};
+    let (color_op, alpha_op) = if s == 0 {
+        (Op::Modulate, Op::SelectArg1)
+    } else {
+        (Op::Disable, Op::Disable)
+    };
     let mut t = [0u32; limits::TSS_PER_STAGE as usize];
-    t[1] = if s == 0 { 4 } else { 1 }; // COLOROP: MODULATE / DISABLE
-    t[2] = 2; // COLORARG1 TEXTURE
-    t[3] = 1; // COLORARG2 CURRENT
-    t[4] = if s == 0 { 2 } else { 1 }; // ALPHAOP: SELECTARG1 / DISABLE
-    t[5] = 2;
-    t[6] = 1;
-    t[11] = s as u32; // TEXCOORDINDEX
-    t[13] = 1;
-    t[14] = 1;
-    t[25] = 1;
-    t[16] = 1;
-    t[17] = 1;
-    t[20] = 0;
-    t[21] = 1;
-    t[26] = 1;
-    t[27] = 1;
-    t[28] = 1;
+    for (state, value) in [
+        (Tss::ColorOp, color_op.raw()),
+        (Tss::ColorArg1, Arg::Texture.raw()),
+        (Tss::ColorArg2, Arg::Current.raw()),
+        (Tss::AlphaOp, alpha_op.raw()),
+        (Tss::AlphaArg1, Arg::Texture.raw()),
+        (Tss::AlphaArg2, Arg::Current.raw()),
+        (Tss::TexCoordIndex, s as u32),
+        (Tss::AddressU, Addr::Wrap.raw()),
+        (Tss::AddressV, Addr::Wrap.raw()),
+        (Tss::AddressW, Addr::Wrap.raw()),
+        (Tss::MagFilter, Filter::Point.raw()),
+        (Tss::MinFilter, Filter::Point.raw()),
+        (Tss::MipFilter, Filter::None.raw()),
+        (Tss::MaxMipLevel, 0),
+        (Tss::MaxAnisotropy, 1),
+        (Tss::ColorArg0, Arg::Current.raw()),
+        (Tss::AlphaArg0, Arg::Current.raw()),
+        (Tss::ResultArg, Arg::Current.raw()),
+    ] {
+        if let Some(slot) = t.get_mut(state.raw() as usize) {
+            *slot = value;
+        }
+    }
     t
 }
 
 impl Default for DeviceState {
     fn default() -> Self {
         let mut rs = vec![0u32; limits::MAX_RENDER_STATES as usize];
+        use n::{Blend, BlendOp, CmpFunc, Cull, DegreeType, FillMode, MaterialColorSource};
+        use n::{ShadeMode, StencilOp, ZBufferType};
+        const TRUE: u32 = 1;
         let f = |v: f32| v.to_bits();
         for (s, v) in [
-            (Rs::ZEnable, 1),
-            (Rs::FillMode, 3),
-            (Rs::ShadeMode, 2),
-            (Rs::ZWriteEnable, 1),
-            (Rs::LastPixel, 1),
-            (Rs::SrcBlend, 2),
-            (Rs::DestBlend, 1),
-            (Rs::CullMode, 3),
-            (Rs::ZFunc, 4),
-            (Rs::AlphaFunc, 8),
+            (Rs::ZEnable, ZBufferType::True.raw()),
+            (Rs::FillMode, FillMode::Solid.raw()),
+            (Rs::ShadeMode, ShadeMode::Gouraud.raw()),
+            (Rs::ZWriteEnable, TRUE),
+            (Rs::LastPixel, TRUE),
+            (Rs::SrcBlend, Blend::One.raw()),
+            (Rs::DestBlend, Blend::Zero.raw()),
+            (Rs::CullMode, Cull::Ccw.raw()),
+            (Rs::ZFunc, CmpFunc::LessEqual.raw()),
+            (Rs::AlphaFunc, CmpFunc::Always.raw()),
             (Rs::FogStart, f(0.0)),
             (Rs::FogEnd, f(1.0)),
             (Rs::FogDensity, f(1.0)),
-            (Rs::StencilFail, 1),
-            (Rs::StencilZFail, 1),
-            (Rs::StencilPass, 1),
-            (Rs::StencilFunc, 8),
+            (Rs::StencilFail, StencilOp::Keep.raw()),
+            (Rs::StencilZFail, StencilOp::Keep.raw()),
+            (Rs::StencilPass, StencilOp::Keep.raw()),
+            (Rs::StencilFunc, CmpFunc::Always.raw()),
             (Rs::StencilMask, u32::MAX),
             (Rs::StencilWriteMask, u32::MAX),
             (Rs::TextureFactor, u32::MAX),
-            (Rs::Clipping, 1),
-            (Rs::ColorVertex, 1),
-            (Rs::LocalViewer, 1),
-            (Rs::DiffuseMaterialSource, 1),
-            (Rs::SpecularMaterialSource, 2),
+            (Rs::Clipping, TRUE),
+            (Rs::ColorVertex, TRUE),
+            (Rs::LocalViewer, TRUE),
+            (Rs::DiffuseMaterialSource, MaterialColorSource::Color1.raw()),
+            (
+                Rs::SpecularMaterialSource,
+                MaterialColorSource::Color2.raw(),
+            ),
             (Rs::PointSize, f(1.0)),
             (Rs::PointSizeMin, f(1.0)),
             (Rs::PointScaleA, f(1.0)),
@@ -292,25 +320,25 @@ impl Default for DeviceState {
             (Rs::PatchSegments, f(1.0)),
             (Rs::PointSizeMax, f(64.0)),
             (Rs::ColorWriteEnable, 0xF),
-            (Rs::BlendOp, 1),
-            (Rs::PositionDegree, 3),
-            (Rs::NormalDegree, 1),
+            (Rs::BlendOp, BlendOp::Add.raw()),
+            (Rs::PositionDegree, DegreeType::Cubic.raw()),
+            (Rs::NormalDegree, DegreeType::Linear.raw()),
             (Rs::MinTessellationLevel, f(1.0)),
             (Rs::MaxTessellationLevel, f(1.0)),
             (Rs::AdaptiveTessW, f(1.0)),
-            (Rs::CcwStencilFail, 1),
-            (Rs::CcwStencilZFail, 1),
-            (Rs::CcwStencilPass, 1),
-            (Rs::CcwStencilFunc, 8),
+            (Rs::CcwStencilFail, StencilOp::Keep.raw()),
+            (Rs::CcwStencilZFail, StencilOp::Keep.raw()),
+            (Rs::CcwStencilPass, StencilOp::Keep.raw()),
+            (Rs::CcwStencilFunc, CmpFunc::Always.raw()),
             (Rs::ColorWriteEnable1, 0xF),
             (Rs::ColorWriteEnable2, 0xF),
             (Rs::ColorWriteEnable3, 0xF),
             (Rs::BlendFactor, u32::MAX),
             (Rs::MaxVertexShaderInst, u32::MAX),
             (Rs::MaxPixelShaderInst, u32::MAX),
-            (Rs::SrcBlendAlpha, 2),
-            (Rs::DestBlendAlpha, 1),
-            (Rs::BlendOpAlpha, 1),
+            (Rs::SrcBlendAlpha, Blend::One.raw()),
+            (Rs::DestBlendAlpha, Blend::Zero.raw()),
+            (Rs::BlendOpAlpha, BlendOp::Add.raw()),
         ] {
             if let Some(slot) = rs.get_mut(s.raw() as usize) {
                 *slot = v;
@@ -355,6 +383,15 @@ fn in_range(v: u32, lo: u32, hi: u32, default: u32) -> u32 {
     }
 }
 
+/// `v` if `table` defines it, else `default`.
+fn in_table(v: u32, table: &EnumTable, default: u32) -> u32 {
+    if table.name_of(v).is_some() {
+        v
+    } else {
+        default
+    }
+}
+
 /// A matrix for the GPU: non-finite elements (as given to SETTRANSFORM,
 /// or from a MULTIPLYTRANSFORM product that overflowed) read as 0 — the
 /// register file takes finite floats only.
@@ -373,30 +410,52 @@ fn finite_or(v: u32, default: f32) -> u32 {
 /// The value the device honours for render state `state` set to `value`
 /// (identity for values it honours as given). See the module docs.
 pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
+    use n::{Blend, BlendOp, CmpFunc, Cull, DegreeType, FillMode, FogMode, MaterialColorSource};
+    use n::{PatchEdgeStyle, ShadeMode, StencilOp, VertexBlendFlags, ZBufferType};
     let Some(s) = Rs::from_raw(state) else {
         return value; // unassigned number: stored, no meaning
     };
     match s {
-        Rs::ZEnable => in_range(value, 0, 2, 1),
-        Rs::FillMode => in_range(value, 1, 3, 3),
-        Rs::ShadeMode => in_range(value, 1, 3, 2),
-        Rs::SrcBlend | Rs::SrcBlendAlpha => in_range(value, 1, 15, 2),
-        Rs::DestBlend | Rs::DestBlendAlpha => in_range(value, 1, 15, 1),
-        Rs::CullMode => in_range(value, 1, 3, 3),
-        Rs::ZFunc => in_range(value, 1, 8, 4),
-        Rs::AlphaFunc | Rs::StencilFunc | Rs::CcwStencilFunc => in_range(value, 1, 8, 8),
+        Rs::ZEnable => in_table(value, &ZBufferType::TABLE, ZBufferType::True.raw()),
+        Rs::FillMode => in_table(value, &FillMode::TABLE, FillMode::Solid.raw()),
+        Rs::ShadeMode => in_table(value, &ShadeMode::TABLE, ShadeMode::Gouraud.raw()),
+        // ZERO..INVBLENDFACTOR: the DX9.0c dual-source SRCCOLOR2 and
+        // INVSRCCOLOR2 are not implemented.
+        Rs::SrcBlend | Rs::SrcBlendAlpha => in_range(
+            value,
+            Blend::Zero.raw(),
+            Blend::InvBlendFactor.raw(),
+            Blend::One.raw(),
+        ),
+        Rs::DestBlend | Rs::DestBlendAlpha => in_range(
+            value,
+            Blend::Zero.raw(),
+            Blend::InvBlendFactor.raw(),
+            Blend::Zero.raw(),
+        ),
+        Rs::CullMode => in_table(value, &Cull::TABLE, Cull::Ccw.raw()),
+        Rs::ZFunc => in_table(value, &CmpFunc::TABLE, CmpFunc::LessEqual.raw()),
+        Rs::AlphaFunc | Rs::StencilFunc | Rs::CcwStencilFunc => {
+            in_table(value, &CmpFunc::TABLE, CmpFunc::Always.raw())
+        }
         Rs::StencilFail
         | Rs::StencilZFail
         | Rs::StencilPass
         | Rs::CcwStencilFail
         | Rs::CcwStencilZFail
-        | Rs::CcwStencilPass => in_range(value, 1, 8, 1),
-        Rs::BlendOp | Rs::BlendOpAlpha => in_range(value, 1, 5, 1),
+        | Rs::CcwStencilPass => in_table(value, &StencilOp::TABLE, StencilOp::Keep.raw()),
+        Rs::BlendOp | Rs::BlendOpAlpha => in_table(value, &BlendOp::TABLE, BlendOp::Add.raw()),
         Rs::ZBias => value.min(16),
         // Only the low 8 bits are the reference (0xff70 means 0x70).
         Rs::AlphaRef => value & 0xFF,
-        Rs::FogTableMode | Rs::FogVertexMode => in_range(value, 0, 3, 0),
-        Rs::PatchEdgeStyle => in_range(value, 0, 1, 0),
+        Rs::FogTableMode | Rs::FogVertexMode => {
+            in_table(value, &FogMode::TABLE, FogMode::None.raw())
+        }
+        Rs::PatchEdgeStyle => in_table(
+            value,
+            &PatchEdgeStyle::TABLE,
+            PatchEdgeStyle::Discrete.raw(),
+        ),
         Rs::PatchSegments => {
             let f = f32::from_bits(value);
             if f.is_finite() && f >= 0.0 {
@@ -405,29 +464,27 @@ pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
                 1.0f32.to_bits()
             }
         }
-        Rs::PositionDegree | Rs::NormalDegree => {
-            if matches!(value, 1 | 2 | 3 | 5) {
-                value
-            } else if s == Rs::PositionDegree {
-                3
-            } else {
-                1
-            }
-        }
+        Rs::PositionDegree => in_table(value, &DegreeType::TABLE, DegreeType::Cubic.raw()),
+        Rs::NormalDegree => in_table(value, &DegreeType::TABLE, DegreeType::Linear.raw()),
         Rs::ColorWriteEnable
         | Rs::ColorWriteEnable1
         | Rs::ColorWriteEnable2
         | Rs::ColorWriteEnable3 => value & 0xF,
         Rs::ClipPlaneEnable => value & ((1 << limits::MAX_CLIP_PLANES) - 1),
         Rs::DepthBias | Rs::SlopeScaleDepthBias => finite_or(value, 0.0),
-        Rs::VertexBlend => match value {
-            0..=3 | 255 | 256 => value,
-            _ => 0,
-        },
+        Rs::VertexBlend => in_table(
+            value,
+            &VertexBlendFlags::TABLE,
+            VertexBlendFlags::Disable.raw(),
+        ),
         Rs::DiffuseMaterialSource
         | Rs::SpecularMaterialSource
         | Rs::AmbientMaterialSource
-        | Rs::EmissiveMaterialSource => in_range(value, 0, 2, 0),
+        | Rs::EmissiveMaterialSource => in_table(
+            value,
+            &MaterialColorSource::TABLE,
+            MaterialColorSource::Material.raw(),
+        ),
         Rs::FogStart | Rs::TweenFactor => finite_or(value, 0.0),
         Rs::FogEnd | Rs::FogDensity => finite_or(value, 1.0),
         Rs::PointSize | Rs::PointSizeMin | Rs::PointScaleA => finite_or(value, 1.0),
@@ -448,46 +505,71 @@ pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
     }
 }
 
+/// `D3DWRAP_U` / `D3DWRAP_V`: bits of `D3DRS_WRAP0`.
+const WRAP_U: u32 = 1;
+const WRAP_V: u32 = 2;
+
 /// Side effects of a legacy stage-0 render state on texture stage 0 and
 /// WRAP0: `(stage-0 TSS number, value)` pairs and an optional WRAP0 bit.
 pub fn legacy_mapping(state: u32, value: u32, wrap0: u32) -> (Vec<(usize, u32)>, Option<u32>) {
+    use n::{TextureArg as Arg, TextureBlend as Tb, TextureFilter as F};
+    use n::{TextureFilterType as Filter, TextureOp as Op};
     let on = |b: u32, bit: u32| if value != 0 { b | bit } else { b & !bit };
-    match state {
-        1 => (vec![(0, value)], None),
-        3 => (vec![(13, value), (14, value)], None),
-        5 => (Vec::new(), Some(on(wrap0, 1))),
-        6 => (Vec::new(), Some(on(wrap0, 2))),
-        17 => (vec![(16, if value == 2 { 2 } else { 1 })], None),
-        18 => {
-            let (min, mip) = match value {
-                1 => (1, 0),
-                2 => (2, 0),
-                3 => (1, 1),
-                4 => (2, 1),
-                5 => (1, 2),
-                6 => (2, 2),
-                _ => (1, 0),
+    let tss = |pairs: &[(Tss, u32)]| -> Vec<(usize, u32)> {
+        pairs.iter().map(|&(t, v)| (t.raw() as usize, v)).collect()
+    };
+    let Some(s) = Rs::from_raw(state) else {
+        return (Vec::new(), None);
+    };
+    match s {
+        Rs::TextureHandle => (tss(&[(Tss::TextureMap, value)]), None),
+        Rs::TextureAddress => (tss(&[(Tss::AddressU, value), (Tss::AddressV, value)]), None),
+        Rs::WrapU => (Vec::new(), Some(on(wrap0, WRAP_U))),
+        Rs::WrapV => (Vec::new(), Some(on(wrap0, WRAP_V))),
+        Rs::TextureMag => {
+            let mag = if value == F::Linear.raw() {
+                Filter::Linear
+            } else {
+                Filter::Point
             };
-            (vec![(17, min), (18, mip)], None)
+            (tss(&[(Tss::MagFilter, mag.raw())]), None)
         }
-        21 => {
+        Rs::TextureMin => {
+            let (min, mip) = match F::from_raw(value) {
+                Some(F::Nearest) | None => (Filter::Point, Filter::None),
+                Some(F::Linear) => (Filter::Linear, Filter::None),
+                Some(F::MipNearest) => (Filter::Point, Filter::Point),
+                Some(F::MipLinear) => (Filter::Linear, Filter::Point),
+                Some(F::LinearMipNearest) => (Filter::Point, Filter::Linear),
+                Some(F::LinearMipLinear) => (Filter::Linear, Filter::Linear),
+            };
+            let pairs = [(Tss::MinFilter, min.raw()), (Tss::MipFilter, mip.raw())];
+            (tss(&pairs), None)
+        }
+        Rs::TextureMapBlend => {
             // (COLOROP, ALPHAOP) with ARG1 = TEXTURE, ARG2 = DIFFUSE.
-            let (c, a) = match value {
-                1 | 5 => (2, 2),
-                2 | 6 => (4, 2),
-                3 => (13, 3),
-                4 => (4, 4),
-                7 => (2, 2),
-                8 => (7, 3),
-                _ => (4, 2),
+            let (c, a) = match Tb::from_raw(value) {
+                Some(Tb::Decal | Tb::DecalMask | Tb::Copy) => (Op::SelectArg1, Op::SelectArg1),
+                Some(Tb::Modulate | Tb::ModulateMask) | None => (Op::Modulate, Op::SelectArg1),
+                Some(Tb::DecalAlpha) => (Op::BlendTextureAlpha, Op::SelectArg2),
+                Some(Tb::ModulateAlpha) => (Op::Modulate, Op::Modulate),
+                Some(Tb::Add) => (Op::Add, Op::SelectArg2),
             };
-            (vec![(1, c), (2, 2), (3, 0), (4, a), (5, 2), (6, 0)], None)
+            let pairs = [
+                (Tss::ColorOp, c.raw()),
+                (Tss::ColorArg1, Arg::Texture.raw()),
+                (Tss::ColorArg2, Arg::Diffuse.raw()),
+                (Tss::AlphaOp, a.raw()),
+                (Tss::AlphaArg1, Arg::Texture.raw()),
+                (Tss::AlphaArg2, Arg::Diffuse.raw()),
+            ];
+            (tss(&pairs), None)
         }
-        43 => (vec![(15, value)], None),
-        44 => (vec![(13, value)], None),
-        45 => (vec![(14, value)], None),
-        46 => (vec![(19, value)], None),
-        49 => (vec![(21, value)], None),
+        Rs::BorderColor => (tss(&[(Tss::BorderColor, value)]), None),
+        Rs::TextureAddressU => (tss(&[(Tss::AddressU, value)]), None),
+        Rs::TextureAddressV => (tss(&[(Tss::AddressV, value)]), None),
+        Rs::MipMapLodBias => (tss(&[(Tss::MipMapLodBias, value)]), None),
+        Rs::Anisotropy => (tss(&[(Tss::MaxAnisotropy, value)]), None),
         _ => (Vec::new(), None),
     }
 }
@@ -498,20 +580,39 @@ pub fn legacy_mapping(state: u32, value: u32, wrap0: u32) -> (Vec<(usize, u32)>,
 /// (D3DTFG_*, D3DTFN_*, D3DTFP_*) stored as their DX8 D3DTEXF_* equivalents
 /// (an undefined value keeps the stage's filter default).
 pub fn texture_stage_writes(tss: u32, value: u32, dx_version: u32) -> Vec<(u32, u32)> {
+    use n::{TextureFilterType as Filter, TextureMagFilter as Mag};
+    use n::{TextureMinFilter as Min, TextureMipFilter as Mip};
     let dx6 = dx_version < 0x800;
-    match tss {
-        12 => vec![(12, value), (13, value), (14, value)],
-        16 if dx6 => vec![(
-            16,
-            match value {
-                1 => 1,
-                2..=4 => 2,
-                5 => 3,
-                _ => 1,
-            },
-        )],
-        17 if dx6 => vec![(17, if (1..=3).contains(&value) { value } else { 1 })],
-        18 if dx6 => vec![(18, value.checked_sub(1).filter(|v| *v < 3).unwrap_or(0))],
+    match Tss::from_raw(tss) {
+        Some(Tss::Address) => vec![
+            (tss, value),
+            (Tss::AddressU.raw(), value),
+            (Tss::AddressV.raw(), value),
+        ],
+        Some(Tss::MagFilter) if dx6 => {
+            let f = match Mag::from_raw(value) {
+                Some(Mag::Point) | None => Filter::Point,
+                Some(Mag::Linear | Mag::FlatCubic | Mag::GaussianCubic) => Filter::Linear,
+                Some(Mag::Anisotropic) => Filter::Anisotropic,
+            };
+            vec![(tss, f.raw())]
+        }
+        Some(Tss::MinFilter) if dx6 => {
+            let f = match Min::from_raw(value) {
+                Some(Min::Point) | None => Filter::Point,
+                Some(Min::Linear) => Filter::Linear,
+                Some(Min::Anisotropic) => Filter::Anisotropic,
+            };
+            vec![(tss, f.raw())]
+        }
+        Some(Tss::MipFilter) if dx6 => {
+            let f = match Mip::from_raw(value) {
+                Some(Mip::None) | None => Filter::None,
+                Some(Mip::Point) => Filter::Point,
+                Some(Mip::Linear) => Filter::Linear,
+            };
+            vec![(tss, f.raw())]
+        }
         _ => vec![(tss, value)],
     }
 }
@@ -665,8 +766,8 @@ impl DeviceState {
         st.vertex_blend = pl::VertexBlendState {
             mode: pl::texgen::VertexBlend::from_d3d(self.rs(Rs::VertexBlend)).unwrap_or_default(),
             indexed: b(Rs::IndexedVertexBlendEnable),
-            worlds: [TS_WORLD + 1, TS_WORLD + 2, TS_WORLD + 3]
-                .map(|t| finite_matrix(self.transform(t))),
+            worlds: [Ts::World1, Ts::World2, Ts::World3]
+                .map(|t| finite_matrix(self.transform(t.raw()))),
             tween_factor: self.rs_f(Rs::TweenFactor),
         };
         st.point = pl::texgen::PointState {
@@ -689,7 +790,7 @@ impl DeviceState {
         std::array::from_fn(|s| {
             self.texture_stages
                 .get(s)
-                .and_then(|t| t.first())
+                .and_then(|t| t.get(Tss::TextureMap.raw() as usize))
                 .copied()
                 .unwrap_or(0)
         })
@@ -709,51 +810,56 @@ impl DeviceState {
             .take(pl::stages::MAX_STAGES)
             .zip(TS_TEXTURE0..)
         {
-            let v = |i: usize| t.get(i).copied().unwrap_or(0);
-            let f = |i: usize| f32::from_bits(finite_or(v(i), 0.0));
+            let v = |i: Tss| t.get(i.raw() as usize).copied().unwrap_or(0);
+            let f = |i: Tss| f32::from_bits(finite_or(v(i), 0.0));
             let d = StageState::default_for(s);
-            let op = |i: usize, d: TextureOp| TextureOp::from_d3d(v(i)).unwrap_or(d);
-            let arg = |i: usize, d: TextureArg| TextureArg::from_d3d(v(i)).unwrap_or(d);
+            let op = |i: Tss, d: TextureOp| TextureOp::from_d3d(v(i)).unwrap_or(d);
+            let arg = |i: Tss, d: TextureArg| TextureArg::from_d3d(v(i)).unwrap_or(d);
             if let Some(st) = tx.stages.get_mut(s) {
                 *st = StageState {
-                    color_op: op(1, d.color_op),
-                    color_arg1: arg(2, d.color_arg1),
-                    color_arg2: arg(3, d.color_arg2),
-                    alpha_op: op(4, d.alpha_op),
-                    alpha_arg1: arg(5, d.alpha_arg1),
-                    alpha_arg2: arg(6, d.alpha_arg2),
-                    bump_env_mat: [[f(7), f(8)], [f(9), f(10)]],
-                    bump_lscale: f(22),
-                    bump_loffset: f(23),
-                    color_arg0: arg(26, d.color_arg0),
-                    alpha_arg0: arg(27, d.alpha_arg0),
-                    result: ResultTarget::from_d3d(v(28)).unwrap_or(d.result),
-                    constant: pl::texture::format::argb_to_rgba(v(32)),
+                    color_op: op(Tss::ColorOp, d.color_op),
+                    color_arg1: arg(Tss::ColorArg1, d.color_arg1),
+                    color_arg2: arg(Tss::ColorArg2, d.color_arg2),
+                    alpha_op: op(Tss::AlphaOp, d.alpha_op),
+                    alpha_arg1: arg(Tss::AlphaArg1, d.alpha_arg1),
+                    alpha_arg2: arg(Tss::AlphaArg2, d.alpha_arg2),
+                    bump_env_mat: [
+                        [f(Tss::BumpEnvMat00), f(Tss::BumpEnvMat01)],
+                        [f(Tss::BumpEnvMat10), f(Tss::BumpEnvMat11)],
+                    ],
+                    bump_lscale: f(Tss::BumpEnvLScale),
+                    bump_loffset: f(Tss::BumpEnvLOffset),
+                    color_arg0: arg(Tss::ColorArg0, d.color_arg0),
+                    alpha_arg0: arg(Tss::AlphaArg0, d.alpha_arg0),
+                    result: ResultTarget::from_d3d(v(Tss::ResultArg)).unwrap_or(d.result),
+                    constant: pl::texture::format::argb_to_rgba(v(Tss::Constant)),
                     has_texture: false,
                 };
             }
             let ds = SamplerState::default();
-            let addr = |i: usize| TextureAddress::from_d3d(v(i)).unwrap_or(ds.address_u);
-            let filt = |i: usize, d: TextureFilter| TextureFilter::from_d3d(v(i)).unwrap_or(d);
+            let addr = |i: Tss| TextureAddress::from_d3d(v(i)).unwrap_or(ds.address_u);
+            let filt = |i: Tss, d: TextureFilter| TextureFilter::from_d3d(v(i)).unwrap_or(d);
             if let Some(sm) = tx.samplers.get_mut(s) {
                 *sm = SamplerState {
-                    address_u: addr(13),
-                    address_v: addr(14),
-                    address_w: addr(25),
-                    border_color: v(15),
-                    mag_filter: filt(16, ds.mag_filter),
-                    min_filter: filt(17, ds.min_filter),
-                    mip_filter: filt(18, ds.mip_filter),
-                    mip_lod_bias: f(19),
-                    max_mip_level: v(20),
-                    max_anisotropy: v(21).clamp(1, pl::texture::limits::MAX_ANISOTROPY),
+                    address_u: addr(Tss::AddressU),
+                    address_v: addr(Tss::AddressV),
+                    address_w: addr(Tss::AddressW),
+                    border_color: v(Tss::BorderColor),
+                    mag_filter: filt(Tss::MagFilter, ds.mag_filter),
+                    min_filter: filt(Tss::MinFilter, ds.min_filter),
+                    mip_filter: filt(Tss::MipFilter, ds.mip_filter),
+                    mip_lod_bias: f(Tss::MipMapLodBias),
+                    max_mip_level: v(Tss::MaxMipLevel),
+                    max_anisotropy: v(Tss::MaxAnisotropy)
+                        .clamp(1, pl::texture::limits::MAX_ANISOTROPY),
                 };
             }
             if let Some(c) = tx.tex_coord_index.get_mut(s) {
-                *c = pl::texgen::TexCoordIndex::from_d3d(v(11)).unwrap_or(*c);
+                *c = pl::texgen::TexCoordIndex::from_d3d(v(Tss::TexCoordIndex)).unwrap_or(*c);
             }
             if let Some(c) = tx.transform_flags.get_mut(s) {
-                *c = pl::texgen::TextureTransform::from_d3d(v(24)).unwrap_or_default();
+                *c = pl::texgen::TextureTransform::from_d3d(v(Tss::TextureTransformFlags))
+                    .unwrap_or_default();
             }
             if let Some(m) = tx.matrices.get_mut(s) {
                 *m = finite_matrix(self.transform(ts_texture));
@@ -843,40 +949,99 @@ impl DeviceState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use n::{CmpFunc, FillMode, VertexBlendFlags};
 
     #[test]
     fn sanitize_replaces_undefined_values() {
-        assert_eq!(sanitize_render_state(7, 9), 1);
-        assert_eq!(sanitize_render_state(7, 2), 2);
-        assert_eq!(sanitize_render_state(23, 0), 4);
-        assert_eq!(sanitize_render_state(47, 40), 16);
-        assert_eq!(sanitize_render_state(137, 1), 1); // LIGHTING is honoured
-        assert_eq!(sanitize_render_state(151, 255), 255); // TWEENING
-        assert_eq!(sanitize_render_state(151, 4), 0); // undefined → DISABLE
-        assert_eq!(sanitize_render_state(156, 1), 1); // POINTSPRITEENABLE
-        assert_eq!(sanitize_render_state(161, 1), 0); // MULTISAMPLEANTIALIAS
-        assert_eq!(sanitize_render_state(63, 1234), 1234);
-        assert_eq!(sanitize_render_state(152, 0xFF), 0x3F);
+        let sanitize = |s: Rs, v: u32| sanitize_render_state(s.raw(), v);
+        assert_eq!(sanitize(Rs::ZEnable, 9), 1);
+        assert_eq!(sanitize(Rs::ZEnable, 2), 2);
+        assert_eq!(sanitize(Rs::ZFunc, 0), CmpFunc::LessEqual.raw());
+        assert_eq!(sanitize(Rs::ZBias, 40), 16);
+        assert_eq!(sanitize(Rs::Lighting, 1), 1); // honoured
+        assert_eq!(
+            sanitize(Rs::VertexBlend, VertexBlendFlags::Tweening.raw()),
+            VertexBlendFlags::Tweening.raw()
+        );
+        // Undefined → DISABLE.
+        assert_eq!(
+            sanitize(Rs::VertexBlend, 4),
+            VertexBlendFlags::Disable.raw()
+        );
+        assert_eq!(sanitize(Rs::PointSpriteEnable, 1), 1);
+        assert_eq!(sanitize(Rs::MultisampleAntialias, 1), 0); // not implemented
+        assert_eq!(sanitize_render_state(63, 1234), 1234); // unassigned number
+        assert_eq!(sanitize(Rs::ClipPlaneEnable, 0xFF), 0x3F);
+        assert_eq!(sanitize(Rs::FillMode, 0), FillMode::Solid.raw());
+    }
+
+    #[test]
+    fn the_numbers_are_the_ddk_numbers() {
+        assert_eq!(
+            [
+                Rs::ZEnable,
+                Rs::ZFunc,
+                Rs::ZBias,
+                Rs::Lighting,
+                Rs::VertexBlend
+            ]
+            .map(Rs::raw),
+            [7, 23, 47, 137, 151]
+        );
+        assert_eq!(
+            [
+                Rs::PointSpriteEnable,
+                Rs::MultisampleAntialias,
+                Rs::ClipPlaneEnable
+            ]
+            .map(Rs::raw),
+            [156, 161, 152]
+        );
+        assert_eq!(TS_WORLD, 256);
+        assert_eq!(TS_TEXTURE0, 16);
     }
 
     #[test]
     fn legacy_states_map_onto_stage_zero() {
         let mut s = DeviceState::default();
-        s.set_render_state(44, 3).unwrap();
-        assert_eq!(s.texture_stages[0][13], 3);
-        s.set_render_state(5, 1).unwrap();
-        assert_eq!(s.rs(Rs::Wrap0), 1);
-        s.set_render_state(6, 7).unwrap();
-        assert_eq!(s.rs(Rs::Wrap0), 3);
-        s.set_render_state(5, 0).unwrap();
-        assert_eq!(s.rs(Rs::Wrap0), 2);
+        s.set_render_state(Rs::TextureAddressU.raw(), 3).unwrap();
+        assert_eq!(s.texture_stages[0][Tss::AddressU.raw() as usize], 3);
+        s.set_render_state(Rs::WrapU.raw(), 1).unwrap();
+        assert_eq!(s.rs(Rs::Wrap0), WRAP_U);
+        s.set_render_state(Rs::WrapV.raw(), 7).unwrap();
+        assert_eq!(s.rs(Rs::Wrap0), WRAP_U | WRAP_V);
+        s.set_render_state(Rs::WrapU.raw(), 0).unwrap();
+        assert_eq!(s.rs(Rs::Wrap0), WRAP_V);
         assert!(s.set_render_state(256, 0).is_err());
+    }
+
+    /// The device's D3D defaults and the pipeline's own defaults describe
+    /// the same initial state (until one state table generates both).
+    #[test]
+    fn device_defaults_are_the_pipeline_defaults() {
+        assert_eq!(
+            DeviceState::default().pipeline_state(),
+            pl::PipelineState::default()
+        );
+    }
+
+    /// A default is a value the device honours as given.
+    #[test]
+    fn render_state_defaults_are_honoured_as_given() {
+        let d = DeviceState::default();
+        for (s, &v) in d.render_states.iter().enumerate() {
+            let s = s as u32;
+            assert_eq!(sanitize_render_state(s, v), v, "render state {s}");
+        }
     }
 
     #[test]
     fn dx7_world_numbers() {
-        assert_eq!(transform_key(1).unwrap(), 256);
-        assert_eq!(transform_key(6).unwrap(), 259);
+        assert_eq!(transform_key(Ts::WorldDx7.raw()).unwrap(), TS_WORLD);
+        assert_eq!(
+            transform_key(Ts::World3Dx7.raw()).unwrap(),
+            Ts::World3.raw()
+        );
         assert!(transform_key(7).is_err());
         assert!(transform_key(512).is_err());
     }

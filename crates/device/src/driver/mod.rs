@@ -21,7 +21,6 @@ use softhal_pipeline::{self as pl, Format, Renderer};
 use softhal_wire::names::codes;
 use softhal_wire::{Command, DecodeOptions, Decoder};
 use std::sync::Arc;
-#[path = "render_cb.rs"]
 mod render_cb; // a child: it needs `Driver`'s private fields
 
 /// A host's `D3dParseUnknownCommand`: given the bytes from the unknown
