@@ -55,6 +55,14 @@ pub extern "C" fn softhal_version() -> u32 {
 /// timeout starts at `SOFTHAL_DEFAULT_GPU_TIMEOUT_MS`
 /// ([`softhal_driver_set_timeout`]). Thread-safe.
 ///
+/// With the environment variable `SOFTHAL_CAPTURE=path` set, the driver
+/// records a capture from its creation to [`softhal_driver_destroy`], as
+/// [`softhal_capture_start`] would: the first driver of the process to
+/// `path`, the next ones to `path` with `.1`, `.2`, … before its
+/// extension ([`capture_path`]). A file that cannot be created leaves the
+/// driver working, uncaptured, and [`softhal_get_last_error`] says why
+/// until its first `D3dDrawPrimitives2` (`docs/environment.md`).
+///
 /// # Safety
 /// `out` must be NULL or point to a writable `softhal_driver *`.
 #[no_mangle]
@@ -69,11 +77,96 @@ pub unsafe extern "C" fn softhal_driver_create(
     unsafe { out.write(std::ptr::null_mut()) };
     run(|| {
         let driver = Driver::new(threads as usize).map_err(|e| hr(e.ddrval()))?;
-        let key = objects::add_driver(Arc::new(DriverObj::new(driver)));
+        let obj = Arc::new(DriverObj::new(driver));
+        let key = objects::add_driver(Arc::clone(&obj));
+        capture_from_environment(&obj);
         // SAFETY: as above.
         unsafe { out.write(key as *mut softhal_driver) };
         Ok(())
     })
+}
+
+/// The environment variable that makes every driver record a capture
+/// with no code change (as apitrace's `TRACE_FILE`): `docs/environment.md`.
+pub const CAPTURE_ENV: &str = "SOFTHAL_CAPTURE";
+
+/// The path `SOFTHAL_CAPTURE` names, if it is set and not empty: the one
+/// place the variable is read.
+fn capture_env() -> Option<std::ffi::OsString> {
+    std::env::var_os(CAPTURE_ENV).filter(|p| !p.is_empty())
+}
+
+/// Drivers created in this process while `SOFTHAL_CAPTURE` was set.
+static ENV_CAPTURES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The capture file of the `n`-th driver (from 0) created under
+/// `SOFTHAL_CAPTURE=base`: `base` itself for the first, then `.N` before
+/// the extension of the file name (`trace.shcap` → `trace.1.shcap`,
+/// `trace.2.shcap`; `trace` → `trace.1`).
+pub fn capture_path(base: &std::path::Path, n: usize) -> std::path::PathBuf {
+    if n == 0 {
+        return base.to_path_buf();
+    }
+    let name = match (base.file_stem(), base.extension()) {
+        (Some(stem), Some(ext)) => {
+            let mut s = stem.to_os_string();
+            s.push(format!(".{n}."));
+            s.push(ext);
+            s
+        }
+        _ => {
+            let mut s = base.file_name().unwrap_or_default().to_os_string();
+            s.push(format!(".{n}"));
+            s
+        }
+    };
+    base.with_file_name(name)
+}
+
+/// Starts the capture `SOFTHAL_CAPTURE` asks for on a new driver. A path
+/// that cannot be written leaves the driver working, uncaptured, and says
+/// why through `softhal_get_last_error` (until its first
+/// `D3dDrawPrimitives2`).
+fn capture_from_environment(d: &Arc<DriverObj>) {
+    let Some(base) = capture_env() else {
+        return;
+    };
+    let n = ENV_CAPTURES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = capture_path(std::path::Path::new(&base), n);
+    if let Err((_, why)) = start_capture(d, &path) {
+        d.lock().boundary_error = Some(format!(
+            "{CAPTURE_ENV}: no capture: cannot create {}: {why}",
+            path.display()
+        ));
+    }
+}
+
+/// Starts recording `d`'s calls into a new file at `path` (see
+/// [`softhal_capture_start`]); the error's text says why.
+fn start_capture(d: &Arc<DriverObj>, path: &std::path::Path) -> Result<(), (HRESULT, String)> {
+    let mut guard = d.lock();
+    let st = &mut *guard;
+    if st.capture.is_some()
+        || !st.render_contexts.is_empty()
+        || st.driver.default_render_context_used()
+        || objects::has_contexts(d)
+    {
+        return Err((
+            hr(codes::D3DERR_INVALIDCALL),
+            "already capturing, or contexts exist".into(),
+        ));
+    }
+    let file = std::fs::File::create(path).map_err(|e| (hr(codes::E_FAIL), e.to_string()))?;
+    st.driver.complete_work();
+    let mut obs = Observer::new(std::io::BufWriter::new(file));
+    for s in objects::surfaces_of(d) {
+        obs.on_existing_surface(&st.driver, s.handle);
+    }
+    for (h, texture, face, level) in st.driver.attached_surfaces() {
+        obs.on_attached_surface(texture, face, level, &Ok(h));
+    }
+    st.capture = Some(obs);
+    Ok(())
 }
 
 /// Destroys a driver and with it every surface and context it owns (their
@@ -846,26 +939,7 @@ pub unsafe extern "C" fn softhal_capture_start(
         }
         // SAFETY: non-null; the host passes a NUL-terminated string.
         let path = unsafe { c_path(path) }.ok_or(INVALIDARG)?;
-        let mut guard = d.lock();
-        let st = &mut *guard;
-        if st.capture.is_some()
-            || !st.render_contexts.is_empty()
-            || st.driver.default_render_context_used()
-            || objects::has_contexts(&d)
-        {
-            return Err(hr(codes::D3DERR_INVALIDCALL));
-        }
-        let file = std::fs::File::create(&path).map_err(|_| hr(codes::E_FAIL))?;
-        st.driver.complete_work();
-        let mut obs = Observer::new(std::io::BufWriter::new(file));
-        for s in objects::surfaces_of(&d) {
-            obs.on_existing_surface(&st.driver, s.handle);
-        }
-        for (h, texture, face, level) in st.driver.attached_surfaces() {
-            obs.on_attached_surface(texture, face, level, &Ok(h));
-        }
-        st.capture = Some(obs);
-        Ok(())
+        start_capture(&d, &path).map_err(|(code, _)| code)
     })
 }
 

@@ -80,7 +80,9 @@ enum Verb {
     )]
     Asm(dp2::AsmArgs),
     /// Render the built-in scene through the full DP2 path to a PNG.
-    #[command(after_help = "Example:\n  softhal demo -o demo.png --width 800 --height 600")]
+    #[command(
+        after_help = "Example:\n  softhal demo -o demo.png --width 800 --height 600\n  softhal demo -o demo.png --capture demo.shcap"
+    )]
     Demo(demo::DemoArgs),
     /// Replay a capture: write every presented frame and each context's
     /// final render target as PNG, print FNV-1a 64 checksums.
