@@ -1257,6 +1257,530 @@ typedef struct _D3DHAL_DP2RESPONSEQUERY {
 #define E_OUTOFMEMORY ((HRESULT)0x8007000E)
 #define S_OK ((HRESULT)0x00000000)
 
+/* ---- Direct3D state values (each kept if the host defines it) --------- */
+#ifndef D3DBLENDOP_ADD
+#define D3DBLENDOP_ADD 0x1
+#endif
+#ifndef D3DBLENDOP_MAX
+#define D3DBLENDOP_MAX 0x5
+#endif
+#ifndef D3DBLENDOP_MIN
+#define D3DBLENDOP_MIN 0x4
+#endif
+#ifndef D3DBLENDOP_REVSUBTRACT
+#define D3DBLENDOP_REVSUBTRACT 0x3
+#endif
+#ifndef D3DBLENDOP_SUBTRACT
+#define D3DBLENDOP_SUBTRACT 0x2
+#endif
+#ifndef D3DBLEND_BLENDFACTOR
+#define D3DBLEND_BLENDFACTOR 0xE
+#endif
+#ifndef D3DBLEND_BOTHINVSRCALPHA
+#define D3DBLEND_BOTHINVSRCALPHA 0xD
+#endif
+#ifndef D3DBLEND_BOTHSRCALPHA
+#define D3DBLEND_BOTHSRCALPHA 0xC
+#endif
+#ifndef D3DBLEND_DESTALPHA
+#define D3DBLEND_DESTALPHA 0x7
+#endif
+#ifndef D3DBLEND_DESTCOLOR
+#define D3DBLEND_DESTCOLOR 0x9
+#endif
+#ifndef D3DBLEND_INVBLENDFACTOR
+#define D3DBLEND_INVBLENDFACTOR 0xF
+#endif
+#ifndef D3DBLEND_INVDESTALPHA
+#define D3DBLEND_INVDESTALPHA 0x8
+#endif
+#ifndef D3DBLEND_INVDESTCOLOR
+#define D3DBLEND_INVDESTCOLOR 0xA
+#endif
+#ifndef D3DBLEND_INVSRCALPHA
+#define D3DBLEND_INVSRCALPHA 0x6
+#endif
+#ifndef D3DBLEND_INVSRCCOLOR
+#define D3DBLEND_INVSRCCOLOR 0x4
+#endif
+#ifndef D3DBLEND_INVSRCCOLOR2
+#define D3DBLEND_INVSRCCOLOR2 0x11
+#endif
+#ifndef D3DBLEND_ONE
+#define D3DBLEND_ONE 0x2
+#endif
+#ifndef D3DBLEND_SRCALPHA
+#define D3DBLEND_SRCALPHA 0x5
+#endif
+#ifndef D3DBLEND_SRCALPHASAT
+#define D3DBLEND_SRCALPHASAT 0xB
+#endif
+#ifndef D3DBLEND_SRCCOLOR
+#define D3DBLEND_SRCCOLOR 0x3
+#endif
+#ifndef D3DBLEND_SRCCOLOR2
+#define D3DBLEND_SRCCOLOR2 0x10
+#endif
+#ifndef D3DBLEND_ZERO
+#define D3DBLEND_ZERO 0x1
+#endif
+#ifndef D3DCMP_ALWAYS
+#define D3DCMP_ALWAYS 0x8
+#endif
+#ifndef D3DCMP_EQUAL
+#define D3DCMP_EQUAL 0x3
+#endif
+#ifndef D3DCMP_GREATER
+#define D3DCMP_GREATER 0x5
+#endif
+#ifndef D3DCMP_GREATEREQUAL
+#define D3DCMP_GREATEREQUAL 0x7
+#endif
+#ifndef D3DCMP_LESS
+#define D3DCMP_LESS 0x2
+#endif
+#ifndef D3DCMP_LESSEQUAL
+#define D3DCMP_LESSEQUAL 0x4
+#endif
+#ifndef D3DCMP_NEVER
+#define D3DCMP_NEVER 0x1
+#endif
+#ifndef D3DCMP_NOTEQUAL
+#define D3DCMP_NOTEQUAL 0x6
+#endif
+#ifndef D3DCOLORWRITEENABLE_ALPHA
+#define D3DCOLORWRITEENABLE_ALPHA 0x8
+#endif
+#ifndef D3DCOLORWRITEENABLE_BLUE
+#define D3DCOLORWRITEENABLE_BLUE 0x4
+#endif
+#ifndef D3DCOLORWRITEENABLE_GREEN
+#define D3DCOLORWRITEENABLE_GREEN 0x2
+#endif
+#ifndef D3DCOLORWRITEENABLE_RED
+#define D3DCOLORWRITEENABLE_RED 0x1
+#endif
+#ifndef D3DCULL_CCW
+#define D3DCULL_CCW 0x3
+#endif
+#ifndef D3DCULL_CW
+#define D3DCULL_CW 0x2
+#endif
+#ifndef D3DCULL_NONE
+#define D3DCULL_NONE 0x1
+#endif
+#ifndef D3DFILL_POINT
+#define D3DFILL_POINT 0x1
+#endif
+#ifndef D3DFILL_SOLID
+#define D3DFILL_SOLID 0x3
+#endif
+#ifndef D3DFILL_WIREFRAME
+#define D3DFILL_WIREFRAME 0x2
+#endif
+#ifndef D3DFOG_EXP
+#define D3DFOG_EXP 0x1
+#endif
+#ifndef D3DFOG_EXP2
+#define D3DFOG_EXP2 0x2
+#endif
+#ifndef D3DFOG_LINEAR
+#define D3DFOG_LINEAR 0x3
+#endif
+#ifndef D3DFOG_NONE
+#define D3DFOG_NONE 0x0
+#endif
+#ifndef D3DFVF_TEX0
+#define D3DFVF_TEX0 0x0
+#endif
+#ifndef D3DFVF_TEX1
+#define D3DFVF_TEX1 0x100
+#endif
+#ifndef D3DFVF_TEX2
+#define D3DFVF_TEX2 0x200
+#endif
+#ifndef D3DFVF_TEX3
+#define D3DFVF_TEX3 0x300
+#endif
+#ifndef D3DFVF_TEX4
+#define D3DFVF_TEX4 0x400
+#endif
+#ifndef D3DFVF_TEX5
+#define D3DFVF_TEX5 0x500
+#endif
+#ifndef D3DFVF_TEX6
+#define D3DFVF_TEX6 0x600
+#endif
+#ifndef D3DFVF_TEX7
+#define D3DFVF_TEX7 0x700
+#endif
+#ifndef D3DFVF_TEX8
+#define D3DFVF_TEX8 0x800
+#endif
+#ifndef D3DLIGHT_DIRECTIONAL
+#define D3DLIGHT_DIRECTIONAL 0x3
+#endif
+#ifndef D3DLIGHT_GLSPOT
+#define D3DLIGHT_GLSPOT 0x5
+#endif
+#ifndef D3DLIGHT_PARALLELPOINT
+#define D3DLIGHT_PARALLELPOINT 0x4
+#endif
+#ifndef D3DLIGHT_POINT
+#define D3DLIGHT_POINT 0x1
+#endif
+#ifndef D3DLIGHT_SPOT
+#define D3DLIGHT_SPOT 0x2
+#endif
+#ifndef D3DMCS_COLOR1
+#define D3DMCS_COLOR1 0x1
+#endif
+#ifndef D3DMCS_COLOR2
+#define D3DMCS_COLOR2 0x2
+#endif
+#ifndef D3DMCS_MATERIAL
+#define D3DMCS_MATERIAL 0x0
+#endif
+#ifndef D3DSHADE_FLAT
+#define D3DSHADE_FLAT 0x1
+#endif
+#ifndef D3DSHADE_GOURAUD
+#define D3DSHADE_GOURAUD 0x2
+#endif
+#ifndef D3DSHADE_PHONG
+#define D3DSHADE_PHONG 0x3
+#endif
+#ifndef D3DSTENCILOP_DECR
+#define D3DSTENCILOP_DECR 0x8
+#endif
+#ifndef D3DSTENCILOP_DECRSAT
+#define D3DSTENCILOP_DECRSAT 0x5
+#endif
+#ifndef D3DSTENCILOP_INCR
+#define D3DSTENCILOP_INCR 0x7
+#endif
+#ifndef D3DSTENCILOP_INCRSAT
+#define D3DSTENCILOP_INCRSAT 0x4
+#endif
+#ifndef D3DSTENCILOP_INVERT
+#define D3DSTENCILOP_INVERT 0x6
+#endif
+#ifndef D3DSTENCILOP_KEEP
+#define D3DSTENCILOP_KEEP 0x1
+#endif
+#ifndef D3DSTENCILOP_REPLACE
+#define D3DSTENCILOP_REPLACE 0x3
+#endif
+#ifndef D3DSTENCILOP_ZERO
+#define D3DSTENCILOP_ZERO 0x2
+#endif
+#ifndef D3DTADDRESS_BORDER
+#define D3DTADDRESS_BORDER 0x4
+#endif
+#ifndef D3DTADDRESS_CLAMP
+#define D3DTADDRESS_CLAMP 0x3
+#endif
+#ifndef D3DTADDRESS_MIRROR
+#define D3DTADDRESS_MIRROR 0x2
+#endif
+#ifndef D3DTADDRESS_MIRRORONCE
+#define D3DTADDRESS_MIRRORONCE 0x5
+#endif
+#ifndef D3DTADDRESS_WRAP
+#define D3DTADDRESS_WRAP 0x1
+#endif
+#ifndef D3DTA_ALPHAREPLICATE
+#define D3DTA_ALPHAREPLICATE 0x20
+#endif
+#ifndef D3DTA_COMPLEMENT
+#define D3DTA_COMPLEMENT 0x10
+#endif
+#ifndef D3DTA_CONSTANT
+#define D3DTA_CONSTANT 0x6
+#endif
+#ifndef D3DTA_CURRENT
+#define D3DTA_CURRENT 0x1
+#endif
+#ifndef D3DTA_DIFFUSE
+#define D3DTA_DIFFUSE 0x0
+#endif
+#ifndef D3DTA_SPECULAR
+#define D3DTA_SPECULAR 0x4
+#endif
+#ifndef D3DTA_TEMP
+#define D3DTA_TEMP 0x5
+#endif
+#ifndef D3DTA_TEXTURE
+#define D3DTA_TEXTURE 0x2
+#endif
+#ifndef D3DTA_TFACTOR
+#define D3DTA_TFACTOR 0x3
+#endif
+#ifndef D3DTBLEND_ADD
+#define D3DTBLEND_ADD 0x8
+#endif
+#ifndef D3DTBLEND_COPY
+#define D3DTBLEND_COPY 0x7
+#endif
+#ifndef D3DTBLEND_DECAL
+#define D3DTBLEND_DECAL 0x1
+#endif
+#ifndef D3DTBLEND_DECALALPHA
+#define D3DTBLEND_DECALALPHA 0x3
+#endif
+#ifndef D3DTBLEND_DECALMASK
+#define D3DTBLEND_DECALMASK 0x5
+#endif
+#ifndef D3DTBLEND_MODULATE
+#define D3DTBLEND_MODULATE 0x2
+#endif
+#ifndef D3DTBLEND_MODULATEALPHA
+#define D3DTBLEND_MODULATEALPHA 0x4
+#endif
+#ifndef D3DTBLEND_MODULATEMASK
+#define D3DTBLEND_MODULATEMASK 0x6
+#endif
+#ifndef D3DTEXF_ANISOTROPIC
+#define D3DTEXF_ANISOTROPIC 0x3
+#endif
+#ifndef D3DTEXF_CONVOLUTIONMONO
+#define D3DTEXF_CONVOLUTIONMONO 0x8
+#endif
+#ifndef D3DTEXF_FLATCUBIC
+#define D3DTEXF_FLATCUBIC 0x4
+#endif
+#ifndef D3DTEXF_GAUSSIANCUBIC
+#define D3DTEXF_GAUSSIANCUBIC 0x5
+#endif
+#ifndef D3DTEXF_GAUSSIANQUAD
+#define D3DTEXF_GAUSSIANQUAD 0x7
+#endif
+#ifndef D3DTEXF_LINEAR
+#define D3DTEXF_LINEAR 0x2
+#endif
+#ifndef D3DTEXF_NONE
+#define D3DTEXF_NONE 0x0
+#endif
+#ifndef D3DTEXF_POINT
+#define D3DTEXF_POINT 0x1
+#endif
+#ifndef D3DTEXF_PYRAMIDALQUAD
+#define D3DTEXF_PYRAMIDALQUAD 0x6
+#endif
+#ifndef D3DTOP_ADD
+#define D3DTOP_ADD 0x7
+#endif
+#ifndef D3DTOP_ADDSIGNED
+#define D3DTOP_ADDSIGNED 0x8
+#endif
+#ifndef D3DTOP_ADDSIGNED2X
+#define D3DTOP_ADDSIGNED2X 0x9
+#endif
+#ifndef D3DTOP_ADDSMOOTH
+#define D3DTOP_ADDSMOOTH 0xB
+#endif
+#ifndef D3DTOP_BLENDCURRENTALPHA
+#define D3DTOP_BLENDCURRENTALPHA 0x10
+#endif
+#ifndef D3DTOP_BLENDDIFFUSEALPHA
+#define D3DTOP_BLENDDIFFUSEALPHA 0xC
+#endif
+#ifndef D3DTOP_BLENDFACTORALPHA
+#define D3DTOP_BLENDFACTORALPHA 0xE
+#endif
+#ifndef D3DTOP_BLENDTEXTUREALPHA
+#define D3DTOP_BLENDTEXTUREALPHA 0xD
+#endif
+#ifndef D3DTOP_BLENDTEXTUREALPHAPM
+#define D3DTOP_BLENDTEXTUREALPHAPM 0xF
+#endif
+#ifndef D3DTOP_BUMPENVMAP
+#define D3DTOP_BUMPENVMAP 0x16
+#endif
+#ifndef D3DTOP_BUMPENVMAPLUMINANCE
+#define D3DTOP_BUMPENVMAPLUMINANCE 0x17
+#endif
+#ifndef D3DTOP_DISABLE
+#define D3DTOP_DISABLE 0x1
+#endif
+#ifndef D3DTOP_DOTPRODUCT3
+#define D3DTOP_DOTPRODUCT3 0x18
+#endif
+#ifndef D3DTOP_LERP
+#define D3DTOP_LERP 0x1A
+#endif
+#ifndef D3DTOP_MODULATE
+#define D3DTOP_MODULATE 0x4
+#endif
+#ifndef D3DTOP_MODULATE2X
+#define D3DTOP_MODULATE2X 0x5
+#endif
+#ifndef D3DTOP_MODULATE4X
+#define D3DTOP_MODULATE4X 0x6
+#endif
+#ifndef D3DTOP_MODULATEALPHA_ADDCOLOR
+#define D3DTOP_MODULATEALPHA_ADDCOLOR 0x12
+#endif
+#ifndef D3DTOP_MODULATECOLOR_ADDALPHA
+#define D3DTOP_MODULATECOLOR_ADDALPHA 0x13
+#endif
+#ifndef D3DTOP_MODULATEINVALPHA_ADDCOLOR
+#define D3DTOP_MODULATEINVALPHA_ADDCOLOR 0x14
+#endif
+#ifndef D3DTOP_MODULATEINVCOLOR_ADDALPHA
+#define D3DTOP_MODULATEINVCOLOR_ADDALPHA 0x15
+#endif
+#ifndef D3DTOP_MULTIPLYADD
+#define D3DTOP_MULTIPLYADD 0x19
+#endif
+#ifndef D3DTOP_PREMODULATE
+#define D3DTOP_PREMODULATE 0x11
+#endif
+#ifndef D3DTOP_SELECTARG1
+#define D3DTOP_SELECTARG1 0x2
+#endif
+#ifndef D3DTOP_SELECTARG2
+#define D3DTOP_SELECTARG2 0x3
+#endif
+#ifndef D3DTOP_SUBTRACT
+#define D3DTOP_SUBTRACT 0xA
+#endif
+#ifndef D3DTRANSFORMSTATE_WORLD1_DX7
+#define D3DTRANSFORMSTATE_WORLD1_DX7 0x4
+#endif
+#ifndef D3DTRANSFORMSTATE_WORLD2_DX7
+#define D3DTRANSFORMSTATE_WORLD2_DX7 0x5
+#endif
+#ifndef D3DTRANSFORMSTATE_WORLD3_DX7
+#define D3DTRANSFORMSTATE_WORLD3_DX7 0x6
+#endif
+#ifndef D3DTRANSFORMSTATE_WORLD_DX7
+#define D3DTRANSFORMSTATE_WORLD_DX7 0x1
+#endif
+#ifndef D3DTSS_TCI_CAMERASPACENORMAL
+#define D3DTSS_TCI_CAMERASPACENORMAL 0x10000
+#endif
+#ifndef D3DTSS_TCI_CAMERASPACEPOSITION
+#define D3DTSS_TCI_CAMERASPACEPOSITION 0x20000
+#endif
+#ifndef D3DTSS_TCI_CAMERASPACEREFLECTIONVECTOR
+#define D3DTSS_TCI_CAMERASPACEREFLECTIONVECTOR 0x30000
+#endif
+#ifndef D3DTSS_TCI_PASSTHRU
+#define D3DTSS_TCI_PASSTHRU 0x0
+#endif
+#ifndef D3DTSS_TCI_SPHEREMAP
+#define D3DTSS_TCI_SPHEREMAP 0x40000
+#endif
+#ifndef D3DTS_PROJECTION
+#define D3DTS_PROJECTION 0x3
+#endif
+#ifndef D3DTS_TEXTURE0
+#define D3DTS_TEXTURE0 0x10
+#endif
+#ifndef D3DTS_TEXTURE1
+#define D3DTS_TEXTURE1 0x11
+#endif
+#ifndef D3DTS_TEXTURE2
+#define D3DTS_TEXTURE2 0x12
+#endif
+#ifndef D3DTS_TEXTURE3
+#define D3DTS_TEXTURE3 0x13
+#endif
+#ifndef D3DTS_TEXTURE4
+#define D3DTS_TEXTURE4 0x14
+#endif
+#ifndef D3DTS_TEXTURE5
+#define D3DTS_TEXTURE5 0x15
+#endif
+#ifndef D3DTS_TEXTURE6
+#define D3DTS_TEXTURE6 0x16
+#endif
+#ifndef D3DTS_TEXTURE7
+#define D3DTS_TEXTURE7 0x17
+#endif
+#ifndef D3DTS_VIEW
+#define D3DTS_VIEW 0x2
+#endif
+#ifndef D3DTS_WORLD
+#define D3DTS_WORLD 0x100
+#endif
+#ifndef D3DTS_WORLD1
+#define D3DTS_WORLD1 0x101
+#endif
+#ifndef D3DTS_WORLD2
+#define D3DTS_WORLD2 0x102
+#endif
+#ifndef D3DTS_WORLD3
+#define D3DTS_WORLD3 0x103
+#endif
+#ifndef D3DTTFF_COUNT1
+#define D3DTTFF_COUNT1 0x1
+#endif
+#ifndef D3DTTFF_COUNT2
+#define D3DTTFF_COUNT2 0x2
+#endif
+#ifndef D3DTTFF_COUNT3
+#define D3DTTFF_COUNT3 0x3
+#endif
+#ifndef D3DTTFF_COUNT4
+#define D3DTTFF_COUNT4 0x4
+#endif
+#ifndef D3DTTFF_DISABLE
+#define D3DTTFF_DISABLE 0x0
+#endif
+#ifndef D3DTTFF_PROJECTED
+#define D3DTTFF_PROJECTED 0x100
+#endif
+#ifndef D3DVBF_0WEIGHTS
+#define D3DVBF_0WEIGHTS 0x100
+#endif
+#ifndef D3DVBF_1WEIGHTS
+#define D3DVBF_1WEIGHTS 0x1
+#endif
+#ifndef D3DVBF_2WEIGHTS
+#define D3DVBF_2WEIGHTS 0x2
+#endif
+#ifndef D3DVBF_3WEIGHTS
+#define D3DVBF_3WEIGHTS 0x3
+#endif
+#ifndef D3DVBF_DISABLE
+#define D3DVBF_DISABLE 0x0
+#endif
+#ifndef D3DVBF_TWEENING
+#define D3DVBF_TWEENING 0xFF
+#endif
+#ifndef D3DWRAPCOORD_0
+#define D3DWRAPCOORD_0 0x1
+#endif
+#ifndef D3DWRAPCOORD_1
+#define D3DWRAPCOORD_1 0x2
+#endif
+#ifndef D3DWRAPCOORD_2
+#define D3DWRAPCOORD_2 0x4
+#endif
+#ifndef D3DWRAPCOORD_3
+#define D3DWRAPCOORD_3 0x8
+#endif
+#ifndef D3DWRAP_U
+#define D3DWRAP_U 0x1
+#endif
+#ifndef D3DWRAP_V
+#define D3DWRAP_V 0x2
+#endif
+#ifndef D3DWRAP_W
+#define D3DWRAP_W 0x4
+#endif
+#ifndef D3DZB_FALSE
+#define D3DZB_FALSE 0x0
+#endif
+#ifndef D3DZB_TRUE
+#define D3DZB_TRUE 0x1
+#endif
+#ifndef D3DZB_USEW
+#define D3DZB_USEW 0x2
+#endif
+
 /* ---- DDI call structures ---------------------------------------------- */
 typedef struct _D3DDDICB_RENDERFLAGS {
     union { struct { UINT ResizeCommandBuffer : 1; UINT ResizeAllocationList : 1; UINT ResizePatchLocationList : 1; UINT NullRendering : 1; UINT Reserved : 28; }; UINT Value; };
@@ -2027,6 +2551,17 @@ HRESULT softhal_get_last_error(softhal_driver *driver, char *buf, DWORD size, DW
 HRESULT softhal_capture_start(softhal_driver *driver, const char *path);
 /* Writes the capture's end record and closes the file. */
 HRESULT softhal_capture_stop(softhal_driver *driver);
+/* DP2 assembly text (`len` bytes of UTF-8, no NUL needed) to a command
+ * stream in `out`; *written = its size. D3DERR_MOREDATA: out_cap too small,
+ * *written = the size needed, nothing written. D3DERR_COMMAND_UNPARSED: out
+ * holds the reason ("line N: ...", NUL-terminated). Needs no driver. */
+HRESULT softhal_assemble(const char *text, DWORD len, void *out, DWORD out_cap, DWORD *written);
+/* A command stream to DP2 assembly text (NUL-terminated) in `out`, one
+ * command per line with DDK names; `fvf`: the inline vertices' format (0:
+ * none). *written = the text's size with its NUL; D3DERR_MOREDATA as
+ * above; D3DERR_COMMAND_UNPARSED: decoding stopped, the text ends with a
+ * "; error at byte offset N ..." line. Needs no driver. */
+HRESULT softhal_disassemble(const void *bytes, DWORD len, DWORD fvf, char *out, DWORD out_cap, DWORD *written);
 
 /* ---- the render callback: the host as the user-mode driver --------------
  * The host writes GPU packets (docs/gpu-commands.md, SOFTHAL_GPU_*) into the

@@ -55,6 +55,14 @@ pub extern "C" fn softhal_version() -> u32 {
 /// timeout starts at `SOFTHAL_DEFAULT_GPU_TIMEOUT_MS`
 /// ([`softhal_driver_set_timeout`]). Thread-safe.
 ///
+/// With the environment variable `SOFTHAL_CAPTURE=path` set, the driver
+/// records a capture from its creation to [`softhal_driver_destroy`], as
+/// [`softhal_capture_start`] would: the first driver of the process to
+/// `path`, the next ones to `path` with `.1`, `.2`, … before its
+/// extension ([`capture_path`]). A file that cannot be created leaves the
+/// driver working, uncaptured, and [`softhal_get_last_error`] says why
+/// until its first `D3dDrawPrimitives2` (`docs/environment.md`).
+///
 /// # Safety
 /// `out` must be NULL or point to a writable `softhal_driver *`.
 #[no_mangle]
@@ -69,11 +77,96 @@ pub unsafe extern "C" fn softhal_driver_create(
     unsafe { out.write(std::ptr::null_mut()) };
     run(|| {
         let driver = Driver::new(threads as usize).map_err(|e| hr(e.ddrval()))?;
-        let key = objects::add_driver(Arc::new(DriverObj::new(driver)));
+        let obj = Arc::new(DriverObj::new(driver));
+        let key = objects::add_driver(Arc::clone(&obj));
+        capture_from_environment(&obj);
         // SAFETY: as above.
         unsafe { out.write(key as *mut softhal_driver) };
         Ok(())
     })
+}
+
+/// The environment variable that makes every driver record a capture
+/// with no code change (as apitrace's `TRACE_FILE`): `docs/environment.md`.
+pub const CAPTURE_ENV: &str = "SOFTHAL_CAPTURE";
+
+/// The path `SOFTHAL_CAPTURE` names, if it is set and not empty: the one
+/// place the variable is read.
+fn capture_env() -> Option<std::ffi::OsString> {
+    std::env::var_os(CAPTURE_ENV).filter(|p| !p.is_empty())
+}
+
+/// Drivers created in this process while `SOFTHAL_CAPTURE` was set.
+static ENV_CAPTURES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The capture file of the `n`-th driver (from 0) created under
+/// `SOFTHAL_CAPTURE=base`: `base` itself for the first, then `.N` before
+/// the extension of the file name (`trace.shcap` → `trace.1.shcap`,
+/// `trace.2.shcap`; `trace` → `trace.1`).
+pub fn capture_path(base: &std::path::Path, n: usize) -> std::path::PathBuf {
+    if n == 0 {
+        return base.to_path_buf();
+    }
+    let name = match (base.file_stem(), base.extension()) {
+        (Some(stem), Some(ext)) => {
+            let mut s = stem.to_os_string();
+            s.push(format!(".{n}."));
+            s.push(ext);
+            s
+        }
+        _ => {
+            let mut s = base.file_name().unwrap_or_default().to_os_string();
+            s.push(format!(".{n}"));
+            s
+        }
+    };
+    base.with_file_name(name)
+}
+
+/// Starts the capture `SOFTHAL_CAPTURE` asks for on a new driver. A path
+/// that cannot be written leaves the driver working, uncaptured, and says
+/// why through `softhal_get_last_error` (until its first
+/// `D3dDrawPrimitives2`).
+fn capture_from_environment(d: &Arc<DriverObj>) {
+    let Some(base) = capture_env() else {
+        return;
+    };
+    let n = ENV_CAPTURES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = capture_path(std::path::Path::new(&base), n);
+    if let Err((_, why)) = start_capture(d, &path) {
+        d.lock().boundary_error = Some(format!(
+            "{CAPTURE_ENV}: no capture: cannot create {}: {why}",
+            path.display()
+        ));
+    }
+}
+
+/// Starts recording `d`'s calls into a new file at `path` (see
+/// [`softhal_capture_start`]); the error's text says why.
+fn start_capture(d: &Arc<DriverObj>, path: &std::path::Path) -> Result<(), (HRESULT, String)> {
+    let mut guard = d.lock();
+    let st = &mut *guard;
+    if st.capture.is_some()
+        || !st.render_contexts.is_empty()
+        || st.driver.default_render_context_used()
+        || objects::has_contexts(d)
+    {
+        return Err((
+            hr(codes::D3DERR_INVALIDCALL),
+            "already capturing, or contexts exist".into(),
+        ));
+    }
+    let file = std::fs::File::create(path).map_err(|e| (hr(codes::E_FAIL), e.to_string()))?;
+    st.driver.complete_work();
+    let mut obs = Observer::new(std::io::BufWriter::new(file));
+    for s in objects::surfaces_of(d) {
+        obs.on_existing_surface(&st.driver, s.handle);
+    }
+    for (h, texture, face, level) in st.driver.attached_surfaces() {
+        obs.on_attached_surface(texture, face, level, &Ok(h));
+    }
+    st.capture = Some(obs);
+    Ok(())
 }
 
 /// Destroys a driver and with it every surface and context it owns (their
@@ -846,26 +939,7 @@ pub unsafe extern "C" fn softhal_capture_start(
         }
         // SAFETY: non-null; the host passes a NUL-terminated string.
         let path = unsafe { c_path(path) }.ok_or(INVALIDARG)?;
-        let mut guard = d.lock();
-        let st = &mut *guard;
-        if st.capture.is_some()
-            || !st.render_contexts.is_empty()
-            || st.driver.default_render_context_used()
-            || objects::has_contexts(&d)
-        {
-            return Err(hr(codes::D3DERR_INVALIDCALL));
-        }
-        let file = std::fs::File::create(&path).map_err(|_| hr(codes::E_FAIL))?;
-        st.driver.complete_work();
-        let mut obs = Observer::new(std::io::BufWriter::new(file));
-        for s in objects::surfaces_of(&d) {
-            obs.on_existing_surface(&st.driver, s.handle);
-        }
-        for (h, texture, face, level) in st.driver.attached_surfaces() {
-            obs.on_attached_surface(texture, face, level, &Ok(h));
-        }
-        st.capture = Some(obs);
-        Ok(())
+        start_capture(&d, &path).map_err(|(code, _)| code)
     })
 }
 
@@ -1277,4 +1351,137 @@ fn render(h_device: *mut c_void, inp: &RenderIn) -> Result<(HRESULT, RenderOut),
         },
     };
     Ok((hr(code), o))
+}
+
+/// Longest input of [`softhal_assemble`] and [`softhal_disassemble`], in
+/// bytes (16 MiB: a DP2 command buffer is far smaller).
+pub const MAX_ASSEMBLY_BYTES: usize = 16 << 20;
+
+/// Hands `bytes` to the host: into `out` (`out_cap` bytes) if they fit,
+/// and their length to `*written` either way; `D3DERR_MOREDATA` when they
+/// do not fit (nothing is written to `out` then).
+///
+/// # Safety
+/// `out` must point to `out_cap` writable bytes (or be anything when
+/// `out_cap` is 0); `written` must be non-null and aligned (checked by the
+/// caller).
+unsafe fn hand_out(
+    bytes: &[u8],
+    out: *mut u8,
+    out_cap: u32,
+    written: *mut u32,
+) -> Result<(), HRESULT> {
+    let need = u32::try_from(bytes.len()).map_err(|_| INVALIDARG)?;
+    // SAFETY: checked non-null and aligned by the caller.
+    unsafe { written.write(need) };
+    if need > out_cap {
+        return Err(hr(codes::D3DERR_MOREDATA));
+    }
+    // SAFETY: the host gave `out_cap` writable bytes at `out`.
+    let dst = unsafe { host_bytes_mut(out, bytes.len()) }.ok_or(INVALIDARG)?;
+    dst.copy_from_slice(bytes);
+    Ok(())
+}
+
+/// Assembles DP2 assembly text (`docs/dp2-assembly.md`; `len` bytes of
+/// UTF-8 at `text`, no NUL needed) into a DP2 command stream: the bytes go
+/// to `out` (`out_cap` bytes) and their count to `*written`. Errors:
+/// `E_INVALIDARG` (NULL `written`, NULL `text` with `len` > 0, `len` over
+/// 16 MiB, text that is not UTF-8), `D3DERR_MOREDATA` (the stream is
+/// longer than `out_cap`: `*written` is the size needed, nothing is
+/// written; call again with that much), `D3DERR_COMMAND_UNPARSED` (the
+/// text does not assemble: `out` receives the reason, `line N: …`, as
+/// NUL-terminated text, and `*written` its length with the NUL — or
+/// `D3DERR_MOREDATA` if even that does not fit). Needs no driver.
+/// Thread-safe.
+///
+/// # Safety
+/// `text` must point to `len` readable bytes; `out` to `out_cap` writable
+/// bytes; `written` must be NULL or a writable `DWORD`.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_assemble(
+    text: *const c_char,
+    len: u32,
+    out: *mut c_void,
+    out_cap: u32,
+    written: *mut u32,
+) -> HRESULT {
+    if !valid(written) || len as usize > MAX_ASSEMBLY_BYTES || (text.is_null() && len > 0) {
+        return INVALIDARG;
+    }
+    run(|| {
+        // SAFETY: the host gave `len` readable bytes at `text`.
+        let src = unsafe { crate::guard::host_copy(text.cast::<u8>(), len as usize) }
+            .ok_or(INVALIDARG)?;
+        let src = String::from_utf8(src).map_err(|_| INVALIDARG)?;
+        match softhal_wire::text::assemble(&src) {
+            // SAFETY: the host's `out_cap` bytes at `out`; `written` checked.
+            Ok(bytes) => unsafe { hand_out(&bytes, out.cast(), out_cap, written) },
+            Err(e) => {
+                let mut msg = format!("line {}: {}", e.line, e.message).into_bytes();
+                msg.push(0);
+                // SAFETY: as above.
+                unsafe { hand_out(&msg, out.cast(), out_cap, written) }?;
+                Err(hr(codes::D3DERR_COMMAND_UNPARSED))
+            }
+        }
+    })
+}
+
+/// Disassembles the DP2 command stream of `len` bytes at `bytes` into
+/// DP2 assembly text, one command per line with its byte offset and DDK
+/// names, as `softhal disasm` prints it (`fvf`: the vertex format of the
+/// stream's inline vertices, 0 for none). The text goes to `out`
+/// NUL-terminated, and its length with the NUL to `*written`. A stream
+/// that stops decoding is `D3DERR_COMMAND_UNPARSED`: the text holds every
+/// command before the problem and ends with a comment line
+/// `; error at byte offset N…`. Errors: `E_INVALIDARG` (NULL `written`,
+/// NULL `bytes` with `len` > 0, `len` over 16 MiB, an `fvf` with no vertex
+/// size), `D3DERR_MOREDATA` (the text is longer than `out_cap`:
+/// `*written` is the size needed, nothing is written). Needs no driver.
+/// Thread-safe.
+///
+/// # Safety
+/// `bytes` must point to `len` readable bytes; `out` to `out_cap`
+/// writable bytes; `written` must be NULL or a writable `DWORD`.
+#[no_mangle]
+pub unsafe extern "C" fn softhal_disassemble(
+    bytes: *const c_void,
+    len: u32,
+    fvf: u32,
+    out: *mut c_char,
+    out_cap: u32,
+    written: *mut u32,
+) -> HRESULT {
+    if !valid(written) || len as usize > MAX_ASSEMBLY_BYTES || (bytes.is_null() && len > 0) {
+        return INVALIDARG;
+    }
+    run(|| {
+        let (fvf, vertex_stride) = if fvf == 0 {
+            (None, 0)
+        } else {
+            let stride = softhal_wire::fvf::vertex_stride(fvf).map_err(|_| INVALIDARG)?;
+            (Some(fvf), stride)
+        };
+        // SAFETY: the host gave `len` readable bytes at `bytes`.
+        let input = unsafe { crate::guard::host_copy(bytes.cast::<u8>(), len as usize) }
+            .ok_or(INVALIDARG)?;
+        let opts = softhal_wire::DecodeOptions {
+            vertex_stride,
+            base_align: 0,
+        };
+        let d = softhal_wire::text::disassemble(&input, fvf, opts);
+        let mut text = d.text;
+        if let Some(e) = &d.error {
+            let _ = std::fmt::Write::write_fmt(&mut text, format_args!("; error {e}\n"));
+        }
+        let mut out_bytes = text.into_bytes();
+        out_bytes.push(0);
+        // SAFETY: the host's `out_cap` bytes at `out`; `written` checked.
+        unsafe { hand_out(&out_bytes, out.cast(), out_cap, written) }?;
+        match d.error {
+            None => Ok(()),
+            Some(_) => Err(hr(codes::D3DERR_COMMAND_UNPARSED)),
+        }
+    })
 }

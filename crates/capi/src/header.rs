@@ -506,6 +506,68 @@ fn constants() -> BTreeMap<String, (u32, bool)> {
     map
 }
 
+/// The Direct3D value constants a host writes state with (`D3DCULL_*`,
+/// `D3DBLEND_*`, `D3DCMP_*`, `D3DTOP_*`, `D3DTA_*`, `D3DFVF_TEXn`, ...),
+/// from the `softhal_wire::names` value tables: name → value, leaving out
+/// the names [`constants`] already defines. Each is emitted under its own
+/// `#ifndef`, so a host that defines some of them itself keeps its own.
+fn value_constants() -> BTreeMap<String, u32> {
+    let defined = constants();
+    let mut map: BTreeMap<String, u32> = BTreeMap::new();
+    let mut add = |name: &str, value: u32| {
+        if defined.contains_key(name) {
+            return;
+        }
+        let prev = map.entry(name.to_string()).or_insert(value);
+        assert_eq!(*prev, value, "{name} has two values");
+    };
+    let enums: [&EnumTable; 19] = [
+        &names::FillMode::TABLE,
+        &names::ShadeMode::TABLE,
+        &names::Cull::TABLE,
+        &names::CmpFunc::TABLE,
+        &names::Blend::TABLE,
+        &names::BlendOp::TABLE,
+        &names::FogMode::TABLE,
+        &names::StencilOp::TABLE,
+        &names::ZBufferType::TABLE,
+        &names::MaterialColorSource::TABLE,
+        &names::VertexBlendFlags::TABLE,
+        &names::TextureAddress::TABLE,
+        &names::TextureOp::TABLE,
+        &names::TextureArg::TABLE,
+        &names::TextureFilterType::TABLE,
+        &names::TexCoordIndexMode::TABLE,
+        &names::TransformStateType::TABLE,
+        &names::LightType::TABLE,
+        &names::TextureBlend::TABLE,
+    ];
+    for t in enums {
+        for &(v, n) in t.entries {
+            add(n, v);
+        }
+    }
+    let flags: [&FlagsTable; 4] = [
+        &names::TEXTURE_ARG_MODIFIER_FLAGS,
+        &names::WRAP_FLAGS,
+        &names::COLOR_WRITE_FLAGS,
+        &names::TTFF_FLAGS,
+    ];
+    for t in flags {
+        for &(v, n) in t.entries {
+            add(n, v);
+        }
+    }
+    // D3DFVF_TEX0..8: the texture-set count field, named as the FVF
+    // printer names it.
+    add("D3DFVF_TEX0", 0);
+    for n in 1..=names::D3DDP_MAXTEXCOORD {
+        let v = n << names::D3DFVF_TEXCOUNT_SHIFT;
+        add(&names::format_fvf(v), v);
+    }
+    map
+}
+
 const PRELUDE: &str = r#"/* softhal.h: the C interface of libsofthal, a memory-safe software
  * Direct3D HAL.
  *
@@ -672,6 +734,17 @@ HRESULT softhal_get_last_error(softhal_driver *driver, char *buf, DWORD size, DW
 HRESULT softhal_capture_start(softhal_driver *driver, const char *path);
 /* Writes the capture's end record and closes the file. */
 HRESULT softhal_capture_stop(softhal_driver *driver);
+/* DP2 assembly text (`len` bytes of UTF-8, no NUL needed) to a command
+ * stream in `out`; *written = its size. D3DERR_MOREDATA: out_cap too small,
+ * *written = the size needed, nothing written. D3DERR_COMMAND_UNPARSED: out
+ * holds the reason ("line N: ...", NUL-terminated). Needs no driver. */
+HRESULT softhal_assemble(const char *text, DWORD len, void *out, DWORD out_cap, DWORD *written);
+/* A command stream to DP2 assembly text (NUL-terminated) in `out`, one
+ * command per line with DDK names; `fvf`: the inline vertices' format (0:
+ * none). *written = the text's size with its NUL; D3DERR_MOREDATA as
+ * above; D3DERR_COMMAND_UNPARSED: decoding stopped, the text ends with a
+ * "; error at byte offset N ..." line. Needs no driver. */
+HRESULT softhal_disassemble(const void *bytes, DWORD len, DWORD fvf, char *out, DWORD out_cap, DWORD *written);
 
 /* ---- the render callback: the host as the user-mode driver --------------
  * The host writes GPU packets (docs/gpu-commands.md, SOFTHAL_GPU_*) into the
@@ -753,6 +826,12 @@ pub fn generate() -> String {
         } else {
             let _ = writeln!(out, "#define {name} 0x{value:X}");
         }
+    }
+    out.push_str(
+        "\n/* ---- Direct3D state values (each kept if the host defines it) --------- */\n",
+    );
+    for (name, value) in value_constants() {
+        let _ = writeln!(out, "#ifndef {name}\n#define {name} 0x{value:X}\n#endif");
     }
     out.push_str(
         "\n/* ---- DDI call structures ---------------------------------------------- */\n",

@@ -67,6 +67,11 @@ fn run(cmd: &mut Command) -> std::process::Output {
 }
 
 fn build_smoke(compiler: &str, extra: &[&str], name: &str) -> PathBuf {
+    build_c("smoke.c", compiler, extra, name)
+}
+
+/// Builds `tests/c/SOURCE` against `libsofthal.a` into `out_dir()/NAME`.
+fn build_c(source: &str, compiler: &str, extra: &[&str], name: &str) -> PathBuf {
     let lib = artifact_dir().join("libsofthal.a");
     assert!(lib.exists(), "{} not built", lib.display());
     let exe = out_dir().join(name);
@@ -77,7 +82,7 @@ fn build_smoke(compiler: &str, extra: &[&str], name: &str) -> PathBuf {
         .arg(include_dir())
         .arg("-I")
         .arg(manifest().join("tests/c"))
-        .arg(manifest().join("tests/c/smoke.c"))
+        .arg(manifest().join("tests/c").join(source))
         .arg(&lib)
         .args(native_libs())
         .arg("-o")
@@ -142,6 +147,33 @@ fn c_smoke_program_passes() {
     let out = run(Command::new(&exe).arg(&capture));
     assert!(String::from_utf8_lossy(&out.stdout).contains("all checks passed"));
     replays_identically(&capture);
+}
+
+/// The C host of `docs/embedding.md` (`tests/c/embedding.c`, which the
+/// tutorial shows whole): it builds, runs, and its capture replays with
+/// the same answers and the checksum of the frame it presented.
+#[test]
+fn the_embedding_tutorial_c_host_runs_and_its_capture_replays() {
+    let exe = build_c("embedding.c", &cc(), &[], "embedding");
+    let capture = out_dir().join("embedding.shcap");
+    let _ = std::fs::remove_file(&capture);
+    let out = run(Command::new(&exe).arg(&capture));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("corner rgba 203040ff"), "{text}");
+    assert!(text.contains("D3DCULL_NONE"), "{text}");
+    assert!(text.contains("embedding: wrote"), "{text}");
+    let bytes = std::fs::read(&capture).unwrap();
+    let c = softhal_capture::load(&bytes, None).unwrap();
+    let replay = softhal_capture::replay(&c, 1, |_, _| {}).unwrap();
+    assert!(replay.differences.is_empty(), "{:#?}", replay.differences);
+    assert_eq!(replay.frames.len(), 1);
+    assert_eq!(&replay.frames[0].rgba[..4], &[0x20, 0x30, 0x40, 0xff]);
+    let doc = std::fs::read_to_string(manifest().join("../../docs/embedding.md")).unwrap();
+    let src = std::fs::read_to_string(manifest().join("tests/c/embedding.c")).unwrap();
+    assert!(
+        doc.contains(&src),
+        "docs/embedding.md must show tests/c/embedding.c whole"
+    );
 }
 
 /// The same program under AddressSanitizer (gcc or clang), clean. Skipped

@@ -986,3 +986,189 @@ fn a_cancel_from_another_thread_stops_a_long_call() {
     // SAFETY: a live driver.
     unsafe { assert_eq!(softhal_driver_destroy(d), OK) };
 }
+
+/// `softhal_assemble` / `softhal_disassemble`: the DP2 assembly language
+/// from C, with the size protocol of a too-small buffer.
+#[test]
+fn assemble_and_disassemble_through_the_c_abi() {
+    let src = "RENDERSTATE { RenderState=D3DRS_CULLMODE dwState=D3DCULL_NONE }\n";
+    // The expected bytes, worked out by hand: a D3DHAL_DP2COMMAND header
+    // (bCommand 8 = D3DDP2OP_RENDERSTATE, bReserved 0, wStateCount 1),
+    // then one D3DHAL_DP2RENDERSTATE: RenderState 22 (D3DRS_CULLMODE),
+    // dwState 1 (D3DCULL_NONE).
+    let want: [u8; 12] = [8, 0, 1, 0, 22, 0, 0, 0, 1, 0, 0, 0];
+    let mut out = [0u8; 64];
+    let mut written = 0u32;
+    // SAFETY: every pointer is to a live local with the length given.
+    unsafe {
+        // Too small: the size needed, nothing written.
+        let r = softhal_assemble(
+            src.as_ptr().cast(),
+            src.len() as u32,
+            out.as_mut_ptr().cast(),
+            4,
+            &mut written,
+        );
+        assert_eq!(r, hr(codes::D3DERR_MOREDATA));
+        assert_eq!(written, 12);
+        assert_eq!(out[0], 0);
+        // Size 0 and a NULL buffer: the size protocol's first call.
+        let r = softhal_assemble(
+            src.as_ptr().cast(),
+            src.len() as u32,
+            null_mut(),
+            0,
+            &mut written,
+        );
+        assert_eq!((r, written), (hr(codes::D3DERR_MOREDATA), 12));
+        let r = softhal_assemble(
+            src.as_ptr().cast(),
+            src.len() as u32,
+            out.as_mut_ptr().cast(),
+            64,
+            &mut written,
+        );
+        assert_eq!(r, OK);
+        assert_eq!(&out[..written as usize], &want);
+
+        // Back to text.
+        let mut text = [0u8; 256];
+        let r = softhal_disassemble(
+            want.as_ptr().cast(),
+            12,
+            0,
+            text.as_mut_ptr().cast(),
+            256,
+            &mut written,
+        );
+        assert_eq!(r, OK);
+        let n = written as usize;
+        assert_eq!(text[n - 1], 0, "NUL-terminated");
+        let t = std::str::from_utf8(&text[..n - 1]).unwrap();
+        assert!(
+            t.contains("D3DRS_CULLMODE") && t.contains("D3DCULL_NONE"),
+            "{t}"
+        );
+        // The text assembles to the same bytes.
+        let r = softhal_assemble(
+            text.as_ptr().cast(),
+            (n - 1) as u32,
+            out.as_mut_ptr().cast(),
+            64,
+            &mut written,
+        );
+        assert_eq!(r, OK);
+        assert_eq!(&out[..written as usize], &want);
+        // Too small a text buffer: the size needed, with its NUL.
+        let mut small = [0u8; 8];
+        let r = softhal_disassemble(
+            want.as_ptr().cast(),
+            12,
+            0,
+            small.as_mut_ptr().cast(),
+            8,
+            &mut written,
+        );
+        assert_eq!((r, written as usize), (hr(codes::D3DERR_MOREDATA), n));
+        assert_eq!(small, [0; 8]);
+
+        // A stream cut inside its record: the commands before it and the
+        // error, as a comment line.
+        let r = softhal_disassemble(
+            want.as_ptr().cast(),
+            10,
+            0,
+            text.as_mut_ptr().cast(),
+            256,
+            &mut written,
+        );
+        assert_eq!(r, hr(codes::D3DERR_COMMAND_UNPARSED));
+        let t = std::str::from_utf8(&text[..written as usize - 1]).unwrap();
+        assert!(t.contains("; error at byte offset 0"), "{t}");
+
+        // Text that does not assemble: the reason, with its line.
+        let bad = "\nNOSUCHOP count=1\n";
+        let r = softhal_assemble(
+            bad.as_ptr().cast(),
+            bad.len() as u32,
+            out.as_mut_ptr().cast(),
+            64,
+            &mut written,
+        );
+        assert_eq!(r, hr(codes::D3DERR_COMMAND_UNPARSED));
+        let msg = std::str::from_utf8(&out[..written as usize - 1]).unwrap();
+        assert!(msg.starts_with("line 2: "), "{msg}");
+
+        // Untrusted pointers and sizes.
+        let inval = hr(codes::E_INVALIDARG);
+        assert_eq!(
+            softhal_assemble(null(), 4, out.as_mut_ptr().cast(), 64, &mut written),
+            inval
+        );
+        assert_eq!(
+            softhal_assemble(
+                src.as_ptr().cast(),
+                4,
+                out.as_mut_ptr().cast(),
+                64,
+                null_mut()
+            ),
+            inval
+        );
+        let bad_utf8 = [0xffu8, 0xfe];
+        assert_eq!(
+            softhal_assemble(
+                bad_utf8.as_ptr().cast(),
+                2,
+                out.as_mut_ptr().cast(),
+                64,
+                &mut written
+            ),
+            inval
+        );
+        assert_eq!(
+            softhal_assemble(
+                src.as_ptr().cast(),
+                u32::MAX,
+                out.as_mut_ptr().cast(),
+                64,
+                &mut written
+            ),
+            inval
+        );
+        assert_eq!(
+            softhal_disassemble(null(), 4, 0, text.as_mut_ptr().cast(), 256, &mut written),
+            inval
+        );
+        assert_eq!(
+            softhal_disassemble(
+                want.as_ptr().cast(),
+                12,
+                0,
+                text.as_mut_ptr().cast(),
+                256,
+                null_mut()
+            ),
+            inval
+        );
+        assert_eq!(
+            softhal_disassemble(
+                want.as_ptr().cast(),
+                u32::MAX,
+                0,
+                text.as_mut_ptr().cast(),
+                256,
+                &mut written
+            ),
+            inval
+        );
+        // An empty input is an empty stream / empty text.
+        assert_eq!(softhal_assemble(null(), 0, null_mut(), 0, &mut written), OK);
+        assert_eq!(written, 0);
+        assert_eq!(
+            softhal_disassemble(null(), 0, 0, text.as_mut_ptr().cast(), 256, &mut written),
+            OK
+        );
+        assert_eq!((written, text[0]), (1, 0));
+    }
+}

@@ -167,3 +167,46 @@ fn every_reference_struct_is_declared() {
     let text = softhal::header::generate();
     assert!(text.contains("D3DHAL_DP2SETSCISSORRECT"));
 }
+
+/// The Direct3D value constants a host writes state with are in the
+/// header, each under its own `#ifndef`, with the DDK's values (written
+/// here by hand from d3d8types.h / d3d9types.h).
+#[test]
+fn the_header_defines_the_d3d_state_values() {
+    let h = softhal::header::generate();
+    for (name, value) in [
+        ("D3DCULL_NONE", 1),
+        ("D3DCULL_CCW", 3),
+        ("D3DBLEND_SRCALPHA", 5),
+        ("D3DBLEND_INVSRCALPHA", 6),
+        ("D3DCMP_LESSEQUAL", 4),
+        ("D3DTOP_MODULATE", 4),
+        ("D3DTOP_SELECTARG1", 2),
+        ("D3DTA_TEXTURE", 2),
+        ("D3DTA_COMPLEMENT", 0x10),
+        ("D3DFVF_TEX1", 0x100),
+        ("D3DFVF_TEX8", 0x800),
+        ("D3DZB_TRUE", 1),
+        ("D3DSHADE_GOURAUD", 2),
+        ("D3DTADDRESS_CLAMP", 3),
+        ("D3DTEXF_LINEAR", 2),
+    ] {
+        let guarded = format!("#ifndef {name}\n#define {name} 0x{value:X}\n#endif\n");
+        assert!(h.contains(&guarded), "{name}");
+    }
+    // State numbers, primitive types, formats and FVF bits were already
+    // there (in the DDI block).
+    for (name, value) in [
+        ("D3DRS_CULLMODE", 22),
+        ("D3DTSS_COLOROP", 1),
+        ("D3DPT_TRIANGLELIST", 4),
+        ("D3DFMT_A8R8G8B8", 21),
+        ("D3DFVF_XYZRHW", 4),
+        ("D3DFVF_DIFFUSE", 0x40),
+    ] {
+        assert!(
+            h.contains(&format!("#define {name} 0x{value:X}\n")),
+            "{name}"
+        );
+    }
+}

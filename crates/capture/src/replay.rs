@@ -51,19 +51,34 @@ pub enum FrameKind {
     Presented,
     /// A context's render target at the end of the replay.
     Final,
+    /// The render target of a DrawPrimitives2 call's context just after
+    /// the call (only when the [`Sink`] asks for it,
+    /// [`Sink::snapshot_after_draw`]): `call` counts DrawPrimitives2
+    /// records from 1 over the whole capture, `frame` is the frame the
+    /// call draws into (1 + the frames presented before it).
+    Draw {
+        /// 1 + the frames presented before the call.
+        frame: usize,
+        /// The call's number among the capture's DrawPrimitives2 records,
+        /// from 1.
+        call: usize,
+    },
 }
 
 impl FrameKind {
     /// The file name of the `n`-th (1-based) image of this kind, the one
     /// naming scheme of replayed images: `frame-0001.png` for the first
     /// presented frame, `final-0001.png` for the first context's render
-    /// target at the end.
+    /// target at the end; `draw-0002-0017.png` for the render target
+    /// after DrawPrimitives2 call 17, which draws into frame 2 (`n` is not
+    /// used: a draw snapshot carries its numbers). Every number has at
+    /// least 4 digits, so the names of one replay sort in replay order.
     pub fn file_name(self, n: usize) -> String {
-        let kind = match self {
-            FrameKind::Presented => "frame",
-            FrameKind::Final => "final",
-        };
-        format!("{kind}-{n:04}.png")
+        match self {
+            FrameKind::Presented => format!("frame-{n:04}.png"),
+            FrameKind::Final => format!("final-{n:04}.png"),
+            FrameKind::Draw { frame, call } => format!("draw-{frame:04}-{call:04}.png"),
+        }
     }
 }
 
@@ -141,6 +156,16 @@ pub trait Sink {
     fn frame(&mut self, frame: Frame);
     /// Record `step.index` has been replayed (after its frame, if any).
     fn step(&mut self, step: Step);
+    /// DrawPrimitives2 call `call` (numbered from 1 over the capture),
+    /// drawing into frame `frame` (see [`FrameKind::Draw`]), has just been
+    /// made: return true to receive its context's render target now,
+    /// through [`Sink::frame`], before the call's [`Step`]. Taking it
+    /// waits for the GPU work submitted so far; the replay is otherwise
+    /// the same. The default asks for none.
+    fn snapshot_after_draw(&mut self, frame: usize, call: usize) -> bool {
+        let _ = (frame, call);
+        false
+    }
 }
 
 /// The result of a replay, collected ([`replay`]).
@@ -150,6 +175,8 @@ pub struct Replay {
     pub frames: Vec<Frame>,
     /// The render target of each context alive at the end, in creation order.
     pub finals: Vec<Frame>,
+    /// Render targets after draw calls (none: [`Replay`] asks for none).
+    pub draws: Vec<Frame>,
     /// The driver's answer to each record (`None` for records without one).
     pub answers: Vec<Option<Answer>>,
     /// Differences from recorded answers.
@@ -168,6 +195,7 @@ impl Sink for Replay {
         match frame.kind {
             FrameKind::Presented => self.frames.push(frame),
             FrameKind::Final => self.finals.push(frame),
+            FrameKind::Draw { .. } => self.draws.push(frame),
         }
     }
     fn step(&mut self, step: Step) {
@@ -308,6 +336,10 @@ pub struct Replayer {
     context_order: Vec<u32>,
     /// Why the driver refused the record being replayed, when it said.
     reason: Option<String>,
+    /// DrawPrimitives2 records replayed so far.
+    draw_calls: usize,
+    /// Frames handed to the sink as presented so far.
+    presented: usize,
 }
 
 impl std::fmt::Debug for Replayer {
@@ -329,6 +361,8 @@ impl Replayer {
             render_contexts: HashMap::new(),
             context_order: Vec::new(),
             reason: None,
+            draw_calls: 0,
+            presented: 0,
         })
     }
 
@@ -566,7 +600,26 @@ impl Replayer {
                     }
                 })
             }
-            Record::DrawPrimitives2 { call, .. } => Some(self.dp2(call)),
+            Record::DrawPrimitives2 { call, .. } => {
+                let ans = self.dp2(call);
+                self.draw_calls = self.draw_calls.saturating_add(1);
+                let (frame, n) = (self.presented.saturating_add(1), self.draw_calls);
+                if sink.snapshot_after_draw(frame, n) {
+                    self.driver.wait_for_gpu();
+                    let rt = self
+                        .driver
+                        .context(self.c(call.context))
+                        .map(|ctx| ctx.render_target);
+                    if let Ok(rt) = rt {
+                        let recorded = self.recorded_surface(rt);
+                        let kind = FrameKind::Draw { frame, call: n };
+                        if let Some(f) = self.frame(kind, index, recorded, rt) {
+                            sink.frame(f);
+                        }
+                    }
+                }
+                Some(ans)
+            }
             Record::Clear2 { call: c, .. } => {
                 let mut d = Clear2Data {
                     dwh_context: self.c(c.context),
@@ -611,6 +664,7 @@ impl Replayer {
                         let f = self.frame(FrameKind::Presented, index, *handle, h);
                         let checksum = f.as_ref().map_or(0, |f| f.checksum);
                         if let Some(f) = f {
+                            self.presented = self.presented.saturating_add(1);
                             sink.frame(f);
                         }
                         Some(Answer {
@@ -817,16 +871,22 @@ impl Replayer {
                 continue;
             };
             let rt = ctx.render_target;
-            let recorded = self
-                .surfaces
-                .iter()
-                .find(|(_, v)| **v == rt)
-                .map_or(rt, |(k, _)| *k);
+            let recorded = self.recorded_surface(rt);
             if let Some(f) = self.frame(FrameKind::Final, records, recorded, rt) {
                 sink.frame(f);
             }
         }
         hangs
+    }
+}
+
+impl Replayer {
+    /// The recorded handle of live surface `live` (itself if unknown).
+    fn recorded_surface(&self, live: u32) -> u32 {
+        self.surfaces
+            .iter()
+            .find(|(_, v)| **v == live)
+            .map_or(live, |(k, _)| *k)
     }
 }
 

@@ -54,9 +54,75 @@ pub struct RenderArgs {
     /// still reported).
     #[arg(long)]
     pub quiet: bool,
+    /// Write only the presented frames A..B (numbered from 1 as in their
+    /// file names, inclusive: `3`, `2..5`, `2..`, `..4`); the replay still
+    /// runs every record. Draw snapshots are limited to these frames too.
+    #[arg(long, value_name = "A..B", value_parser = span_arg)]
+    pub frames: Option<Span>,
+    /// Snapshot the render target after DrawPrimitives2 calls A..B
+    /// (numbered from 1 over the whole capture, inclusive), as
+    /// `draw-FFFF-CCCC.png`: frame F, call C.
+    #[arg(long, value_name = "A..B", value_parser = span_arg)]
+    pub calls: Option<Span>,
+    /// Snapshot the render target after every DrawPrimitives2 call (of the
+    /// selected frames and calls), as `draw-FFFF-CCCC.png`.
+    #[arg(long)]
+    pub every_draw: bool,
+    /// Encode no PNG (and create no folder): only the FNV-1a 64 checksum
+    /// of each selected image, for CI.
+    #[arg(long)]
+    pub checksums_only: bool,
+    /// With --check: compare each presented frame and final image with
+    /// the PNG of the same name in DIR (`frame-0001.png`, or
+    /// `CAPTURE-frame-0001.png` as in testdata/goldens/captures, CAPTURE
+    /// the capture's file name without `.shcap` / `.shcap.txt`), and
+    /// report per channel where they differ (as `softhal compare`).
+    #[arg(long, value_name = "DIR", requires = "check")]
+    pub against: Option<PathBuf>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+}
+
+/// An inclusive range of 1-based numbers (`--frames`, `--calls`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// First number in the range.
+    pub first: usize,
+    /// Last number in the range.
+    pub last: usize,
+}
+
+impl Span {
+    /// `n` is in the range.
+    pub fn contains(self, n: usize) -> bool {
+        (self.first..=self.last).contains(&n)
+    }
+}
+
+/// Parses `A..B`, `A..`, `..B` or `A` (1-based, inclusive, A ≤ B).
+pub(crate) fn span_arg(s: &str) -> Result<Span, String> {
+    let num = |t: &str, empty: usize| -> Result<usize, String> {
+        if t.is_empty() {
+            return Ok(empty);
+        }
+        match t.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("{t:?} is not a number from 1")),
+        }
+    };
+    let (first, last) = match s.split_once("..") {
+        Some((a, b)) => (num(a, 1)?, num(b, usize::MAX)?),
+        None if !s.is_empty() => {
+            let n = num(s, 1)?;
+            (n, n)
+        }
+        None => return Err("expected A..B, A.., ..B or A".into()),
+    };
+    if first > last {
+        return Err(format!("{s}: the range is empty ({first} > {last})"));
+    }
+    Ok(Span { first, last })
 }
 
 /// Arguments of `info`.
@@ -282,58 +348,126 @@ fn write_png(path: &Path, f: &capture::replay::Frame) -> Result<(), String> {
     w.finish().map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The sink of `render`: writes each image as the replay produces it and
-/// drops its pixels; keeps the lists that are reported at the end.
+/// The golden of image `file` of `capture` in `dir`: `dir/file`, or
+/// `dir/STEM-file` (STEM: the capture's file name without `.shcap.txt` /
+/// `.shcap`), whichever exists.
+fn golden_path(dir: &Path, capture: &Path, file: &str) -> Option<PathBuf> {
+    let name = capture.file_name()?.to_string_lossy().to_string();
+    let stem = name
+        .strip_suffix(".shcap.txt")
+        .or_else(|| name.strip_suffix(".shcap"))
+        .unwrap_or(&name);
+    [dir.join(file), dir.join(format!("{stem}-{file}"))]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// The sink of `render`: writes each selected image as the replay
+/// produces it and drops its pixels; keeps the lists that are reported at
+/// the end.
 struct RenderSink<'a> {
     a: &'a RenderArgs,
     presented: usize,
     finals: usize,
     images: Vec<Value>,
-    differences: Vec<replay::Difference>,
+    /// Each difference from a recorded answer, with the presented frame
+    /// it is about (a frame checksum).
+    differences: Vec<(replay::Difference, Option<usize>)>,
+    /// The record and number of the last presented frame.
+    last_presented: Option<(usize, usize)>,
+    /// Images that differ from their golden (`--against`): message, JSON.
+    golden_differences: Vec<(String, Value)>,
     refusals: Vec<replay::Refusal>,
-    /// The first PNG that could not be written (the replay goes on; no
-    /// further images are written).
+    /// The first PNG that could not be written or golden that could not
+    /// be read (the replay goes on; no further images are written).
     write_error: Option<String>,
     progress: Progress,
 }
 
+impl RenderSink<'_> {
+    /// `--against`: how `f` differs from its golden (`None`: no golden).
+    fn against(&mut self, f: &replay::Frame, file: &str) -> Option<Value> {
+        let dir = self.a.against.as_ref()?;
+        let Some(path) = golden_path(dir, &self.a.capture, file) else {
+            return Some(json!({ "golden": null }));
+        };
+        let golden = match crate::compare::read_png(&path) {
+            Ok(g) => g,
+            Err(e) => {
+                self.write_error.get_or_insert(e);
+                return None;
+            }
+        };
+        let got = crate::compare::Image {
+            width: f.width,
+            height: f.height,
+            rgba: f.rgba.clone(),
+        };
+        let c = crate::compare::compare(&golden, &got, 0);
+        let mut v = c.to_json();
+        if let Value::Object(m) = &mut v {
+            m.insert("golden".into(), json!(path.display().to_string()));
+        }
+        if c.differs() {
+            let m = format!("{file} differs from {}: {}", path.display(), c.summary());
+            self.golden_differences.push((m, v.clone()));
+        }
+        Some(v)
+    }
+}
+
 impl replay::Sink for RenderSink<'_> {
     fn frame(&mut self, f: replay::Frame) {
-        let n = match f.kind {
+        let (n, kind) = match f.kind {
             FrameKind::Presented => {
                 self.presented += 1;
-                self.presented
+                self.last_presented = Some((f.record, self.presented));
+                (self.presented, "frame")
             }
             FrameKind::Final => {
                 self.finals += 1;
-                self.finals
+                (self.finals, "final")
             }
+            FrameKind::Draw { call, .. } => (call, "draw"),
         };
         self.progress.frame(self.presented);
+        if f.kind == FrameKind::Presented && self.a.frames.is_some_and(|s| !s.contains(n)) {
+            return;
+        }
         if self.write_error.is_some() {
             return;
         }
-        let path = self.a.output.join(f.kind.file_name(n));
-        if let Err(e) = write_png(&path, &f) {
-            self.write_error = Some(e);
-            return;
-        }
-        let kind = match f.kind {
-            FrameKind::Presented => "frame",
-            FrameKind::Final => "final",
+        let file = f.kind.file_name(n);
+        let png = if self.a.checksums_only {
+            None
+        } else {
+            let path = self.a.output.join(&file);
+            if let Err(e) = write_png(&path, &f) {
+                self.write_error = Some(e);
+                return;
+            }
+            Some(path.display().to_string())
+        };
+        let against = match f.kind {
+            FrameKind::Draw { .. } => None,
+            _ => self.against(&f, &file),
+        };
+        let label = match f.kind {
+            FrameKind::Draw { frame, call } => format!("draw {frame}/{call}"),
+            _ => format!("{kind} {n}"),
         };
         if !self.a.json && !self.a.quiet {
             self.progress.println(&format!(
-                "{kind} {n}: record {} surface {:#x} {}x{} fnv1a64={:016x} {}",
+                "{label}: record {} surface {:#x} {}x{} fnv1a64={:016x}{}",
                 f.record,
                 f.surface,
                 f.width,
                 f.height,
                 f.checksum,
-                path.display()
+                png.as_ref().map_or(String::new(), |p| format!(" {p}"))
             ));
         }
-        self.images.push(json!({
+        let mut v = json!({
             "kind": kind,
             "index": n,
             "record": f.record,
@@ -341,14 +475,34 @@ impl replay::Sink for RenderSink<'_> {
             "width": f.width,
             "height": f.height,
             "checksum": format!("{:016x}", f.checksum),
-            "png": path.display().to_string(),
-        }));
+            "png": png,
+        });
+        if let (FrameKind::Draw { frame, call }, Value::Object(m)) = (f.kind, &mut v) {
+            m.insert("frame".into(), json!(frame));
+            m.insert("call".into(), json!(call));
+        }
+        if let (Some(c), Value::Object(m)) = (against, &mut v) {
+            m.insert("against".into(), c);
+        }
+        self.images.push(v);
     }
 
     fn step(&mut self, step: replay::Step) {
         self.progress.record(step.index + 1);
         self.refusals.extend(step.refusal);
-        self.differences.extend(step.differences);
+        let frame = self
+            .last_presented
+            .filter(|(record, _)| *record == step.index)
+            .map(|(_, n)| n);
+        self.differences
+            .extend(step.differences.into_iter().map(|d| (d, frame)));
+    }
+
+    fn snapshot_after_draw(&mut self, frame: usize, call: usize) -> bool {
+        let a = self.a;
+        (a.every_draw || a.calls.is_some())
+            && a.calls.is_none_or(|s| s.contains(call))
+            && a.frames.is_none_or(|s| s.contains(frame))
     }
 }
 
@@ -442,11 +596,13 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         Ok(l) => l,
         Err(code) => return code,
     };
-    if let Err(e) = std::fs::create_dir_all(&a.output) {
-        return io_error(
-            a.json,
-            &format!("cannot create {}: {e}", a.output.display()),
-        );
+    if !a.checksums_only {
+        if let Err(e) = std::fs::create_dir_all(&a.output) {
+            return io_error(
+                a.json,
+                &format!("cannot create {}: {e}", a.output.display()),
+            );
+        }
     }
     let frames = info::summarize(&c).frames;
     let mut sink = RenderSink {
@@ -455,6 +611,8 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         finals: 0,
         images: Vec::new(),
         differences: Vec::new(),
+        last_presented: None,
+        golden_differences: Vec::new(),
         refusals: Vec::new(),
         write_error: None,
         progress: Progress::new(!a.quiet && !a.json, c.records.len(), frames),
@@ -481,7 +639,7 @@ pub fn render(a: &RenderArgs) -> ExitCode {
     // Refusals the capture recorded as refused are what it shows; the
     // others mean the replay did not do what the capture did.
     let unexpected = sink.refusals.iter().filter(|r| !r.recorded).count();
-    let differ = a.check && !sink.differences.is_empty();
+    let differ = a.check && (!sink.differences.is_empty() || !sink.golden_differences.is_empty());
     let failed = differ
         || hangs > 0
         || (unexpected > 0 && !a.allow_refused)
@@ -511,8 +669,12 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         );
     }
     if a.check {
-        for d in &sink.differences {
-            eprintln!("{name}: record {} ({}): {}", d.record, d.call, d.detail);
+        for (d, frame) in &sink.differences {
+            let at = frame.map_or(String::new(), |n| format!(", frame {n}"));
+            eprintln!("{name}: record {} ({}{at}): {}", d.record, d.call, d.detail);
+        }
+        for (m, _) in &sink.golden_differences {
+            eprintln!("{name}: {m}");
         }
     }
     if let Some(e) = &cut {
@@ -525,7 +687,13 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         let diffs: Vec<Value> = sink
             .differences
             .iter()
-            .map(|d| json!({ "record": d.record, "call": d.call, "detail": d.detail }))
+            .map(|(d, frame)| {
+                let mut v = json!({ "record": d.record, "call": d.call, "detail": d.detail });
+                if let (Some(n), Value::Object(m)) = (frame, &mut v) {
+                    m.insert("frame".into(), json!(n));
+                }
+                v
+            })
             .collect();
         let refusals: Vec<Value> = sink
             .refusals
@@ -544,9 +712,7 @@ pub fn render(a: &RenderArgs) -> ExitCode {
         let cut_json = cut
             .as_ref()
             .map(|e| crate::error_json("cut_capture", &e.to_string(), load_error_detail(e)));
-        println!(
-            "{}",
-            json!({
+        let mut out = json!({
                 "ok": !failed,
                 "images": sink.images,
                 "records": c.records.len(),
@@ -555,9 +721,21 @@ pub fn render(a: &RenderArgs) -> ExitCode {
                 "refusals": refusals,
                 "cut": cut_json,
                 "gpu_timeouts": hangs,
-            })
-        );
-    } else if a.check && sink.differences.is_empty() && !a.quiet {
+        });
+        if let (Some(_), Value::Object(m)) = (&a.against, &mut out) {
+            let g: Vec<Value> = sink
+                .golden_differences
+                .iter()
+                .map(|(_, v)| v.clone())
+                .collect();
+            m.insert("golden_differences".into(), Value::Array(g));
+        }
+        println!("{out}");
+    } else if a.check
+        && sink.differences.is_empty()
+        && sink.golden_differences.is_empty()
+        && !a.quiet
+    {
         println!(
             "check: all {} recorded answer(s) match",
             c.records.iter().filter(|r| r.answer().is_some()).count()

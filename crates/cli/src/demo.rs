@@ -18,8 +18,14 @@
 //! (DRAWRECTPATCH) with a DXT1 texture, lit; alpha blending and the alpha
 //! test; the DX6 primitive opcodes (lists, strips, fans, indexed, points,
 //! lines, `_IMM` inline vertices) and clears.
+//!
+//! With `--capture FILE` the same calls go through a
+//! `softhal_capture::Recorder`, and the picture is presented (a PRESENT
+//! record with its checksum) instead of read back: `softhal render FILE`
+//! replays it to the same pixels.
 
-use softhal_device::{DrawPrimitives2Data, Driver, Format};
+use softhal_capture::Recorder;
+use softhal_device::{DeviceError, DrawPrimitives2Data, Driver, Format, LockFlags, SurfaceDesc};
 use softhal_wire::text::assemble_with;
 use softhal_wire::DecodeOptions;
 use std::f32::consts::PI;
@@ -41,6 +47,83 @@ pub struct DemoArgs {
     /// Rasterizer threads.
     #[arg(long, default_value_t = crate::DEFAULT_THREADS, value_parser = crate::threads_arg)]
     pub threads: usize,
+    /// Also record the scene as a binary capture into FILE (replayable
+    /// with `softhal render FILE` to the same pixels).
+    #[arg(long, value_name = "FILE")]
+    pub capture: Option<PathBuf>,
+}
+
+/// What the scene is drawn on: the driver itself, or a recorder holding
+/// it (which makes the same calls and records them).
+trait Host {
+    fn create_surface(&mut self, d: SurfaceDesc) -> Result<u32, DeviceError>;
+    fn lock(&mut self, h: u32) -> Result<&mut [u8], DeviceError>;
+    fn unlock(&mut self, h: u32) -> Result<(), DeviceError>;
+    fn context_create(&mut self, rt: u32, depth: Option<u32>) -> Result<u32, DeviceError>;
+    fn create_command_buffer_with(&mut self, bytes: &[u8]) -> Result<u32, DeviceError>;
+    fn draw_primitives2(&mut self, d: &mut DrawPrimitives2Data<'_>);
+    fn destroy_surface(&mut self, h: u32) -> Result<(), DeviceError>;
+    /// The finished picture as RGBA8.
+    fn picture(&mut self, rt: u32) -> Result<Vec<u8>, DeviceError>;
+}
+
+impl Host for Driver {
+    fn create_surface(&mut self, d: SurfaceDesc) -> Result<u32, DeviceError> {
+        Driver::create_surface(self, d)
+    }
+    fn lock(&mut self, h: u32) -> Result<&mut [u8], DeviceError> {
+        Driver::lock(self, h, LockFlags::default())
+    }
+    fn unlock(&mut self, h: u32) -> Result<(), DeviceError> {
+        Driver::unlock(self, h)
+    }
+    fn context_create(&mut self, rt: u32, depth: Option<u32>) -> Result<u32, DeviceError> {
+        Driver::context_create(self, rt, depth)
+    }
+    fn create_command_buffer_with(&mut self, bytes: &[u8]) -> Result<u32, DeviceError> {
+        Driver::create_command_buffer_with(self, bytes)
+    }
+    fn draw_primitives2(&mut self, d: &mut DrawPrimitives2Data<'_>) {
+        Driver::draw_primitives2(self, d);
+    }
+    fn destroy_surface(&mut self, h: u32) -> Result<(), DeviceError> {
+        Driver::destroy_surface(self, h)
+    }
+    fn picture(&mut self, rt: u32) -> Result<Vec<u8>, DeviceError> {
+        self.read_rgba8(rt)
+    }
+}
+
+impl<W: std::io::Write> Host for Recorder<W> {
+    fn create_surface(&mut self, d: SurfaceDesc) -> Result<u32, DeviceError> {
+        Recorder::create_surface(self, d)
+    }
+    fn lock(&mut self, h: u32) -> Result<&mut [u8], DeviceError> {
+        Recorder::lock(self, h, LockFlags::default())
+    }
+    fn unlock(&mut self, h: u32) -> Result<(), DeviceError> {
+        Recorder::unlock(self, h)
+    }
+    fn context_create(&mut self, rt: u32, depth: Option<u32>) -> Result<u32, DeviceError> {
+        Recorder::context_create(self, rt, depth)
+    }
+    fn create_command_buffer_with(&mut self, bytes: &[u8]) -> Result<u32, DeviceError> {
+        let n = u32::try_from(bytes.len())
+            .map_err(|_| DeviceError::InvalidParams("command buffer size"))?;
+        let h = self.create_command_buffer(n)?;
+        Recorder::lock(self, h, LockFlags::default())?.copy_from_slice(bytes);
+        Recorder::unlock(self, h)?;
+        Ok(h)
+    }
+    fn draw_primitives2(&mut self, d: &mut DrawPrimitives2Data<'_>) {
+        Recorder::draw_primitives2(self, d);
+    }
+    fn destroy_surface(&mut self, h: u32) -> Result<(), DeviceError> {
+        Recorder::destroy_surface(self, h)
+    }
+    fn picture(&mut self, rt: u32) -> Result<Vec<u8>, DeviceError> {
+        self.present(rt)
+    }
 }
 
 /// `D3DFVF_XYZRHW | D3DFVF_DIFFUSE`: 20-byte pre-transformed vertices.
@@ -836,15 +919,13 @@ mod texels {
 }
 
 /// Creates and fills the demo's textures.
-fn create_assets(driver: &mut Driver) -> Result<Assets, String> {
+fn create_assets(driver: &mut impl Host) -> Result<Assets, String> {
     use softhal_pipeline::texture::TextureFormat as T;
     let mut make = |format: T, size: u32, levels: u32, bytes: Vec<u8>| -> Result<u32, String> {
         let h = driver
-            .create_texture(format, size, size, levels)
+            .create_surface(SurfaceDesc::texture(format, size, size, levels))
             .map_err(|e| format!("texture: {e}"))?;
-        let dst = driver
-            .lock(h, softhal_device::LockFlags::default())
-            .map_err(|e| format!("lock texture: {e}"))?;
+        let dst = driver.lock(h).map_err(|e| format!("lock texture: {e}"))?;
         if dst.len() != bytes.len() {
             return Err(format!(
                 "texture level 0 is {} bytes, not {}",
@@ -869,16 +950,43 @@ fn create_assets(driver: &mut Driver) -> Result<Assets, String> {
 /// Renders the scene and returns the RGBA8 picture (for `demo` and tests).
 pub fn render(width: u32, height: u32, threads: usize) -> Result<Vec<u8>, String> {
     let mut driver = Driver::new(threads).map_err(|e| format!("driver: {e}"))?;
+    draw(&mut driver, width, height)
+}
+
+/// Renders the scene through a [`Recorder`] writing a binary capture to
+/// `path`; returns the picture (presented, so the capture holds its
+/// checksum).
+pub fn record(
+    width: u32,
+    height: u32,
+    threads: usize,
+    path: &std::path::Path,
+) -> Result<Vec<u8>, String> {
+    let driver = Driver::new(threads).map_err(|e| format!("driver: {e}"))?;
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut rec = Recorder::new(driver, std::io::BufWriter::new(file));
+    let rgba = draw(&mut rec, width, height)?;
+    let (_, out) = rec
+        .finish()
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    out.into_inner()
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(rgba)
+}
+
+/// Draws the scene on `driver` and returns the picture.
+fn draw(driver: &mut impl Host, width: u32, height: u32) -> Result<Vec<u8>, String> {
     let rt = driver
-        .create_render_target(Format::X8R8G8B8, width, height)
+        .create_surface(SurfaceDesc::render_target(Format::X8R8G8B8, width, height))
         .map_err(|e| format!("render target: {e}"))?;
     let depth = driver
-        .create_depth_stencil(Format::D24S8, width, height)
+        .create_surface(SurfaceDesc::depth_stencil(Format::D24S8, width, height))
         .map_err(|e| format!("depth buffer: {e}"))?;
     let ctx = driver
         .context_create(rt, Some(depth))
         .map_err(|e| format!("context: {e}"))?;
-    let assets = create_assets(&mut driver)?;
+    let assets = create_assets(driver)?;
     for call in scene(width as f32, height as f32, &assets) {
         let stride = softhal_wire::fvf::vertex_stride(call.fvf).map_err(|e| e.to_string())?;
         let opts = DecodeOptions {
@@ -906,7 +1014,7 @@ pub fn render(width: u32, height: u32, threads: usize) -> Result<Vec<u8>, String
         }
         driver.destroy_surface(cb).map_err(|e| e.to_string())?;
     }
-    driver.read_rgba8(rt).map_err(|e| format!("read back: {e}"))
+    driver.picture(rt).map_err(|e| format!("read back: {e}"))
 }
 
 /// `softhal demo`.
@@ -916,7 +1024,11 @@ pub fn run(a: &DemoArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let start = std::time::Instant::now();
-    let rgba = match render(a.width, a.height, a.threads.max(1)) {
+    let rendered = match &a.capture {
+        Some(path) => record(a.width, a.height, a.threads.max(1), path),
+        None => render(a.width, a.height, a.threads.max(1)),
+    };
+    let rgba = match rendered {
         Ok(p) => p,
         Err(e) => {
             eprintln!("softhal demo: {e}");
@@ -934,6 +1046,13 @@ pub fn run(a: &DemoArgs) -> ExitCode {
         a.height,
         start.elapsed().as_secs_f64() * 1000.0
     );
+    if let Some(path) = &a.capture {
+        println!(
+            "softhal demo: recorded the scene into {} (replay: softhal render {})",
+            path.display(),
+            path.display()
+        );
+    }
     ExitCode::SUCCESS
 }
 

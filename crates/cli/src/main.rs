@@ -23,6 +23,7 @@ mod bench;
 mod bench_dp2;
 mod bench_sweep;
 mod capture_verbs;
+mod compare;
 mod demo;
 mod dp2;
 mod noise;
@@ -80,14 +81,22 @@ enum Verb {
     )]
     Asm(dp2::AsmArgs),
     /// Render the built-in scene through the full DP2 path to a PNG.
-    #[command(after_help = "Example:\n  softhal demo -o demo.png --width 800 --height 600")]
+    #[command(
+        after_help = "Example:\n  softhal demo -o demo.png --width 800 --height 600\n  softhal demo -o demo.png --capture demo.shcap"
+    )]
     Demo(demo::DemoArgs),
     /// Replay a capture: write every presented frame and each context's
     /// final render target as PNG, print FNV-1a 64 checksums.
     #[command(
-        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n  softhal render heavy.shcap --timeout 500\n\nImages: out/frame-0001.png … for each Flip / Present in order, out/final-0001.png … for each live context's render target at the end.\n\nExit status: 0 ok, 1 invalid or cut capture, a call the driver refused that the capture did not record as refused (unless --allow-refused), GPU work that ran past --timeout, or (--check) an answer that differs from the recorded one, 2 usage or I/O error."
+        after_help = "Example:\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check\n  softhal render heavy.shcap --timeout 500\n  softhal render game.shcap -o out --frames 10..12 --every-draw\n  softhal render game.shcap --checksums-only --json\n  softhal render testdata/captures/gouraud-strip.shcap.txt -o out --check --against testdata/goldens/captures\n\nImages: out/frame-0001.png … for each Flip / Present in order, out/final-0001.png … for each live context's render target at the end, out/draw-0001-0003.png (--every-draw, --calls) for the render target after DrawPrimitives2 call 3 (counted over the capture), which draws into frame 1.\n\nExit status: 0 ok, 1 invalid or cut capture, a call the driver refused that the capture did not record as refused (unless --allow-refused), GPU work that ran past --timeout, or (--check) an answer that differs from the recorded one, 2 usage or I/O error."
     )]
     Render(capture_verbs::RenderArgs),
+    /// Compare two PNGs, or two folders of PNGs paired by name: per-channel
+    /// differing pixels, max difference, PSNR; difference images.
+    #[command(
+        after_help = "Example:\n  softhal compare expected.png actual.png --tolerance 2\n  softhal compare goldens/ out/ --diff diffs --json\n\nExit status: 0 every pair within the tolerance, 1 a pixel beyond it, a size that differs or an image on one side only, 2 usage or I/O error."
+    )]
+    Compare(compare::CompareArgs),
     /// Summarize a capture: calls, DP2 commands per opcode, surfaces, errors.
     #[command(
         after_help = "Example:\n  softhal info testdata/captures/malformed-call.shcap.txt --json"
@@ -188,6 +197,7 @@ fn main() -> ExitCode {
         Verb::Asm(a) => dp2::asm(&a),
         Verb::Render(a) => capture_verbs::render(&a),
         Verb::Info(a) => capture_verbs::info(&a),
+        Verb::Compare(a) => compare::run(&a),
         Verb::Bench(a) => bench::run(&a),
         Verb::Soak(a) => soak::run(&a),
         Verb::Demo(a) => demo::run(&a),
@@ -281,7 +291,7 @@ mod tests {
     fn the_top_level_help_lists_every_verb() {
         let help = Cli::command().render_long_help().to_string();
         for verb in [
-            "disasm", "validate", "asm", "demo", "render", "info", "bench", "soak",
+            "disasm", "validate", "asm", "demo", "render", "compare", "info", "bench", "soak",
         ] {
             assert!(help.contains(&format!("  {verb} ")), "{verb}: {help}");
         }

@@ -68,3 +68,62 @@ fn thread_counts_above_the_limit_are_usage_errors() {
     }
     assert!(!out.exists());
 }
+
+/// `softhal demo --capture` records the scene; `softhal render` replays it
+/// to the pixels of the demo's own PNG (and of its golden), and the
+/// capture shipped as `testdata/samples/demo.shcap` is that recording
+/// (`--check`: its recorded frame checksum too).
+#[test]
+fn the_demo_capture_replays_to_the_demo_picture() {
+    let dir = std::env::temp_dir().join(format!("softhal-demo-capture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("demo.png");
+    let cap = dir.join("demo.shcap");
+    let out = dir.join("replay");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_softhal"))
+            .args(args)
+            .output()
+            .expect("run softhal");
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    run(&[
+        "demo".as_ref(),
+        "--width".as_ref(),
+        "320".as_ref(),
+        "--height".as_ref(),
+        "240".as_ref(),
+        "-o".as_ref(),
+        png.as_os_str(),
+        "--capture".as_ref(),
+        cap.as_os_str(),
+    ]);
+    let shipped = softhal_testkit::testdata().join("samples/demo.shcap");
+    let golden = softhal_testkit::testdata().join("goldens/demo/demo-320x240.png");
+    let (_, _, demo) = softhal_testkit::read_png(&png).unwrap();
+    let (_, _, gold) = softhal_testkit::read_png(&golden).unwrap();
+    assert!(demo == gold, "the demo differs from its golden");
+    for c in [&cap, &shipped] {
+        run(&[
+            "render".as_ref(),
+            c.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+            "--check".as_ref(),
+            "--quiet".as_ref(),
+        ]);
+        let (w, h, replayed) = softhal_testkit::read_png(&out.join("frame-0001.png")).unwrap();
+        assert_eq!((w, h), (320, 240));
+        assert!(
+            replayed == demo,
+            "{}: the replay differs from the demo",
+            c.display()
+        );
+    }
+    assert!(std::fs::metadata(&shipped).unwrap().len() < 200 * 1024);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
