@@ -7,8 +7,8 @@
 //! a renamed document), with the file and line that names it.
 //!
 //! A name resolves when it is a path from the repository root, a path
-//! relative to the naming file's folder, or a bare file name that some file
-//! of the repository has.
+//! relative to the naming file's folder or a folder above it (inside the
+//! repository), or a bare file name that some file of the repository has.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -106,8 +106,15 @@ fn every_document_named_in_the_repository_exists() {
             for name in md_names(line) {
                 let trimmed = name.trim_start_matches("./");
                 let found = if trimmed.contains('/') {
+                    // From the root, or from the naming file's folder or any
+                    // folder above it inside the repository (a crate's
+                    // `CARGO_MANIFEST_DIR`-relative path).
                     root.join(trimmed).is_file()
-                        || file.parent().is_some_and(|d| d.join(trimmed).is_file())
+                        || file
+                            .ancestors()
+                            .skip(1)
+                            .take_while(|d| d.starts_with(&root))
+                            .any(|d| d.join(trimmed).is_file())
                 } else {
                     basenames.contains(trimmed)
                 };
