@@ -41,9 +41,10 @@
 use crate::error::{Result, SubmitError};
 use crate::limits;
 use crate::memory::{JobMemory, VideoMemory};
-use crate::packet::{self, op, Access, Engine, Size, TextureCopy};
+use crate::packet::{Access, Engine};
 use crate::regs;
-use crate::texture::{self, Shape};
+use crate::texture;
+use crate::verify::{self, Checker, Verified};
 use softhal_pipeline::stages::MAX_STAGES;
 use softhal_pipeline::texture::{Texture, TextureDesc};
 use softhal_pipeline::{
@@ -236,8 +237,8 @@ struct Queued {
     ctx: u32,
     fence: u64,
     waits: Vec<(u32, u64)>,
-    dma: Vec<u8>,
-    start: usize,
+    /// The verified packets of the command buffer.
+    packets: Vec<Verified>,
     null: bool,
     /// The allocations the submission references (what its job carries).
     allocs: Vec<u32>,
@@ -409,7 +410,8 @@ pub struct GpuStats {
     /// and counts one fault); 0 unless memory was changed behind the
     /// kernel's back.
     pub faults: u64,
-    /// Residency packets run.
+    /// Residency packets run (MAKE_RESIDENT, EVICT; the kernel issues
+    /// none yet, so 0).
     pub paging: u64,
     /// Submissions the watchdog stopped (deadline or cancellation); each
     /// left its context hung.
@@ -418,23 +420,31 @@ pub struct GpuStats {
     pub bytes: u64,
 }
 
-/// Binding state while validating or executing one submission.
+/// What the packets executed so far bound (a submission starts with
+/// nothing); inline vertices and indices borrow the verified packets.
 #[derive(Debug, Clone, Copy, Default)]
-struct Bind {
+struct Bind<'p> {
     color: Option<u32>,
     /// (face, level) when the colour target is a texture level
     /// (BIND_TEXTURE_TARGET); `None` for an image.
     color_level: Option<(u32, u32)>,
     depth: Option<u32>,
-    color_size: (u32, u32),
-    has_depth: bool,
     layout: Option<VertexLayout>,
-    /// Vertex source: (allocation or None = inline, start, len).
-    verts: Option<(Option<u32>, usize, usize)>,
+    /// Vertex source.
+    verts: Option<Source<'p>>,
     /// Index source and width.
-    idx: Option<(Option<u32>, usize, usize, u32)>,
+    idx: Option<(Source<'p>, u32)>,
     /// Texture allocation bound to each stage (SET_TEXTURE).
     textures: [Option<u32>; MAX_STAGES],
+}
+
+/// Where vertices or indices come from.
+#[derive(Debug, Clone, Copy)]
+enum Source<'p> {
+    /// `len` bytes at `offset` of a buffer allocation.
+    Buffer { h: u32, offset: usize, len: usize },
+    /// Bytes that travelled in the command buffer.
+    Inline(&'p [u8]),
 }
 
 /// What a [`Kmd`] holds, counted ([`Kmd::object_counts`]).
@@ -490,165 +500,8 @@ impl std::fmt::Debug for Kmd {
     }
 }
 
-fn dword(b: &[u8], at: usize) -> u32 {
-    at.checked_add(4)
-        .and_then(|e| b.get(at..e))
-        .and_then(|s| <[u8; 4]>::try_from(s).ok())
-        .map_or(0, u32::from_le_bytes)
-}
-
 fn off32(o: usize) -> u32 {
     u32::try_from(o).unwrap_or(u32::MAX)
-}
-
-/// One packet found by the structural walk.
-#[derive(Debug, Clone, Copy)]
-struct Pkt {
-    at: usize,
-    opcode: u8,
-    flags: u8,
-    /// Payload byte range.
-    p0: usize,
-    p1: usize,
-}
-
-impl Pkt {
-    fn payload_dwords(&self) -> usize {
-        self.p1.saturating_sub(self.p0) / 4
-    }
-    fn arg(&self, dma: &[u8], i: usize) -> u32 {
-        dword(dma, self.p0.saturating_add(i.saturating_mul(4)))
-    }
-    fn invalid(&self, reason: &'static str) -> SubmitError {
-        SubmitError::Invalid {
-            offset: off32(self.at),
-            reason,
-        }
-    }
-    fn user_buffer(&self, reason: &'static str) -> SubmitError {
-        SubmitError::UserBuffer {
-            offset: off32(self.at),
-            reason,
-        }
-    }
-}
-
-/// Walks packet headers from `start` to the end of `dma`. `privileged`:
-/// kernel buffers may hold privileged packets.
-fn walk(dma: &[u8], start: usize, engine: Engine, privileged: bool) -> Result<Vec<Pkt>> {
-    let mut out = Vec::new();
-    let mut at = start;
-    while at < dma.len() {
-        let ub = |reason| SubmitError::UserBuffer {
-            offset: off32(at),
-            reason,
-        };
-        let h = dword(dma, at);
-        let opcode = (h & 0xFF) as u8;
-        let flags = ((h >> 8) & 0xFF) as u8;
-        let mut total = (h >> 16) as usize;
-        let mut hdr = 1usize;
-        if total == 0 {
-            let ext = at.checked_add(8).ok_or(ub("length overflow"))?;
-            if ext > dma.len() {
-                return Err(ub("extended header runs past CommandLength"));
-            }
-            total = dword(dma, at.saturating_add(4)) as usize;
-            hdr = 2;
-            if total < 2 {
-                return Err(ub("extended length below 2 DWORDs"));
-            }
-        }
-        let end = total
-            .checked_mul(4)
-            .and_then(|n| at.checked_add(n))
-            .ok_or(ub("length overflow"))?;
-        if end > dma.len() {
-            return Err(ub("packet runs past CommandLength"));
-        }
-        let inv = |reason| SubmitError::Invalid {
-            offset: off32(at),
-            reason,
-        };
-        let rule = packet::rule(opcode).ok_or(inv("unknown opcode"))?;
-        if !rule.user && !privileged {
-            return Err(SubmitError::Privileged {
-                opcode,
-                offset: off32(at),
-            });
-        }
-        if rule.engines & engine.bit() == 0 {
-            return Err(inv("packet not supported by this engine"));
-        }
-        if flags & !rule.flags != 0 {
-            return Err(inv("reserved header flags set"));
-        }
-        let payload = total.saturating_sub(hdr);
-        let ok = match rule.size {
-            Size::Exact(n) => hdr == 1 && payload.saturating_add(1) == n as usize,
-            Size::AtLeast(n) => payload.saturating_add(1) >= n as usize,
-        };
-        if !ok {
-            return Err(ub("length does not match the packet"));
-        }
-        out.push(Pkt {
-            at,
-            opcode,
-            flags,
-            p0: at.saturating_add(hdr.saturating_mul(4)),
-            p1: end,
-        });
-        at = end;
-    }
-    Ok(out)
-}
-
-/// The operands of a TEXTURE_COPY packet.
-fn copy_operands(p: &Pkt, dma: &[u8]) -> TextureCopy {
-    TextureCopy::from_payload(&std::array::from_fn(|i| p.arg(dma, i)))
-}
-
-/// Does a (validated) buffer write a buffer or a texture (BUFFER_COPY,
-/// TEXTURE_COPY, or a BIND_TEXTURE_TARGET the draws and clears render into)?
-fn writes_shared(dma: &[u8], start: usize) -> bool {
-    walk(dma, start, Engine::ThreeD, false)
-        .map(|p| {
-            p.iter().any(|p| {
-                matches!(
-                    p.opcode,
-                    op::BUFFER_COPY | op::TEXTURE_COPY | op::BIND_TEXTURE_TARGET
-                )
-            })
-        })
-        .unwrap_or(true)
-}
-
-/// The colour-target checks BIND_TARGETS and BIND_TEXTURE_TARGET share:
-/// records the target size and checks the depth target (DWORD
-/// `depth_dword`, with the DEPTH flag) is a depth image covering it.
-fn bind_validated(
-    b: &mut Bind,
-    p: &Pkt,
-    (width, height): (u32, u32),
-    slot: impl Fn(usize) -> Result<(u32, AllocationDesc)>,
-    depth_dword: usize,
-) -> Result<()> {
-    b.color_size = (width, height);
-    b.color = Some(0);
-    b.has_depth = false;
-    if p.flags & packet::flag::DEPTH != 0 {
-        let (_, d) = slot(depth_dword)?;
-        match d.kind {
-            AllocKind::Image {
-                format,
-                width: w,
-                height: h,
-            } if format.is_depth() && w >= width && h >= height => {}
-            _ => return Err(p.invalid("depth target is not a large enough depth image")),
-        }
-        b.has_depth = true;
-    }
-    Ok(())
 }
 
 /// The colour target of a draw or clear: an image moved out of video
@@ -691,11 +544,6 @@ fn put_target(mem: &mut dyn VideoMemory, h: u32, level: Option<(u32, u32)>, s: S
     };
     mem.texture_mut(h)
         .is_some_and(|t| t.put_level(face, lv, s.into_bytes()))
-}
-
-/// Byte range `[off, off+len)` inside `size`?
-fn within(off: u64, len: u64, size: u64) -> bool {
-    off.checked_add(len).is_some_and(|e| e <= size)
 }
 
 impl Kmd {
@@ -1152,7 +1000,7 @@ impl Kmd {
             rd.num_patch_locations as usize,
         );
         // The copies: everything below looks only at these.
-        let mut dma = rd
+        let dma = rd
             .command_buffer
             .get(..len)
             .ok_or(SubmitError::UserBuffer {
@@ -1178,7 +1026,7 @@ impl Kmd {
             .to_vec();
         let start = rd.command_offset as usize;
         let engine = ctx.engine;
-        self.validate(&mut dma, start, engine, &list, &patches)?;
+        let packets = self.validate(&dma, start, engine, &list, &patches)?;
 
         // Accepted: from here on, state changes.
         if start < dma.len() {
@@ -1200,8 +1048,7 @@ impl Kmd {
                     ctx: ctx_h,
                     fence,
                     waits,
-                    dma,
-                    start,
+                    packets,
                     null: rd.flags & render_flags::NULL_RENDERING != 0,
                     allocs: list.iter().map(|e| e.h_allocation).collect(),
                 });
@@ -1266,15 +1113,16 @@ impl Kmd {
         rd.queued_buffer_count = u32::try_from(self.queued()).unwrap_or(u32::MAX);
     }
 
-    /// Validates the copied submission and patches the references.
+    /// Validates the copied submission; returns its verified packets,
+    /// their references resolved to allocation handles.
     fn validate(
         &self,
-        dma: &mut [u8],
+        dma: &[u8],
         start: usize,
         engine: Engine,
         list: &[AllocationListEntry],
         patches: &[PatchLocation],
-    ) -> Result<()> {
+    ) -> Result<Vec<Verified>> {
         // 1. The allocation list.
         for e in list {
             if e.value & !0x1F != 0 {
@@ -1291,20 +1139,20 @@ impl Kmd {
                 return Err(SubmitError::Locked(e.h_allocation));
             }
         }
-        // 2. Packet structure.
-        let pkts = walk(dma, start, engine, false)?;
+        // 2. Packet structure, and where the references are.
+        let frames = verify::walk(dma, start, engine, false)?;
         let mut slots: BTreeMap<usize, (Access, Option<u32>)> = BTreeMap::new();
-        for p in &pkts {
-            let rule = packet::rule(p.opcode).ok_or(p.invalid("unknown opcode"))?;
+        for f in &frames {
+            let rule = crate::packet::rule(f.opcode).ok_or(f.invalid("unknown opcode"))?;
             for s in rule.refs {
-                if !s.present(p.flags) {
+                if !s.present(f.flags) {
                     continue;
                 }
                 let at = (s.dword as usize)
                     .checked_sub(1)
                     .and_then(|i| i.checked_mul(4))
-                    .and_then(|b| p.p0.checked_add(b))
-                    .ok_or(p.user_buffer("reference outside the packet"))?;
+                    .and_then(|b| f.payload_offset.checked_add(b))
+                    .ok_or(f.user_buffer("reference outside the packet"))?;
                 slots.insert(at, (s.access, None));
             }
         }
@@ -1372,223 +1220,10 @@ impl Kmd {
                 })?;
             resolved.insert(at, (e.h_allocation, a.desc));
         }
-        // 5. Operands, with the bindings a submission starts from (none).
-        let slot = |p: &Pkt, dword: usize| -> Result<(u32, AllocationDesc)> {
-            let at =
-                p.p0.saturating_add(dword.saturating_sub(1).saturating_mul(4));
-            resolved
-                .get(&at)
-                .copied()
-                .ok_or(p.invalid("missing reference"))
-        };
-        let buffer = |p: &Pkt, d: AllocationDesc| -> Result<u64> {
-            match d.kind {
-                AllocKind::Buffer { bytes } => Ok(bytes),
-                AllocKind::Image { .. } => Err(p.invalid("an image where a buffer is needed")),
-                AllocKind::Texture { .. } => Err(p.invalid("a texture where a buffer is needed")),
-            }
-        };
-        let mut b = Bind::default();
-        let mut scratch: Option<PipelineState> = None;
-        for p in &pkts {
-            let a = |i: usize| p.arg(dma, i);
-            match p.opcode {
-                op::NOP => {}
-                op::SET_REGS => {
-                    let n = p.payload_dwords();
-                    if n % 2 != 0 {
-                        return Err(p.user_buffer("SET_REGS payload is not (id, value) pairs"));
-                    }
-                    // One scratch state per packet (the check must not
-                    // touch the context's state).
-                    let scratch = scratch.get_or_insert_with(PipelineState::default);
-                    for i in (0..n).step_by(2) {
-                        regs::write(scratch, a(i), a(i.saturating_add(1)))
-                            .map_err(|_| p.invalid("bad register id or value"))?;
-                    }
-                }
-                op::BIND_TARGETS => {
-                    let (_, c) = slot(p, 1)?;
-                    let AllocKind::Image {
-                        format,
-                        width,
-                        height,
-                    } = c.kind
-                    else {
-                        return Err(p.invalid("render target is not an image"));
-                    };
-                    if !format.is_color() {
-                        return Err(p.invalid("render target format is not a colour format"));
-                    }
-                    bind_validated(&mut b, p, (width, height), |i| slot(p, i), 2)?;
-                }
-                op::BIND_TEXTURE_TARGET => {
-                    let (_, c) = slot(p, 1)?;
-                    let AllocKind::Texture {
-                        desc,
-                        render_target: true,
-                    } = c.kind
-                    else {
-                        return Err(p.invalid("texture target is not a render-target texture"));
-                    };
-                    let (_, width, height) = texture::target_level(&desc, a(1), a(2))
-                        .ok_or(p.invalid("texture target face or level does not exist"))?;
-                    bind_validated(&mut b, p, (width, height), |i| slot(p, i), 4)?;
-                }
-                op::VERTEX_FORMAT => {
-                    let d: Vec<u32> = (0..17).map(a).collect();
-                    let l = packet::layout_from_dwords(&d)
-                        .ok_or(p.invalid("malformed vertex format"))?;
-                    l.validate()
-                        .map_err(|_| p.invalid("vertex format outside the vertex"))?;
-                    b.layout = Some(l);
-                }
-                op::SET_VERTICES => {
-                    let (_, d) = slot(p, 1)?;
-                    let size = buffer(p, d)?;
-                    if !within(u64::from(a(1)), u64::from(a(2)), size) {
-                        return Err(p.invalid("vertex range outside the allocation"));
-                    }
-                    b.verts = Some((Some(0), a(1) as usize, a(2) as usize));
-                }
-                op::VERTICES_INLINE | op::INDICES_INLINE => {
-                    let pre = usize::from(p.opcode == op::INDICES_INLINE);
-                    let n = a(0) as usize;
-                    let data = p.payload_dwords().saturating_sub(1).saturating_sub(pre);
-                    if p.payload_dwords() < pre.saturating_add(1) || n.div_ceil(4) != data {
-                        return Err(p.user_buffer("inline byte count does not match the packet"));
-                    }
-                    if pre == 1 {
-                        if !matches!(a(1), 2 | 4) {
-                            return Err(p.invalid("index width is not 2 or 4"));
-                        }
-                        b.idx = Some((None, 0, n, a(1)));
-                    } else {
-                        b.verts = Some((None, 0, n));
-                    }
-                }
-                op::SET_INDICES => {
-                    let (_, d) = slot(p, 1)?;
-                    let size = buffer(p, d)?;
-                    if !within(u64::from(a(1)), u64::from(a(2)), size) {
-                        return Err(p.invalid("index range outside the allocation"));
-                    }
-                    if !matches!(a(3), 2 | 4) {
-                        return Err(p.invalid("index width is not 2 or 4"));
-                    }
-                    b.idx = Some((Some(0), a(1) as usize, a(2) as usize, a(3)));
-                }
-                op::DRAW => {
-                    let t = Topology::from_d3d(a(0)).ok_or(p.invalid("bad topology"))?;
-                    if b.color.is_none() {
-                        return Err(p.invalid("draw without render target"));
-                    }
-                    let l = b.layout.ok_or(p.invalid("draw without vertex format"))?;
-                    let (_, _, vlen) = b.verts.ok_or(p.invalid("draw without vertices"))?;
-                    let need = u64::from(a(1)).saturating_add(t.vertex_count(a(2)));
-                    let have = if p.flags & packet::flag::INDEXED != 0 {
-                        let (_, _, ilen, w) =
-                            b.idx.ok_or(p.invalid("indexed draw without indices"))?;
-                        (ilen as u64).checked_div(u64::from(w)).unwrap_or(0)
-                    } else {
-                        (vlen as u64).checked_div(u64::from(l.stride)).unwrap_or(0)
-                    };
-                    if need > have {
-                        return Err(p.invalid("draw reads past its vertices or indices"));
-                    }
-                }
-                op::CLEAR => {
-                    let n = a(4) as usize;
-                    if Some(p.payload_dwords()) != n.checked_mul(4).and_then(|x| x.checked_add(5)) {
-                        return Err(
-                            p.user_buffer("CLEAR rectangle count does not match the packet")
-                        );
-                    }
-                    if n > limits::MAX_CLEAR_RECTS as usize {
-                        return Err(SubmitError::Limit {
-                            what: "CLEAR rectangles",
-                            value: n as u64,
-                            limit: u64::from(limits::MAX_CLEAR_RECTS),
-                        });
-                    }
-                    let f = a(0);
-                    if f & !7 != 0 {
-                        return Err(p.invalid("undefined clear flags"));
-                    }
-                    if b.color.is_none() {
-                        return Err(p.invalid("clear without render target"));
-                    }
-                    if f & 6 != 0 && !b.has_depth {
-                        return Err(p.invalid("depth/stencil clear without depth target"));
-                    }
-                    if f & 2 != 0 && !f32::from_bits(a(2)).is_finite() {
-                        return Err(p.invalid("clear depth is not finite"));
-                    }
-                }
-                op::BUFFER_COPY => {
-                    let (_, s) = slot(p, 1)?;
-                    let (_, d) = slot(p, 3)?;
-                    let (ss, ds) = (buffer(p, s)?, buffer(p, d)?);
-                    let n = u64::from(a(4));
-                    if !within(u64::from(a(1)), n, ss) || !within(u64::from(a(3)), n, ds) {
-                        return Err(p.invalid("copy range outside an allocation"));
-                    }
-                }
-                op::QUERY => {
-                    if a(0) > 1 || a(1) >= limits::MAX_QUERIES {
-                        return Err(p.invalid("bad query operation or id"));
-                    }
-                }
-                op::PRESENT => {
-                    let (_, d) = slot(p, 1)?;
-                    if !matches!(d.kind, AllocKind::Image { format, .. } if format.is_color()) {
-                        return Err(p.invalid("present of a non-colour allocation"));
-                    }
-                }
-                op::SET_TEXTURE => {
-                    if a(0) >= regs::STAGES {
-                        return Err(p.invalid("texture stage is not 0–7"));
-                    }
-                    if p.flags & packet::flag::UNBIND != 0 {
-                        if a(1) != 0 {
-                            return Err(p.invalid("SET_TEXTURE UNBIND with a texture DWORD"));
-                        }
-                    } else {
-                        let (_, d) = slot(p, 2)?;
-                        if !matches!(d.kind, AllocKind::Texture { .. }) {
-                            return Err(
-                                p.invalid("SET_TEXTURE of an allocation that is not a texture")
-                            );
-                        }
-                    }
-                }
-                op::TEXTURE_COPY => {
-                    let (_, s) = slot(p, 1)?;
-                    let (_, d) = slot(p, 10)?;
-                    let (AllocKind::Texture { desc: sd, .. }, AllocKind::Texture { desc: dd, .. }) =
-                        (s.kind, d.kind)
-                    else {
-                        return Err(
-                            p.invalid("TEXTURE_COPY of an allocation that is not a texture")
-                        );
-                    };
-                    texture::plan_copy(
-                        &Shape::of_desc(&sd),
-                        &Shape::of_desc(&dd),
-                        &copy_operands(p, dma),
-                    )
-                    .map_err(|reason| p.invalid(reason))?;
-                }
-                _ => return Err(p.invalid("packet the hardware cannot run")),
-            }
-        }
-        // 6. Patch: the handles go into the copy.
-        for (at, (h, _)) in resolved {
-            if let Some(d) = at.checked_add(4).and_then(|e| dma.get_mut(at..e)) {
-                d.copy_from_slice(&h.to_le_bytes());
-            }
-        }
-        Ok(())
+        // 5. Each packet decoded and verified by its table row's verifier,
+        // with the bindings a submission starts from (none).
+        let mut cx = Checker::new(&resolved);
+        frames.iter().map(|f| cx.check(f)).collect()
     }
 
     // ------------------------------------------------------- the GPU
@@ -1662,7 +1297,7 @@ impl Kmd {
         shared_writes &= subs.iter().any(|(e, _)| *e == Engine::Copy)
             || subs
                 .iter()
-                .any(|(_, q)| q.dma.len() > q.start && writes_shared(&q.dma, q.start));
+                .any(|(_, q)| q.packets.iter().any(Verified::writes_shared));
         self.inflight = subs.iter().map(|(_, q)| (q.ctx, q.fence)).collect();
         self.inflight_shared_writes = shared_writes;
         let exec = match self.exec.take() {
@@ -1868,34 +1503,32 @@ impl ExecState {
 
     fn execute(&mut self, engine: Engine, q: Queued, mem: &mut dyn VideoMemory) {
         // The kernel's own packets around the user buffer.
-        let mut pro = packet::Writer::new();
+        let mut pro = Vec::new();
         if self.last_on_engine.get(engine.index()).copied().flatten() != Some(q.ctx) {
-            pro.raw(op::CONTEXT_SWITCH, 0, &[q.ctx]);
+            pro.push(Verified::ContextSwitch { context: q.ctx });
         }
-        for &(c, f) in &q.waits {
-            pro.raw(op::FENCE_WAIT, 0, &[c, f as u32, (f >> 32) as u32]);
+        for &(context, fence) in &q.waits {
+            pro.push(Verified::FenceWait { context, fence });
         }
-        let mut epi = packet::Writer::new();
-        epi.raw(
-            op::FENCE_SIGNAL,
-            0,
-            &[q.ctx, q.fence as u32, (q.fence >> 32) as u32],
-        );
+        let epi = [Verified::FenceSignal {
+            context: q.ctx,
+            fence: q.fence,
+        }];
         if self.ctxs.get(&q.ctx).is_some_and(|c| c.hung) {
             // A hung context's queued work is skipped; its fence is still
             // signalled so that nothing waits for it forever.
-            self.run(engine, q.ctx, &epi.bytes, 0, true, mem, None);
+            self.run(engine, q.ctx, &epi, mem, None);
             self.stats.executed = self.stats.executed.saturating_add(1);
             return;
         }
-        self.run(engine, q.ctx, &pro.bytes, 0, true, mem, None);
+        self.run(engine, q.ctx, &pro, mem, None);
         if !q.null {
             let wd = pl::Watchdog {
                 cancel: self.cancel.clone(),
                 deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
             };
             self.renderer.set_watchdog(Some(wd.clone()));
-            let stopped = self.run(engine, q.ctx, &q.dma, q.start, false, mem, Some(&wd));
+            let stopped = self.run(engine, q.ctx, &q.packets, mem, Some(&wd));
             self.renderer.set_watchdog(None);
             if stopped {
                 // The cancellation (if that was it) is spent on this
@@ -1905,7 +1538,7 @@ impl ExecState {
                 self.stats.hangs = self.stats.hangs.saturating_add(1);
             }
         }
-        self.run(engine, q.ctx, &epi.bytes, 0, true, mem, None);
+        self.run(engine, q.ctx, &epi, mem, None);
         self.stats.executed = self.stats.executed.saturating_add(1);
     }
 
@@ -1913,144 +1546,182 @@ impl ExecState {
         self.stats.faults = self.stats.faults.saturating_add(1);
     }
 
-    /// Executes packets (validated already; every access is still
+    /// Executes verified packets (every access to memory is still
     /// checked). With a watchdog (user submissions; the kernel's own
     /// packets have none), it is checked before and after each packet
     /// that does work (draws, clears, copies); returns true when it fired
     /// (the rest of the packets did not run).
-    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         engine: Engine,
         ctx_h: u32,
-        dma: &[u8],
-        start: usize,
-        privileged: bool,
+        packets: &[Verified],
         mem: &mut dyn VideoMemory,
         wd: Option<&pl::Watchdog>,
     ) -> bool {
-        let Ok(pkts) = walk(dma, start, engine, privileged) else {
-            self.fault();
-            return false;
-        };
         let fired = || wd.is_some_and(pl::Watchdog::fired);
         let mut b = Bind::default();
-        for p in &pkts {
-            let work = matches!(
-                p.opcode,
-                op::DRAW | op::CLEAR | op::BUFFER_COPY | op::TEXTURE_COPY
-            );
+        for p in packets {
+            let work = p.is_work();
             if work && fired() {
                 return true;
             }
-            let a = |i: usize| p.arg(dma, i);
-            let ok = match p.opcode {
-                op::NOP => true,
-                op::CONTEXT_SWITCH => {
+            let ok = match p {
+                Verified::Nop => true,
+                Verified::ContextSwitch { context } => {
                     if let Some(slot) = self.last_on_engine.get_mut(engine.index()) {
-                        *slot = Some(a(0));
+                        *slot = Some(*context);
                     }
                     self.stats.context_switches = self.stats.context_switches.saturating_add(1);
                     true
                 }
-                op::FENCE_WAIT => {
-                    let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
-                    self.ctxs.get(&a(0)).is_none_or(|c| c.executed >= f)
+                Verified::FenceWait { context, fence } => {
+                    self.ctxs.get(context).is_none_or(|c| c.executed >= *fence)
                 }
-                op::FENCE_SIGNAL => {
-                    let f = u64::from(a(1)) | (u64::from(a(2)) << 32);
-                    let c = self.ctxs.entry(a(0)).or_default();
-                    c.executed = c.executed.max(f);
+                Verified::FenceSignal { context, fence } => {
+                    let c = self.ctxs.entry(*context).or_default();
+                    c.executed = c.executed.max(*fence);
                     true
                 }
-                op::MAKE_RESIDENT | op::EVICT => {
-                    self.stats.paging = self.stats.paging.saturating_add(1);
-                    true
-                }
-                op::SET_REGS => {
+                Verified::SetRegs(writes) => {
                     let c = self.ctxs.entry(ctx_h).or_default();
-                    (0..p.payload_dwords())
-                        .step_by(2)
-                        .all(|i| regs::write(&mut c.state, a(i), a(i.saturating_add(1))).is_ok())
+                    writes
+                        .iter()
+                        .all(|&(r, v)| regs::write(&mut c.state, r, v).is_ok())
                 }
-                op::BIND_TARGETS => {
-                    b.color = Some(a(0));
+                Verified::BindTargets { color, depth } => {
+                    b.color = Some(*color);
                     b.color_level = None;
-                    b.depth = (p.flags & packet::flag::DEPTH != 0).then(|| a(1));
+                    b.depth = *depth;
                     true
                 }
-                op::BIND_TEXTURE_TARGET => {
-                    b.color = Some(a(0));
-                    b.color_level = Some((a(1), a(2)));
-                    b.depth = (p.flags & packet::flag::DEPTH != 0).then(|| a(3));
+                Verified::BindTextureTarget {
+                    texture,
+                    face,
+                    level,
+                    depth,
+                } => {
+                    b.color = Some(*texture);
+                    b.color_level = Some((*face, *level));
+                    b.depth = *depth;
                     true
                 }
-                op::VERTEX_FORMAT => {
-                    let d: Vec<u32> = (0..17).map(a).collect();
-                    b.layout = packet::layout_from_dwords(&d);
-                    b.layout.is_some()
-                }
-                op::SET_VERTICES => {
-                    b.verts = Some((Some(a(0)), a(1) as usize, a(2) as usize));
+                Verified::VertexFormat(l) => {
+                    b.layout = Some(*l);
                     true
                 }
-                op::VERTICES_INLINE => {
-                    b.verts = Some((None, p.p0.saturating_add(4), a(0) as usize));
+                Verified::SetVertices {
+                    buffer,
+                    offset,
+                    size,
+                } => {
+                    b.verts = Some(Source::Buffer {
+                        h: *buffer,
+                        offset: *offset,
+                        len: *size,
+                    });
                     true
                 }
-                op::SET_INDICES => {
-                    b.idx = Some((Some(a(0)), a(1) as usize, a(2) as usize, a(3)));
+                Verified::VerticesInline(data) => {
+                    b.verts = Some(Source::Inline(data));
                     true
                 }
-                op::INDICES_INLINE => {
-                    b.idx = Some((None, p.p0.saturating_add(8), a(0) as usize, a(1)));
+                Verified::SetIndices {
+                    buffer,
+                    offset,
+                    size,
+                    width,
+                } => {
+                    b.idx = Some((
+                        Source::Buffer {
+                            h: *buffer,
+                            offset: *offset,
+                            len: *size,
+                        },
+                        *width,
+                    ));
                     true
                 }
-                op::DRAW => self.draw(ctx_h, &b, p, dma, mem),
-                op::CLEAR => self.clear(ctx_h, &b, p, dma, mem),
-                op::BUFFER_COPY => {
-                    let ok =
-                        mem.copy_buffer(a(0), a(1) as usize, a(2), a(3) as usize, a(4) as usize);
+                Verified::IndicesInline { width, data } => {
+                    b.idx = Some((Source::Inline(data), *width));
+                    true
+                }
+                Verified::Draw {
+                    topology,
+                    first,
+                    count,
+                    base_vertex,
+                    indexed,
+                } => {
+                    let call = DrawArgs {
+                        topology: *topology,
+                        first: *first,
+                        count: *count,
+                        base_vertex: *base_vertex,
+                        indexed: *indexed,
+                    };
+                    self.draw(ctx_h, &b, &call, mem)
+                }
+                Verified::Clear {
+                    flags,
+                    color,
+                    z,
+                    stencil,
+                    rects,
+                } => {
+                    let req = pl::Clear {
+                        flags: pl::ClearFlags::from_d3d(flags.0),
+                        rects,
+                        color: *color,
+                        z: *z,
+                        stencil: *stencil,
+                    };
+                    self.clear(ctx_h, &b, &req, mem)
+                }
+                Verified::BufferCopy {
+                    src,
+                    src_offset,
+                    dst,
+                    dst_offset,
+                    size,
+                } => {
+                    let ok = mem.copy_buffer(*src, *src_offset, *dst, *dst_offset, *size);
                     let c = self.ctxs.entry(ctx_h).or_default();
                     c.counters.copies = c.counters.copies.saturating_add(1);
                     ok
                 }
-                op::QUERY => {
+                Verified::Query { end, id } => {
                     let c = self.ctxs.entry(ctx_h).or_default();
                     let now = c.counters.samples_passed;
-                    if a(0) == 0 {
-                        c.queries.insert(a(1), (now, None));
-                    } else {
-                        let begin = c.queries.get(&a(1)).map_or(now, |q| q.0);
+                    if *end {
+                        let begin = c.queries.get(id).map_or(now, |q| q.0);
                         c.queries
-                            .insert(a(1), (begin, Some(now.saturating_sub(begin))));
+                            .insert(*id, (begin, Some(now.saturating_sub(begin))));
+                    } else {
+                        c.queries.insert(*id, (now, None));
                     }
                     true
                 }
-                op::PRESENT => {
+                Verified::Present => {
                     let c = self.ctxs.entry(ctx_h).or_default();
                     c.counters.presents = c.counters.presents.saturating_add(1);
                     true
                 }
-                op::SET_TEXTURE => {
-                    let t = (p.flags & packet::flag::UNBIND == 0).then(|| a(1));
-                    match b.textures.get_mut(a(0) as usize) {
+                Verified::SetTexture { stage, texture } => {
+                    match b.textures.get_mut(*stage as usize) {
                         Some(slot) => {
-                            *slot = t;
+                            *slot = *texture;
                             true
                         }
                         None => false,
                     }
                 }
-                op::TEXTURE_COPY => {
-                    // The references hold allocation handles now.
-                    let c = copy_operands(p, dma);
-                    let ok = texture::copy(mem, c.src, c.dst, &c);
+                Verified::TextureCopy(c) => {
+                    let ok = texture::copy(mem, c.src, c.dst, c);
                     let c = self.ctxs.entry(ctx_h).or_default();
                     c.counters.copies = c.counters.copies.saturating_add(1);
                     ok
                 }
-                _ => false,
             };
             if work && fired() {
                 // Stopped inside (or right after) this packet: not a
@@ -2064,18 +1735,8 @@ impl ExecState {
         false
     }
 
-    fn draw(
-        &mut self,
-        ctx_h: u32,
-        b: &Bind,
-        p: &Pkt,
-        dma: &[u8],
-        mem: &mut dyn VideoMemory,
-    ) -> bool {
-        let a = |i: usize| p.arg(dma, i);
-        let (Some(ch), Some(layout), Some(vs), Some(t)) =
-            (b.color, b.layout, b.verts, Topology::from_d3d(a(0)))
-        else {
+    fn draw(&mut self, ctx_h: u32, b: &Bind<'_>, d: &DrawArgs, mem: &mut dyn VideoMemory) -> bool {
+        let (Some(ch), Some(layout), Some(vs)) = (b.color, b.layout, b.verts) else {
             return false;
         };
         let ctx = self.ctxs.entry(ctx_h).or_default();
@@ -2095,37 +1756,30 @@ impl ExecState {
                 missing |= t.is_none();
                 t
             });
-            let bytes = |alloc: Option<u32>, off: usize, len: usize| -> Option<&[u8]> {
-                let base: &[u8] = match alloc {
-                    Some(h) => mem.buffer(h)?,
-                    None => dma,
-                };
-                base.get(off..off.checked_add(len)?)
-            };
-            let verts = bytes(vs.0, vs.1, vs.2);
+            let mem: &dyn VideoMemory = mem;
+            let bytes = |src| source_bytes(mem, src);
+            let verts = bytes(vs);
             let indices = match b.idx {
-                Some((al, off, len, w)) if p.flags & packet::flag::INDEXED != 0 => {
-                    bytes(al, off, len).map(|s| {
-                        Some(if w == 2 {
-                            Indices::U16(s)
-                        } else {
-                            Indices::U32(s)
-                        })
+                Some((src, w)) if d.indexed => bytes(src).map(|s| {
+                    Some(if w == 2 {
+                        Indices::U16(s)
+                    } else {
+                        Indices::U32(s)
                     })
-                }
-                _ if p.flags & packet::flag::INDEXED != 0 => None,
+                }),
+                _ if d.indexed => None,
                 _ => Some(None),
             };
             match (verts, indices) {
                 (Some(v), Some(ix)) => {
                     let call = pl::DrawCall {
-                        topology: t,
+                        topology: d.topology,
                         vertices: v,
                         layout: &layout,
                         indices: ix,
-                        first: a(1),
-                        primitive_count: a(2),
-                        base_vertex: a(3) as i32,
+                        first: d.first,
+                        primitive_count: d.count,
+                        base_vertex: d.base_vertex,
                     };
                     let mut targets = RenderTargets {
                         color: &mut color,
@@ -2145,7 +1799,7 @@ impl ExecState {
         match result.filter(|_| put) {
             Some(s) => {
                 let k = &mut ctx.counters;
-                if a(2) > 0 {
+                if d.count > 0 {
                     k.draws = k.draws.saturating_add(1);
                 }
                 k.primitives = k.primitives.saturating_add(s.primitives);
@@ -2159,36 +1813,19 @@ impl ExecState {
     fn clear(
         &mut self,
         ctx_h: u32,
-        b: &Bind,
-        p: &Pkt,
-        dma: &[u8],
+        b: &Bind<'_>,
+        req: &pl::Clear<'_>,
         mem: &mut dyn VideoMemory,
     ) -> bool {
-        let a = |i: usize| p.arg(dma, i);
         let Some(ch) = b.color else {
             return false;
         };
-        let n = a(4) as usize;
-        let rects: Vec<pl::Rect> = (0..n)
-            .map(|i| {
-                let k = i.saturating_mul(4).saturating_add(5);
-                let g = |j: usize| a(k.saturating_add(j)) as i32;
-                pl::Rect::new(g(0), g(1), g(2), g(3))
-            })
-            .collect();
         let mut color = take_target(mem, ch, b.color_level, false);
         let mut depth = b.depth.and_then(|d| mem.take_image(d));
-        let req = pl::Clear {
-            flags: pl::ClearFlags::from_d3d(a(0)),
-            rects: &rects,
-            color: a(1),
-            z: f32::from_bits(a(2)),
-            stencil: a(3),
-        };
         let ok = color.is_some()
             && self
                 .renderer
-                .clear(color.as_mut(), depth.as_mut(), &req)
+                .clear(color.as_mut(), depth.as_mut(), req)
                 .is_ok();
         let ok = match color {
             Some(c) => put_target(mem, ch, b.color_level, c) && ok,
@@ -2201,4 +1838,22 @@ impl ExecState {
         c.counters.clears = c.counters.clears.saturating_add(1);
         ok
     }
+}
+
+/// The bytes of a vertex or index source (`None`: the buffer vanished or
+/// shrank).
+fn source_bytes<'m>(mem: &'m dyn VideoMemory, src: Source<'m>) -> Option<&'m [u8]> {
+    match src {
+        Source::Buffer { h, offset, len } => mem.buffer(h)?.get(offset..offset.checked_add(len)?),
+        Source::Inline(data) => Some(data),
+    }
+}
+
+/// A verified DRAW's operands.
+struct DrawArgs {
+    topology: Topology,
+    first: u32,
+    count: u32,
+    base_vertex: i32,
+    indexed: bool,
 }

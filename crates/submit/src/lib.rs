@@ -51,6 +51,7 @@ pub mod memory;
 pub mod packet;
 pub mod regs;
 pub mod texture;
+mod verify;
 
 pub use error::SubmitError;
 pub use kernel::{
