@@ -404,6 +404,12 @@ pub fn rule(opcode: u8) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.opcode == opcode)
 }
 
+/// The table name of `opcode` (`"?"` for an opcode the table does not
+/// know).
+pub fn name_of(opcode: u8) -> &'static str {
+    rule(opcode).map_or("?", |r| r.name)
+}
+
 /// A header DWORD.
 pub const fn header(opcode: u8, flags: u8, dwords: u16) -> u32 {
     (opcode as u32) | ((flags as u32) << 8) | ((dwords as u32) << 16)
@@ -1071,7 +1077,7 @@ impl<'a> Packet<'a> {
 
     /// The packet's name (from the table).
     pub fn name(&self) -> &'static str {
-        rule(self.opcode()).map_or("?", |r| r.name)
+        name_of(self.opcode())
     }
 
     /// The allocation references it carries, in packet order.
