@@ -435,7 +435,8 @@ pub struct Frame<'a> {
     pub payload: &'a [u8],
 }
 
-fn off32(o: usize) -> u32 {
+/// A byte offset as the u32 errors carry (saturated).
+pub(crate) fn off32(o: usize) -> u32 {
     u32::try_from(o).unwrap_or(u32::MAX)
 }
 

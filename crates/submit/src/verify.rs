@@ -11,10 +11,12 @@
 //! far; nothing here changes kernel state (register writes go to a
 //! scratch state).
 
+use crate::ddi::{AllocationListEntry, PatchLocation};
 use crate::error::{Result, SubmitError};
-use crate::kernel::{AllocKind, AllocationDesc};
+use crate::kmd::{AllocKind, AllocationDesc, Kmd};
 use crate::limits;
 use crate::packet::{self, ClearFlags, Engine, Frame, Packet, Ref, TextureCopy};
+use crate::packet::{off32, Access};
 use crate::regs;
 use crate::texture::{self, Shape};
 use softhal_pipeline::{self as pl, PipelineState, Topology, VertexLayout};
@@ -629,4 +631,119 @@ pub(crate) fn texture_copy(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -
 /// first), and the kernel makes its own as [`Verified`] directly.
 pub(crate) fn kernel_only(_: &mut Checker<'_>, f: &Frame<'_>, _: Packet<'_>) -> Result<Verified> {
     Err(cannot_run(f))
+}
+
+impl Kmd {
+    /// Validates the copied submission; returns its verified packets,
+    /// their references resolved to allocation handles.
+    pub(crate) fn validate(
+        &self,
+        dma: &[u8],
+        start: usize,
+        engine: Engine,
+        list: &[AllocationListEntry],
+        patches: &[PatchLocation],
+    ) -> Result<Vec<Verified>> {
+        // 1. The allocation list.
+        for e in list {
+            if e.value & !0x1F != 0 {
+                return Err(SubmitError::InvalidArg("reserved allocation-list bits set"));
+            }
+            let a = self
+                .allocs
+                .get(&e.h_allocation)
+                .ok_or(SubmitError::Handle {
+                    reason: "allocation-list entry names no live allocation",
+                    value: e.h_allocation,
+                })?;
+            if a.locked && !a.desc.cpu_visible {
+                return Err(SubmitError::Locked(e.h_allocation));
+            }
+        }
+        // 2. Packet structure, and where the references are.
+        let frames = walk(dma, start, engine, false)?;
+        let mut slots: BTreeMap<usize, (Access, Option<u32>)> = BTreeMap::new();
+        for f in &frames {
+            let rule = crate::packet::rule(f.opcode).ok_or(f.invalid("unknown opcode"))?;
+            for s in rule.refs {
+                if !s.present(f.flags) {
+                    continue;
+                }
+                let at = (s.dword as usize)
+                    .checked_sub(1)
+                    .and_then(|i| i.checked_mul(4))
+                    .and_then(|b| f.payload_offset.checked_add(b))
+                    .ok_or(f.user_buffer("reference outside the packet"))?;
+                slots.insert(at, (s.access, None));
+            }
+        }
+        // 3. Patch locations.
+        for pl in patches {
+            if pl.slot_id != 0
+                || pl.driver_id != 0
+                || pl.allocation_offset != 0
+                || pl.split_offset != 0
+            {
+                return Err(SubmitError::InvalidArg(
+                    "reserved patch-location fields set",
+                ));
+            }
+            if pl.allocation_index as usize >= list.len() {
+                return Err(SubmitError::Handle {
+                    reason: "patch location names an entry outside the allocation list",
+                    value: pl.allocation_index,
+                });
+            }
+            let at = pl.patch_offset as usize;
+            let inside = at >= start
+                && at.is_multiple_of(4)
+                && at.checked_add(4).is_some_and(|e| e <= dma.len());
+            if !inside {
+                return Err(SubmitError::UserBuffer {
+                    offset: pl.patch_offset,
+                    reason: "patch location outside the command buffer",
+                });
+            }
+            let slot = slots.get_mut(&at).ok_or(SubmitError::UserBuffer {
+                offset: pl.patch_offset,
+                reason: "patch location is not an allocation reference",
+            })?;
+            if slot.1.replace(pl.allocation_index).is_some() {
+                return Err(SubmitError::UserBuffer {
+                    offset: pl.patch_offset,
+                    reason: "two patch locations for one reference",
+                });
+            }
+        }
+        // 4. Every reference patched; writes only through writable entries.
+        let mut resolved: BTreeMap<usize, (u32, AllocationDesc)> = BTreeMap::new();
+        for (&at, &(access, idx)) in &slots {
+            let idx = idx.ok_or(SubmitError::Handle {
+                reason: "allocation reference without a patch location",
+                value: off32(at),
+            })?;
+            let e = list.get(idx as usize).ok_or(SubmitError::Handle {
+                reason: "patch location names an entry outside the allocation list",
+                value: idx,
+            })?;
+            if access == Access::Write && e.value & AllocationListEntry::WRITE == 0 {
+                return Err(SubmitError::Handle {
+                    reason: "write through an allocation-list entry without WriteOperation",
+                    value: e.h_allocation,
+                });
+            }
+            let a = self
+                .allocs
+                .get(&e.h_allocation)
+                .ok_or(SubmitError::Handle {
+                    reason: "allocation-list entry names no live allocation",
+                    value: e.h_allocation,
+                })?;
+            resolved.insert(at, (e.h_allocation, a.desc));
+        }
+        // 5. Each packet decoded and verified by its table row's verifier,
+        // with the bindings a submission starts from (none).
+        let mut cx = Checker::new(&resolved);
+        frames.iter().map(|f| cx.check(f)).collect()
+    }
 }
