@@ -230,15 +230,7 @@ fn reference(rig: &Rig) -> RenderData {
             AllocationListEntry::new(vb, false),
         ],
         num_patch_locations: w.refs.len() as u32,
-        patch_location_list: w
-            .refs
-            .iter()
-            .map(|r| PatchLocation {
-                allocation_index: r.index,
-                patch_offset: r.offset,
-                ..PatchLocation::default()
-            })
-            .collect(),
+        patch_location_list: w.patch_locations(),
         h_context: Some(rig.gfx),
         ..RenderData::default()
     }

@@ -1490,6 +1490,19 @@ impl Writer {
     pub fn new() -> Self {
         Writer::default()
     }
+    /// The patch-location list for the references written so far: one
+    /// `D3DDDI_PATCHLOCATIONLIST` entry per reference, in order (the
+    /// reserved fields 0).
+    pub fn patch_locations(&self) -> Vec<crate::ddi::PatchLocation> {
+        self.refs
+            .iter()
+            .map(|r| crate::ddi::PatchLocation {
+                allocation_index: r.index,
+                patch_offset: r.offset,
+                ..crate::ddi::PatchLocation::default()
+            })
+            .collect()
+    }
     /// Clears bytes and references (keeps capacity).
     pub fn clear(&mut self) {
         self.bytes.clear();
