@@ -5,11 +5,16 @@
 //! A length field of 0 means an extended header: the second DWORD holds
 //! the total length in DWORDs (≥ 2). All fields are little-endian DWORDs.
 //!
-//! In: opcodes and operands (the UMD, through [`Writer`]). Out: bytes, and
-//! the [`RULES`] verifier table the kernel side checks every packet
-//! against. Guarantee: the table is the only place that says which packets
-//! user mode may send, on which engine, with which sizes and flags, and
-//! which DWORDs are allocation references.
+//! In: opcodes and operands (the UMD, through [`Writer`]), or the bytes of
+//! a command buffer (the kernel's copy, a capture). Out: bytes and their
+//! patch-location list ([`Writer::patch_locations`]); the [`RULES`]
+//! verifier table; each packet framed ([`frame_at`]) and decoded once into
+//! a typed [`Packet`] (checked zero-copy views, counts checked against the
+//! length) that prints by name with its fields. Guarantees: the table is
+//! the only place that says which packets user mode may send, on which
+//! engine, with which sizes and flags, which DWORDs are allocation
+//! references, and which function verifies the operands (`verify`);
+//! decoding never panics and never reads outside the packet.
 
 use crate::error::SubmitError;
 use crate::verify;
