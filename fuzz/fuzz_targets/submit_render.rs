@@ -220,6 +220,7 @@ fn reference(rig: &Rig) -> RenderData {
     w.set_vertices(2, 0, 480);
     w.draw(4, 0, 8, 0, false);
     let [rt, depth, vb, ..] = rig.allocs;
+    let patch_location_list = w.patch_locations();
     RenderData {
         command_length: w.bytes.len() as u32,
         command_buffer: w.bytes,
@@ -230,15 +231,7 @@ fn reference(rig: &Rig) -> RenderData {
             AllocationListEntry::new(vb, false),
         ],
         num_patch_locations: w.refs.len() as u32,
-        patch_location_list: w
-            .refs
-            .iter()
-            .map(|r| PatchLocation {
-                allocation_index: r.index,
-                patch_offset: r.offset,
-                ..PatchLocation::default()
-            })
-            .collect(),
+        patch_location_list,
         h_context: Some(rig.gfx),
         ..RenderData::default()
     }

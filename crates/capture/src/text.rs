@@ -156,6 +156,28 @@ fn engine_word(code: u32) -> String {
 /// Command bytes per `commands hex:` line in the canonical form.
 const COMMAND_LINE_BYTES: usize = 64;
 
+/// The packets of a submission's command bytes, decoded, as comment lines
+/// (`# offset: PACKET field=value …`) for people to read; the `commands
+/// hex:` lines after them stay the canonical form. Decoding covers
+/// CommandOffset to CommandLength and stops at the first packet that cannot be decoded
+/// (printed as `# offset: error`).
+fn write_packets(out: &mut String, c: &SubmitCall) {
+    let start = c.command_offset as usize;
+    let bytes = c
+        .command_bytes
+        .get(..c.command_length as usize)
+        .unwrap_or(&c.command_bytes);
+    if !bytes.len().is_multiple_of(4) || !start.is_multiple_of(4) || start > bytes.len() {
+        return;
+    }
+    for p in softhal_submit::packet::decode_all(bytes, start) {
+        let _ = match p {
+            Ok((at, p)) => writeln!(out, "  # {at}: {p}"),
+            Err(e) => writeln!(out, "  # {e}"),
+        };
+    }
+}
+
 fn write_submit(out: &mut String, c: &SubmitCall) {
     let _ = write!(
         out,
@@ -177,6 +199,7 @@ fn write_submit(out: &mut String, c: &SubmitCall) {
         let _ = write!(out, " num_patch_locations={}", c.num_patch_locations);
     }
     out.push('\n');
+    write_packets(out, c);
     for chunk in c.command_bytes.chunks(COMMAND_LINE_BYTES) {
         let _ = writeln!(out, "  commands {}", hex(chunk));
     }

@@ -201,7 +201,7 @@ fn write_errors_are_reported_by_finish() {
 #[test]
 fn render_callback_submissions_replay_identically() {
     use softhal_submit::packet::{op, Writer};
-    use softhal_submit::{AllocationListEntry, Engine, PatchLocation, RenderData};
+    use softhal_submit::{AllocationListEntry, Engine, RenderData};
     // A driver that has had a surface and a render context: the replay's
     // allocation and context handles differ from the recorded ones.
     let mut drv = Driver::new(1).unwrap();
@@ -255,15 +255,7 @@ fn render_callback_submissions_replay_identically() {
             AllocationListEntry::new(vb_alloc, false),
         ],
         num_patch_locations: w.refs.len() as u32,
-        patch_location_list: w
-            .refs
-            .iter()
-            .map(|p| PatchLocation {
-                allocation_index: p.index,
-                patch_offset: p.offset,
-                ..PatchLocation::default()
-            })
-            .collect(),
+        patch_location_list: w.patch_locations(),
         h_context: Some(ctx),
         ..RenderData::default()
     };

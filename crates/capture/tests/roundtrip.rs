@@ -158,3 +158,58 @@ fn png_texels_are_converted_to_the_surface_format() {
     .unwrap_err();
     assert!(e.message.contains("missing.png"), "{e}");
 }
+
+#[test]
+fn submissions_show_their_decoded_packets_as_comments_before_the_hex() {
+    let c = every_record();
+    let t = text::to_text(&c);
+    let submits: Vec<&Record> = c
+        .records
+        .iter()
+        .filter(|r| matches!(r, Record::Submit { .. }))
+        .collect();
+    assert!(!submits.is_empty(), "every_record has a submission");
+    // Each submit block: its comment lines come before its first
+    // `commands` line, and the comments are not part of the record.
+    for block in t.split("\nsubmit ").skip(1) {
+        let block = block.split("\n.end").next().unwrap_or("");
+        let first_hex = block.find("  commands ").unwrap_or(block.len());
+        let comments: Vec<&str> = block
+            .lines()
+            .filter(|l| l.trim_start().starts_with('#'))
+            .collect();
+        if block.contains("  commands ") {
+            assert!(!comments.is_empty(), "no decoded packets in\n{block}");
+        }
+        for l in &comments {
+            assert!(block.find(l).unwrap_or(0) < first_hex, "{l} after the hex");
+        }
+    }
+}
+
+#[test]
+fn a_submission_of_real_packets_reads_as_packets_and_still_round_trips() {
+    let mut w = softhal_submit::Writer::new();
+    w.clear_targets(3, 0xff20_3040, 1.0, 0, &[[0, 0, 8, 8]]);
+    w.draw(4, 0, 1, 0, false);
+    let c = Capture {
+        records: vec![Record::Submit {
+            call: Box::new(SubmitCall {
+                command_length: w.bytes.len() as u32,
+                command_bytes: w.bytes.clone(),
+                ..SubmitCall::default()
+            }),
+            answer: None,
+        }],
+    };
+    let t = text::to_text(&c);
+    assert!(
+        t.contains(
+            "  # 0: CLEAR flags=TARGET|ZBUFFER color=0xff203040 z=1 stencil=0 rects=1\n  # 40: DRAW topology=TRIANGLELIST first=0 count=1\n  commands hex:"
+        ),
+        "{t}"
+    );
+    let back = text::from_text(&t, None).unwrap_or_else(|e| panic!("{e}\n{t}"));
+    assert_eq!(back, c);
+    assert_eq!(text::to_text(&back), t);
+}

@@ -27,8 +27,8 @@ use crate::resource::{Resource, Storage, SurfaceKind};
 use softhal_pipeline::{self as pl, PipelineState, VertexLayout};
 use softhal_submit::packet::Writer;
 use softhal_submit::{
-    render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, Kmd, PatchLocation,
-    RenderData, SubmitError, TextureCopy, VideoMemory,
+    render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, Kmd, RenderData,
+    SubmitError, TextureCopy, VideoMemory,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
@@ -490,13 +490,7 @@ impl Gpu {
         self.rd.allocation_list.clear();
         self.rd.allocation_list.extend_from_slice(&self.list);
         self.rd.patch_location_list.clear();
-        self.rd
-            .patch_location_list
-            .extend(self.w.refs.iter().map(|r| PatchLocation {
-                allocation_index: r.index,
-                patch_offset: r.offset,
-                ..PatchLocation::default()
-            }));
+        self.rd.patch_location_list.extend(self.w.patch_locations());
         self.rd.flags = 0;
         self.rd.h_context = Some(ctx);
         let mut mem = Mem {

@@ -10,7 +10,7 @@ use softhal_device::*;
 use softhal_pipeline::{PositionKind, VertexLayout};
 use softhal_submit::packet::{op, Writer};
 use softhal_submit::regs::id;
-use softhal_submit::{limits, AllocationListEntry, Engine, PatchLocation, RenderData, SubmitError};
+use softhal_submit::{limits, AllocationListEntry, Engine, RenderData, SubmitError};
 use softhal_wire::names::codes;
 
 const RED: u32 = 0xFFFF_0000;
@@ -42,16 +42,7 @@ impl Sub {
             num_allocations: self.list.len() as u32,
             allocation_list: self.list.clone(),
             num_patch_locations: self.w.refs.len() as u32,
-            patch_location_list: self
-                .w
-                .refs
-                .iter()
-                .map(|r| PatchLocation {
-                    allocation_index: r.index,
-                    patch_offset: r.offset,
-                    ..PatchLocation::default()
-                })
-                .collect(),
+            patch_location_list: self.w.patch_locations(),
             h_context: ctx,
             ..RenderData::default()
         }

@@ -13,7 +13,10 @@ use softhal_wire::names::codes;
 pub enum SubmitError {
     /// A privileged packet (fence, residency, context switch) in a user
     /// buffer. → `D3DDDIERR_PRIVILEGEDINSTRUCTION`.
-    #[error("privileged packet {opcode:#04x} at byte {offset} of a user buffer")]
+    #[error(
+        "privileged packet {} ({opcode:#04x}) at byte {offset} of a user buffer",
+        crate::packet::name_of(*opcode)
+    )]
     Privileged {
         /// Opcode.
         opcode: u8,
@@ -115,7 +118,7 @@ impl SubmitError {
     pub fn examples() -> Vec<SubmitError> {
         vec![
             SubmitError::Privileged {
-                opcode: 0x40,
+                opcode: 0x80,
                 offset: 8,
             },
             SubmitError::Invalid {

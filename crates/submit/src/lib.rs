@@ -25,12 +25,16 @@
 //!   submission changes nothing but [`Kmd::rejected`].
 //! * No panic, no unchecked indexing or arithmetic (lints below), no
 //!   `unsafe`.
-//! * Deterministic execution order (see [`kernel`]).
+//! * Deterministic execution order (see `schedule`).
 //!
-//! Modules: [`packet`] (format, verifier table, writer), [`regs`]
-//! (register file: every field of the pipeline state), [`kernel`]
-//! (callback, validation, queues, GPU), [`texture`] (texture allocations
-//! and copies), [`memory`], [`limits`], [`error`].
+//! Modules: [`packet`] (format, verifier table, typed packets, writer),
+//! `verify` (the walk and one verifier per packet), [`ddi`] (the DDK
+//! structures of the callback), [`kmd`] (allocations, contexts, the
+//! callback), `schedule` (queues, fences, dispatch), `worker` (the GPU
+//! thread), `gpu` (the command processor executing verified packets),
+//! [`regs`] (register file: every field of the pipeline state),
+//! [`texture`] (texture allocations and copies), [`memory`], [`limits`],
+//! [`error`].
 
 #![forbid(unsafe_code)]
 #![cfg_attr(
@@ -44,18 +48,21 @@
     )
 )]
 
+pub mod ddi;
 pub mod error;
-pub mod kernel;
+mod gpu;
+pub mod kmd;
 pub mod limits;
 pub mod memory;
 pub mod packet;
 pub mod regs;
+mod schedule;
 pub mod texture;
+mod verify;
+mod worker;
 
+pub use ddi::{render_flags, AllocationListEntry, PatchLocation, RenderData};
 pub use error::SubmitError;
-pub use kernel::{
-    render_flags, AllocKind, AllocationDesc, AllocationListEntry, ContextCounters, GpuStats, Kmd,
-    KmdCounts, PatchLocation, RenderData,
-};
+pub use kmd::{AllocKind, AllocationDesc, ContextCounters, GpuStats, Kmd, KmdCounts};
 pub use memory::{HostMemory, Storage, VideoMemory};
 pub use packet::{Engine, TextureCopy, Writer};

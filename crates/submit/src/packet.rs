@@ -5,11 +5,22 @@
 //! A length field of 0 means an extended header: the second DWORD holds
 //! the total length in DWORDs (≥ 2). All fields are little-endian DWORDs.
 //!
-//! In: opcodes and operands (the UMD, through [`Writer`]). Out: bytes, and
-//! the [`RULES`] verifier table the kernel side checks every packet
-//! against. Guarantee: the table is the only place that says which packets
-//! user mode may send, on which engine, with which sizes and flags, and
-//! which DWORDs are allocation references.
+//! In: opcodes and operands (the UMD, through [`Writer`]), or the bytes of
+//! a command buffer (the kernel's copy, a capture). Out: bytes and their
+//! patch-location list ([`Writer::patch_locations`]); the [`RULES`]
+//! verifier table; each packet framed ([`frame_at`]) and decoded once into
+//! a typed [`Packet`] (checked zero-copy views, counts checked against the
+//! length) that prints by name with its fields. Guarantees: the table is
+//! the only place that says which packets user mode may send, on which
+//! engine, with which sizes and flags, which DWORDs are allocation
+//! references, and which function verifies the operands (`verify`);
+//! decoding never panics and never reads outside the packet.
+
+use crate::error::SubmitError;
+use crate::verify;
+use core::fmt;
+use zerocopy::little_endian::{I32, U32};
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 /// Opcodes.
 pub mod op {
@@ -125,7 +136,7 @@ impl RefSlot {
 }
 
 /// A row of the verifier table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Rule {
     /// Opcode.
     pub opcode: u8,
@@ -141,6 +152,9 @@ pub struct Rule {
     pub flags: u8,
     /// Allocation references.
     pub refs: &'static [RefSlot],
+    /// The function that verifies the decoded packet's operands
+    /// (`crate::verify`) and resolves its references.
+    pub(crate) verify: crate::verify::Verify,
 }
 
 const fn r(dword: u32, access: Access) -> RefSlot {
@@ -165,6 +179,7 @@ pub const RULES: &[Rule] = &[
         size: Size::AtLeast(1),
         flags: 0,
         refs: &[],
+        verify: verify::nop,
     },
     Rule {
         opcode: op::SET_REGS,
@@ -174,6 +189,7 @@ pub const RULES: &[Rule] = &[
         size: Size::AtLeast(3),
         flags: 0,
         refs: &[],
+        verify: verify::set_regs,
     },
     Rule {
         opcode: op::BIND_TARGETS,
@@ -191,6 +207,7 @@ pub const RULES: &[Rule] = &[
                 unless: None,
             },
         ],
+        verify: verify::bind_targets,
     },
     Rule {
         opcode: op::VERTEX_FORMAT,
@@ -200,6 +217,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(18),
         flags: 0,
         refs: &[],
+        verify: verify::vertex_format,
     },
     Rule {
         opcode: op::SET_VERTICES,
@@ -209,6 +227,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(4),
         flags: 0,
         refs: &[r(1, Access::Read)],
+        verify: verify::set_vertices,
     },
     Rule {
         opcode: op::VERTICES_INLINE,
@@ -218,6 +237,7 @@ pub const RULES: &[Rule] = &[
         size: Size::AtLeast(2),
         flags: 0,
         refs: &[],
+        verify: verify::vertices_inline,
     },
     Rule {
         opcode: op::SET_INDICES,
@@ -227,6 +247,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(5),
         flags: 0,
         refs: &[r(1, Access::Read)],
+        verify: verify::set_indices,
     },
     Rule {
         opcode: op::INDICES_INLINE,
@@ -236,6 +257,7 @@ pub const RULES: &[Rule] = &[
         size: Size::AtLeast(3),
         flags: 0,
         refs: &[],
+        verify: verify::indices_inline,
     },
     Rule {
         opcode: op::DRAW,
@@ -245,6 +267,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(5),
         flags: flag::INDEXED,
         refs: &[],
+        verify: verify::draw,
     },
     Rule {
         opcode: op::CLEAR,
@@ -254,6 +277,7 @@ pub const RULES: &[Rule] = &[
         size: Size::AtLeast(6),
         flags: 0,
         refs: &[],
+        verify: verify::clear,
     },
     Rule {
         opcode: op::BUFFER_COPY,
@@ -263,6 +287,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(6),
         flags: 0,
         refs: &[r(1, Access::Read), r(3, Access::Write)],
+        verify: verify::buffer_copy,
     },
     Rule {
         opcode: op::QUERY,
@@ -272,6 +297,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(3),
         flags: 0,
         refs: &[],
+        verify: verify::query,
     },
     Rule {
         opcode: op::PRESENT,
@@ -281,6 +307,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(2),
         flags: 0,
         refs: &[r(1, Access::Read)],
+        verify: verify::present,
     },
     Rule {
         opcode: op::SET_TEXTURE,
@@ -295,6 +322,7 @@ pub const RULES: &[Rule] = &[
             only_if: None,
             unless: Some(flag::UNBIND),
         }],
+        verify: verify::set_texture,
     },
     Rule {
         opcode: op::TEXTURE_COPY,
@@ -304,6 +332,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(16),
         flags: 0,
         refs: &[r(1, Access::Read), r(10, Access::Write)],
+        verify: verify::texture_copy,
     },
     Rule {
         opcode: op::BIND_TEXTURE_TARGET,
@@ -321,6 +350,7 @@ pub const RULES: &[Rule] = &[
                 unless: None,
             },
         ],
+        verify: verify::bind_texture_target,
     },
     Rule {
         opcode: op::FENCE_SIGNAL,
@@ -330,6 +360,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(4),
         flags: 0,
         refs: &[],
+        verify: verify::kernel_only,
     },
     Rule {
         opcode: op::FENCE_WAIT,
@@ -339,6 +370,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(4),
         flags: 0,
         refs: &[],
+        verify: verify::kernel_only,
     },
     Rule {
         opcode: op::MAKE_RESIDENT,
@@ -348,6 +380,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(2),
         flags: 0,
         refs: &[],
+        verify: verify::kernel_only,
     },
     Rule {
         opcode: op::EVICT,
@@ -357,6 +390,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(2),
         flags: 0,
         refs: &[],
+        verify: verify::kernel_only,
     },
     Rule {
         opcode: op::CONTEXT_SWITCH,
@@ -366,6 +400,7 @@ pub const RULES: &[Rule] = &[
         size: Size::Exact(2),
         flags: 0,
         refs: &[],
+        verify: verify::kernel_only,
     },
 ];
 
@@ -374,9 +409,855 @@ pub fn rule(opcode: u8) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.opcode == opcode)
 }
 
+/// The table name of `opcode` (`"?"` for an opcode the table does not
+/// know).
+pub fn name_of(opcode: u8) -> &'static str {
+    rule(opcode).map_or("?", |r| r.name)
+}
+
 /// A header DWORD.
 pub const fn header(opcode: u8, flags: u8, dwords: u16) -> u32 {
     (opcode as u32) | ((flags as u32) << 8) | ((dwords as u32) << 16)
+}
+
+// ------------------------------------------------------------ decoding
+
+/// One packet as its header frames it: where it starts, opcode, flags and
+/// payload. Made by [`frame_at`]; says nothing yet about the operands.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    /// Byte offset of the header in the command buffer.
+    pub offset: usize,
+    /// Opcode (header bits 0–7).
+    pub opcode: u8,
+    /// Flags (header bits 8–15).
+    pub flags: u8,
+    /// Header DWORDs: 1, or 2 for an extended header.
+    pub header_dwords: usize,
+    /// Byte offset of the payload in the command buffer.
+    pub payload_offset: usize,
+    /// The payload: the DWORDs after the header.
+    pub payload: &'a [u8],
+}
+
+/// A byte offset as the u32 errors carry (saturated).
+pub(crate) fn off32(o: usize) -> u32 {
+    u32::try_from(o).unwrap_or(u32::MAX)
+}
+
+fn dword_at(b: &[u8], at: usize) -> u32 {
+    at.checked_add(4)
+        .and_then(|e| b.get(at..e))
+        .and_then(|s| <[u8; 4]>::try_from(s).ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+impl<'a> Frame<'a> {
+    /// Payload length in DWORDs.
+    pub fn payload_dwords(&self) -> usize {
+        self.payload.len() / 4
+    }
+    /// `D3DDDIERR_INVALIDUSERBUFFER`-kind error at this packet.
+    pub(crate) fn user_buffer(&self, reason: &'static str) -> SubmitError {
+        SubmitError::UserBuffer {
+            offset: off32(self.offset),
+            reason,
+        }
+    }
+    /// An invalid operand of this packet.
+    pub(crate) fn invalid(&self, reason: &'static str) -> SubmitError {
+        SubmitError::Invalid {
+            offset: off32(self.offset),
+            reason,
+        }
+    }
+    /// The reference in payload field at byte `field` (a reference DWORD).
+    fn reference(&self, field: usize) -> Ref {
+        Ref {
+            offset: self.payload_offset.saturating_add(field),
+        }
+    }
+    /// The payload as a `T` (exactly).
+    fn view<T>(&self) -> Result<&'a T, SubmitError>
+    where
+        T: FromBytes + KnownLayout + Immutable + Unaligned + ?Sized,
+    {
+        T::ref_from_bytes(self.payload)
+            .map_err(|_| self.user_buffer("length does not match the packet"))
+    }
+}
+
+/// Frames the packet whose header is at byte `at` of `bytes` (`at <
+/// bytes.len()`, on a DWORD boundary): reads the (extended) length and
+/// checks the packet ends inside `bytes`. Errors are
+/// `D3DDDIERR_INVALIDUSERBUFFER`s at `at`.
+pub fn frame_at(bytes: &[u8], at: usize) -> Result<Frame<'_>, SubmitError> {
+    let ub = |reason| SubmitError::UserBuffer {
+        offset: off32(at),
+        reason,
+    };
+    let h = dword_at(bytes, at);
+    let opcode = (h & 0xFF) as u8;
+    let flags = ((h >> 8) & 0xFF) as u8;
+    let mut total = (h >> 16) as usize;
+    let mut header_dwords = 1usize;
+    if total == 0 {
+        let ext = at.checked_add(8).ok_or(ub("length overflow"))?;
+        if ext > bytes.len() {
+            return Err(ub("extended header runs past CommandLength"));
+        }
+        total = dword_at(bytes, at.saturating_add(4)) as usize;
+        header_dwords = 2;
+        if total < 2 {
+            return Err(ub("extended length below 2 DWORDs"));
+        }
+    }
+    let end = total
+        .checked_mul(4)
+        .and_then(|n| at.checked_add(n))
+        .ok_or(ub("length overflow"))?;
+    let payload_offset = at.saturating_add(header_dwords.saturating_mul(4));
+    let payload = bytes
+        .get(payload_offset..end)
+        .ok_or(ub("packet runs past CommandLength"))?;
+    Ok(Frame {
+        offset: at,
+        opcode,
+        flags,
+        header_dwords,
+        payload_offset,
+        payload,
+    })
+}
+
+impl Rule {
+    /// Does a packet with this header size and payload fit the length
+    /// rule? (Exact-size packets have a one-DWORD header.)
+    pub fn fits(&self, header_dwords: usize, payload_dwords: usize) -> bool {
+        match self.size {
+            Size::Exact(n) => header_dwords == 1 && payload_dwords.saturating_add(1) == n as usize,
+            Size::AtLeast(n) => payload_dwords.saturating_add(1) >= n as usize,
+        }
+    }
+}
+
+/// An allocation reference inside a packet: the byte offset, in the
+/// command buffer, of the DWORD a patch location fills with an allocation
+/// handle. Shown as `@offset` (the `offset` of its patch location).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Ref {
+    /// Byte offset of the reference DWORD.
+    pub offset: usize,
+}
+
+impl fmt::Display for Ref {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{}", self.offset)
+    }
+}
+
+/// One register write of SET_REGS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct RegWrite {
+    /// Register id (`crate::regs`).
+    pub id: U32,
+    /// Value.
+    pub value: U32,
+}
+
+/// One CLEAR rectangle (right and bottom exclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct ClearRect {
+    /// Left.
+    pub x1: I32,
+    /// Top.
+    pub y1: I32,
+    /// Right.
+    pub x2: I32,
+    /// Bottom.
+    pub y2: I32,
+}
+
+/// VERTEX_FORMAT's payload: the vertex layout in 17 DWORDs
+/// ([`layout_dwords`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct VertexFormatDw {
+    /// The DWORDs.
+    pub dwords: [U32; 17],
+}
+
+impl VertexFormatDw {
+    /// The layout; `None` if a field is malformed ([`layout_from_dwords`]).
+    pub fn layout(&self) -> Option<softhal_pipeline::VertexLayout> {
+        layout_from_dwords(&self.dwords.map(U32::get))
+    }
+    /// Vertex stride in bytes (DWORD 0).
+    pub fn stride(&self) -> u32 {
+        self.dwords.first().map_or(0, |v| v.get())
+    }
+}
+
+/// `D3DCLEAR_*` bits of a CLEAR packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClearFlags(pub u32);
+
+impl ClearFlags {
+    /// D3DCLEAR_TARGET.
+    pub const TARGET: u32 = 0x1;
+    /// D3DCLEAR_ZBUFFER.
+    pub const ZBUFFER: u32 = 0x2;
+    /// D3DCLEAR_STENCIL.
+    pub const STENCIL: u32 = 0x4;
+    /// Only these bits are defined.
+    pub const DEFINED: u32 = Self::TARGET | Self::ZBUFFER | Self::STENCIL;
+    /// Any bit of `bits` set?
+    pub const fn any(self, bits: u32) -> bool {
+        self.0 & bits != 0
+    }
+}
+
+impl fmt::Display for ClearFlags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = softhal_wire::names::CLEAR_FLAGS.format(self.0);
+        f.write_str(&names.replace("D3DCLEAR_", ""))
+    }
+}
+
+/// A GPU packet, decoded once from the (copied) command buffer: fields
+/// named by what they are, variable parts as checked zero-copy views of
+/// the bytes. Decoding checks only what the bytes themselves say (counts
+/// against the length); the verifier ([`Rule`]'s function) checks the
+/// operands against the allocations and the bindings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Packet<'a> {
+    /// NOP (any payload, ignored).
+    Nop,
+    /// SET_REGS: register writes in order.
+    SetRegs(&'a [RegWrite]),
+    /// BIND_TARGETS: the colour image (and depth/stencil image).
+    BindTargets {
+        /// Colour target.
+        color: Ref,
+        /// Depth/stencil target (the DEPTH flag).
+        depth: Option<Ref>,
+    },
+    /// VERTEX_FORMAT: the vertex layout of later draws.
+    VertexFormat(&'a VertexFormatDw),
+    /// SET_VERTICES: `size` bytes at `offset` of a buffer.
+    SetVertices {
+        /// The buffer.
+        buffer: Ref,
+        /// Byte offset.
+        offset: u32,
+        /// Bytes.
+        size: u32,
+    },
+    /// VERTICES_INLINE: vertex bytes in the packet.
+    VerticesInline(&'a [u8]),
+    /// SET_INDICES: `size` bytes of `width`-byte indices at `offset` of a
+    /// buffer.
+    SetIndices {
+        /// The buffer.
+        buffer: Ref,
+        /// Byte offset.
+        offset: u32,
+        /// Bytes.
+        size: u32,
+        /// Index width in bytes (2 or 4).
+        width: u32,
+    },
+    /// INDICES_INLINE: index bytes in the packet.
+    IndicesInline {
+        /// Index width in bytes (2 or 4).
+        width: u32,
+        /// The indices.
+        data: &'a [u8],
+    },
+    /// DRAW.
+    Draw {
+        /// `D3DPRIMITIVETYPE`.
+        topology: u32,
+        /// First vertex (or index).
+        first: u32,
+        /// Primitives.
+        count: u32,
+        /// Added to each index.
+        base_vertex: i32,
+        /// Indexed (the INDEXED flag): reads the bound indices.
+        indexed: bool,
+    },
+    /// CLEAR of the bound targets.
+    Clear {
+        /// What to clear.
+        flags: ClearFlags,
+        /// Colour (D3DCOLOR).
+        color: u32,
+        /// Depth.
+        z: f32,
+        /// Stencil.
+        stencil: u32,
+        /// Rectangles (none: the whole target).
+        rects: &'a [ClearRect],
+    },
+    /// BUFFER_COPY of `size` bytes.
+    BufferCopy {
+        /// Source buffer.
+        src: Ref,
+        /// Source byte offset.
+        src_offset: u32,
+        /// Destination buffer.
+        dst: Ref,
+        /// Destination byte offset.
+        dst_offset: u32,
+        /// Bytes.
+        size: u32,
+    },
+    /// QUERY: begin (0) or end (1) occlusion query `id`.
+    Query {
+        /// 0 begin, 1 end.
+        operation: u32,
+        /// Query id.
+        id: u32,
+    },
+    /// PRESENT of a colour image.
+    Present {
+        /// The image.
+        image: Ref,
+    },
+    /// SET_TEXTURE: bind a texture to a stage, or unbind it (UNBIND flag).
+    SetTexture {
+        /// Texture stage.
+        stage: u32,
+        /// The texture (`None`: UNBIND).
+        texture: Option<Ref>,
+        /// DWORD 2 of an UNBIND packet (must be 0).
+        unbound: u32,
+    },
+    /// TEXTURE_COPY of a box between texture levels.
+    TextureCopy {
+        /// Source texture.
+        src: Ref,
+        /// Destination texture.
+        dst: Ref,
+        /// The box (its `src`/`dst` are the reference DWORDs as they stand).
+        copy: TextureCopy,
+    },
+    /// BIND_TEXTURE_TARGET: a face and level of a render-target texture
+    /// as the colour target (and a depth/stencil image).
+    BindTextureTarget {
+        /// The texture.
+        texture: Ref,
+        /// Cube face (0 otherwise).
+        face: u32,
+        /// Mip level.
+        level: u32,
+        /// Depth/stencil target (the DEPTH flag).
+        depth: Option<Ref>,
+    },
+    /// FENCE_SIGNAL (kernel only).
+    FenceSignal {
+        /// Context.
+        context: u32,
+        /// Fence value.
+        fence: u64,
+    },
+    /// FENCE_WAIT (kernel only).
+    FenceWait {
+        /// Context.
+        context: u32,
+        /// Fence value.
+        fence: u64,
+    },
+    /// MAKE_RESIDENT (kernel only).
+    MakeResident {
+        /// Allocation handle.
+        allocation: u32,
+    },
+    /// EVICT (kernel only).
+    Evict {
+        /// Allocation handle.
+        allocation: u32,
+    },
+    /// CONTEXT_SWITCH (kernel only).
+    ContextSwitch {
+        /// The context the engine switches to.
+        context: u32,
+    },
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct BindTargetsDw {
+    color: U32,
+    depth: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct SetVerticesDw {
+    buffer: U32,
+    offset: U32,
+    size: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct SetIndicesDw {
+    buffer: U32,
+    offset: U32,
+    size: U32,
+    width: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct DrawDw {
+    topology: U32,
+    first: U32,
+    count: U32,
+    base_vertex: I32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct ClearDw {
+    flags: U32,
+    color: U32,
+    z: U32,
+    stencil: U32,
+    rect_count: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct BufferCopyDw {
+    src: U32,
+    src_offset: U32,
+    dst: U32,
+    dst_offset: U32,
+    size: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct QueryDw {
+    operation: U32,
+    id: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct SetTextureDw {
+    stage: U32,
+    texture: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct TextureCopyDw {
+    dwords: [U32; 15],
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct BindTextureTargetDw {
+    texture: U32,
+    face: U32,
+    level: U32,
+    depth: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct FenceDw {
+    context: U32,
+    low: U32,
+    high: U32,
+}
+
+/// One DWORD (the payload of MAKE_RESIDENT, EVICT, CONTEXT_SWITCH, PRESENT).
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct OneDw {
+    value: U32,
+}
+
+/// The byte count (and for indices, the width) before inline data.
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct InlineDw {
+    bytes: U32,
+}
+
+/// Byte offset of TEXTURE_COPY's destination reference in its payload
+/// (DWORD 10 of the packet).
+const TEXTURE_COPY_DST: usize = 36;
+
+impl<'a> Packet<'a> {
+    /// Decodes a framed packet whose length fits its [`Rule`]. Errors
+    /// (`D3DDDIERR_INVALIDUSERBUFFER` kind) when the payload's own counts
+    /// disagree with its length; unknown opcodes are the caller's
+    /// ([`rule`]) to reject.
+    pub fn decode(f: &Frame<'a>) -> Result<Packet<'a>, SubmitError> {
+        use core::mem::offset_of;
+        let depth = |field| (f.flags & flag::DEPTH != 0).then(|| f.reference(field));
+        Ok(match f.opcode {
+            op::SET_REGS => {
+                if !f.payload_dwords().is_multiple_of(2) {
+                    return Err(f.user_buffer("SET_REGS payload is not (id, value) pairs"));
+                }
+                Packet::SetRegs(f.view::<[RegWrite]>()?)
+            }
+            op::BIND_TARGETS => {
+                f.view::<BindTargetsDw>()?;
+                Packet::BindTargets {
+                    color: f.reference(offset_of!(BindTargetsDw, color)),
+                    depth: depth(offset_of!(BindTargetsDw, depth)),
+                }
+            }
+            op::VERTEX_FORMAT => Packet::VertexFormat(f.view::<VertexFormatDw>()?),
+            op::SET_VERTICES => {
+                let d = f.view::<SetVerticesDw>()?;
+                Packet::SetVertices {
+                    buffer: f.reference(offset_of!(SetVerticesDw, buffer)),
+                    offset: d.offset.get(),
+                    size: d.size.get(),
+                }
+            }
+            op::VERTICES_INLINE | op::INDICES_INLINE => {
+                let indices = f.opcode == op::INDICES_INLINE;
+                let bad = || f.user_buffer("inline byte count does not match the packet");
+                let (head, rest) = InlineDw::ref_from_prefix(f.payload).map_err(|_| bad())?;
+                let (width, rest) = if indices {
+                    let (w, rest) = InlineDw::ref_from_prefix(rest).map_err(|_| bad())?;
+                    (w.bytes.get(), rest)
+                } else {
+                    (0, rest)
+                };
+                let n = head.bytes.get() as usize;
+                if n.div_ceil(4).checked_mul(4) != Some(rest.len()) {
+                    return Err(bad());
+                }
+                let data = rest.get(..n).ok_or_else(bad)?;
+                if indices {
+                    Packet::IndicesInline { width, data }
+                } else {
+                    Packet::VerticesInline(data)
+                }
+            }
+            op::SET_INDICES => {
+                let d = f.view::<SetIndicesDw>()?;
+                Packet::SetIndices {
+                    buffer: f.reference(offset_of!(SetIndicesDw, buffer)),
+                    offset: d.offset.get(),
+                    size: d.size.get(),
+                    width: d.width.get(),
+                }
+            }
+            op::DRAW => {
+                let d = f.view::<DrawDw>()?;
+                Packet::Draw {
+                    topology: d.topology.get(),
+                    first: d.first.get(),
+                    count: d.count.get(),
+                    base_vertex: d.base_vertex.get(),
+                    indexed: f.flags & flag::INDEXED != 0,
+                }
+            }
+            op::CLEAR => {
+                let bad = || f.user_buffer("CLEAR rectangle count does not match the packet");
+                let (d, rest) = ClearDw::ref_from_prefix(f.payload).map_err(|_| bad())?;
+                let n = d.rect_count.get() as usize;
+                let rects = <[ClearRect]>::ref_from_bytes_with_elems(rest, n).map_err(|_| bad())?;
+                Packet::Clear {
+                    flags: ClearFlags(d.flags.get()),
+                    color: d.color.get(),
+                    z: f32::from_bits(d.z.get()),
+                    stencil: d.stencil.get(),
+                    rects,
+                }
+            }
+            op::BUFFER_COPY => {
+                let d = f.view::<BufferCopyDw>()?;
+                Packet::BufferCopy {
+                    src: f.reference(offset_of!(BufferCopyDw, src)),
+                    src_offset: d.src_offset.get(),
+                    dst: f.reference(offset_of!(BufferCopyDw, dst)),
+                    dst_offset: d.dst_offset.get(),
+                    size: d.size.get(),
+                }
+            }
+            op::QUERY => {
+                let d = f.view::<QueryDw>()?;
+                Packet::Query {
+                    operation: d.operation.get(),
+                    id: d.id.get(),
+                }
+            }
+            op::PRESENT => {
+                f.view::<OneDw>()?;
+                Packet::Present {
+                    image: f.reference(offset_of!(OneDw, value)),
+                }
+            }
+            op::SET_TEXTURE => {
+                let d = f.view::<SetTextureDw>()?;
+                let unbind = f.flags & flag::UNBIND != 0;
+                Packet::SetTexture {
+                    stage: d.stage.get(),
+                    texture: (!unbind).then(|| f.reference(offset_of!(SetTextureDw, texture))),
+                    unbound: if unbind { d.texture.get() } else { 0 },
+                }
+            }
+            op::TEXTURE_COPY => {
+                let d = f.view::<TextureCopyDw>()?;
+                let copy = TextureCopy::from_payload(&d.dwords.map(U32::get));
+                Packet::TextureCopy {
+                    src: f.reference(0),
+                    dst: f.reference(TEXTURE_COPY_DST),
+                    copy,
+                }
+            }
+            op::BIND_TEXTURE_TARGET => {
+                let d = f.view::<BindTextureTargetDw>()?;
+                Packet::BindTextureTarget {
+                    texture: f.reference(offset_of!(BindTextureTargetDw, texture)),
+                    face: d.face.get(),
+                    level: d.level.get(),
+                    depth: depth(offset_of!(BindTextureTargetDw, depth)),
+                }
+            }
+            op::FENCE_SIGNAL | op::FENCE_WAIT => {
+                let d = f.view::<FenceDw>()?;
+                let (context, fence) = (
+                    d.context.get(),
+                    u64::from(d.low.get()) | (u64::from(d.high.get()) << 32),
+                );
+                if f.opcode == op::FENCE_SIGNAL {
+                    Packet::FenceSignal { context, fence }
+                } else {
+                    Packet::FenceWait { context, fence }
+                }
+            }
+            op::MAKE_RESIDENT | op::EVICT | op::CONTEXT_SWITCH => {
+                let v = f.view::<OneDw>()?.value.get();
+                match f.opcode {
+                    op::MAKE_RESIDENT => Packet::MakeResident { allocation: v },
+                    op::EVICT => Packet::Evict { allocation: v },
+                    _ => Packet::ContextSwitch { context: v },
+                }
+            }
+            _ => Packet::Nop,
+        })
+    }
+
+    /// The packet's opcode.
+    pub fn opcode(&self) -> u8 {
+        match self {
+            Packet::Nop => op::NOP,
+            Packet::SetRegs(_) => op::SET_REGS,
+            Packet::BindTargets { .. } => op::BIND_TARGETS,
+            Packet::VertexFormat(_) => op::VERTEX_FORMAT,
+            Packet::SetVertices { .. } => op::SET_VERTICES,
+            Packet::VerticesInline(_) => op::VERTICES_INLINE,
+            Packet::SetIndices { .. } => op::SET_INDICES,
+            Packet::IndicesInline { .. } => op::INDICES_INLINE,
+            Packet::Draw { .. } => op::DRAW,
+            Packet::Clear { .. } => op::CLEAR,
+            Packet::BufferCopy { .. } => op::BUFFER_COPY,
+            Packet::Query { .. } => op::QUERY,
+            Packet::Present { .. } => op::PRESENT,
+            Packet::SetTexture { .. } => op::SET_TEXTURE,
+            Packet::TextureCopy { .. } => op::TEXTURE_COPY,
+            Packet::BindTextureTarget { .. } => op::BIND_TEXTURE_TARGET,
+            Packet::FenceSignal { .. } => op::FENCE_SIGNAL,
+            Packet::FenceWait { .. } => op::FENCE_WAIT,
+            Packet::MakeResident { .. } => op::MAKE_RESIDENT,
+            Packet::Evict { .. } => op::EVICT,
+            Packet::ContextSwitch { .. } => op::CONTEXT_SWITCH,
+        }
+    }
+
+    /// The packet's name (from the table).
+    pub fn name(&self) -> &'static str {
+        name_of(self.opcode())
+    }
+
+    /// The allocation references it carries, in packet order.
+    pub fn refs(&self) -> Vec<Ref> {
+        match *self {
+            Packet::BindTargets { color, depth } => {
+                [Some(color), depth].into_iter().flatten().collect()
+            }
+            Packet::SetVertices { buffer, .. } | Packet::SetIndices { buffer, .. } => vec![buffer],
+            Packet::BufferCopy { src, dst, .. } | Packet::TextureCopy { src, dst, .. } => {
+                vec![src, dst]
+            }
+            Packet::Present { image } => vec![image],
+            Packet::SetTexture { texture, .. } => texture.into_iter().collect(),
+            Packet::BindTextureTarget { texture, depth, .. } => {
+                [Some(texture), depth].into_iter().flatten().collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The name of a `D3DPRIMITIVETYPE` without its prefix (or the number).
+fn topology_name(v: u32) -> String {
+    match softhal_wire::names::PrimitiveType::from_raw(v) {
+        Some(t) => t.name().trim_start_matches("D3DPT_").to_string(),
+        None => v.to_string(),
+    }
+}
+
+impl fmt::Display for Packet<'_> {
+    /// The packet's name, then its fields as `name=value`
+    /// (`CLEAR flags=TARGET|ZBUFFER color=0xff203040 z=1 stencil=0
+    /// rects=1`); references as `@offset`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        let depth = |f: &mut fmt::Formatter<'_>, d: &Option<Ref>| match d {
+            Some(d) => write!(f, " depth={d}"),
+            None => Ok(()),
+        };
+        match self {
+            Packet::Nop => Ok(()),
+            Packet::SetRegs(r) => write!(f, " regs={}", r.len()),
+            Packet::BindTargets { color, depth: d } => {
+                write!(f, " color={color}")?;
+                depth(f, d)
+            }
+            Packet::VertexFormat(v) => write!(f, " stride={}", v.stride()),
+            Packet::SetVertices {
+                buffer,
+                offset,
+                size,
+            } => write!(f, " buffer={buffer} offset={offset} size={size}"),
+            Packet::VerticesInline(d) => write!(f, " bytes={}", d.len()),
+            Packet::SetIndices {
+                buffer,
+                offset,
+                size,
+                width,
+            } => write!(
+                f,
+                " buffer={buffer} offset={offset} size={size} width={width}"
+            ),
+            Packet::IndicesInline { width, data } => {
+                write!(f, " width={width} bytes={}", data.len())
+            }
+            Packet::Draw {
+                topology,
+                first,
+                count,
+                base_vertex,
+                indexed,
+            } => {
+                write!(
+                    f,
+                    " topology={} first={first} count={count}",
+                    topology_name(*topology)
+                )?;
+                if *base_vertex != 0 {
+                    write!(f, " base_vertex={base_vertex}")?;
+                }
+                if *indexed {
+                    f.write_str(" INDEXED")?;
+                }
+                Ok(())
+            }
+            Packet::Clear {
+                flags,
+                color,
+                z,
+                stencil,
+                rects,
+            } => write!(
+                f,
+                " flags={flags} color={color:#010x} z={z} stencil={stencil} rects={}",
+                rects.len()
+            ),
+            Packet::BufferCopy {
+                src,
+                src_offset,
+                dst,
+                dst_offset,
+                size,
+            } => write!(
+                f,
+                " src={src} src_offset={src_offset} dst={dst} dst_offset={dst_offset} size={size}"
+            ),
+            Packet::Query { operation, id } => match operation {
+                0 => write!(f, " BEGIN id={id}"),
+                1 => write!(f, " END id={id}"),
+                o => write!(f, " operation={o} id={id}"),
+            },
+            Packet::Present { image } => write!(f, " image={image}"),
+            Packet::SetTexture {
+                stage,
+                texture,
+                unbound,
+            } => match texture {
+                Some(t) => write!(f, " stage={stage} texture={t}"),
+                None if *unbound == 0 => write!(f, " stage={stage} UNBIND"),
+                None => write!(f, " stage={stage} UNBIND texture={unbound:#x}"),
+            },
+            Packet::TextureCopy { src, dst, copy: c } => write!(
+                f,
+                " src={src} face={} level={} at={},{},{} size={}x{}x{} dst={dst} face={} level={} to={},{},{}",
+                c.sf, c.sl, c.x, c.y, c.z, c.w, c.h, c.d, c.df, c.dl, c.dx, c.dy, c.dz
+            ),
+            Packet::BindTextureTarget {
+                texture,
+                face,
+                level,
+                depth: d,
+            } => {
+                write!(f, " texture={texture} face={face} level={level}")?;
+                depth(f, d)
+            }
+            Packet::FenceSignal { context, fence } | Packet::FenceWait { context, fence } => {
+                write!(f, " context={context} fence={fence}")
+            }
+            Packet::MakeResident { allocation } | Packet::Evict { allocation } => {
+                write!(f, " allocation={allocation:#x}")
+            }
+            Packet::ContextSwitch { context } => write!(f, " context={context}"),
+        }
+    }
+}
+
+/// The packets of `bytes` from byte `start`, decoded for people to read
+/// (capture text, tools): each as `(offset, packet)`, or the first
+/// framing or decoding error, after which the walk stops. Engine and
+/// privilege are not checked here (the kernel's walk does).
+pub fn decode_all(bytes: &[u8], start: usize) -> Vec<Result<(usize, Packet<'_>), SubmitError>> {
+    let mut out = Vec::new();
+    let mut at = start;
+    while at < bytes.len() {
+        let p = frame_at(bytes, at).and_then(|f| {
+            let r = rule(f.opcode).ok_or(f.invalid("unknown opcode"))?;
+            if !r.fits(f.header_dwords, f.payload_dwords()) {
+                return Err(f.user_buffer("length does not match the packet"));
+            }
+            Ok((f, Packet::decode(&f)?))
+        });
+        match p {
+            Ok((f, p)) => {
+                out.push(Ok((at, p)));
+                at = f.payload_offset.saturating_add(f.payload.len());
+            }
+            Err(e) => {
+                out.push(Err(e));
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// The vertex layout as VERTEX_FORMAT carries it (17 DWORDs; `NONE` for
@@ -614,6 +1495,19 @@ impl Writer {
     pub fn new() -> Self {
         Writer::default()
     }
+    /// The patch-location list for the references written so far: one
+    /// `D3DDDI_PATCHLOCATIONLIST` entry per reference, in order (the
+    /// reserved fields 0).
+    pub fn patch_locations(&self) -> Vec<crate::ddi::PatchLocation> {
+        self.refs
+            .iter()
+            .map(|r| crate::ddi::PatchLocation {
+                allocation_index: r.index,
+                patch_offset: r.offset,
+                ..crate::ddi::PatchLocation::default()
+            })
+            .collect()
+    }
     /// Clears bytes and references (keeps capacity).
     pub fn clear(&mut self) {
         self.bytes.clear();
@@ -822,5 +1716,151 @@ impl Writer {
         for &p in payload {
             self.dw(p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One packet of each user opcode (with and without its optional
+    /// references), as the UMD writes them.
+    fn every_user_packet() -> Writer {
+        let mut w = Writer::new();
+        w.nop(2);
+        w.set_regs(&[(1, 2), (3, 4)]);
+        w.bind_targets(0, None);
+        w.bind_targets(0, Some(1));
+        w.vertex_format(&softhal_pipeline::VertexLayout::packed(
+            softhal_pipeline::PositionKind::Xyz,
+            true,
+            false,
+            &[],
+        ));
+        w.set_vertices(2, 0, 48);
+        w.vertices_inline(&[1, 2, 3, 4, 5]);
+        w.set_indices(3, 4, 12, 2);
+        w.indices_inline(&[0, 0, 1, 0, 2, 0], 2);
+        w.draw(4, 0, 1, -1, true);
+        w.clear_targets(3, 0xff20_3040, 1.0, 0, &[[0, 0, 8, 8]]);
+        w.buffer_copy(2, 0, 3, 16, 8);
+        w.query(true, 7);
+        w.present(0);
+        w.set_texture(1, Some(4));
+        w.set_texture(2, None);
+        w.texture_copy(TextureCopy {
+            src: 4,
+            dst: 5,
+            w: 4,
+            h: 4,
+            ..TextureCopy::default()
+        });
+        w.bind_texture_target(5, 0, 1, Some(1));
+        w.bind_texture_target(5, 0, 1, None);
+        w
+    }
+
+    #[test]
+    fn decoded_references_are_the_ones_the_table_and_the_writer_name() {
+        let w = every_user_packet();
+        let mut from_decode = Vec::new();
+        let mut from_table = Vec::new();
+        for p in decode_all(&w.bytes, 0) {
+            let (at, p) = p.unwrap_or_else(|e| panic!("{e}"));
+            let f = frame_at(&w.bytes, at).unwrap_or_else(|e| panic!("{e}"));
+            let r = rule(p.opcode()).unwrap_or_else(|| panic!("no rule"));
+            for s in r.refs.iter().filter(|s| s.present(f.flags)) {
+                from_table.push(f.payload_offset + (s.dword as usize - 1) * 4);
+            }
+            from_decode.extend(p.refs().iter().map(|r| r.offset));
+        }
+        let from_writer: Vec<usize> = w.refs.iter().map(|r| r.offset as usize).collect();
+        assert_eq!(from_decode, from_writer);
+        assert_eq!(from_table, from_writer);
+    }
+
+    #[test]
+    fn every_table_opcode_decodes_to_its_own_variant() {
+        let w = every_user_packet();
+        let seen: Vec<u8> = decode_all(&w.bytes, 0)
+            .into_iter()
+            .map(|p| p.map(|(_, p)| p.opcode()).unwrap_or(0))
+            .collect();
+        for r in RULES.iter().filter(|r| r.user) {
+            assert!(seen.contains(&r.opcode), "{} not covered", r.name);
+        }
+        let mut k = Writer::new();
+        k.raw(op::FENCE_SIGNAL, 0, &[1, 5, 1]);
+        k.raw(op::FENCE_WAIT, 0, &[2, 6, 0]);
+        k.raw(op::MAKE_RESIDENT, 0, &[9]);
+        k.raw(op::EVICT, 0, &[9]);
+        k.raw(op::CONTEXT_SWITCH, 0, &[3]);
+        let text: Vec<String> = decode_all(&k.bytes, 0)
+            .into_iter()
+            .map(|p| p.map(|(_, p)| p.to_string()).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "FENCE_SIGNAL context=1 fence=4294967301",
+                "FENCE_WAIT context=2 fence=6",
+                "MAKE_RESIDENT allocation=0x9",
+                "EVICT allocation=0x9",
+                "CONTEXT_SWITCH context=3",
+            ]
+        );
+    }
+
+    #[test]
+    fn packets_print_by_name_with_their_fields() {
+        let w = every_user_packet();
+        let text: Vec<String> = decode_all(&w.bytes, 0)
+            .into_iter()
+            .map(|p| {
+                p.map(|(_, p)| p.to_string())
+                    .unwrap_or_else(|e| e.to_string())
+            })
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "NOP",
+                "SET_REGS regs=2",
+                "BIND_TARGETS color=@36",
+                "BIND_TARGETS color=@48 depth=@52",
+                "VERTEX_FORMAT stride=16",
+                "SET_VERTICES buffer=@132 offset=0 size=48",
+                "VERTICES_INLINE bytes=5",
+                "SET_INDICES buffer=@164 offset=4 size=12 width=2",
+                "INDICES_INLINE width=2 bytes=6",
+                "DRAW topology=TRIANGLELIST first=0 count=1 base_vertex=-1 INDEXED",
+                "CLEAR flags=TARGET|ZBUFFER color=0xff203040 z=1 stencil=0 rects=1",
+                "BUFFER_COPY src=@264 src_offset=0 dst=@272 dst_offset=16 size=8",
+                "QUERY END id=7",
+                "PRESENT image=@300",
+                "SET_TEXTURE stage=1 texture=@312",
+                "SET_TEXTURE stage=2 UNBIND",
+                "TEXTURE_COPY src=@332 face=0 level=0 at=0,0,0 size=4x4x1 dst=@368 face=0 level=0 to=0,0,0",
+                "BIND_TEXTURE_TARGET texture=@396 face=0 level=1 depth=@408",
+                "BIND_TEXTURE_TARGET texture=@416 face=0 level=1",
+            ]
+        );
+    }
+
+    #[test]
+    fn counts_that_disagree_with_the_length_are_user_buffer_errors() {
+        let mut w = Writer::new();
+        w.raw(op::CLEAR, 0, &[1, 0, 0, 0, 2, 0, 0, 1, 1]);
+        let r = decode_all(&w.bytes, 0);
+        assert!(matches!(
+            r.first(),
+            Some(Err(SubmitError::UserBuffer { offset: 0, reason })) if reason.contains("CLEAR")
+        ));
+        let mut w = Writer::new();
+        w.raw(op::VERTICES_INLINE, 0, &[9, 0]);
+        assert!(matches!(
+            decode_all(&w.bytes, 0).first(),
+            Some(Err(SubmitError::UserBuffer { .. }))
+        ));
     }
 }

@@ -1,5 +1,5 @@
 //! The GPU register file: documented register ids the GPU applies to its
-//! per-context [`PipelineState`] — every field of it, Pipeline I and II.
+//! per-context [`PipelineState`] — every field of it.
 //!
 //! In: `(id, value)` DWORD pairs from SET_REGS packets. Out: the context's
 //! `PipelineState`. Guarantees:
@@ -18,8 +18,8 @@
 //!
 //! | ids | bank |
 //! |---|---|
-//! | 0x000–0x055 | Pipeline I scalars (raster, depth, stencil, alpha test, blend, viewport) |
-//! | 0x060–0x0C7 | Pipeline II scalars (TEXTUREFACTOR, colour key, fog, lighting, material, vertex blend, points) |
+//! | 0x000–0x055 | raster-operation scalars (raster, depth, stencil, alpha test, blend, viewport) |
+//! | 0x060–0x0C7 | fixed-function scalars (TEXTUREFACTOR, colour key, fog, lighting, material, vertex blend, points) |
 //! | 0x100–0x12F | WORLD, VIEW, PROJECTION matrices, 16 floats each, row-major |
 //! | 0x140 + 4i + j | user clip plane i, component j |
 //! | 0x180 + 0x10(n − 1) + k | WORLDMATRIX(n), n = 1..3 (vertex blending), element k |

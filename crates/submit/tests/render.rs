@@ -9,10 +9,13 @@ use softhal_pipeline::{Format, PositionKind, Renderer, Surface, VertexLayout};
 use softhal_submit::packet::{op, Writer};
 use softhal_submit::regs::id;
 use softhal_submit::{
-    limits, render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, HostMemory, Kmd,
-    PatchLocation, RenderData, Storage, TextureCopy,
+    limits, render_flags, AllocKind, AllocationDesc, Engine, HostMemory, Kmd, RenderData, Storage,
+    TextureCopy,
 };
 use softhal_wire::names::codes;
+
+mod common;
+use common::Sub;
 
 const W: u32 = 16;
 const RED: u32 = 0xFFFF_0000;
@@ -132,46 +135,6 @@ fn rig() -> Rig {
         tex2,
         gfx,
         copy,
-    }
-}
-
-/// A UMD submission: packets plus the allocation list they reference.
-struct Sub {
-    w: Writer,
-    list: Vec<AllocationListEntry>,
-}
-
-impl Sub {
-    fn new() -> Self {
-        Sub {
-            w: Writer::new(),
-            list: Vec::new(),
-        }
-    }
-    fn idx(&mut self, h: u32, write: bool) -> u32 {
-        self.list.push(AllocationListEntry::new(h, write));
-        (self.list.len() - 1) as u32
-    }
-    fn data(&self, ctx: u32) -> RenderData {
-        RenderData {
-            command_length: self.w.bytes.len() as u32,
-            command_buffer: self.w.bytes.clone(),
-            num_allocations: self.list.len() as u32,
-            allocation_list: self.list.clone(),
-            num_patch_locations: self.w.refs.len() as u32,
-            patch_location_list: self
-                .w
-                .refs
-                .iter()
-                .map(|r| PatchLocation {
-                    allocation_index: r.index,
-                    patch_offset: r.offset,
-                    ..PatchLocation::default()
-                })
-                .collect(),
-            h_context: Some(ctx),
-            ..RenderData::default()
-        }
     }
 }
 

@@ -1,0 +1,494 @@
+//! The GPU's command processor: executes verified packets.
+//!
+//! In: one queued submission ([`crate::schedule::Queued`]: its
+//! [`Verified`] packets, its context and fence) and the memory its job
+//! carries. Out: pixels and texels in that memory, the context's registers,
+//! counters and queries, fences executed, faults counted. Guarantees: only
+//! packets [`crate::verify`] produced run (the kernel's own FENCE_WAIT,
+//! CONTEXT_SWITCH and FENCE_SIGNAL around each submission included); every
+//! memory access is still checked (an allocation changed behind the
+//! kernel's back is a fault, never a panic); the watchdog is checked
+//! around each packet that does work, and a submission it stops leaves
+//! its context hung.
+
+use crate::kmd::{ContextCounters, GpuStats};
+use crate::memory::VideoMemory;
+use crate::packet::Engine;
+use crate::regs;
+use crate::schedule::Queued;
+use crate::texture;
+use crate::verify::Verified;
+use softhal_pipeline::stages::MAX_STAGES;
+use softhal_pipeline::texture::Texture;
+use softhal_pipeline::{
+    self as pl, Indices, PipelineState, RenderTargets, Renderer, Surface, Topology, VertexLayout,
+};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// A context's registers and counters as the GPU (the execution half)
+/// holds them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct ExecCtx {
+    pub(crate) state: PipelineState,
+    pub(crate) executed: u64,
+    pub(crate) counters: ContextCounters,
+    pub(crate) queries: BTreeMap<u32, (u64, Option<u64>)>,
+    /// A submission of this context was stopped by the watchdog.
+    pub(crate) hung: bool,
+}
+
+/// The execution half of the GPU: the pixel engine, the per-context
+/// register state and counters. It travels with each job to the worker
+/// and comes back with the result (at most one job is in flight), so
+/// there is never shared mutable state.
+pub(crate) struct ExecState {
+    pub(crate) renderer: Renderer,
+    pub(crate) ctxs: BTreeMap<u32, ExecCtx>,
+    pub(crate) last_on_engine: [Option<u32>; 2],
+    /// Only `executed`, `context_switches`, `faults`, `paging` and
+    /// `hangs` are counted here.
+    pub(crate) stats: GpuStats,
+    /// The host's cancellation flag (shared with [`Kmd::cancel_handle`]).
+    pub(crate) cancel: pl::CancelHandle,
+    /// Time each submission may run (`None`: unlimited).
+    pub(crate) timeout: Option<Duration>,
+}
+
+/// What the packets executed so far bound (a submission starts with
+/// nothing); inline vertices and indices borrow the verified packets.
+#[derive(Debug, Clone, Copy, Default)]
+struct Bind<'p> {
+    color: Option<u32>,
+    /// (face, level) when the colour target is a texture level
+    /// (BIND_TEXTURE_TARGET); `None` for an image.
+    color_level: Option<(u32, u32)>,
+    depth: Option<u32>,
+    layout: Option<VertexLayout>,
+    /// Vertex source.
+    verts: Option<Source<'p>>,
+    /// Index source and width.
+    idx: Option<(Source<'p>, u32)>,
+    /// Texture allocation bound to each stage (SET_TEXTURE).
+    textures: [Option<u32>; MAX_STAGES],
+}
+
+/// Where vertices or indices come from.
+#[derive(Debug, Clone, Copy)]
+enum Source<'p> {
+    /// `len` bytes at `offset` of a buffer allocation.
+    Buffer { h: u32, offset: usize, len: usize },
+    /// Bytes that travelled in the command buffer.
+    Inline(&'p [u8]),
+}
+
+/// The colour target of a draw or clear: an image moved out of video
+/// memory, or a texture level (`level`: face, level) as a surface — its
+/// bytes moved out of the texture, or copied when `copy` (the draw also
+/// samples the texture, and sees the level as it was before the draw).
+fn take_target(
+    mem: &mut dyn VideoMemory,
+    h: u32,
+    level: Option<(u32, u32)>,
+    copy: bool,
+) -> Option<Surface> {
+    let Some((face, lv)) = level else {
+        return mem.take_image(h);
+    };
+    let t = mem.texture_mut(h)?;
+    let (format, w, hgt) = texture::target_level(&t.desc(), face, lv)?;
+    let pitch = t.level_info(lv)?.row_pitch as u64;
+    let bytes = if copy {
+        t.level_bytes(face, lv)?.to_vec()
+    } else {
+        t.take_level(face, lv)?
+    };
+    match Surface::from_bytes(format, w, hgt, pitch, bytes) {
+        Ok(s) => Some(s),
+        Err((_, bytes)) => {
+            if !copy {
+                t.put_level(face, lv, bytes);
+            }
+            None
+        }
+    }
+}
+
+/// Puts a target taken with [`take_target`] back; false if it could not be.
+fn put_target(mem: &mut dyn VideoMemory, h: u32, level: Option<(u32, u32)>, s: Surface) -> bool {
+    let Some((face, lv)) = level else {
+        mem.put_image(h, s);
+        return true;
+    };
+    mem.texture_mut(h)
+        .is_some_and(|t| t.put_level(face, lv, s.into_bytes()))
+}
+
+impl ExecState {
+    pub(crate) fn new(renderer: Renderer) -> Self {
+        ExecState {
+            renderer,
+            ctxs: BTreeMap::new(),
+            last_on_engine: [None, None],
+            stats: GpuStats::default(),
+            cancel: pl::CancelHandle::new(),
+            timeout: None,
+        }
+    }
+
+    pub(crate) fn execute(&mut self, engine: Engine, q: Queued, mem: &mut dyn VideoMemory) {
+        // The kernel's own packets around the user buffer.
+        let mut pro = Vec::new();
+        if self.last_on_engine.get(engine.index()).copied().flatten() != Some(q.ctx) {
+            pro.push(Verified::ContextSwitch { context: q.ctx });
+        }
+        for &(context, fence) in &q.waits {
+            pro.push(Verified::FenceWait { context, fence });
+        }
+        let epi = [Verified::FenceSignal {
+            context: q.ctx,
+            fence: q.fence,
+        }];
+        if self.ctxs.get(&q.ctx).is_some_and(|c| c.hung) {
+            // A hung context's queued work is skipped; its fence is still
+            // signalled so that nothing waits for it forever.
+            self.run(engine, q.ctx, &epi, mem, None);
+            self.stats.executed = self.stats.executed.saturating_add(1);
+            return;
+        }
+        self.run(engine, q.ctx, &pro, mem, None);
+        if !q.null {
+            let wd = pl::Watchdog {
+                cancel: self.cancel.clone(),
+                deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
+            };
+            self.renderer.set_watchdog(Some(wd.clone()));
+            let stopped = self.run(engine, q.ctx, &q.packets, mem, Some(&wd));
+            self.renderer.set_watchdog(None);
+            if stopped {
+                // The cancellation (if that was it) is spent on this
+                // submission; the rest of the job runs.
+                self.cancel.take();
+                self.ctxs.entry(q.ctx).or_default().hung = true;
+                self.stats.hangs = self.stats.hangs.saturating_add(1);
+            }
+        }
+        self.run(engine, q.ctx, &epi, mem, None);
+        self.stats.executed = self.stats.executed.saturating_add(1);
+    }
+
+    pub(crate) fn fault(&mut self) {
+        self.stats.faults = self.stats.faults.saturating_add(1);
+    }
+
+    /// Executes verified packets (every access to memory is still
+    /// checked). With a watchdog (user submissions; the kernel's own
+    /// packets have none), it is checked before and after each packet
+    /// that does work (draws, clears, copies); returns true when it fired
+    /// (the rest of the packets did not run).
+    fn run(
+        &mut self,
+        engine: Engine,
+        ctx_h: u32,
+        packets: &[Verified],
+        mem: &mut dyn VideoMemory,
+        wd: Option<&pl::Watchdog>,
+    ) -> bool {
+        let fired = || wd.is_some_and(pl::Watchdog::fired);
+        let mut b = Bind::default();
+        for p in packets {
+            let work = p.is_work();
+            if work && fired() {
+                return true;
+            }
+            let ok = match p {
+                Verified::Nop => true,
+                Verified::ContextSwitch { context } => {
+                    if let Some(slot) = self.last_on_engine.get_mut(engine.index()) {
+                        *slot = Some(*context);
+                    }
+                    self.stats.context_switches = self.stats.context_switches.saturating_add(1);
+                    true
+                }
+                Verified::FenceWait { context, fence } => {
+                    self.ctxs.get(context).is_none_or(|c| c.executed >= *fence)
+                }
+                Verified::FenceSignal { context, fence } => {
+                    let c = self.ctxs.entry(*context).or_default();
+                    c.executed = c.executed.max(*fence);
+                    true
+                }
+                Verified::SetRegs(writes) => {
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    writes
+                        .iter()
+                        .all(|&(r, v)| regs::write(&mut c.state, r, v).is_ok())
+                }
+                Verified::BindTargets { color, depth } => {
+                    b.color = Some(*color);
+                    b.color_level = None;
+                    b.depth = *depth;
+                    true
+                }
+                Verified::BindTextureTarget {
+                    texture,
+                    face,
+                    level,
+                    depth,
+                } => {
+                    b.color = Some(*texture);
+                    b.color_level = Some((*face, *level));
+                    b.depth = *depth;
+                    true
+                }
+                Verified::VertexFormat(l) => {
+                    b.layout = Some(*l);
+                    true
+                }
+                Verified::SetVertices {
+                    buffer,
+                    offset,
+                    size,
+                } => {
+                    b.verts = Some(Source::Buffer {
+                        h: *buffer,
+                        offset: *offset,
+                        len: *size,
+                    });
+                    true
+                }
+                Verified::VerticesInline(data) => {
+                    b.verts = Some(Source::Inline(data));
+                    true
+                }
+                Verified::SetIndices {
+                    buffer,
+                    offset,
+                    size,
+                    width,
+                } => {
+                    b.idx = Some((
+                        Source::Buffer {
+                            h: *buffer,
+                            offset: *offset,
+                            len: *size,
+                        },
+                        *width,
+                    ));
+                    true
+                }
+                Verified::IndicesInline { width, data } => {
+                    b.idx = Some((Source::Inline(data), *width));
+                    true
+                }
+                Verified::Draw {
+                    topology,
+                    first,
+                    count,
+                    base_vertex,
+                    indexed,
+                } => {
+                    let call = DrawArgs {
+                        topology: *topology,
+                        first: *first,
+                        count: *count,
+                        base_vertex: *base_vertex,
+                        indexed: *indexed,
+                    };
+                    self.draw(ctx_h, &b, &call, mem)
+                }
+                Verified::Clear {
+                    flags,
+                    color,
+                    z,
+                    stencil,
+                    rects,
+                } => {
+                    let req = pl::Clear {
+                        flags: pl::ClearFlags::from_d3d(flags.0),
+                        rects,
+                        color: *color,
+                        z: *z,
+                        stencil: *stencil,
+                    };
+                    self.clear(ctx_h, &b, &req, mem)
+                }
+                Verified::BufferCopy {
+                    src,
+                    src_offset,
+                    dst,
+                    dst_offset,
+                    size,
+                } => {
+                    let ok = mem.copy_buffer(*src, *src_offset, *dst, *dst_offset, *size);
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    c.counters.copies = c.counters.copies.saturating_add(1);
+                    ok
+                }
+                Verified::Query { end, id } => {
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    let now = c.counters.samples_passed;
+                    if *end {
+                        let begin = c.queries.get(id).map_or(now, |q| q.0);
+                        c.queries
+                            .insert(*id, (begin, Some(now.saturating_sub(begin))));
+                    } else {
+                        c.queries.insert(*id, (now, None));
+                    }
+                    true
+                }
+                Verified::Present => {
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    c.counters.presents = c.counters.presents.saturating_add(1);
+                    true
+                }
+                Verified::SetTexture { stage, texture } => {
+                    match b.textures.get_mut(*stage as usize) {
+                        Some(slot) => {
+                            *slot = *texture;
+                            true
+                        }
+                        None => false,
+                    }
+                }
+                Verified::TextureCopy(c) => {
+                    let ok = texture::copy(mem, c.src, c.dst, c);
+                    let c = self.ctxs.entry(ctx_h).or_default();
+                    c.counters.copies = c.counters.copies.saturating_add(1);
+                    ok
+                }
+            };
+            if work && fired() {
+                // Stopped inside (or right after) this packet: not a
+                // fault of the packet.
+                return true;
+            }
+            if !ok {
+                self.fault();
+            }
+        }
+        false
+    }
+
+    fn draw(&mut self, ctx_h: u32, b: &Bind<'_>, d: &DrawArgs, mem: &mut dyn VideoMemory) -> bool {
+        let (Some(ch), Some(layout), Some(vs)) = (b.color, b.layout, b.verts) else {
+            return false;
+        };
+        let ctx = self.ctxs.entry(ctx_h).or_default();
+        // A texture level that is also sampled by this draw is copied: the
+        // draw samples its contents as of the start of the draw.
+        let sampled = b.textures.contains(&Some(ch));
+        let Some(mut color) = take_target(mem, ch, b.color_level, sampled) else {
+            return false;
+        };
+        let mut depth = b.depth.and_then(|d| mem.take_image(d));
+        let mut missing = false;
+        let result = {
+            // Looked up now: a texture that vanished reads as unbound.
+            let textures: [Option<&Texture>; MAX_STAGES] = std::array::from_fn(|i| {
+                let h = b.textures.get(i).copied().flatten()?;
+                let t = mem.texture(h);
+                missing |= t.is_none();
+                t
+            });
+            let mem: &dyn VideoMemory = mem;
+            let bytes = |src| source_bytes(mem, src);
+            let verts = bytes(vs);
+            let indices = match b.idx {
+                Some((src, w)) if d.indexed => bytes(src).map(|s| {
+                    Some(if w == 2 {
+                        Indices::U16(s)
+                    } else {
+                        Indices::U32(s)
+                    })
+                }),
+                _ if d.indexed => None,
+                _ => Some(None),
+            };
+            match (verts, indices) {
+                (Some(v), Some(ix)) => {
+                    let call = pl::DrawCall {
+                        topology: d.topology,
+                        vertices: v,
+                        layout: &layout,
+                        indices: ix,
+                        first: d.first,
+                        primitive_count: d.count,
+                        base_vertex: d.base_vertex,
+                    };
+                    let mut targets = RenderTargets {
+                        color: &mut color,
+                        depth: depth.as_mut(),
+                    };
+                    self.renderer
+                        .draw_textured(&mut targets, &ctx.state, &call, &textures)
+                        .ok()
+                }
+                _ => None,
+            }
+        };
+        let put = put_target(mem, ch, b.color_level, color);
+        if let (Some(h), Some(d)) = (b.depth, depth) {
+            mem.put_image(h, d);
+        }
+        match result.filter(|_| put) {
+            Some(s) => {
+                let k = &mut ctx.counters;
+                if d.count > 0 {
+                    k.draws = k.draws.saturating_add(1);
+                }
+                k.primitives = k.primitives.saturating_add(s.primitives);
+                k.samples_passed = k.samples_passed.saturating_add(s.samples_passed_depth);
+                !missing
+            }
+            None => false,
+        }
+    }
+
+    fn clear(
+        &mut self,
+        ctx_h: u32,
+        b: &Bind<'_>,
+        req: &pl::Clear<'_>,
+        mem: &mut dyn VideoMemory,
+    ) -> bool {
+        let Some(ch) = b.color else {
+            return false;
+        };
+        let mut color = take_target(mem, ch, b.color_level, false);
+        let mut depth = b.depth.and_then(|d| mem.take_image(d));
+        let ok = color.is_some()
+            && self
+                .renderer
+                .clear(color.as_mut(), depth.as_mut(), req)
+                .is_ok();
+        let ok = match color {
+            Some(c) => put_target(mem, ch, b.color_level, c) && ok,
+            None => ok,
+        };
+        if let (Some(h), Some(d)) = (b.depth, depth) {
+            mem.put_image(h, d);
+        }
+        let c = self.ctxs.entry(ctx_h).or_default();
+        c.counters.clears = c.counters.clears.saturating_add(1);
+        ok
+    }
+}
+
+/// The bytes of a vertex or index source (`None`: the buffer vanished or
+/// shrank).
+fn source_bytes<'m>(mem: &'m dyn VideoMemory, src: Source<'m>) -> Option<&'m [u8]> {
+    match src {
+        Source::Buffer { h, offset, len } => mem.buffer(h)?.get(offset..offset.checked_add(len)?),
+        Source::Inline(data) => Some(data),
+    }
+}
+
+/// A verified DRAW's operands.
+struct DrawArgs {
+    topology: Topology,
+    first: u32,
+    count: u32,
+    base_vertex: i32,
+    indexed: bool,
+}
