@@ -78,6 +78,10 @@ fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
         "wire must not depend on other softhal crates"
     );
     assert!(
+        deps_of("shader").is_empty(),
+        "shader must not depend on other softhal crates"
+    );
+    assert!(
         deps_of("cli").iter().any(|d| d == "softhal-wire"),
         "the check must see real dependencies"
     );
@@ -85,7 +89,7 @@ fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
 
 #[test]
 fn unsafe_is_forbidden_outside_pipeline_simd() {
-    for krate in ["wire", "cli"] {
+    for krate in ["wire", "shader", "cli"] {
         let lib = root().join("crates").join(krate).join(if krate == "cli" {
             "src/main.rs"
         } else {
