@@ -1026,6 +1026,27 @@ impl Instruction {
             _ => &[],
         }
     }
+
+    /// How many DWORDs the instruction takes in a stream (instruction token
+    /// included), as [`Shader::to_tokens`] writes it.
+    pub fn token_len(&self) -> usize {
+        let rel = |r: Option<RelAddr>| usize::from(r.is_some_and(|r| !r.implicit));
+        let mut n = 1usize;
+        if let Some(d) = self.dst() {
+            n = n.saturating_add(1).saturating_add(rel(d.relative));
+        }
+        if let Some(p) = &self.predicate {
+            n = n.saturating_add(1).saturating_add(rel(p.relative));
+        }
+        for s in self.src() {
+            n = n.saturating_add(1).saturating_add(rel(s.relative));
+        }
+        n.saturating_add(match self.operands {
+            Operands::Op { .. } => 0,
+            Operands::Dcl { .. } | Operands::DefB { .. } => 1,
+            Operands::Def { .. } | Operands::DefI { .. } => 4,
+        })
+    }
 }
 
 /// A parsed shader.

@@ -43,3 +43,28 @@ fn workload_streams_have_the_documented_shape() {
     assert_eq!(w7.instructions[5].opcode, Opcode::Mul);
     assert_eq!(w7.instructions[6].opcode, Opcode::Mova);
 }
+
+#[test]
+fn workload_assembly_assembles_to_the_documented_tokens() {
+    for (name, asm, tokens) in ALL {
+        let shader = softhal_shader::text::assemble(asm).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(shader.to_tokens(), tokens, "{name}");
+        assert_eq!(shader, softhal_shader::parse(tokens).unwrap(), "{name}");
+    }
+}
+
+#[test]
+fn workload_tokens_disassemble_to_the_documented_assembly() {
+    for (name, asm, tokens) in ALL {
+        let text = softhal_shader::text::disassemble(&softhal_shader::parse(tokens).unwrap());
+        let strip = |s: &str| -> Vec<String> {
+            s.lines()
+                .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
+                .filter(|l| !l.is_empty())
+                .collect()
+        };
+        assert_eq!(strip(&text), strip(asm), "{name}");
+        let back = softhal_shader::text::assemble(&text).unwrap();
+        assert_eq!(back.to_tokens(), tokens, "{name}");
+    }
+}

@@ -15,5 +15,5 @@ mod disasm;
 pub use asm::assemble;
 pub use disasm::disassemble;
 
-#[allow(unused_imports)]
-use crate::ir::Shader;
+#[cfg(doc)]
+use crate::{error::ShaderError, ir::Shader};
