@@ -353,7 +353,7 @@ pub fn validate(shader: Shader) -> Result<Validated, ShaderError> {
     let end = shader
         .instructions
         .last()
-        .map_or(1, |i| i.offset.saturating_add(1));
+        .map_or(1, |i| i.offset.saturating_add(i.token_len()));
     if let Some(block) = w.stack.last() {
         let what = match block {
             Block::If { .. } => "if",
@@ -683,10 +683,10 @@ impl Walk {
             }
             Operands::Def { dst, values } => {
                 self.def_dst(dst, RegisterType::Const, at)?;
-                if values.iter().any(|v| !f32::from_bits(*v).is_finite()) {
+                if let Some(k) = values.iter().position(|v| !f32::from_bits(*v).is_finite()) {
                     return fail(
                         ErrorKind::BadDefinition("def value is not finite"),
-                        at.saturating_add(1),
+                        at.saturating_add(1).saturating_add(k),
                     );
                 }
             }

@@ -140,6 +140,9 @@ fn one<'a>(ops: &[&'a str], n: usize) -> R<&'a str> {
 }
 
 fn dcl(p: Profile, suffixes: &[&str], ops: &[&str]) -> R<Instruction> {
+    if !Opcode::Dcl.allowed_in(p) {
+        return Err(format!("`dcl` is not part of {p}"));
+    }
     let mut d = dst(p, one(ops, 1)?)?;
     let mut usage = None;
     let mut sampler = None;
@@ -226,6 +229,9 @@ fn def(p: Profile, base: &str, suffixes: &[&str], ops: &[&str]) -> R<Instruction
             (Opcode::DefB, Operands::DefB { dst: d, value })
         }
     };
+    if !opcode.allowed_in(p) {
+        return Err(format!("`{base}` is not part of {p}"));
+    }
     Ok(new_ins(opcode, Control::None, operands))
 }
 
