@@ -379,7 +379,7 @@ fn register(p: Profile, text: &str) -> R<(Register, &str)> {
             .get(name.len().saturating_add(digits_len)..)
             .unwrap_or("");
         if digits_len == 0 {
-            if name == "c" && rest.starts_with('[') {
+            if matches!(name, "c" | "v" | "o") && rest.starts_with('[') {
                 return Ok((Register { ty, index: 0 }, rest));
             }
             continue;
