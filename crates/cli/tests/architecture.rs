@@ -80,6 +80,10 @@ fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
         "wire must not depend on other softhal crates"
     );
     assert!(
+        deps_of("shader").is_empty(),
+        "shader must not depend on other softhal crates"
+    );
+    assert!(
         deps_of("cli").iter().any(|d| d == "softhal-wire"),
         "the check must see real dependencies"
     );

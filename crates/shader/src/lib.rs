@@ -1,0 +1,55 @@
+//! # softhal-shader: Direct3D 8/9 shader tokens, validated, as a typed IR
+//!
+//! A Direct3D runtime hands a HAL driver a shader as an array of DWORD
+//! tokens (CREATEVERTEXSHADER's function part, CREATEVERTEXSHADERFUNC,
+//! CREATEPIXELSHADER). This crate reads those tokens for vs_1_1, vs_2_0,
+//! vs_2_x, vs_3_0, ps_1_1, ps_1_2, ps_1_3, ps_1_4, ps_2_0, ps_2_x and
+//! ps_3_0, laid out like naga: a front end ([`front`]) that turns tokens
+//! into the IR ([`ir`]), a validator ([`valid`]) that checks every rule of
+//! the version, and a text form ([`text`]) in Direct3D shader assembly.
+//!
+//! - In: untrusted DWORDs ([`parse`]), or Direct3D shader assembly
+//!   ([`text::assemble`]).
+//! - Out: an [`ir::Shader`]; a [`valid::Validated`] shader whose register
+//!   indices are proven in range for its version; tokens again
+//!   ([`ir::Shader::to_tokens`]); assembly text ([`text::disassemble`]).
+//! - Guarantees: parsing and validation are total and bounded — they never
+//!   panic, never read outside the slice, allocate at most in proportion to
+//!   the stream's own length, and report the DWORD offset of the offending
+//!   token with a stable [`ShaderError::kind`] name. For every stream that
+//!   validates, `assemble(disassemble(tokens)) == tokens` and
+//!   `parse(tokens).to_tokens() == tokens`.
+//!
+//! The facts this crate relies on (token layouts, register limits, slot
+//! counts, which version allows what) are written down, with their
+//! sources, in `docs/shaders.md`.
+
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable,
+        clippy::arithmetic_side_effects
+    )
+)]
+
+pub mod error;
+pub mod front;
+pub mod ir;
+pub mod text;
+pub mod valid;
+
+pub use error::{ErrorKind, ShaderError};
+pub use front::parse;
+pub use ir::{Profile, Shader};
+pub use valid::{validate, Validated};
+
+/// Parses and validates `tokens` in one step: what a driver does at
+/// CREATE time.
+pub fn parse_and_validate(tokens: &[u32]) -> Result<Validated, ShaderError> {
+    validate(parse(tokens)?)
+}

@@ -1,0 +1,4 @@
+//! Shared test data.
+#![allow(dead_code)]
+
+pub mod workloads;
