@@ -1,4 +1,4 @@
-//! The W7 and W8 benchmark shaders (`WORKLOADS.md` §6): their token streams
+//! The W7 and W8 benchmark shaders (`docs/benchmarks.md`, "W7 and W8"): their token streams
 //! parse, validate, re-encode to the same DWORDs, and match the assembly
 //! given beside them.
 
@@ -24,7 +24,7 @@ fn workload_token_streams_validate_and_reencode_exactly() {
 
 #[test]
 fn workload_streams_have_the_documented_shape() {
-    // WORKLOADS.md: W7 vs is 236 DWORDs and 47 instructions (plus def and
+    // The workload definition: W7 vs is 236 DWORDs and 47 instructions (plus def and
     // 4 dcl); W8 ps 150 DWORDs and 30 instructions (plus 2 def, 6 dcl).
     assert_eq!(W7_VS_TOKENS.len(), 236);
     assert_eq!(W8_PS_TOKENS.len(), 150);

@@ -1,5 +1,5 @@
-//! The W7 and W8 benchmark shaders of the bench workloads (WORKLOADS.md §6),
-//! as Direct3D assembly and as the token DWORDs given there.
+//! The W7 and W8 benchmark shaders (`docs/benchmarks.md`, "W7 and W8"),
+//! as Direct3D assembly and as the token DWORDs the workload definition gives.
 #![allow(dead_code)]
 
 /// W7_VS as assembly.
