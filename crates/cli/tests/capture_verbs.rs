@@ -1,31 +1,11 @@
 //! The capture verbs as a user runs them: `render`, `info`, and `asm` /
 //! `disasm` / `validate` on captures — exit codes, JSON shapes, messages.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-fn softhal(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_softhal"))
-        .args(args)
-        .output()
-        .expect("run softhal")
-}
-
-fn repo(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-        .to_string_lossy()
-        .to_string()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("softhal-capture-cli-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+mod common;
+use common::{repo, softhal, tmp};
 
 /// `softhal render CAPTURE -o DIR EXTRA...`.
 fn render(capture: &str, dir: &Path, extra: &[&str]) -> Output {
