@@ -1,10 +1,14 @@
 //! Shader validation of arbitrary tokens: the front end and the validator
 //! never panic, allocate at most in proportion to the stream, and every
 //! stream that validates survives disassembly and reassembly bit for bit
-//! (`asm(disasm(t)) == t`, comments aside). The first byte picks the version token (so the
-//! fuzzer need not guess one); the rest are little-endian DWORDs.
+//! (`asm(disasm(t)) == t`, comments aside) and then executes without
+//! panicking, within the executed-instruction limit, on constants and
+//! inputs taken from the stream itself (`exec`). The first byte picks the
+//! version token (so the fuzzer need not guess one); the rest are
+//! little-endian DWORDs.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use softhal_shader::exec::{self, Constants, NoTextures, Program, Registers};
 use softhal_shader::ir::Profile;
 use softhal_shader::text::{assemble, disassemble};
 
@@ -47,6 +51,21 @@ fuzz_target!(|bytes: &[u8]| {
                 // Offsets included.
                 assert_eq!(&back, valid.shader());
             }
+            // Execution: constants and inputs are the stream's DWORDs
+            // (any bit pattern: NaN, infinities, huge loop counts).
+            let word = |i: usize| tokens.get(i % tokens.len()).copied().unwrap_or(0);
+            let constants = Constants {
+                float: (0..256).map(|i| [0, 1, 2, 3].map(|c| f32::from_bits(word(4 * i + c)))).collect(),
+                int: (0..16).map(|i| [0, 1, 2, 3].map(|c| word(7 * i + c) as i32)).collect(),
+                bool: (0..16).map(|i| word(i) & 1 != 0).collect(),
+            };
+            let program = Program::new(valid);
+            let mut regs = Registers::new(&program);
+            for (k, r) in regs.input.iter_mut().chain(regs.texcoord.iter_mut()).enumerate() {
+                *r = std::array::from_fn(|l| [0, 1, 2, 3].map(|c| f32::from_bits(word(k * 16 + l * 4 + c))));
+            }
+            let stats = program.run(&mut regs, &program.bind(&constants), &NoTextures, exec::ALL_LANES);
+            assert!(stats.executed <= exec::MAX_INSTRUCTIONS_EXECUTED);
         }
         Err(e) => {
             assert!(e.dword <= tokens.len(), "offset past the stream");

@@ -135,6 +135,12 @@ pub enum ErrorKind {
     /// A version-specific rule about an instruction's operands.
     #[error("bad operand: {0}")]
     BadOperand(&'static str),
+    /// ps_1_1–1_3's texture-register rules: texture instructions before
+    /// arithmetic, each t# written once and only read once written, the
+    /// `texm3x2*`/`texm3x3*` sequences complete and on consecutive
+    /// registers.
+    #[error("texture register sequence: {0}")]
+    TextureSequence(&'static str),
     /// Assembly text that cannot be assembled (`line` is 1-based).
     #[error("line {line}: {what}")]
     Syntax {
@@ -173,6 +179,7 @@ impl ErrorKind {
             ErrorKind::BadDeclaration(_) => "bad_declaration",
             ErrorKind::BadDefinition(_) => "bad_definition",
             ErrorKind::BadOperand(_) => "bad_operand",
+            ErrorKind::TextureSequence(_) => "texture_sequence",
             ErrorKind::Syntax { .. } => "syntax",
         }
     }

@@ -6,13 +6,16 @@
 //! vs_2_x, vs_3_0, ps_1_1, ps_1_2, ps_1_3, ps_1_4, ps_2_0, ps_2_x and
 //! ps_3_0, laid out like naga: a front end ([`front`]) that turns tokens
 //! into the IR ([`ir`]), a validator ([`valid`]) that checks every rule of
-//! the version, and a text form ([`text`]) in Direct3D shader assembly.
+//! the version, a text form ([`text`]) in Direct3D shader assembly, and an
+//! executor ([`exec`]) that runs a validated shader over a 2×2 quad or four
+//! vertices.
 //!
 //! - In: untrusted DWORDs ([`parse`]), or Direct3D shader assembly
 //!   ([`text::assemble`]).
 //! - Out: an [`ir::Shader`]; a [`valid::Validated`] shader whose register
 //!   indices are proven in range for its version; tokens again
-//!   ([`ir::Shader::to_tokens`]); assembly text ([`text::disassemble`]).
+//!   ([`ir::Shader::to_tokens`]); assembly text ([`text::disassemble`]);
+//!   a shader's outputs ([`exec::Program::run`]).
 //! - Guarantees: parsing and validation are total and bounded — they never
 //!   panic, never read outside the slice, allocate at most in proportion to
 //!   the stream's own length, and report the DWORD offset of the offending
@@ -38,6 +41,7 @@
 )]
 
 pub mod error;
+pub mod exec;
 pub mod front;
 pub mod ir;
 pub mod text;

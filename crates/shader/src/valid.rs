@@ -366,7 +366,138 @@ pub fn validate(shader: Shader) -> Result<Validated, ShaderError> {
         return fail(ErrorKind::Subroutine("subroutine without ret"), end);
     }
     w.check_calls()?;
+    if matches!(
+        shader.profile,
+        Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3
+    ) {
+        texture_sequence(&shader)?;
+    }
     Ok(Validated { shader })
+}
+
+/// The matrix instruction a `texm3x2pad`/`texm3x3pad` sequence expects
+/// next: its destination t# and the source t# every row shares.
+#[derive(Clone, Copy)]
+struct MatrixRow {
+    /// Pads still expected before the final row (0 = the final row next).
+    pads_left: u8,
+    /// Whether the matrix is 3×2 (else 3×3).
+    three_by_two: bool,
+    dst: u16,
+    src: u16,
+}
+
+/// ps_1_1–1_3: texture-addressing instructions come before arithmetic,
+/// write each t# once, read only t# already written (by an earlier
+/// texture instruction: the source of `texm3x3pad t(m), t(n)` has n < m),
+/// and a `texm3x2pad` is followed by its `texm3x2tex`/`texm3x2depth`, two
+/// `texm3x3pad` by `texm3x3`/`texm3x3tex`/`texm3x3spec`/`texm3x3vspec`, on
+/// consecutive registers with the same source (the sequences the Direct3D
+/// reference prescribes; `docs/shaders.md` §8).
+fn texture_sequence(shader: &Shader) -> Result<(), ShaderError> {
+    use Opcode::*;
+    let bit = |i: u16| 1u32.checked_shl(u32::from(i)).unwrap_or(0);
+    let mut written = 0u32;
+    let mut arithmetic = false;
+    let mut expect: Option<MatrixRow> = None;
+    let bad = |what, at| fail(ErrorKind::TextureSequence(what), at);
+    for ins in &shader.instructions {
+        let at = ins.offset;
+        if ins.opcode.is_declaration() || ins.opcode == Nop {
+            continue;
+        }
+        let texture_op = is_texture_op(ins.opcode);
+        let t_src = |k: usize| {
+            ins.src()
+                .get(k)
+                .filter(|s| s.reg.ty == RegisterType::TEXTURE)
+                .map(|s| s.reg.index)
+        };
+        if !texture_op {
+            if expect.is_some() {
+                return bad("a texture matrix is not complete", at);
+            }
+            arithmetic = true;
+            for s in ins.src() {
+                if s.reg.ty == RegisterType::TEXTURE && written & bit(s.reg.index) == 0 {
+                    return bad("t# read before a texture instruction writes it", at);
+                }
+            }
+            continue;
+        }
+        if arithmetic {
+            return bad("texture instruction after an arithmetic instruction", at);
+        }
+        let Some(dst) = ins.dst().map(|d| d.reg.index) else {
+            continue;
+        };
+        // The t# source of a texture-addressing instruction must be written.
+        if let Some(n) = t_src(0) {
+            if written & bit(n) == 0 {
+                return bad("t# read before a texture instruction writes it", at);
+            }
+        }
+        let row_src = t_src(0).unwrap_or(u16::MAX);
+        match (ins.opcode, expect) {
+            (TexM3x2Pad | TexM3x3Pad, None) => {
+                let three_by_two = ins.opcode == TexM3x2Pad;
+                expect = Some(MatrixRow {
+                    pads_left: if three_by_two { 0 } else { 1 },
+                    three_by_two,
+                    dst: dst.saturating_add(1),
+                    src: row_src,
+                });
+            }
+            (TexM3x3Pad, Some(row)) if !row.three_by_two && row.pads_left == 1 => {
+                if dst != row.dst || row_src != row.src {
+                    return bad("texm3x3pad rows must use t(m), t(m+1) with one source", at);
+                }
+                expect = Some(MatrixRow {
+                    pads_left: 0,
+                    dst: dst.saturating_add(1),
+                    ..row
+                });
+            }
+            (TexM3x2Tex | TexM3x2Depth, Some(row)) if row.three_by_two => {
+                if dst != row.dst || row_src != row.src {
+                    return bad("texm3x2 rows must use t(m), t(m+1) with one source", at);
+                }
+                expect = None;
+            }
+            (TexM3x3Tex | TexM3x3 | TexM3x3Spec | TexM3x3VSpec, Some(row))
+                if !row.three_by_two && row.pads_left == 0 =>
+            {
+                if dst != row.dst || row_src != row.src {
+                    return bad("texm3x3 rows must use t(m)…t(m+2) with one source", at);
+                }
+                expect = None;
+            }
+            (
+                TexM3x2Tex | TexM3x2Depth | TexM3x3Tex | TexM3x3 | TexM3x3Spec | TexM3x3VSpec,
+                None,
+            ) => {
+                return bad("texture matrix row without its texm3x*pad rows", at);
+            }
+            (_, Some(_)) => return bad("a texture matrix is not complete", at),
+            _ => {}
+        }
+        // texkill tests its register; every other texture instruction
+        // writes its destination, once.
+        if ins.opcode != TexKill {
+            if written & bit(dst) != 0 {
+                return bad("t# written by two texture instructions", at);
+            }
+            written |= bit(dst);
+        }
+    }
+    if expect.is_some() {
+        let end = shader
+            .instructions
+            .last()
+            .map_or(1, |i| i.offset.saturating_add(i.token_len()));
+        return bad("a texture matrix is not complete", end);
+    }
+    Ok(())
 }
 
 impl Walk {

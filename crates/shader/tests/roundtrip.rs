@@ -97,12 +97,12 @@ mov o4, r1",
     "ps_1_1
 def c7, 0.5, 0.25, 1, 1
 tex t0
-tex t1
-texbem t2, t1
-texm3x2pad t3, t0_bx2
+texbem t1, t0
+texm3x2pad t2, t0_bx2
+texm3x2tex t3, t0_bx2
 mul_x2 r0, t0, v0
 +add_sat r0.a, 1-t1, c1_bias
-mad_d2 r1.rgb, -t2_bx2, c2, r0
+mad_d2 r1.rgb, -t3_bx2, c2, r0
 cnd r0, r0.a, r1, c7",
     "ps_1_3
 tex t0

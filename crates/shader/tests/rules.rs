@@ -347,3 +347,58 @@ fn ps_1_4_phase() {
     // phase 1, phase 2.
     assert_eq!(text_fail("ps_1_4\nphase\nphase"), ("bad_operand", 2));
 }
+
+/// ps_1_1–1_3 texture-register sequences (the texm3x2*/texm3x3* pages of
+/// the Direct3D reference: `tex t(n)`, then pads on t(m), t(m+1) with
+/// m > n and one source, then the final row). Offsets: the version token is
+/// 0; `tex tN` and `texkill tN` take 2 DWORDs, the texm3x* rows and
+/// `mov r, s` 3.
+#[test]
+fn ps_1_x_texture_sequences() {
+    text_ok("ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2");
+    text_ok("ps_1_3\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3 t3, t0\nmov r0, t3");
+    text_ok("ps_1_1\ntex t0\ntexkill t1\nmov r0, t0");
+    // An arithmetic instruction before a texture instruction: the tex at 4.
+    assert_eq!(
+        text_fail("ps_1_1\nmov r0, v0\ntex t0"),
+        ("texture_sequence", 4)
+    );
+    // t1 read by arithmetic but never written: the mov at 3.
+    assert_eq!(
+        text_fail("ps_1_1\ntex t0\nmov r0, t1"),
+        ("texture_sequence", 3)
+    );
+    // t0 written twice: the second tex at 3.
+    assert_eq!(
+        text_fail("ps_1_1\ntex t0\ntex t0\nmov r0, t0"),
+        ("texture_sequence", 3)
+    );
+    // A pad whose source is not written yet: at 1.
+    assert_eq!(
+        text_fail("ps_1_1\ntexm3x2pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2"),
+        ("texture_sequence", 1)
+    );
+    // The final row on the wrong register (t3 after the pad on t1): at 6.
+    assert_eq!(
+        text_fail("ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t3, t0\nmov r0, t3"),
+        ("texture_sequence", 6)
+    );
+    // A final row without its pads: at 3.
+    assert_eq!(
+        text_fail("ps_1_1\ntex t0\ntexm3x3tex t1, t0\nmov r0, t1"),
+        ("texture_sequence", 3)
+    );
+    // Only one texm3x3pad before the final row: the row at 6.
+    assert_eq!(
+        text_fail("ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3tex t2, t0\nmov r0, t2"),
+        ("texture_sequence", 6)
+    );
+    // A matrix left open by an arithmetic instruction: the mov at 6.
+    assert_eq!(
+        text_fail("ps_1_1\ntex t0\ntexm3x2pad t1, t0\nmov r0, t0"),
+        ("texture_sequence", 6)
+    );
+    // The rules are ps_1_1–1_3's: ps_1_4 and ps_2_0 read t# freely.
+    text_ok("ps_1_4\nmov r0, t0");
+    text_ok("ps_2_0\ndcl t0\nmov oC0, t0");
+}

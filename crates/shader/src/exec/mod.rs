@@ -1,0 +1,1187 @@
+//! Execution: runs a [`Validated`] shader over a group of [`LANES`]
+//! invocations — a 2×2 quad of pixels, so that derivatives come from
+//! neighbours, or four vertices — with per-lane masks for divergent flow
+//! control. This is the reference interpreter: the pipeline's vertex and
+//! pixel programs call it, and faster executors are tested against it.
+//!
+//! - In: a [`Program`] (a validated shader and its jump table), the
+//!   constants a draw set ([`Constants`], bound once per draw with the
+//!   shader's own `def`s by [`Program::bind`]), the inputs of each lane in
+//!   [`Registers`], a [`Textures`] unit that samples, and the mask of lanes
+//!   to run.
+//! - Out: the outputs in [`Registers`] (`oPos`, `oD#`, `oT#`/`o#`, `oFog`,
+//!   `oPts`, `oC#`, `oDepth`, and `r0` for ps_1_x), the lanes `texkill`
+//!   removed ([`Registers::killed`]), and [`RunStats`].
+//! - Guarantees: never panics and never indexes out of range, whatever the
+//!   constants and inputs: register numbers were proven in range by
+//!   validation, and every relative address (`c[a0.x + n]`, `o[aL]`) is
+//!   bounds-checked here (an out-of-range read gives 0, an out-of-range
+//!   write is dropped). Time is bounded: loop and rep counts are clamped to
+//!   255 as Direct3D defines them, and a run stops after
+//!   [`MAX_INSTRUCTIONS_EXECUTED`] instructions (the figure reported as
+//!   `MaxVShaderInstructionsExecuted` / `MaxPShaderInstructionsExecuted`),
+//!   leaving its outputs as they are. The arithmetic follows the Direct3D 9
+//!   assembly reference (`docs/shaders.md` §11).
+
+mod lane;
+mod plan;
+mod texture;
+
+pub use lane::{ddx, ddy, Lanes, Mask, Vec4, ALL_LANES, LANES};
+pub use texture::{BumpEnv, LodMode, NoTextures, SampleRequest, Textures};
+
+use crate::ir::{
+    misctype, Comparison, Control, Dst, Instruction, Opcode, Operands, Profile, RegisterType,
+    RelAddr, Src, SrcModifier,
+};
+use crate::valid::Validated;
+use lane::{
+    active, dot3, dot4, lane as lane_of, lane_mut, lanes_from, map, mask_where, per_lane, pick,
+    pick_mut, splat, zip, zip3, ZERO,
+};
+use plan::Plan;
+
+/// Instructions one run may execute before it is stopped: Direct3D 9's
+/// minimum for vs_3_0 and ps_3_0 (`MaxVShaderInstructionsExecuted`,
+/// `MaxPShaderInstructionsExecuted` ≥ 65 535), which softhal reports.
+pub const MAX_INSTRUCTIONS_EXECUTED: u32 = 65_535;
+
+/// The largest count a `loop` or `rep` runs (`i#.x` is 0…255).
+pub const MAX_LOOP_COUNT: i32 = 255;
+
+/// The range of ps_1_x arithmetic: every result is clamped to
+/// [−`MAX_PIXEL_SHADER_VALUE`, `MAX_PIXEL_SHADER_VALUE`] (reported as
+/// `D3DCAPS9.MaxPixelShaderValue`). ps_1_x constants are clamped to [−1, 1].
+pub const MAX_PIXEL_SHADER_VALUE: f32 = 8.0;
+
+/// Constants as the runtime set them (SETVERTEXSHADERCONST/I/B,
+/// SETPIXELSHADERCONST/I/B). Registers beyond a vector's length read as 0.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Constants {
+    /// `c#`.
+    pub float: Vec<Vec4>,
+    /// `i#`.
+    pub int: Vec<[i32; 4]>,
+    /// `b#`.
+    pub bool: Vec<bool>,
+}
+
+/// The constants one draw runs with: the runtime's, overridden by the
+/// shader's own `def`/`defi`/`defb` (which take precedence, as in Direct3D
+/// 9), clamped to [−1, 1] for ps_1_x, sized to the version's register
+/// counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundConstants {
+    float: Vec<Vec4>,
+    int: Vec<[i32; 4]>,
+    bool: Vec<bool>,
+}
+
+/// A validated shader ready to run.
+#[derive(Clone, Debug)]
+pub struct Program {
+    shader: Validated,
+    plan: Plan,
+}
+
+/// What one run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Instructions executed (flow control and skipped instructions
+    /// included).
+    pub executed: u32,
+    /// Whether the run was stopped at [`MAX_INSTRUCTIONS_EXECUTED`].
+    pub stopped: bool,
+}
+
+/// The registers of one group of lanes: inputs the caller fills, the
+/// program's temporaries, and the outputs it writes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Registers {
+    /// `v#`: vertex elements (vertex shaders), colours `v0`/`v1` (ps < 3.0,
+    /// clamped to [0, 1] by the caller) or the declared inputs (ps_3_0).
+    pub input: Vec<Lanes>,
+    /// Interpolated texture coordinates of stages 0…7 (pixel shaders below
+    /// 3.0: what `t#` holds in ps_1_4/ps_2_x, and what ps_1_1–1_3 texture
+    /// instructions read).
+    pub texcoord: Vec<Lanes>,
+    /// `vPos` (ps_3_0): the pixel's x, y (pixel centres), 0, 0.
+    pub position: Lanes,
+    /// `vFace` (ps_3_0): negative for back faces, positive for front faces.
+    pub face: [f32; LANES],
+    /// `r#`.
+    pub temp: Vec<Lanes>,
+    /// `t#` (pixel shaders).
+    pub texture: Vec<Lanes>,
+    /// `a0` (vertex shaders), as integers.
+    pub address: [[i32; 4]; LANES],
+    /// `p0`.
+    pub predicate: [[bool; 4]; LANES],
+    /// `oPos`, `oFog`, `oPts` (vs < 3.0).
+    pub rast_out: [Lanes; 3],
+    /// `oD0`, `oD1` (vs < 3.0).
+    pub attr_out: [Lanes; 2],
+    /// `oT#` (vs < 3.0) or `o#` (vs_3_0).
+    pub texcrd_out: Vec<Lanes>,
+    /// `oC0`…`oC3` (ps ≥ 2.0).
+    pub color_out: [Lanes; 4],
+    /// `oDepth` (ps ≥ 2.0) or the depth `texdepth`/`texm3x2depth` produce.
+    pub depth_out: [f32; LANES],
+    /// Whether the program wrote a depth.
+    pub depth_written: bool,
+    /// Lanes `texkill` removed.
+    pub killed: Mask,
+}
+
+impl Registers {
+    /// Zeroed registers sized for `program`.
+    pub fn new(program: &Program) -> Registers {
+        let count = |ty| usize::from(program.shader.register_count(ty));
+        let texcoords = if program.profile().is_vertex() { 0 } else { 8 };
+        Registers {
+            input: vec![[ZERO; LANES]; count(RegisterType::Input)],
+            texcoord: vec![[ZERO; LANES]; texcoords],
+            position: [ZERO; LANES],
+            face: [1.0; LANES],
+            temp: vec![[ZERO; LANES]; count(RegisterType::Temp)],
+            texture: vec![
+                [ZERO; LANES];
+                if program.profile().is_vertex() {
+                    0
+                } else {
+                    count(RegisterType::TEXTURE)
+                }
+            ],
+            address: [[0; 4]; LANES],
+            predicate: [[false; 4]; LANES],
+            rast_out: [[ZERO; LANES]; 3],
+            attr_out: [[ZERO; LANES]; 2],
+            texcrd_out: vec![[ZERO; LANES]; count(RegisterType::TexCrdOut)],
+            color_out: [[ZERO; LANES]; 4],
+            depth_out: [0.0; LANES],
+            depth_written: false,
+            killed: 0,
+        }
+    }
+
+    /// The colour a pixel shader produced in render target `i`: `oC#`, or
+    /// `r0` for ps_1_x.
+    pub fn color(&self, profile: Profile, i: usize) -> Option<&Lanes> {
+        if profile.is_ps1() {
+            (i == 0).then(|| self.temp.first()).flatten()
+        } else {
+            self.color_out.get(i)
+        }
+    }
+
+    /// Clears what a run writes (temporaries, outputs, kills), keeping the
+    /// inputs, for the next group.
+    pub fn clear_outputs(&mut self) {
+        for r in self
+            .temp
+            .iter_mut()
+            .chain(self.texture.iter_mut())
+            .chain(self.rast_out.iter_mut())
+            .chain(self.attr_out.iter_mut())
+            .chain(self.texcrd_out.iter_mut())
+            .chain(self.color_out.iter_mut())
+        {
+            *r = [ZERO; LANES];
+        }
+        self.address = [[0; 4]; LANES];
+        self.predicate = [[false; 4]; LANES];
+        self.depth_out = [0.0; LANES];
+        self.depth_written = false;
+        self.killed = 0;
+    }
+}
+
+impl Program {
+    /// Prepares `shader` to run (its jump table).
+    pub fn new(shader: Validated) -> Program {
+        let plan = Plan::new(&shader);
+        Program { shader, plan }
+    }
+
+    /// The shader.
+    pub fn shader(&self) -> &Validated {
+        &self.shader
+    }
+
+    /// Its version.
+    pub fn profile(&self) -> Profile {
+        self.shader.profile()
+    }
+
+    /// The constants a draw runs with: `constants` sized to the version,
+    /// the shader's definitions applied over them, ps_1_x clamping.
+    pub fn bind(&self, constants: &Constants) -> BoundConstants {
+        let profile = self.profile();
+        let n = |ty| usize::from(self.shader.register_count(ty));
+        let mut float: Vec<Vec4> = (0..n(RegisterType::Const))
+            .map(|i| constants.float.get(i).copied().unwrap_or(ZERO))
+            .collect();
+        let mut int: Vec<[i32; 4]> = (0..n(RegisterType::ConstInt))
+            .map(|i| constants.int.get(i).copied().unwrap_or([0; 4]))
+            .collect();
+        let mut bool: Vec<bool> = (0..n(RegisterType::ConstBool))
+            .map(|i| constants.bool.get(i).copied().unwrap_or(false))
+            .collect();
+        for ins in &self.shader.shader().instructions {
+            match &ins.operands {
+                Operands::Def { dst, values } => {
+                    if let Some(c) = float.get_mut(usize::from(dst.reg.index)) {
+                        *c = values.map(f32::from_bits);
+                    }
+                }
+                Operands::DefI { dst, values } => {
+                    if let Some(c) = int.get_mut(usize::from(dst.reg.index)) {
+                        *c = *values;
+                    }
+                }
+                Operands::DefB { dst, value } => {
+                    if let Some(c) = bool.get_mut(usize::from(dst.reg.index)) {
+                        *c = *value != 0;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if profile.is_ps1() {
+            for c in &mut float {
+                *c = map(*c, |x| x.clamp(-1.0, 1.0));
+            }
+        }
+        BoundConstants { float, int, bool }
+    }
+
+    /// Runs the program on the lanes of `mask` (pass [`ALL_LANES`] for a
+    /// quad whose uncovered pixels are helper lanes: they execute, so that
+    /// derivatives are defined, and the caller does not write them).
+    pub fn run(
+        &self,
+        regs: &mut Registers,
+        constants: &BoundConstants,
+        textures: &dyn Textures,
+        mask: Mask,
+    ) -> RunStats {
+        let profile = self.profile();
+        if !profile.is_vertex() {
+            // ps_1_4 and ps_2_x read t# as texture coordinates; in
+            // ps_1_1–1_3 texture instructions write them.
+            if matches!(profile, Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3) {
+                for t in &mut regs.texture {
+                    *t = [ZERO; LANES];
+                }
+            } else {
+                for (t, c) in regs.texture.iter_mut().zip(&regs.texcoord) {
+                    *t = *c;
+                }
+            }
+        }
+        let mut m = Machine {
+            program: self,
+            profile,
+            consts: constants,
+            textures,
+            exec: mask & ALL_LANES,
+            stack: Vec::new(),
+            loop_counter: 0,
+            pad: [[0.0; 3]; LANES],
+            pads_seen: 0,
+            stats: RunStats::default(),
+        };
+        m.execute(regs);
+        m.stats
+    }
+}
+
+/// A control-flow block being executed.
+#[derive(Clone, Copy, Debug)]
+enum Frame {
+    If {
+        /// Lanes active when the if began.
+        saved: Mask,
+        /// Lanes whose condition held.
+        taken: Mask,
+    },
+    Loop {
+        /// First instruction of the body.
+        body: usize,
+        /// Lanes active when the loop began.
+        saved: Mask,
+        /// Iterations left, this one included.
+        remaining: i32,
+        /// Lanes that left the loop by a break.
+        broken: Mask,
+        /// `aL` of the enclosing loop.
+        outer_counter: i32,
+        /// `aL` step (0 for rep).
+        step: i32,
+    },
+    Call {
+        /// Where to continue after `ret`.
+        ret: usize,
+        /// Lanes active at the call.
+        saved: Mask,
+    },
+}
+
+/// Deepest control stack a validated shader can build (24 ifs, 4 loops, 4
+/// calls, each nested in the others): a bound kept as a second guard.
+const MAX_STACK: usize = 64;
+
+/// One destination write, computed before it is stored (so that a co-issued
+/// pair reads the registers as they were before either wrote).
+struct Write {
+    dst: Dst,
+    values: Lanes,
+    /// Per lane, per component: whether it is written.
+    enable: [[bool; 4]; LANES],
+    /// a0 is written with round-to-nearest (`mova`) rather than floor
+    /// (vs_1_1 `mov a0`).
+    round: bool,
+}
+
+struct Machine<'a> {
+    program: &'a Program,
+    profile: Profile,
+    consts: &'a BoundConstants,
+    textures: &'a dyn Textures,
+    exec: Mask,
+    stack: Vec<Frame>,
+    /// `aL`.
+    loop_counter: i32,
+    /// The partial results of texm3x2pad / texm3x3pad, per lane.
+    pad: [[f32; 3]; LANES],
+    /// texm3x3pad instructions since the last matrix completed (which row
+    /// the next one is).
+    pads_seen: u8,
+    stats: RunStats,
+}
+
+impl Machine<'_> {
+    fn execute(&mut self, regs: &mut Registers) {
+        let instructions = &self.program.shader.shader().instructions;
+        let mut pc = 0usize;
+        while let Some(ins) = instructions.get(pc) {
+            if self.stats.executed >= MAX_INSTRUCTIONS_EXECUTED {
+                self.stats.stopped = true;
+                return;
+            }
+            self.stats.executed = self.stats.executed.saturating_add(1);
+            match self.flow(ins, pc, regs) {
+                Flow::Next => {}
+                Flow::Jump(to) => {
+                    pc = to;
+                    continue;
+                }
+                Flow::End => return,
+                Flow::Op => {
+                    if self.exec != 0 && !ins.opcode.is_declaration() {
+                        // A co-issued partner is computed from the same
+                        // register values, then both are stored.
+                        let next = instructions.get(pc.saturating_add(1));
+                        let first = self.op(ins, regs);
+                        if let Some(partner) = next.filter(|n| n.coissue) {
+                            let second = self.op(partner, regs);
+                            self.store(first, regs);
+                            self.store(second, regs);
+                            pc = pc.saturating_add(2);
+                            continue;
+                        }
+                        self.store(first, regs);
+                    }
+                }
+            }
+            pc = pc.saturating_add(1);
+        }
+    }
+
+    /// Lanes not removed by a break of the innermost loop (of the current
+    /// subroutine).
+    fn alive(&self) -> Mask {
+        for f in self.stack.iter().rev() {
+            match f {
+                Frame::Loop { broken, .. } => return ALL_LANES & !broken,
+                Frame::Call { .. } => return ALL_LANES,
+                Frame::If { .. } => {}
+            }
+        }
+        ALL_LANES
+    }
+
+    fn push(&mut self, f: Frame) -> bool {
+        if self.stack.len() >= MAX_STACK {
+            return false;
+        }
+        self.stack.push(f);
+        true
+    }
+
+    /// Flow control; everything else is [`Flow::Op`].
+    fn flow(&mut self, ins: &Instruction, pc: usize, regs: &mut Registers) -> Flow {
+        let plan = &self.program.plan;
+        let after = |i: usize| Flow::Jump(i.saturating_add(1));
+        match ins.opcode {
+            Opcode::If | Opcode::Ifc => {
+                let taken = match ins.opcode {
+                    Opcode::If => ins.src().first().map_or(0, |s| self.condition(s, regs)),
+                    _ => self.compare_mask(ins, regs),
+                };
+                let saved = self.exec;
+                if !self.push(Frame::If { saved, taken }) {
+                    return Flow::End;
+                }
+                self.exec = saved & taken;
+                if self.exec == 0 {
+                    // Straight to the else (which runs the other lanes) or
+                    // the endif.
+                    return Flow::Jump(plan.else_of(pc).unwrap_or(plan.partner(pc)));
+                }
+                Flow::Next
+            }
+            Opcode::Else => {
+                if let Some(Frame::If { saved, taken }) = self.stack.last().copied() {
+                    self.exec = saved & !taken & self.alive();
+                    if self.exec == 0 {
+                        return Flow::Jump(plan.partner(pc));
+                    }
+                }
+                Flow::Next
+            }
+            Opcode::EndIf => {
+                if let Some(Frame::If { saved, .. }) = self.stack.last().copied() {
+                    self.stack.pop();
+                    self.exec = saved & self.alive();
+                }
+                Flow::Next
+            }
+            Opcode::Loop | Opcode::Rep => {
+                let int_src = if ins.opcode == Opcode::Loop { 1 } else { 0 };
+                let i = ins
+                    .src()
+                    .get(int_src)
+                    .and_then(|s| self.consts.int.get(usize::from(s.reg.index)))
+                    .copied()
+                    .unwrap_or([0; 4]);
+                let count = i[0].clamp(0, MAX_LOOP_COUNT);
+                let (start, step) = if ins.opcode == Opcode::Loop {
+                    (i[1], i[2])
+                } else {
+                    (self.loop_counter, 0)
+                };
+                if count == 0 || self.exec == 0 {
+                    return after(plan.partner(pc));
+                }
+                let frame = Frame::Loop {
+                    body: pc.saturating_add(1),
+                    saved: self.exec,
+                    remaining: count,
+                    broken: 0,
+                    outer_counter: self.loop_counter,
+                    step,
+                };
+                if !self.push(frame) {
+                    return Flow::End;
+                }
+                self.loop_counter = start;
+                Flow::Next
+            }
+            Opcode::EndLoop | Opcode::EndRep => {
+                if let Some(Frame::Loop {
+                    body,
+                    saved,
+                    remaining,
+                    broken,
+                    outer_counter,
+                    step,
+                }) = self.stack.last_mut()
+                {
+                    *remaining = remaining.saturating_sub(1);
+                    let live = *saved & !*broken;
+                    if *remaining > 0 && live != 0 {
+                        self.exec = live;
+                        self.loop_counter = self.loop_counter.saturating_add(*step);
+                        return Flow::Jump(*body);
+                    }
+                    self.exec = *saved;
+                    self.loop_counter = *outer_counter;
+                    self.stack.pop();
+                }
+                Flow::Next
+            }
+            Opcode::Break | Opcode::BreakC | Opcode::BreakP => {
+                let leaving = self.exec
+                    & match ins.opcode {
+                        Opcode::Break => ALL_LANES,
+                        Opcode::BreakC => self.compare_mask(ins, regs),
+                        _ => ins.src().first().map_or(0, |s| self.condition(s, regs)),
+                    };
+                self.exec &= !leaving;
+                // The innermost loop of this subroutine.
+                let mut depth = None;
+                for (d, f) in self.stack.iter_mut().enumerate().rev() {
+                    match f {
+                        Frame::Loop { broken, saved, .. } => {
+                            *broken |= leaving;
+                            if *saved & !*broken == 0 {
+                                depth = Some(d);
+                            }
+                            break;
+                        }
+                        Frame::Call { .. } => break,
+                        Frame::If { .. } => {}
+                    }
+                }
+                // Every lane has left: end the loop now.
+                if let Some(d) = depth {
+                    if let Some(Frame::Loop {
+                        body,
+                        saved,
+                        outer_counter,
+                        ..
+                    }) = self.stack.get(d).copied()
+                    {
+                        self.stack.truncate(d);
+                        self.exec = saved;
+                        self.loop_counter = outer_counter;
+                        // body − 1 is the loop; its partner the end.
+                        return after(plan.partner(body.saturating_sub(1)));
+                    }
+                }
+                Flow::Next
+            }
+            Opcode::Call | Opcode::CallNz => {
+                let target = ins.src().first().and_then(|l| plan.label(l.reg.index));
+                let lanes = match ins.opcode {
+                    Opcode::Call => self.exec,
+                    _ => self.exec & ins.src().get(1).map_or(0, |s| self.condition(s, regs)),
+                };
+                match target {
+                    Some(t) if lanes != 0 => {
+                        let ret = pc.saturating_add(1);
+                        if !self.push(Frame::Call {
+                            ret,
+                            saved: self.exec,
+                        }) {
+                            return Flow::End;
+                        }
+                        self.exec = lanes;
+                        after(t)
+                    }
+                    _ => Flow::Next,
+                }
+            }
+            Opcode::Ret => match self.stack.last().copied() {
+                Some(Frame::Call { ret, saved }) => {
+                    self.stack.pop();
+                    self.exec = saved;
+                    Flow::Jump(ret)
+                }
+                _ => Flow::End,
+            },
+            Opcode::Label => Flow::End,
+            Opcode::Nop | Opcode::Phase => Flow::Next,
+            Opcode::TexKill => {
+                if let Some(d) = ins.dst() {
+                    // ps_1_1–1_3 test the stage's texture coordinates; later
+                    // versions the register named.
+                    let v = match self.profile {
+                        Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3 => regs
+                            .texcoord
+                            .get(usize::from(d.reg.index))
+                            .copied()
+                            .unwrap_or([ZERO; LANES]),
+                        _ => self.read_reg(d.reg.ty, d.reg.index, None, regs),
+                    };
+                    let components = if self.profile.is_ps1() { 3 } else { 4 };
+                    let killed = mask_where(|l| {
+                        active(self.exec, l)
+                            && lane_of(&v, l).iter().take(components).any(|x| *x < 0.0)
+                    });
+                    regs.killed |= killed;
+                }
+                Flow::Next
+            }
+            _ => Flow::Op,
+        }
+    }
+
+    /// The lanes where a `b#` or `p0` source holds.
+    fn condition(&self, s: &Src, regs: &Registers) -> Mask {
+        match s.reg.ty {
+            RegisterType::ConstBool => {
+                let b = self
+                    .consts
+                    .bool
+                    .get(usize::from(s.reg.index))
+                    .copied()
+                    .unwrap_or(false);
+                let b = b != (s.modifier == SrcModifier::Not);
+                if b {
+                    ALL_LANES
+                } else {
+                    0
+                }
+            }
+            RegisterType::Predicate => {
+                let c = s.swizzle.component(0);
+                let not = s.modifier == SrcModifier::Not;
+                mask_where(|l| pick_b(lane_of(&regs.predicate, l), c) != not)
+            }
+            _ => 0,
+        }
+    }
+
+    /// `ifc`/`breakc`: the lanes where `src0 <cmp> src1` (first components).
+    fn compare_mask(&self, ins: &Instruction, regs: &Registers) -> Mask {
+        let Control::Comparison(cmp) = ins.control else {
+            return 0;
+        };
+        let (Some(a), Some(b)) = (ins.src().first(), ins.src().get(1)) else {
+            return 0;
+        };
+        let a = self.read(a, regs);
+        let b = self.read(b, regs);
+        mask_where(|l| compare(cmp, lane_of(&a, l)[0], lane_of(&b, l)[0]))
+    }
+
+    /// The value of register `ty`/`index` (relative addressing applied) in
+    /// each lane, before swizzle and modifier.
+    fn read_reg(
+        &self,
+        ty: RegisterType,
+        index: u16,
+        relative: Option<&RelAddr>,
+        regs: &Registers,
+    ) -> Lanes {
+        let vertex = self.profile.is_vertex();
+        let file: &[Lanes] = match ty {
+            RegisterType::Temp => &regs.temp,
+            RegisterType::Input => &regs.input,
+            RegisterType::Addr if !vertex => &regs.texture,
+            RegisterType::TexCrdOut => &regs.texcrd_out,
+            RegisterType::ColorOut => &regs.color_out,
+            RegisterType::RastOut => &regs.rast_out,
+            RegisterType::AttrOut => &regs.attr_out,
+            RegisterType::Const => {
+                return lanes_from(|l| {
+                    self.index(index, relative, l, regs)
+                        .and_then(|i| self.consts.float.get(i))
+                        .copied()
+                        .unwrap_or(ZERO)
+                });
+            }
+            RegisterType::Addr => {
+                return per_lane(&regs.address, |a| a.map(|x| x as f32));
+            }
+            RegisterType::MiscType => {
+                return if index == misctype::FACE {
+                    per_lane(&regs.face, splat)
+                } else {
+                    regs.position
+                };
+            }
+            RegisterType::Predicate => {
+                return per_lane(&regs.predicate, |p| p.map(|b| if b { 1.0 } else { 0.0 }));
+            }
+            _ => return [ZERO; LANES],
+        };
+        match relative {
+            None => file
+                .get(usize::from(index))
+                .copied()
+                .unwrap_or([ZERO; LANES]),
+            Some(_) => lanes_from(|l| {
+                self.index(index, relative, l, regs)
+                    .and_then(|i| file.get(i))
+                    .map_or(ZERO, |r| lane_of(r, l))
+            }),
+        }
+    }
+
+    /// `base` plus lane `l`'s relative address, if it is not negative.
+    fn index(
+        &self,
+        base: u16,
+        relative: Option<&RelAddr>,
+        l: usize,
+        regs: &Registers,
+    ) -> Option<usize> {
+        let offset = match relative {
+            None => 0,
+            Some(r) if r.reg.ty == RegisterType::Loop => self.loop_counter,
+            Some(r) => {
+                let a = lane_of(&regs.address, l);
+                match r.swizzle.component(0) {
+                    0 => a[0],
+                    1 => a[1],
+                    2 => a[2],
+                    _ => a[3],
+                }
+            }
+        };
+        usize::try_from(i64::from(base).saturating_add(i64::from(offset))).ok()
+    }
+
+    /// A source operand's value: register, swizzle, modifier.
+    fn read(&self, s: &Src, regs: &Registers) -> Lanes {
+        self.read_at(s, 0, regs)
+    }
+
+    /// A source operand `k` registers after the one it names (the rows of
+    /// `m4x4` and its kin).
+    fn read_at(&self, s: &Src, k: u16, regs: &Registers) -> Lanes {
+        let raw = self.read_reg(
+            s.reg.ty,
+            s.reg.index.saturating_add(k),
+            s.relative.as_ref(),
+            regs,
+        );
+        per_lane(&raw, |v| {
+            let v = [
+                pick(v, s.swizzle.component(0)),
+                pick(v, s.swizzle.component(1)),
+                pick(v, s.swizzle.component(2)),
+                pick(v, s.swizzle.component(3)),
+            ];
+            apply_modifier(s.modifier, v)
+        })
+    }
+
+    /// Computes one instruction's result.
+    fn op(&mut self, ins: &Instruction, regs: &mut Registers) -> Option<Write> {
+        use Opcode::*;
+        let dst = *ins.dst()?;
+        let src = ins.src();
+        let s = |i: usize, m: &Self| src.get(i).map_or([ZERO; LANES], |x| m.read(x, regs));
+        let un = |m: &Self, f: &dyn Fn(Vec4) -> Vec4| per_lane(&s(0, m), f);
+        let bin = |m: &Self, f: &dyn Fn(Vec4, Vec4) -> Vec4| {
+            let (a, b) = (s(0, m), s(1, m));
+            lanes_from(|l| f(lane_of(&a, l), lane_of(&b, l)))
+        };
+        let tri = |m: &Self, f: &dyn Fn(Vec4, Vec4, Vec4) -> Vec4| {
+            let (a, b, c) = (s(0, m), s(1, m), s(2, m));
+            lanes_from(|l| f(lane_of(&a, l), lane_of(&b, l), lane_of(&c, l)))
+        };
+        // Matrix products: row k is the register k after src1's.
+        let matrix = |m: &Self, rows: u16, dot: fn(Vec4, Vec4) -> f32| {
+            let a = s(0, m);
+            let mut out = [ZERO; LANES];
+            for k in 0..rows.min(4) {
+                let row = src.get(1).map_or([ZERO; LANES], |x| m.read_at(x, k, regs));
+                for (l, o) in out.iter_mut().enumerate() {
+                    *pick_mut(o, k as u8) = dot(lane_of(&a, l), lane_of(&row, l));
+                }
+            }
+            out
+        };
+        let scalar = |f: fn(f32) -> f32| move |v: Vec4| splat(f(v[0]));
+        let vs1 = self.profile == Profile::Vs1_1;
+        let values: Lanes = match ins.opcode {
+            Mov => {
+                let v = s(0, self);
+                return Some(self.write(ins, dst, v, false, regs));
+            }
+            Mova => {
+                let v = s(0, self);
+                return Some(self.write(ins, dst, v, true, regs));
+            }
+            Add => bin(self, &|a, b| zip(a, b, |x, y| x + y)),
+            Sub => bin(self, &|a, b| zip(a, b, |x, y| x - y)),
+            Mul => bin(self, &|a, b| zip(a, b, |x, y| x * y)),
+            Mad => tri(self, &|a, b, c| zip3(a, b, c, |x, y, z| x * y + z)),
+            Dp3 => bin(self, &|a, b| splat(dot3(a, b))),
+            Dp4 => bin(self, &|a, b| splat(dot4(a, b))),
+            Min => bin(self, &|a, b| zip(a, b, |x, y| if x < y { x } else { y })),
+            Max => bin(self, &|a, b| zip(a, b, |x, y| if x >= y { x } else { y })),
+            Slt => bin(self, &|a, b| {
+                zip(a, b, |x, y| if x < y { 1.0 } else { 0.0 })
+            }),
+            Sge => bin(self, &|a, b| {
+                zip(a, b, |x, y| if x >= y { 1.0 } else { 0.0 })
+            }),
+            Rcp => un(self, &scalar(rcp)),
+            Rsq => un(self, &scalar(rsq)),
+            Exp => un(self, &scalar(f32::exp2)),
+            Log => un(self, &scalar(log2_abs)),
+            ExpP if vs1 => un(self, &expp_vs1),
+            LogP if vs1 => un(self, &logp_vs1),
+            ExpP => un(self, &scalar(f32::exp2)),
+            LogP => un(self, &scalar(log2_abs)),
+            Lit => un(self, &lit),
+            Dst => bin(self, &|a, b| [1.0, a[1] * b[1], a[2], b[3]]),
+            Lrp => tri(self, &|a, b, c| zip3(a, b, c, |f, x, y| f * (x - y) + y)),
+            Frc => un(self, &|v| map(v, |x| x - x.floor())),
+            M4x4 => matrix(self, 4, dot4),
+            M4x3 => matrix(self, 3, dot4),
+            M3x4 => matrix(self, 4, dot3),
+            M3x3 => matrix(self, 3, dot3),
+            M3x2 => matrix(self, 2, dot3),
+            Pow => bin(self, &|a, b| splat(a[0].abs().powf(b[0]))),
+            Crs => bin(self, &|a, b| {
+                [
+                    a[1] * b[2] - a[2] * b[1],
+                    a[2] * b[0] - a[0] * b[2],
+                    a[0] * b[1] - a[1] * b[0],
+                    0.0,
+                ]
+            }),
+            Sgn => un(self, &|v| {
+                map(v, |x| {
+                    if x < 0.0 {
+                        -1.0
+                    } else if x > 0.0 {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
+            }),
+            Abs => un(self, &|v| map(v, f32::abs)),
+            Nrm => un(self, &|v| {
+                let f = dot3(v, v);
+                let f = if f == 0.0 { f32::MAX } else { 1.0 / f.sqrt() };
+                map(v, |x| x * f)
+            }),
+            SinCos => un(self, &|v| [v[0].cos(), v[0].sin(), 0.0, 0.0]),
+            Cnd => tri(self, &|a, b, c| {
+                zip3(a, b, c, |x, y, z| if x > 0.5 { y } else { z })
+            }),
+            Cmp => tri(self, &|a, b, c| {
+                zip3(a, b, c, |x, y, z| if x >= 0.0 { y } else { z })
+            }),
+            Dp2Add => tri(self, &|a, b, c| splat(a[0] * b[0] + a[1] * b[1] + c[0])),
+            Dsx => ddx(&s(0, self)),
+            Dsy => ddy(&s(0, self)),
+            SetP => {
+                let Control::Comparison(cmp) = ins.control else {
+                    return None;
+                };
+                let (a, b) = (s(0, self), s(1, self));
+                let enable = self.enable(ins, &dst, regs);
+                for l in 0..LANES {
+                    let (x, y, e) = (lane_of(&a, l), lane_of(&b, l), lane_of(&enable, l));
+                    let p = lane_mut(&mut regs.predicate, l);
+                    for c in 0..4u8 {
+                        if pick_b(e, c) {
+                            *pick_b_mut(p, c) = compare(cmp, pick(x, c), pick(y, c));
+                        }
+                    }
+                }
+                return None;
+            }
+            Bem => {
+                let env = self.textures.bump_env(dst.reg.index.min(7) as u8);
+                bin(self, &|a, b| {
+                    [
+                        a[0] + env.matrix[0] * b[0] + env.matrix[2] * b[1],
+                        a[1] + env.matrix[1] * b[0] + env.matrix[3] * b[1],
+                        0.0,
+                        0.0,
+                    ]
+                })
+            }
+            _ => return self.texture_op(ins, dst, regs),
+        };
+        Some(self.write(ins, dst, values, false, regs))
+    }
+
+    /// Which lanes and components a write to `dst` by `ins` touches: active
+    /// lanes, the write mask, the predicate.
+    fn enable(&self, ins: &Instruction, dst: &Dst, regs: &Registers) -> [[bool; 4]; LANES] {
+        lanes_from(|l| {
+            let on = active(self.exec, l);
+            let m = dst.write_mask;
+            [0u8, 1, 2, 3].map(|c| {
+                let mut e = on && m & (1 << c) != 0;
+                if let Some(p) = &ins.predicate {
+                    let not = p.modifier == SrcModifier::Not;
+                    e &= pick_b(lane_of(&regs.predicate, l), p.swizzle.component(c)) != not;
+                }
+                e
+            })
+        })
+    }
+
+    fn write(
+        &self,
+        ins: &Instruction,
+        dst: Dst,
+        values: Lanes,
+        round: bool,
+        regs: &Registers,
+    ) -> Write {
+        Write {
+            dst,
+            values,
+            enable: self.enable(ins, &dst, regs),
+            round,
+        }
+    }
+
+    /// Stores a computed result: shift, saturate, the ps_1_x range, then
+    /// the enabled components of the enabled lanes.
+    fn store(&self, w: Option<Write>, regs: &mut Registers) {
+        let Some(w) = w else { return };
+        let d = w.dst;
+        let scale = match d.shift {
+            1 => 2.0,
+            2 => 4.0,
+            3 => 8.0,
+            -1 => 0.5,
+            -2 => 0.25,
+            -3 => 0.125,
+            _ => 1.0,
+        };
+        let ps1 = self.profile.is_ps1();
+        let finish = |x: f32| {
+            let mut x = x * scale;
+            if d.modifiers.saturate {
+                x = x.clamp(0.0, 1.0);
+            }
+            if ps1 {
+                x = x.clamp(-MAX_PIXEL_SHADER_VALUE, MAX_PIXEL_SHADER_VALUE);
+            }
+            x
+        };
+        let vertex = self.profile.is_vertex();
+        if d.reg.ty == RegisterType::Addr && vertex {
+            for l in 0..LANES {
+                let (v, e) = (lane_of(&w.values, l), lane_of(&w.enable, l));
+                let a = lane_mut(&mut regs.address, l);
+                for c in 0..4u8 {
+                    if pick_b(e, c) {
+                        let x = pick(v, c);
+                        let x = if w.round {
+                            (x + 0.5).floor()
+                        } else {
+                            x.floor()
+                        };
+                        *match c {
+                            0 => &mut a[0],
+                            1 => &mut a[1],
+                            2 => &mut a[2],
+                            _ => &mut a[3],
+                        } = x as i32;
+                    }
+                }
+            }
+            return;
+        }
+        if d.reg.ty == RegisterType::DepthOut {
+            for l in 0..LANES {
+                if lane_of(&w.enable, l)[0] {
+                    *lane_mut(&mut regs.depth_out, l) = finish(lane_of(&w.values, l)[0]);
+                }
+            }
+            regs.depth_written = true;
+            return;
+        }
+        let loop_counter = self.loop_counter;
+        let address = regs.address;
+        let file: &mut Vec<Lanes> = match d.reg.ty {
+            RegisterType::Temp => &mut regs.temp,
+            RegisterType::Addr => &mut regs.texture,
+            RegisterType::TexCrdOut => &mut regs.texcrd_out,
+            RegisterType::RastOut => {
+                return store_fixed(&mut regs.rast_out, d.reg.index, &w, finish)
+            }
+            RegisterType::AttrOut => {
+                return store_fixed(&mut regs.attr_out, d.reg.index, &w, finish)
+            }
+            RegisterType::ColorOut => {
+                return store_fixed(&mut regs.color_out, d.reg.index, &w, finish)
+            }
+            _ => return,
+        };
+        for l in 0..LANES {
+            let offset = match &d.relative {
+                None => 0,
+                Some(r) if r.reg.ty == RegisterType::Loop => loop_counter,
+                Some(r) => pick_i(lane_of(&address, l), r.swizzle.component(0)),
+            };
+            let Ok(i) = usize::try_from(i64::from(d.reg.index).saturating_add(i64::from(offset)))
+            else {
+                continue;
+            };
+            let Some(reg) = file.get_mut(i) else { continue };
+            let (v, e) = (lane_of(&w.values, l), lane_of(&w.enable, l));
+            let r = lane_mut(reg, l);
+            for c in 0..4u8 {
+                if pick_b(e, c) {
+                    *pick_mut(r, c) = finish(pick(v, c));
+                }
+            }
+        }
+    }
+}
+
+/// What the interpreter does after a flow-control step.
+enum Flow {
+    Next,
+    Jump(usize),
+    End,
+    Op,
+}
+
+fn store_fixed<const N: usize>(
+    file: &mut [Lanes; N],
+    index: u16,
+    w: &Write,
+    finish: impl Fn(f32) -> f32,
+) {
+    let Some(reg) = file.get_mut(usize::from(index)) else {
+        return;
+    };
+    for l in 0..LANES {
+        let (v, e) = (lane_of(&w.values, l), lane_of(&w.enable, l));
+        let r = lane_mut(reg, l);
+        for c in 0..4u8 {
+            if pick_b(e, c) {
+                *pick_mut(r, c) = finish(pick(v, c));
+            }
+        }
+    }
+}
+
+fn pick_i(a: [i32; 4], c: u8) -> i32 {
+    match c & 3 {
+        0 => a[0],
+        1 => a[1],
+        2 => a[2],
+        _ => a[3],
+    }
+}
+
+/// Component `c & 3` of a boolean vector.
+fn pick_b(p: [bool; 4], c: u8) -> bool {
+    match c & 3 {
+        0 => p[0],
+        1 => p[1],
+        2 => p[2],
+        _ => p[3],
+    }
+}
+
+fn pick_b_mut(p: &mut [bool; 4], c: u8) -> &mut bool {
+    match c & 3 {
+        0 => &mut p[0],
+        1 => &mut p[1],
+        2 => &mut p[2],
+        _ => &mut p[3],
+    }
+}
+
+fn compare(cmp: Comparison, a: f32, b: f32) -> bool {
+    match cmp {
+        Comparison::Gt => a > b,
+        Comparison::Eq => a == b,
+        Comparison::Ge => a >= b,
+        Comparison::Lt => a < b,
+        Comparison::Ne => a != b,
+        Comparison::Le => a <= b,
+    }
+}
+
+/// A source modifier applied to a swizzled value.
+fn apply_modifier(m: SrcModifier, v: Vec4) -> Vec4 {
+    match m {
+        SrcModifier::None | SrcModifier::Not => v,
+        SrcModifier::Neg => map(v, |x| -x),
+        SrcModifier::Bias => map(v, |x| x - 0.5),
+        SrcModifier::BiasNeg => map(v, |x| -(x - 0.5)),
+        SrcModifier::Sign => map(v, |x| 2.0 * x - 1.0),
+        SrcModifier::SignNeg => map(v, |x| -(2.0 * x - 1.0)),
+        SrcModifier::Comp => map(v, |x| 1.0 - x),
+        SrcModifier::X2 => map(v, |x| 2.0 * x),
+        SrcModifier::X2Neg => map(v, |x| -2.0 * x),
+        SrcModifier::Dz => [divide(v[0], v[2]), divide(v[1], v[2]), v[2], v[3]],
+        SrcModifier::Dw => [divide(v[0], v[3]), divide(v[1], v[3]), v[2], v[3]],
+        SrcModifier::Abs => map(v, f32::abs),
+        SrcModifier::AbsNeg => map(v, |x| -x.abs()),
+    }
+}
+
+/// `a / b`, with the largest float for a zero divisor (the convention of
+/// `rcp` and `rsq`).
+fn divide(a: f32, b: f32) -> f32 {
+    if b == 0.0 {
+        f32::MAX
+    } else {
+        a / b
+    }
+}
+
+/// `rcp`: exactly 1 for 1, the largest float for 0.
+fn rcp(x: f32) -> f32 {
+    if x == 0.0 {
+        f32::MAX
+    } else if x == 1.0 {
+        1.0
+    } else {
+        1.0 / x
+    }
+}
+
+/// `rsq`: of |x|; exactly 1 for 1, the largest float for 0.
+fn rsq(x: f32) -> f32 {
+    let x = x.abs();
+    if x == 0.0 {
+        f32::MAX
+    } else if x == 1.0 {
+        1.0
+    } else {
+        1.0 / x.sqrt()
+    }
+}
+
+/// `log`: log2 |x|, the most negative float for 0.
+fn log2_abs(x: f32) -> f32 {
+    let x = x.abs();
+    if x == 0.0 {
+        -f32::MAX
+    } else {
+        x.log2()
+    }
+}
+
+/// vs_1_1 `expp` on the replicated source w: 2^floor(w), its fraction,
+/// 2^w to partial precision (the low 8 mantissa bits cleared), 1.
+fn expp_vs1(v: Vec4) -> Vec4 {
+    let w = v[0];
+    let floor = w.floor();
+    let partial = f32::from_bits(w.exp2().to_bits() & 0xFFFF_FF00);
+    [floor.exp2(), w - floor, partial, 1.0]
+}
+
+/// vs_1_1 `logp` on the replicated source w: exponent, mantissa in [1, 2),
+/// log2 |w| to partial precision, 1; for 0 the most negative float, 1, the
+/// most negative float, 1.
+fn logp_vs1(v: Vec4) -> Vec4 {
+    let w = v[0].abs();
+    if w == 0.0 {
+        return [-f32::MAX, 1.0, -f32::MAX, 1.0];
+    }
+    let bits = w.to_bits();
+    let exponent = ((bits >> 23) & 0xFF) as f32 - 127.0;
+    let mantissa = f32::from_bits((bits & 0x007F_FFFF) | 0x3F80_0000);
+    let partial = f32::from_bits(w.log2().to_bits() & 0xFFFF_FF00);
+    [exponent, mantissa, partial, 1.0]
+}
+
+/// `lit`: lighting coefficients from N·L (x), N·H (y) and the power (w,
+/// clamped to ±127.9961).
+fn lit(v: Vec4) -> Vec4 {
+    const MAX_POWER: f32 = 127.9961;
+    let power = v[3].clamp(-MAX_POWER, MAX_POWER);
+    let mut out = [1.0, 0.0, 0.0, 1.0];
+    if v[0] > 0.0 {
+        out[1] = v[0];
+        if v[1] > 0.0 {
+            out[2] = v[1].powf(power);
+        }
+    }
+    out
+}
