@@ -11,6 +11,8 @@ use softhal_shader::exec::{
 use softhal_shader::parse_and_validate;
 use softhal_shader::text::assemble;
 
+mod common;
+
 fn program(text: &str) -> Program {
     let shader = assemble(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     let valid = parse_and_validate(&shader.to_tokens()).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -880,4 +882,44 @@ mod generated {
             }
         }
     }
+}
+
+/// The W7 skinning shader (`docs/benchmarks.md`), run on one vertex with
+/// two bones chosen so that the result can be added up by hand.
+#[test]
+fn w7_skinning_shader_blends_two_bones() {
+    let p =
+        Program::new(parse_and_validate(common::workloads::W7_VS_TOKENS).expect("W7 validates"));
+    let mut float = vec![[0.0f32; 4]; 256];
+    // c0–c3: view-projection = identity.
+    for (k, row) in float.iter_mut().take(4).enumerate() {
+        row[k] = 1.0;
+    }
+    float[4] = [0.0, 0.0, 1.0, 0.0]; // light direction
+    float[5] = [0.5, 0.25, 1.0, 0.0]; // diffuse colour
+    float[6] = [0.1, 0.1, 0.1, 1.0]; // ambient
+    float[8] = [0.5, 0.25, 0.0, 0.0]; // fog scale, offset
+                                      // Bone 0 (c9–c11): translate by (10, 0, 0); bone 1 (c12–c14): by (0, 20, 0).
+    float[9] = [1.0, 0.0, 0.0, 10.0];
+    float[10] = [0.0, 1.0, 0.0, 0.0];
+    float[11] = [0.0, 0.0, 1.0, 0.0];
+    float[12] = [1.0, 0.0, 0.0, 0.0];
+    float[13] = [0.0, 1.0, 0.0, 20.0];
+    float[14] = [0.0, 0.0, 1.0, 0.0];
+    let mut regs = Registers::new(&p);
+    regs.input[0] = [[1.0, 2.0, 3.0, 1.0]; LANES]; // position
+    regs.input[1] = [[0.0, 0.0, 1.0, 0.0]; LANES]; // normal
+    regs.input[2] = [[0.5, 0.5, 0.0, 0.0]; LANES]; // weights
+    regs.input[3] = [[0.0, 1.0, 0.0, 0.0]; LANES]; // bone indices
+    let constants = Constants {
+        float,
+        ..Constants::default()
+    };
+    p.run(&mut regs, &p.bind(&constants), &NoTextures, ALL_LANES);
+    // P = ½·(11, 2, 3) + ½·(1, 22, 3) = (6, 12, 3), w = 1.
+    assert_eq!(regs.rast_out[0][0], [6.0, 12.0, 3.0, 1.0]);
+    // N = (0, 0, 1): N·L = 1; oD0 = 1·c5 + c6.
+    close(regs.attr_out[0][0], [0.6, 0.35, 1.1, 1.0]);
+    // oFog = P.z·0.5 + 0.25.
+    assert_eq!(regs.rast_out[1][0][0], 1.75);
 }
