@@ -86,9 +86,14 @@ pub enum DeviceError {
     /// The vertex format has no position (nothing can be drawn).
     #[error("vertex format has no position")]
     NoPosition,
-    /// A shader or declaration token stream is malformed.
+    /// A shader or declaration token stream is malformed (sizes, the
+    /// version's kind, DX8 declaration tokens).
     #[error("shader tokens: {0}")]
     BadShader(&'static str),
+    /// Shader code that breaks a rule of its version: the shader crate's
+    /// error, with the rule (`kind()`) and the DWORD inside the shader.
+    #[error("invalid shader: {0}")]
+    InvalidShader(#[from] softhal_shader::ShaderError),
     /// Drawing needs something this device does not implement.
     #[error("not implemented: {0}")]
     Unsupported(&'static str),
@@ -131,7 +136,7 @@ impl DeviceError {
             | DeviceError::InvalidParams(_) => codes::DDERR_INVALIDPARAMS,
             DeviceError::Limit { .. } | DeviceError::OutOfMemory => codes::DDERR_OUTOFMEMORY,
             DeviceError::Fvf(_) | DeviceError::NoPosition => codes::D3DERR_INVALIDVERTEXFORMAT,
-            DeviceError::BadShader(_) => codes::D3DERR_INVALIDCALL,
+            DeviceError::BadShader(_) | DeviceError::InvalidShader(_) => codes::D3DERR_INVALIDCALL,
             DeviceError::Unsupported(_) => codes::DDERR_UNSUPPORTED,
             DeviceError::StateBlock(_) => codes::D3DERR_INVALIDSTATEBLOCK,
             DeviceError::Pipeline(PipelineError::BadFormat { .. })
@@ -189,6 +194,7 @@ impl DeviceError {
             DeviceError::Fvf(_) => "fvf",
             DeviceError::NoPosition => "no_position",
             DeviceError::BadShader(_) => "bad_shader",
+            DeviceError::InvalidShader(_) => "invalid_shader",
             DeviceError::Unsupported(_) => "unsupported",
             DeviceError::StateBlock(_) => "state_block",
             DeviceError::Pipeline(_) => "pipeline",
@@ -242,6 +248,14 @@ impl DeviceError {
             DeviceError::Fvf(FvfError::Reserved0(0x1)),
             DeviceError::NoPosition,
             DeviceError::BadShader("declaration without an END token"),
+            DeviceError::InvalidShader(softhal_shader::ShaderError::new(
+                softhal_shader::ErrorKind::RegisterOutOfRange {
+                    ty: softhal_shader::ir::RegisterType::Const,
+                    index: 40,
+                    limit: 32,
+                },
+                3,
+            )),
             DeviceError::Unsupported("stream frequency dividers (instancing)"),
             DeviceError::StateBlock("END without BEGIN"),
             DeviceError::Pipeline(PipelineError::BadDimensions {

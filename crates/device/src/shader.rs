@@ -4,13 +4,12 @@
 //! CREATEPIXELSHADER, CREATEVERTEXSHADERFUNC, and the D3DVERTEXELEMENT9
 //! arrays of CREATEVERTEXSHADERDECL. Out: validated, stored objects, and for
 //! fixed-function use the [`VertexLayout`] a declaration describes.
-//! Guarantees: validation never reads outside the given bytes and rejects
-//! any stream that is not well formed: a version token of the right kind
-//! and a known model, instructions whose lengths (the length field from
-//! shader model 2, the opcode table below it) stay inside the stream, known
-//! opcodes, comments inside the stream, and an END token that is the last
-//! DWORD. Programmable shaders are stored but never executed: drawing with
-//! one bound fails (see [`crate::exec`]); the caps report no shader support.
+//! Guarantees: validation never reads outside the given bytes; shader code
+//! is validated by `softhal_shader` (the version of the right kind, and
+//! every rule of that version: registers, slots, modifiers, flow control,
+//! declarations), declarations here. Programmable shaders are stored but
+//! not yet executed: drawing with one bound fails (see [`crate::exec`]);
+//! the caps report no shader support.
 
 use crate::error::{DeviceError, Result};
 use crate::limits;
@@ -38,33 +37,12 @@ fn dwords(bytes: &[u8]) -> Result<Vec<u32>> {
     Ok(bytes.chunks_exact(4).map(crate::le_u32).collect())
 }
 
-/// Parameter count of an SM1 instruction (no length field below 2.0).
-fn sm1_params(op: u32, kind: ShaderKind, minor: u32) -> Option<usize> {
-    Some(match op {
-        0 | 28 | 29 | 39 | 42 | 43 | 44 | 0xFFFD => 0,
-        1 | 6 | 7 | 14 | 15 | 16 | 19 | 35 | 36 | 46 | 78 | 79 => 2,
-        2 | 3 | 5 | 8 | 9 | 10 | 11 | 12 | 13 | 17 | 20..=24 | 32 | 33 | 59 | 89 => 3,
-        4 | 18 | 80 | 88 => 4,
-        25 | 30 | 38 | 40 | 41 | 65 | 87 | 96 => 1,
-        26 | 27 | 45 => 2,
-        31 => 2,
-        34 | 37 => 4,
-        47 => 2,
-        48 | 81 => 5,
-        64 | 66 => {
-            if kind == ShaderKind::Pixel && minor >= 4 {
-                2
-            } else {
-                1
-            }
-        }
-        67..=74 | 77 | 82..=86 => 2,
-        76 => 3,
-        _ => return None,
-    })
-}
-
-/// Validates a shader token stream of `kind`. Returns the version token.
+/// Validates a shader token stream of `kind` with the shader crate's front
+/// end and validator (every rule of its version: `docs/shaders.md`).
+/// Returns the version token. A stream of the other kind (a vertex-shader
+/// version in CREATEPIXELSHADER) is [`DeviceError::BadShader`]; any other
+/// broken rule is [`DeviceError::InvalidShader`] with the shader's own
+/// offset and rule.
 pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
     let t = dwords(bytes)?;
     let version = *t.first().ok_or(DeviceError::BadShader("empty shader"))?;
@@ -75,67 +53,8 @@ pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
     if version >> 16 != prefix {
         return Err(DeviceError::BadShader("version token of the wrong kind"));
     }
-    let (major, minor) = ((version >> 8) & 0xFF, version & 0xFF);
-    let known = match (kind, major) {
-        (ShaderKind::Vertex, 1) => minor <= 1,
-        (ShaderKind::Pixel, 1) => minor <= 4,
-        (_, 2) => minor <= 1 || minor == 0xFF,
-        (_, 3) => minor == 0 || minor == 0xFF,
-        _ => false,
-    };
-    if !known {
-        return Err(DeviceError::BadShader("unknown shader model"));
-    }
-    let mut i = 1usize;
-    loop {
-        let tok = *t.get(i).ok_or(DeviceError::BadShader("no END token"))?;
-        if tok == 0x0000_FFFF {
-            if i.checked_add(1) != Some(t.len()) {
-                return Err(DeviceError::BadShader("data after the END token"));
-            }
-            return Ok(version);
-        }
-        if tok & 0xFFFF == 0xFFFE {
-            let n = ((tok >> 16) & 0x7FFF) as usize;
-            i = i
-                .checked_add(n)
-                .and_then(|i| i.checked_add(1))
-                .ok_or(DeviceError::BadShader("comment length"))?;
-            if i > t.len() {
-                return Err(DeviceError::BadShader("comment runs past the end"));
-            }
-            continue;
-        }
-        if tok & 0x8000_0000 != 0 {
-            return Err(DeviceError::BadShader(
-                "parameter token where an instruction was expected",
-            ));
-        }
-        let op = tok & 0xFFFF;
-        let params = if major >= 2 {
-            if sm1_params(op, kind, minor).is_none() {
-                return Err(DeviceError::BadShader("unknown opcode"));
-            }
-            ((tok >> 24) & 0xF) as usize
-        } else {
-            sm1_params(op, kind, minor).ok_or(DeviceError::BadShader("unknown opcode"))?
-        };
-        let past_end = DeviceError::BadShader("instruction runs past the end");
-        if params > 0 {
-            let first = *i
-                .checked_add(1)
-                .and_then(|j| t.get(j))
-                .ok_or(past_end.clone())?;
-            if first & 0x8000_0000 == 0 {
-                return Err(DeviceError::BadShader("parameter token without bit 31"));
-            }
-        }
-        i = i
-            .checked_add(params)
-            .and_then(|i| i.checked_add(1))
-            .filter(|&i| i <= t.len())
-            .ok_or(past_end)?;
-    }
+    softhal_shader::parse_and_validate(&t)?;
+    Ok(version)
 }
 
 /// A DX8 declaration converted for fixed-function use: one stream.

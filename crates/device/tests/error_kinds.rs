@@ -105,6 +105,12 @@ fn device_witnesses() -> Vec<(&'static str, DeviceError, u32)> {
         dp2_command("CREATEPIXELSHADER { dwHandle=0x20 code=hex:0101feff0000ffff }"),
     );
     cmd(
+        "DP2 `CREATEPIXELSHADER` of ps_2_0 `mov oC0, c40` (ps_2_0 has c0–c31)",
+        dp2_command(
+            "CREATEPIXELSHADER { dwHandle=0x21 code=hex:0002ffff0100000200080f802800e4a0ffff0000 }",
+        ),
+    );
+    cmd(
         "DP2 draw with a stream frequency divider of 3",
         dp2_command(
             "SETVERTEXSHADER { dwHandle=0x44 }\nSETSTREAMSOURCEUM { dwStream=0 dwStride=20 }\n\
