@@ -162,6 +162,7 @@ fn quiet_on_broken_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
+    softhal_capture::logging::init_from_env();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
