@@ -626,11 +626,17 @@ impl ApplicationHandler<Reply> for Viewer {
     }
 }
 
-/// Runs the worker: serves requests until the window goes away.
+/// Runs the worker: serves requests until the window goes away. A panic
+/// in the replay (a bug: the replay promises none) is shown as a failure
+/// and ends the worker, rather than leaving the window waiting.
 fn spawn_worker(mut w: Worker, requests: mpsc::Receiver<Request>, proxy: EventLoopProxy<Reply>) {
     std::thread::spawn(move || {
         while let Ok(req) = requests.recv() {
-            if proxy.send_event(w.serve(req)).is_err() {
+            let served = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| w.serve(req)));
+            let stop = served.is_err();
+            let reply =
+                served.unwrap_or_else(|_| Reply::Failed("the replay panicked (a bug)".into()));
+            if proxy.send_event(reply).is_err() || stop {
                 break;
             }
         }

@@ -67,6 +67,16 @@ impl Xvfb {
             .env_remove("WAYLAND_DISPLAY");
         c
     }
+
+    /// `softhal view ARGS` on this server, stopped by coreutils'
+    /// `timeout` after 120 s: a viewer that never shows or never quits
+    /// fails its test instead of hanging it.
+    fn viewer(&self, args: &[&str]) -> Command {
+        let mut c = self.command("timeout");
+        c.args(["120", env!("CARGO_BIN_EXE_softhal"), "view"])
+            .args(args);
+        c
+    }
 }
 
 impl Drop for Xvfb {
@@ -138,9 +148,7 @@ fn window_geometry(x: &Xvfb) -> Option<(usize, usize, usize, usize)> {
 
 /// Runs `softhal view ARGS` on `x` with stdout piped.
 fn view(x: &Xvfb, args: &[&str]) -> Child {
-    x.command(env!("CARGO_BIN_EXE_softhal"))
-        .arg("view")
-        .args(args)
+    x.viewer(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -244,9 +252,7 @@ fn screenshot_saves_the_window_after_the_frames_asked_for() {
     let cap = repo("testdata/samples/viewer-frames.shcap.txt");
     let png = tmp("shot.png");
     let out = x
-        .command(env!("CARGO_BIN_EXE_softhal"))
-        .args([
-            "view",
+        .viewer(&[
             &cap,
             "--frames",
             "2",
@@ -312,8 +318,7 @@ fn keys_step_draw_by_draw_go_back_save_and_quit() {
     let dir = tmp("keys");
     std::fs::create_dir_all(&dir).unwrap();
     let mut child = x
-        .command(env!("CARGO_BIN_EXE_softhal"))
-        .args(["view", &cap, "--paused"])
+        .viewer(&[&cap, "--paused"])
         .current_dir(&dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
