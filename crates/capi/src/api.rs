@@ -75,6 +75,7 @@ pub unsafe extern "C" fn softhal_driver_create(
     }
     // SAFETY: checked non-null and aligned; the host owns the slot.
     unsafe { out.write(std::ptr::null_mut()) };
+    softhal_capture::logging::init_from_env();
     run(|| {
         let driver = Driver::new(threads as usize).map_err(|e| hr(e.ddrval()))?;
         let obj = Arc::new(DriverObj::new(driver));
@@ -166,6 +167,7 @@ fn start_capture(d: &Arc<DriverObj>, path: &std::path::Path) -> Result<(), (HRES
         obs.on_attached_surface(texture, face, level, &Ok(h));
     }
     st.capture = Some(obs);
+    tracing::debug!(path = %path.display(), "capture file created");
     Ok(())
 }
 

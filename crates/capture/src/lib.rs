@@ -47,6 +47,7 @@ pub mod binary;
 pub mod error;
 pub mod info;
 pub mod limits;
+pub mod logging;
 pub mod observer;
 pub mod record;
 pub mod recorder;

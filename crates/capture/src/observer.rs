@@ -199,6 +199,7 @@ impl<W: Write> Observer<W> {
     /// Starts a capture into `out` (writes the file header).
     pub fn new(mut out: W) -> Self {
         let error = out.write_all(&binary::header()).err();
+        tracing::debug!(failed = ?error, "capture started");
         Observer {
             out,
             records: 0,
@@ -226,6 +227,7 @@ impl<W: Write> Observer<W> {
     /// Writes the END record and flushes; returns the writer, or the first
     /// write error.
     pub fn finish(mut self) -> std::io::Result<W> {
+        tracing::debug!(records = self.records, failed = ?self.error, "capture stopped");
         if let Some(e) = self.error.take() {
             return Err(e);
         }

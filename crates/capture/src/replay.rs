@@ -739,6 +739,7 @@ impl Replayer {
         let mut differences = Vec::new();
         if let (Some(rec), Some(got)) = (r.answer(), ans.as_ref()) {
             for detail in compare(r, rec, got) {
+                tracing::warn!(record = index, call = r.name(), %detail, "replayed answer differs from the recorded one");
                 differences.push(Difference {
                     record: index,
                     call: r.name(),

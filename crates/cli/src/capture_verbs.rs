@@ -197,7 +197,7 @@ fn load_prefix(path: &Path, json_out: bool) -> Result<capture::Loaded, ExitCode>
 }
 
 /// Loads a whole capture (a cut is an error).
-fn load(path: &Path, json_out: bool) -> Result<Capture, ExitCode> {
+pub(crate) fn load(path: &Path, json_out: bool) -> Result<Capture, ExitCode> {
     match load_prefix(path, json_out)? {
         capture::Loaded { capture, cut: None } => Ok(capture),
         capture::Loaded { cut: Some(e), .. } => Err(invalid_capture(json_out, path, &e)),
@@ -335,7 +335,7 @@ pub fn info(a: &InfoArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn write_png(path: &Path, f: &capture::replay::Frame) -> Result<(), String> {
+pub(crate) fn write_png(path: &Path, f: &capture::replay::Frame) -> Result<(), String> {
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut enc = png::Encoder::new(std::io::BufWriter::new(file), f.width, f.height);
     enc.set_color(png::ColorType::Rgba);

@@ -28,6 +28,8 @@ mod demo;
 mod dp2;
 mod noise;
 mod soak;
+#[cfg(feature = "viewer")]
+mod view;
 mod workloads;
 
 /// Rasterizer threads of every verb that renders, unless `--threads` says
@@ -114,6 +116,13 @@ enum Verb {
         after_help = "Example:\n  softhal soak --seconds 60 --contexts 4 --json\n\nExit status: 0 every check passed (no panic, expected answers, canary identical, objects back to baseline), 1 a check failed, 2 set-up error."
     )]
     Soak(soak::SoakArgs),
+    /// Open a window that plays a capture: pause, step frame by frame and
+    /// draw by draw, save the shown image (cargo feature `viewer`).
+    #[cfg(feature = "viewer")]
+    #[command(
+        after_help = "Example:\n  softhal view testdata/samples/demo.shcap --scale 2\n  softhal view game.shcap --frames 10..20 --paused\n  softhal view testdata/samples/demo.shcap --exit-after-frames 1 --screenshot shot.png\n\nKeys: Space play/pause, Right or N next frame, Left or P previous frame, D next draw (the render target after each DrawPrimitives2 call of the next frame), S save the shown image as PNG in the working folder (frame-0003.png, draw-0002-0017.png, as render names them), Q or Escape quit.\n\nExit status: 0 the window was closed, 1 invalid or cut capture, or the replay failed, 2 usage or I/O error, or no display."
+    )]
+    View(view::ViewArgs),
 }
 
 /// A verb's failure: one line on stderr (`softhal: MESSAGE`) and, with
@@ -162,6 +171,7 @@ fn quiet_on_broken_pipe() {
 
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
+    softhal_capture::logging::init_from_env();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -201,6 +211,8 @@ fn main() -> ExitCode {
         Verb::Bench(a) => bench::run(&a),
         Verb::Soak(a) => soak::run(&a),
         Verb::Demo(a) => demo::run(&a),
+        #[cfg(feature = "viewer")]
+        Verb::View(a) => view::run(a),
     }
 }
 

@@ -81,6 +81,7 @@ fn every_variable_read_is_documented_and_every_documented_one_is_read() {
         .collect();
     assert!(read.contains("SOFTHAL_CAPTURE"), "{read:?}");
     assert!(read.contains("SOFTHAL_BLESS"), "{read:?}");
+    assert!(read.contains("SOFTHAL_LOG"), "{read:?}");
     let undocumented: Vec<&String> = read.difference(&documented).collect();
     let unread: Vec<&String> = documented.difference(&read).collect();
     assert!(

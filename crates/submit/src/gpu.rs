@@ -171,6 +171,11 @@ impl ExecState {
                 self.cancel.take();
                 self.ctxs.entry(q.ctx).or_default().hung = true;
                 self.stats.hangs = self.stats.hangs.saturating_add(1);
+                tracing::warn!(
+                    context = q.ctx,
+                    fence = q.fence,
+                    "GPU submission stopped by the watchdog (deadline or cancel): context removed, later calls on it answer D3DDDIERR_DEVICEREMOVED"
+                );
             }
         }
         self.run(engine, q.ctx, &epi, mem, None);

@@ -608,6 +608,12 @@ impl Kmd {
         match self.render_checked(rd, mem) {
             Ok(()) => 0,
             Err(e) => {
+                tracing::warn!(
+                    context = rd.h_context.or(self.default_ctx).unwrap_or(0),
+                    hresult = %softhal_wire::names::codes::format_hresult(e.hresult()),
+                    error = %e,
+                    "render-callback submission refused by the kernel"
+                );
                 self.rejected = self.rejected.saturating_add(1);
                 self.return_buffers(rd, false);
                 e.hresult()

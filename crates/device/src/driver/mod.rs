@@ -632,10 +632,37 @@ impl Driver {
             Err(f) => {
                 d.ddrval = f.ddrval;
                 d.dw_error_offset = f.offset;
+                self.log_refusal(d, &f);
                 self.last_error = Some(f);
             }
         }
         codes::DDHAL_DRIVER_HANDLED
+    }
+
+    /// The `SOFTHAL_LOG` event of a refused DrawPrimitives2 call
+    /// (`softhal_capture::logging`): context, code, `dwErrorOffset`, the
+    /// opcode found there (a command failure; `-` when the call itself was
+    /// refused or the byte is not an opcode) and the reason. Free when no
+    /// subscriber wants it.
+    fn log_refusal(&self, d: &DrawPrimitives2Data<'_>, f: &Dp2Failure) {
+        if !tracing::enabled!(tracing::Level::WARN) {
+            return;
+        }
+        let opcode = (f.ddrval == codes::D3DERR_COMMAND_UNPARSED)
+            .then(|| self.surfaces.get(d.lp_dd_commands).ok())
+            .flatten()
+            .and_then(|r| r.buffer(d.lp_dd_commands).ok())
+            .and_then(|b| b.get(f.offset as usize).copied())
+            .and_then(softhal_wire::Opcode::from_raw)
+            .map_or("-", softhal_wire::Opcode::name);
+        tracing::warn!(
+            context = d.dwh_context,
+            ddrval = %codes::format_hresult(f.ddrval),
+            error_offset = f.offset,
+            opcode,
+            error = %f.error,
+            "DrawPrimitives2 refused"
+        );
     }
 
     fn dp2(
