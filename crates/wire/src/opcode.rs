@@ -178,3 +178,37 @@ crate::ddi_enum! {
         ComposeRects = 98 => "D3DDP2OP_COMPOSERECTS",
     }
 }
+
+impl Opcode {
+    /// The command draws primitives into the render target: the DX6
+    /// primitive opcodes (indexed or not, `_IMM` included), the DX8
+    /// DRAWPRIMITIVE / DRAWINDEXEDPRIMITIVE families, CLIPPEDTRIANGLEFAN
+    /// and the high-order patches (DRAWRECTPATCH, DRAWTRIPATCH).
+    pub const fn draws_primitives(self) -> bool {
+        matches!(
+            self,
+            Opcode::Points
+                | Opcode::IndexedLineList
+                | Opcode::IndexedTriangleList
+                | Opcode::LineList
+                | Opcode::LineStrip
+                | Opcode::IndexedLineStrip
+                | Opcode::TriangleList
+                | Opcode::TriangleStrip
+                | Opcode::IndexedTriangleStrip
+                | Opcode::TriangleFan
+                | Opcode::IndexedTriangleFan
+                | Opcode::TriangleFanImm
+                | Opcode::LineListImm
+                | Opcode::IndexedTriangleList2
+                | Opcode::IndexedLineList2
+                | Opcode::DrawPrimitive
+                | Opcode::DrawIndexedPrimitive
+                | Opcode::ClippedTriangleFan
+                | Opcode::DrawPrimitive2
+                | Opcode::DrawIndexedPrimitive2
+                | Opcode::DrawRectPatch
+                | Opcode::DrawTriPatch
+        )
+    }
+}
