@@ -37,7 +37,7 @@ pub fn escape(s: &str) -> String {
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#111;background:#fafafa}\
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em}table{border-collapse:collapse}\
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\
-code,pre{font:12px ui-monospace,monospace;overflow-wrap:anywhere}.call{border:1px solid #bbb;margin:.6em 0;padding:.3em .6em;background:#fff}\
+code,pre{font:12px ui-monospace,monospace;overflow-wrap:anywhere}.call{border:1px solid #bbb;margin:.25em 0;padding:.1em .6em;background:#fff}\
 .call.refused,.cmd.refused,tr.refused{background:#fde2e2}.error-marker{color:#fff;background:#c00;padding:0 .4em;font-weight:bold}\
 .cmd.not-reached{color:#999;text-decoration:line-through}.draw{border-left:4px solid #36c;margin:.4em 0;padding:.2em .6em;background:#f2f6ff}\
 img.thumb{image-rendering:pixelated;border:1px solid #888;min-width:96px;cursor:crosshair;vertical-align:top}\
@@ -326,8 +326,42 @@ fn frame_page(
     );
     h.push_str("<div id=\"pixel-panel\" hidden>Pixel <b id=\"pixel-xy\"></b>: <span id=\"pixel-count\"></span> draw(s) of this frame changed it (approximation: the pixel differs between just before and just after the draw). <ul id=\"pixel-draws\"></ul>Full history: <code id=\"pixel-cmd\"></code></div>\n");
     h.push_str("<p class=\"note\">Click a render-target thumbnail to list the draws of this frame that changed that pixel.</p>\n");
-    for c in &f.calls {
-        call_html(&mut h, r, c);
+    // Runs of minor calls (surfaces, locks, contexts, ...) fold into one
+    // line each, so that the draws stay near the top of the page.
+    let minor = |c: &CallInfo| {
+        c.refusal.is_none() && !matches!(c.name, "dp2" | "clear2" | "present" | "flip" | "submit")
+    };
+    let mut i = 0;
+    while let Some(c) = f.calls.get(i) {
+        let run = f.calls[i..].iter().take_while(|c| minor(c)).count();
+        if run < 3 {
+            call_html(&mut h, r, c);
+            i += 1;
+            continue;
+        }
+        let calls = &f.calls[i..i + run];
+        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        for c in calls {
+            match kinds.iter_mut().find(|k| k.0 == c.name) {
+                Some(k) => k.1 += 1,
+                None => kinds.push((c.name, 1)),
+            }
+        }
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+        let time: std::time::Duration = calls.iter().map(|c| c.time).sum();
+        let _ = writeln!(
+            h,
+            "<details class=\"minor\"><summary>records {}–{}: {run} calls ({}) · {}</summary>",
+            c.record,
+            calls.last().map_or(c.record, |l| l.record),
+            escape(&kinds.join(", ")),
+            micros(time)
+        );
+        for c in calls {
+            call_html(&mut h, r, c);
+        }
+        h.push_str("</details>\n");
+        i += run;
     }
     let _ = writeln!(
         h,

@@ -414,7 +414,14 @@ fn state_entries(s: &DeviceState) -> BTreeMap<String, String> {
     for (k, mat) in &s.transforms {
         m.insert(names::ddi_types::transform_name(*k), format!("{mat:?}"));
     }
-    m.insert("viewport".into(), format!("{:?}", s.viewport));
+    let v = &s.viewport;
+    m.insert(
+        "viewport (VIEWPORTINFO, ZRANGE)".into(),
+        format!(
+            "dwX={} dwY={} dwWidth={} dwHeight={} dvMinZ={} dvMaxZ={}",
+            v.x, v.y, v.width, v.height, v.min_z, v.max_z
+        ),
+    );
     m.insert("WINFO".into(), format!("{:?}", s.w_range));
     if let Some(mat) = &s.material {
         let f: Vec<String> = mat.iter().map(|b| names::format_float_bits(*b)).collect();
@@ -880,11 +887,12 @@ impl Inspector<'_> {
                 .collect();
             let lo = vals.iter().copied().fold(1.0f32, f32::min);
             let hi = vals.iter().copied().fold(0.0f32, f32::max);
-            let span = if hi > lo { hi - lo } else { 1.0 };
+            // One depth everywhere: shown as itself (0 black, 1 white).
+            let (lo, hi) = if hi > lo { (lo, hi) } else { (0.0, 1.0) };
             let rgba = vals
                 .iter()
                 .flat_map(|v| {
-                    let g = (((v - lo) / span).clamp(0.0, 1.0) * 255.0).round() as u8;
+                    let g = (((v - lo) / (hi - lo)).clamp(0.0, 1.0) * 255.0).round() as u8;
                     [g, g, g, 255]
                 })
                 .collect();
