@@ -266,3 +266,26 @@ fn the_pages_work_in_a_browser() {
     let (w, h, _) = softhal_testkit::read_png(&shot).unwrap();
     assert_eq!((w, h), (1280, 900));
 }
+
+/// `--json`: one object with the counts the pages show.
+#[test]
+fn json_summarises_the_report() {
+    let dir = tmp("json-report");
+    let d = dir.to_string_lossy().to_string();
+    let cap = repo("testdata/captures/malformed-call.shcap.txt");
+    let out = softhal(&["inspect", &cap, "-o", &d, "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["frames"], 1);
+    assert_eq!(v["draws"], 3);
+    assert_eq!(v["refusals"], 1);
+    assert_eq!(v["truncated"], false);
+    // A file that is not a capture: exit 1, the error in JSON.
+    let bad = tmp("not-a-capture.txt");
+    std::fs::write(&bad, "hello").unwrap();
+    let out = softhal(&["inspect", &bad.to_string_lossy(), "-o", &d, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+}

@@ -212,3 +212,39 @@ impl Opcode {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Opcode;
+
+    /// The primitive opcodes of the DX6–DX9 DDKs draw; state, resource and
+    /// query opcodes (CLEAR included: it fills, it draws no primitive) do not.
+    #[test]
+    fn which_opcodes_draw_primitives() {
+        for op in [
+            Opcode::Points,
+            Opcode::TriangleList,
+            Opcode::IndexedTriangleList2,
+            Opcode::LineListImm,
+            Opcode::DrawIndexedPrimitive2,
+            Opcode::ClippedTriangleFan,
+            Opcode::DrawTriPatch,
+        ] {
+            assert!(op.draws_primitives(), "{op:?}");
+        }
+        for op in [
+            Opcode::RenderState,
+            Opcode::Clear,
+            Opcode::SetTransform,
+            Opcode::TexBlt,
+            Opcode::IssueQuery,
+            Opcode::Reserved0,
+        ] {
+            assert!(!op.draws_primitives(), "{op:?}");
+        }
+        assert_eq!(
+            Opcode::ALL.iter().filter(|o| o.draws_primitives()).count(),
+            22
+        );
+    }
+}

@@ -10,9 +10,7 @@
 //! nothing from the network.
 
 use super::model::Options;
-use super::model::{
-    approximate_pixel_history, full_pixel_history, CallInfo, DrawInfo, Fate, Output, Report,
-};
+use super::model::{approximate_pixel_history, CallInfo, DrawInfo, Fate, Output, Report};
 use softhal_wire::names::codes;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -127,6 +125,7 @@ pub fn write_report(
     capture: &Path,
     cut: Option<&str>,
     opts: &Options,
+    full: &[Option<Vec<String>>],
     out: &mut Output,
 ) -> Result<(), String> {
     let name = capture.display().to_string();
@@ -233,14 +232,26 @@ pub fn write_report(
             escape(&format!("{command} --pixel 0,0"))
         );
     }
-    for &(x, y) in &opts.pixels {
+    for (i, &(x, y)) in opts.pixels.iter().enumerate() {
         let _ = writeln!(
             h,
             "<h3>Pixel {x},{y}</h3>\n<p>Full command: <code>{}</code></p>",
             escape(&format!("{command} --pixel {x},{y}"))
         );
-        // The full per-stage history replaces these rows once it exists.
-        let _ = full_pixel_history;
+        // The full per-stage history, once `full_pixel_history` gives
+        // one, replaces the approximation.
+        if let Some(Some(stages)) = full.get(i) {
+            h.push_str("<table class=\"pixel-history full\">\n");
+            for row in stages {
+                let _ = writeln!(
+                    h,
+                    "<tr class=\"pixel-stage-row\"><td><code>{}</code></td></tr>",
+                    escape(row)
+                );
+            }
+            h.push_str("</table>\n");
+            continue;
+        }
         let rows = approximate_pixel_history(r, x, y);
         let _ = writeln!(
             h,

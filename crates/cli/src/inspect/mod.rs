@@ -49,6 +49,9 @@ pub const DEFAULT_MAX_OUTPUT_MB: u64 = 256;
 /// Changed-pixel spans kept per draw for the click-to-history of the
 /// pages (a draw that changes more is marked as such).
 pub const MAX_SPANS_PER_DRAW: usize = 1 << 16;
+/// Changed-pixel spans kept over the whole report (12 bytes each in
+/// memory, about 15 in the pages); later draws keep none and say so.
+pub const MAX_SPANS_TOTAL: usize = 1 << 20;
 
 /// Arguments of `inspect`.
 #[derive(clap::Args, Debug)]
@@ -126,7 +129,12 @@ pub fn run(a: &InspectArgs) -> ExitCode {
         }
     };
     let cut = loaded.cut.as_ref().map(|e| e.to_string());
-    let written = html::write_report(&report, &a.capture, cut.as_deref(), &opts, &mut out);
+    let full: Vec<Option<Vec<String>>> = a
+        .pixel
+        .iter()
+        .map(|&(x, y)| model::full_pixel_history(&loaded.capture, x, y))
+        .collect();
+    let written = html::write_report(&report, &a.capture, cut.as_deref(), &opts, &full, &mut out);
     if let Some(e) = out.error.as_ref().or(written.err().as_ref()) {
         return crate::fail(a.json, 2, "io", &format!("cannot write {e}"), Value::Null);
     }

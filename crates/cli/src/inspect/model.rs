@@ -7,7 +7,7 @@
 //! HTML writer turns into pages) and the thumbnails, written through an
 //! [`Output`] that counts every byte against the `--max-output-mb` budget.
 
-use super::{MAX_SPANS_PER_DRAW, THUMB_MAX};
+use super::{MAX_SPANS_PER_DRAW, MAX_SPANS_TOTAL, THUMB_MAX};
 use crate::capture_verbs::Span;
 use softhal_capture::replay::{call_options, Frame, FrameKind, Refusal, Sink, Step};
 use softhal_capture::{Capture, Dp2Call, Record, Replayer};
@@ -361,6 +361,9 @@ pub fn approximate_pixel_history(report: &Report, x: u32, y: u32) -> Vec<PixelRo
 /// the report's "pixel history" section shows them instead of the
 /// approximation. Until then it returns `None` and the report shows
 /// [`approximate_pixel_history`].
+///
+/// Each row is one line of text (a draw and its stages' outcomes), shown
+/// escaped in a `pixel-stage-row` of the pixel's table.
 pub fn full_pixel_history(capture: &Capture, x: u32, y: u32) -> Option<Vec<String>> {
     let _ = (capture, x, y);
     None
@@ -504,8 +507,15 @@ fn sampled_stages(s: &DeviceState) -> Vec<(usize, u32)> {
         .collect()
 }
 
-/// Changed pixels between two images of the same size as runs.
-fn changed_spans(w: u32, h: u32, a: &[u8], b: &[u8]) -> (Vec<(u32, u32, u32)>, u64, bool) {
+/// Changed pixels between two images of the same size as runs (at most
+/// `max` kept; the flag says some were not).
+fn changed_spans(
+    w: u32,
+    h: u32,
+    a: &[u8],
+    b: &[u8],
+    max: usize,
+) -> (Vec<(u32, u32, u32)>, u64, bool) {
     let mut spans = Vec::new();
     let mut count = 0u64;
     let mut cut = false;
@@ -528,7 +538,7 @@ fn changed_spans(w: u32, h: u32, a: &[u8], b: &[u8]) -> (Vec<(u32, u32, u32)>, u
                 (true, None) => run = Some(x),
                 (false, Some(x0)) => {
                     count += u64::from(x - x0);
-                    if spans.len() < MAX_SPANS_PER_DRAW {
+                    if spans.len() < max {
                         spans.push((y, x0, x));
                     } else {
                         cut = true;
@@ -553,6 +563,8 @@ struct Inspector<'a> {
     last_state: HashMap<u32, BTreeMap<String, String>>,
     defaults: BTreeMap<String, String>,
     current: FrameInfo,
+    /// Changed-pixel spans kept so far (bounded by [`MAX_SPANS_TOTAL`]).
+    spans_kept: usize,
 }
 
 /// Replays `c` and builds the report, writing thumbnails into `out`.
@@ -574,6 +586,7 @@ pub fn inspect(c: &Capture, opts: &Options, out: &mut Output) -> Result<Report, 
             number: 1,
             ..FrameInfo::default()
         },
+        spans_kept: 0,
     };
     for (i, rec) in c.records.iter().enumerate() {
         ins.record(i, rec);
@@ -922,7 +935,10 @@ impl Inspector<'_> {
             d.height = *h;
             if let Some((brt, bw, bh, b)) = &before {
                 if *brt == rt && *bw == *w && *bh == *h {
-                    let (spans, count, cut) = changed_spans(*w, *h, b, rgba);
+                    let max =
+                        MAX_SPANS_PER_DRAW.min(MAX_SPANS_TOTAL.saturating_sub(self.spans_kept));
+                    let (spans, count, cut) = changed_spans(*w, *h, b, rgba, max);
+                    self.spans_kept += spans.len();
                     d.spans = spans;
                     d.pixels_changed = count;
                     d.spans_cut = cut;
@@ -1004,9 +1020,14 @@ mod tests {
         b[4] = 1;
         b[8 + 3] = 9;
         b[16 + 12] = 5;
-        let (spans, n, cut) = changed_spans(4, 2, &a, &b);
+        let (spans, n, cut) = changed_spans(4, 2, &a, &b, 10);
         assert_eq!(spans, vec![(0, 1, 3), (1, 3, 4)]);
         assert_eq!(n, 3);
         assert!(!cut);
+        // A bound keeps the first runs, counts every pixel and says so.
+        let (spans, n, cut) = changed_spans(4, 2, &a, &b, 1);
+        assert_eq!(spans, vec![(0, 1, 3)]);
+        assert_eq!(n, 3);
+        assert!(cut);
     }
 }
