@@ -12,7 +12,7 @@ use crate::capture_verbs::Span;
 use softhal_capture::replay::{call_options, Frame, FrameKind, Refusal, Sink, Step};
 use softhal_capture::{Capture, Dp2Call, Record, Replayer};
 use softhal_device::state::DeviceState;
-use softhal_device::DeviceError;
+use softhal_device::{dp2, DeviceError};
 use softhal_wire::names::{self, codes, RenderStateType, TextureStageStateType};
 use softhal_wire::{Decoder, Opcode};
 use std::collections::{BTreeMap, HashMap};
@@ -737,7 +737,11 @@ impl Inspector<'_> {
             commands,
             draws: Vec::new(),
         };
-        let split = !ends.is_empty() && self.can_inspect_draw();
+        // Splitting needs the bytes of the whole call (a capture records
+        // them; a hand-written one could record fewer).
+        let split = !ends.is_empty()
+            && self.can_inspect_draw()
+            && c.command_bytes.len() == c.command_length as usize;
         if !split {
             info.time = self.plain_step(i, rec);
             info.refusal = self.sink.refusal.take();
@@ -757,15 +761,28 @@ impl Inspector<'_> {
         {
             pieces.push((c.command_bytes.len(), None));
         }
-        for (end, draw) in pieces {
+        // Buffer swaps and size requests happen once, at the end of the
+        // call: only its last piece asks for them.
+        let end_of_call = dp2::D3DHALDP2_SWAPVERTEXBUFFER
+            | dp2::D3DHALDP2_SWAPCOMMANDBUFFER
+            | dp2::D3DHALDP2_REQVERTEXBUFSIZE
+            | dp2::D3DHALDP2_REQCOMMANDBUFSIZE;
+        let last = pieces.len();
+        for (n, (end, draw)) in pieces.into_iter().enumerate() {
             let Some(bytes) = c.command_bytes.get(start..end) else {
                 break;
+            };
+            let flags = if n + 1 == last {
+                c.flags
+            } else {
+                c.flags & !end_of_call
             };
             let piece = Dp2Call {
                 command_offset: c.command_offset + start as u32,
                 command_length: bytes.len() as u32,
                 command_bytes: bytes.to_vec(),
                 rstates: rstates.clone(),
+                flags,
                 ..c.clone()
             };
             let piece_rec = Record::DrawPrimitives2 {
