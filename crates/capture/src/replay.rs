@@ -371,6 +371,24 @@ impl Replayer {
         &self.driver
     }
 
+    /// The driver, mutably (for tools that inspect it between records:
+    /// waiting for the GPU, reading counters and images).
+    pub fn driver_mut(&mut self) -> &mut Driver {
+        &mut self.driver
+    }
+
+    /// The live handle of recorded surface `h` (itself if the replay does
+    /// not know it).
+    pub fn live_surface(&self, h: u32) -> u32 {
+        self.s(h)
+    }
+
+    /// The live handle of recorded device context `h` (itself if the
+    /// replay does not know it).
+    pub fn live_context(&self, h: u32) -> u32 {
+        self.c(h)
+    }
+
     fn s(&self, h: u32) -> u32 {
         self.surfaces.get(&h).copied().unwrap_or(h)
     }
@@ -883,7 +901,7 @@ impl Replayer {
 
 impl Replayer {
     /// The recorded handle of live surface `live` (itself if unknown).
-    fn recorded_surface(&self, live: u32) -> u32 {
+    pub fn recorded_surface(&self, live: u32) -> u32 {
         self.surfaces
             .iter()
             .find(|(_, v)| **v == live)

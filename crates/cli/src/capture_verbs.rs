@@ -179,7 +179,7 @@ pub fn is_capture_file(path: &Path) -> bool {
 
 /// Loads a capture that may have been cut, reporting other errors as the
 /// verbs do (1 invalid, 2 I/O).
-fn load_prefix(path: &Path, json_out: bool) -> Result<capture::Loaded, ExitCode> {
+pub(crate) fn load_prefix(path: &Path, json_out: bool) -> Result<capture::Loaded, ExitCode> {
     let meta = std::fs::metadata(path)
         .map_err(|e| io_error(json_out, &format!("cannot read {}: {e}", path.display())))?;
     if meta.len() > capture::limits::MAX_CAPTURE_BYTES {

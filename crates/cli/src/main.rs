@@ -26,6 +26,7 @@ mod capture_verbs;
 mod compare;
 mod demo;
 mod dp2;
+mod inspect;
 mod noise;
 mod soak;
 #[cfg(feature = "viewer")]
@@ -104,6 +105,13 @@ enum Verb {
         after_help = "Example:\n  softhal info testdata/captures/malformed-call.shcap.txt --json"
     )]
     Info(capture_verbs::InfoArgs),
+    /// Write a static HTML report of a capture's replay: frames, calls,
+    /// commands, each draw's render target, depth, textures, counts, time
+    /// and state, refused calls, pixel history.
+    #[command(
+        after_help = "Example:\n  softhal inspect testdata/samples/demo.shcap -o report\n  softhal inspect game.shcap -o report --frames 3..4 --max-draws 500\n  softhal inspect testdata/captures/malformed-call.shcap.txt -o report --pixel 40,40\n\nOpen report/index.html in a browser (file://, no server). Exit status: 0 report written, 1 invalid capture, 2 usage or I/O error."
+    )]
+    Inspect(inspect::InspectArgs),
     /// Run the benchmark workloads (W1–W6, W9, W10; docs/benchmarks.md), or
     /// the fixed-function state sweep (--sweep).
     #[command(
@@ -207,6 +215,7 @@ fn main() -> ExitCode {
         Verb::Asm(a) => dp2::asm(&a),
         Verb::Render(a) => capture_verbs::render(&a),
         Verb::Info(a) => capture_verbs::info(&a),
+        Verb::Inspect(a) => inspect::run(&a),
         Verb::Compare(a) => compare::run(&a),
         Verb::Bench(a) => bench::run(&a),
         Verb::Soak(a) => soak::run(&a),
@@ -292,7 +301,7 @@ mod tests {
             })
             .collect();
         let names: Vec<&str> = defaults.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["demo", "render", "bench", "soak"]);
+        assert_eq!(names, ["demo", "render", "inspect", "bench", "soak"]);
         for (name, d) in &defaults {
             assert_eq!(d, &[DEFAULT_THREADS.to_string()], "{name}");
         }
@@ -303,7 +312,8 @@ mod tests {
     fn the_top_level_help_lists_every_verb() {
         let help = Cli::command().render_long_help().to_string();
         for verb in [
-            "disasm", "validate", "asm", "demo", "render", "compare", "info", "bench", "soak",
+            "disasm", "validate", "asm", "demo", "render", "compare", "info", "inspect", "bench",
+            "soak",
         ] {
             assert!(help.contains(&format!("  {verb} ")), "{verb}: {help}");
         }

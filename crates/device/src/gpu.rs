@@ -854,6 +854,14 @@ impl Gpu {
             .map_or(0, |k| k.samples_passed)
     }
 
+    /// The GPU counters (draws, primitives, samples passed, pixels
+    /// written, ...) of a device context's GPU context.
+    pub fn counters(&self, dev_ctx: u32) -> Option<softhal_submit::ContextCounters> {
+        self.ctx_of
+            .get(&dev_ctx)
+            .and_then(|c| self.kmd.counters(*c))
+    }
+
     /// Memory view for kernel calls made by the driver.
     pub fn mem<'a>(
         surfaces: &'a mut Slab<Resource>,

@@ -444,6 +444,7 @@ impl ExecState {
                 }
                 k.primitives = k.primitives.saturating_add(s.primitives);
                 k.samples_passed = k.samples_passed.saturating_add(s.samples_passed_depth);
+                k.pixels_written = k.pixels_written.saturating_add(s.pixels_written);
                 !missing
             }
             None => false,

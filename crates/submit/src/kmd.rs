@@ -115,6 +115,9 @@ pub struct ContextCounters {
     pub primitives: u64,
     /// Samples that passed depth/stencil (the occlusion counter).
     pub samples_passed: u64,
+    /// Pixels every test passed and whose colour was written (the sum of
+    /// the pipeline's per-draw `DrawStats::pixels_written`).
+    pub pixels_written: u64,
     /// Clears executed.
     pub clears: u64,
     /// Buffer copies executed.

@@ -178,3 +178,73 @@ crate::ddi_enum! {
         ComposeRects = 98 => "D3DDP2OP_COMPOSERECTS",
     }
 }
+
+impl Opcode {
+    /// The command draws primitives into the render target: the DX6
+    /// primitive opcodes (indexed or not, `_IMM` included), the DX8
+    /// DRAWPRIMITIVE / DRAWINDEXEDPRIMITIVE families, CLIPPEDTRIANGLEFAN
+    /// and the high-order patches (DRAWRECTPATCH, DRAWTRIPATCH).
+    pub const fn draws_primitives(self) -> bool {
+        matches!(
+            self,
+            Opcode::Points
+                | Opcode::IndexedLineList
+                | Opcode::IndexedTriangleList
+                | Opcode::LineList
+                | Opcode::LineStrip
+                | Opcode::IndexedLineStrip
+                | Opcode::TriangleList
+                | Opcode::TriangleStrip
+                | Opcode::IndexedTriangleStrip
+                | Opcode::TriangleFan
+                | Opcode::IndexedTriangleFan
+                | Opcode::TriangleFanImm
+                | Opcode::LineListImm
+                | Opcode::IndexedTriangleList2
+                | Opcode::IndexedLineList2
+                | Opcode::DrawPrimitive
+                | Opcode::DrawIndexedPrimitive
+                | Opcode::ClippedTriangleFan
+                | Opcode::DrawPrimitive2
+                | Opcode::DrawIndexedPrimitive2
+                | Opcode::DrawRectPatch
+                | Opcode::DrawTriPatch
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Opcode;
+
+    /// The primitive opcodes of the DX6–DX9 DDKs draw; state, resource and
+    /// query opcodes (CLEAR included: it fills, it draws no primitive) do not.
+    #[test]
+    fn which_opcodes_draw_primitives() {
+        for op in [
+            Opcode::Points,
+            Opcode::TriangleList,
+            Opcode::IndexedTriangleList2,
+            Opcode::LineListImm,
+            Opcode::DrawIndexedPrimitive2,
+            Opcode::ClippedTriangleFan,
+            Opcode::DrawTriPatch,
+        ] {
+            assert!(op.draws_primitives(), "{op:?}");
+        }
+        for op in [
+            Opcode::RenderState,
+            Opcode::Clear,
+            Opcode::SetTransform,
+            Opcode::TexBlt,
+            Opcode::IssueQuery,
+            Opcode::Reserved0,
+        ] {
+            assert!(!op.draws_primitives(), "{op:?}");
+        }
+        assert_eq!(
+            Opcode::ALL.iter().filter(|o| o.draws_primitives()).count(),
+            22
+        );
+    }
+}

@@ -181,6 +181,14 @@ impl Driver {
         self.sync();
     }
 
+    /// Waits for the GPU work in flight and returns the GPU counters of
+    /// context `h` (draws, primitives, samples passed, pixels written),
+    /// summed over everything it executed; `None` for an unknown context.
+    pub fn gpu_counters(&mut self, h: u32) -> Option<softhal_submit::ContextCounters> {
+        self.sync();
+        self.gpu.counters(h)
+    }
+
     /// Waits for the GPU job in flight; the contexts' occlusion counters
     /// follow the work executed so far.
     pub(crate) fn sync(&mut self) {
