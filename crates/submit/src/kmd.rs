@@ -117,7 +117,8 @@ pub struct ContextCounters {
     pub samples_passed: u64,
     /// Clears executed.
     pub clears: u64,
-    /// Buffer copies executed.
+    /// Copies executed (BUFFER_COPY, TEXTURE_COPY, BLT, COLOR_FILL,
+    /// GENERATE_MIPS).
     pub copies: u64,
     /// Presents executed.
     pub presents: u64,
