@@ -17,9 +17,9 @@
 
 use crate::context::Context;
 use crate::error::{range, DeviceError, Result};
-use crate::gpu::GpuCopy;
 use crate::handle::Slab;
 use crate::resource::{Resource, SurfaceKind};
+use crate::umd::GpuCopy;
 use softhal_pipeline::{self as pl, ClearFlags, Format};
 use softhal_submit::{Blt, ColorFill, TextureCopy};
 use softhal_wire::structs::{
@@ -32,7 +32,7 @@ pub const CLEAR_COMPUTERECTS: u32 = 8;
 /// Clears the context's render target and/or depth buffer.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn clear(
-    gpu: &mut crate::gpu::Gpu,
+    gpu: &mut crate::umd::Gpu,
     ctx_h: u32,
     surfaces: &mut Slab<Resource>,
     ctx: &Context,
@@ -382,7 +382,7 @@ pub(crate) fn volume_blt(surfaces: &Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Re
 
 /// BUFFERBLT: byte copy between buffers.
 /// Validates BUFFERBLT records (handles, kinds, ranges); the copies run on
-/// the GPU's copy engine (`crate::gpu::Gpu::copies`).
+/// the GPU's copy engine (`crate::umd::Gpu::copies`).
 pub(crate) fn buffer_blt_check(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferBlt]) -> Result<()> {
     for r in recs {
         let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());

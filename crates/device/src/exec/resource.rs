@@ -97,9 +97,9 @@ impl<'c> Exec<'_, 'c> {
 
             C::BufferBlt(recs) => {
                 crate::blt::buffer_blt_check(self.surfaces, recs)?;
-                let copies: Vec<crate::gpu::GpuCopy> = recs
+                let copies: Vec<crate::umd::GpuCopy> = recs
                     .iter()
-                    .map(|r| crate::gpu::GpuCopy::Buffer {
+                    .map(|r| crate::umd::GpuCopy::Buffer {
                         src: r.src_surface.get(),
                         src_offset: r.src_offset.get(),
                         dst: r.dest_surface.get(),
