@@ -117,69 +117,63 @@ pub fn check_mips(kind: &AllocKind) -> Result<(), &'static str> {
     }
 }
 
-/// A destination plane moved out of video memory for the blitter.
-enum Owned {
+/// Where a plane moved out of video memory lives: an image, or the bytes
+/// of a texture level.
+#[derive(Clone)]
+enum Store {
     Image(Surface),
-    Level {
-        bytes: Vec<u8>,
-        pitch: usize,
-        width: u32,
-        height: u32,
-        texel: Texel,
-    },
+    Level(Vec<u8>),
+}
+
+/// A plane moved out of video memory for the blitter, with its shape.
+#[derive(Clone)]
+struct Owned {
+    store: Store,
+    pitch: usize,
+    width: u32,
+    height: u32,
+    texel: Texel,
 }
 
 impl Owned {
-    fn plane_mut(&mut self) -> Option<PlaneMut<'_>> {
-        match self {
-            Owned::Image(s) => {
-                let (pitch, width, height) = (s.pitch(), s.width(), s.height());
-                let texel = Texel::of_format(s.format())?;
-                Some(PlaneMut {
-                    bytes: s.bytes_mut(),
-                    pitch,
-                    width,
-                    height,
-                    texel,
-                })
-            }
-            Owned::Level {
-                bytes,
-                pitch,
-                width,
-                height,
-                texel,
-            } => Some(PlaneMut {
-                bytes,
-                pitch: *pitch,
-                width: *width,
-                height: *height,
-                texel: *texel,
-            }),
-        }
-    }
-    fn plane(&self) -> Option<Plane<'_>> {
-        match self {
-            Owned::Image(s) => Some(Plane {
-                bytes: s.bytes(),
+    /// An image as a plane (`Err`: given back, its format is not
+    /// texel-wise).
+    fn image(s: Surface) -> Result<Owned, Surface> {
+        match Texel::of_format(s.format()) {
+            Some(texel) => Ok(Owned {
                 pitch: s.pitch(),
                 width: s.width(),
                 height: s.height(),
-                texel: Texel::of_format(s.format())?,
-            }),
-            Owned::Level {
-                bytes,
-                pitch,
-                width,
-                height,
                 texel,
-            } => Some(Plane {
-                bytes,
-                pitch: *pitch,
-                width: *width,
-                height: *height,
-                texel: *texel,
+                store: Store::Image(s),
             }),
+            None => Err(s),
+        }
+    }
+    fn plane(&self) -> Plane<'_> {
+        let bytes = match &self.store {
+            Store::Image(s) => s.bytes(),
+            Store::Level(b) => b,
+        };
+        Plane {
+            bytes,
+            pitch: self.pitch,
+            width: self.width,
+            height: self.height,
+            texel: self.texel,
+        }
+    }
+    fn plane_mut(&mut self) -> PlaneMut<'_> {
+        let bytes = match &mut self.store {
+            Store::Image(s) => s.bytes_mut(),
+            Store::Level(b) => b,
+        };
+        PlaneMut {
+            bytes,
+            pitch: self.pitch,
+            width: self.width,
+            height: self.height,
+            texel: self.texel,
         }
     }
 }
@@ -187,10 +181,15 @@ impl Owned {
 /// Moves face `face`, level `level` of allocation `a` out of `mem`.
 fn take(mem: &mut dyn VideoMemory, a: u32, face: u32, level: u32) -> Option<Owned> {
     if let Some(s) = mem.take_image(a) {
-        if face == 0 && level == 0 {
-            return Some(Owned::Image(s));
+        match Owned::image(s) {
+            Ok(o) if face == 0 && level == 0 => return Some(o),
+            Ok(Owned {
+                store: Store::Image(s),
+                ..
+            })
+            | Err(s) => mem.put_image(a, s),
+            Ok(_) => {}
         }
-        mem.put_image(a, s);
         return None;
     }
     let t = mem.texture_mut(a)?;
@@ -198,8 +197,8 @@ fn take(mem: &mut dyn VideoMemory, a: u32, face: u32, level: u32) -> Option<Owne
     let texel = Texel::of_texture(t.format())?;
     let height = info.height.checked_mul(info.depth)?;
     let bytes = t.take_level(face, level)?;
-    Some(Owned::Level {
-        bytes,
+    Some(Owned {
+        store: Store::Level(bytes),
         pitch: info.row_pitch,
         width: info.width,
         height,
@@ -209,12 +208,12 @@ fn take(mem: &mut dyn VideoMemory, a: u32, face: u32, level: u32) -> Option<Owne
 
 /// Puts a plane taken with [`take`] back; false if it could not be.
 fn put(mem: &mut dyn VideoMemory, a: u32, face: u32, level: u32, o: Owned) -> bool {
-    match o {
-        Owned::Image(s) => {
+    match o.store {
+        Store::Image(s) => {
             mem.put_image(a, s);
             true
         }
-        Owned::Level { bytes, .. } => mem
+        Store::Level(bytes) => mem
             .texture_mut(a)
             .is_some_and(|t| t.put_level(face, level, bytes)),
     }
@@ -229,47 +228,28 @@ pub(crate) fn run_blt(mem: &mut dyn VideoMemory, b: &Blt) -> bool {
     let same = b.src == b.dst && b.src_face == b.dst_face && b.src_level == b.dst_level;
     let ok = if same {
         // Within one plane: the source is a copy of it.
-        let copy = match &dst {
-            Owned::Image(s) => Owned::Image(s.clone()),
-            Owned::Level {
-                bytes,
-                pitch,
-                width,
-                height,
-                texel,
-            } => Owned::Level {
-                bytes: bytes.clone(),
-                pitch: *pitch,
-                width: *width,
-                height: *height,
-                texel: *texel,
-            },
-        };
-        match (copy.plane(), dst.plane_mut()) {
-            (Some(s), Some(mut d)) => blit::stretch(&s, sr, &mut d, dr),
-            _ => false,
-        }
+        let copy = dst.clone();
+        blit::stretch(&copy.plane(), sr, &mut dst.plane_mut(), dr)
     } else if let Some(img) = mem.take_image(b.src) {
-        let src = Owned::Image(img);
-        let ok = b.src_face == 0
-            && b.src_level == 0
-            && match (src.plane(), dst.plane_mut()) {
-                (Some(s), Some(mut d)) => blit::stretch(&s, sr, &mut d, dr),
-                _ => false,
-            };
-        if let Owned::Image(img) = src {
-            mem.put_image(b.src, img);
+        match Owned::image(img) {
+            Ok(src) => {
+                let ok = b.src_face == 0
+                    && b.src_level == 0
+                    && blit::stretch(&src.plane(), sr, &mut dst.plane_mut(), dr);
+                if let Store::Image(img) = src.store {
+                    mem.put_image(b.src, img);
+                }
+                ok
+            }
+            Err(img) => {
+                mem.put_image(b.src, img);
+                false
+            }
         }
-        ok
     } else {
-        match (
-            mem.texture(b.src)
-                .and_then(|t| Plane::of_level(t, b.src_face, b.src_level)),
-            dst.plane_mut(),
-        ) {
-            (Some(s), Some(mut d)) => blit::stretch(&s, sr, &mut d, dr),
-            _ => false,
-        }
+        mem.texture(b.src)
+            .and_then(|t| Plane::of_level(t, b.src_face, b.src_level))
+            .is_some_and(|s| blit::stretch(&s, sr, &mut dst.plane_mut(), dr))
     };
     put(mem, b.dst, b.dst_face, b.dst_level, dst) && ok
 }
@@ -279,9 +259,7 @@ pub(crate) fn run_fill(mem: &mut dyn VideoMemory, c: &ColorFill) -> bool {
     let Some(mut dst) = take(mem, c.dst, c.face, c.level) else {
         return false;
     };
-    let ok = dst
-        .plane_mut()
-        .is_some_and(|mut d| blit::fill(&mut d, rect(c.rect), c.color));
+    let ok = blit::fill(&mut dst.plane_mut(), rect(c.rect), c.color);
     put(mem, c.dst, c.face, c.level, dst) && ok
 }
 
