@@ -2368,6 +2368,9 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 #define SOFTHAL_GPU_SET_TEXTURE 0xE /* user; 3-D engine */
 #define SOFTHAL_GPU_TEXTURE_COPY 0xF /* user; 3-D and copy engines */
 #define SOFTHAL_GPU_BIND_TEXTURE_TARGET 0x10 /* user; 3-D engine */
+#define SOFTHAL_GPU_BLT 0x11 /* user; 3-D and copy engines */
+#define SOFTHAL_GPU_COLOR_FILL 0x12 /* user; 3-D and copy engines */
+#define SOFTHAL_GPU_GENERATE_MIPS 0x13 /* user; 3-D and copy engines */
 #define SOFTHAL_GPU_FENCE_SIGNAL 0x80 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_FENCE_WAIT 0x81 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_MAKE_RESIDENT 0x82 /* kernel only; 3-D and copy engines */

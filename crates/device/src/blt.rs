@@ -1,26 +1,27 @@
 //! Clears and blits: CLEAR / Clear2, TEXBLT, VOLUMEBLT, BUFFERBLT, BLT,
-//! SURFACEBLT, COLORFILL, GENERATEMIPSUBLEVELS. CLEAR, BUFFERBLT, TEXBLT
-//! and VOLUMEBLT are validated here and executed by the GPU (CLEAR on the
-//! 3-D engine, the copies on the copy engine); the others run on the CPU
-//! after the GPU has drained.
+//! SURFACEBLT, COLORFILL, GENERATEMIPSUBLEVELS — validated here, executed
+//! by the GPU: CLEAR on the 3-D engine, the others as copy-engine packets
+//! (BUFFER_COPY, TEXTURE_COPY, BLT, COLOR_FILL, GENERATE_MIPS), whose
+//! pixel work is the pipeline's blitter (`softhal_pipeline::blit`). No
+//! pixel is read or written here.
 //!
-//! In: validated handles and rectangles. Out: bytes copied or filled.
-//! Guarantees: every record of a command is validated (handles, kinds,
-//! formats, rectangles inside their surfaces) before the first byte is
-//! written; copies go through a temporary buffer so a surface can be its
-//! own source; all index arithmetic is checked or bounded by the surface
-//! sizes. Choices (docs/device.md): stretching BLTs use point sampling
+//! In: DP2 records (handles, rectangles, flags). Out: the clear lowered,
+//! or the copies to lower ([`GpuCopy`]), or the DDI error of the first
+//! invalid record. Guarantees: every record of a command is validated
+//! (handles, kinds, formats, rectangles inside their surfaces) before
+//! anything is lowered, so nothing is written unless the whole command is
+//! valid. Choices (docs/device.md): stretching BLTs use point sampling
 //! whatever the filter flag; format conversion between colour formats goes
 //! through A8R8G8B8; GENERATEMIPSUBLEVELS uses a 2×2 box filter whatever
 //! the filter value.
 
 use crate::context::Context;
 use crate::error::{range, DeviceError, Result};
-use crate::gpu::GpuCopy;
 use crate::handle::Slab;
 use crate::resource::{Resource, SurfaceKind};
+use crate::umd::GpuCopy;
 use softhal_pipeline::{self as pl, ClearFlags, Format};
-use softhal_submit::TextureCopy;
+use softhal_submit::{Blt, ColorFill, TextureCopy};
 use softhal_wire::structs::{
     Dp2Blt, Dp2BufferBlt, Dp2ColorFill, Dp2GenerateMipSubLevels, Dp2TexBlt, Dp2VolumeBlt,
 };
@@ -28,43 +29,10 @@ use softhal_wire::structs::{
 /// D3DCLEAR_COMPUTERECTS.
 pub const CLEAR_COMPUTERECTS: u32 = 8;
 
-fn load(b: &[u8], bpp: usize) -> u32 {
-    let mut v = [0u8; 4];
-    for (d, s) in v.iter_mut().zip(b.iter().take(bpp)) {
-        *d = *s;
-    }
-    u32::from_le_bytes(v)
-}
-
-fn store(b: &mut [u8], bpp: usize, v: u32) {
-    for (d, s) in b.iter_mut().take(bpp).zip(v.to_le_bytes()) {
-        *d = s;
-    }
-}
-
-/// The bytes of texel (x, y) in rows `pitch` bytes apart, `bpp` bytes per
-/// texel; `None` when the offset does not fit a `usize` (then, like a
-/// texel outside the plane, nothing is read or written).
-fn texel(x: u32, y: u32, pitch: usize, bpp: usize) -> Option<core::ops::Range<usize>> {
-    let at = (y as usize)
-        .checked_mul(pitch)?
-        .checked_add((x as usize).checked_mul(bpp)?)?;
-    Some(at..at.checked_add(bpp)?)
-}
-
-/// `v × to / from` (point sampling of a stretch; `v` < `from`, so the
-/// result is < `to`); `None` for `from` = 0.
-fn stretch(v: u32, to: u32, from: u32) -> Option<u32> {
-    let s = u64::from(v)
-        .checked_mul(u64::from(to))?
-        .checked_div(u64::from(from))?;
-    u32::try_from(s).ok()
-}
-
 /// Clears the context's render target and/or depth buffer.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn clear(
-    gpu: &mut crate::gpu::Gpu,
+    gpu: &mut crate::umd::Gpu,
     ctx_h: u32,
     surfaces: &mut Slab<Resource>,
     ctx: &Context,
@@ -414,7 +382,7 @@ pub(crate) fn volume_blt(surfaces: &Slab<Resource>, recs: &[Dp2VolumeBlt]) -> Re
 
 /// BUFFERBLT: byte copy between buffers.
 /// Validates BUFFERBLT records (handles, kinds, ranges); the copies run on
-/// the GPU's copy engine (`crate::gpu::Gpu::copies`).
+/// the GPU's copy engine (`crate::umd::Gpu::copies`).
 pub(crate) fn buffer_blt_check(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferBlt]) -> Result<()> {
     for r in recs {
         let (dh, sh) = (r.dest_surface.get(), r.src_surface.get());
@@ -441,9 +409,16 @@ pub(crate) fn buffer_blt_check(surfaces: &mut Slab<Resource>, recs: &[Dp2BufferB
     Ok(())
 }
 
-/// BLT / SURFACEBLT: rectangle to rectangle with stretching (point
-/// sampling) and colour-format conversion.
-pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> {
+/// An `[left, top, right, bottom]` checked by `check_rect` (all ≥ 0).
+fn rect_u32(l: i32, t: i32, r: i32, b: i32) -> [u32; 4] {
+    [l, t, r, b].map(|v| u32::try_from(v).unwrap_or(0))
+}
+
+/// BLT / SURFACEBLT: rectangle to rectangle with stretching and
+/// colour-format conversion, validated here (every record before any is
+/// lowered) and lowered into BLT packets (empty rectangles copy nothing
+/// and are dropped).
+pub(crate) fn blt(surfaces: &Slab<Resource>, recs: &[Dp2Blt]) -> Result<Vec<GpuCopy>> {
     for r in recs {
         if r.flags.get() & !3 != 0 {
             return Err(DeviceError::BadValue {
@@ -474,8 +449,8 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
             dp.width,
             dp.height,
         )?;
-        let color = |p: &crate::resource::PlaneRef<'_>| p.target().is_some_and(Format::is_color);
-        let texel_wise = |p: &crate::resource::PlaneRef<'_>| p.block == (1, 1) && p.bpp <= 4;
+        let color = |p: &crate::resource::PlaneShape| p.target().is_some_and(Format::is_color);
+        let texel_wise = |p: &crate::resource::PlaneShape| p.block == (1, 1) && p.bpp <= 4;
         if !texel_wise(&sp) || !texel_wise(&dp) {
             return Err(DeviceError::BadValue {
                 what: "BLT of a block-compressed or wider than 32-bit format",
@@ -489,71 +464,43 @@ pub(crate) fn blt(surfaces: &mut Slab<Resource>, recs: &[Dp2Blt]) -> Result<()> 
             });
         }
     }
-    for r in recs {
-        let (sh, dh) = (r.source.get(), r.dest.get());
-        // check_rect above: 0 ≤ left ≤ right and 0 ≤ top ≤ bottom, so
-        // the distances are the widths and heights.
-        let (sx0, sy0) = (r.src_left.get() as u32, r.src_top.get() as u32);
-        let (sw, shh) = (
-            r.src_right.get().abs_diff(r.src_left.get()),
-            r.src_bottom.get().abs_diff(r.src_top.get()),
-        );
-        let (dx0, dy0) = (r.dest_left.get() as u32, r.dest_top.get() as u32);
-        let (dw, dhh) = (
-            r.dest_right.get().abs_diff(r.dest_left.get()),
-            r.dest_bottom.get().abs_diff(r.dest_top.get()),
-        );
-        if sw == 0 || shh == 0 || dw == 0 || dhh == 0 {
-            continue;
-        }
-        // Gather destination pixels as raw values of the destination format.
-        let (dfmt, dbpp) = {
-            let d = surfaces.get(dh)?;
-            (d.desc.format, d.desc.format.block_bytes() as usize)
-        };
-        let values: Vec<u32> = {
-            let p = surfaces.get(sh)?.plane(sh, 0, r.source_mip_level.get())?;
-            let same = p.format == dfmt;
-            let convert = |raw: u32| match (p.target(), dfmt.target()) {
-                (Some(s), Some(d)) => d.encode_argb(s.decode_argb(raw)),
-                _ => raw,
-            };
-            // The capacity is only a hint.
-            let mut v = Vec::with_capacity((dw as usize).checked_mul(dhh as usize).unwrap_or(0));
-            for y in 0..dhh {
-                let sy = stretch(y, shh, dhh).and_then(|s| sy0.checked_add(s));
-                for x in 0..dw {
-                    let sx = stretch(x, sw, dw).and_then(|s| sx0.checked_add(s));
-                    let at = sx
-                        .zip(sy)
-                        .and_then(|(sx, sy)| texel(sx, sy, p.pitch, p.bpp));
-                    let raw = load(at.and_then(|a| p.bytes.get(a)).unwrap_or_default(), p.bpp);
-                    v.push(if same { raw } else { convert(raw) });
-                }
-            }
-            v
-        };
-        let (bytes, pitch, _, _) =
-            surfaces
-                .get_mut(dh)?
-                .plane_mut(dh, 0, r.dest_mip_level.get())?;
-        // `values` is row-major, dw per row.
-        let xy = (0..dhh).flat_map(|y| (0..dw).map(move |x| (x, y)));
-        for (v, (x, y)) in values.iter().zip(xy) {
-            let at = dx0
-                .checked_add(x)
-                .zip(dy0.checked_add(y))
-                .and_then(|(x, y)| texel(x, y, pitch, dbpp));
-            if let Some(px) = at.and_then(|a| bytes.get_mut(a)) {
-                store(px, dbpp, *v);
-            }
-        }
-    }
-    Ok(())
+    // check_rect above: 0 ≤ left ≤ right and 0 ≤ top ≤ bottom.
+    let ops = recs
+        .iter()
+        .filter(|r| {
+            r.src_left.get() < r.src_right.get()
+                && r.src_top.get() < r.src_bottom.get()
+                && r.dest_left.get() < r.dest_right.get()
+                && r.dest_top.get() < r.dest_bottom.get()
+        })
+        .map(|r| GpuCopy::Blt {
+            src: r.source.get(),
+            dst: r.dest.get(),
+            blt: Blt {
+                src_level: r.source_mip_level.get(),
+                src_rect: rect_u32(
+                    r.src_left.get(),
+                    r.src_top.get(),
+                    r.src_right.get(),
+                    r.src_bottom.get(),
+                ),
+                dst_level: r.dest_mip_level.get(),
+                dst_rect: rect_u32(
+                    r.dest_left.get(),
+                    r.dest_top.get(),
+                    r.dest_right.get(),
+                    r.dest_bottom.get(),
+                ),
+                ..Blt::default()
+            },
+        })
+        .collect();
+    Ok(ops)
 }
 
-/// COLORFILL: fill a rectangle of a colour surface (level 0).
-pub(crate) fn color_fill(surfaces: &mut Slab<Resource>, recs: &[Dp2ColorFill]) -> Result<()> {
+/// COLORFILL: fill a rectangle of a colour surface (level 0), validated
+/// here and lowered into COLOR_FILL packets (empty rectangles dropped).
+pub(crate) fn color_fill(surfaces: &Slab<Resource>, recs: &[Dp2ColorFill]) -> Result<Vec<GpuCopy>> {
     for r in recs {
         let h = r.surface.get();
         let s = pixel_surface(surfaces, h)?;
@@ -574,33 +521,29 @@ pub(crate) fn color_fill(surfaces: &mut Slab<Resource>, recs: &[Dp2ColorFill]) -
             p.height,
         )?;
     }
-    for r in recs {
-        let h = r.surface.get();
-        let Some(fmt) = surfaces.get(h)?.desc.format.target() else {
-            continue;
-        };
-        let bpp = fmt.bytes_per_pixel() as usize;
-        let raw = fmt.encode_argb(r.color.get());
-        let (bytes, pitch, _, _) = surfaces.get_mut(h)?.plane_mut(h, 0, 0)?;
-        // check_rect above: 0 ≤ left ≤ right and 0 ≤ top ≤ bottom.
-        for y in r.top.get()..r.bottom.get() {
-            for x in r.left.get()..r.right.get() {
-                let at = texel(x as u32, y as u32, pitch, bpp);
-                if let Some(px) = at.and_then(|a| bytes.get_mut(a)) {
-                    store(px, bpp, raw);
-                }
-            }
-        }
-    }
-    Ok(())
+    // check_rect above: 0 ≤ left ≤ right and 0 ≤ top ≤ bottom.
+    let ops = recs
+        .iter()
+        .filter(|r| r.left.get() < r.right.get() && r.top.get() < r.bottom.get())
+        .map(|r| GpuCopy::Fill {
+            dst: r.surface.get(),
+            fill: ColorFill {
+                rect: rect_u32(r.left.get(), r.top.get(), r.right.get(), r.bottom.get()),
+                color: r.color.get(),
+                ..ColorFill::default()
+            },
+        })
+        .collect();
+    Ok(ops)
 }
 
-/// GENERATEMIPSUBLEVELS: fill levels 1.. of every face from level 0 with a
-/// 2×2 box filter (in A8R8G8B8).
+/// GENERATEMIPSUBLEVELS: levels 1.. of every face from level 0 (the GPU's
+/// 2×2 box filter, whatever the filter value), validated here and lowered
+/// into GENERATE_MIPS packets (none for a single level).
 pub(crate) fn generate_mips(
-    surfaces: &mut Slab<Resource>,
+    surfaces: &Slab<Resource>,
     recs: &[Dp2GenerateMipSubLevels],
-) -> Result<()> {
+) -> Result<Vec<GpuCopy>> {
     for r in recs {
         let h = r.surface.get();
         let s = surfaces.get(h)?;
@@ -619,57 +562,17 @@ pub(crate) fn generate_mips(
                 value: s.desc.format.0,
             });
         }
-    }
-    for r in recs {
-        let h = r.surface.get();
-        let (faces, levels, fmt) = {
-            let s = surfaces.get(h)?;
-            (s.faces(), s.desc.mip_levels, s.desc.format.target())
-        };
-        let Some(fmt) = fmt else { continue };
-        let bpp = fmt.bytes_per_pixel() as usize;
-        for f in 0..faces {
-            for (l, prev) in (1..levels).zip(0..) {
-                let (src, sp, sw, shh) = {
-                    let p = surfaces.get(h)?.plane(h, f, prev)?;
-                    (p.bytes.to_vec(), p.pitch, p.width, p.height)
-                };
-                let (bytes, pitch, w, hh) = surfaces.get_mut(h)?.plane_mut(h, f, l)?;
-                for y in 0..hh {
-                    for x in 0..w {
-                        let mut acc = [0u32; 4];
-                        for (ox, oy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                            // Clamped to the last texel of the level above.
-                            let xx = x
-                                .saturating_mul(2)
-                                .saturating_add(ox)
-                                .min(sw.saturating_sub(1));
-                            let yy = y
-                                .saturating_mul(2)
-                                .saturating_add(oy)
-                                .min(shh.saturating_sub(1));
-                            let at = texel(xx, yy, sp, bpp);
-                            let c = fmt.decode_argb(load(
-                                at.and_then(|a| src.get(a)).unwrap_or_default(),
-                                bpp,
-                            ));
-                            // Four bytes of at most 255 each: no saturation.
-                            for (acc, byte) in acc.iter_mut().zip(c.to_le_bytes()) {
-                                *acc = acc.saturating_add(u32::from(byte));
-                            }
-                        }
-                        // The rounded mean of four bytes is a byte.
-                        let argb = u32::from_le_bytes(
-                            acc.map(|s| u8::try_from(s.saturating_add(2) / 4).unwrap_or(u8::MAX)),
-                        );
-                        let at = texel(x, y, pitch, bpp);
-                        if let Some(px) = at.and_then(|a| bytes.get_mut(a)) {
-                            store(px, bpp, fmt.encode_argb(argb));
-                        }
-                    }
-                }
-            }
+        if s.texture().is_none() {
+            // An attached surface: a level of a texture, not the texture.
+            return Err(s.wrong(h, "surface with pixels"));
         }
     }
-    Ok(())
+    let mut ops = Vec::new();
+    for r in recs {
+        let h = r.surface.get();
+        if surfaces.get(h)?.desc.mip_levels > 1 {
+            ops.push(GpuCopy::Mips { texture: h });
+        }
+    }
+    Ok(ops)
 }

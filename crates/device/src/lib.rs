@@ -53,7 +53,7 @@
 //! UMD themselves), [`dp2`] (call structures), [`exec`] (one
 //! command), [`state`] (state and its translation), [`stateblock`],
 //! [`blt`], [`patch`], [`shader`], [`swap`] (buffer renaming on fences),
-//! `gpu` (the UMD: DP2 work → packets → render callback),
+//! `umd` (the user-mode driver: DP2 work → packets → render callback),
 //! [`caps`], [`resource`] (surfaces), [`handle`] (generational handles),
 //! [`limits`] (every cap), [`error`]. Choices where the DDK is silent are
 //! collected in `docs/device.md`.
@@ -77,7 +77,6 @@ pub mod dp2;
 pub mod driver;
 pub mod error;
 pub mod exec;
-pub(crate) mod gpu;
 pub mod handle;
 pub mod limits;
 pub mod patch;
@@ -86,6 +85,7 @@ pub mod shader;
 pub mod state;
 pub mod stateblock;
 pub mod swap;
+pub(crate) mod umd;
 
 pub use caps::{Caps, FormatCaps};
 

@@ -593,13 +593,10 @@ impl Resource {
     }
 }
 
-/// A 2-D view of a plane for blits and locks. Sizes are in texels; the
-/// bytes are rows of `block` texels high (rows of 4×4 blocks for DXTn),
-/// `pitch` apart; volumes stack their slices as more rows.
+/// The shape of a plane, for validating blits. Sizes are in texels;
+/// volumes stack their slices as more rows.
 #[derive(Debug)]
-pub(crate) struct PlaneRef<'a> {
-    pub bytes: &'a [u8],
-    pub pitch: usize,
+pub(crate) struct PlaneShape {
     /// Width in texels.
     pub width: u32,
     /// Height in texels (× depth for volume levels).
@@ -612,7 +609,7 @@ pub(crate) struct PlaneRef<'a> {
     pub block: (u32, u32),
 }
 
-impl PlaneRef<'_> {
+impl PlaneShape {
     /// The render-target format of the plane, for blits that convert.
     pub fn target(&self) -> Option<Format> {
         self.format.target()
@@ -620,9 +617,9 @@ impl PlaneRef<'_> {
 }
 
 impl Resource {
-    /// A plane (level `level` of face `face`; all slices of a volume level)
-    /// for reading.
-    pub(crate) fn plane(&self, handle: u32, face: u32, level: u32) -> Result<PlaneRef<'_>> {
+    /// The shape of a plane (level `level` of face `face`; all slices of a
+    /// volume level).
+    pub(crate) fn plane(&self, handle: u32, face: u32, level: u32) -> Result<PlaneShape> {
         let format = self.desc.format;
         match &self.storage {
             Storage::Image(s) => {
@@ -632,9 +629,7 @@ impl Resource {
                 if face != 0 || level != 0 {
                     return Err(range("mip level", u64::from(level), 1));
                 }
-                Ok(PlaneRef {
-                    bytes: s.bytes(),
-                    pitch: s.pitch(),
+                Ok(PlaneShape {
                     width: s.width(),
                     height: s.height(),
                     bpp: s.format().bytes_per_pixel() as usize,
@@ -647,12 +642,7 @@ impl Resource {
                 let info = t
                     .level_info(level)
                     .ok_or_else(|| range("mip level", u64::from(level), 0))?;
-                let bytes = t
-                    .level_bytes(face, level)
-                    .ok_or_else(|| range("mip level", u64::from(level), 0))?;
-                Ok(PlaneRef {
-                    bytes,
-                    pitch: info.row_pitch,
+                Ok(PlaneShape {
                     width: info.width,
                     height: info.height.saturating_mul(info.depth),
                     bpp: format.block_bytes() as usize,

@@ -727,24 +727,7 @@ impl TextureMapBlend {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every `v` in `values` that `from` accepts maps back to itself
-    /// through `to`; returns how many were accepted.
-    fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
-        from: fn(u32) -> Option<T>,
-        to: fn(T) -> u32,
-        values: impl IntoIterator<Item = u32>,
-    ) -> usize {
-        let mut n = 0;
-        for v in values {
-            if let Some(x) = from(v) {
-                assert_eq!(to(x), v, "{x:?}");
-                assert_eq!(from(to(x)), Some(x));
-                n += 1;
-            }
-        }
-        n
-    }
+    use softhal_testkit::round_trip;
 
     #[test]
     fn d3d_is_the_inverse_of_from_d3d() {

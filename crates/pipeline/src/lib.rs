@@ -17,7 +17,9 @@
 //!   [`Topology`], optional [`Indices`]; with
 //!   [`Renderer::draw_textured`], the [`texture::Texture`]s bound to the 8
 //!   stages (`[Option<&Texture>; 8]`; [`Renderer::draw`] binds none);
-//! * or a [`Clear`] over a rectangle list.
+//! * or a [`Clear`] over a rectangle list;
+//! * or planes for the [`blit`]ter (stretch copies with format conversion,
+//!   colour fills, mip-sublevel generation).
 //!
 //! ## Mapping DP2 state onto this API (for the device)
 //! Every value below is built with a numeric `from_d3d` constructor that
@@ -147,6 +149,7 @@ mod state;
 mod surface;
 mod vertex;
 
+pub mod blit;
 pub mod cascade;
 pub mod fog;
 pub mod lighting;

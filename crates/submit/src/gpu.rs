@@ -182,6 +182,13 @@ impl ExecState {
         self.stats.executed = self.stats.executed.saturating_add(1);
     }
 
+    /// Counts one copy-engine operation (BLT, COLOR_FILL, GENERATE_MIPS)
+    /// of context `ctx_h`.
+    fn count_copy(&mut self, ctx_h: u32) {
+        let c = self.ctxs.entry(ctx_h).or_default();
+        c.counters.copies = c.counters.copies.saturating_add(1);
+    }
+
     pub(crate) fn fault(&mut self) {
         self.stats.faults = self.stats.faults.saturating_add(1);
     }
@@ -360,6 +367,21 @@ impl ExecState {
                     let ok = texture::copy(mem, c.src, c.dst, c);
                     let c = self.ctxs.entry(ctx_h).or_default();
                     c.counters.copies = c.counters.copies.saturating_add(1);
+                    ok
+                }
+                Verified::Blt(b) => {
+                    let ok = crate::blit::run_blt(mem, b);
+                    self.count_copy(ctx_h);
+                    ok
+                }
+                Verified::ColorFill(c) => {
+                    let ok = crate::blit::run_fill(mem, c);
+                    self.count_copy(ctx_h);
+                    ok
+                }
+                Verified::GenerateMips { texture } => {
+                    let ok = crate::blit::run_mips(mem, *texture);
+                    self.count_copy(ctx_h);
                     ok
                 }
             };

@@ -120,7 +120,8 @@ pub struct ContextCounters {
     pub pixels_written: u64,
     /// Clears executed.
     pub clears: u64,
-    /// Buffer copies executed.
+    /// Copies executed (BUFFER_COPY, TEXTURE_COPY, BLT, COLOR_FILL,
+    /// GENERATE_MIPS).
     pub copies: u64,
     /// Presents executed.
     pub presents: u64,

@@ -33,7 +33,8 @@
 //! callback), `schedule` (queues, fences, dispatch), `worker` (the GPU
 //! thread), `gpu` (the command processor executing verified packets),
 //! [`regs`] (register file: every field of the pipeline state),
-//! [`texture`] (texture allocations and copies), [`memory`], [`limits`],
+//! [`texture`] (texture allocations and copies), [`blit`] (BLT,
+//! COLOR_FILL, GENERATE_MIPS), [`memory`], [`limits`],
 //! [`error`].
 
 #![forbid(unsafe_code)]
@@ -48,6 +49,7 @@
     )
 )]
 
+pub mod blit;
 pub mod ddi;
 pub mod error;
 mod gpu;
@@ -65,4 +67,4 @@ pub use ddi::{render_flags, AllocationListEntry, PatchLocation, RenderData};
 pub use error::SubmitError;
 pub use kmd::{AllocKind, AllocationDesc, ContextCounters, GpuStats, Kmd, KmdCounts};
 pub use memory::{HostMemory, Storage, VideoMemory};
-pub use packet::{Engine, TextureCopy, Writer};
+pub use packet::{Blt, ColorFill, Engine, TextureCopy, Writer};

@@ -41,6 +41,9 @@ pub mod op {
     pub const SET_TEXTURE: u8 = 0x0E;
     pub const TEXTURE_COPY: u8 = 0x0F;
     pub const BIND_TEXTURE_TARGET: u8 = 0x10;
+    pub const BLT: u8 = 0x11;
+    pub const COLOR_FILL: u8 = 0x12;
+    pub const GENERATE_MIPS: u8 = 0x13;
     /// Privileged (kernel side only) from here.
     pub const FENCE_SIGNAL: u8 = 0x80;
     pub const FENCE_WAIT: u8 = 0x81;
@@ -65,7 +68,8 @@ pub mod flag {
 pub enum Engine {
     /// The 3-D engine (draws, clears, copies, queries, presents).
     ThreeD,
-    /// The copy engine (BUFFER_COPY and TEXTURE_COPY only).
+    /// The copy engine (BUFFER_COPY, TEXTURE_COPY, BLT, COLOR_FILL and
+    /// GENERATE_MIPS only).
     Copy,
 }
 
@@ -351,6 +355,36 @@ pub const RULES: &[Rule] = &[
             },
         ],
         verify: verify::bind_texture_target,
+    },
+    Rule {
+        opcode: op::BLT,
+        name: "BLT",
+        user: true,
+        engines: BOTH,
+        size: Size::Exact(15),
+        flags: 0,
+        refs: &[r(1, Access::Read), r(8, Access::Write)],
+        verify: verify::blt,
+    },
+    Rule {
+        opcode: op::COLOR_FILL,
+        name: "COLOR_FILL",
+        user: true,
+        engines: BOTH,
+        size: Size::Exact(9),
+        flags: 0,
+        refs: &[r(1, Access::Write)],
+        verify: verify::color_fill,
+    },
+    Rule {
+        opcode: op::GENERATE_MIPS,
+        name: "GENERATE_MIPS",
+        user: true,
+        engines: BOTH,
+        size: Size::Exact(2),
+        flags: 0,
+        refs: &[r(1, Access::Write)],
+        verify: verify::generate_mips,
     },
     Rule {
         opcode: op::FENCE_SIGNAL,
@@ -757,6 +791,29 @@ pub enum Packet<'a> {
         /// Depth/stencil target (the DEPTH flag).
         depth: Option<Ref>,
     },
+    /// BLT: a rectangle of a surface stretched onto a rectangle of
+    /// another (or the same) surface.
+    Blt {
+        /// Source image or texture.
+        src: Ref,
+        /// Destination image or texture.
+        dst: Ref,
+        /// The operands (its `src`/`dst` are the reference DWORDs as they
+        /// stand).
+        blt: Blt,
+    },
+    /// COLOR_FILL of a rectangle of a surface.
+    ColorFill {
+        /// Destination image or texture.
+        dst: Ref,
+        /// The operands (its `dst` is the reference DWORD as it stands).
+        fill: ColorFill,
+    },
+    /// GENERATE_MIPS: levels 1.. of a texture from level 0.
+    GenerateMips {
+        /// The texture.
+        texture: Ref,
+    },
     /// FENCE_SIGNAL (kernel only).
     FenceSignal {
         /// Context.
@@ -863,6 +920,18 @@ struct TextureCopyDw {
 
 #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
+struct BltDw {
+    dwords: [U32; 14],
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct ColorFillDw {
+    dwords: [U32; 8],
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
 struct BindTextureTargetDw {
     texture: U32,
     face: U32,
@@ -895,6 +964,10 @@ struct InlineDw {
 /// Byte offset of TEXTURE_COPY's destination reference in its payload
 /// (DWORD 10 of the packet).
 const TEXTURE_COPY_DST: usize = 36;
+
+/// Byte offset of BLT's destination reference in its payload (DWORD 8 of
+/// the packet).
+const BLT_DST: usize = 28;
 
 impl<'a> Packet<'a> {
     /// Decodes a framed packet whose length fits its [`Rule`]. Errors
@@ -1030,6 +1103,27 @@ impl<'a> Packet<'a> {
                     depth: depth(offset_of!(BindTextureTargetDw, depth)),
                 }
             }
+            op::BLT => {
+                let d = f.view::<BltDw>()?;
+                Packet::Blt {
+                    src: f.reference(0),
+                    dst: f.reference(BLT_DST),
+                    blt: Blt::from_payload(&d.dwords.map(U32::get)),
+                }
+            }
+            op::COLOR_FILL => {
+                let d = f.view::<ColorFillDw>()?;
+                Packet::ColorFill {
+                    dst: f.reference(0),
+                    fill: ColorFill::from_payload(&d.dwords.map(U32::get)),
+                }
+            }
+            op::GENERATE_MIPS => {
+                f.view::<OneDw>()?;
+                Packet::GenerateMips {
+                    texture: f.reference(0),
+                }
+            }
             op::FENCE_SIGNAL | op::FENCE_WAIT => {
                 let d = f.view::<FenceDw>()?;
                 let (context, fence) = (
@@ -1073,6 +1167,9 @@ impl<'a> Packet<'a> {
             Packet::SetTexture { .. } => op::SET_TEXTURE,
             Packet::TextureCopy { .. } => op::TEXTURE_COPY,
             Packet::BindTextureTarget { .. } => op::BIND_TEXTURE_TARGET,
+            Packet::Blt { .. } => op::BLT,
+            Packet::ColorFill { .. } => op::COLOR_FILL,
+            Packet::GenerateMips { .. } => op::GENERATE_MIPS,
             Packet::FenceSignal { .. } => op::FENCE_SIGNAL,
             Packet::FenceWait { .. } => op::FENCE_WAIT,
             Packet::MakeResident { .. } => op::MAKE_RESIDENT,
@@ -1093,9 +1190,11 @@ impl<'a> Packet<'a> {
                 [Some(color), depth].into_iter().flatten().collect()
             }
             Packet::SetVertices { buffer, .. } | Packet::SetIndices { buffer, .. } => vec![buffer],
-            Packet::BufferCopy { src, dst, .. } | Packet::TextureCopy { src, dst, .. } => {
-                vec![src, dst]
-            }
+            Packet::BufferCopy { src, dst, .. }
+            | Packet::TextureCopy { src, dst, .. }
+            | Packet::Blt { src, dst, .. } => vec![src, dst],
+            Packet::ColorFill { dst, .. } => vec![dst],
+            Packet::GenerateMips { texture } => vec![texture],
             Packet::Present { image } => vec![image],
             Packet::SetTexture { texture, .. } => texture.into_iter().collect(),
             Packet::BindTextureTarget { texture, depth, .. } => {
@@ -1220,6 +1319,24 @@ impl fmt::Display for Packet<'_> {
                 write!(f, " texture={texture} face={face} level={level}")?;
                 depth(f, d)
             }
+            Packet::Blt { src, dst, blt: b } => {
+                let [l, t, r, bt] = b.src_rect;
+                let [dl, dt, dr, db] = b.dst_rect;
+                write!(
+                    f,
+                    " src={src} face={} level={} rect={l},{t},{r},{bt} dst={dst} face={} level={} rect={dl},{dt},{dr},{db}",
+                    b.src_face, b.src_level, b.dst_face, b.dst_level
+                )
+            }
+            Packet::ColorFill { dst, fill: c } => {
+                let [l, t, r, b] = c.rect;
+                write!(
+                    f,
+                    " dst={dst} face={} level={} rect={l},{t},{r},{b} color={:#010x}",
+                    c.face, c.level, c.color
+                )
+            }
+            Packet::GenerateMips { texture } => write!(f, " texture={texture}"),
             Packet::FenceSignal { context, fence } | Packet::FenceWait { context, fence } => {
                 write!(f, " context={context} fence={fence}")
             }
@@ -1470,6 +1587,83 @@ impl TextureCopy {
     }
 }
 
+/// BLT operands: rectangle `src_rect` of face `src_face`, level
+/// `src_level` of allocation `src` (an image, or a texture) stretched onto
+/// rectangle `dst_rect` of face `dst_face`, level `dst_level` of `dst`.
+/// Rectangles are `[left, top, right, bottom]`, right and bottom
+/// exclusive. `src` and `dst` are allocation-list indices (`dst` needs
+/// WriteOperation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Blt {
+    /// Source allocation-list index.
+    pub src: u32,
+    /// Source face (0 unless a cube).
+    pub src_face: u32,
+    /// Source level (0 for an image).
+    pub src_level: u32,
+    /// Source rectangle.
+    pub src_rect: [u32; 4],
+    /// Destination allocation-list index.
+    pub dst: u32,
+    /// Destination face.
+    pub dst_face: u32,
+    /// Destination level.
+    pub dst_level: u32,
+    /// Destination rectangle.
+    pub dst_rect: [u32; 4],
+}
+
+impl Blt {
+    /// The operands of a BLT packet's payload (DWORDs 1–14, the
+    /// references as they stand).
+    pub fn from_payload(p: &[u32; 14]) -> Self {
+        let [src, src_face, src_level, sl, st, sr, sb, dst, dst_face, dst_level, dl, dt, dr, db] =
+            *p;
+        Blt {
+            src,
+            src_face,
+            src_level,
+            src_rect: [sl, st, sr, sb],
+            dst,
+            dst_face,
+            dst_level,
+            dst_rect: [dl, dt, dr, db],
+        }
+    }
+}
+
+/// COLOR_FILL operands: rectangle `rect` (`[left, top, right, bottom]`,
+/// right and bottom exclusive) of face `face`, level `level` of allocation
+/// `dst` filled with `color` (A8R8G8B8). `dst` is an allocation-list index
+/// (with WriteOperation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ColorFill {
+    /// Destination allocation-list index.
+    pub dst: u32,
+    /// Face (0 unless a cube).
+    pub face: u32,
+    /// Level (0 for an image).
+    pub level: u32,
+    /// The rectangle.
+    pub rect: [u32; 4],
+    /// The colour, A8R8G8B8.
+    pub color: u32,
+}
+
+impl ColorFill {
+    /// The operands of a COLOR_FILL packet's payload (DWORDs 1–8).
+    pub fn from_payload(p: &[u32; 8]) -> Self {
+        let [dst, face, level, l, t, r, b, color] = *p;
+        ColorFill {
+            dst,
+            face,
+            level,
+            rect: [l, t, r, b],
+            color,
+        }
+    }
+}
+
 /// A reference the UMD recorded: byte offset of the DWORD to patch and the
 /// allocation-list index it names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1710,6 +1904,33 @@ impl Writer {
             None => self.dw(0),
         }
     }
+    /// BLT (`b.src` and `b.dst` are allocation-list indices; both become
+    /// references).
+    pub fn blt(&mut self, b: Blt) {
+        self.head(op::BLT, 0, 15);
+        self.reference(b.src);
+        for v in [b.src_face, b.src_level].into_iter().chain(b.src_rect) {
+            self.dw(v);
+        }
+        self.reference(b.dst);
+        for v in [b.dst_face, b.dst_level].into_iter().chain(b.dst_rect) {
+            self.dw(v);
+        }
+    }
+    /// COLOR_FILL (`c.dst` is an allocation-list index).
+    pub fn color_fill(&mut self, c: ColorFill) {
+        self.head(op::COLOR_FILL, 0, 9);
+        self.reference(c.dst);
+        for v in [c.face, c.level].into_iter().chain(c.rect) {
+            self.dw(v);
+        }
+        self.dw(c.color);
+    }
+    /// GENERATE_MIPS of the texture at allocation-list index `texture`.
+    pub fn generate_mips(&mut self, texture: u32) {
+        self.head(op::GENERATE_MIPS, 0, 2);
+        self.reference(texture);
+    }
     /// A raw packet (tests, the kernel's own packets).
     pub fn raw(&mut self, opcode: u8, flags: u8, payload: &[u32]) {
         self.head(opcode, flags, payload.len().saturating_add(1));
@@ -1757,6 +1978,22 @@ mod tests {
         });
         w.bind_texture_target(5, 0, 1, Some(1));
         w.bind_texture_target(5, 0, 1, None);
+        w.blt(Blt {
+            src: 0,
+            dst: 4,
+            src_rect: [0, 0, 4, 4],
+            dst_level: 1,
+            dst_rect: [1, 1, 3, 2],
+            ..Blt::default()
+        });
+        w.color_fill(ColorFill {
+            dst: 4,
+            face: 2,
+            rect: [0, 0, 2, 2],
+            color: 0xff00_ff00,
+            ..ColorFill::default()
+        });
+        w.generate_mips(4);
         w
     }
 
@@ -1843,6 +2080,9 @@ mod tests {
                 "TEXTURE_COPY src=@332 face=0 level=0 at=0,0,0 size=4x4x1 dst=@368 face=0 level=0 to=0,0,0",
                 "BIND_TEXTURE_TARGET texture=@396 face=0 level=1 depth=@408",
                 "BIND_TEXTURE_TARGET texture=@416 face=0 level=1",
+                "BLT src=@436 face=0 level=0 rect=0,0,4,4 dst=@464 face=0 level=1 rect=1,1,3,2",
+                "COLOR_FILL dst=@496 face=2 level=0 rect=0,0,2,2 color=0xff00ff00",
+                "GENERATE_MIPS texture=@532",
             ]
         );
     }

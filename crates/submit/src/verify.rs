@@ -15,7 +15,7 @@ use crate::ddi::{AllocationListEntry, PatchLocation};
 use crate::error::{Result, SubmitError};
 use crate::kmd::{AllocKind, AllocationDesc, Kmd};
 use crate::limits;
-use crate::packet::{self, ClearFlags, Engine, Frame, Packet, Ref, TextureCopy};
+use crate::packet::{self, Blt, ClearFlags, ColorFill, Engine, Frame, Packet, Ref, TextureCopy};
 use crate::packet::{off32, Access};
 use crate::regs;
 use crate::texture::{self, Shape};
@@ -95,6 +95,12 @@ pub(crate) enum Verified {
     SetTexture { stage: u32, texture: Option<u32> },
     /// TEXTURE_COPY (`src` and `dst` are allocation handles).
     TextureCopy(TextureCopy),
+    /// BLT (`src` and `dst` are allocation handles).
+    Blt(Blt),
+    /// COLOR_FILL (`dst` is an allocation handle).
+    ColorFill(ColorFill),
+    /// GENERATE_MIPS of a texture allocation.
+    GenerateMips { texture: u32 },
     /// FENCE_SIGNAL (the kernel's own).
     FenceSignal { context: u32, fence: u64 },
     /// FENCE_WAIT (the kernel's own).
@@ -113,6 +119,9 @@ impl Verified {
                 | Verified::Clear { .. }
                 | Verified::BufferCopy { .. }
                 | Verified::TextureCopy(_)
+                | Verified::Blt(_)
+                | Verified::ColorFill(_)
+                | Verified::GenerateMips { .. }
         )
     }
     /// Does it write a buffer or a texture (copies, and a texture target
@@ -123,6 +132,9 @@ impl Verified {
             Verified::BufferCopy { .. }
                 | Verified::TextureCopy(_)
                 | Verified::BindTextureTarget { .. }
+                | Verified::Blt(_)
+                | Verified::ColorFill(_)
+                | Verified::GenerateMips { .. }
         )
     }
 }
@@ -625,6 +637,48 @@ pub(crate) fn texture_copy(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -
         dst: hd,
         ..copy
     }))
+}
+
+/// BLT: two images or textures, rectangles and formats the blitter rule
+/// accepts (`blit::check_blt`).
+pub(crate) fn blt(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
+    let Packet::Blt { src, dst, blt } = p else {
+        return Err(cannot_run(f));
+    };
+    let (hs, s) = cx.slot(f, src)?;
+    let (hd, d) = cx.slot(f, dst)?;
+    crate::blit::check_blt(&s.kind, &d.kind, &blt).map_err(|reason| f.invalid(reason))?;
+    Ok(Verified::Blt(Blt {
+        src: hs,
+        dst: hd,
+        ..blt
+    }))
+}
+
+/// COLOR_FILL: a rectangle of an image or texture of a colour format
+/// (`blit::check_fill`).
+pub(crate) fn color_fill(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
+    let Packet::ColorFill { dst, fill } = p else {
+        return Err(cannot_run(f));
+    };
+    let (hd, d) = cx.slot(f, dst)?;
+    crate::blit::check_fill(&d.kind, &fill).map_err(|reason| f.invalid(reason))?;
+    Ok(Verified::ColorFill(ColorFill { dst: hd, ..fill }))
+}
+
+/// GENERATE_MIPS: a 2-D or cube texture of a colour format
+/// (`blit::check_mips`).
+pub(crate) fn generate_mips(
+    cx: &mut Checker<'_>,
+    f: &Frame<'_>,
+    p: Packet<'_>,
+) -> Result<Verified> {
+    let Packet::GenerateMips { texture } = p else {
+        return Err(cannot_run(f));
+    };
+    let (h, d) = cx.slot(f, texture)?;
+    crate::blit::check_mips(&d.kind).map_err(|reason| f.invalid(reason))?;
+    Ok(Verified::GenerateMips { texture: h })
 }
 
 /// The privileged packets: never in a user buffer (the walk refuses them

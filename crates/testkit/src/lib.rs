@@ -241,6 +241,26 @@ pub fn check_one_example_per_kind<E>(examples: &[E], name: fn(&E) -> &'static st
     );
 }
 
+/// The D3D enum tables' check: every `v` in `values` that `from` (a
+/// `from_d3d`) accepts maps back to itself through `to` (the matching
+/// `d3d`), and `from(to(x))` is `x` again; returns how many were accepted
+/// (so a test also pins the table's size).
+pub fn round_trip<T: Copy + PartialEq + std::fmt::Debug>(
+    from: fn(u32) -> Option<T>,
+    to: fn(T) -> u32,
+    values: impl IntoIterator<Item = u32>,
+) -> usize {
+    let mut n = 0;
+    for v in values {
+        if let Some(x) = from(v) {
+            assert_eq!(to(x), v, "{x:?}");
+            assert_eq!(from(to(x)), Some(x));
+            n += 1;
+        }
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

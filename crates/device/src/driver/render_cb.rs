@@ -38,7 +38,7 @@
 
 use crate::driver::Driver;
 use crate::error::{DeviceError, Result};
-use crate::gpu::Gpu;
+use crate::umd::Gpu;
 use softhal_submit::{Engine, RenderData, SubmitError};
 
 /// A context id the kernel never hands out (its handles start at 1): a

@@ -4,7 +4,7 @@
 //! DRAWINDEXEDPRIMITIVE, DRAWINDEXEDPRIMITIVE2), lowered into GPU packets.
 //!
 //! In: the draw records, the bound targets, streams, indices and state.
-//! Out: draws submitted through the UMD (`crate::gpu`) with the pipeline
+//! Out: draws submitted through the UMD (`crate::umd`) with the pipeline
 //! state of the context, and the context's draw and primitive counts.
 //! Guarantees: every vertex index, start vertex, index range and stream
 //! range of the whole command is checked against the data that exists
@@ -507,7 +507,7 @@ where
         call,
     } = x;
     let (gpu, ctx_h, surfaces, ctx, call) = (&mut **gpu, *ctx_h, &mut **surfaces, &**ctx, &**call);
-    use crate::gpu::LoweredDraw;
+    use crate::umd::LoweredDraw;
     let color = surfaces.get(targets.0)?.target_of(targets.0);
     let mut ps = ctx.state.pipeline_state();
     if targets.1.is_none() {
@@ -551,14 +551,14 @@ where
             n = n.saturating_add(1);
         }
     }
-    fn src(s: Option<(u32, u32)>, b: &[u8]) -> crate::gpu::Src<'_> {
+    fn src(s: Option<(u32, u32)>, b: &[u8]) -> crate::umd::Src<'_> {
         match s {
-            Some((h, offset)) => crate::gpu::Src::Surface {
+            Some((h, offset)) => crate::umd::Src::Surface {
                 h,
                 offset,
                 bytes: b,
             },
-            None => crate::gpu::Src::Inline(b),
+            None => crate::umd::Src::Inline(b),
         }
     }
     let lowered: Vec<LoweredDraw<'_>> = reqs

@@ -61,7 +61,7 @@ pub(crate) struct Call<'c> {
 /// The executor of one DP2 call.
 pub(crate) struct Exec<'x, 'c> {
     /// The GPU (kernel side and the UMD's command buffer).
-    pub gpu: &'x mut crate::gpu::Gpu,
+    pub gpu: &'x mut crate::umd::Gpu,
     /// The device context handle (selects the GPU context).
     pub ctx_h: u32,
     pub surfaces: &'x mut Slab<Resource>,

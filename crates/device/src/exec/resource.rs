@@ -97,9 +97,9 @@ impl<'c> Exec<'_, 'c> {
 
             C::BufferBlt(recs) => {
                 crate::blt::buffer_blt_check(self.surfaces, recs)?;
-                let copies: Vec<crate::gpu::GpuCopy> = recs
+                let copies: Vec<crate::umd::GpuCopy> = recs
                     .iter()
-                    .map(|r| crate::gpu::GpuCopy::Buffer {
+                    .map(|r| crate::umd::GpuCopy::Buffer {
                         src: r.src_surface.get(),
                         src_offset: r.src_offset.get(),
                         dst: r.dest_surface.get(),
@@ -112,12 +112,21 @@ impl<'c> Exec<'_, 'c> {
                 // the CPU (index validation, patches): let the GPU run.
                 self.gpu.finish(self.surfaces)
             }
-            C::TexBlt(_) | C::VolumeBlt(_) => {
-                // Validated here with the kernel's own rule, copied by the
-                // GPU's copy engine in stream order (no CPU wait).
+            C::TexBlt(_)
+            | C::VolumeBlt(_)
+            | C::Blt(_)
+            | C::SurfaceBlt(_)
+            | C::ColorFill(_)
+            | C::GenerateMipSubLevels(_) => {
+                // Validated here, run by the GPU's copy engine in stream
+                // order (no CPU wait).
+                let s = &*self.surfaces;
                 let (copies, preloads) = match *cmd {
-                    C::TexBlt(recs) => crate::blt::tex_blt(self.surfaces, recs)?,
-                    C::VolumeBlt(recs) => (crate::blt::volume_blt(self.surfaces, recs)?, 0),
+                    C::TexBlt(recs) => crate::blt::tex_blt(s, recs)?,
+                    C::VolumeBlt(recs) => (crate::blt::volume_blt(s, recs)?, 0),
+                    C::Blt(recs) | C::SurfaceBlt(recs) => (crate::blt::blt(s, recs)?, 0),
+                    C::ColorFill(recs) => (crate::blt::color_fill(s, recs)?, 0),
+                    C::GenerateMipSubLevels(recs) => (crate::blt::generate_mips(s, recs)?, 0),
                     _ => (Vec::new(), 0),
                 };
                 if !copies.is_empty() {
@@ -125,16 +134,6 @@ impl<'c> Exec<'_, 'c> {
                 }
                 self.ctx.stats.preloads = self.ctx.stats.preloads.saturating_add(preloads);
                 Ok(())
-            }
-            C::Blt(_) | C::SurfaceBlt(_) | C::ColorFill(_) | C::GenerateMipSubLevels(_) => {
-                // CPU blts: the GPU finishes what it was given first.
-                self.gpu.finish(self.surfaces)?;
-                match *cmd {
-                    C::Blt(recs) | C::SurfaceBlt(recs) => crate::blt::blt(self.surfaces, recs),
-                    C::ColorFill(recs) => crate::blt::color_fill(self.surfaces, recs),
-                    C::GenerateMipSubLevels(recs) => crate::blt::generate_mips(self.surfaces, recs),
-                    _ => Ok(()),
-                }
             }
 
             C::SetTexLod(recs) => {

@@ -27,8 +27,8 @@ use crate::resource::{Resource, Storage, SurfaceKind};
 use softhal_pipeline::{self as pl, PipelineState, VertexLayout};
 use softhal_submit::packet::Writer;
 use softhal_submit::{
-    render_flags, AllocKind, AllocationDesc, AllocationListEntry, Engine, Kmd, RenderData,
-    SubmitError, TextureCopy, VideoMemory,
+    render_flags, AllocKind, AllocationDesc, AllocationListEntry, Blt, ColorFill, Engine, Kmd,
+    RenderData, SubmitError, TextureCopy, VideoMemory,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
@@ -174,12 +174,24 @@ pub(crate) enum GpuCopy {
         dst: u32,
         copy: TextureCopy,
     },
+    /// BLT / SURFACEBLT: a rectangle stretched between surfaces (BLT;
+    /// `blt.src`/`blt.dst` are filled in with allocation-list indices).
+    Blt { src: u32, dst: u32, blt: Blt },
+    /// COLORFILL: a rectangle of a surface (COLOR_FILL; `fill.dst` filled
+    /// in likewise).
+    Fill { dst: u32, fill: ColorFill },
+    /// GENERATEMIPSUBLEVELS of a texture (GENERATE_MIPS).
+    Mips { texture: u32 },
 }
 
 impl GpuCopy {
     fn surfaces(&self) -> (u32, u32) {
         match *self {
-            GpuCopy::Buffer { src, dst, .. } | GpuCopy::Texture { src, dst, .. } => (src, dst),
+            GpuCopy::Buffer { src, dst, .. }
+            | GpuCopy::Texture { src, dst, .. }
+            | GpuCopy::Blt { src, dst, .. } => (src, dst),
+            GpuCopy::Fill { dst, .. } => (dst, dst),
+            GpuCopy::Mips { texture } => (texture, texture),
         }
     }
 }
@@ -755,7 +767,8 @@ impl Gpu {
         self.settle(surfaces)
     }
 
-    /// Copies (BUFFERBLT, TEXBLT, VOLUMEBLT) on the copy engine, ordered
+    /// Copies (BUFFERBLT, TEXBLT, VOLUMEBLT) and blits (BLT, SURFACEBLT,
+    /// COLORFILL, GENERATEMIPSUBLEVELS) on the copy engine, ordered
     /// after the 3-D work submitted so far on `dev_ctx` and before any 3-D
     /// work submitted after it (fences both ways).
     pub fn copies(
@@ -793,6 +806,13 @@ impl Gpu {
                     dst: di,
                     ..copy
                 }),
+                GpuCopy::Blt { blt, .. } => self.w.blt(Blt {
+                    src: si,
+                    dst: di,
+                    ..blt
+                }),
+                GpuCopy::Fill { fill, .. } => self.w.color_fill(ColorFill { dst: di, ..fill }),
+                GpuCopy::Mips { .. } => self.w.generate_mips(di),
             }
             self.settle(surfaces)?;
         }
