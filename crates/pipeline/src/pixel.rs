@@ -11,12 +11,18 @@
 //! test, the depth test and the stencil operation, then blending, then the
 //! colour write mask.
 //!
-//! *Specialisation*: each draw picks one of
+//! *Specialisation*: each draw derives its kind (`crate::draw_kind`: what
+//! the cascade computes, what blending does, depth, stencil, alpha test,
+//! specular, target) and picks by matching on it one of
 //! * [`FastPath::Color`]: Gouraud/flat colour straight into an A8R8G8B8 or
 //!   X8R8G8B8 span (SIMD kernel), when depth, stencil, alpha test, blending
 //!   and specular are off and all channels are written;
 //! * [`FastPath::ColorDepth24`]: the same plus a depth test (any function,
 //!   optional write) on a 24-bit depth in bits 31..8 (D24S8/D24X8/D24X4S4);
+//! * [`FastPath::ColorBlend`]: the colour of [`FastPath::Color`] blended
+//!   over the target with BLENDOP ADD and one of the factor pairs that
+//!   have a kernel (`simd::blend_span_fn`: SRCALPHA/INVSRCALPHA, ONE/ONE,
+//!   DESTCOLOR/ZERO, …), bit-identical to [`blend`];
 //! * otherwise a generic scalar loop monomorphised over
 //!   `<DEPTH, STENCIL, ALPHA_TEST, BLEND>` so that disabled features cost
 //!   nothing.
