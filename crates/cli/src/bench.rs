@@ -2,8 +2,10 @@
 //!
 //! In: which workload(s), the thread count, output style. Out: one line per
 //! workload (a table, or one JSON object per line with `--json`) with the
-//! median throughput of 5 batches, the llvmpipe reference figure measured
-//! on the project's machine and the ratio. Timing follows
+//! median throughput of 5 batches: softhal's own figures only. Ratios to
+//! Mesa's CPU renderers come from an interleaved run with the peers'
+//! harness (`docs/benchmarks.md`, "Comparing with the peers"), never from
+//! figures stored here. Timing follows
 //! `docs/benchmarks.md`: 1 warm-up frame, 1 calibration frame that
 //! picks K so that 5 batches take ≈ 3 s in all (≈ 0.5 s with `--quick`, or
 //! K fixed with `--frames`), then 5 batches of K frames; every frame clears
@@ -131,28 +133,26 @@ struct Spec {
     name: &'static str,
     metric: &'static str,
     units_per_frame: f64,
-    llvmpipe: f64,
     note: Option<&'static str>,
 }
 
 fn spec(w: WorkloadSel) -> Spec {
     let pixels = 157_286_400.0 / 1e6;
-    let s = |name, metric, units_per_frame, llvmpipe, note| Spec {
+    let s = |name, metric, units_per_frame, note| Spec {
         name,
         metric,
         units_per_frame,
-        llvmpipe,
         note,
     };
     match w {
-        WorkloadSel::W1 => s("W1", "Mtris/s", 200_000.0 / 1e6, 1.76, None),
-        WorkloadSel::W2 => s("W2", "Mpix/s", pixels, 730.0, None),
-        WorkloadSel::W3 => s("W3", "Mpix/s", pixels, 246.0, None),
-        WorkloadSel::W4 => s("W4", "Mpix/s", pixels, 190.0, None),
-        WorkloadSel::W5 => s("W5", "Mpix/s", pixels, 256.0, None),
-        WorkloadSel::W6 | WorkloadSel::All => s("W6", "Mlines/s", 100_000.0 / 1e6, 0.96, None),
-        WorkloadSel::W9 => s("W9", "Mpix/s", pixels, 648.0, None),
-        WorkloadSel::W10 => s("W10", "Mpix/s", pixels, 197.0, None),
+        WorkloadSel::W1 => s("W1", "Mtris/s", 200_000.0 / 1e6, None),
+        WorkloadSel::W2 => s("W2", "Mpix/s", pixels, None),
+        WorkloadSel::W3 => s("W3", "Mpix/s", pixels, None),
+        WorkloadSel::W4 => s("W4", "Mpix/s", pixels, None),
+        WorkloadSel::W5 => s("W5", "Mpix/s", pixels, None),
+        WorkloadSel::W6 | WorkloadSel::All => s("W6", "Mlines/s", 100_000.0 / 1e6, None),
+        WorkloadSel::W9 => s("W9", "Mpix/s", pixels, None),
+        WorkloadSel::W10 => s("W10", "Mpix/s", pixels, None),
     }
 }
 
@@ -441,7 +441,6 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
         "workload": sp.name,
         "metric": sp.metric,
         "threads": args.threads,
-        "llvmpipe": sp.llvmpipe,
     });
     let mesh = match w {
         WorkloadSel::W1 => workloads::w1(),
@@ -492,7 +491,6 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
     }
     let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
     out["value"] = round3(median).into();
-    out["ratio"] = round3(median / sp.llvmpipe).into();
     out["checksum"] = format!("{:016x}", fnv1a64(rig.color_bytes()?)).into();
     out["frames_per_batch"] = k.into();
     out["path"] = match args.path {
@@ -664,8 +662,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     };
     if !args.json {
         println!(
-            "{:<4} {:>10} {:<9} {:>9} {:>7} {:>8}  {:<16}  note",
-            "work", "value", "metric", "llvmpipe", "ratio", "threads", "checksum"
+            "{:<4} {:>10} {:<9} {:>8}  {:<16}  note",
+            "work", "value", "metric", "threads", "checksum"
         );
     }
     let mut status = ExitCode::SUCCESS;
@@ -681,12 +679,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                     let num =
                         |k: &str| v[k].as_f64().map_or("-".to_string(), |x| format!("{x:.3}"));
                     println!(
-                        "{:<4} {:>10} {:<9} {:>9} {:>7} {:>8}  {:<16}  {}{}",
+                        "{:<4} {:>10} {:<9} {:>8}  {:<16}  {}{}",
                         v["workload"].as_str().unwrap_or("?"),
                         num("value"),
                         v["metric"].as_str().unwrap_or("?"),
-                        num("llvmpipe"),
-                        num("ratio"),
                         args.threads,
                         v["checksum"].as_str().unwrap_or("-"),
                         if v["noisy"] == true { "NOISY " } else { "" },

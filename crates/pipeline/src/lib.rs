@@ -132,6 +132,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod bin;
+mod draw_kind;
 mod error;
 mod format;
 mod geometry;

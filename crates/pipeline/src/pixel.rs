@@ -11,12 +11,18 @@
 //! test, the depth test and the stencil operation, then blending, then the
 //! colour write mask.
 //!
-//! *Specialisation*: each draw picks one of
+//! *Specialisation*: each draw derives its kind (`crate::draw_kind`: what
+//! the cascade computes, what blending does, depth, stencil, alpha test,
+//! specular, target) and picks by matching on it one of
 //! * [`FastPath::Color`]: Gouraud/flat colour straight into an A8R8G8B8 or
 //!   X8R8G8B8 span (SIMD kernel), when depth, stencil, alpha test, blending
 //!   and specular are off and all channels are written;
 //! * [`FastPath::ColorDepth24`]: the same plus a depth test (any function,
 //!   optional write) on a 24-bit depth in bits 31..8 (D24S8/D24X8/D24X4S4);
+//! * [`FastPath::ColorBlend`]: the colour of [`FastPath::Color`] blended
+//!   over the target with BLENDOP ADD and one of the factor pairs that
+//!   have a kernel (`simd::blend_span_fn`: SRCALPHA/INVSRCALPHA, ONE/ONE,
+//!   DESTCOLOR/ZERO, …), bit-identical to [`blend`];
 //! * otherwise a generic scalar loop monomorphised over
 //!   `<DEPTH, STENCIL, ALPHA_TEST, BLEND>` so that disabled features cost
 //!   nothing.
@@ -34,6 +40,7 @@
 //! (blending rounds `x/255` to nearest); 10-bit targets receive 8-bit values
 //! expanded by [`crate::Format::encode_argb`]. Dithering is never applied.
 
+use crate::draw_kind::{BlendKind, DepthKind, DrawKind, Shading};
 use crate::format::{load_raw, store_raw, Format};
 use crate::int::{clamp_u8, usize_from, usize_from_i32};
 use crate::prim::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
@@ -137,6 +144,9 @@ pub(crate) enum FastPath {
     Color,
     /// Colour + 24-bit depth SIMD kernel.
     ColorDepth24,
+    /// Colour blended over a 32-bit target (SIMD kernel of the draw's
+    /// blend-factor pair, `DrawCtx::blend_span`).
+    ColorBlend,
 }
 
 /// Resolved blending state.
@@ -193,6 +203,8 @@ pub(crate) struct DrawCtx<'a> {
     specular_add: bool,
     /// The fast path for affine triangles.
     pub fast: FastPath,
+    /// The blended span kernel of [`FastPath::ColorBlend`].
+    blend_span: Option<simd::BlendSpanFn>,
     /// SIMD level for the kernels.
     pub simd: SimdLevel,
     /// Generic triangle span routine.
@@ -217,7 +229,7 @@ pub(crate) struct DrawCtx<'a> {
     pub small: bool,
 }
 
-fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
+pub(crate) fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
     match (src, dst) {
         (Blend::BothSrcAlpha, _) | (_, Blend::BothSrcAlpha) => {
             (Blend::SrcAlpha, Blend::InvSrcAlpha)
@@ -311,25 +323,32 @@ impl<'a> DrawCtx<'a> {
         // Fog from the specular alpha with an identity cascade is fused into
         // the depth kernel; anything else shaded goes the full way.
         let fog_only = shade.as_ref().and_then(|s| s.fog_fixed());
-        let plain = shade.is_none() || fog_only.is_some();
-        let simple = matches!(color_format, Format::A8R8G8B8 | Format::X8R8G8B8)
-            && all_channels
-            && !blend
-            && !alpha_test
-            && !stencil
-            && !specular_add
-            && plain;
-        let fast = if !simple {
-            FastPath::None
-        } else if !depth_test && fog_only.is_none() {
-            FastPath::Color
-        } else if depth_test
-            && ds.z_enable == ZBufferType::ZBuffer
-            && matches!(dfmt, Format::D24S8 | Format::D24X8 | Format::D24X4S4)
-        {
-            FastPath::ColorDepth24
-        } else {
-            FastPath::None
+        let blend_kind = crate::draw_kind::blend_kind(&state.blend);
+        let kind = DrawKind {
+            shading: match (&shade, fog_only) {
+                (None, _) => Shading::Diffuse,
+                (Some(_), Some(_)) => Shading::DiffuseFog,
+                (Some(_), None) => Shading::Full,
+            },
+            blend: blend_kind,
+            depth: if !depth_test {
+                DepthKind::Off
+            } else if ds.z_enable == ZBufferType::ZBuffer
+                && matches!(dfmt, Format::D24S8 | Format::D24X8 | Format::D24X4S4)
+            {
+                DepthKind::Z24
+            } else {
+                DepthKind::Other
+            },
+            stencil,
+            alpha_test,
+            specular: specular_add,
+            rgb32: matches!(color_format, Format::A8R8G8B8 | Format::X8R8G8B8) && all_channels,
+        };
+        let fast = kind.fast_path();
+        let blend_span = match blend_kind {
+            BlendKind::Factors(s, d) => simd::blend_span_fn(s, d),
+            _ => None,
         };
         let b = &state.blend;
         let (src, dst) = resolve_pair(b.src, b.dst);
@@ -379,6 +398,7 @@ impl<'a> DrawCtx<'a> {
             and_mask,
             specular_add,
             fast,
+            blend_span,
             simd,
             tri_span: if shade.is_some() { full_span } else { tri_span },
             frag,
@@ -790,6 +810,19 @@ pub(crate) fn tri_span(
         FastPath::Color => {
             if let Some(row) = t.color_span(py, x0, n, 4) {
                 simd::gouraud_span(d.simd, row, start, step, d.and_mask);
+                stats.written += n as u64;
+                stats.passed += n as u64;
+            }
+        }
+        FastPath::ColorBlend => {
+            if let (Some(k), Some(row)) = (d.blend_span, t.color_span(py, x0, n, 4)) {
+                let p = simd::BlendSpan {
+                    start,
+                    step,
+                    dst_or: !d.and_mask,
+                    and_mask: d.and_mask,
+                };
+                k(d.simd, row, &p);
                 stats.written += n as u64;
                 stats.passed += n as u64;
             }

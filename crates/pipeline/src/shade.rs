@@ -79,31 +79,6 @@ fn sampling_stages(stages: &[StageState; MAX_STAGES]) -> usize {
     n
 }
 
-/// True if the cascade returns the diffuse colour unchanged (no texture
-/// bound to an enabled stage, and every enabled stage passes CURRENT
-/// through by the no-texture rule).
-fn cascade_is_identity(stages: &[StageState; MAX_STAGES]) -> bool {
-    for s in stages {
-        if s.color_op == TextureOp::Disable {
-            return true;
-        }
-        let reads_tex = |op: TextureOp, args: [crate::cascade::TextureArg; 3]| {
-            matches!(op, TextureOp::SelectArg1 | TextureOp::Modulate)
-                && args[1].source == ArgSource::Texture
-                && (op == TextureOp::SelectArg1 || args[2].source != ArgSource::Temp)
-        };
-        if s.has_texture
-            || !reads_tex(s.color_op, [s.color_arg0, s.color_arg1, s.color_arg2])
-            || !(s.alpha_op == TextureOp::Disable
-                || reads_tex(s.alpha_op, [s.alpha_arg0, s.alpha_arg1, s.alpha_arg2]))
-            || s.result != crate::cascade::ResultTarget::Current
-        {
-            return false;
-        }
-    }
-    true
-}
-
 impl<'a> ShadeCtx<'a> {
     /// The shading state of a draw, `None` when the colour paths give
     /// the same pixels (no texture sampled, identity cascade, no fog).
@@ -119,7 +94,8 @@ impl<'a> ShadeCtx<'a> {
             s.has_texture = t.is_some();
         }
         let sets = sampling_stages(&stages);
-        let identity = sets == 0 && cascade_is_identity(&stages);
+        let identity = sets == 0
+            && crate::draw_kind::cascade_kind(&stages) == crate::draw_kind::CascadeKind::Diffuse;
         let fog = state.fog.source(pretransformed);
         if identity && fog == FogSource::None {
             return None;

@@ -11,6 +11,8 @@
 //! the rest of the crate calls. One file per kernel holds its scalar twin,
 //! its dispatch, its SSE2/SSE4.1/AVX2 bodies and its proptests together:
 //! * `gouraud` — a Gouraud span into a 32-bit target;
+//! * `blend` — a Gouraud span blended over a 32-bit target (one
+//!   instantiation per blend-factor pair);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
 //!   fused fog), one span or all spans of a triangle in a band;
 //! * `planes` — the four 16.16 colour planes of a triangle;
@@ -35,6 +37,7 @@
 //! A8R8G8B8 pixel: blue, green, red, alpha.
 #![allow(unsafe_code)]
 
+mod blend;
 mod depth24;
 mod gouraud;
 mod planes;
@@ -43,6 +46,7 @@ mod tex_modulate;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
 pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
