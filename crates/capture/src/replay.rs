@@ -371,6 +371,21 @@ impl Replayer {
         &self.driver
     }
 
+    /// The driver, for its debugging options (`crate::history`).
+    pub(crate) fn driver_mut(&mut self) -> &mut Driver {
+        &mut self.driver
+    }
+
+    /// Frames presented so far.
+    pub(crate) fn frames_presented(&self) -> usize {
+        self.presented
+    }
+
+    /// DrawPrimitives2 records replayed so far.
+    pub(crate) fn draw_calls(&self) -> usize {
+        self.draw_calls
+    }
+
     fn s(&self, h: u32) -> u32 {
         self.surfaces.get(&h).copied().unwrap_or(h)
     }
@@ -882,7 +897,7 @@ impl Replayer {
 
 impl Replayer {
     /// The recorded handle of live surface `live` (itself if unknown).
-    fn recorded_surface(&self, live: u32) -> u32 {
+    pub(crate) fn recorded_surface(&self, live: u32) -> u32 {
         self.surfaces
             .iter()
             .find(|(_, v)| **v == live)

@@ -40,6 +40,7 @@ use crate::texture::{
     sample_2d, sample_2d_keyed, sample_cube, sample_volume, ColorKeyMode, Derivatives,
     SamplerState, Texture, TextureAddress, TextureFilter, TextureFormat, TextureKind,
 };
+use crate::watch::Recorder;
 
 /// Index of the first texture-coordinate plane.
 const TEX_PLANE: usize = 8;
@@ -237,6 +238,7 @@ pub(crate) fn fragment_full<
     const STENCIL: bool,
     const ATEST: bool,
     const BLEND: bool,
+    R: Recorder,
 >(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
@@ -290,6 +292,7 @@ pub(crate) fn fragment_full<
         })
     };
     if killed {
+        crate::watch::discarded::<R>(d.probe, crate::watch::Outcome::ColorKey);
         return;
     }
     if sh.specular_add {
@@ -311,7 +314,9 @@ pub(crate) fn fragment_full<
     }
     let c =
         [color[2], color[1], color[0], color[3]].map(|x| crate::int::channel_from_f32(x * 255.0));
-    crate::pixel::fragment::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, c, f.depth, f.ccw, stats);
+    crate::pixel::fragment::<DEPTH, STENCIL, ATEST, BLEND, R>(
+        t, d, px, py, c, f.depth, f.ccw, stats,
+    );
 }
 
 /// Full-path span of row `py`, columns `x0..=x1`.
@@ -321,6 +326,7 @@ pub(crate) fn tri_span_full<
     const STENCIL: bool,
     const ATEST: bool,
     const BLEND: bool,
+    R: Recorder,
 >(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
@@ -386,7 +392,7 @@ pub(crate) fn tri_span_full<
             w: inv,
             ccw,
         };
-        fragment_full::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, &f, stats);
+        fragment_full::<DEPTH, STENCIL, ATEST, BLEND, R>(t, d, px, py, &f, stats);
     }
 }
 
