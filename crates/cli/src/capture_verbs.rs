@@ -197,7 +197,7 @@ fn load_prefix(path: &Path, json_out: bool) -> Result<capture::Loaded, ExitCode>
 }
 
 /// Loads a whole capture (a cut is an error).
-fn load(path: &Path, json_out: bool) -> Result<Capture, ExitCode> {
+pub(crate) fn load(path: &Path, json_out: bool) -> Result<Capture, ExitCode> {
     match load_prefix(path, json_out)? {
         capture::Loaded { capture, cut: None } => Ok(capture),
         capture::Loaded { cut: Some(e), .. } => Err(invalid_capture(json_out, path, &e)),

@@ -27,6 +27,7 @@ mod compare;
 mod demo;
 mod dp2;
 mod noise;
+mod pixel_history;
 mod soak;
 mod workloads;
 
@@ -102,6 +103,10 @@ enum Verb {
         after_help = "Example:\n  softhal info testdata/captures/malformed-call.shcap.txt --json"
     )]
     Info(capture_verbs::InfoArgs),
+    #[command(
+        after_help = "Example:\n  softhal pixel-history testdata/captures/gouraud-strip.shcap.txt --pixel 20,30\n  softhal pixel-history game.shcap --pixel 320,240 --frame 3 --json\n\nEvery DrawPrimitives2 command whose draws produced a fragment at the pixel, with each fragment's tests (scissor, alpha, stencil, depth: the values compared), shaded colour, blend inputs, factors and result, and the pixel before and after (docs/pixel-history.md).\n\nExit status: 0 ok (an empty history too), 1 invalid or cut capture, 2 usage or I/O error."
+    )]
+    PixelHistory(pixel_history::PixelHistoryArgs),
     /// Run the benchmark workloads (W1–W6, W9, W10; docs/benchmarks.md), or
     /// the fixed-function state sweep (--sweep).
     #[command(
@@ -197,6 +202,7 @@ fn main() -> ExitCode {
         Verb::Asm(a) => dp2::asm(&a),
         Verb::Render(a) => capture_verbs::render(&a),
         Verb::Info(a) => capture_verbs::info(&a),
+        Verb::PixelHistory(a) => pixel_history::run(&a),
         Verb::Compare(a) => compare::run(&a),
         Verb::Bench(a) => bench::run(&a),
         Verb::Soak(a) => soak::run(&a),
@@ -280,7 +286,7 @@ mod tests {
             })
             .collect();
         let names: Vec<&str> = defaults.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["demo", "render", "bench", "soak"]);
+        assert_eq!(names, ["demo", "render", "pixel-history", "bench", "soak"]);
         for (name, d) in &defaults {
             assert_eq!(d, &[DEFAULT_THREADS.to_string()], "{name}");
         }
@@ -291,7 +297,16 @@ mod tests {
     fn the_top_level_help_lists_every_verb() {
         let help = Cli::command().render_long_help().to_string();
         for verb in [
-            "disasm", "validate", "asm", "demo", "render", "compare", "info", "bench", "soak",
+            "disasm",
+            "validate",
+            "asm",
+            "demo",
+            "render",
+            "compare",
+            "info",
+            "pixel-history",
+            "bench",
+            "soak",
         ] {
             assert!(help.contains(&format!("  {verb} ")), "{verb}: {help}");
         }
