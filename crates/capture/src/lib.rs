@@ -45,6 +45,7 @@
 
 pub mod binary;
 pub mod error;
+pub mod history;
 pub mod info;
 pub mod limits;
 pub mod logging;
@@ -56,6 +57,7 @@ pub mod text;
 pub mod vertex;
 
 pub use error::{LoadError, LoadErrorKind, TextError};
+pub use history::{pixel_history, PixelHistoryReport};
 pub use observer::Observer;
 pub use record::{
     fnv1a64, Answer, Capture, Clear2Call, Dp2Call, LockApi, Record, SubmitAllocation, SubmitCall,

@@ -389,6 +389,16 @@ impl Replayer {
         self.c(h)
     }
 
+    /// Frames presented so far.
+    pub(crate) fn frames_presented(&self) -> usize {
+        self.presented
+    }
+
+    /// DrawPrimitives2 records replayed so far.
+    pub(crate) fn draw_calls(&self) -> usize {
+        self.draw_calls
+    }
+
     fn s(&self, h: u32) -> u32 {
         self.surfaces.get(&h).copied().unwrap_or(h)
     }

@@ -28,6 +28,7 @@ mod demo;
 mod dp2;
 mod inspect;
 mod noise;
+mod pixel_history;
 mod soak;
 #[cfg(feature = "viewer")]
 mod view;
@@ -112,6 +113,10 @@ enum Verb {
         after_help = "Example:\n  softhal inspect testdata/samples/demo.shcap -o report\n  softhal inspect game.shcap -o report --frames 3..4 --max-draws 500\n  softhal inspect testdata/captures/malformed-call.shcap.txt -o report --pixel 40,40\n\nOpen report/index.html in a browser (file://, no server). Exit status: 0 report written, 1 invalid capture, 2 usage or I/O error."
     )]
     Inspect(inspect::InspectArgs),
+    #[command(
+        after_help = "Example:\n  softhal pixel-history testdata/captures/gouraud-strip.shcap.txt --pixel 20,30\n  softhal pixel-history game.shcap --pixel 320,240 --frame 3 --json\n\nEvery DrawPrimitives2 command whose draws produced a fragment at the pixel, with each fragment's tests (scissor, alpha, stencil, depth: the values compared), shaded colour, blend inputs, factors and result, and the pixel before and after (docs/pixel-history.md).\n\nExit status: 0 ok (an empty history too), 1 invalid or cut capture, 2 usage or I/O error."
+    )]
+    PixelHistory(pixel_history::PixelHistoryArgs),
     /// Run the benchmark workloads (W1–W6, W9, W10; docs/benchmarks.md), or
     /// the fixed-function state sweep (--sweep).
     #[command(
@@ -216,6 +221,7 @@ fn main() -> ExitCode {
         Verb::Render(a) => capture_verbs::render(&a),
         Verb::Info(a) => capture_verbs::info(&a),
         Verb::Inspect(a) => inspect::run(&a),
+        Verb::PixelHistory(a) => pixel_history::run(&a),
         Verb::Compare(a) => compare::run(&a),
         Verb::Bench(a) => bench::run(&a),
         Verb::Soak(a) => soak::run(&a),
@@ -301,7 +307,7 @@ mod tests {
             })
             .collect();
         let names: Vec<&str> = defaults.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["demo", "render", "inspect", "bench", "soak"]);
+        assert_eq!(names, ["demo", "render", "inspect", "pixel-history", "bench", "soak"]);
         for (name, d) in &defaults {
             assert_eq!(d, &[DEFAULT_THREADS.to_string()], "{name}");
         }
@@ -312,7 +318,16 @@ mod tests {
     fn the_top_level_help_lists_every_verb() {
         let help = Cli::command().render_long_help().to_string();
         for verb in [
-            "disasm", "validate", "asm", "demo", "render", "compare", "info", "inspect", "bench",
+            "disasm",
+            "validate",
+            "asm",
+            "demo",
+            "render",
+            "compare",
+            "info",
+            "inspect",
+            "pixel-history",
+            "bench",
             "soak",
         ] {
             assert!(help.contains(&format!("  {verb} ")), "{verb}: {help}");

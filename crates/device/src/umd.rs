@@ -226,6 +226,8 @@ pub(crate) struct Gpu {
     pub default_render_ctx: u32,
     /// Render target surface → fence of its pending flip on `present_ctx`.
     pub pending_flips: BTreeMap<u32, u64>,
+    /// A pixel watch is set on the kernel side (`crate::pixel_watch`).
+    pub watching: bool,
     /// Device contexts removed because a copy they issued was stopped by
     /// the watchdog (a hung 3-D context is known to the kernel itself).
     removed: std::collections::BTreeSet<u32>,
@@ -271,6 +273,7 @@ impl Gpu {
             present_ctx,
             default_render_ctx,
             pending_flips: BTreeMap::new(),
+            watching: false,
             removed: std::collections::BTreeSet::new(),
             rd,
             w: Writer::new(),
@@ -605,6 +608,26 @@ impl Gpu {
             r.busy = false;
         }
         r
+    }
+
+    /// Runs the GPU work of the command just executed and returns its
+    /// watched draws (`crate::pixel_watch`; empty when no watch is set).
+    pub fn watched_draws(
+        &mut self,
+        surfaces: &mut Slab<Resource>,
+    ) -> Result<Vec<crate::pixel_watch::DrawHistory>> {
+        if !self.watching {
+            return Ok(Vec::new());
+        }
+        self.finish(surfaces)?;
+        let (draws, _) = self.kmd.take_watched_draws();
+        Ok(draws
+            .into_iter()
+            .map(|d| crate::pixel_watch::DrawHistory {
+                render_target: self.surface_of.get(&d.target).copied().unwrap_or(0),
+                pixels: d.pixels,
+            })
+            .collect())
     }
 
     /// Register writes for `ps` that differ from what `ctx` last received.

@@ -158,6 +158,7 @@ pub mod point;
 pub mod texgen;
 pub mod texture;
 pub mod vertex_blend;
+pub mod watch;
 pub mod watchdog;
 
 /// The texture-stage cascade under its former name (other crates still
@@ -178,4 +179,5 @@ pub use surface::Surface;
 pub use vertex::{
     DeclType, DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout,
 };
+pub use watch::{PixelEvent, PixelHistory, PixelWatch};
 pub use watchdog::{CancelHandle, Watchdog};

@@ -143,3 +143,13 @@ pub const SCENE_MEMORY_BOUND: usize = MAX_SCENE_BYTES
     + PRIMS_PER_WAVE * MAX_OUTPUT_PRIMS_PER_INPUT * MAX_SETUP_RECORD_BYTES
     + MAX_BIN_ENTRIES * 4
     + ((MAX_DIMENSION / TILE_SIZE) * (MAX_DIMENSION / TILE_SIZE)) as usize * 24;
+
+/// Pixels one draw may watch (`crate::watch::PixelWatch`): each costs a
+/// replay of the draw's set-up restricted to that pixel, so the history
+/// of a draw costs at most this many extra set-up passes.
+pub const MAX_WATCHED_PIXELS: usize = 16;
+
+/// Events kept per watched pixel and draw (`crate::watch`): a draw of
+/// millions of primitives stacked on one pixel keeps the first 4,096
+/// (≈ 400 KiB) and counts the rest.
+pub const MAX_PIXEL_EVENTS: usize = 4096;

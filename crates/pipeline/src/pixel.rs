@@ -47,6 +47,10 @@ use crate::prim::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
 use crate::shade::{FullFragFn, FullInputs, ShadeCtx, TexFast};
 use crate::simd::{self, SimdLevel};
 use crate::state::{Blend, BlendOp, CmpFunc, PipelineState, StencilFace, ZBufferType};
+use crate::watch::{
+    discarded, AlphaTestEvent, BlendEvent, DepthEvent, NoRecord, Outcome, Probe, Record, Recorder,
+    StencilEvent, StencilOpSlot,
+};
 
 /// Pixel counts of a piece of work.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -227,6 +231,12 @@ pub(crate) struct DrawCtx<'a> {
     /// or scalar (SSE levels keep their span kernels; both give the same
     /// bytes).
     pub small: bool,
+    /// The replay of a watched pixel records here (`crate::watch`); `None`
+    /// for every normal draw.
+    pub probe: Option<&'a Probe>,
+    /// Depth test, stencil, alpha test, blending: the generic routines'
+    /// feature set.
+    features: [bool; 4],
 }
 
 pub(crate) fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
@@ -245,39 +255,40 @@ pub(crate) fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
 /// fragment, full-path triangle span, full-path fragment.
 type Generic = (TriSpanFn, FragFn, TriSpanFn, FullFragFn);
 
-/// Picks the monomorphised generic routines for a feature set.
-fn select_generic(depth: bool, stencil: bool, atest: bool, blend: bool) -> Generic {
+/// Picks the monomorphised generic routines for a feature set, recording
+/// with `R` (`NoRecord` for every normal draw).
+fn select_generic<R: Recorder>(depth: bool, stencil: bool, atest: bool, blend: bool) -> Generic {
     match (depth, stencil, atest, blend) {
-        (false, false, false, false) => pick::<false, false, false, false>(),
-        (false, false, false, true) => pick::<false, false, false, true>(),
-        (false, false, true, false) => pick::<false, false, true, false>(),
-        (false, false, true, true) => pick::<false, false, true, true>(),
-        (false, true, false, false) => pick::<false, true, false, false>(),
-        (false, true, false, true) => pick::<false, true, false, true>(),
-        (false, true, true, false) => pick::<false, true, true, false>(),
-        (false, true, true, true) => pick::<false, true, true, true>(),
-        (true, false, false, false) => pick::<true, false, false, false>(),
-        (true, false, false, true) => pick::<true, false, false, true>(),
-        (true, false, true, false) => pick::<true, false, true, false>(),
-        (true, false, true, true) => pick::<true, false, true, true>(),
-        (true, true, false, false) => pick::<true, true, false, false>(),
-        (true, true, false, true) => pick::<true, true, false, true>(),
-        (true, true, true, false) => pick::<true, true, true, false>(),
-        (true, true, true, true) => pick::<true, true, true, true>(),
+        (false, false, false, false) => pick::<false, false, false, false, R>(),
+        (false, false, false, true) => pick::<false, false, false, true, R>(),
+        (false, false, true, false) => pick::<false, false, true, false, R>(),
+        (false, false, true, true) => pick::<false, false, true, true, R>(),
+        (false, true, false, false) => pick::<false, true, false, false, R>(),
+        (false, true, false, true) => pick::<false, true, false, true, R>(),
+        (false, true, true, false) => pick::<false, true, true, false, R>(),
+        (false, true, true, true) => pick::<false, true, true, true, R>(),
+        (true, false, false, false) => pick::<true, false, false, false, R>(),
+        (true, false, false, true) => pick::<true, false, false, true, R>(),
+        (true, false, true, false) => pick::<true, false, true, false, R>(),
+        (true, false, true, true) => pick::<true, false, true, true, R>(),
+        (true, true, false, false) => pick::<true, true, false, false, R>(),
+        (true, true, false, true) => pick::<true, true, false, true, R>(),
+        (true, true, true, false) => pick::<true, true, true, false, R>(),
+        (true, true, true, true) => pick::<true, true, true, true, R>(),
     }
 }
 
-fn pick<const D: bool, const S: bool, const A: bool, const B: bool>() -> Generic {
+fn pick<const D: bool, const S: bool, const A: bool, const B: bool, R: Recorder>() -> Generic {
     (
-        tri_span_generic::<D, S, A, B>,
-        fragment::<D, S, A, B>,
-        crate::shade::tri_span_full::<D, S, A, B>,
-        full_fragment::<D, S, A, B>,
+        tri_span_generic::<D, S, A, B, R>,
+        fragment::<D, S, A, B, R>,
+        crate::shade::tri_span_full::<D, S, A, B, R>,
+        full_fragment::<D, S, A, B, R>,
     )
 }
 
 /// `shade::fragment_full` as a function pointer (lines and points).
-fn full_fragment<const D: bool, const S: bool, const A: bool, const B: bool>(
+fn full_fragment<const D: bool, const S: bool, const A: bool, const B: bool, R: Recorder>(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
     px: i32,
@@ -285,7 +296,7 @@ fn full_fragment<const D: bool, const S: bool, const A: bool, const B: bool>(
     f: &FullInputs<'_>,
     stats: &mut Stats,
 ) {
-    crate::shade::fragment_full::<D, S, A, B>(t, d, px, py, f, stats);
+    crate::shade::fragment_full::<D, S, A, B, R>(t, d, px, py, f, stats);
 }
 
 impl<'a> DrawCtx<'a> {
@@ -365,7 +376,7 @@ impl<'a> DrawCtx<'a> {
             ds.w_near + 0.001
         };
         let (tri_span, frag, full_span, full_frag) =
-            select_generic(depth_test, stencil, alpha_test, blend);
+            select_generic::<NoRecord>(depth_test, stencil, alpha_test, blend);
         let st = &state.stencil;
         DrawCtx {
             color_format,
@@ -412,6 +423,32 @@ impl<'a> DrawCtx<'a> {
                 && fog_only.is_none()
                 && matches!(simd, SimdLevel::Avx2 | SimdLevel::Scalar),
             shade,
+            probe: None,
+            features: [depth_test, stencil, alpha_test, blend],
+        }
+    }
+
+    /// This draw's context for the replay of a watched pixel
+    /// (`crate::watch`): the generic routines, recording into `probe`,
+    /// and none of the fused kernels.
+    pub(crate) fn recording(self, probe: &'a Probe) -> Self {
+        let [depth, stencil, atest, blend] = self.features;
+        let (tri_span, frag, full_span, full_frag) =
+            select_generic::<Record>(depth, stencil, atest, blend);
+        DrawCtx {
+            fast: FastPath::None,
+            tri_span: if self.shade.is_some() {
+                full_span
+            } else {
+                tri_span
+            },
+            frag,
+            full_frag,
+            fog_fast: None,
+            tex_fast: None,
+            small: false,
+            probe: Some(probe),
+            ..self
         }
     }
 
@@ -534,7 +571,8 @@ fn channels_of(argb: u32) -> [i32; 4] {
 }
 
 /// Processes one fragment at (px, py) with shaded colour `color` (BGRA,
-/// 0..=255) and depth `depth` (bias included, unclamped).
+/// 0..=255) and depth `depth` (bias included, unclamped), telling `R`
+/// what each stage did (`NoRecord`: nothing, compiled away).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn fragment<
@@ -542,6 +580,7 @@ pub(crate) fn fragment<
     const STENCIL: bool,
     const ATEST: bool,
     const BLEND: bool,
+    R: Recorder,
 >(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
@@ -552,8 +591,25 @@ pub(crate) fn fragment<
     ccw: bool,
     stats: &mut Stats,
 ) {
-    if ATEST && !d.alpha_func.test(color[3], d.alpha_ref) {
+    if R::ON && d.probe.is_some_and(Probe::scissored) {
+        discarded::<R>(d.probe, Outcome::Scissor);
         return;
+    }
+    let mut rec = R::start(argb_of(color));
+    if ATEST {
+        let passed = d.alpha_func.test(color[3], d.alpha_ref);
+        if R::ON {
+            rec.alpha(AlphaTestEvent {
+                func: d.alpha_func,
+                reference: clamp_u8(d.alpha_ref),
+                value: clamp_u8(color[3]),
+                passed,
+            });
+        }
+        if !passed {
+            rec.finish(d.probe, Outcome::AlphaTest, None);
+            return;
+        }
     }
     if DEPTH || STENCIL {
         let fmt = d.depth_format;
@@ -578,14 +634,38 @@ pub(crate) fn fragment<
         let apply = |s: u32, op: crate::state::StencilOp| -> u32 {
             (s & !wm) | (op.apply(s, d.stencil_ref, d.stencil_bits) & wm)
         };
+        let stencil_event = |stored: u32, passed: bool, slot: StencilOpSlot, result: u32| {
+            let op = match slot {
+                StencilOpSlot::Fail => face.fail,
+                StencilOpSlot::ZFail => face.z_fail,
+                StencilOpSlot::Pass => face.pass,
+            };
+            StencilEvent {
+                func: face.func,
+                reference: d.stencil_ref,
+                mask: d.stencil_mask,
+                write_mask: d.stencil_write_mask,
+                stored,
+                passed,
+                op,
+                slot,
+                result,
+                ccw,
+            }
+        };
+        let s_before = s;
         if STENCIL {
             let m = d.stencil_mask;
             if !face.func.test(d.stencil_ref & smax & m, s & m) {
                 s = apply(s, face.fail);
+                if R::ON {
+                    rec.stencil(stencil_event(s_before, false, StencilOpSlot::Fail, s));
+                }
                 raw = fmt.pack_depth_stencil(raw, fmt.unpack_depth(raw), s);
                 if raw != old {
                     store_raw(cell, bpp, raw);
                 }
+                rec.finish(d.probe, Outcome::Stencil, None);
                 return;
             }
         }
@@ -597,14 +677,29 @@ pub(crate) fn fragment<
             } else {
                 d.z_func.test(zq, stored)
             };
+            if R::ON {
+                rec.depth(DepthEvent {
+                    func: d.z_func,
+                    incoming: zq,
+                    stored,
+                    incoming_value: fmt.depth_to_float(zq),
+                    stored_value: fmt.depth_to_float(stored),
+                    passed: pass,
+                    written: pass && d.z_write,
+                });
+            }
             if !pass {
                 if STENCIL {
                     s = apply(s, face.z_fail);
+                    if R::ON {
+                        rec.stencil(stencil_event(s_before, true, StencilOpSlot::ZFail, s));
+                    }
                     raw = fmt.pack_depth_stencil(raw, stored, s);
                     if raw != old {
                         store_raw(cell, bpp, raw);
                     }
                 }
+                rec.finish(d.probe, Outcome::Depth, None);
                 return;
             }
             if d.z_write {
@@ -613,6 +708,9 @@ pub(crate) fn fragment<
         }
         if STENCIL {
             s = apply(s, face.pass);
+            if R::ON {
+                rec.stencil(stencil_event(s_before, true, StencilOpSlot::Pass, s));
+            }
             raw = fmt.pack_depth_stencil(raw, fmt.unpack_depth(raw), s);
         }
         if raw != old {
@@ -628,7 +726,11 @@ pub(crate) fn fragment<
     let old = load_raw(cell, bpp);
     let src = if BLEND {
         let dst = channels_of(cf.decode_argb(old));
-        blend(&d.blend, color, dst)
+        let out = blend(&d.blend, color, dst);
+        if R::ON {
+            rec.blend(|| blend_event(&d.blend, color, dst, out));
+        }
+        out
     } else {
         color
     };
@@ -636,6 +738,32 @@ pub(crate) fn fragment<
     let new = (old & !d.write_mask) | (enc & d.write_mask);
     store_raw(cell, bpp, new);
     stats.written += 1;
+    rec.finish(d.probe, Outcome::Written, Some(new));
+}
+
+/// The record of one blend (the replay of a watched pixel only).
+fn blend_event(b: &BlendCtx, s: [i32; 4], d: [i32; 4], out: [i32; 4]) -> BlendEvent {
+    let weights = |rgb: Blend, a: Blend| {
+        let mut w = [0i32; 4];
+        for (ch, o) in w.iter_mut().enumerate() {
+            let f = if ch == 3 { a } else { rgb };
+            *o = factor(f, ch, &s, &d, &b.factor);
+        }
+        argb_of(w)
+    };
+    BlendEvent {
+        src: argb_of(s),
+        dst: argb_of(d),
+        src_factor: b.src,
+        dst_factor: b.dst,
+        op: b.op,
+        src_factor_alpha: b.src_a,
+        dst_factor_alpha: b.dst_a,
+        op_alpha: b.op_a,
+        src_weight: weights(b.src, b.src_a),
+        dst_weight: weights(b.dst, b.dst_a),
+        result: argb_of(out),
+    }
 }
 
 /// Fixed-point plane value at offset (dx, dy) from the reference pixel.
@@ -653,6 +781,7 @@ fn tri_span_generic<
     const STENCIL: bool,
     const ATEST: bool,
     const BLEND: bool,
+    R: Recorder,
 >(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
@@ -714,7 +843,7 @@ fn tri_span_generic<
         } else {
             (tri.z[0] + tri.z[1] * fx) + zy
         };
-        fragment::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, c, depth, ccw, stats);
+        fragment::<DEPTH, STENCIL, ATEST, BLEND, R>(t, d, px, py, c, depth, ccw, stats);
     }
 }
 

@@ -226,6 +226,25 @@ pub(crate) fn raster_tile(
     }
 }
 
+/// Rasterizes one set-up record of `chunk` at the single pixel `tile`
+/// (a 1×1 tile: the replay of a watched pixel, `crate::watch`), with the
+/// same edge walk, line and point rules as [`raster_tile`].
+pub(crate) fn raster_record(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    tile: &Tile,
+    chunk: &ChunkOut,
+    prim: PrimRef<'_>,
+    stats: &mut Stats,
+) {
+    let mut spans: Spans = [Span::default(); crate::limits::TILE_SIZE as usize];
+    match prim {
+        PrimRef::Tri(tri) => raster_tri_entry(t, d, tile, chunk, tri, false, &mut spans, stats),
+        PrimRef::Line(l) => raster_line(t, d, tile, chunk, l, stats),
+        PrimRef::Point(p) => raster_point(t, d, tile, chunk, p, stats),
+    }
+}
+
 /// Starts loading the set-up records of the entry at word `at` of a
 /// tile's entries (a hint) and returns the position of the next entry.
 #[inline(always)]

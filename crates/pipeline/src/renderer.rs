@@ -30,7 +30,7 @@
 
 use rayon::prelude::*;
 
-use crate::bin::Bins;
+use crate::bin::{Bins, Tile};
 use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
 use crate::fog::FogSource;
@@ -39,7 +39,7 @@ use crate::limits::{self, TILE_SIZE};
 use crate::math::Rect;
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::prim::{PrimKind, PrimRef};
-use crate::raster::raster_tile;
+use crate::raster::{raster_record, raster_tile};
 use crate::setup::{BinInfo, ChunkOut, SetupCtx, NO_TILE_LIST};
 use crate::shade::ShadeCtx;
 use crate::simd::SimdLevel;
@@ -47,6 +47,7 @@ use crate::state::{PipelineState, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
 use crate::vertex::{DrawCall, Topology, VertexStage};
+use crate::watch::{PixelHistory, PixelWatch, Probe};
 use crate::watchdog::{fired, Watchdog};
 
 thread_local! {
@@ -322,34 +323,7 @@ impl Renderer {
             FogSource::Vertex(_) | FogSource::SpecularAlpha
         );
         let dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
-        let ds = &state.depth;
-        let gctx = GeometryCtx {
-            vs: VertexStage::new(
-                state,
-                call.layout,
-                call.topology == Topology::PointList
-                    || (call.topology.arity() == 3
-                        && state.raster.fill_mode == crate::state::FillMode::Point),
-            ),
-            setup: SetupCtx {
-                rect,
-                cull: state.raster.cull_mode,
-                fill: state.raster.fill_mode,
-                flat: state.raster.shade_mode == ShadeMode::Flat,
-                last_pixel: state.raster.last_pixel,
-                need_specular: state.raster.specular_enable || (full && fog_alpha),
-                need_rhw: ds.z_enable == crate::state::ZBufferType::WBuffer,
-                depth_bias: ds.depth_bias - ds.z_bias.min(16) as f32 * ZBIAS_UNIT,
-                slope_bias: ds.slope_scale_depth_bias,
-                full,
-                fog_alpha: full && fog_alpha,
-                simd: self.simd,
-                tex_sets: sets,
-            },
-            viewport: state.viewport,
-            clipping: state.raster.clipping,
-            fog_alpha: full && fog_alpha,
-        };
+        let gctx = geometry_ctx(state, call, rect, full, fog_alpha, sets, self.simd);
         self.bins.reset(cw, ch, rect);
         let grid = self.bins.grid();
         let total = u64::from(call.primitive_count);
@@ -383,12 +357,7 @@ impl Renderer {
                     };
                     std::mem::swap(&mut out.tris, scratch);
                     out.tris.clear();
-                    match sets {
-                        0 => process_range::<0>(&gctx, call, r.clone(), out),
-                        1 => process_range::<1>(&gctx, call, r.clone(), out),
-                        2 => process_range::<2>(&gctx, call, r.clone(), out),
-                        _ => process_range::<MAX_STAGES>(&gctx, call, r.clone(), out),
-                    }
+                    set_up(&gctx, call, r.clone(), out, sets);
                     out.sort_tris_by_tile(&grid, scratch);
                 });
             };
@@ -541,6 +510,203 @@ impl Renderer {
         Ok(stats)
     }
 
+    /// Draws like [`Renderer::draw_textured`] — the same pixels, byte for
+    /// byte — and returns, besides the statistics, the history of each
+    /// watched pixel (`crate::watch`): its values before and after the
+    /// draw and one event per fragment the draw produced there. A watched
+    /// pixel outside the render target has no events and no values.
+    pub fn draw_watched(
+        &mut self,
+        targets: &mut RenderTargets<'_>,
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+        textures: &[Option<&Texture>; MAX_STAGES],
+        watch: &PixelWatch,
+    ) -> Result<(DrawStats, Vec<PixelHistory>), PipelineError> {
+        let read = |t: &RenderTargets<'_>, (x, y): (u32, u32)| {
+            (
+                t.color.read_pixel(x, y),
+                t.depth.as_ref().and_then(|d| d.read_pixel(x, y)),
+            )
+        };
+        let before: Vec<_> = watch.pixels().iter().map(|&p| read(targets, p)).collect();
+        let stats = self.draw_textured(targets, state, call, textures)?;
+        let mut out = self.replay_watched(targets, state, call, textures, watch, &before)?;
+        for h in &mut out {
+            let (c, z) = read(targets, (h.x, h.y));
+            h.matches_target = (h.color_after, h.depth_after) == (c, z);
+            h.color_after = c;
+            h.depth_after = z;
+        }
+        Ok((stats, out))
+    }
+
+    /// Replays `call` one primitive at a time at each watched pixel, on a
+    /// copy of the pixel's values `before` the draw, recording events (see
+    /// `crate::watch`). `color_after` / `depth_after` are the replay's.
+    fn replay_watched(
+        &self,
+        targets: &RenderTargets<'_>,
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+        textures: &[Option<&Texture>; MAX_STAGES],
+        watch: &PixelWatch,
+        before: &[(Option<u32>, Option<u32>)],
+    ) -> Result<Vec<PixelHistory>, PipelineError> {
+        let color_format = targets.color.format();
+        let depth_format = targets.depth.as_ref().map(|d| d.format());
+        let (cw, ch) = (targets.color.width(), targets.color.height());
+        // Inside the viewport and target, and inside the scissor rectangle
+        // too: the draw's raster rectangle (as in `draw_textured`).
+        let outer = Rect::new(0, 0, cw as i32, ch as i32).intersect(state.viewport.rect());
+        let inner = if state.raster.scissor_enable {
+            outer.intersect(state.raster.scissor)
+        } else {
+            outer
+        };
+        let inside = |r: Rect, x: i32, y: i32| x >= r.x1 && x < r.x2 && y >= r.y1 && y < r.y2;
+        let pretransformed = call.layout.is_pretransformed();
+        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed) {
+            Some((s, n)) => (Some(s), n),
+            None => (None, 0),
+        };
+        let full = shade.is_some();
+        let fog_alpha = matches!(
+            state.fog.source(pretransformed),
+            FogSource::Vertex(_) | FogSource::SpecularAlpha
+        );
+        let probe = Probe::default();
+        let dctx =
+            DrawCtx::new(state, color_format, depth_format, self.simd, shade).recording(&probe);
+        let (cbpp, dbpp) = dctx.bpps();
+        let g_inner = geometry_ctx(state, call, inner, full, fog_alpha, sets, self.simd);
+        let g_outer = geometry_ctx(state, call, outer, full, fog_alpha, sets, self.simd);
+        /// One watched pixel's replay: its copy of the target's values
+        /// (columns 0..=x of row y; only column x is used).
+        struct Pixel {
+            hist: PixelHistory,
+            color: Vec<u8>,
+            depth: Vec<u8>,
+            active: bool,
+            scissored: bool,
+        }
+        let mut px: Vec<Pixel> = watch
+            .pixels()
+            .iter()
+            .zip(before)
+            .map(|(&(x, y), &(c, z))| {
+                let (xi, yi) = (x as i32, y as i32);
+                let active = c.is_some() && inside(outer, xi, yi);
+                let cells = |bpp: usize, v: Option<u32>| {
+                    let mut b = vec![0u8; if active { (x as usize + 1) * bpp } else { 0 }];
+                    if let (Some(v), Some(cell)) = (v, b.get_mut(x as usize * bpp..)) {
+                        crate::format::store_raw(cell, bpp, v);
+                    }
+                    b
+                };
+                Pixel {
+                    hist: PixelHistory {
+                        x,
+                        y,
+                        color_before: c,
+                        color_after: c,
+                        depth_before: z,
+                        depth_after: z,
+                        events: Vec::new(),
+                        events_dropped: 0,
+                        matches_target: true,
+                    },
+                    color: cells(cbpp, c),
+                    depth: if z.is_some() {
+                        cells(dbpp, z)
+                    } else {
+                        Vec::new()
+                    },
+                    active,
+                    scissored: !inside(inner, xi, yi),
+                }
+            })
+            .collect();
+        let need_inner = px.iter().any(|p| p.active && !p.scissored);
+        let need_outer = px.iter().any(|p| p.active && p.scissored);
+        let mut chunk_inner = ChunkOut::default();
+        let mut chunk_outer = ChunkOut::default();
+        let mut stats = Stats::default();
+        let wd = self.watchdog.as_ref();
+        for i in 0..u64::from(call.primitive_count) {
+            if !(need_inner || need_outer) {
+                break;
+            }
+            if i % limits::WATCHDOG_CHECK_ENTRIES as u64 == 0 && fired(wd) {
+                return Err(PipelineError::Stopped);
+            }
+            for (need, g, chunk) in [
+                (need_inner, &g_inner, &mut chunk_inner),
+                (need_outer, &g_outer, &mut chunk_outer),
+            ] {
+                if need {
+                    chunk.clear();
+                    set_up(g, call, i..i + 1, chunk, sets);
+                }
+            }
+            for p in px.iter_mut().filter(|p| p.active) {
+                let chunk = if p.scissored {
+                    &chunk_outer
+                } else {
+                    &chunk_inner
+                };
+                let (x, y) = (p.hist.x as i32, p.hist.y as i32);
+                let tile = Tile {
+                    x0: x,
+                    y0: y,
+                    x1: x,
+                    y1: y,
+                };
+                probe.begin(i as u32, p.scissored);
+                let (cp, dp) = (p.color.len(), p.depth.len());
+                let mut t = TileTarget {
+                    color: &mut p.color,
+                    color_pitch: cp,
+                    depth: &mut p.depth,
+                    depth_pitch: dp,
+                    y0: y,
+                };
+                for (_, _, prim) in chunk.iter() {
+                    raster_record(&mut t, &dctx, &tile, chunk, prim, &mut stats);
+                }
+                for ev in probe.take() {
+                    if p.hist.events.len() < limits::MAX_PIXEL_EVENTS {
+                        p.hist.events.push(ev);
+                    } else {
+                        p.hist.events_dropped = p.hist.events_dropped.saturating_add(1);
+                    }
+                }
+            }
+        }
+        let replayed = |b: &[u8], x: u32, bpp: usize| {
+            b.get(x as usize * bpp..)
+                .filter(|c| c.len() >= bpp)
+                .map(|c| crate::format::load_raw(c, bpp))
+        };
+        Ok(px
+            .into_iter()
+            .map(|p| {
+                let mut h = p.hist;
+                if p.active {
+                    let c = replayed(&p.color, h.x, cbpp);
+                    let z = if h.depth_before.is_some() {
+                        replayed(&p.depth, h.x, dbpp)
+                    } else {
+                        None
+                    };
+                    h.color_after = c;
+                    h.depth_after = z;
+                }
+                h
+            })
+            .collect())
+    }
+
     /// Clears the colour and/or depth/stencil surfaces over a list of
     /// rectangles.
     pub fn clear(
@@ -656,6 +822,65 @@ impl Renderer {
                 .enumerate()
                 .for_each(|(y, row)| fill_row(row, y as i32)),
         }
+    }
+}
+
+/// The geometry stages' constants of a draw rasterized inside `rect`
+/// (`full`: the draw shades the full way; `fog_alpha`: its specular alpha
+/// carries a fog factor; `sets`: texture-coordinate sets interpolated).
+fn geometry_ctx(
+    state: &PipelineState,
+    call: &DrawCall<'_>,
+    rect: Rect,
+    full: bool,
+    fog_alpha: bool,
+    sets: usize,
+    simd: SimdLevel,
+) -> GeometryCtx {
+    let ds = &state.depth;
+    GeometryCtx {
+        vs: VertexStage::new(
+            state,
+            call.layout,
+            call.topology == Topology::PointList
+                || (call.topology.arity() == 3
+                    && state.raster.fill_mode == crate::state::FillMode::Point),
+        ),
+        setup: SetupCtx {
+            rect,
+            cull: state.raster.cull_mode,
+            fill: state.raster.fill_mode,
+            flat: state.raster.shade_mode == ShadeMode::Flat,
+            last_pixel: state.raster.last_pixel,
+            need_specular: state.raster.specular_enable || (full && fog_alpha),
+            need_rhw: ds.z_enable == crate::state::ZBufferType::WBuffer,
+            depth_bias: ds.depth_bias - ds.z_bias.min(16) as f32 * ZBIAS_UNIT,
+            slope_bias: ds.slope_scale_depth_bias,
+            full,
+            fog_alpha: full && fog_alpha,
+            simd,
+            tex_sets: sets,
+        },
+        viewport: state.viewport,
+        clipping: state.raster.clipping,
+        fog_alpha: full && fog_alpha,
+    }
+}
+
+/// Sets up the input primitives `range` of `call` into `out`, with `sets`
+/// texture-coordinate sets.
+fn set_up(
+    g: &GeometryCtx,
+    call: &DrawCall<'_>,
+    range: std::ops::Range<u64>,
+    out: &mut ChunkOut,
+    sets: usize,
+) {
+    match sets {
+        0 => process_range::<0>(g, call, range, out),
+        1 => process_range::<1>(g, call, range, out),
+        2 => process_range::<2>(g, call, range, out),
+        _ => process_range::<MAX_STAGES>(g, call, range, out),
     }
 }
 

@@ -40,6 +40,7 @@ use crate::texture::{
     sample_2d, sample_2d_keyed, sample_cube, sample_volume, ColorKeyMode, Derivatives,
     SamplerState, Texture, TextureAddress, TextureFilter, TextureFormat, TextureKind,
 };
+use crate::watch::Recorder;
 
 /// Index of the first texture-coordinate plane.
 const TEX_PLANE: usize = 8;
@@ -213,6 +214,7 @@ pub(crate) fn fragment_full<
     const STENCIL: bool,
     const ATEST: bool,
     const BLEND: bool,
+    R: Recorder,
 >(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
@@ -266,6 +268,7 @@ pub(crate) fn fragment_full<
         })
     };
     if killed {
+        crate::watch::discarded::<R>(d.probe, crate::watch::Outcome::ColorKey);
         return;
     }
     if sh.specular_add {
@@ -287,7 +290,9 @@ pub(crate) fn fragment_full<
     }
     let c =
         [color[2], color[1], color[0], color[3]].map(|x| crate::int::channel_from_f32(x * 255.0));
-    crate::pixel::fragment::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, c, f.depth, f.ccw, stats);
+    crate::pixel::fragment::<DEPTH, STENCIL, ATEST, BLEND, R>(
+        t, d, px, py, c, f.depth, f.ccw, stats,
+    );
 }
 
 /// Full-path span of row `py`, columns `x0..=x1`.
@@ -297,6 +302,7 @@ pub(crate) fn tri_span_full<
     const STENCIL: bool,
     const ATEST: bool,
     const BLEND: bool,
+    R: Recorder,
 >(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
@@ -362,7 +368,7 @@ pub(crate) fn tri_span_full<
             w: inv,
             ccw,
         };
-        fragment_full::<DEPTH, STENCIL, ATEST, BLEND>(t, d, px, py, &f, stats);
+        fragment_full::<DEPTH, STENCIL, ATEST, BLEND, R>(t, d, px, py, &f, stats);
     }
 }
 

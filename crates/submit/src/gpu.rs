@@ -11,7 +11,7 @@
 //! around each packet that does work, and a submission it stops leaves
 //! its context hung.
 
-use crate::kmd::{ContextCounters, GpuStats};
+use crate::kmd::{ContextCounters, GpuStats, WatchedDraw};
 use crate::memory::VideoMemory;
 use crate::packet::Engine;
 use crate::regs;
@@ -53,6 +53,17 @@ pub(crate) struct ExecState {
     pub(crate) cancel: pl::CancelHandle,
     /// Time each submission may run (`None`: unlimited).
     pub(crate) timeout: Option<Duration>,
+    /// The pixels every draw watches (a debugging option of the kernel
+    /// side, [`crate::Kmd::set_pixel_watch`]; never set by a packet).
+    pub(crate) watch: Option<pl::PixelWatch>,
+    /// The watched draws' histories not yet taken (at most
+    /// [`crate::limits::MAX_WATCHED_EVENTS`] events; later draws are
+    /// counted in `watched_dropped`).
+    pub(crate) watched: Vec<WatchedDraw>,
+    /// Watched draws whose history did not fit in `watched`.
+    pub(crate) watched_dropped: u64,
+    /// Events in `watched`.
+    pub(crate) watched_events: usize,
 }
 
 /// What the packets executed so far bound (a submission starts with
@@ -133,6 +144,10 @@ impl ExecState {
             stats: GpuStats::default(),
             cancel: pl::CancelHandle::new(),
             timeout: None,
+            watch: None,
+            watched: Vec::new(),
+            watched_dropped: 0,
+            watched_events: 0,
         }
     }
 
@@ -447,9 +462,33 @@ impl ExecState {
                         color: &mut color,
                         depth: depth.as_mut(),
                     };
-                    self.renderer
-                        .draw_textured(&mut targets, &ctx.state, &call, &textures)
-                        .ok()
+                    // Chosen once per draw: a watched draw renders the
+                    // same pixels and also replays the watched ones.
+                    match &self.watch {
+                        None => self
+                            .renderer
+                            .draw_textured(&mut targets, &ctx.state, &call, &textures)
+                            .ok(),
+                        Some(w) => self
+                            .renderer
+                            .draw_watched(&mut targets, &ctx.state, &call, &textures, w)
+                            .ok()
+                            .map(|(stats, pixels)| {
+                                let n: usize = pixels.iter().map(|p| p.events.len()).sum();
+                                let total = self.watched_events.saturating_add(n);
+                                if total <= crate::limits::MAX_WATCHED_EVENTS {
+                                    self.watched_events = total;
+                                    self.watched.push(WatchedDraw {
+                                        context: ctx_h,
+                                        target: ch,
+                                        pixels,
+                                    });
+                                } else {
+                                    self.watched_dropped = self.watched_dropped.saturating_add(1);
+                                }
+                                stats
+                            }),
+                    }
                 }
                 _ => None,
             }

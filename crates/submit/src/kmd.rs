@@ -226,6 +226,18 @@ impl std::fmt::Debug for Kmd {
     }
 }
 
+/// The pixel history of one draw the GPU executed while a pixel watch was
+/// set ([`Kmd::set_pixel_watch`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchedDraw {
+    /// The GPU context that submitted the draw.
+    pub context: u32,
+    /// The allocation of its colour target.
+    pub target: u32,
+    /// One history per watched pixel (see `softhal_pipeline::watch`).
+    pub pixels: Vec<pl::PixelHistory>,
+}
+
 impl Kmd {
     /// A kernel side whose GPU draws with `renderer`.
     pub fn new(renderer: Renderer) -> Self {
@@ -261,6 +273,37 @@ impl Kmd {
     pub fn renderer_mut(&mut self) -> Option<&mut Renderer> {
         self.land_exec();
         self.exec.as_mut().map(|e| &mut e.renderer)
+    }
+
+    /// Watches pixels of every draw's colour target from now on (`None`:
+    /// stops): each draw the GPU executes then also records what it did at
+    /// those pixels (`softhal_pipeline::Renderer::draw_watched`; the same
+    /// pixels are drawn), kept until [`Kmd::take_watched_draws`]. A
+    /// debugging option of the kernel side, set by the driver or tool that
+    /// owns the `Kmd`: no packet can set it. Waits for the job in flight.
+    pub fn set_pixel_watch(&mut self, watch: Option<pl::PixelWatch>) {
+        self.land_exec();
+        if let Some(e) = self.exec.as_mut() {
+            e.watch = watch;
+        }
+    }
+
+    /// The histories of the watched draws executed so far, in execution
+    /// order, and how many did not fit (beyond
+    /// [`limits::MAX_WATCHED_EVENTS`] events untaken). Waits for the job in flight
+    /// (queued work is not run: see `execute_all`).
+    pub fn take_watched_draws(&mut self) -> (Vec<WatchedDraw>, u64) {
+        self.land_exec();
+        match self.exec.as_mut() {
+            Some(e) => {
+                e.watched_events = 0;
+                (
+                    std::mem::take(&mut e.watched),
+                    std::mem::take(&mut e.watched_dropped),
+                )
+            }
+            None => (Vec::new(), 0),
+        }
     }
 
     /// The sizes of the buffers the kernel hands out now (command buffer

@@ -65,6 +65,6 @@ mod worker;
 
 pub use ddi::{render_flags, AllocationListEntry, PatchLocation, RenderData};
 pub use error::SubmitError;
-pub use kmd::{AllocKind, AllocationDesc, ContextCounters, GpuStats, Kmd, KmdCounts};
+pub use kmd::{AllocKind, AllocationDesc, ContextCounters, GpuStats, Kmd, KmdCounts, WatchedDraw};
 pub use memory::{HostMemory, Storage, VideoMemory};
 pub use packet::{Blt, ColorFill, Engine, TextureCopy, Writer};

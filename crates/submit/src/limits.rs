@@ -33,3 +33,11 @@ pub const MAX_CLEAR_RECTS: u32 = 4096;
 /// Hosts change it with `Kmd::set_timeout` / `Driver::set_gpu_timeout` /
 /// `softhal_driver_set_timeout` (0 there: no limit).
 pub const DEFAULT_GPU_TIMEOUT_MS: u64 = 2000;
+
+/// Pixel events (`softhal_pipeline::watch::PixelEvent`, ≈ 120 bytes each)
+/// the kernel side keeps in the watched draws' histories until they are
+/// taken (`Kmd::take_watched_draws`): ≈ 120 MiB. The device takes them
+/// after every DP2 command, so only a host's own submissions between two
+/// takes can reach the cap; the histories of later draws are counted, not
+/// kept.
+pub const MAX_WATCHED_EVENTS: usize = 1 << 20;

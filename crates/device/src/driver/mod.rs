@@ -64,6 +64,10 @@ pub struct Dp2Failure {
 /// The software HAL.
 pub struct Driver {
     gpu: Gpu,
+    /// The watched pixels' histories not yet taken (`crate::pixel_watch`),
+    /// and their events (at most `softhal_submit::limits::MAX_WATCHED_EVENTS`;
+    /// commands beyond it are not kept).
+    history: (Vec<crate::pixel_watch::CommandHistory>, usize),
     surfaces: Slab<Resource>,
     contexts: Slab<Context>,
     hook: Option<ParseUnknownCommand>,
@@ -126,6 +130,7 @@ impl Driver {
     pub fn new(threads: usize) -> Result<Self> {
         Ok(Driver {
             gpu: Gpu::new(Renderer::new(threads)?)?,
+            history: (Vec::new(), 0),
             surfaces: Slab::new(1, limits::MAX_SURFACES, "surface"),
             contexts: Slab::new(2, limits::MAX_CONTEXTS, "context"),
             hook: None,
@@ -164,6 +169,24 @@ impl Driver {
     pub fn context_removed(&mut self, h: u32) -> bool {
         self.sync();
         self.gpu.removed(h, &mut self.surfaces)
+    }
+
+    /// Watches pixels of the render target (`None`: stops watching): from
+    /// now on every DP2 command that draws records, per pipeline draw,
+    /// what it did at each pixel (see [`crate::pixel_watch`]); take the
+    /// records with [`Driver::take_pixel_history`]. A debugging option of
+    /// the driver: no command stream or GPU packet can set it. Pixels are
+    /// drawn exactly as without it.
+    pub fn set_pixel_watch(&mut self, watch: Option<pl::PixelWatch>) {
+        self.sync();
+        self.gpu.watching = watch.is_some();
+        self.gpu.kmd.set_pixel_watch(watch);
+    }
+
+    /// The histories recorded since the last call, one per DP2 command
+    /// that drew, in execution order.
+    pub fn take_pixel_history(&mut self) -> Vec<crate::pixel_watch::CommandHistory> {
+        std::mem::take(&mut self.history).0
     }
 
     /// The pipeline renderer (SIMD and thread settings).
@@ -765,6 +788,7 @@ impl Driver {
             surfaces,
             contexts,
             hook,
+            history,
             ..
         } = self;
         let ctx = contexts
@@ -806,6 +830,27 @@ impl Driver {
                     continue;
                 }
                 ex.execute(&cmd.command).map_err(|e| fail(cmd.offset, e))?;
+                if ex.gpu.watching {
+                    let draws = ex
+                        .gpu
+                        .watched_draws(ex.surfaces)
+                        .map_err(|e| fail(cmd.offset, e))?;
+                    let events: usize = draws
+                        .iter()
+                        .flat_map(|d| &d.pixels)
+                        .map(|p| p.events.len())
+                        .sum();
+                    let total = history.1.saturating_add(events);
+                    if !draws.is_empty() && total <= softhal_submit::limits::MAX_WATCHED_EVENTS {
+                        history.1 = total;
+                        history.0.push(crate::pixel_watch::CommandHistory {
+                            command_offset: base
+                                .saturating_add(u32::try_from(cmd.offset).unwrap_or(u32::MAX)),
+                            opcode: cmd.header.command,
+                            draws,
+                        });
+                    }
+                }
             }
             Ok(())
         })();
