@@ -307,7 +307,17 @@ mod tests {
             })
             .collect();
         let names: Vec<&str> = defaults.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["demo", "render", "inspect", "pixel-history", "bench", "soak"]);
+        assert_eq!(
+            names,
+            [
+                "demo",
+                "render",
+                "inspect",
+                "pixel-history",
+                "bench",
+                "soak"
+            ]
+        );
         for (name, d) in &defaults {
             assert_eq!(d, &[DEFAULT_THREADS.to_string()], "{name}");
         }

@@ -16,6 +16,7 @@ use crate::capture_verbs::{load, span_arg, Span};
 use serde_json::{json, Value};
 use softhal_capture::history::{DrawReport, EventReport};
 use softhal_capture::pixel_history;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -77,7 +78,7 @@ pub fn run(a: &PixelHistoryArgs) -> ExitCode {
         report.draws.len()
     );
     for d in &report.draws {
-        print_draw(d);
+        print!("{}", draw_text(d));
     }
     ExitCode::SUCCESS
 }
@@ -94,9 +95,13 @@ fn verdict(passed: bool) -> &'static str {
     }
 }
 
-fn print_draw(d: &DrawReport) {
-    println!();
-    println!(
+/// One draw's history as text lines (what `softhal pixel-history` prints
+/// and `softhal inspect` shows in its pixel-history rows).
+pub(crate) fn draw_text(d: &DrawReport) -> String {
+    let mut out = String::new();
+    out.push('\n');
+    let _ = writeln!(
+        out,
         "frame {}, call {} (record {}): {} at offset {}{}, render target 0x{:x} ({})",
         d.frame,
         d.call,
@@ -111,7 +116,8 @@ fn print_draw(d: &DrawReport) {
         d.render_target,
         d.format
     );
-    println!(
+    let _ = writeln!(
+        out,
         "  colour {} -> {} (D3DCOLOR {} -> {})",
         hex(d.before),
         hex(d.after),
@@ -119,30 +125,33 @@ fn print_draw(d: &DrawReport) {
         hex(d.after_argb)
     );
     if d.depth_before.is_some() {
-        println!(
+        let _ = writeln!(
+            out,
             "  depth/stencil {} -> {}",
             hex(d.depth_before),
             hex(d.depth_after)
         );
     }
     for e in &d.events {
-        print_event(e);
+        event_text(&mut out, e);
     }
     if d.events_dropped > 0 {
-        println!("  ... {} more fragment(s) not kept", d.events_dropped);
+        let _ = writeln!(out, "  ... {} more fragment(s) not kept", d.events_dropped);
     }
     if !d.matches_target {
-        println!("  note: the fused kernel this draw took rounds differently from the recorded generic loop (docs/pixel-history.md)");
+        let _ = writeln!(out,"  note: the fused kernel this draw took rounds differently from the recorded generic loop (docs/pixel-history.md)");
     }
+    out
 }
 
-fn print_event(e: &EventReport) {
-    println!("  primitive {}: {}", e.primitive, e.outcome);
+fn event_text(out: &mut String, e: &EventReport) {
+    let _ = writeln!(out, "  primitive {}: {}", e.primitive, e.outcome);
     if let Some(c) = e.shaded {
-        println!("    shaded      0x{c:08x}");
+        let _ = writeln!(out, "    shaded      0x{c:08x}");
     }
     if let Some(a) = &e.alpha_test {
-        println!(
+        let _ = writeln!(
+            out,
             "    alpha test  {}: alpha 0x{:02x} vs D3DRS_ALPHAREF 0x{:02x}: {}",
             a.func,
             a.value,
@@ -151,7 +160,7 @@ fn print_event(e: &EventReport) {
         );
     }
     if let Some(s) = &e.stencil {
-        println!(
+        let _ = writeln!(out,
             "    stencil     {}: (ref 0x{:x} & mask 0x{:x}) vs (stored 0x{:x} & mask): {}; {} = {}: 0x{:x} -> 0x{:x} (write mask 0x{:x})",
             s.func,
             s.reference,
@@ -166,7 +175,8 @@ fn print_event(e: &EventReport) {
         );
     }
     if let Some(z) = &e.depth {
-        println!(
+        let _ = writeln!(
+            out,
             "    depth       {}: incoming {:.6} (0x{:x}) vs stored {:.6} (0x{:x}): {}{}",
             z.func,
             z.incoming_value,
@@ -178,7 +188,7 @@ fn print_event(e: &EventReport) {
         );
     }
     if let Some(b) = &e.blend {
-        println!(
+        let _ = writeln!(out,
             "    blend       src 0x{:08x} x {} (0x{:08x}) {} dst 0x{:08x} x {} (0x{:08x}) = 0x{:08x}",
             b.src,
             b.src_blend,
@@ -192,13 +202,14 @@ fn print_event(e: &EventReport) {
         if (b.src_blend_alpha, b.dest_blend_alpha, b.blend_op_alpha)
             != (b.src_blend, b.dest_blend, b.blend_op)
         {
-            println!(
+            let _ = writeln!(
+                out,
                 "    blend alpha {} / {} / {}",
                 b.src_blend_alpha, b.dest_blend_alpha, b.blend_op_alpha
             );
         }
     }
     if let Some(w) = e.written {
-        println!("    written     0x{w:08x}");
+        let _ = writeln!(out, "    written     0x{w:08x}");
     }
 }

@@ -86,9 +86,12 @@ fn the_report_lists_every_draw_and_marks_the_refused_command() {
     }
 }
 
-/// `--pixel`: rows for the draws that changed the pixel, with the colours
-/// before and after (D3DCOLOR 0xFF202020 clear, 0xFF00C000 green triangle,
-/// 0xFFE00000 red triangle, as RGBA).
+/// `--pixel`: the full history of the pipeline's pixel watch, one row per
+/// line of `softhal pixel-history`. Worked out from the capture: call 1's
+/// TRIANGLELIST is at offset 68 (VIEWPORTINFO 20 bytes, RENDERSTATE 12,
+/// CLEAR 36) and paints (10, 10) green over the 0x202020 clear; call 2's
+/// TRIANGLELIST at offset 16 paints (40, 40) red; the blue triangle at
+/// (62, 2) comes after the refused command and never runs.
 #[test]
 fn pixel_history_rows_list_the_draws_that_changed_the_pixel() {
     let dir = inspect(
@@ -102,17 +105,22 @@ fn pixel_history_rows_list_the_draws_that_changed_the_pixel() {
         rest[..rest.find("</table>").unwrap()].to_string()
     };
     let p10 = section("10,10");
-    assert_eq!(count(&p10, "class=\"pixel-row\""), 2, "{p10}");
-    assert!(p10.contains(
-        "D3DDP2OP_CLEAR</td><td>0x1</td><td><code>#000000ff</code></td><td><code>#202020ff</code>"
-    ));
-    assert!(p10.contains("D3DDP2OP_TRIANGLELIST</td><td>0x1</td><td><code>#202020ff</code></td><td><code>#00c000ff</code>"));
+    assert!(p10.contains("class=\"pixel-history full\""), "{p10}");
+    assert!(
+        p10.contains("frame 1, call 1 (record 3): D3DDP2OP_TRIANGLELIST at offset 68"),
+        "{p10}"
+    );
+    assert!(p10.contains("colour 0x00202020 -&gt; 0x0000c000"), "{p10}");
+    assert!(p10.contains("primitive 0: written"), "{p10}");
     let p40 = section("40,40");
-    assert_eq!(count(&p40, "class=\"pixel-row\""), 2, "{p40}");
-    assert!(p40.contains("<code>#e00000ff</code>"), "{p40}");
-    // (62, 2): only the clear; the blue triangle after the refusal never ran.
+    assert!(p40.contains("D3DDP2OP_TRIANGLELIST at offset 16"), "{p40}");
+    assert!(p40.contains("colour 0x00202020 -&gt; 0x00e00000"), "{p40}");
+    assert!(
+        !p40.contains("offset 68"),
+        "the green triangle does not cover (40, 40): {p40}"
+    );
     let p62 = section("62,2");
-    assert_eq!(count(&p62, "class=\"pixel-row\""), 1, "{p62}");
+    assert_eq!(count(&p62, "class=\"pixel-stage-row\""), 0, "{p62}");
     assert!(index.contains("--pixel 40,40</code>"), "{index}");
 }
 
@@ -251,7 +259,10 @@ fn the_pages_work_in_a_browser() {
     );
     assert!(dom.contains("--pixel 40,40</code>"), "{dom}");
     let index = chromium_run(&browser, &["--dump-dom"], &url("index.html"));
-    assert_eq!(count(&index, "<tr class=\"pixel-row\">"), 2, "{index}");
+    assert!(
+        index.contains("D3DDP2OP_TRIANGLELIST at offset 16"),
+        "{index}"
+    );
     assert_eq!(count(&index, "<tr class=\"refused\">"), 1, "{index}");
     // A screenshot, for people to look at (docs/images/inspector.png).
     let shot = dir.join("screenshot.png");

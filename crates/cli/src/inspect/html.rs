@@ -238,8 +238,8 @@ pub fn write_report(
             "<h3>Pixel {x},{y}</h3>\n<p>Full command: <code>{}</code></p>",
             escape(&format!("{command} --pixel {x},{y}"))
         );
-        // The full per-stage history, once `full_pixel_history` gives
-        // one, replaces the approximation.
+        // The full per-stage history (the pipeline's pixel watch)
+        // replaces the approximation when its replay ran.
         if let Some(Some(stages)) = full.get(i) {
             h.push_str("<table class=\"pixel-history full\">\n");
             for row in stages {

@@ -28,9 +28,10 @@
 //! thumbnails at most [`THUMB_MAX`] pixels on a side, at most
 //! `--max-draws` draws inspected (default [`DEFAULT_MAX_DRAWS`]) and at
 //! most `--max-output-mb` MiB written (default [`DEFAULT_MAX_OUTPUT_MB`]);
-//! what is left out is said in the report. Pixel history here is an
-//! approximation ([`approximate_pixel_history`]); the full per-stage
-//! history plugs in at [`full_pixel_history`].
+//! what is left out is said in the report. Clicked pixels get an
+//! approximate history ([`approximate_pixel_history`]); `--pixel X,Y`
+//! gets the full per-stage one ([`full_pixel_history`], the pipeline's
+//! pixel watch).
 
 mod html;
 mod model;
@@ -132,7 +133,7 @@ pub fn run(a: &InspectArgs) -> ExitCode {
     let full: Vec<Option<Vec<String>>> = a
         .pixel
         .iter()
-        .map(|&(x, y)| model::full_pixel_history(&loaded.capture, x, y))
+        .map(|&(x, y)| model::full_pixel_history(&loaded.capture, x, y, a.threads))
         .collect();
     let written = html::write_report(&report, &a.capture, cut.as_deref(), &opts, &full, &mut out);
     if let Some(e) = out.error.as_ref().or(written.err().as_ref()) {

@@ -355,18 +355,35 @@ pub fn approximate_pixel_history(report: &Report, x: u32, y: u32) -> Vec<PixelRo
 /// it with the outcome of each stage (scissor, alpha, stencil, depth,
 /// blend, write mask).
 ///
-/// PLUG-IN POINT: the pipeline hook and `softhal pixel-history` are being
-/// built on another branch (`pixelhist`); once both are merged, this
-/// function replays `capture` with that hook and returns its rows, and
-/// the report's "pixel history" section shows them instead of the
-/// approximation. Until then it returns `None` and the report shows
-/// [`approximate_pixel_history`].
+/// The rows come from the pipeline's pixel watch
+/// (`softhal_capture::pixel_history`: every draw that produced a fragment
+/// at the pixel, each fragment's tests with the values compared, its
+/// shaded colour and blend), in the words `softhal pixel-history` prints;
+/// `None` when the replay cannot run (the report then shows
+/// [`approximate_pixel_history`]).
 ///
-/// Each row is one line of text (a draw and its stages' outcomes), shown
-/// escaped in a `pixel-stage-row` of the pixel's table.
-pub fn full_pixel_history(capture: &Capture, x: u32, y: u32) -> Option<Vec<String>> {
-    let _ = (capture, x, y);
-    None
+/// Each row is one line of text, shown escaped in a `pixel-stage-row` of
+/// the pixel's table.
+pub fn full_pixel_history(
+    capture: &Capture,
+    x: u32,
+    y: u32,
+    threads: usize,
+) -> Option<Vec<String>> {
+    let report = softhal_capture::pixel_history(capture, (x, y), None, threads).ok()?;
+    Some(
+        report
+            .draws
+            .iter()
+            .flat_map(|d| {
+                crate::pixel_history::draw_text(d)
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+    )
 }
 
 /// Receives frames and steps from the replayer.
