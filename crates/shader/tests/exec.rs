@@ -508,6 +508,25 @@ fn ps_1_1_texture_addressing() {
     assert_eq!(r.temp[0][0], [0.25, 0.75, 0.0, 0.0]);
 }
 
+/// Runs `p` on a group whose lane l has v0 = (l, l, l, l), so that lanes
+/// take different paths through data-dependent flow control.
+fn run_numbered_lanes(p: &Program) -> Registers {
+    let mut regs = Registers::new(p);
+    regs.input[0] = std::array::from_fn(|l| [l as f32; 4]);
+    p.run(
+        &mut regs,
+        &p.bind(&Constants::default()),
+        &NoTextures,
+        ALL_LANES,
+    );
+    regs
+}
+
+/// oT#/o# `o`'s x in each lane.
+fn first_component(regs: &Registers, o: usize) -> Vec<f32> {
+    (0..LANES).map(|l| regs.texcrd_out[o][l][0]).collect()
+}
+
 #[test]
 fn uniform_and_divergent_branches() {
     // Lane l has v0.x = l: if_gt v0.x, 1.5 takes lanes 2 and 3.
@@ -529,15 +548,8 @@ fn uniform_and_divergent_branches() {
            mov oT1, c0.z
          endif",
     );
-    let mut regs = Registers::new(&p);
-    regs.input[0] = std::array::from_fn(|l| [l as f32; 4]);
-    p.run(
-        &mut regs,
-        &p.bind(&Constants::default()),
-        &NoTextures,
-        ALL_LANES,
-    );
-    let got: Vec<f32> = (0..LANES).map(|l| regs.texcrd_out[0][l][0]).collect();
+    let regs = run_numbered_lanes(&p);
+    let got = first_component(&regs, 0);
     assert_eq!(got, [20.0, 20.0, 10.0, 10.0]);
     for l in 0..LANES {
         assert_eq!(regs.texcrd_out[1][l][0], 10.0);
@@ -595,16 +607,9 @@ fn loops_count_al_and_break_per_lane() {
          endrep
          mov oT0, r0",
     );
-    let mut regs = Registers::new(&p);
-    regs.input[0] = std::array::from_fn(|l| [l as f32; 4]);
-    p.run(
-        &mut regs,
-        &p.bind(&Constants::default()),
-        &NoTextures,
-        ALL_LANES,
-    );
+    let regs = run_numbered_lanes(&p);
     // Counter runs 0, 1, …; lane l breaks once r0 > l: at r0 = l + 1.
-    let got: Vec<f32> = (0..LANES).map(|l| regs.texcrd_out[0][l][0]).collect();
+    let got = first_component(&regs, 0);
     assert_eq!(got, [1.0, 2.0, 3.0, 4.0]);
 }
 
@@ -625,16 +630,9 @@ fn break_inside_an_if_keeps_the_else_lanes_running() {
          endrep
          mov oT0, r0",
     );
-    let mut regs = Registers::new(&p);
-    regs.input[0] = std::array::from_fn(|l| [l as f32; 4]);
-    p.run(
-        &mut regs,
-        &p.bind(&Constants::default()),
-        &NoTextures,
-        ALL_LANES,
-    );
+    let regs = run_numbered_lanes(&p);
     // Lanes 2, 3 (v0.x > 1.5) break at once; lanes 0, 1 add 4 times.
-    let got: Vec<f32> = (0..LANES).map(|l| regs.texcrd_out[0][l][0]).collect();
+    let got = first_component(&regs, 0);
     assert_eq!(got, [4.0, 4.0, 0.0, 0.0]);
 }
 
@@ -660,17 +658,10 @@ fn calls_predicates_and_callnz() {
            add r0, r0, c0.y
          ret",
     );
-    let mut regs = Registers::new(&p);
-    regs.input[0] = std::array::from_fn(|l| [l as f32; 4]);
-    p.run(
-        &mut regs,
-        &p.bind(&Constants::default()),
-        &NoTextures,
-        ALL_LANES,
-    );
+    let regs = run_numbered_lanes(&p);
     // All: call l0 → 1; b0 false: l1 skipped. Lanes with v0.x > 0.5 (1, 2,
     // 3): +2 by predicate, +1 by callnz p0.x.
-    let got: Vec<f32> = (0..LANES).map(|l| regs.texcrd_out[0][l][0]).collect();
+    let got = first_component(&regs, 0);
     assert_eq!(got, [1.0, 4.0, 4.0, 4.0]);
 }
 
