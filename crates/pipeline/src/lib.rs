@@ -155,6 +155,7 @@ pub mod cascade;
 pub mod fog;
 pub mod lighting;
 pub mod point;
+pub mod program;
 pub mod texgen;
 pub mod texture;
 pub mod vertex_blend;
