@@ -75,9 +75,14 @@ fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
         !deps_of("pipeline").iter().any(|d| d == "softhal-wire"),
         "pipeline must not depend on wire"
     );
+    assert_eq!(
+        deps_of("wire"),
+        ["softhal-types"],
+        "wire must depend on no softhal crate but the shared vocabulary"
+    );
     assert!(
-        deps_of("wire").is_empty(),
-        "wire must not depend on other softhal crates"
+        deps_of("types").is_empty(),
+        "types (the shared vocabulary) must not depend on other softhal crates"
     );
     assert!(
         deps_of("shader").is_empty(),

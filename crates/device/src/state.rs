@@ -10,8 +10,9 @@
 //! Render-state values are *honoured or replaced* when set
 //! ([`sanitize_render_state`]): an enumerated value the DDI does not define,
 //! or a feature the device does not implement, is replaced by the value the
-//! device actually uses (documented per state in `docs/device.md`), and the
-//! replacement is what `lpdwRStates` shows. BOOL states: 0 is FALSE, any
+//! device actually uses, and the replacement is what `lpdwRStates` shows.
+//! Defaults and these rules are the state table's (`softhal_types::state`,
+//! one row per state, listed in `docs/states.md`). BOOL states: 0 is FALSE, any
 //! other value TRUE (stored as given). Legacy DX5 stage-0 render states are
 //! mapped onto texture stage 0 and onto WRAP0.
 
@@ -19,8 +20,8 @@ use crate::error::{check_below, DeviceError, Result};
 use crate::limits;
 use softhal_pipeline as pl;
 use softhal_wire::names::{
-    self as n, EnumTable, RenderStateType as Rs, TextureStageStateType as Tss,
-    TransformStateType as Ts, D3DTS_WORLDMATRIX_BASE,
+    self as n, RenderStateType as Rs, TextureStageStateType as Tss, TransformStateType as Ts,
+    D3DTS_WORLDMATRIX_BASE,
 };
 use std::collections::BTreeMap;
 
@@ -240,38 +241,13 @@ pub struct DeviceState {
     pub in_scene: bool,
 }
 
-/// D3DTSS defaults for stage `s` (stage 0 modulates, the others are off).
+/// The D3DTSS defaults of stage `s` (the state table's, see
+/// `softhal_types::state`: stage 0 modulates, the others are off).
 fn default_stage(s: usize) -> [u32; limits::TSS_PER_STAGE as usize] {
-    use n::TextureOp as Op;
-    use n::{TextureAddress as Addr, TextureArg as Arg, TextureFilterType as Filter};
-    let (color_op, alpha_op) = if s == 0 {
-        (Op::Modulate, Op::SelectArg1)
-    } else {
-        (Op::Disable, Op::Disable)
-    };
     let mut t = [0u32; limits::TSS_PER_STAGE as usize];
-    for (state, value) in [
-        (Tss::ColorOp, color_op.raw()),
-        (Tss::ColorArg1, Arg::Texture.raw()),
-        (Tss::ColorArg2, Arg::Current.raw()),
-        (Tss::AlphaOp, alpha_op.raw()),
-        (Tss::AlphaArg1, Arg::Texture.raw()),
-        (Tss::AlphaArg2, Arg::Current.raw()),
-        (Tss::TexCoordIndex, s as u32),
-        (Tss::AddressU, Addr::Wrap.raw()),
-        (Tss::AddressV, Addr::Wrap.raw()),
-        (Tss::AddressW, Addr::Wrap.raw()),
-        (Tss::MagFilter, Filter::Point.raw()),
-        (Tss::MinFilter, Filter::Point.raw()),
-        (Tss::MipFilter, Filter::None.raw()),
-        (Tss::MaxMipLevel, 0),
-        (Tss::MaxAnisotropy, 1),
-        (Tss::ColorArg0, Arg::Current.raw()),
-        (Tss::AlphaArg0, Arg::Current.raw()),
-        (Tss::ResultArg, Arg::Current.raw()),
-    ] {
+    for state in Tss::ALL {
         if let Some(slot) = t.get_mut(state.raw() as usize) {
-            *slot = value;
+            *slot = state.info().default.for_stage(s as u32);
         }
     }
     t
@@ -279,69 +255,11 @@ fn default_stage(s: usize) -> [u32; limits::TSS_PER_STAGE as usize] {
 
 impl Default for DeviceState {
     fn default() -> Self {
+        // The state table's Direct3D defaults; unassigned numbers are 0.
         let mut rs = vec![0u32; limits::MAX_RENDER_STATES as usize];
-        use n::{Blend, BlendOp, CmpFunc, Cull, DegreeType, FillMode, MaterialColorSource};
-        use n::{ShadeMode, StencilOp, ZBufferType};
-        const TRUE: u32 = 1;
-        let f = |v: f32| v.to_bits();
-        for (s, v) in [
-            (Rs::ZEnable, ZBufferType::True.raw()),
-            (Rs::FillMode, FillMode::Solid.raw()),
-            (Rs::ShadeMode, ShadeMode::Gouraud.raw()),
-            (Rs::ZWriteEnable, TRUE),
-            (Rs::LastPixel, TRUE),
-            (Rs::SrcBlend, Blend::One.raw()),
-            (Rs::DestBlend, Blend::Zero.raw()),
-            (Rs::CullMode, Cull::Ccw.raw()),
-            (Rs::ZFunc, CmpFunc::LessEqual.raw()),
-            (Rs::AlphaFunc, CmpFunc::Always.raw()),
-            (Rs::FogStart, f(0.0)),
-            (Rs::FogEnd, f(1.0)),
-            (Rs::FogDensity, f(1.0)),
-            (Rs::StencilFail, StencilOp::Keep.raw()),
-            (Rs::StencilZFail, StencilOp::Keep.raw()),
-            (Rs::StencilPass, StencilOp::Keep.raw()),
-            (Rs::StencilFunc, CmpFunc::Always.raw()),
-            (Rs::StencilMask, u32::MAX),
-            (Rs::StencilWriteMask, u32::MAX),
-            (Rs::TextureFactor, u32::MAX),
-            (Rs::Clipping, TRUE),
-            (Rs::ColorVertex, TRUE),
-            (Rs::LocalViewer, TRUE),
-            (Rs::DiffuseMaterialSource, MaterialColorSource::Color1.raw()),
-            (
-                Rs::SpecularMaterialSource,
-                MaterialColorSource::Color2.raw(),
-            ),
-            (Rs::PointSize, f(1.0)),
-            (Rs::PointSizeMin, f(1.0)),
-            (Rs::PointScaleA, f(1.0)),
-            (Rs::MultisampleMask, u32::MAX),
-            (Rs::PatchSegments, f(1.0)),
-            (Rs::PointSizeMax, f(64.0)),
-            (Rs::ColorWriteEnable, 0xF),
-            (Rs::BlendOp, BlendOp::Add.raw()),
-            (Rs::PositionDegree, DegreeType::Cubic.raw()),
-            (Rs::NormalDegree, DegreeType::Linear.raw()),
-            (Rs::MinTessellationLevel, f(1.0)),
-            (Rs::MaxTessellationLevel, f(1.0)),
-            (Rs::AdaptiveTessW, f(1.0)),
-            (Rs::CcwStencilFail, StencilOp::Keep.raw()),
-            (Rs::CcwStencilZFail, StencilOp::Keep.raw()),
-            (Rs::CcwStencilPass, StencilOp::Keep.raw()),
-            (Rs::CcwStencilFunc, CmpFunc::Always.raw()),
-            (Rs::ColorWriteEnable1, 0xF),
-            (Rs::ColorWriteEnable2, 0xF),
-            (Rs::ColorWriteEnable3, 0xF),
-            (Rs::BlendFactor, u32::MAX),
-            (Rs::MaxVertexShaderInst, u32::MAX),
-            (Rs::MaxPixelShaderInst, u32::MAX),
-            (Rs::SrcBlendAlpha, Blend::One.raw()),
-            (Rs::DestBlendAlpha, Blend::Zero.raw()),
-            (Rs::BlendOpAlpha, BlendOp::Add.raw()),
-        ] {
+        for s in Rs::ALL {
             if let Some(slot) = rs.get_mut(s.raw() as usize) {
-                *slot = v;
+                *slot = s.info().default;
             }
         }
         DeviceState {
@@ -375,23 +293,6 @@ impl Default for DeviceState {
     }
 }
 
-fn in_range(v: u32, lo: u32, hi: u32, default: u32) -> u32 {
-    if (lo..=hi).contains(&v) {
-        v
-    } else {
-        default
-    }
-}
-
-/// `v` if `table` defines it, else `default`.
-fn in_table(v: u32, table: &EnumTable, default: u32) -> u32 {
-    if table.name_of(v).is_some() {
-        v
-    } else {
-        default
-    }
-}
-
 /// A matrix for the GPU: non-finite elements (as given to SETTRANSFORM,
 /// or from a MULTIPLYTRANSFORM product that overflowed) read as 0 — the
 /// register file takes finite floats only.
@@ -407,103 +308,19 @@ fn finite_or(v: u32, default: f32) -> u32 {
     }
 }
 
-/// The value the device honours for render state `state` set to `value`
-/// (identity for values it honours as given). See the module docs.
+/// The value the device honours for render state `state` set to `value`:
+/// the state table's rule for it (`RenderStateType::honoured`, one
+/// `Honour` per row of `softhal_types::state`); an unassigned number is
+/// stored as given. See the module docs.
 pub fn sanitize_render_state(state: u32, value: u32) -> u32 {
-    use n::{Blend, BlendOp, CmpFunc, Cull, DegreeType, FillMode, FogMode, MaterialColorSource};
-    use n::{PatchEdgeStyle, ShadeMode, StencilOp, VertexBlendFlags, ZBufferType};
-    let Some(s) = Rs::from_raw(state) else {
-        return value; // unassigned number: stored, no meaning
-    };
-    match s {
-        Rs::ZEnable => in_table(value, &ZBufferType::TABLE, ZBufferType::True.raw()),
-        Rs::FillMode => in_table(value, &FillMode::TABLE, FillMode::Solid.raw()),
-        Rs::ShadeMode => in_table(value, &ShadeMode::TABLE, ShadeMode::Gouraud.raw()),
-        // ZERO..INVBLENDFACTOR: the DX9.0c dual-source SRCCOLOR2 and
-        // INVSRCCOLOR2 are not implemented.
-        Rs::SrcBlend | Rs::SrcBlendAlpha => in_range(
-            value,
-            Blend::Zero.raw(),
-            Blend::InvBlendFactor.raw(),
-            Blend::One.raw(),
-        ),
-        Rs::DestBlend | Rs::DestBlendAlpha => in_range(
-            value,
-            Blend::Zero.raw(),
-            Blend::InvBlendFactor.raw(),
-            Blend::Zero.raw(),
-        ),
-        Rs::CullMode => in_table(value, &Cull::TABLE, Cull::Ccw.raw()),
-        Rs::ZFunc => in_table(value, &CmpFunc::TABLE, CmpFunc::LessEqual.raw()),
-        Rs::AlphaFunc | Rs::StencilFunc | Rs::CcwStencilFunc => {
-            in_table(value, &CmpFunc::TABLE, CmpFunc::Always.raw())
-        }
-        Rs::StencilFail
-        | Rs::StencilZFail
-        | Rs::StencilPass
-        | Rs::CcwStencilFail
-        | Rs::CcwStencilZFail
-        | Rs::CcwStencilPass => in_table(value, &StencilOp::TABLE, StencilOp::Keep.raw()),
-        Rs::BlendOp | Rs::BlendOpAlpha => in_table(value, &BlendOp::TABLE, BlendOp::Add.raw()),
-        Rs::ZBias => value.min(16),
-        // Only the low 8 bits are the reference (0xff70 means 0x70).
-        Rs::AlphaRef => value & 0xFF,
-        Rs::FogTableMode | Rs::FogVertexMode => {
-            in_table(value, &FogMode::TABLE, FogMode::None.raw())
-        }
-        Rs::PatchEdgeStyle => in_table(
-            value,
-            &PatchEdgeStyle::TABLE,
-            PatchEdgeStyle::Discrete.raw(),
-        ),
-        Rs::PatchSegments => {
-            let f = f32::from_bits(value);
-            if f.is_finite() && f >= 0.0 {
-                value
-            } else {
-                1.0f32.to_bits()
-            }
-        }
-        Rs::PositionDegree => in_table(value, &DegreeType::TABLE, DegreeType::Cubic.raw()),
-        Rs::NormalDegree => in_table(value, &DegreeType::TABLE, DegreeType::Linear.raw()),
-        Rs::ColorWriteEnable
-        | Rs::ColorWriteEnable1
-        | Rs::ColorWriteEnable2
-        | Rs::ColorWriteEnable3 => value & 0xF,
-        Rs::ClipPlaneEnable => value & ((1 << limits::MAX_CLIP_PLANES) - 1),
-        Rs::DepthBias | Rs::SlopeScaleDepthBias => finite_or(value, 0.0),
-        Rs::VertexBlend => in_table(
-            value,
-            &VertexBlendFlags::TABLE,
-            VertexBlendFlags::Disable.raw(),
-        ),
-        Rs::DiffuseMaterialSource
-        | Rs::SpecularMaterialSource
-        | Rs::AmbientMaterialSource
-        | Rs::EmissiveMaterialSource => in_table(
-            value,
-            &MaterialColorSource::TABLE,
-            MaterialColorSource::Material.raw(),
-        ),
-        Rs::FogStart | Rs::TweenFactor => finite_or(value, 0.0),
-        Rs::FogEnd | Rs::FogDensity => finite_or(value, 1.0),
-        Rs::PointSize | Rs::PointSizeMin | Rs::PointScaleA => finite_or(value, 1.0),
-        Rs::PointSizeMax => finite_or(value, 64.0),
-        Rs::PointScaleB | Rs::PointScaleC => finite_or(value, 0.0),
-        // Features the pipeline does not implement: reported as off.
-        Rs::MultisampleAntialias
-        | Rs::SrgbWriteEnable
-        | Rs::AntialiasedLineEnable
-        | Rs::EnableAdaptiveTessellation
-        | Rs::DitherEnable
-        | Rs::Antialias
-        | Rs::EdgeAntialias
-        | Rs::StippledAlpha
-        | Rs::StippleEnable
-        | Rs::ZVisible => 0,
-        _ => value,
-    }
+    Rs::from_raw(state).map_or(value, |s| s.honoured(value))
 }
+
+// The table keeps the planes of D3DRS_CLIPPLANEENABLE the device has.
+const _: () = assert!(matches!(
+    Rs::ClipPlaneEnable.info().honour,
+    softhal_types::state::Honour::Mask(m) if m == (1 << limits::MAX_CLIP_PLANES) - 1
+));
 
 /// `D3DWRAP_U` / `D3DWRAP_V`: bits of `D3DRS_WRAP0`.
 const WRAP_U: u32 = 1;
@@ -1023,6 +840,90 @@ mod tests {
             DeviceState::default().pipeline_state(),
             pl::PipelineState::default()
         );
+    }
+
+    /// The comparison above covers the defaults: changing the table's
+    /// default of any state `PipelineState` has a field for (read off the
+    /// pipeline's state structs: raster, depth, stencil, alpha test, blend,
+    /// fog, lighting, vertex blend, point) to another honoured value makes
+    /// the device's translated defaults differ from the pipeline's.
+    #[test]
+    fn a_changed_default_is_seen() {
+        let base = DeviceState::default().pipeline_state();
+        for s in [
+            Rs::ZEnable,
+            Rs::FillMode,
+            Rs::ShadeMode,
+            Rs::ZWriteEnable,
+            Rs::LastPixel,
+            Rs::SrcBlend,
+            Rs::DestBlend,
+            Rs::CullMode,
+            Rs::ZFunc,
+            Rs::AlphaRef,
+            Rs::AlphaFunc,
+            Rs::AlphaBlendEnable,
+            Rs::FogEnable,
+            Rs::SpecularEnable,
+            Rs::FogColor,
+            Rs::FogTableMode,
+            Rs::FogStart,
+            Rs::FogEnd,
+            Rs::FogDensity,
+            Rs::ZBias,
+            Rs::RangeFogEnable,
+            Rs::StencilEnable,
+            Rs::StencilFail,
+            Rs::StencilFunc,
+            Rs::StencilRef,
+            Rs::StencilMask,
+            Rs::StencilWriteMask,
+            Rs::TextureFactor,
+            Rs::Clipping,
+            Rs::Lighting,
+            Rs::Ambient,
+            Rs::FogVertexMode,
+            Rs::ColorVertex,
+            Rs::LocalViewer,
+            Rs::NormalizeNormals,
+            Rs::DiffuseMaterialSource,
+            Rs::SpecularMaterialSource,
+            Rs::VertexBlend,
+            Rs::ClipPlaneEnable,
+            Rs::PointSize,
+            Rs::PointSizeMin,
+            Rs::PointSpriteEnable,
+            Rs::PointScaleEnable,
+            Rs::PointScaleA,
+            Rs::PointScaleB,
+            Rs::PointScaleC,
+            Rs::PointSizeMax,
+            Rs::IndexedVertexBlendEnable,
+            Rs::ColorWriteEnable,
+            Rs::TweenFactor,
+            Rs::BlendOp,
+            Rs::ScissorTestEnable,
+            Rs::SlopeScaleDepthBias,
+            Rs::TwoSidedStencilMode,
+            Rs::CcwStencilFunc,
+            Rs::BlendFactor,
+            Rs::DepthBias,
+            Rs::SeparateAlphaBlendEnable,
+            Rs::SrcBlendAlpha,
+            Rs::DestBlendAlpha,
+            Rs::BlendOpAlpha,
+        ] {
+            let d = s.info().default;
+            // Another value the device keeps for this state.
+            let other = [d ^ 1, d ^ 2, 0.5f32.to_bits(), 2]
+                .into_iter()
+                .map(|v| s.honoured(v))
+                .find(|&v| v != d)
+                .unwrap_or_else(|| panic!("{s}: no other honoured value"));
+            let mut st = DeviceState::default();
+            st.render_states[s.raw() as usize] = other;
+            assert_ne!(st.pipeline_state(), base, "{s} = {other:#x}");
+        }
     }
 
     /// A default is a value the device honours as given.

@@ -12,149 +12,31 @@
 //!   also go to `lpdwRStates` under D3DHALDP2_EXECUTEBUFFER).
 //! * CAPTURE re-reads the current values of the block's keys.
 //! * CREATE makes block `dwParam` holding the group `sbType` (ALL, PIXEL,
-//!   VERTEX: the DDK's state lists below; ALL is PIXEL and VERTEX
-//!   together) with current values.
+//!   VERTEX: the DDK's render and texture-stage state lists, the `groups`
+//!   column of the state table in `softhal_types::state`; ALL is PIXEL and
+//!   VERTEX together) with current values.
 //! * DELETE frees it. Unknown handles and out-of-order BEGIN/END fail.
 
 use crate::context::StateKey;
 use crate::limits;
 use crate::state::DeviceState;
+use softhal_types::state::StateGroup;
 use softhal_wire::names::{
     RenderStateType as Rs, StateBlockType, TextureStageStateType as Tss, TransformStateType as Ts,
 };
-
-/// D3DSBT_PIXELSTATE texture-stage states.
-pub const PIXEL_TSS: &[Tss] = &[
-    Tss::ColorOp,
-    Tss::ColorArg1,
-    Tss::ColorArg2,
-    Tss::AlphaOp,
-    Tss::AlphaArg1,
-    Tss::AlphaArg2,
-    Tss::BumpEnvMat00,
-    Tss::BumpEnvMat01,
-    Tss::BumpEnvMat10,
-    Tss::BumpEnvMat11,
-    Tss::TexCoordIndex,
-    Tss::AddressU,
-    Tss::AddressV,
-    Tss::BorderColor,
-    Tss::MagFilter,
-    Tss::MinFilter,
-    Tss::MipFilter,
-    Tss::MipMapLodBias,
-    Tss::MaxMipLevel,
-    Tss::MaxAnisotropy,
-    Tss::BumpEnvLScale,
-    Tss::BumpEnvLOffset,
-    Tss::TextureTransformFlags,
-    Tss::AddressW,
-    Tss::ColorArg0,
-    Tss::AlphaArg0,
-    Tss::ResultArg,
-];
-/// D3DSBT_PIXELSTATE render states.
-pub const PIXEL_RS: &[Rs] = &[
-    Rs::ZEnable,
-    Rs::FillMode,
-    Rs::ShadeMode,
-    Rs::LinePattern,
-    Rs::ZWriteEnable,
-    Rs::AlphaTestEnable,
-    Rs::LastPixel,
-    Rs::SrcBlend,
-    Rs::DestBlend,
-    Rs::ZFunc,
-    Rs::AlphaRef,
-    Rs::AlphaFunc,
-    Rs::DitherEnable,
-    Rs::AlphaBlendEnable,
-    Rs::StippledAlpha,
-    Rs::FogStart,
-    Rs::FogEnd,
-    Rs::FogDensity,
-    Rs::EdgeAntialias,
-    Rs::ZBias,
-    Rs::StencilEnable,
-    Rs::StencilFail,
-    Rs::StencilZFail,
-    Rs::StencilPass,
-    Rs::StencilFunc,
-    Rs::StencilRef,
-    Rs::StencilMask,
-    Rs::StencilWriteMask,
-    Rs::TextureFactor,
-    Rs::Wrap0,
-    Rs::Wrap1,
-    Rs::Wrap2,
-    Rs::Wrap3,
-    Rs::Wrap4,
-    Rs::Wrap5,
-    Rs::Wrap6,
-    Rs::Wrap7,
-    Rs::ColorWriteEnable,
-    Rs::BlendOp,
-];
-/// D3DSBT_VERTEXSTATE render states.
-pub const VERTEX_RS: &[Rs] = &[
-    Rs::ShadeMode,
-    Rs::CullMode,
-    Rs::FogEnable,
-    Rs::SpecularEnable,
-    Rs::FogColor,
-    Rs::FogTableMode,
-    Rs::FogStart,
-    Rs::FogEnd,
-    Rs::FogDensity,
-    Rs::RangeFogEnable,
-    Rs::Clipping,
-    Rs::Lighting,
-    Rs::Ambient,
-    Rs::FogVertexMode,
-    Rs::ColorVertex,
-    Rs::LocalViewer,
-    Rs::NormalizeNormals,
-    Rs::DiffuseMaterialSource,
-    Rs::SpecularMaterialSource,
-    Rs::AmbientMaterialSource,
-    Rs::EmissiveMaterialSource,
-    Rs::VertexBlend,
-    Rs::ClipPlaneEnable,
-    Rs::SoftwareVertexProcessing,
-    Rs::PointSize,
-    Rs::PointSizeMin,
-    Rs::PointSpriteEnable,
-    Rs::PointScaleEnable,
-    Rs::PointScaleA,
-    Rs::PointScaleB,
-    Rs::PointScaleC,
-    Rs::MultisampleAntialias,
-    Rs::MultisampleMask,
-    Rs::PatchEdgeStyle,
-    Rs::PatchSegments,
-    Rs::PointSizeMax,
-    Rs::IndexedVertexBlendEnable,
-    Rs::TweenFactor,
-];
-/// D3DSBT_VERTEXSTATE texture-stage states.
-pub const VERTEX_TSS: &[Tss] = &[Tss::TexCoordIndex, Tss::TextureTransformFlags];
 
 /// The keys of group `sb_type` (D3DSBT_ALL, PIXELSTATE, VERTEXSTATE) given
 /// the current state (for the transforms and lights that exist).
 pub fn group_keys(sb_type: u32, st: &DeviceState) -> Option<Vec<StateKey>> {
     let group = StateBlockType::from_raw(sb_type)?;
     // ALL is PIXELSTATE and VERTEXSTATE together.
-    let (rs, tss, pixel, vertex): (&[&[Rs]], &[&[Tss]], bool, bool) = match group {
-        StateBlockType::All => (&[PIXEL_RS, VERTEX_RS], &[PIXEL_TSS, VERTEX_TSS], true, true),
-        StateBlockType::PixelState => (&[PIXEL_RS], &[PIXEL_TSS], true, false),
-        StateBlockType::VertexState => (&[VERTEX_RS], &[VERTEX_TSS], false, true),
+    let (table_group, pixel, vertex) = match group {
+        StateBlockType::All => (StateGroup::All, true, true),
+        StateBlockType::PixelState => (StateGroup::Pixel, true, false),
+        StateBlockType::VertexState => (StateGroup::Vertex, false, true),
     };
-    let mut rs: Vec<u32> = rs.iter().flat_map(|l| l.iter().map(|s| s.raw())).collect();
-    let mut tss: Vec<u32> = tss.iter().flat_map(|l| l.iter().map(|t| t.raw())).collect();
-    for v in [&mut rs, &mut tss] {
-        v.sort_unstable();
-        v.dedup();
-    }
+    let rs: Vec<u32> = Rs::in_group(table_group).map(Rs::raw).collect();
+    let tss: Vec<u32> = Tss::in_group(table_group).map(Tss::raw).collect();
     let mut k: Vec<StateKey> = rs.into_iter().map(StateKey::Render).collect();
     for stage in 0..limits::MAX_TEXTURE_STAGES {
         k.extend(tss.iter().map(|&t| StateKey::TextureStage(stage, t)));
@@ -340,11 +222,66 @@ mod tests {
                 _ => None,
             })
             .collect();
-        let pixel: Vec<u32> = PIXEL_TSS.iter().map(|t| t.raw()).collect();
-        assert_eq!(stage0, pixel);
-        for t in VERTEX_TSS {
-            assert!(PIXEL_TSS.contains(t), "{t:?}");
-        }
+        // D3DSBT_ALL's texture-stage states: the DDK's PIXELSTATE list
+        // (VERTEXSTATE's TEXCOORDINDEX and TEXTURETRANSFORMFLAGS are in it).
+        assert_eq!(
+            stage0,
+            [
+                1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+                25, 26, 27, 28
+            ]
+        );
+    }
+
+    fn render_states_of(group: StateBlockType) -> Vec<u32> {
+        group_keys(group.raw(), &DeviceState::default())
+            .unwrap()
+            .iter()
+            .filter_map(|k| match k {
+                StateKey::Render(s) => Some(*s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// D3DSBT_PIXELSTATE's render states, from the DDK's list: ZENABLE 7,
+    /// FILLMODE 8, SHADEMODE 9, LINEPATTERN 10, ZWRITEENABLE 14,
+    /// ALPHATESTENABLE 15, LASTPIXEL 16, SRCBLEND 19, DESTBLEND 20, ZFUNC 23,
+    /// ALPHAREF 24, ALPHAFUNC 25, DITHERENABLE 26, ALPHABLENDENABLE 27,
+    /// STIPPLEDALPHA 33, FOGSTART/END/DENSITY 36-38, EDGEANTIALIAS 40,
+    /// ZBIAS 47, the stencil states 52-59, TEXTUREFACTOR 60, WRAP0-7
+    /// 128-135, COLORWRITEENABLE 168, BLENDOP 171.
+    #[test]
+    fn pixel_state_is_the_ddk_list() {
+        assert_eq!(
+            render_states_of(StateBlockType::PixelState),
+            [
+                7, 8, 9, 10, 14, 15, 16, 19, 20, 23, 24, 25, 26, 27, 33, 36, 37, 38, 40, 47, 52,
+                53, 54, 55, 56, 57, 58, 59, 60, 128, 129, 130, 131, 132, 133, 134, 135, 168, 171,
+            ]
+        );
+    }
+
+    /// D3DSBT_VERTEXSTATE's render states, from the DDK's list: SHADEMODE 9,
+    /// CULLMODE 22, FOGENABLE 28, SPECULARENABLE 29, FOGCOLOR 34,
+    /// FOGTABLEMODE 35, FOGSTART/END/DENSITY 36-38, RANGEFOGENABLE 48,
+    /// CLIPPING 136, LIGHTING 137, AMBIENT 139, FOGVERTEXMODE 140,
+    /// COLORVERTEX 141, LOCALVIEWER 142, NORMALIZENORMALS 143, the four
+    /// material sources 145-148, VERTEXBLEND 151, CLIPPLANEENABLE 152,
+    /// SOFTWAREVERTEXPROCESSING 153, the point states 154-160,
+    /// MULTISAMPLEANTIALIAS 161, MULTISAMPLEMASK 162, PATCHEDGESTYLE 163,
+    /// PATCHSEGMENTS 164, POINTSIZE_MAX 166, INDEXEDVERTEXBLENDENABLE 167,
+    /// TWEENFACTOR 170.
+    #[test]
+    fn vertex_state_is_the_ddk_list() {
+        assert_eq!(
+            render_states_of(StateBlockType::VertexState),
+            [
+                9, 22, 28, 29, 34, 35, 36, 37, 38, 48, 136, 137, 139, 140, 141, 142, 143, 145, 146,
+                147, 148, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164,
+                166, 167, 170,
+            ]
+        );
     }
 
     #[test]

@@ -52,42 +52,9 @@
 
 use crate::math::Matrix;
 
-/// A fog formula (D3DFOGMODE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum FogMode {
-    /// No fog of this kind.
-    #[default]
-    None,
-    /// e^(−density·d).
-    Exp,
-    /// e^(−(density·d)²).
-    Exp2,
-    /// (end − d) / (end − start).
-    Linear,
-}
-
-impl FogMode {
-    /// From a D3DFOGMODE value (0..=3).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => FogMode::None,
-            1 => FogMode::Exp,
-            2 => FogMode::Exp2,
-            3 => FogMode::Linear,
-            _ => return None,
-        })
-    }
-
-    /// The D3DFOGMODE value (inverse of [`FogMode::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            FogMode::None => 0,
-            FogMode::Exp => 1,
-            FogMode::Exp2 => 2,
-            FogMode::Linear => 3,
-        }
-    }
-}
+/// A fog formula (`D3DFOGMODE`, from `softhal-types`; its `Default` is
+/// `D3DFOG_NONE`, the default of both fog-mode states).
+pub use softhal_types::FogMode;
 
 /// The fog render states.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -227,15 +194,4 @@ pub fn apply_fog(color: [f32; 4], fog_color: u32, f: f32) -> [f32; 4] {
         f * color[2] + (1.0 - f) * fc[2],
         color[3],
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use softhal_testkit::round_trip;
-
-    #[test]
-    fn d3d_is_the_inverse_of_from_d3d() {
-        assert_eq!(round_trip(FogMode::from_d3d, FogMode::d3d, 0..=300), 4);
-    }
 }

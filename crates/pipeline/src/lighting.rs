@@ -122,38 +122,9 @@ pub struct Material {
     pub power: f32,
 }
 
-/// Where a material colour comes from (D3DMATERIALCOLORSOURCE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum MaterialSource {
-    /// The material.
-    #[default]
-    Material,
-    /// The vertex diffuse colour.
-    Color1,
-    /// The vertex specular colour.
-    Color2,
-}
-
-impl MaterialSource {
-    /// From a D3DMCS value (0..=2).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => MaterialSource::Material,
-            1 => MaterialSource::Color1,
-            2 => MaterialSource::Color2,
-            _ => return None,
-        })
-    }
-
-    /// The D3DMCS value (inverse of [`MaterialSource::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            MaterialSource::Material => 0,
-            MaterialSource::Color1 => 1,
-            MaterialSource::Color2 => 2,
-        }
-    }
-}
+/// Where a material colour comes from (`D3DMATERIALCOLORSOURCE`, from
+/// `softhal-types`; its `Default` is `D3DMCS_MATERIAL`).
+pub use softhal_types::MaterialColorSource as MaterialSource;
 
 /// Everything lighting reads.
 #[derive(Debug, Clone, PartialEq)]
@@ -339,9 +310,5 @@ mod tests {
     #[test]
     fn d3d_is_the_inverse_of_from_d3d() {
         assert_eq!(round_trip(LightType::from_d3d, LightType::d3d, 0..=300), 3);
-        assert_eq!(
-            round_trip(MaterialSource::from_d3d, MaterialSource::d3d, 0..=300),
-            3
-        );
     }
 }

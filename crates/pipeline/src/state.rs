@@ -2,7 +2,8 @@
 //!
 //! *Input*: values the device decoded from render states, viewport, transform
 //! and clip-plane tokens (each enum has `from_d3d(u32)` taking the D3D
-//! numeric value). *Output*: [`PipelineState`], read-only during a draw.
+//! numeric value; the enums that are exactly a Direct3D enum are
+//! `softhal-types`' own, re-exported here). *Output*: [`PipelineState`], read-only during a draw.
 //! *Guarantees*: `Default` gives the D3D9 API defaults; every value is
 //! valid by construction (unknown numbers are rejected by `from_d3d`).
 //!
@@ -23,71 +24,12 @@ use crate::texgen::{TexCoordIndex, TextureTransform};
 use crate::texture::{ColorKeyMode, SamplerState};
 use crate::vertex_blend::VertexBlend;
 
-/// A comparison function (D3DCMPFUNC), used by depth, stencil and alpha tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CmpFunc {
-    /// Never passes.
-    Never,
-    /// new < reference.
-    Less,
-    /// new == reference.
-    Equal,
-    /// new <= reference.
-    LessEqual,
-    /// new > reference.
-    Greater,
-    /// new != reference.
-    NotEqual,
-    /// new >= reference.
-    GreaterEqual,
-    /// Always passes.
-    Always,
-}
-
-impl CmpFunc {
-    /// From a D3DCMPFUNC value (1..=8).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => CmpFunc::Never,
-            2 => CmpFunc::Less,
-            3 => CmpFunc::Equal,
-            4 => CmpFunc::LessEqual,
-            5 => CmpFunc::Greater,
-            6 => CmpFunc::NotEqual,
-            7 => CmpFunc::GreaterEqual,
-            8 => CmpFunc::Always,
-            _ => return None,
-        })
-    }
-
-    /// The D3DCMPFUNC value (inverse of [`CmpFunc::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            CmpFunc::Never => 1,
-            CmpFunc::Less => 2,
-            CmpFunc::Equal => 3,
-            CmpFunc::LessEqual => 4,
-            CmpFunc::Greater => 5,
-            CmpFunc::NotEqual => 6,
-            CmpFunc::GreaterEqual => 7,
-            CmpFunc::Always => 8,
-        }
-    }
-    /// Evaluates `new FUNC reference`.
-    #[inline]
-    pub fn test<T: PartialOrd>(self, new: T, reference: T) -> bool {
-        match self {
-            CmpFunc::Never => false,
-            CmpFunc::Less => new < reference,
-            CmpFunc::Equal => new == reference,
-            CmpFunc::LessEqual => new <= reference,
-            CmpFunc::Greater => new > reference,
-            CmpFunc::NotEqual => new != reference,
-            CmpFunc::GreaterEqual => new >= reference,
-            CmpFunc::Always => true,
-        }
-    }
-}
+/// The Direct3D enums the pipeline takes as they are (from
+/// `softhal-types`, with `from_d3d`/`d3d`, [`CmpFunc::test`] and
+/// [`StencilOp::apply`]): comparison functions, blend operations, stencil
+/// operations, fill and shade modes, and culling (`D3DCULL`; a triangle's
+/// orientation is judged in screen space, y down).
+pub use softhal_types::{BlendOp, CmpFunc, Cull as CullMode, FillMode, ShadeMode, StencilOp};
 
 /// A blend factor (D3DBLEND).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -167,214 +109,6 @@ impl Blend {
             Blend::BothInvSrcAlpha => 13,
             Blend::BlendFactor => 14,
             Blend::InvBlendFactor => 15,
-        }
-    }
-}
-
-/// A blend operation (D3DBLENDOP).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BlendOp {
-    /// src·sf + dst·df.
-    Add,
-    /// src·sf − dst·df.
-    Subtract,
-    /// dst·df − src·sf.
-    RevSubtract,
-    /// min(src, dst) (factors ignored).
-    Min,
-    /// max(src, dst) (factors ignored).
-    Max,
-}
-
-impl BlendOp {
-    /// From a D3DBLENDOP value (1..=5).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => BlendOp::Add,
-            2 => BlendOp::Subtract,
-            3 => BlendOp::RevSubtract,
-            4 => BlendOp::Min,
-            5 => BlendOp::Max,
-            _ => return None,
-        })
-    }
-
-    /// The D3DBLENDOP value (inverse of [`BlendOp::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            BlendOp::Add => 1,
-            BlendOp::Subtract => 2,
-            BlendOp::RevSubtract => 3,
-            BlendOp::Min => 4,
-            BlendOp::Max => 5,
-        }
-    }
-}
-
-/// A stencil operation (D3DSTENCILOP).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StencilOp {
-    /// Keep the stored value.
-    Keep,
-    /// Set to 0.
-    Zero,
-    /// Set to the reference value.
-    Replace,
-    /// Increment, clamping at the maximum.
-    IncrSat,
-    /// Decrement, clamping at 0.
-    DecrSat,
-    /// Invert all stencil bits.
-    Invert,
-    /// Increment, wrapping.
-    Incr,
-    /// Decrement, wrapping.
-    Decr,
-}
-
-impl StencilOp {
-    /// From a D3DSTENCILOP value (1..=8).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => StencilOp::Keep,
-            2 => StencilOp::Zero,
-            3 => StencilOp::Replace,
-            4 => StencilOp::IncrSat,
-            5 => StencilOp::DecrSat,
-            6 => StencilOp::Invert,
-            7 => StencilOp::Incr,
-            8 => StencilOp::Decr,
-            _ => return None,
-        })
-    }
-
-    /// The D3DSTENCILOP value (inverse of [`StencilOp::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            StencilOp::Keep => 1,
-            StencilOp::Zero => 2,
-            StencilOp::Replace => 3,
-            StencilOp::IncrSat => 4,
-            StencilOp::DecrSat => 5,
-            StencilOp::Invert => 6,
-            StencilOp::Incr => 7,
-            StencilOp::Decr => 8,
-        }
-    }
-    /// Applies the operation to an `bits`-bit stencil value.
-    pub fn apply(self, value: u32, reference: u32, bits: u32) -> u32 {
-        let max = if bits >= 32 {
-            u32::MAX
-        } else {
-            (1u32 << bits) - 1
-        };
-        let v = value & max;
-        match self {
-            StencilOp::Keep => v,
-            StencilOp::Zero => 0,
-            StencilOp::Replace => reference & max,
-            StencilOp::IncrSat => (v + 1).min(max),
-            StencilOp::DecrSat => v.saturating_sub(1),
-            StencilOp::Invert => !v & max,
-            StencilOp::Incr => v.wrapping_add(1) & max,
-            StencilOp::Decr => v.wrapping_sub(1) & max,
-        }
-    }
-}
-
-/// Culling (D3DCULL). Orientation is judged in screen space, y down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CullMode {
-    /// Draw both orientations.
-    None,
-    /// Cull clockwise triangles.
-    Cw,
-    /// Cull counter-clockwise triangles (the D3D default).
-    Ccw,
-}
-
-impl CullMode {
-    /// From a D3DCULL value (1..=3).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => CullMode::None,
-            2 => CullMode::Cw,
-            3 => CullMode::Ccw,
-            _ => return None,
-        })
-    }
-
-    /// The D3DCULL value (inverse of [`CullMode::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            CullMode::None => 1,
-            CullMode::Cw => 2,
-            CullMode::Ccw => 3,
-        }
-    }
-}
-
-/// Fill mode (D3DFILLMODE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FillMode {
-    /// Triangles are drawn as their three vertices.
-    Point,
-    /// Triangles are drawn as their three edges.
-    Wireframe,
-    /// Triangles are filled.
-    Solid,
-}
-
-impl FillMode {
-    /// From a D3DFILLMODE value (1..=3).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => FillMode::Point,
-            2 => FillMode::Wireframe,
-            3 => FillMode::Solid,
-            _ => return None,
-        })
-    }
-
-    /// The D3DFILLMODE value (inverse of [`FillMode::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            FillMode::Point => 1,
-            FillMode::Wireframe => 2,
-            FillMode::Solid => 3,
-        }
-    }
-}
-
-/// Shade mode (D3DSHADEMODE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ShadeMode {
-    /// Colours of the first vertex of each primitive.
-    Flat,
-    /// Colours interpolated (perspective-correct).
-    Gouraud,
-    /// D3DSHADE_PHONG: never implemented by D3D9 hardware; treated as
-    /// Gouraud.
-    Phong,
-}
-
-impl ShadeMode {
-    /// From a D3DSHADEMODE value (1..=3).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => ShadeMode::Flat,
-            2 => ShadeMode::Gouraud,
-            3 => ShadeMode::Phong,
-            _ => return None,
-        })
-    }
-
-    /// The D3DSHADEMODE value (inverse of [`ShadeMode::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            ShadeMode::Flat => 1,
-            ShadeMode::Gouraud => 2,
-            ShadeMode::Phong => 3,
         }
     }
 }
@@ -887,25 +621,7 @@ mod tests {
     #[test]
     fn d3d_is_the_inverse_of_from_d3d() {
         let all = 0..=300;
-        assert_eq!(round_trip(CmpFunc::from_d3d, CmpFunc::d3d, all.clone()), 8);
         assert_eq!(round_trip(Blend::from_d3d, Blend::d3d, all.clone()), 15);
-        assert_eq!(round_trip(BlendOp::from_d3d, BlendOp::d3d, all.clone()), 5);
-        assert_eq!(
-            round_trip(StencilOp::from_d3d, StencilOp::d3d, all.clone()),
-            8
-        );
-        assert_eq!(
-            round_trip(CullMode::from_d3d, CullMode::d3d, all.clone()),
-            3
-        );
-        assert_eq!(
-            round_trip(FillMode::from_d3d, FillMode::d3d, all.clone()),
-            3
-        );
-        assert_eq!(
-            round_trip(ShadeMode::from_d3d, ShadeMode::d3d, all.clone()),
-            3
-        );
         assert_eq!(round_trip(ZBufferType::from_d3d, ZBufferType::d3d, all), 3);
     }
 

@@ -5,7 +5,7 @@
 //! and `RESERVED0` (4) from the DX7 DDK). Any other byte is not an opcode and
 //! the decoder reports it as [`crate::Command::Unknown`].
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// A DP2 opcode (`D3DDP2OP_*`).
     pub enum Opcode: u8 = "D3DHAL_DP2OPERATION", prefix "D3DDP2OP_" {
         /// DX6: point lists from the vertex buffer.

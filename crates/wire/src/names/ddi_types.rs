@@ -8,7 +8,7 @@
 
 use crate::ddi_enum::CustomKind;
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DPRIMITIVETYPE`: `primType` of the DX8+ draw tokens.
     pub enum PrimitiveType: u32 = "D3DPRIMITIVETYPE", prefix "D3DPT_" {
         /// Points: P vertices.
@@ -26,7 +26,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DTRANSFORMSTATETYPE`: `xfrmType` of SETTRANSFORM / MULTIPLYTRANSFORM.
     ///
     /// Only the named values are variants; world matrices 4..255 of the DX8+
@@ -119,23 +119,7 @@ pub static TRANSFORM_KIND: CustomKind = CustomKind {
     parse: parse_transform,
 };
 
-crate::ddi_enum! {
-    /// `D3DLIGHTTYPE`: `dltType` of `D3DLIGHT7`.
-    pub enum LightType: u32 = "D3DLIGHTTYPE", prefix "D3DLIGHT_" {
-        /// Point light.
-        Point = 1 => "D3DLIGHT_POINT",
-        /// Spot light.
-        Spot = 2 => "D3DLIGHT_SPOT",
-        /// Directional light.
-        Directional = 3 => "D3DLIGHT_DIRECTIONAL",
-        /// DX5-era parallel point light (not valid in DX7+).
-        ParallelPoint = 4 => "D3DLIGHT_PARALLELPOINT",
-        /// DX5-era GL-style spot light (not valid in DX7+).
-        GlSpot = 5 => "D3DLIGHT_GLSPOT",
-    }
-}
-
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DQUERYTYPE`: `QueryType` of CREATEQUERY.
     pub enum QueryType: u32 = "D3DQUERYTYPE", prefix "D3DQUERYTYPE_" {
         /// Vertex-cache description (`D3DDEVINFO_VCACHE`, 16 bytes).
@@ -171,7 +155,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DBASISTYPE`: `Basis` of the patch info structures.
     pub enum BasisType: u32 = "D3DBASISTYPE", prefix "D3DBASIS_" {
         /// Bezier basis.
@@ -183,21 +167,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
-    /// `D3DDEGREETYPE` (DX8 `D3DORDERTYPE`): patch degree and N-patch interpolation order.
-    pub enum DegreeType: u32 = "D3DDEGREETYPE", prefix "D3DDEGREE_" {
-        /// Linear.
-        Linear = 1 => "D3DDEGREE_LINEAR" | "D3DORDER_LINEAR",
-        /// Quadratic.
-        Quadratic = 2 => "D3DDEGREE_QUADRATIC" | "D3DORDER_QUADRATIC",
-        /// Cubic.
-        Cubic = 3 => "D3DDEGREE_CUBIC" | "D3DORDER_CUBIC",
-        /// Quintic.
-        Quintic = 5 => "D3DDEGREE_QUINTIC" | "D3DORDER_QUINTIC",
-    }
-}
-
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DSTATEBLOCKTYPE`: `sbType` of `D3DHAL_DP2STATESET`.
     pub enum StateBlockType: u32 = "D3DSTATEBLOCKTYPE", prefix "D3DSBT_" {
         /// Every captured state.
@@ -209,7 +179,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DHAL_STATESET*`: `dwOperation` of `D3DHAL_DP2STATESET`.
     pub enum StateSetOperation: u32 = "D3DHAL_STATESET", prefix "D3DHAL_STATESET" {
         /// Start recording into state block `dwParam`.
@@ -227,7 +197,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DHAL_SETLIGHT_*`: `dwDataType` of `D3DHAL_DP2SETLIGHT`.
     pub enum SetLightDataType: u32 = "D3DHAL_SETLIGHT", prefix "D3DHAL_SETLIGHT_" {
         /// Light on; no data follows.
@@ -239,7 +209,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DDECLTYPE`: `Type` byte of `D3DVERTEXELEMENT9`.
     pub enum DeclType: u8 = "D3DDECLTYPE", prefix "D3DDECLTYPE_" {
         /// 1 float.
@@ -281,7 +251,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DDECLMETHOD`: `Method` byte of `D3DVERTEXELEMENT9`.
     pub enum DeclMethod: u8 = "D3DDECLMETHOD", prefix "D3DDECLMETHOD_" {
         /// Plain fetch.
@@ -301,7 +271,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DDECLUSAGE`: `Usage` byte of `D3DVERTEXELEMENT9`.
     pub enum DeclUsage: u8 = "D3DDECLUSAGE", prefix "D3DDECLUSAGE_" {
         /// Position.
@@ -335,7 +305,7 @@ crate::ddi_enum! {
     }
 }
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// `D3DCOMPOSERECTSOP`: `Operation` of `D3DHAL_DP2COMPOSERECTS`.
     pub enum ComposeRectsOp: u32 = "D3DCOMPOSERECTSOP", prefix "D3DCOMPOSERECTS_" {
         /// Copy.
@@ -352,6 +322,7 @@ crate::ddi_enum! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::{DegreeType, LightType};
 
     #[test]
     fn tables_round_trip() {

@@ -11,7 +11,7 @@
 
 use crate::ddi_enum::{CustomKind, FlagsTable};
 
-crate::ddi_enum! {
+softhal_types::ddi_enum! {
     /// The position field of an FVF (`fvf & D3DFVF_POSITION_MASK`).
     pub enum FvfPosition: u32 = "D3DFVF_POSITION", prefix "D3DFVF_" {
         /// 3 floats.

@@ -70,6 +70,26 @@ pub use texture_stage::*;
 pub use values::*;
 
 pub use crate::ddi_enum::{CustomKind, EnumTable, FlagsTable, ValueKind};
+pub use softhal_types::state::StateKind;
+
+/// The text-form kind of a state value of kind `kind` (a column of the
+/// state table, `softhal_types::state`): the same kind, with the three
+/// texture-stage encodings printed by this module's own functions.
+pub fn state_value_kind(kind: StateKind) -> ValueKind {
+    match kind {
+        StateKind::Dword => ValueKind::Dword,
+        StateKind::Hex => ValueKind::Hex,
+        StateKind::Bool => ValueKind::Bool,
+        StateKind::Float => ValueKind::Float,
+        StateKind::Color => ValueKind::Color,
+        StateKind::Handle => ValueKind::Handle,
+        StateKind::Enum(table) => ValueKind::Enum(table),
+        StateKind::Flags(table) => ValueKind::Flags(table),
+        StateKind::TextureArgument => ValueKind::Custom(&TEXTURE_ARG_KIND),
+        StateKind::TexCoordIndex => ValueKind::Custom(&TEXCOORD_INDEX_KIND),
+        StateKind::TextureTransformFlags => ValueKind::Custom(&TTFF_KIND),
+    }
+}
 
 /// Prefix of the raw-bits spelling of a float ([`ValueKind::Float`]) that has
 /// no exact decimal form: every NaN prints as `f32:0x7FC00001` (the IEEE bit
@@ -319,8 +339,16 @@ pub(crate) mod tests {
             ValueKind::Custom(&TRANSFORM_KIND),
             ValueKind::Custom(&codes::HRESULT_KIND),
         ];
-        kinds.extend(RenderStateType::ALL.iter().map(|s| s.value_kind()));
-        kinds.extend(TextureStageStateType::ALL.iter().map(|s| s.value_kind()));
+        kinds.extend(
+            RenderStateType::ALL
+                .iter()
+                .map(|s| render_state_value_kind(s.raw())),
+        );
+        kinds.extend(
+            TextureStageStateType::ALL
+                .iter()
+                .map(|s| texture_stage_value_kind(s.raw())),
+        );
         kinds
     }
 
