@@ -18,6 +18,8 @@
 //! *Not handled here*: texture-only formats (DXTn, luminance, bump...),
 //! which are only sampled (see [`crate::texture`]).
 
+use softhal_types::Format as D3dFormat;
+
 /// A surface format the pipeline can render to or depth-test against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
@@ -153,50 +155,36 @@ impl Format {
 
     /// The format for a D3DFORMAT number, if the pipeline supports it.
     pub fn from_d3dfmt(value: u32) -> Option<Self> {
-        Some(match value {
-            20 => Format::R8G8B8,
-            21 => Format::A8R8G8B8,
-            22 => Format::X8R8G8B8,
-            23 => Format::R5G6B5,
-            24 => Format::X1R5G5B5,
-            25 => Format::A1R5G5B5,
-            26 => Format::A4R4G4B4,
-            28 => Format::A8,
-            30 => Format::X4R4G4B4,
-            35 => Format::A2R10G10B10,
-            70 => Format::D16Lockable,
-            71 => Format::D32,
-            73 => Format::D15S1,
-            75 => Format::D24S8,
-            77 => Format::D24X8,
-            79 => Format::D24X4S4,
-            80 => Format::D16,
-            82 => Format::D32FLockable,
-            _ => return None,
-        })
+        Self::ALL.into_iter().find(|f| f.d3dfmt() == value)
     }
 
     /// The D3DFORMAT number of this format.
     pub fn d3dfmt(self) -> u32 {
+        self.d3d_format().raw()
+    }
+
+    /// The `D3DFORMAT` of this format (its number is written once, in
+    /// `softhal_types::format`).
+    pub fn d3d_format(self) -> D3dFormat {
         match self {
-            Format::R8G8B8 => 20,
-            Format::A8R8G8B8 => 21,
-            Format::X8R8G8B8 => 22,
-            Format::R5G6B5 => 23,
-            Format::X1R5G5B5 => 24,
-            Format::A1R5G5B5 => 25,
-            Format::A4R4G4B4 => 26,
-            Format::A8 => 28,
-            Format::X4R4G4B4 => 30,
-            Format::A2R10G10B10 => 35,
-            Format::D16Lockable => 70,
-            Format::D32 => 71,
-            Format::D15S1 => 73,
-            Format::D24S8 => 75,
-            Format::D24X8 => 77,
-            Format::D24X4S4 => 79,
-            Format::D16 => 80,
-            Format::D32FLockable => 82,
+            Format::R8G8B8 => D3dFormat::R8G8B8,
+            Format::A8R8G8B8 => D3dFormat::A8R8G8B8,
+            Format::X8R8G8B8 => D3dFormat::X8R8G8B8,
+            Format::R5G6B5 => D3dFormat::R5G6B5,
+            Format::X1R5G5B5 => D3dFormat::X1R5G5B5,
+            Format::A1R5G5B5 => D3dFormat::A1R5G5B5,
+            Format::A4R4G4B4 => D3dFormat::A4R4G4B4,
+            Format::A8 => D3dFormat::A8,
+            Format::X4R4G4B4 => D3dFormat::X4R4G4B4,
+            Format::A2R10G10B10 => D3dFormat::A2R10G10B10,
+            Format::D16Lockable => D3dFormat::D16Lockable,
+            Format::D32 => D3dFormat::D32,
+            Format::D15S1 => D3dFormat::D15S1,
+            Format::D24S8 => D3dFormat::D24S8,
+            Format::D24X8 => D3dFormat::D24X8,
+            Format::D24X4S4 => D3dFormat::D24X4S4,
+            Format::D16 => D3dFormat::D16,
+            Format::D32FLockable => D3dFormat::D32FLockable,
         }
     }
 

@@ -56,6 +56,8 @@
 //!   B = (298·C + 516·D + 128) >> 8, each clamped to 0..=255
 //!   (≈ 1.164, 1.596, −0.391, −0.813, 2.018).
 
+use softhal_types::Format as D3dFormat;
+
 /// A format a texture can be created in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TextureFormat {
@@ -144,10 +146,6 @@ pub enum TexelLayout {
     MacroPixel,
 }
 
-const fn fourcc(s: &[u8; 4]) -> u32 {
-    (s[0] as u32) | (s[1] as u32) << 8 | (s[2] as u32) << 16 | (s[3] as u32) << 24
-}
-
 impl TextureFormat {
     /// Every texture format (handy for tests).
     pub const ALL: [TextureFormat; 33] = [
@@ -194,40 +192,46 @@ impl TextureFormat {
 
     /// The D3DFORMAT number of this format.
     pub fn d3dfmt(self) -> u32 {
+        self.d3d_format().raw()
+    }
+
+    /// The `D3DFORMAT` of this format (its number is written once, in
+    /// `softhal_types::format`).
+    pub fn d3d_format(self) -> D3dFormat {
         match self {
-            TextureFormat::R8G8B8 => 20,
-            TextureFormat::A8R8G8B8 => 21,
-            TextureFormat::X8R8G8B8 => 22,
-            TextureFormat::R5G6B5 => 23,
-            TextureFormat::X1R5G5B5 => 24,
-            TextureFormat::A1R5G5B5 => 25,
-            TextureFormat::A4R4G4B4 => 26,
-            TextureFormat::A8 => 28,
-            TextureFormat::X4R4G4B4 => 30,
-            TextureFormat::G16R16 => 34,
-            TextureFormat::A16B16G16R16 => 36,
-            TextureFormat::A8P8 => 40,
-            TextureFormat::P8 => 41,
-            TextureFormat::L8 => 50,
-            TextureFormat::A8L8 => 51,
-            TextureFormat::A4L4 => 52,
-            TextureFormat::V8U8 => 60,
-            TextureFormat::L6V5U5 => 61,
-            TextureFormat::X8L8V8U8 => 62,
-            TextureFormat::Q8W8V8U8 => 63,
-            TextureFormat::R16F => 111,
-            TextureFormat::G16R16F => 112,
-            TextureFormat::A16B16G16R16F => 113,
-            TextureFormat::R32F => 114,
-            TextureFormat::G32R32F => 115,
-            TextureFormat::A32B32G32R32F => 116,
-            TextureFormat::Dxt1 => fourcc(b"DXT1"),
-            TextureFormat::Dxt2 => fourcc(b"DXT2"),
-            TextureFormat::Dxt3 => fourcc(b"DXT3"),
-            TextureFormat::Dxt4 => fourcc(b"DXT4"),
-            TextureFormat::Dxt5 => fourcc(b"DXT5"),
-            TextureFormat::Uyvy => fourcc(b"UYVY"),
-            TextureFormat::Yuy2 => fourcc(b"YUY2"),
+            TextureFormat::R8G8B8 => D3dFormat::R8G8B8,
+            TextureFormat::A8R8G8B8 => D3dFormat::A8R8G8B8,
+            TextureFormat::X8R8G8B8 => D3dFormat::X8R8G8B8,
+            TextureFormat::R5G6B5 => D3dFormat::R5G6B5,
+            TextureFormat::X1R5G5B5 => D3dFormat::X1R5G5B5,
+            TextureFormat::A1R5G5B5 => D3dFormat::A1R5G5B5,
+            TextureFormat::A4R4G4B4 => D3dFormat::A4R4G4B4,
+            TextureFormat::A8 => D3dFormat::A8,
+            TextureFormat::X4R4G4B4 => D3dFormat::X4R4G4B4,
+            TextureFormat::G16R16 => D3dFormat::G16R16,
+            TextureFormat::A16B16G16R16 => D3dFormat::A16B16G16R16,
+            TextureFormat::A8P8 => D3dFormat::A8P8,
+            TextureFormat::P8 => D3dFormat::P8,
+            TextureFormat::L8 => D3dFormat::L8,
+            TextureFormat::A8L8 => D3dFormat::A8L8,
+            TextureFormat::A4L4 => D3dFormat::A4L4,
+            TextureFormat::V8U8 => D3dFormat::V8U8,
+            TextureFormat::L6V5U5 => D3dFormat::L6V5U5,
+            TextureFormat::X8L8V8U8 => D3dFormat::X8L8V8U8,
+            TextureFormat::Q8W8V8U8 => D3dFormat::Q8W8V8U8,
+            TextureFormat::R16F => D3dFormat::R16F,
+            TextureFormat::G16R16F => D3dFormat::G16R16F,
+            TextureFormat::A16B16G16R16F => D3dFormat::A16B16G16R16F,
+            TextureFormat::R32F => D3dFormat::R32F,
+            TextureFormat::G32R32F => D3dFormat::G32R32F,
+            TextureFormat::A32B32G32R32F => D3dFormat::A32B32G32R32F,
+            TextureFormat::Dxt1 => D3dFormat::Dxt1,
+            TextureFormat::Dxt2 => D3dFormat::Dxt2,
+            TextureFormat::Dxt3 => D3dFormat::Dxt3,
+            TextureFormat::Dxt4 => D3dFormat::Dxt4,
+            TextureFormat::Dxt5 => D3dFormat::Dxt5,
+            TextureFormat::Uyvy => D3dFormat::Uyvy,
+            TextureFormat::Yuy2 => D3dFormat::Yuy2,
         }
     }
 
