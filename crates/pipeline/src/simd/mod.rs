@@ -8,9 +8,14 @@
 //!
 //! This file holds the instruction-set level ([`SimdLevel`], detected at
 //! run time), the helpers every kernel shares, and the dispatch surface
-//! the rest of the crate calls. One file per kernel holds its scalar twin,
-//! its dispatch, its SSE2/SSE4.1/AVX2 bodies and its proptests together:
-//! * `gouraud` — a Gouraud span into a 32-bit target;
+//! the rest of the crate calls. `wide` is the safe vector layer: 8-lane
+//! `i32`/`f32`/mask types per level and the marker values that prove a
+//! level, with [`SimdLevel::dispatch`] running a kernel written once over
+//! them (such kernels forbid `unsafe`). One file per kernel holds the
+//! kernel, its dispatch and its proptests together; the kernels not yet
+//! written over `wide` also hold a scalar twin and SSE2/SSE4.1/AVX2
+//! intrinsic bodies:
+//! * `gouraud` — a Gouraud span into a 32-bit target (over `wide`);
 //! * `blend` — a Gouraud span blended over a 32-bit target (one
 //!   instantiation per blend-factor pair);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
@@ -21,13 +26,17 @@
 //! * `x86` — the vector helpers the x86 bodies share.
 //!
 //! *Guarantees*:
-//! * every SIMD kernel has a scalar twin (`*_scalar`) producing the same
+//! * a kernel over `wide` gives the same bytes at every level because
+//!   each operation of the layer does (tested per operation), and its
+//!   proptest compares every level with a pixel-at-a-time reference; every
+//!   intrinsic kernel has a scalar twin (`*_scalar`) producing the same
 //!   bytes for every input; tests compare them (proptest);
 //! * the kernel variant is chosen at run time with
 //!   `is_x86_feature_detected!` ([`SimdLevel::detect`]); a variant is only
 //!   ever called when its features were detected;
 //! * every `unsafe` operation sits in an `unsafe {}` block with a
-//!   `// SAFETY:` comment (`unsafe_op_in_unsafe_fn` is denied);
+//!   `// SAFETY:` comment (`unsafe_op_in_unsafe_fn` is denied), in `wide`
+//!   or in an intrinsic kernel's file;
 //! * colours use wrapping i32 16.16 fixed point: `v(i) = start + i·step`
 //!   (mod 2^32), so stepping by 1 lane or 8 lanes gives the same values;
 //!   depth uses the same IEEE f32 operations in the same order in both
@@ -43,6 +52,7 @@ mod gouraud;
 mod planes;
 mod small_tri;
 mod tex_modulate;
+pub(crate) mod wide;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -127,13 +137,6 @@ fn clamp8(v: i32) -> u8 {
 #[inline(always)]
 fn pack_pixel(v: &[i32; 4], and_mask: u32) -> u32 {
     u32::from_le_bytes([clamp8(v[0]), clamp8(v[1]), clamp8(v[2]), clamp8(v[3])]) & and_mask
-}
-
-#[inline(always)]
-fn step_pixel(v: &mut [i32; 4], step: &[i32; 4]) {
-    for (a, b) in v.iter_mut().zip(step) {
-        *a = a.wrapping_add(*b);
-    }
 }
 
 /// Colour at lane `i` of a span: `start + i·step` (wrapping).

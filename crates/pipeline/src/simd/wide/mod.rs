@@ -1,0 +1,415 @@
+//! The safe vector layer: 8-lane value types (`i32`, `f32`, lane masks)
+//! with one implementation per instruction-set level, and the marker
+//! values that prove a level is available.
+//!
+//! *Input*: a [`SimdLevel`] (detected at run time, or requested and
+//! clamped) and a [`Kernel`]: a span kernel written once as
+//! `fn k<S: Simd>(s: S, …)`. *Output*: the kernel's result, computed with
+//! the vector types of the best level the CPU has up to the one asked for.
+//! *Guarantees*:
+//! * every operation gives the same bits at every level (the scalar
+//!   implementation is the specification; the proptests below compare the
+//!   others with it, operation by operation);
+//! * a marker ([`Avx2`], [`Sse2`]) and every vector value of its level can
+//!   only be made after `is_x86_feature_detected!` saw the level's
+//!   features, so holding one is the proof that its intrinsics may run:
+//!   the `unsafe` of the vector kernels lives here, in the level files
+//!   (`avx2.rs`, `sse2.rs`), each block with a `// SAFETY:` line, and the
+//!   kernels written over [`Simd`] are safe code (`#![forbid(unsafe_code)]`);
+//! * [`SimdLevel::dispatch`] enters a level once per call: the kernel is
+//!   instantiated inside one `#[target_feature]` function per level, where
+//!   every operation is inlined (all are `#[inline(always)]`), so a kernel
+//!   compiles to the same instructions as hand-written intrinsics.
+//!
+//! # Why our own layer
+//!
+//! softhal picks the level at run time ([`SimdLevel::detect`],
+//! `Renderer::set_simd_level`, `SOFTHAL_NO_SIMD`) and requires the same
+//! bytes at every level. Of the crates that could carry this:
+//! * `wide` (tiny-skia's) chooses its implementation at *compile* time with
+//!   `cfg(target_feature)`: inside a `#[target_feature(enable = "avx2")]`
+//!   function of a baseline build its `i32x8` is still the SSE2 (or
+//!   scalar) one, so it cannot give run-time selection at all;
+//! * `pulp` (faer's) has the right shape (a `Simd` marker per level,
+//!   `WithSimd` entered once through `#[target_feature]`), but its vector
+//!   API is built for float linear algebra: no in-lane i32 → u8
+//!   saturating packs, no masked partial stores, and its AVX2 level
+//!   (`V3`) also requires FMA, which softhal's AVX2 level does not (and
+//!   must not use: the twins round each product separately);
+//! * `fearless_simd` (linebender's) is the model of the marker-value
+//!   pattern used here, but it is pre-1.0 with a changing, generated API
+//!   of hundreds of types, and it lacks the pixel packs as well.
+//!
+//! The operations the span kernels need are few; this file and one file
+//! per level (about 250 lines each) carry them, with the scalar
+//! implementation as the executable specification.
+//!
+//! Lane order: lane 0 is the lowest memory address (the first pixel).
+// The layer carries the operations the next kernels to be written over it
+// need (the f32 planes of `tex_modulate`, the compares and selects of the
+// depth and blend kernels); they are tested per level below before any
+// kernel uses them.
+#![cfg_attr(not(test), allow(dead_code))]
+use super::SimdLevel;
+use std::ops::{Add, BitAnd, BitOr, BitXor, Not, Sub};
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx2::Avx2;
+pub(crate) use scalar::Scalar;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use sse2::Sse2;
+
+/// A kernel written once over the vector types of any level.
+pub(crate) trait Kernel {
+    /// What the kernel returns.
+    type Output;
+    /// Runs the kernel with the vector types of level `S`. Implementations
+    /// must be `#[inline(always)]` so that the body is compiled inside the
+    /// level's `#[target_feature]` entry.
+    fn run<S: Simd>(self, s: S) -> Self::Output;
+}
+
+/// A proof that an instruction-set level is available, and the
+/// constructors of its vector types.
+pub(crate) trait Simd: Copy {
+    /// Eight i32 lanes (also used for u32 data: the bits are the same).
+    type I32x8: I32x8<Mask = Self::M32x8, F32 = Self::F32x8>;
+    /// Eight f32 lanes.
+    type F32x8: F32x8<Mask = Self::M32x8, I32 = Self::I32x8>;
+    /// Eight lane masks (each lane all ones or all zeros).
+    type M32x8: M32x8;
+
+    /// Runs `k` with this level's features enabled.
+    fn vectorize<K: Kernel>(self, k: K) -> K::Output;
+    /// Every lane `v`.
+    fn splat_i32(self, v: i32) -> Self::I32x8;
+    /// Lane `i` is `v[i]`.
+    fn i32x8(self, v: [i32; 8]) -> Self::I32x8;
+    /// Lanes 0..4 and 4..8 are both `v` (one BGRA pixel per half).
+    fn repeat4_i32(self, v: [i32; 4]) -> Self::I32x8;
+    /// Every lane `v`.
+    fn splat_f32(self, v: f32) -> Self::F32x8;
+    /// Lane `i` is `v[i]`.
+    fn f32x8(self, v: [f32; 8]) -> Self::F32x8;
+}
+
+/// Eight i32 lanes; `+`, `-` wrap, `&`, `|`, `^` are bitwise.
+pub(crate) trait I32x8:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+{
+    /// The mask type of the level.
+    type Mask: M32x8;
+    /// The f32 type of the level.
+    type F32: F32x8;
+
+    /// Each lane shifted left by `N` (0 ≤ N < 32).
+    fn shl<const N: i32>(self) -> Self;
+    /// Each lane shifted right by `N`, copying the sign bit (0 ≤ N < 32).
+    fn shr<const N: i32>(self) -> Self;
+    /// Each lane shifted right by `N`, filling with zeros (0 ≤ N < 32).
+    fn shr_logical<const N: i32>(self) -> Self;
+    /// Lane-wise signed minimum.
+    fn min(self, o: Self) -> Self;
+    /// Lane-wise signed maximum.
+    fn max(self, o: Self) -> Self;
+    /// Lanes where `self == o`.
+    fn simd_eq(self, o: Self) -> Self::Mask;
+    /// Lanes where `self > o` (signed).
+    fn simd_gt(self, o: Self) -> Self::Mask;
+    /// Lane `i` is `a[i]` where `m` is set, else `b[i]`.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    /// Each lane converted to the nearest f32 (ties to even).
+    fn to_f32(self) -> Self::F32;
+    /// Four vectors of i32 channels packed to bytes, each clamped to
+    /// `0..=255`: lane `p` of the result holds the four bytes
+    /// `v[p % 4][4·(p / 4) + l]`, `l = 0..4`, in memory order. With one
+    /// BGRA pixel per half of each input (pixel `k` in the low half of
+    /// `v[k]`, pixel `k + 4` in its high half) the result is pixels 0..8
+    /// in order: the in-half arrangement that AVX2's packs make cheap.
+    fn pack_u8_sat(v: [Self; 4]) -> Self;
+    /// The lanes as an array.
+    fn to_array(self) -> [i32; 8];
+    /// Writes the 8 lanes, little-endian, to `dst`.
+    fn store(self, dst: &mut [u8; 32]);
+    /// Writes the first `min(8, dst.len() / 4)` lanes, little-endian, to
+    /// the start of `dst`; no other byte of `dst` is touched.
+    fn store_prefix(self, dst: &mut [u8]);
+}
+
+/// Eight f32 lanes; `+`, `-` and `*` are IEEE operations (round to
+/// nearest even, no fused multiply-add).
+pub(crate) trait F32x8: Copy + Add<Output = Self> + Sub<Output = Self> {
+    /// The mask type of the level.
+    type Mask: M32x8;
+    /// The i32 type of the level.
+    type I32: I32x8;
+
+    /// Lane-wise product.
+    fn mul(self, o: Self) -> Self;
+    /// Lane-wise `if self < o { self } else { o }` (so `o` when either is
+    /// NaN, as `minps`).
+    fn min(self, o: Self) -> Self;
+    /// Lane-wise `if self > o { self } else { o }` (so `o` when either is
+    /// NaN, as `maxps`).
+    fn max(self, o: Self) -> Self;
+    /// Lanes where `self < o` (false for NaN).
+    fn simd_lt(self, o: Self) -> Self::Mask;
+    /// Each lane rounded to the nearest integer, ties to even;
+    /// `i32::MIN` for NaN and for values outside the i32 range (the x86
+    /// "integer indefinite").
+    fn round_i32(self) -> Self::I32;
+    /// The lanes as an array.
+    fn to_array(self) -> [f32; 8];
+}
+
+/// Eight lane masks.
+pub(crate) trait M32x8:
+    Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self>
+{
+    /// Bit `i` is set when lane `i` is.
+    fn bitmask(self) -> u32;
+}
+
+impl SimdLevel {
+    /// Runs `k` at the best level the CPU has that is not above `self`
+    /// (the markers check the CPU, so a level above it is never entered).
+    ///
+    /// Inlined into each kernel's entry point so that a call at the AVX2
+    /// level costs the feature check and one call; the other levels are
+    /// out of line.
+    #[inline(always)]
+    pub(crate) fn dispatch<K: Kernel>(self, k: K) -> K::Output {
+        #[cfg(target_arch = "x86_64")]
+        if self >= SimdLevel::Avx2 {
+            if let Some(s) = Avx2::new() {
+                return s.vectorize(k);
+            }
+        }
+        self.dispatch_below_avx2(k)
+    }
+
+    /// [`Self::dispatch`] below AVX2.
+    #[inline(never)]
+    fn dispatch_below_avx2<K: Kernel>(self, k: K) -> K::Output {
+        #[cfg(target_arch = "x86_64")]
+        if self >= SimdLevel::Sse2 {
+            if let Some(s) = Sse2::new() {
+                return s.vectorize(k);
+            }
+        }
+        Scalar.vectorize(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every operation of every level the CPU has against the scalar
+    //! implementation, and the scalar implementation against worked
+    //! examples.
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What one test computes at one level, as plain lanes.
+    trait Probe {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32>;
+    }
+
+    struct Run<'a, P>(&'a P);
+    impl<P: Probe> Kernel for Run<'_, P> {
+        type Output = Vec<u32>;
+        #[inline(always)]
+        fn run<S: Simd>(self, s: S) -> Vec<u32> {
+            self.0.at(s)
+        }
+    }
+
+    /// The result at every level, scalar first.
+    fn every_level<P: Probe>(p: &P) -> Vec<(SimdLevel, Vec<u32>)> {
+        [SimdLevel::Scalar, SimdLevel::Sse2, SimdLevel::Avx2]
+            .into_iter()
+            .map(|l| (l.clamp_to_cpu(), l.clamp_to_cpu().dispatch(Run(p))))
+            .collect()
+    }
+
+    fn bits_i(v: [i32; 8]) -> Vec<u32> {
+        v.iter().map(|&x| x as u32).collect()
+    }
+    fn bits_f(v: [f32; 8]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// Every i32 operation on `a`, `b`, one after the other.
+    struct IntOps([i32; 8], [i32; 8]);
+    impl Probe for IntOps {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b) = (s.i32x8(self.0), s.i32x8(self.1));
+            let mut out = Vec::new();
+            for v in [
+                a + b,
+                a - b,
+                a & b,
+                a | b,
+                a ^ b,
+                a.shl::<3>(),
+                a.shr::<16>(),
+                a.shr_logical::<16>(),
+                a.min(b),
+                a.max(b),
+                S::I32x8::select(a.simd_gt(b), a, b),
+                S::I32x8::select(a.simd_eq(b) | !a.simd_gt(b), b, a),
+                S::I32x8::pack_u8_sat([a, b, a.shr::<8>(), b.shr::<20>()]),
+                s.repeat4_i32([self.0[0], self.0[1], self.0[2], self.0[3]]),
+                s.splat_i32(self.1[7]),
+            ] {
+                out.extend(bits_i(v.to_array()));
+            }
+            let mut bytes = [0x5Au8; 32];
+            a.store(&mut bytes);
+            out.extend(bytes.iter().map(|&x| u32::from(x)));
+            for n in [0, 3, 13, 31, 40] {
+                let mut tail = vec![0xA5u8; n];
+                b.store_prefix(&mut tail);
+                out.extend(tail.iter().map(|&x| u32::from(x)));
+            }
+            out.push(a.simd_gt(b).bitmask());
+            out.push((a.simd_eq(b) & !a.simd_gt(b)).bitmask());
+            out.extend(bits_f(a.to_f32().to_array()));
+            out
+        }
+    }
+
+    /// Every f32 operation on `a`, `b`.
+    struct FloatOps([f32; 8], [f32; 8]);
+    impl Probe for FloatOps {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b) = (s.f32x8(self.0), s.f32x8(self.1));
+            let mut out = Vec::new();
+            for v in [
+                a + b,
+                a - b,
+                a.mul(b),
+                a.min(b),
+                a.max(b),
+                s.splat_f32(self.1[2]),
+            ] {
+                out.extend(bits_f(v.to_array()));
+            }
+            out.extend(bits_i(a.round_i32().to_array()));
+            out.extend(bits_i(a.mul(b).round_i32().to_array()));
+            out.push(a.simd_lt(b).bitmask());
+            out
+        }
+    }
+
+    fn assert_levels_agree<P: Probe>(p: &P) -> Result<(), TestCaseError> {
+        let all = every_level(p);
+        for (level, got) in &all[1..] {
+            prop_assert_eq!(got, &all[0].1, "{:?} differs from scalar", level);
+        }
+        Ok(())
+    }
+
+    /// f32 values with the interesting cases well represented.
+    fn float() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            any::<f32>(),
+            -300.0f32..300.0,
+            Just(0.5f32),
+            Just(-2.5f32),
+            Just(-0.0f32),
+            Just(f32::NAN),
+            Just(3.0e9f32),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn int_ops_agree_at_every_level(
+            a in proptest::array::uniform8(any::<i32>()),
+            b in proptest::array::uniform8(prop_oneof![any::<i32>(), -300i32..300]),
+        ) {
+            assert_levels_agree(&IntOps(a, b))?;
+            assert_levels_agree(&IntOps(a, a))?;
+        }
+
+        #[test]
+        fn float_ops_agree_at_every_level(
+            a in proptest::array::uniform8(float()),
+            b in proptest::array::uniform8(float()),
+        ) {
+            assert_levels_agree(&FloatOps(a, b))?;
+        }
+    }
+
+    #[test]
+    fn pack_takes_one_pixel_per_half_of_each_input() {
+        // Input k holds pixel k (lanes 0..4) and pixel k+4 (lanes 4..8),
+        // channel c of pixel p being 16·p + c; pixel 7's red (lane 6 of
+        // input 3) is 300 and pixel 1's blue (lane 0 of input 1) is −5,
+        // which clamp to 255 and 0. The packed lanes are pixels 0..8,
+        // bytes in channel order.
+        let s = Scalar;
+        let v: [_; 4] = std::array::from_fn(|k| {
+            let mut l: [i32; 8] =
+                std::array::from_fn(|i| 16 * (k as i32 + 4 * (i as i32 / 4)) + i as i32 % 4);
+            if k == 3 {
+                l[6] = 300;
+            }
+            if k == 1 {
+                l[0] = -5;
+            }
+            s.i32x8(l)
+        });
+        let got = <Scalar as Simd>::I32x8::pack_u8_sat(v).to_array();
+        let want: [u32; 8] = [
+            0x0302_0100,
+            0x1312_1100, // blue −5 → 0
+            0x2322_2120,
+            0x3332_3130,
+            0x4342_4140,
+            0x5352_5150,
+            0x6362_6160,
+            0x73FF_7170, // red 300 → 255
+        ];
+        assert_eq!(got.map(|x| x as u32), want);
+    }
+
+    #[test]
+    fn store_prefix_writes_whole_lanes_only() {
+        // 13 bytes hold 3 whole lanes (12 bytes); byte 12 keeps its value.
+        let v = Scalar.i32x8([0x0403_0201, 0x0807_0605, 0x0C0B_0A09, -1, -1, -1, -1, -1]);
+        let mut dst = [0xEEu8; 13];
+        v.store_prefix(&mut dst);
+        assert_eq!(dst, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xEE]);
+    }
+
+    #[test]
+    fn round_is_ties_to_even_with_integer_indefinite() {
+        // 0.5 → 0, 1.5 → 2, −2.5 → −2 (ties to even); NaN and 3e9 (above
+        // i32::MAX) give i32::MIN as cvtps2dq does.
+        let v = Scalar.f32x8([0.5, 1.5, -2.5, 2.6, f32::NAN, 3.0e9, -3.0e9, -0.4]);
+        assert_eq!(
+            v.round_i32().to_array(),
+            [0, 2, -2, 3, i32::MIN, i32::MIN, i32::MIN, 0]
+        );
+    }
+
+    #[test]
+    fn float_min_max_return_the_second_operand_on_nan() {
+        // minps/maxps: `a < b ? a : b`; a comparison with NaN is false.
+        let (a, b) = (Scalar.splat_f32(f32::NAN), Scalar.splat_f32(1.0));
+        assert_eq!(a.min(b).to_array(), [1.0; 8]);
+        assert!(b.max(a).to_array()[0].is_nan());
+    }
+}

@@ -1,0 +1,259 @@
+//! The scalar level: plain arrays of 8 lanes. This is the specification
+//! of every operation of the layer; the vector levels are tested against
+//! it.
+use super::{Kernel, Simd};
+use std::ops::{Add, BitAnd, BitOr, BitXor, Not, Sub};
+
+/// The scalar level (always available).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scalar;
+
+/// Eight i32 lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct I32x8([i32; 8]);
+
+/// Eight f32 lanes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct F32x8([f32; 8]);
+
+/// Eight lane masks: each lane 0 or −1 (all ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct M32x8([i32; 8]);
+
+#[inline(always)]
+fn zip<T: Copy, U>(a: [T; 8], b: [T; 8], f: impl Fn(T, T) -> U) -> [U; 8] {
+    std::array::from_fn(|i| f(a[i], b[i]))
+}
+
+#[inline(always)]
+fn mask(v: [bool; 8]) -> M32x8 {
+    M32x8(v.map(|b| -i32::from(b)))
+}
+
+impl Simd for Scalar {
+    type I32x8 = I32x8;
+    type F32x8 = F32x8;
+    type M32x8 = M32x8;
+
+    #[inline(always)]
+    fn vectorize<K: Kernel>(self, k: K) -> K::Output {
+        k.run(self)
+    }
+    #[inline(always)]
+    fn splat_i32(self, v: i32) -> I32x8 {
+        I32x8([v; 8])
+    }
+    #[inline(always)]
+    fn i32x8(self, v: [i32; 8]) -> I32x8 {
+        I32x8(v)
+    }
+    #[inline(always)]
+    fn repeat4_i32(self, v: [i32; 4]) -> I32x8 {
+        I32x8(std::array::from_fn(|i| v[i % 4]))
+    }
+    #[inline(always)]
+    fn splat_f32(self, v: f32) -> F32x8 {
+        F32x8([v; 8])
+    }
+    #[inline(always)]
+    fn f32x8(self, v: [f32; 8]) -> F32x8 {
+        F32x8(v)
+    }
+}
+
+impl Add for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, i32::wrapping_add))
+    }
+}
+impl Sub for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, i32::wrapping_sub))
+    }
+}
+impl BitAnd for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a & b))
+    }
+}
+impl BitOr for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a | b))
+    }
+}
+impl BitXor for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitxor(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a ^ b))
+    }
+}
+
+impl super::I32x8 for I32x8 {
+    type Mask = M32x8;
+    type F32 = F32x8;
+
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 32) };
+        Self(self.0.map(|a| a << N))
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 32) };
+        Self(self.0.map(|a| a >> N))
+    }
+    #[inline(always)]
+    fn shr_logical<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 32) };
+        Self(self.0.map(|a| ((a as u32) >> N) as i32))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, i32::min))
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, i32::max))
+    }
+    #[inline(always)]
+    fn simd_eq(self, o: Self) -> M32x8 {
+        mask(zip(self.0, o.0, |a, b| a == b))
+    }
+    #[inline(always)]
+    fn simd_gt(self, o: Self) -> M32x8 {
+        mask(zip(self.0, o.0, |a, b| a > b))
+    }
+    #[inline(always)]
+    fn select(m: M32x8, a: Self, b: Self) -> Self {
+        Self(std::array::from_fn(|i| {
+            if m.0[i] != 0 {
+                a.0[i]
+            } else {
+                b.0[i]
+            }
+        }))
+    }
+    #[inline(always)]
+    fn to_f32(self) -> F32x8 {
+        F32x8(self.0.map(|a| a as f32))
+    }
+    #[inline(always)]
+    fn pack_u8_sat(v: [Self; 4]) -> Self {
+        Self(std::array::from_fn(|p| {
+            let (k, half) = (p % 4, p / 4);
+            i32::from_le_bytes(std::array::from_fn(|l| {
+                crate::int::clamp_u8(v[k].0[4 * half + l])
+            }))
+        }))
+    }
+    #[inline(always)]
+    fn to_array(self) -> [i32; 8] {
+        self.0
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u8; 32]) {
+        for (d, v) in dst.chunks_exact_mut(4).zip(self.0) {
+            d.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    #[inline(always)]
+    fn store_prefix(self, dst: &mut [u8]) {
+        for (d, v) in dst.chunks_exact_mut(4).zip(self.0) {
+            d.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+impl Add for F32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a + b))
+    }
+}
+impl Sub for F32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a - b))
+    }
+}
+
+impl super::F32x8 for F32x8 {
+    type Mask = M32x8;
+    type I32 = I32x8;
+
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a * b))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| if a < b { a } else { b }))
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| if a > b { a } else { b }))
+    }
+    #[inline(always)]
+    fn simd_lt(self, o: Self) -> M32x8 {
+        mask(zip(self.0, o.0, |a, b| a < b))
+    }
+    #[inline(always)]
+    fn round_i32(self) -> I32x8 {
+        I32x8(self.0.map(|a| {
+            let r = crate::int::round_ties_even_f32(a);
+            // In range (NaN is not): exact, since `r` is an integer.
+            if (-2_147_483_648.0..2_147_483_648.0).contains(&r) {
+                r as i32
+            } else {
+                i32::MIN
+            }
+        }))
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f32; 8] {
+        self.0
+    }
+}
+
+impl BitAnd for M32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a & b))
+    }
+}
+impl BitOr for M32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a | b))
+    }
+}
+impl Not for M32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Self(self.0.map(|a| !a))
+    }
+}
+
+impl super::M32x8 for M32x8 {
+    #[inline(always)]
+    fn bitmask(self) -> u32 {
+        self.0
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &a)| m | (u32::from(a < 0) << i))
+    }
+}

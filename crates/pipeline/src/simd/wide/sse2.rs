@@ -1,0 +1,324 @@
+//! The SSE2 level: two 128-bit registers per vector (lanes 0..4, 4..8).
+//!
+//! SSE2 is part of the x86_64 baseline, but the level is still entered
+//! through its marker, [`Sse2`], made only by [`Sse2::new`] after the
+//! CPU reported SSE2; every value of this file's types is made from the
+//! marker or from other values, so it proves SSE2 (the SAFETY argument of
+//! the register-only blocks, stated once in the `reg!` macro). Memory
+//! accesses state their bounds block by block.
+use super::{Kernel, Simd};
+use std::arch::x86_64::*;
+use std::ops::{Add, BitAnd, BitOr, BitXor, Not, Sub};
+
+/// Runs register-only SSE2 intrinsics.
+macro_rules! reg {
+    ($e:expr) => {
+        // SAFETY: the operands are values of this file's types, which
+        // exist only after `Sse2::new` saw SSE2 (see the module doc); the
+        // intrinsics read and write registers only.
+        unsafe { $e }
+    };
+}
+
+/// Proof that the CPU has SSE2.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sse2(());
+
+impl Sse2 {
+    /// The marker, if this CPU has SSE2 (every x86_64 CPU does).
+    #[inline(always)]
+    pub(crate) fn new() -> Option<Self> {
+        is_x86_feature_detected!("sse2").then_some(Sse2(()))
+    }
+}
+
+/// Eight i32 lanes: lanes 0..4 in `.0[0]`, 4..8 in `.0[1]`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct I32x8([__m128i; 2]);
+
+/// Eight f32 lanes, halves as in [`I32x8`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct F32x8([__m128; 2]);
+
+/// Eight lane masks (each lane all ones or all zeros), halves as in
+/// [`I32x8`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct M32x8([__m128i; 2]);
+
+/// `k` compiled with SSE2 enabled.
+#[target_feature(enable = "sse2")]
+fn with_sse2<K: Kernel>(s: Sse2, k: K) -> K::Output {
+    k.run(s)
+}
+
+/// `f` on each half.
+#[inline(always)]
+fn halves<T: Copy, U>(a: [T; 2], b: [T; 2], f: impl Fn(T, T) -> U) -> [U; 2] {
+    [f(a[0], b[0]), f(a[1], b[1])]
+}
+
+impl Simd for Sse2 {
+    type I32x8 = I32x8;
+    type F32x8 = F32x8;
+    type M32x8 = M32x8;
+
+    #[inline(always)]
+    fn vectorize<K: Kernel>(self, k: K) -> K::Output {
+        // SAFETY: `self` exists only if the CPU has SSE2, the feature
+        // `with_sse2` enables.
+        unsafe { with_sse2(self, k) }
+    }
+    #[inline(always)]
+    fn splat_i32(self, v: i32) -> I32x8 {
+        let h = reg!(_mm_set1_epi32(v));
+        I32x8([h, h])
+    }
+    #[inline(always)]
+    fn i32x8(self, v: [i32; 8]) -> I32x8 {
+        // SAFETY: SSE2 is proven by `self`; `v` is 32 readable bytes, each
+        // load reads 16 of them, and loadu has no alignment requirement.
+        I32x8(unsafe {
+            [
+                _mm_loadu_si128(v.as_ptr().cast()),
+                _mm_loadu_si128(v.as_ptr().add(4).cast()),
+            ]
+        })
+    }
+    #[inline(always)]
+    fn repeat4_i32(self, v: [i32; 4]) -> I32x8 {
+        // SAFETY: SSE2 is proven by `self`; `v` is 16 readable bytes and
+        // loadu has no alignment requirement.
+        let h = unsafe { _mm_loadu_si128(v.as_ptr().cast()) };
+        I32x8([h, h])
+    }
+    #[inline(always)]
+    fn splat_f32(self, v: f32) -> F32x8 {
+        let h = reg!(_mm_set1_ps(v));
+        F32x8([h, h])
+    }
+    #[inline(always)]
+    fn f32x8(self, v: [f32; 8]) -> F32x8 {
+        // SAFETY: SSE2 is proven by `self`; `v` is 32 readable bytes, each
+        // load reads 16 of them, and loadu has no alignment requirement.
+        F32x8(unsafe { [_mm_loadu_ps(v.as_ptr()), _mm_loadu_ps(v.as_ptr().add(4))] })
+    }
+}
+
+impl Add for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_add_epi32(a, b))))
+    }
+}
+impl Sub for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_sub_epi32(a, b))))
+    }
+}
+impl BitAnd for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_and_si128(a, b))))
+    }
+}
+impl BitOr for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_or_si128(a, b))))
+    }
+}
+impl BitXor for I32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitxor(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_xor_si128(a, b))))
+    }
+}
+
+/// `m ? a : b` per bit.
+#[inline(always)]
+fn blend(m: __m128i, a: __m128i, b: __m128i) -> __m128i {
+    reg!(_mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b)))
+}
+
+impl super::I32x8 for I32x8 {
+    type Mask = M32x8;
+    type F32 = F32x8;
+
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 32) };
+        Self(self.0.map(|a| reg!(_mm_slli_epi32::<N>(a))))
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 32) };
+        Self(self.0.map(|a| reg!(_mm_srai_epi32::<N>(a))))
+    }
+    #[inline(always)]
+    fn shr_logical<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 32) };
+        Self(self.0.map(|a| reg!(_mm_srli_epi32::<N>(a))))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        // SSE2 has no pminsd: select by a compare.
+        Self(halves(self.0, o.0, |a, b| {
+            blend(reg!(_mm_cmplt_epi32(a, b)), a, b)
+        }))
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| {
+            blend(reg!(_mm_cmpgt_epi32(a, b)), a, b)
+        }))
+    }
+    #[inline(always)]
+    fn simd_eq(self, o: Self) -> M32x8 {
+        M32x8(halves(self.0, o.0, |a, b| reg!(_mm_cmpeq_epi32(a, b))))
+    }
+    #[inline(always)]
+    fn simd_gt(self, o: Self) -> M32x8 {
+        M32x8(halves(self.0, o.0, |a, b| reg!(_mm_cmpgt_epi32(a, b))))
+    }
+    #[inline(always)]
+    fn select(m: M32x8, a: Self, b: Self) -> Self {
+        Self([blend(m.0[0], a.0[0], b.0[0]), blend(m.0[1], a.0[1], b.0[1])])
+    }
+    #[inline(always)]
+    fn to_f32(self) -> F32x8 {
+        F32x8(self.0.map(|a| reg!(_mm_cvtepi32_ps(a))))
+    }
+    #[inline(always)]
+    fn pack_u8_sat(v: [Self; 4]) -> Self {
+        // Saturating i32 → i16 then i16 → u8 is the clamp to 0..=255; half
+        // h of the result packs half h of each input.
+        Self(std::array::from_fn(|h| {
+            reg!({
+                let a = _mm_packs_epi32(v[0].0[h], v[1].0[h]);
+                let b = _mm_packs_epi32(v[2].0[h], v[3].0[h]);
+                _mm_packus_epi16(a, b)
+            })
+        }))
+    }
+    #[inline(always)]
+    fn to_array(self) -> [i32; 8] {
+        let mut out = [0u8; 32];
+        self.store(&mut out);
+        std::array::from_fn(|i| {
+            i32::from_le_bytes([out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3]])
+        })
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u8; 32]) {
+        // SAFETY: SSE2 is proven by `self`; `dst` is exactly 32 writable
+        // bytes, each store writes 16 of them (at 0 and 16), and storeu has
+        // no alignment requirement.
+        unsafe {
+            _mm_storeu_si128(dst.as_mut_ptr().cast(), self.0[0]);
+            _mm_storeu_si128(dst.as_mut_ptr().add(16).cast(), self.0[1]);
+        }
+    }
+    #[inline(always)]
+    fn store_prefix(self, dst: &mut [u8]) {
+        // SSE2 has no masked store: write whole lanes from a copy.
+        let mut all = [0u8; 32];
+        self.store(&mut all);
+        let n = (dst.len() / 4).min(8) * 4;
+        dst[..n].copy_from_slice(&all[..n]);
+    }
+}
+
+impl Add for F32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_add_ps(a, b))))
+    }
+}
+impl Sub for F32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_sub_ps(a, b))))
+    }
+}
+
+impl super::F32x8 for F32x8 {
+    type Mask = M32x8;
+    type I32 = I32x8;
+
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_mul_ps(a, b))))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_min_ps(a, b))))
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_max_ps(a, b))))
+    }
+    #[inline(always)]
+    fn simd_lt(self, o: Self) -> M32x8 {
+        M32x8(halves(self.0, o.0, |a, b| {
+            reg!(_mm_castps_si128(_mm_cmplt_ps(a, b)))
+        }))
+    }
+    #[inline(always)]
+    fn round_i32(self) -> I32x8 {
+        // cvtps2dq rounds with MXCSR's mode, round-to-nearest-even unless
+        // changed (Rust code never changes it).
+        I32x8(self.0.map(|a| reg!(_mm_cvtps_epi32(a))))
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f32; 8] {
+        let mut out = [0f32; 8];
+        // SAFETY: SSE2 is proven by `self`; `out` is 32 writable bytes,
+        // each store writes 16 of them, and storeu has no alignment
+        // requirement.
+        unsafe {
+            _mm_storeu_ps(out.as_mut_ptr(), self.0[0]);
+            _mm_storeu_ps(out.as_mut_ptr().add(4), self.0[1]);
+        }
+        out
+    }
+}
+
+impl BitAnd for M32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_and_si128(a, b))))
+    }
+}
+impl BitOr for M32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_or_si128(a, b))))
+    }
+}
+impl Not for M32x8 {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Self(self.0.map(|a| reg!(_mm_xor_si128(a, _mm_set1_epi32(-1)))))
+    }
+}
+
+impl super::M32x8 for M32x8 {
+    #[inline(always)]
+    fn bitmask(self) -> u32 {
+        let [lo, hi] = self
+            .0
+            .map(|a| reg!(_mm_movemask_ps(_mm_castsi128_ps(a))) as u32);
+        lo | hi << 4
+    }
+}
