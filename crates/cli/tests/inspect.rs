@@ -62,9 +62,10 @@ fn the_report_lists_every_draw_and_marks_the_refused_command() {
         "{frame}"
     );
     // Each draw's counts: the triangle (4,4) (30,4) (4,30) covers 351
-    // pixels by the top-left rule (26 + 25 + ... + 1), all written.
+    // pixels by the top-left rule (26 + 25 + ... + 1), all shaded and
+    // written (no test is on).
     assert!(
-        frame.contains("primitives 1 · pixels passing depth/stencil 351 · pixels written 351 · pixels changed 351"),
+        frame.contains("primitives 1 · pixels shaded 351 · pixels passing depth/stencil 351 · pixels written 351 · pixels changed 351"),
         "{frame}"
     );
     // The CLEAR changes all 64×64 pixels.

@@ -60,6 +60,10 @@ pub(crate) struct Stats {
     pub written: u64,
     /// Pixels that passed the stencil and depth tests.
     pub passed: u64,
+    /// Pixels the primitives covered (inside the tile, hence inside the
+    /// viewport and scissor rectangle): the fragments the pixel stage
+    /// received, before any of its tests.
+    pub shaded: u64,
 }
 
 impl std::ops::Add for Stats {
@@ -68,6 +72,7 @@ impl std::ops::Add for Stats {
         Stats {
             written: self.written + o.written,
             passed: self.passed + o.passed,
+            shaded: self.shaded + o.shaded,
         }
     }
 }

@@ -78,6 +78,12 @@ pub struct DrawStats {
     /// Pixels that passed the stencil and depth tests (the occlusion-query
     /// count; equals `pixels_written` when no alpha test discards).
     pub samples_passed_depth: u64,
+    /// Pixels the primitives covered inside the viewport and scissor
+    /// rectangle: the fragments the pixel stage shaded, counted before
+    /// the alpha, stencil and depth tests (Direct3D 10's
+    /// `PSInvocations` for a pipeline that shades before it tests).
+    /// At least `samples_passed_depth`.
+    pub pixels_shaded: u64,
 }
 
 /// Which buffers a clear touches (D3DCLEAR_*).
@@ -507,6 +513,7 @@ impl Renderer {
         }
         stats.pixels_written = acc.written;
         stats.samples_passed_depth = acc.passed;
+        stats.pixels_shaded = acc.shaded;
         Ok(stats)
     }
 

@@ -506,6 +506,7 @@ impl ExecState {
                 k.primitives = k.primitives.saturating_add(s.primitives);
                 k.samples_passed = k.samples_passed.saturating_add(s.samples_passed_depth);
                 k.pixels_written = k.pixels_written.saturating_add(s.pixels_written);
+                k.pixels_shaded = k.pixels_shaded.saturating_add(s.pixels_shaded);
                 !missing
             }
             None => false,

@@ -118,6 +118,10 @@ pub struct ContextCounters {
     /// Pixels every test passed and whose colour was written (the sum of
     /// the pipeline's per-draw `DrawStats::pixels_written`).
     pub pixels_written: u64,
+    /// Pixels the pipeline shaded: the fragments its primitives covered
+    /// inside the viewport and scissor rectangle, before any test (the
+    /// sum of the per-draw `DrawStats::pixels_shaded`).
+    pub pixels_shaded: u64,
     /// Clears executed.
     pub clears: u64,
     /// Copies executed (BUFFER_COPY, TEXTURE_COPY, BLT, COLOR_FILL,

@@ -423,13 +423,14 @@ fn call_html(h: &mut String, r: &Report, c: &CallInfo) {
 fn draw_html(h: &mut String, d: &DrawInfo) {
     let _ = write!(
         h,
-        "<div class=\"draw\" id=\"draw-{}\"><b>draw {}</b> ({} at offset {}) · {} · primitives {} · pixels passing depth/stencil {} · pixels written {} · pixels changed {}<div class=\"thumbs\">",
+        "<div class=\"draw\" id=\"draw-{}\"><b>draw {}</b> ({} at offset {}) · {} · primitives {} · pixels shaded {} · pixels passing depth/stencil {} · pixels written {} · pixels changed {}<div class=\"thumbs\">",
         d.number,
         d.number,
         escape(d.opcode),
         d.offset,
         micros(d.time),
         d.primitives,
+        d.pixels_shaded,
         d.samples_passed,
         d.pixels_written,
         d.pixels_changed

@@ -216,9 +216,12 @@ pub struct DrawInfo {
     pub opcode: &'static str,
     /// Wall time of the DrawPrimitives2 piece that ends with it.
     pub time: Duration,
-    /// GPU counters over the piece: primitives, samples that passed
-    /// depth/stencil, pixels written.
+    /// GPU counters over the piece: primitives, pixels shaded, samples
+    /// that passed depth/stencil, pixels written.
     pub primitives: u64,
+    /// Pixels shaded: the fragments the primitives covered inside the
+    /// viewport and scissor rectangle, before any test.
+    pub pixels_shaded: u64,
     /// Samples that passed the depth/stencil tests.
     pub samples_passed: u64,
     /// Pixels whose colour was written.
@@ -893,6 +896,7 @@ impl Inspector<'_> {
             opcode,
             time,
             primitives: c1.primitives.saturating_sub(c0.primitives),
+            pixels_shaded: c1.pixels_shaded.saturating_sub(c0.pixels_shaded),
             samples_passed: c1.samples_passed.saturating_sub(c0.samples_passed),
             pixels_written: c1.pixels_written.saturating_sub(c0.pixels_written),
             pixels_changed: 0,

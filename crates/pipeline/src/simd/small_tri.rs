@@ -64,8 +64,9 @@ fn small_covered(s: &SmallTri, i: i32, j: i32) -> bool {
 }
 
 /// Scalar twin of [`small_tri_depth24`].
-pub(crate) fn small_tri_depth24_scalar(b: &mut BandRows<'_>, s: &SmallTri) -> u32 {
+pub(crate) fn small_tri_depth24_scalar(b: &mut BandRows<'_>, s: &SmallTri) -> (u32, u32) {
     let mut passed = 0;
+    let mut covered = 0;
     for y in s.y0..=s.y1 {
         let Ok(row) = usize::try_from(y - b.y0) else {
             continue;
@@ -76,6 +77,7 @@ pub(crate) fn small_tri_depth24_scalar(b: &mut BandRows<'_>, s: &SmallTri) -> u3
             if !small_covered(s, x.wrapping_sub(s.x0), y.wrapping_sub(s.y0)) {
                 continue;
             }
+            covered += 1;
             let Ok(xu) = usize::try_from(x) else {
                 continue;
             };
@@ -105,15 +107,20 @@ pub(crate) fn small_tri_depth24_scalar(b: &mut BandRows<'_>, s: &SmallTri) -> u3
             c.copy_from_slice(&pack_pixel(&v, s.and_mask).to_le_bytes());
         }
     }
-    passed
+    (passed, covered)
 }
 
 /// Rasterizes a small triangle's region with a 24-bit depth test (as
 /// [`gouraud_depth24_spans`]: depth in bits 31..8, low byte kept; Gouraud
-/// colour straight into a 32-bit target). Returns the pixels that passed.
+/// colour straight into a 32-bit target). Returns the pixels that passed
+/// and the pixels the triangle covered (in the region and the band).
 /// The AVX2 kernel may load and store back unchanged up to 7 pixels past
 /// a row of the region when the band has room.
-pub(crate) fn small_tri_depth24(level: SimdLevel, b: &mut BandRows<'_>, s: &SmallTri) -> u32 {
+pub(crate) fn small_tri_depth24(
+    level: SimdLevel,
+    b: &mut BandRows<'_>,
+    s: &SmallTri,
+) -> (u32, u32) {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 {
         use x86::small_tri_avx2 as k;
@@ -177,7 +184,7 @@ mod x86 {
     /// from the edge values `e` and the region lanes `colmask`, then the
     /// same depth test, depth write and colour write as `depth8` (depth
     /// `zx + zy`, with `zx = zref + dzdx·fx` per lane). Returns the lanes
-    /// that passed.
+    /// that passed and the lanes covered.
     ///
     /// # Safety
     /// AVX2 must be available; `c` and `d` must be valid for reads and
@@ -194,7 +201,7 @@ mod x86 {
         r: &[__m256i; 4],
         c: *mut u8,
         d: *mut u8,
-    ) -> u32 {
+    ) -> (u32, u32) {
         // SAFETY: the caller guarantees AVX2 and 32 valid bytes at `c`
         // and `d`.
         unsafe {
@@ -214,7 +221,9 @@ mod x86 {
             let out_c = _mm256_blendv_epi8(old_c, col, pass);
             _mm256_storeu_si256(d.cast(), out_d);
             _mm256_storeu_si256(c.cast(), out_c);
-            (_mm256_movemask_ps(_mm256_castsi256_ps(pass)) as u32).count_ones()
+            let lanes =
+                |m: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32).count_ones();
+            (lanes(pass), lanes(cov))
         }
     }
 
@@ -230,7 +239,10 @@ mod x86 {
     /// # Safety
     /// AVX2 and POPCNT must be available.
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn small_tri_avx2<const F: u8>(b: &mut BandRows<'_>, s: &SmallTri) -> u32 {
+    pub(super) unsafe fn small_tri_avx2<const F: u8>(
+        b: &mut BandRows<'_>,
+        s: &SmallTri,
+    ) -> (u32, u32) {
         let w = s.x1.wrapping_sub(s.x0).wrapping_add(1);
         let h = s.y1.wrapping_sub(s.y0).wrapping_add(1);
         let (Ok(row0), Ok(xu)) = (
@@ -308,7 +320,7 @@ mod x86 {
         };
         let color = b.color.as_mut_ptr();
         let depth = b.depth.as_mut_ptr();
-        let mut passed = 0;
+        let (mut passed, mut covered) = (0, 0);
         let mut dy = s.y0.wrapping_sub(s.ry);
         for j in 0..h as usize {
             let zy = _mm256_set1_ps(s.z[2] * dy as f32);
@@ -319,11 +331,16 @@ mod x86 {
             unsafe {
                 let c = color.add(coff + j * cp);
                 let d = depth.add(doff + j * dp);
-                passed += small8::<F>(&regs, &e, colmask0, zx0, zy, &r, c, d);
+                let (p, v) = small8::<F>(&regs, &e, colmask0, zx0, zy, &r, c, d);
+                passed += p;
+                covered += v;
                 if two {
                     let e1 = [0, 1, 2].map(|i| _mm256_add_epi32(e[i], e8[i]));
                     let r1 = r.map(|x| _mm256_add_epi32(x, step8));
-                    passed += small8::<F>(&regs, &e1, colmask1, zx1, zy, &r1, c.add(32), d.add(32));
+                    let (p, v) =
+                        small8::<F>(&regs, &e1, colmask1, zx1, zy, &r1, c.add(32), d.add(32));
+                    passed += p;
+                    covered += v;
                 }
             }
             for i in 0..3 {
@@ -334,7 +351,7 @@ mod x86 {
             }
             dy = dy.wrapping_add(1);
         }
-        passed
+        (passed, covered)
     }
 }
 

@@ -109,6 +109,12 @@ pub(crate) fn tex_modulate_span_scalar(
 /// channel (texel from [`bilinear8`]),
 /// optionally blended SRCALPHA/INVSRCALPHA over `dst` (`round(x/255)`,
 /// as the generic blend), ANDed with the mask.
+///
+/// Inlined into its caller: called once per span (W3 draws 2.6 million
+/// 64-pixel spans a frame), an outlined dispatch cost 44 instructions a
+/// span where the inlined one costs 7 (callgrind, W3: +3 % of the
+/// workload's instructions).
+#[inline(always)]
 pub(crate) fn tex_modulate_span(
     level_simd: SimdLevel,
     dst: &mut [u8],
