@@ -1045,3 +1045,177 @@ endrep
     );
     assert_eq!(e.map(|_| ()), Err(PipelineError::Stopped));
 }
+
+/// The W7 vertex shader of `shared/bench/WORKLOADS.md` §6.1 (vs_2_0,
+/// 4-bone skinning, one directional light, linear fog on world z).
+const W7_VS: &str = "vs_2_0
+def c7, 3.0, 1.0, 0.0, 0.0
+dcl_position v0
+dcl_normal v1
+dcl_blendweight v2
+dcl_blendindices v3
+mul r0, v3, c7.x
+mova a0, r0
+dp4 r1.x, v0, c9[a0.x]
+dp4 r1.y, v0, c10[a0.x]
+dp4 r1.z, v0, c11[a0.x]
+dp3 r2.x, v1, c9[a0.x]
+dp3 r2.y, v1, c10[a0.x]
+dp3 r2.z, v1, c11[a0.x]
+mul r3.xyz, r1, v2.x
+mul r4.xyz, r2, v2.x
+dp4 r1.x, v0, c9[a0.y]
+dp4 r1.y, v0, c10[a0.y]
+dp4 r1.z, v0, c11[a0.y]
+dp3 r2.x, v1, c9[a0.y]
+dp3 r2.y, v1, c10[a0.y]
+dp3 r2.z, v1, c11[a0.y]
+mad r3.xyz, r1, v2.y, r3
+mad r4.xyz, r2, v2.y, r4
+dp4 r1.x, v0, c9[a0.z]
+dp4 r1.y, v0, c10[a0.z]
+dp4 r1.z, v0, c11[a0.z]
+dp3 r2.x, v1, c9[a0.z]
+dp3 r2.y, v1, c10[a0.z]
+dp3 r2.z, v1, c11[a0.z]
+mad r3.xyz, r1, v2.z, r3
+mad r4.xyz, r2, v2.z, r4
+dp4 r1.x, v0, c9[a0.w]
+dp4 r1.y, v0, c10[a0.w]
+dp4 r1.z, v0, c11[a0.w]
+dp3 r2.x, v1, c9[a0.w]
+dp3 r2.y, v1, c10[a0.w]
+dp3 r2.z, v1, c11[a0.w]
+mad r3.xyz, r1, v2.w, r3
+mad r4.xyz, r2, v2.w, r4
+mov r3.w, c7.y
+dp4 oPos.x, r3, c0
+dp4 oPos.y, r3, c1
+dp4 oPos.z, r3, c2
+dp4 oPos.w, r3, c3
+dp3 r5.w, r4, r4
+rsq r5.w, r5.w
+mul r4.xyz, r4, r5.w
+dp3 r6.x, r4, c4
+max r6.x, r6.x, c7.z
+mov r7, c6
+mad oD0, r6.x, c5, r7
+mad oFog, r3.z, c8.x, c8.y
+";
+
+#[test]
+fn the_w7_shader_draws_its_bind_pose_as_workloads_md_predicts() {
+    // WORKLOADS.md W7: 1024 × 768, the D3D9 view-projection rows, c4–c8
+    // as listed; every bone the identity (the bind pose) except bone 63, a
+    // translation by +200 in x. Vertex: FLOAT3 position, FLOAT3 normal,
+    // FLOAT4 weights, UBYTE4 indices (44 bytes).
+    let prog = program(W7_VS);
+    assert_eq!(prog.shader().shader().instructions.len(), 5 + 47);
+    let mut c = vec![
+        [2.0 / 1024.0, 0.0, 0.0, -1.0 - 1.0 / 1024.0],
+        [0.0, -2.0 / 768.0, 0.0, 1.0 + 1.0 / 768.0],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+        [-0.3, -0.4, -0.866_025_4, 0.0],
+        [0.8, 0.7, 0.6, 0.0],
+        [0.15, 0.15, 0.2, 1.0],
+        [0.0; 4],
+        [-0.8, 1.0, 0.0, 0.0],
+    ];
+    for k in 0..64 {
+        let tx = if k == 63 { 200.0 } else { 0.0 };
+        c.push([1.0, 0.0, 0.0, tx]);
+        c.push([0.0, 1.0, 0.0, 0.0]);
+        c.push([0.0, 0.0, 1.0, 0.0]);
+    }
+    let consts = bind(&prog, &c);
+    let inputs = [
+        (0, 0, DeclType::Float3),
+        (1, 12, DeclType::Float3),
+        (2, 24, DeclType::Float4),
+        (3, 40, DeclType::Ubyte4),
+    ]
+    .map(|(register, offset, ty)| ShaderInput {
+        register,
+        offset,
+        ty,
+    });
+    // Two triangles with legs of 40 pixels at depth 0.5, normal (0, 0,
+    // −1): one on bones 5, 17, 40, 0 with weights ¼ each (all identity:
+    // drawn where its bind-pose positions say), one on bone 63 alone
+    // (moved 200 pixels right).
+    let mut b = Bytes::default();
+    for (corner, bones, weights) in [
+        ([100.0f32, 100.0], [5u8, 17, 40, 0], [0.25f32; 4]),
+        ([100.0, 300.0], [63, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]),
+    ] {
+        for (dx, dy) in [(0.0, 0.0), (40.0, 0.0), (0.0, 40.0)] {
+            b = b
+                .f(&[corner[0] + dx, corner[1] + dy, 0.5])
+                .f(&[0.0, 0.0, -1.0])
+                .f(&weights)
+                .u(u32::from_le_bytes(bones));
+        }
+    }
+    let mut st = state();
+    st.viewport = Viewport {
+        x: 0,
+        y: 0,
+        width: 1024,
+        height: 768,
+        min_z: 0.0,
+        max_z: 1.0,
+    };
+    st.fog.enable = true;
+    st.fog.color = 0xFF80_99B3;
+    // Stage 0: SELECTARG1(DIFFUSE), WORKLOADS.md's fixed-function
+    // equivalent of its `mov oC0, v0` pixel shader.
+    st.textures.stages[0].color_op = softhal_pipeline::cascade::TextureOp::SelectArg1;
+    st.textures.stages[0].color_arg1 =
+        softhal_pipeline::cascade::TextureArg::new(softhal_pipeline::cascade::ArgSource::Diffuse);
+    let t = render_all(|r| {
+        let mut t = Targets::new(1024, 768, Format::A8R8G8B8, None);
+        t.clear(r, 0xFF00_0000, 1.0, 0);
+        draw_vs(
+            r,
+            &mut t,
+            &st,
+            Topology::TriangleList,
+            &b.0,
+            44,
+            &prog,
+            &consts,
+            &inputs,
+            &NO_TEX,
+        )
+        .expect("draw");
+        t
+    });
+    // Coverage (the half-pixel offset of c0/c1 puts pixel centres at +0.5,
+    // §1): pixel (px, py) is inside when its centre (px + ½, py + ½) is in
+    // the triangle: (101, 101) and (120, 110) are, (99, 101) and
+    // (130, 130) (x + y = 261 > 240 − 1) are not.
+    //
+    // Colour: N·L = 0.8660254, so oD0 = 0.8660254·(0.8, 0.7, 0.6) +
+    // (0.15, 0.15, 0.2) = (0.84282, 0.75622, 0.71962, 1); fog f = −0.8·0.5
+    // + 1 = 0.6, so rgb = 0.6·oD0 + 0.4·(0x80, 0x99, 0xB3)/255 =
+    // (0.70648, 0.69373, 0.71256) → × 255 = (180.15, 176.90, 181.70):
+    // 180, 177, 182 within ±1 for the rounding of the fog blend.
+    let near = |got: u32, want: [u8; 3]| {
+        let [_, r, g, bl] = got.to_be_bytes();
+        [r, g, bl]
+            .iter()
+            .zip(want)
+            .all(|(&a, b)| a.abs_diff(b) <= 1)
+    };
+    for (x, y) in [(101, 101), (120, 110), (301, 301), (320, 310)] {
+        assert!(
+            near(t.px(x, y), [180, 177, 182]),
+            "({x}, {y}): {:08x}",
+            t.px(x, y)
+        );
+    }
+    for (x, y) in [(99, 101), (130, 130), (101, 301), (330, 330)] {
+        assert_eq!(t.px(x, y), 0xFF00_0000, "({x}, {y})");
+    }
+}
