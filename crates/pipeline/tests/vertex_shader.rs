@@ -1046,7 +1046,7 @@ endrep
     assert_eq!(e.map(|_| ()), Err(PipelineError::Stopped));
 }
 
-/// The W7 vertex shader of `shared/bench/WORKLOADS.md` §6.1 (vs_2_0,
+/// The W7 vertex shader of the benchmark definition (`docs/benchmarks.md`, "W7 and W8") (vs_2_0,
 /// 4-bone skinning, one directional light, linear fog on world z).
 const W7_VS: &str = "vs_2_0
 def c7, 3.0, 1.0, 0.0, 0.0
@@ -1104,8 +1104,8 @@ mad oFog, r3.z, c8.x, c8.y
 ";
 
 #[test]
-fn the_w7_shader_draws_its_bind_pose_as_workloads_md_predicts() {
-    // WORKLOADS.md W7: 1024 × 768, the D3D9 view-projection rows, c4–c8
+fn the_w7_shader_draws_its_bind_pose_as_its_definition_predicts() {
+    // The W7 definition: 1024 × 768, the D3D9 view-projection rows, c4–c8
     // as listed; every bone the identity (the bind pose) except bone 63, a
     // translation by +200 in x. Vertex: FLOAT3 position, FLOAT3 normal,
     // FLOAT4 weights, UBYTE4 indices (44 bytes).
@@ -1168,7 +1168,7 @@ fn the_w7_shader_draws_its_bind_pose_as_workloads_md_predicts() {
     };
     st.fog.enable = true;
     st.fog.color = 0xFF80_99B3;
-    // Stage 0: SELECTARG1(DIFFUSE), WORKLOADS.md's fixed-function
+    // Stage 0: SELECTARG1(DIFFUSE), the definition.s fixed-function
     // equivalent of its `mov oC0, v0` pixel shader.
     st.textures.stages[0].color_op = softhal_pipeline::cascade::TextureOp::SelectArg1;
     st.textures.stages[0].color_arg1 =
