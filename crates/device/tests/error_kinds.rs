@@ -288,6 +288,10 @@ fn pipeline_guards() -> Vec<(&'static str, &'static str)> {
             "guarded by `fvf`, `no_position` and `bad_value` (declarations)",
         ),
         (
+            "bad_program",
+            "guarded: the device does not hand the pipeline shaders yet (a draw with a shader bound fails with `unsupported` before any packet)",
+        ),
+        (
             "vertex_buffer_too_small",
             "guarded by `out_of_range` (every draw's vertex range)",
         ),

@@ -70,6 +70,14 @@ pub enum PipelineError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// A draw's programs cannot run: a pixel shader bound as the vertex
+    /// program, or a pixel shader at all (the pipeline does not execute
+    /// pixel shaders yet; see `docs/shaders.md`).
+    #[error("cannot run the draw's programs: {reason}")]
+    BadProgram {
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// The draw needs more vertices than the vertex buffer holds.
     #[error("draw needs vertices up to {needed}, buffer holds {available}")]
     VertexBufferTooSmall {
@@ -120,6 +128,7 @@ impl PipelineError {
             PipelineError::BadFormat { .. } => "bad_format",
             PipelineError::DepthTooSmall { .. } => "depth_too_small",
             PipelineError::BadVertexLayout { .. } => "bad_vertex_layout",
+            PipelineError::BadProgram { .. } => "bad_program",
             PipelineError::VertexBufferTooSmall { .. } => "vertex_buffer_too_small",
             PipelineError::IndexBufferTooSmall { .. } => "index_buffer_too_small",
             PipelineError::ThreadPool(_) => "thread_pool",
@@ -158,6 +167,9 @@ impl PipelineError {
             },
             PipelineError::BadVertexLayout {
                 reason: "no position",
+            },
+            PipelineError::BadProgram {
+                reason: "pixel shaders are not executed yet",
             },
             PipelineError::VertexBufferTooSmall {
                 needed: 12,

@@ -4,7 +4,8 @@
 //! [`ChunkOut`] with the rasterizer primitives they produce, in order.
 //!
 //! Steps per primitive: fetch its vertices through the (bounds-checked)
-//! indices → drop it if a vertex is missing or a position is NaN/±Inf →
+//! indices (fixed function: `vertex::fetch` per vertex; a vertex shader:
+//! [`process_range_shaded`] shades the batch's vertices first) → drop it if a vertex is missing or a position is NaN/±Inf →
 //! clip → project (untransformed) → set up.
 //!
 //! Clipping:
@@ -33,6 +34,7 @@
 use crate::limits::{self, GUARD_BAND_MAX, GUARD_BAND_MIN, MAX_CLIP_VERTICES};
 use crate::setup::{self, ChunkOut, SetupCtx};
 use crate::state::{CullMode, FillMode, Viewport};
+use crate::vertex::shader::ShaderStage;
 use crate::vertex::{fetch, fetch_screen, DrawCall, Vertex, VertexStage};
 
 /// Per-draw constants of the geometry stage.
@@ -342,7 +344,8 @@ fn process_prim_cold<const N: usize>(
     process_prim::<N>(ctx, call, p, planes, out);
 }
 
-/// Fetches, clips and sets up input primitive `p` of `call` into `out`.
+/// Fetches, clips and sets up input primitive `p` of `call` into `out`
+/// (fixed-function vertex processing).
 #[inline(always)]
 fn process_prim<const N: usize>(
     ctx: &GeometryCtx,
@@ -351,6 +354,55 @@ fn process_prim<const N: usize>(
     planes: &[[f32; 5]],
     out: &mut ChunkOut,
 ) {
+    process_prim_with::<N, _>(ctx, call, p, planes, out, |vi| fetch(call, &ctx.vs, vi));
+}
+
+/// Processes input primitives `range` of `call` into `out` through a
+/// vertex shader: the vertices the range uses are shaded first (each
+/// vertex number once, four per run), then every primitive is assembled,
+/// clipped and set up from them exactly as fixed function's are.
+pub(crate) fn process_range_shaded<const N: usize>(
+    ctx: &GeometryCtx,
+    shader: &ShaderStage<'_>,
+    call: &DrawCall<'_>,
+    range: std::ops::Range<u64>,
+    out: &mut ChunkOut,
+) {
+    let arity = call.topology.arity();
+    let mut indices: Vec<u64> = range
+        .clone()
+        .flat_map(|p| {
+            let el = call.topology.element(p);
+            (0..arity).filter_map(move |k| call.vertex_index(el[k]))
+        })
+        .collect();
+    indices.sort_unstable();
+    indices.dedup();
+    let mut shaded = Vec::with_capacity(indices.len());
+    shader.shade::<N>(call, &indices, &mut shaded);
+    let mut planes = [[0f32; 5]; 12];
+    let nplanes = clip_planes(ctx, &mut planes);
+    let planes = &planes[..nplanes];
+    let lookup = |vi: u64| {
+        let i = indices.binary_search(&vi).ok()?;
+        shaded.get(i).copied().flatten()
+    };
+    for p in range {
+        process_prim_with::<N, _>(ctx, call, p, planes, out, lookup);
+    }
+}
+
+/// Assembles, clips and sets up input primitive `p` of `call` into `out`,
+/// with the vertex of each vertex number from `vertex`.
+#[inline(always)]
+fn process_prim_with<const N: usize, F: Fn(u64) -> Option<Vertex<N>>>(
+    ctx: &GeometryCtx,
+    call: &DrawCall<'_>,
+    p: u64,
+    planes: &[[f32; 5]],
+    out: &mut ChunkOut,
+    vertex: F,
+) {
     let arity = call.topology.arity();
     let el = call.topology.element(p);
     let mut v = [Vertex::<N>::ZERO; 3];
@@ -358,7 +410,7 @@ fn process_prim<const N: usize>(
         let Some(vi) = call.vertex_index(el[k]) else {
             return;
         };
-        let Some(vx) = fetch(call, &ctx.vs, vi) else {
+        let Some(vx) = vertex(vi) else {
             return;
         };
         if !finite(&vx) {

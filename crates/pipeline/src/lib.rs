@@ -51,11 +51,22 @@
 //! | VERTEXBLEND = TWEENING, TWEENFACTOR | `vertex_blend.mode`, `vertex_blend.tween_factor`; the second streams: [`VertexLayout::position2`], [`VertexLayout::normal2`] | [`vertex_blend::VertexBlend::from_d3d`] |
 //! | SETTEXTURESTAGE | the `textures` argument of [`Renderer::draw_textured`] | [`texture::Texture`] |
 //!
+//! * with [`Renderer::draw_programs`], the draw's [`program::Programs`]:
+//!   fixed function at both stages (what [`Renderer::draw_textured`]
+//!   runs), or a vs_1_1–vs_3_0 vertex shader with its constants and input
+//!   registers feeding the fixed-function pixel stages (pixel shaders are
+//!   refused with [`PipelineError::BadProgram`] until they are executed).
+//!
 //! ## Stages, in data-flow order
-//! 1. `vertex` — fetch vertices (bounds-checked); for untransformed ones
+//! 1. `vertex` — the vertex program. Fixed function: fetch vertices
+//!    (bounds-checked); for untransformed ones
 //!    vertex blending, the transform to clip space, lighting in camera
 //!    space, vertex fog (into the specular alpha), and per sampling stage
-//!    TEXCOORDINDEX, coordinate generation and the texture transform;
+//!    TEXCOORDINDEX, coordinate generation and the texture transform.
+//!    A vertex shader (`vertex::shader`): the vertices of a batch are run
+//!    through `softhal_shader::exec` four at a time and its outputs
+//!    (`oPos`, `oD0`/`oD1`, `oT#`, `oFog`, `oPts`) become the same vertex
+//!    records (`docs/shaders.md` §12);
 //! 2. `geometry` — primitive assembly, NaN/Inf rejection, clipping
 //!    (near/far, user planes, guard band), projection and viewport mapping;
 //! 3. `setup` — fixed-point edge functions (8 sub-pixel bits, 64-bit),

@@ -34,11 +34,12 @@ use crate::bin::{Bins, Tile};
 use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
 use crate::fog::FogSource;
-use crate::geometry::{process_range, GeometryCtx};
+use crate::geometry::{process_range, process_range_shaded, GeometryCtx};
 use crate::limits::{self, TILE_SIZE};
 use crate::math::Rect;
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::prim::{PrimKind, PrimRef};
+use crate::program::{PixelProgram, Programs, VertexProgram};
 use crate::raster::{raster_record, raster_tile};
 use crate::setup::{BinInfo, ChunkOut, SetupCtx, NO_TILE_LIST};
 use crate::shade::ShadeCtx;
@@ -46,6 +47,7 @@ use crate::simd::SimdLevel;
 use crate::state::{PipelineState, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
+use crate::vertex::shader::ShaderStage;
 use crate::vertex::{DrawCall, Topology, VertexStage};
 use crate::watch::{PixelHistory, PixelWatch, Probe};
 use crate::watchdog::{fired, Watchdog};
@@ -266,7 +268,8 @@ impl Renderer {
     }
 
     /// Draws primitives with the textures bound to the 8 stages
-    /// (SETTEXTURESTAGE). Returns when all pixels are written.
+    /// (SETTEXTURESTAGE), fixed function at both programmable stages.
+    /// Returns when all pixels are written.
     pub fn draw_textured(
         &mut self,
         targets: &mut RenderTargets<'_>,
@@ -274,7 +277,55 @@ impl Renderer {
         call: &DrawCall<'_>,
         textures: &[Option<&Texture>; MAX_STAGES],
     ) -> Result<DrawStats, PipelineError> {
-        call.validate()?;
+        self.draw_programs(targets, state, call, textures, &Programs::FIXED_FUNCTION)
+    }
+
+    /// Draws primitives with the textures bound to the 8 stages and the
+    /// vertex and pixel `programs` (fixed function, or a vertex shader
+    /// feeding the fixed-function pixel stages). Returns when all pixels
+    /// are written. With a vertex shader only `call.layout.stride` is read
+    /// of the layout: the shader's inputs say where its registers come
+    /// from. A pixel shader is refused with [`PipelineError::BadProgram`]
+    /// (not executed yet).
+    pub fn draw_programs(
+        &mut self,
+        targets: &mut RenderTargets<'_>,
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+        textures: &[Option<&Texture>; MAX_STAGES],
+        programs: &Programs<'_>,
+    ) -> Result<DrawStats, PipelineError> {
+        match programs.pixel {
+            PixelProgram::FixedFunction => {}
+            PixelProgram::Shader { .. } => {
+                return Err(PipelineError::BadProgram {
+                    reason: "pixel shaders are not executed yet",
+                })
+            }
+        }
+        let vertex_shader = match programs.vertex {
+            VertexProgram::FixedFunction => {
+                call.validate()?;
+                None
+            }
+            VertexProgram::Shader {
+                program,
+                constants,
+                inputs,
+            } => {
+                call.validate_buffers()?;
+                Some(ShaderStage::new(
+                    program,
+                    constants,
+                    inputs,
+                    state,
+                    call,
+                    rasterizes_points(state, call),
+                    vertex_output_fog(state, true),
+                    self.watchdog.as_ref(),
+                )?)
+            }
+        };
         let color_format = targets.color.format();
         if !color_format.is_color() {
             return Err(PipelineError::BadFormat {
@@ -319,17 +370,20 @@ impl Renderer {
         }
         let wd = self.watchdog.as_ref();
         let pretransformed = call.layout.is_pretransformed();
-        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed) {
+        let shaded = vertex_shader.is_some();
+        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed, shaded) {
             Some((s, n)) => (Some(s), n),
             None => (None, 0),
         };
         let full = shade.is_some();
-        let fog_alpha = matches!(
-            state.fog.source(pretransformed),
-            FogSource::Vertex(_) | FogSource::SpecularAlpha
-        );
+        let fog_alpha = vertex_output_fog(state, pretransformed || shaded);
         let dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
-        let gctx = geometry_ctx(state, call, rect, full, fog_alpha, sets, self.simd);
+        let mut gctx = geometry_ctx(state, call, rect, full, fog_alpha, sets, self.simd);
+        if shaded {
+            // A shader's oPos is a clip-space position, whatever the layout.
+            gctx.vs.pretransformed = false;
+        }
+        let vertex_shader = vertex_shader.as_ref();
         self.bins.reset(cw, ch, rect);
         let grid = self.bins.grid();
         let total = u64::from(call.primitive_count);
@@ -363,7 +417,7 @@ impl Renderer {
                     };
                     std::mem::swap(&mut out.tris, scratch);
                     out.tris.clear();
-                    set_up(&gctx, call, r.clone(), out, sets);
+                    set_up(&gctx, vertex_shader, call, r.clone(), out, sets);
                     out.sort_tris_by_tile(&grid, scratch);
                 });
             };
@@ -573,15 +627,12 @@ impl Renderer {
         };
         let inside = |r: Rect, x: i32, y: i32| x >= r.x1 && x < r.x2 && y >= r.y1 && y < r.y2;
         let pretransformed = call.layout.is_pretransformed();
-        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed) {
+        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed, false) {
             Some((s, n)) => (Some(s), n),
             None => (None, 0),
         };
         let full = shade.is_some();
-        let fog_alpha = matches!(
-            state.fog.source(pretransformed),
-            FogSource::Vertex(_) | FogSource::SpecularAlpha
-        );
+        let fog_alpha = vertex_output_fog(state, pretransformed);
         let probe = Probe::default();
         let dctx =
             DrawCtx::new(state, color_format, depth_format, self.simd, shade).recording(&probe);
@@ -653,7 +704,7 @@ impl Renderer {
             ] {
                 if need {
                     chunk.clear();
-                    set_up(g, call, i..i + 1, chunk, sets);
+                    set_up(g, None, call, i..i + 1, chunk, sets);
                 }
             }
             for p in px.iter_mut().filter(|p| p.active) {
@@ -846,13 +897,7 @@ fn geometry_ctx(
 ) -> GeometryCtx {
     let ds = &state.depth;
     GeometryCtx {
-        vs: VertexStage::new(
-            state,
-            call.layout,
-            call.topology == Topology::PointList
-                || (call.topology.arity() == 3
-                    && state.raster.fill_mode == crate::state::FillMode::Point),
-        ),
+        vs: VertexStage::new(state, call.layout, rasterizes_points(state, call)),
         setup: SetupCtx {
             rect,
             cull: state.raster.cull_mode,
@@ -874,15 +919,43 @@ fn geometry_ctx(
     }
 }
 
+/// Whether a draw rasterizes points (a point list, or triangles in POINT
+/// fill mode): its vertices carry a point size.
+fn rasterizes_points(state: &PipelineState, call: &DrawCall<'_>) -> bool {
+    call.topology == Topology::PointList
+        || (call.topology.arity() == 3 && state.raster.fill_mode == crate::state::FillMode::Point)
+}
+
+/// Whether the fog factor of a draw is a vertex output carried in the
+/// specular alpha (vertex fog, or the specular alpha itself); `screen`:
+/// the vertices are pre-transformed or come from a vertex shader.
+fn vertex_output_fog(state: &PipelineState, screen: bool) -> bool {
+    matches!(
+        state.fog.source(screen),
+        FogSource::Vertex(_) | FogSource::SpecularAlpha
+    )
+}
+
 /// Sets up the input primitives `range` of `call` into `out`, with `sets`
-/// texture-coordinate sets.
+/// texture-coordinate sets, through the fixed-function vertex stage or
+/// `shader`.
 fn set_up(
     g: &GeometryCtx,
+    shader: Option<&ShaderStage<'_>>,
     call: &DrawCall<'_>,
     range: std::ops::Range<u64>,
     out: &mut ChunkOut,
     sets: usize,
 ) {
+    if let Some(sh) = shader {
+        match sets {
+            0 => process_range_shaded::<0>(g, sh, call, range, out),
+            1 => process_range_shaded::<1>(g, sh, call, range, out),
+            2 => process_range_shaded::<2>(g, sh, call, range, out),
+            _ => process_range_shaded::<MAX_STAGES>(g, sh, call, range, out),
+        }
+        return;
+    }
     match sets {
         0 => process_range::<0>(g, call, range, out),
         1 => process_range::<1>(g, call, range, out),

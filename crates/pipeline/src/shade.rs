@@ -84,11 +84,17 @@ impl<'a> ShadeCtx<'a> {
     /// The shading state of a draw, `None` when the colour paths give
     /// the same pixels (no texture sampled, identity cascade, no fog).
     /// Also returns the number of coordinate sets to interpolate.
+    /// `vertex_shader`: the vertices come from a vertex shader (fog as for
+    /// pre-transformed vertices: table fog from z, else the vertex's fog
+    /// factor; D3DTTFF_PROJECTED divides by the shader's fourth
+    /// coordinate, or the third with COUNT3; `docs/shaders.md`).
     pub(crate) fn build(
         state: &PipelineState,
         textures: &[Option<&'a Texture>; MAX_STAGES],
         pretransformed: bool,
+        vertex_shader: bool,
     ) -> Option<(Self, usize)> {
+        let pretransformed = pretransformed || vertex_shader;
         let ts = &state.textures;
         let mut stages = ts.stages;
         for (s, t) in stages.iter_mut().zip(textures) {
@@ -105,7 +111,11 @@ impl<'a> ShadeCtx<'a> {
         let mut lod = [false; MAX_STAGES];
         for i in 0..MAX_STAGES {
             let f = ts.transform_flags[i];
-            if f.projected && f.count >= 2 {
+            if vertex_shader {
+                if f.projected {
+                    projected[i] = if f.count == 3 { 3 } else { 4 };
+                }
+            } else if f.projected && f.count >= 2 {
                 projected[i] = f.count;
             }
             if let Some(t) = textures[i] {

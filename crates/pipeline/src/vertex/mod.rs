@@ -17,7 +17,11 @@
 //! by the inverse transpose of the 4×4 World · View,
 //! [`Matrix::normal_matrix`]),
 //! vertex fog (written into the specular alpha), and per sampling stage
-//! TEXCOORDINDEX, coordinate generation and the texture transform.
+//! TEXCOORDINDEX, coordinate generation and the texture transform: this
+//! module is the fixed-function implementation of the vertex program
+//! ([`crate::program::VertexProgram::FixedFunction`]). The shader
+//! implementation, which produces the same [`Vertex`] records from a
+//! vs_1_1–vs_3_0 shader's outputs, is [`shader`].
 
 use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
@@ -29,6 +33,8 @@ use crate::math::Matrix;
 use crate::state::PipelineState;
 use crate::texgen::{TexCoordIndex, TexCoords, TextureTransform};
 use crate::vertex_blend::VertexBlend;
+
+pub(crate) mod shader;
 
 /// How the position of a vertex is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -267,9 +273,7 @@ impl VertexLayout {
     /// Checks that every element lies inside the stride.
     pub fn validate(&self) -> Result<(), PipelineError> {
         let bad = |reason| Err(PipelineError::BadVertexLayout { reason });
-        if self.stride == 0 || self.stride > limits::MAX_VERTEX_STRIDE {
-            return bad("stride is 0 or above the limit");
-        }
+        self.validate_stride()?;
         let fits = |off: u32, size: u32| off.checked_add(size).is_some_and(|e| e <= self.stride);
         let pos_size = match self.position {
             PositionKind::Xyz => 12,
@@ -307,6 +311,17 @@ impl VertexLayout {
             if !(1..=4).contains(&t.components) || !fits(t.offset, 4 * u32::from(t.components)) {
                 return bad("texture coordinates outside the vertex or bad count");
             }
+        }
+        Ok(())
+    }
+
+    /// Checks the stride alone (what a draw through a vertex shader reads
+    /// of the layout).
+    pub fn validate_stride(&self) -> Result<(), PipelineError> {
+        if self.stride == 0 || self.stride > limits::MAX_VERTEX_STRIDE {
+            return Err(PipelineError::BadVertexLayout {
+                reason: "stride is 0 or above the limit",
+            });
         }
         Ok(())
     }
@@ -475,6 +490,13 @@ impl DrawCall<'_> {
     /// index range here; individual index values are checked when fetched.
     pub fn validate(&self) -> Result<(), PipelineError> {
         self.layout.validate()?;
+        self.validate_buffers()
+    }
+
+    /// Checks the vertex and index buffer sizes (not the layout's
+    /// elements: a draw through a vertex shader reads only the stride).
+    pub(crate) fn validate_buffers(&self) -> Result<(), PipelineError> {
+        self.layout.validate_stride()?;
         let needed = u64::from(self.first) + self.topology.vertex_count(self.primitive_count);
         match self.indices {
             None => {

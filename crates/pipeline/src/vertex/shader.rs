@@ -1,0 +1,355 @@
+//! The vertex program's shader implementation: a vs_1_1–vs_3_0 shader
+//! run by the reference executor over the vertices of a draw.
+//!
+//! - In: a [`VertexProgram::Shader`](crate::program::VertexProgram) (the
+//!   validated program, its bound constants, where each input register
+//!   `v#` is read from), the draw's vertex bytes and the vertex numbers a
+//!   batch of primitives uses.
+//! - Out: one [`Vertex`] per vertex number — what fixed-function vertex
+//!   processing produces, so that clipping, projection, set-up and the
+//!   fixed-function pixel stages run unchanged: `oPos` → clip-space
+//!   position, `oD0`/`oD1` → diffuse/specular saturated to [0, 1], `oT#` →
+//!   the texture coordinates of the sampling stages, `oFog` → the vertex
+//!   fog factor (saturated, in the specular alpha), `oPts` → point size
+//!   (then POINTSIZE_MIN/MAX). vs_3_0's `o#` map by their `dcl` semantic.
+//!   The rules and their sources are in `docs/shaders.md`, "Execution in
+//!   the pipeline: vertex shaders".
+//! - Guarantees: four vertices per run (lanes = vertices, a shorter tail
+//!   masked); every read of vertex bytes is bounds-checked (a vertex
+//!   outside the buffer gives `None`, and its primitives are dropped as
+//!   fixed function drops them); outputs are whatever the shader computed
+//!   (NaN, ±Inf, huge, zero w): the caller's clipping rejects or clips
+//!   them by its existing rules. Time is bounded by the executor's
+//!   per-run limit, and the watchdog is checked every
+//!   [`limits::WATCHDOG_CHECK_ENTRIES`] runs.
+
+use softhal_shader::exec::{BoundConstants, NoTextures, Program, Registers, LANES};
+use softhal_shader::ir::{rastout, Operands, Profile, RegisterType, Semantic, Usage};
+
+use crate::cascade::MAX_STAGES;
+use crate::error::PipelineError;
+use crate::int::usize_from;
+use crate::limits;
+use crate::program::ShaderInput;
+use crate::state::PipelineState;
+use crate::watchdog::{fired, Watchdog};
+
+use super::{DrawCall, PointParams, Vertex};
+
+/// The register files of the executor's outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bank {
+    /// `oPos`, `oFog`, `oPts`.
+    Rast,
+    /// `oD0`, `oD1`.
+    Attr,
+    /// `oT#` (vs < 3.0) or `o#` (vs_3_0).
+    TexCrd,
+}
+
+/// Where one output the pipeline consumes is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    bank: Bank,
+    index: usize,
+    /// For scalar outputs (fog, point size): the component read.
+    component: usize,
+}
+
+/// Which registers hold the outputs the pipeline consumes (`None`: the
+/// shader does not write it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct OutputMap {
+    position: Option<Slot>,
+    colors: [Option<Slot>; 2],
+    texcoords: [Option<Slot>; MAX_STAGES],
+    fog: Option<Slot>,
+    psize: Option<Slot>,
+}
+
+impl OutputMap {
+    /// vs_1_1–vs_2_x: the fixed output registers. `oFog` and `oPts`
+    /// count only when an instruction writes them.
+    fn fixed(program: &Program) -> OutputMap {
+        let writes = |index: u16| {
+            program.shader().shader().instructions.iter().any(|ins| {
+                matches!(&ins.operands, Operands::Op { dst: Some(d), .. }
+                    if d.reg.ty == RegisterType::RastOut && d.reg.index == index)
+            })
+        };
+        let slot = |bank, index| {
+            Some(Slot {
+                bank,
+                index,
+                component: 0,
+            })
+        };
+        OutputMap {
+            position: slot(Bank::Rast, usize::from(rastout::POSITION)),
+            colors: [slot(Bank::Attr, 0), slot(Bank::Attr, 1)],
+            texcoords: std::array::from_fn(|i| slot(Bank::TexCrd, i)),
+            fog: slot(Bank::Rast, usize::from(rastout::FOG)).filter(|_| writes(rastout::FOG)),
+            psize: slot(Bank::Rast, usize::from(rastout::POINT_SIZE))
+                .filter(|_| writes(rastout::POINT_SIZE)),
+        }
+    }
+
+    /// vs_3_0: the `o#` registers by their `dcl` semantic (POSITION0,
+    /// COLOR0/1, TEXCOORD0–7, FOG0, PSIZE0; others are not consumed). A
+    /// scalar output reads the first component its declaration's mask
+    /// names.
+    fn declared(program: &Program) -> OutputMap {
+        let mut map = OutputMap::default();
+        for ins in &program.shader().shader().instructions {
+            let Operands::Dcl {
+                semantic: Semantic::Usage { usage, index },
+                dst,
+            } = &ins.operands
+            else {
+                continue;
+            };
+            if dst.reg.ty != RegisterType::OUTPUT {
+                continue;
+            }
+            let slot = Some(Slot {
+                bank: Bank::TexCrd,
+                index: usize::from(dst.reg.index),
+                component: dst.write_mask.trailing_zeros().min(3) as usize,
+            });
+            let index = usize::from(*index);
+            let target = match usage {
+                Usage::Position if index == 0 => &mut map.position,
+                Usage::Color if index < 2 => &mut map.colors[index],
+                Usage::TexCoord if index < MAX_STAGES => &mut map.texcoords[index],
+                Usage::Fog if index == 0 => &mut map.fog,
+                Usage::PSize if index == 0 => &mut map.psize,
+                _ => continue,
+            };
+            // The first declaration of a semantic wins.
+            if target.is_none() {
+                *target = slot;
+            }
+        }
+        map
+    }
+}
+
+/// Per-draw constants of the shader implementation of the vertex program.
+#[derive(Clone, Copy)]
+pub(crate) struct ShaderStage<'a> {
+    program: &'a Program,
+    constants: &'a BoundConstants,
+    inputs: &'a [ShaderInput],
+    outputs: OutputMap,
+    stride: usize,
+    planes_enabled: u32,
+    planes: [[f32; 4]; limits::MAX_USER_CLIP_PLANES],
+    point: Option<PointParams>,
+    fog_alpha: bool,
+    watchdog: Option<&'a Watchdog>,
+}
+
+impl std::fmt::Debug for ShaderStage<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShaderStage")
+            .field("profile", &self.program.profile())
+            .field("inputs", &self.inputs)
+            .finish()
+    }
+}
+
+impl<'a> ShaderStage<'a> {
+    /// The vertex stage of a draw running `program`; `points`: the draw
+    /// rasterizes points; `fog_alpha`: the specular alpha carries the fog
+    /// factor (`oFog`). Errors (before any pixel is touched): the program
+    /// is not a vertex shader ([`PipelineError::BadProgram`]), an input
+    /// register does not exist or its element lies outside the vertex
+    /// stride ([`PipelineError::BadVertexLayout`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        program: &'a Program,
+        constants: &'a BoundConstants,
+        inputs: &'a [ShaderInput],
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+        points: bool,
+        fog_alpha: bool,
+        watchdog: Option<&'a Watchdog>,
+    ) -> Result<Self, PipelineError> {
+        let profile = program.profile();
+        if !profile.is_vertex() {
+            return Err(PipelineError::BadProgram {
+                reason: "the vertex program is a pixel shader",
+            });
+        }
+        let stride = call.layout.stride;
+        let registers = program.shader().register_count(RegisterType::Input);
+        for i in inputs {
+            if u16::from(i.register) >= registers {
+                return Err(PipelineError::BadVertexLayout {
+                    reason: "vertex shader input register out of range",
+                });
+            }
+            if i.offset.checked_add(i.ty.size()).is_none_or(|e| e > stride) {
+                return Err(PipelineError::BadVertexLayout {
+                    reason: "vertex shader input outside the vertex",
+                });
+            }
+        }
+        let outputs = if profile == Profile::Vs3_0 {
+            OutputMap::declared(program)
+        } else {
+            OutputMap::fixed(program)
+        };
+        let planes_enabled = if state.raster.clipping {
+            state.raster.clip_plane_enable & ((1 << limits::MAX_USER_CLIP_PLANES) - 1)
+        } else {
+            0
+        };
+        Ok(ShaderStage {
+            program,
+            constants,
+            inputs,
+            outputs,
+            stride: usize_from(stride),
+            planes_enabled,
+            planes: state.raster.clip_planes,
+            point: points.then_some(PointParams {
+                state: state.point,
+                viewport_height: state.viewport.height as f32,
+            }),
+            fog_alpha,
+            watchdog,
+        })
+    }
+
+    /// Runs the shader for vertex numbers `indices`, four per run, writing
+    /// one entry per index into `out` (`None`: the vertex lies outside the
+    /// buffer, or the watchdog fired before it ran).
+    pub(crate) fn shade<const N: usize>(
+        &self,
+        call: &DrawCall<'_>,
+        indices: &[u64],
+        out: &mut Vec<Option<Vertex<N>>>,
+    ) {
+        out.clear();
+        let mut regs = Registers::new(self.program);
+        for r in &mut regs.input {
+            *r = [[0.0, 0.0, 0.0, 1.0]; LANES];
+        }
+        for (run, group) in indices.chunks(LANES).enumerate() {
+            if run % limits::WATCHDOG_CHECK_ENTRIES == 0 && fired(self.watchdog) {
+                out.resize(indices.len(), None);
+                return;
+            }
+            let mut mask = 0;
+            for (lane, &index) in group.iter().enumerate() {
+                if self.read_inputs(call, index, &mut regs, lane) {
+                    mask |= 1 << lane;
+                }
+            }
+            regs.clear_outputs();
+            self.program
+                .run(&mut regs, self.constants, &NoTextures, mask);
+            for lane in 0..group.len() {
+                out.push((mask & (1 << lane) != 0).then(|| self.vertex(&regs, lane)));
+            }
+        }
+    }
+
+    /// Fills lane `lane`'s input registers from vertex `index`; false if
+    /// the vertex lies outside the buffer.
+    fn read_inputs(
+        &self,
+        call: &DrawCall<'_>,
+        index: u64,
+        regs: &mut Registers,
+        lane: usize,
+    ) -> bool {
+        let Some(b) = usize::try_from(index)
+            .ok()
+            .and_then(|i| i.checked_mul(self.stride))
+            .and_then(|s| call.vertices.get(s..s.checked_add(self.stride)?))
+        else {
+            return false;
+        };
+        for i in self.inputs {
+            let value = b
+                .get(usize_from(i.offset)..)
+                .and_then(|e| i.ty.read(e))
+                .unwrap_or([0.0, 0.0, 0.0, 1.0]);
+            if let Some(r) = regs
+                .input
+                .get_mut(usize::from(i.register))
+                .and_then(|r| r.get_mut(lane))
+            {
+                *r = value;
+            }
+        }
+        true
+    }
+
+    /// The output register `slot` of lane `lane` (0 when not written).
+    fn read(regs: &Registers, slot: Option<Slot>, lane: usize) -> Option<[f32; 4]> {
+        let s = slot?;
+        let bank = match s.bank {
+            Bank::Rast => regs.rast_out.get(s.index),
+            Bank::Attr => regs.attr_out.get(s.index),
+            Bank::TexCrd => regs.texcrd_out.get(s.index),
+        };
+        bank.and_then(|l| l.get(lane)).copied()
+    }
+
+    /// The vertex the pipeline consumes from lane `lane`'s outputs.
+    fn vertex<const N: usize>(&self, regs: &Registers, lane: usize) -> Vertex<N> {
+        let o = &self.outputs;
+        let zero = [0.0; 4];
+        let pos = Self::read(regs, o.position, lane).unwrap_or(zero);
+        // Colours: saturated (NaN → 0), stored as blue, green, red, alpha
+        // in 0..=255 like fixed function's.
+        let sat = |x: f32| if x > 0.0 { x.min(1.0) } else { 0.0 };
+        let bgra = |c: [f32; 4]| [c[2], c[1], c[0], c[3]].map(|x| sat(x) * 255.0);
+        let diffuse = bgra(Self::read(regs, o.colors[0], lane).unwrap_or(zero));
+        let mut specular = bgra(Self::read(regs, o.colors[1], lane).unwrap_or(zero));
+        if self.fog_alpha {
+            // An unwritten oFog means no fog (factor 1).
+            let f = o
+                .fog
+                .and_then(|s| Some(Self::read(regs, Some(s), lane)?[s.component]))
+                .unwrap_or(1.0);
+            specular[3] = sat(f) * 255.0;
+        }
+        let mut dist = [0.0; limits::MAX_USER_CLIP_PLANES];
+        if self.planes_enabled != 0 {
+            // With a vertex shader the user clip planes are in clip space.
+            for (i, d) in dist.iter_mut().enumerate() {
+                if self.planes_enabled & (1 << i) != 0 {
+                    let p = self.planes[i];
+                    *d = p[0] * pos[0] + p[1] * pos[1] + p[2] * pos[2] + p[3] * pos[3];
+                }
+            }
+        }
+        let psize = match &self.point {
+            None => 1.0,
+            Some(pp) => {
+                let own = o
+                    .psize
+                    .and_then(|s| Some(Self::read(regs, Some(s), lane)?[s.component]));
+                // No POINTSCALE with a shader: it computes the size.
+                crate::point::point_size(&pp.state, own, 0.0, pp.viewport_height, true)
+            }
+        };
+        let mut tex = [[0.0f32; 4]; N];
+        for (t, slot) in tex.iter_mut().zip(o.texcoords) {
+            *t = Self::read(regs, slot, lane).unwrap_or(zero);
+        }
+        Vertex {
+            pos,
+            diffuse,
+            specular,
+            dist,
+            psize,
+            tex,
+        }
+    }
+}
