@@ -17,6 +17,10 @@
 //!   [`Topology`], optional [`Indices`]; with
 //!   [`Renderer::draw_textured`], the [`texture::Texture`]s bound to the 8
 //!   stages (`[Option<&Texture>; 8]`; [`Renderer::draw`] binds none);
+//! * with [`Renderer::draw_programs`], also the draw's [`program::Programs`]:
+//!   the pixel stage runs the fixed-function cascade or a validated
+//!   ps_1_1–ps_3_0 shader with its constants (the vertex stage is fixed
+//!   function for now);
 //! * or a [`Clear`] over a rectangle list;
 //! * or planes for the [`blit`]ter (stretch copies with format conversion,
 //!   colour fills, mip-sublevel generation).
@@ -72,7 +76,11 @@
 //!    colour key, specular add, fog — for triangles, lines and points
 //!    alike; point sprites get (0, 0)–(1, 1) coordinates), alpha test,
 //!    stencil, depth, blend, write; SIMD kernels from `simd` for the
-//!    common cases.
+//!    common cases. The pixel program is either that fixed-function
+//!    cascade or a pixel shader (`pixel::shader`: 2×2 quads with helper
+//!    lanes, run by `softhal_shader::exec`); both feed the same output
+//!    merger (`pixel::output`: alpha test → stencil/depth → blend → write
+//!    mask → write), fog blended just before it (none for ps_3_0).
 //!
 //! The [`Renderer`] drives these stages; [`limits`] holds every bound.
 //!

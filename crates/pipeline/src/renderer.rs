@@ -37,8 +37,10 @@ use crate::fog::FogSource;
 use crate::geometry::{process_range, GeometryCtx};
 use crate::limits::{self, TILE_SIZE};
 use crate::math::Rect;
+use crate::pixel::shader::PixelShaderCtx;
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::prim::{PrimKind, PrimRef};
+use crate::program::{PixelProgram, Programs};
 use crate::raster::{raster_record, raster_tile};
 use crate::setup::{BinInfo, ChunkOut, SetupCtx, NO_TILE_LIST};
 use crate::shade::ShadeCtx;
@@ -268,6 +270,34 @@ impl Renderer {
         call: &DrawCall<'_>,
         textures: &[Option<&Texture>; MAX_STAGES],
     ) -> Result<DrawStats, PipelineError> {
+        self.draw_pixel_program(targets, state, call, textures, PixelProgram::FixedFunction)
+    }
+
+    /// Draws primitives with the programs of `programs`: the vertex stage
+    /// is fixed function (a vertex shader is not executed here yet), the
+    /// pixel stage the fixed-function cascade or a pixel shader run in
+    /// 2×2 quads (`pixel::shader`), then the output merger. Returns when
+    /// all pixels are written.
+    pub fn draw_programs(
+        &mut self,
+        targets: &mut RenderTargets<'_>,
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+        textures: &[Option<&Texture>; MAX_STAGES],
+        programs: &Programs<'_>,
+    ) -> Result<DrawStats, PipelineError> {
+        self.draw_pixel_program(targets, state, call, textures, programs.pixel)
+    }
+
+    /// [`Renderer::draw_textured`] with `pixel` as the pixel program.
+    fn draw_pixel_program(
+        &mut self,
+        targets: &mut RenderTargets<'_>,
+        state: &PipelineState,
+        call: &DrawCall<'_>,
+        textures: &[Option<&Texture>; MAX_STAGES],
+        pixel: PixelProgram<'_>,
+    ) -> Result<DrawStats, PipelineError> {
         call.validate()?;
         let color_format = targets.color.format();
         if !color_format.is_color() {
@@ -313,16 +343,31 @@ impl Renderer {
         }
         let wd = self.watchdog.as_ref();
         let pretransformed = call.layout.is_pretransformed();
-        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed) {
-            Some((s, n)) => (Some(s), n),
-            None => (None, 0),
+        let shader = match pixel {
+            PixelProgram::FixedFunction => None,
+            PixelProgram::Shader { program, constants } => {
+                Some(PixelShaderCtx::new(program, constants))
+            }
+        };
+        let (shade, sets) = match shader {
+            Some(_) => {
+                let (s, n) = ShadeCtx::for_pixel_shader(state, textures, pretransformed);
+                (Some(s), n)
+            }
+            None => match ShadeCtx::build(state, textures, pretransformed) {
+                Some((s, n)) => (Some(s), n),
+                None => (None, 0),
+            },
         };
         let full = shade.is_some();
         let fog_alpha = matches!(
             state.fog.source(pretransformed),
             FogSource::Vertex(_) | FogSource::SpecularAlpha
         );
-        let dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
+        let mut dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
+        if let Some(ps) = shader {
+            dctx = dctx.with_pixel_shader(ps);
+        }
         let gctx = geometry_ctx(state, call, rect, full, fog_alpha, sets, self.simd);
         self.bins.reset(cw, ch, rect);
         let grid = self.bins.grid();
