@@ -248,7 +248,8 @@ pub(crate) struct DrawCtx<'a> {
     features: [bool; 4],
     /// The pixel program is this shader (`shader`), not the fixed-function
     /// cascade.
-    pub pixel_shader: Option<shader::PixelShaderCtx<'a>>,
+    /// (A reference, so that fixed-function draws pay one pointer for it.)
+    pub pixel_shader: Option<&'a shader::PixelShaderCtx<'a>>,
 }
 
 pub(crate) fn resolve_pair(src: Blend, dst: Blend) -> (Blend, Blend) {
@@ -444,7 +445,7 @@ impl<'a> DrawCtx<'a> {
     /// This draw's context with `ps` as its pixel program: every covered
     /// quad runs the shader (`shader`) and feeds the output merger; none of
     /// the fused fixed-function kernels is used.
-    pub(crate) fn with_pixel_shader(self, ps: shader::PixelShaderCtx<'a>) -> Self {
+    pub(crate) fn with_pixel_shader(self, ps: &'a shader::PixelShaderCtx<'a>) -> Self {
         DrawCtx {
             fast: FastPath::None,
             fog_fast: None,
@@ -620,7 +621,7 @@ pub(crate) fn tri_spans(
     spans: &[simd::Span],
     stats: &mut Stats,
 ) {
-    if let Some(ps) = &d.pixel_shader {
+    if let Some(ps) = d.pixel_shader {
         shader::tri_spans(t, d, ps, tri, extra, planes, spans, stats);
         return;
     }

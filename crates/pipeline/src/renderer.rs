@@ -365,7 +365,7 @@ impl Renderer {
             FogSource::Vertex(_) | FogSource::SpecularAlpha
         );
         let mut dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
-        if let Some(ps) = shader {
+        if let Some(ps) = &shader {
             dctx = dctx.with_pixel_shader(ps);
         }
         let gctx = geometry_ctx(state, call, rect, full, fog_alpha, sets, self.simd);

@@ -474,7 +474,7 @@ pub(crate) fn point_full(
     r: [i32; 4],
     stats: &mut Stats,
 ) {
-    if let Some(ps) = &d.pixel_shader {
+    if let Some(ps) = d.pixel_shader {
         crate::pixel::shader::point(t, d, ps, p, attrs, r, stats);
         return;
     }
@@ -544,7 +544,7 @@ pub(crate) fn line_pixel_full(
     (tt, tt_quad): (f32, [f32; 2]),
     stats: &mut Stats,
 ) {
-    if let Some(ps) = &d.pixel_shader {
+    if let Some(ps) = d.pixel_shader {
         crate::pixel::shader::line_pixel(t, d, ps, l, attrs, x_major, (px, py), tt_quad, stats);
         return;
     }
