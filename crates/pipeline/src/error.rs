@@ -169,7 +169,7 @@ impl PipelineError {
                 reason: "no position",
             },
             PipelineError::BadProgram {
-                reason: "pixel shaders are not executed yet",
+                reason: "a vertex shader bound as the pixel program",
             },
             PipelineError::VertexBufferTooSmall {
                 needed: 12,

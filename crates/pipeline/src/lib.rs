@@ -17,6 +17,10 @@
 //!   [`Topology`], optional [`Indices`]; with
 //!   [`Renderer::draw_textured`], the [`texture::Texture`]s bound to the 8
 //!   stages (`[Option<&Texture>; 8]`; [`Renderer::draw`] binds none);
+//! * with [`Renderer::draw_programs`], also the draw's [`program::Programs`]:
+//!   the pixel stage runs the fixed-function cascade or a validated
+//!   ps_1_1–ps_3_0 shader with its constants (the vertex stage is fixed
+//!   function for now);
 //! * or a [`Clear`] over a rectangle list;
 //! * or planes for the [`blit`]ter (stretch copies with format conversion,
 //!   colour fills, mip-sublevel generation).
@@ -54,8 +58,9 @@
 //! * with [`Renderer::draw_programs`], the draw's [`program::Programs`]:
 //!   fixed function at both stages (what [`Renderer::draw_textured`]
 //!   runs), or a vs_1_1–vs_3_0 vertex shader with its constants and input
-//!   registers feeding the fixed-function pixel stages (pixel shaders are
-//!   refused with [`PipelineError::BadProgram`] until they are executed).
+//!   registers, and the fixed-function pixel stages or a ps_1_1–ps_3_0
+//!   pixel shader (a program of the wrong kind is refused with
+//!   [`PipelineError::BadProgram`]).
 //!
 //! ## Stages, in data-flow order
 //! 1. `vertex` — the vertex program. Fixed function: fetch vertices
@@ -83,7 +88,11 @@
 //!    colour key, specular add, fog — for triangles, lines and points
 //!    alike; point sprites get (0, 0)–(1, 1) coordinates), alpha test,
 //!    stencil, depth, blend, write; SIMD kernels from `simd` for the
-//!    common cases.
+//!    common cases. The pixel program is either that fixed-function
+//!    cascade or a pixel shader (`pixel::shader`: 2×2 quads with helper
+//!    lanes, run by `softhal_shader::exec`); both feed the same output
+//!    merger (`pixel::output`: alpha test → stencil/depth → blend → write
+//!    mask → write), fog blended just before it (none for ps_3_0).
 //!
 //! The [`Renderer`] drives these stages; [`limits`] holds every bound.
 //!

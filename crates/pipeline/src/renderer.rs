@@ -37,6 +37,7 @@ use crate::fog::FogSource;
 use crate::geometry::{process_range, process_range_shaded, GeometryCtx};
 use crate::limits::{self, TILE_SIZE};
 use crate::math::Rect;
+use crate::pixel::shader::PixelShaderCtx;
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::prim::{PrimKind, PrimRef};
 use crate::program::{PixelProgram, Programs, VertexProgram};
@@ -281,12 +282,13 @@ impl Renderer {
     }
 
     /// Draws primitives with the textures bound to the 8 stages and the
-    /// vertex and pixel `programs` (fixed function, or a vertex shader
-    /// feeding the fixed-function pixel stages). Returns when all pixels
+    /// vertex and pixel `programs`: at each stage fixed function or a
+    /// shader (a vertex shader run four vertices at a time,
+    /// `vertex::shader`; a pixel shader run in 2×2 quads,
+    /// `pixel::shader`), then the output merger. Returns when all pixels
     /// are written. With a vertex shader only `call.layout.stride` is read
     /// of the layout: the shader's inputs say where its registers come
-    /// from. A pixel shader is refused with [`PipelineError::BadProgram`]
-    /// (not executed yet).
+    /// from.
     pub fn draw_programs(
         &mut self,
         targets: &mut RenderTargets<'_>,
@@ -295,14 +297,6 @@ impl Renderer {
         textures: &[Option<&Texture>; MAX_STAGES],
         programs: &Programs<'_>,
     ) -> Result<DrawStats, PipelineError> {
-        match programs.pixel {
-            PixelProgram::FixedFunction => {}
-            PixelProgram::Shader { .. } => {
-                return Err(PipelineError::BadProgram {
-                    reason: "pixel shaders are not executed yet",
-                })
-            }
-        }
         let vertex_shader = match programs.vertex {
             VertexProgram::FixedFunction => {
                 call.validate()?;
@@ -371,13 +365,33 @@ impl Renderer {
         let wd = self.watchdog.as_ref();
         let pretransformed = call.layout.is_pretransformed();
         let shaded = vertex_shader.is_some();
-        let (shade, sets) = match ShadeCtx::build(state, textures, pretransformed, shaded) {
-            Some((s, n)) => (Some(s), n),
-            None => (None, 0),
+        let shader = match programs.pixel {
+            PixelProgram::FixedFunction => None,
+            PixelProgram::Shader { program, .. } if program.profile().is_vertex() => {
+                return Err(PipelineError::BadProgram {
+                    reason: "a vertex shader bound as the pixel program",
+                })
+            }
+            PixelProgram::Shader { program, constants } => {
+                Some(PixelShaderCtx::new(program, constants))
+            }
+        };
+        let (shade, sets) = match shader {
+            Some(_) => {
+                let (s, n) = ShadeCtx::for_pixel_shader(state, textures, pretransformed || shaded);
+                (Some(s), n)
+            }
+            None => match ShadeCtx::build(state, textures, pretransformed, shaded) {
+                Some((s, n)) => (Some(s), n),
+                None => (None, 0),
+            },
         };
         let full = shade.is_some();
         let fog_alpha = vertex_output_fog(state, pretransformed || shaded);
-        let dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
+        let mut dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
+        if let Some(ps) = &shader {
+            dctx = dctx.with_pixel_shader(ps);
+        }
         let mut gctx = geometry_ctx(state, call, rect, full, fog_alpha, sets, self.simd);
         if shaded {
             // A shader's oPos is a clip-space position, whatever the layout.

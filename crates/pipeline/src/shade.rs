@@ -43,7 +43,7 @@ use crate::texture::{
 use crate::watch::Recorder;
 
 /// Index of the first texture-coordinate plane.
-const TEX_PLANE: usize = 8;
+pub(crate) const TEX_PLANE: usize = 8;
 
 /// Per-draw state of the full shading path.
 #[derive(Clone, Copy)]
@@ -144,6 +144,76 @@ impl<'a> ShadeCtx<'a> {
         Some((ctx, sets))
     }
 
+    /// The shading state of a draw whose pixel program is a shader
+    /// (`crate::pixel::shader`): the samplers, textures and fog of the
+    /// draw's state, all [`MAX_STAGES`] coordinate sets interpolated (a
+    /// shader may read any `t#`), never the identity cascade. Returns the
+    /// number of coordinate sets with it.
+    pub(crate) fn for_pixel_shader(
+        state: &PipelineState,
+        textures: &[Option<&'a Texture>; MAX_STAGES],
+        pretransformed: bool,
+    ) -> (Self, usize) {
+        let ts = &state.textures;
+        let mut stages = ts.stages;
+        for (s, t) in stages.iter_mut().zip(textures) {
+            s.has_texture = t.is_some();
+        }
+        let ctx = ShadeCtx {
+            stages,
+            samplers: ts.samplers,
+            textures: *textures,
+            projected: [0; MAX_STAGES],
+            lod: [true; MAX_STAGES],
+            sets: MAX_STAGES,
+            texture_factor: crate::texture::format::argb_to_rgba(ts.texture_factor),
+            color_key: ColorKeyMode::Off,
+            fog: state.fog.source(pretransformed),
+            fog_state: state.fog,
+            fog_uses_w: !pretransformed
+                && crate::fog::table_fog_uses_w(&state.transforms.projection),
+            specular_add: false,
+            identity: false,
+        };
+        (ctx, MAX_STAGES)
+    }
+
+    /// The texture bound to stage `n` and its sampler state.
+    pub(crate) fn sampler(&self, n: usize) -> Option<(&'a Texture, &SamplerState)> {
+        match (self.textures.get(n), self.samplers.get(n)) {
+            (Some(Some(t)), Some(s)) => Some((*t, s)),
+            _ => None,
+        }
+    }
+
+    /// Stage `n`'s state (bump-environment matrix, luminance).
+    pub(crate) fn stage(&self, n: usize) -> Option<&StageState> {
+        self.stages.get(n)
+    }
+
+    /// The fog factor of a fragment (1 = no fog), `None` when fog is off:
+    /// vertex fog from the interpolated specular alpha `specular_alpha`
+    /// (0..1), table fog from the interpolated `z` or `w`.
+    #[inline]
+    pub(crate) fn fog_factor(&self, specular_alpha: f32, z: f32, w: f32) -> Option<f32> {
+        match self.fog {
+            FogSource::None => None,
+            FogSource::Table(mode) => Some(crate::fog::table_fog_factor(
+                &self.fog_state,
+                mode,
+                z,
+                w,
+                self.fog_uses_w,
+            )),
+            FogSource::Vertex(_) | FogSource::SpecularAlpha => Some(specular_alpha),
+        }
+    }
+
+    /// FOGCOLOR (D3DCOLOR).
+    pub(crate) fn fog_color(&self) -> u32 {
+        self.fog_state.color
+    }
+
     /// Fog from the specular alpha with an identity cascade and no
     /// specular add: the case fused into the colour + depth kernel.
     pub(crate) fn fog_fixed(&self) -> Option<simd::FogFixed> {
@@ -160,7 +230,7 @@ impl<'a> ShadeCtx<'a> {
 
 /// Value of plane `p` at (fx, fy) (not yet divided by rhw).
 #[inline(always)]
-fn at(p: &[f32; 3], fx: f32, fy: f32) -> f32 {
+pub(crate) fn at(p: &[f32; 3], fx: f32, fy: f32) -> f32 {
     (p[0] + p[1] * fx) + p[2] * fy
 }
 
@@ -284,18 +354,7 @@ pub(crate) fn fragment_full<
     if sh.specular_add {
         color = crate::cascade::specular_add(color, specular);
     }
-    let fog = match sh.fog {
-        FogSource::None => None,
-        FogSource::Table(mode) => Some(crate::fog::table_fog_factor(
-            &sh.fog_state,
-            mode,
-            f.fog_z,
-            f.w,
-            sh.fog_uses_w,
-        )),
-        FogSource::Vertex(_) | FogSource::SpecularAlpha => Some(specular[3]),
-    };
-    if let Some(k) = fog {
+    if let Some(k) = sh.fog_factor(specular[3], f.fog_z, f.w) {
         color = crate::fog::apply_fog(color, sh.fog_state.color, k);
     }
     let c =
@@ -384,7 +443,7 @@ pub(crate) fn tri_span_full<
 
 /// The full-path attributes of one vertex (see `prim::PointSetup::attrs`):
 /// colours and `sets` coordinate 4-vectors.
-fn vertex_attrs(a: &[[f32; 4]], sets: usize) -> ([f32; 8], [[f32; 4]; MAX_STAGES]) {
+pub(crate) fn vertex_attrs(a: &[[f32; 4]], sets: usize) -> ([f32; 8], [[f32; 4]; MAX_STAGES]) {
     let mut attr = [0.0f32; 8];
     if let (Some(d), Some(s)) = (a.first(), a.get(1)) {
         attr[..4].copy_from_slice(d);
@@ -425,6 +484,10 @@ pub(crate) fn point_full(
     r: [i32; 4],
     stats: &mut Stats,
 ) {
+    if let Some(ps) = d.pixel_shader {
+        crate::pixel::shader::point(t, d, ps, p, attrs, r, stats);
+        return;
+    }
     let Some(sh) = d.shade.as_ref() else {
         return;
     };
@@ -491,6 +554,10 @@ pub(crate) fn line_pixel_full(
     (tt, tt_quad): (f32, [f32; 2]),
     stats: &mut Stats,
 ) {
+    if let Some(ps) = d.pixel_shader {
+        crate::pixel::shader::line_pixel(t, d, ps, l, attrs, x_major, (px, py), tt_quad, stats);
+        return;
+    }
     let Some(sh) = d.shade.as_ref() else {
         return;
     };

@@ -925,13 +925,13 @@ fn errors_are_typed_and_nothing_is_drawn() {
         constants: &c,
         inputs: &POS_COLOR,
     };
-    // A pixel shader is not executed yet.
+    // A vertex shader bound as the pixel program.
     assert_eq!(
         try_draw(Programs {
             vertex: shader,
             pixel: PixelProgram::Shader {
-                program: &ps,
-                constants: &pc,
+                program: &vs,
+                constants: &c,
             },
         }),
         Err("bad_program")

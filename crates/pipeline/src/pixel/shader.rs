@@ -1,0 +1,498 @@
+//! The pixel-shader implementation of the pixel program: ps_1_1–ps_3_0
+//! run by `softhal_shader::exec` over 2×2 quads, then the output merger.
+//!
+//! *Input*: the covered pixels of a primitive inside one tile (a
+//! triangle's spans, a line's pixels, a point's square), the full-path
+//! planes or vertex attributes set-up made for them (diffuse, specular and
+//! all eight texture-coordinate sets, see `crate::shade`), and the draw's
+//! [`PixelShaderCtx`]. *Output*: fragments handed to the output merger
+//! (`pixel::output::fragment`, through `DrawCtx::frag`).
+//!
+//! *Quads*: pixels are shaded in 2×2 quads aligned to even coordinates
+//! (lane = x + 2y within the quad). A quad runs when at least one of its
+//! pixels is covered; its uncovered pixels run as helper lanes with
+//! inputs evaluated from the same planes, so that `dsx`/`dsy` and the
+//! texture LOD come from real neighbours, and are never written. Tiles are
+//! a multiple of 2 pixels, so a quad never straddles two tiles. A line
+//! runs one quad per pixel (the quad's lanes along the major axis take the
+//! line's parameters at those pixels, across it the same values); a point
+//! runs the quads of its square.
+//!
+//! *Inputs*: ps_1_x–ps_2_x: `v0`/`v1` the interpolated diffuse and
+//! specular colours clamped to [0, 1] (Gouraud or flat as set-up made
+//! them), `t0..t7` the texture coordinates of the eight sets,
+//! perspective-correct (D3DTTFF_PROJECTED is not applied: ps_1_4/2_x
+//! project with `texld`'s `_dw`/`texldp`, and see `docs/shaders.md` for
+//! ps_1_1–1_3). ps_3_0: each `dcl`'d input register by its semantic
+//! (COLOR0/1 → the colours, TEXCOORD0..7 → the sets, anything else
+//! (0, 0, 0, 0)), `vPos` = the pixel's integer (x, y) and `vFace` = −1 for
+//! counter-clockwise, +1 for clockwise triangles, lines and points. With
+//! POINTSPRITEENABLE every texture coordinate of a point is (u, v, 0, 0) of
+//! the sprite (`crate::point::point_sprite_texcoord`).
+//!
+//! *Outputs*: `oC0` (`r0` for ps_1_x) saturated to [0, 1] is the colour;
+//! `oC1..3` would go to further render targets and are not written (one
+//! render target). `oDepth`, when written, clamped to [0, 1] (NaN → 0)
+//! replaces the interpolated depth for the depth test and write.
+//! `texkill`ed lanes are not written. Fog (vertex or table, as the state
+//! sets) is blended after the shader for ps_1_x–ps_2_x; ps_3_0 gets none.
+//! A NaN colour channel is written as 0, ±∞ as 1 or 0 (the conversion to
+//! 8 bits of `crate::int::channel_from_f32`); nothing panics.
+//!
+//! *Bounds*: one run is bounded by the executor
+//! (`softhal_shader::exec::MAX_INSTRUCTIONS_EXECUTED`); the watchdog is
+//! checked per tile as for every draw.
+
+use softhal_shader::exec::{
+    BoundConstants, BumpEnv, Lanes, LodMode, Mask, Program, Registers, SampleRequest, Textures,
+    Vec4, ALL_LANES, LANES,
+};
+use softhal_shader::ir::{Operands, RegisterType, Semantic, Usage};
+
+use super::{DrawCtx, Stats, TileTarget};
+use crate::cascade::MAX_STAGES;
+use crate::int::{channel_from_f32, usize_from_i32};
+use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
+use crate::shade::{at, vertex_attrs, ShadeCtx, TEX_PLANE};
+use crate::simd::Span;
+use crate::texture::{sample_2d, sample_cube, sample_volume, Derivatives, TextureKind};
+
+/// Input registers of ps_3_0 (`v0..v9`).
+const PS3_INPUTS: usize = 10;
+
+/// Where a ps_3_0 input register is read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InputSource {
+    /// Not declared, or a semantic the fixed-function vertex stage does
+    /// not produce: (0, 0, 0, 0).
+    Zero,
+    /// COLOR0 / COLOR1: diffuse (0) or specular (1).
+    Color(u8),
+    /// TEXCOORDn: set n.
+    TexCoord(u8),
+}
+
+/// A pixel shader bound to a draw: the program, its constants, and (for
+/// ps_3_0) what each input register reads.
+#[derive(Clone, Copy)]
+pub(crate) struct PixelShaderCtx<'a> {
+    program: &'a Program,
+    constants: &'a BoundConstants,
+    /// ps_3_0: the semantics of `v0..v9`.
+    inputs: [InputSource; PS3_INPUTS],
+    /// ps_3_0 (declared inputs, no fog blend after the shader).
+    ps3: bool,
+}
+
+impl<'a> PixelShaderCtx<'a> {
+    /// The context of `program` running with `constants`.
+    pub(crate) fn new(program: &'a Program, constants: &'a BoundConstants) -> Self {
+        let ps3 = program.profile() == softhal_shader::Profile::Ps3_0;
+        let mut inputs = [InputSource::Zero; PS3_INPUTS];
+        if ps3 {
+            for ins in &program.shader().shader().instructions {
+                let Operands::Dcl {
+                    semantic: Semantic::Usage { usage, index },
+                    dst,
+                } = &ins.operands
+                else {
+                    continue;
+                };
+                if dst.reg.ty != RegisterType::Input {
+                    continue;
+                }
+                let src = match usage {
+                    Usage::Color if *index < 2 => InputSource::Color(*index),
+                    Usage::TexCoord if usize::from(*index) < MAX_STAGES => {
+                        InputSource::TexCoord(*index)
+                    }
+                    _ => InputSource::Zero,
+                };
+                if let Some(slot) = inputs.get_mut(usize::from(dst.reg.index)) {
+                    *slot = src;
+                }
+            }
+        }
+        PixelShaderCtx {
+            program,
+            constants,
+            inputs,
+            ps3,
+        }
+    }
+}
+
+/// The interpolated inputs of one lane.
+#[derive(Clone, Copy, Default)]
+struct LaneInputs {
+    /// Diffuse and specular, RGBA in [0, 1].
+    color: [Vec4; 2],
+    /// Texture coordinates of the eight sets.
+    tc: [Vec4; MAX_STAGES],
+    /// Depth for the depth test (bias included; W-buffer depth mapped).
+    depth: f32,
+    /// Interpolated z (table fog).
+    fog_z: f32,
+    /// 1 / rhw (table fog).
+    w: f32,
+}
+
+/// A quad's inputs: lanes (x + 2y) and the quad's top-left pixel.
+struct Quad {
+    lanes: [LaneInputs; LANES],
+    x: i32,
+    y: i32,
+    /// Covered lanes (the others are helpers).
+    covered: Mask,
+    /// Counter-clockwise triangle (two-sided stencil, `vFace`).
+    ccw: bool,
+}
+
+/// The diffuse (0..4) and specular (4..8) of set-up (BGRA, 0..=255) as
+/// RGBA clamped to [0, 1].
+fn colors(attr: &[f32; 8]) -> [Vec4; 2] {
+    let rgba = |b: &[f32]| {
+        [b[2] / 255.0, b[1] / 255.0, b[0] / 255.0, b[3] / 255.0].map(|x| x.clamp(0.0, 1.0))
+    };
+    [rgba(&attr[0..4]), rgba(&attr[4..8])]
+}
+
+/// The pipeline's samplers as the executor's texture unit: stage `n`'s
+/// texture and D3DSAMP_* state, derivatives from the request.
+struct StageSamplers<'s, 'a> {
+    shade: &'s ShadeCtx<'a>,
+}
+
+impl Textures for StageSamplers<'_, '_> {
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        let mut out = [[0.0, 0.0, 0.0, 1.0]; LANES];
+        let Some((tex, sm)) = self.shade.sampler(usize::from(r.sampler)) else {
+            return out;
+        };
+        let dims = [tex.width(), tex.height(), tex.depth()].map(|d| d.max(1) as f32);
+        for (lane, o) in out.iter_mut().enumerate() {
+            if r.mask & (1 << lane) == 0 {
+                continue;
+            }
+            let c = r.coords[lane];
+            // texldb's bias scales the footprint by 2^bias (the LOD is its
+            // log2); texldl's level is the footprint of 2^level texels.
+            let dv = match r.lod {
+                LodMode::Gradients { bias } => {
+                    let k = bias[lane].exp2();
+                    let (x, y) = (r.ddx[lane], r.ddy[lane]);
+                    Derivatives {
+                        ddx: [x[0] * k, x[1] * k, x[2] * k],
+                        ddy: [y[0] * k, y[1] * k, y[2] * k],
+                    }
+                }
+                LodMode::Level(level) => {
+                    let k = level[lane].exp2();
+                    Derivatives {
+                        ddx: [k / dims[0], 0.0, 0.0],
+                        ddy: [0.0, k / dims[1], 0.0],
+                    }
+                }
+            };
+            *o = match tex.kind() {
+                TextureKind::Texture2D => sample_2d(tex, sm, [c[0], c[1]], &dv),
+                TextureKind::Cube => sample_cube(tex, sm, [c[0], c[1], c[2]], &dv),
+                TextureKind::Volume => sample_volume(tex, sm, [c[0], c[1], c[2]], &dv),
+            };
+        }
+        out
+    }
+
+    fn bump_env(&self, stage: u8) -> BumpEnv {
+        self.shade
+            .stage(usize::from(stage))
+            .map_or_else(BumpEnv::default, |s| {
+                let m = s.bump_env_mat;
+                BumpEnv {
+                    matrix: [m[0][0], m[0][1], m[1][0], m[1][1]],
+                    lscale: s.bump_lscale,
+                    loffset: s.bump_loffset,
+                }
+            })
+    }
+}
+
+/// Runs the shader on one quad and hands its covered, not killed lanes
+/// to the output merger.
+fn shade_quad(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    ps: &PixelShaderCtx<'_>,
+    sh: &ShadeCtx<'_>,
+    regs: &mut Registers,
+    q: &Quad,
+    stats: &mut Stats,
+) {
+    regs.clear_outputs();
+    let lanes = &q.lanes;
+    if ps.ps3 {
+        for (reg, src) in regs.input.iter_mut().zip(&ps.inputs) {
+            *reg = std::array::from_fn(|l| match *src {
+                InputSource::Zero => [0.0; 4],
+                InputSource::Color(i) => lanes[l].color[usize::from(i & 1)],
+                InputSource::TexCoord(i) => lanes[l].tc[usize::from(i) % MAX_STAGES],
+            });
+        }
+    } else {
+        for (i, reg) in regs.input.iter_mut().enumerate().take(2) {
+            *reg = std::array::from_fn(|l| lanes[l].color[i]);
+        }
+        for (s, reg) in regs.texcoord.iter_mut().enumerate().take(MAX_STAGES) {
+            *reg = std::array::from_fn(|l| lanes[l].tc[s]);
+        }
+    }
+    regs.position = std::array::from_fn(|l| {
+        let (lx, ly) = ((l & 1) as i32, (l >> 1) as i32);
+        [(q.x + lx) as f32, (q.y + ly) as f32, 0.0, 0.0]
+    });
+    regs.face = [if q.ccw { -1.0 } else { 1.0 }; LANES];
+    let samplers = StageSamplers { shade: sh };
+    ps.program.run(regs, ps.constants, &samplers, ALL_LANES);
+    let profile = ps.program.profile();
+    let zero = [[0.0; 4]; LANES];
+    let out = regs.color(profile, 0).unwrap_or(&zero);
+    for (l, lane) in lanes.iter().enumerate() {
+        let bit = 1 << l;
+        if q.covered & bit == 0 || regs.killed & bit != 0 {
+            continue;
+        }
+        let mut c = out[l].map(|x| x.clamp(0.0, 1.0));
+        if !ps.ps3 {
+            if let Some(k) = sh.fog_factor(lane.color[1][3], lane.fog_z, lane.w) {
+                c = crate::fog::apply_fog(c, sh.fog_color(), k);
+            }
+        }
+        let bgra = [c[2], c[1], c[0], c[3]].map(|x| channel_from_f32(x * 255.0));
+        let depth = if regs.depth_written {
+            let z = regs.depth_out[l];
+            if z.is_nan() {
+                0.0
+            } else {
+                z.clamp(0.0, 1.0)
+            }
+        } else {
+            lane.depth
+        };
+        let (px, py) = (q.x + (l & 1) as i32, q.y + (l >> 1) as i32);
+        (d.frag)(t, d, px, py, bgra, depth, q.ccw, stats);
+    }
+}
+
+/// Rows of a tile (the band height).
+const TILE_ROWS: usize = crate::limits::TILE_SIZE as usize;
+
+/// The spans of triangle `tri` in one tile, shaded in quads.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tri_spans(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    ps: &PixelShaderCtx<'_>,
+    tri: &TriSetup,
+    extra: Option<&TriExtra>,
+    planes: &[[f32; 3]],
+    spans: &[Span],
+    stats: &mut Stats,
+) {
+    let (Some(sh), Some(e)) = (d.shade.as_ref(), extra) else {
+        return;
+    };
+    if planes.len() < TEX_PLANE + 4 * MAX_STAGES {
+        return;
+    }
+    // Each row of the band: its covered columns (first, last), if any.
+    let mut rows = [None::<(i32, i32)>; TILE_ROWS];
+    for sp in spans {
+        let n = i32::try_from(sp.n).unwrap_or(i32::MAX).max(1);
+        if let Some(r) = rows.get_mut(usize_from_i32(sp.y - t.y0)) {
+            *r = Some((sp.x, sp.x.saturating_add(n - 1)));
+        }
+    }
+    let ccw = tri.flags & FLAG_CCW != 0;
+    let bb = tri.bbox();
+    let rhw = &e.rhw;
+    let inputs = |x: i32, y: i32| {
+        let (fx, fy) = ((x - bb[0]) as f32, (y - bb[1]) as f32);
+        let inv = 1.0 / at(rhw, fx, fy);
+        let mut attr = [0.0f32; 8];
+        for (a, p) in attr.iter_mut().zip(planes) {
+            *a = at(p, fx, fy) * inv;
+        }
+        let tc = std::array::from_fn(|s| {
+            std::array::from_fn(|k| {
+                planes
+                    .get(TEX_PLANE + 4 * s + k)
+                    .map_or(0.0, |p| at(p, fx, fy) * inv)
+            })
+        });
+        let z = (tri.z[0] + tri.z[1] * fx) + tri.z[2] * fy;
+        LaneInputs {
+            color: colors(&attr),
+            tc,
+            depth: if d.w_buffer() {
+                d.w_depth(inv) + e.bias
+            } else {
+                z
+            },
+            fog_z: z,
+            w: inv,
+        }
+    };
+    let mut regs = Registers::new(ps.program);
+    for r in (0..TILE_ROWS).step_by(2) {
+        let pair = [rows[r], rows.get(r + 1).copied().flatten()];
+        let (Some(x0), Some(x1)) = (
+            pair.iter().flatten().map(|s| s.0).min(),
+            pair.iter().flatten().map(|s| s.1).max(),
+        ) else {
+            continue;
+        };
+        let qy = t.y0 + r as i32;
+        let mut qx = x0 & !1;
+        while qx <= x1 {
+            let mut covered: Mask = 0;
+            for (l, bit) in [(0usize, 1u8), (1, 2), (2, 4), (3, 8)] {
+                let (x, row) = (qx + (l & 1) as i32, pair[l >> 1]);
+                if row.is_some_and(|(a, b)| a <= x && x <= b) {
+                    covered |= bit;
+                }
+            }
+            if covered != 0 {
+                let q = Quad {
+                    lanes: std::array::from_fn(|l| {
+                        inputs(qx + (l & 1) as i32, qy + (l >> 1) as i32)
+                    }),
+                    x: qx,
+                    y: qy,
+                    covered,
+                    ccw,
+                };
+                shade_quad(t, d, ps, sh, &mut regs, &q, stats);
+            }
+            qx += 2;
+        }
+    }
+}
+
+/// The pixels `[x0, y0, x1, y1]` (inclusive, inside the tile) of point
+/// `p`, whose attributes `attrs` come from its chunk, shaded in quads.
+pub(crate) fn point(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    ps: &PixelShaderCtx<'_>,
+    p: &PointSetup,
+    attrs: &[[f32; 4]],
+    r: [i32; 4],
+    stats: &mut Stats,
+) {
+    let Some(sh) = d.shade.as_ref() else {
+        return;
+    };
+    let (attr, tc) = vertex_attrs(attrs, MAX_STAGES);
+    let w = 1.0 / p.rhw;
+    let base = LaneInputs {
+        color: colors(&attr),
+        tc,
+        depth: if d.w_buffer() { d.w_depth(w) } else { p.z },
+        fog_z: p.z,
+        w,
+    };
+    let sprite = d.point_sprites();
+    let lane_at = |x: i32, y: i32| {
+        let mut li = base;
+        if sprite {
+            let [u, v] = crate::point::point_sprite_texcoord(
+                x as f32,
+                y as f32,
+                p.center[0],
+                p.center[1],
+                p.size,
+            );
+            li.tc = [[u, v, 0.0, 0.0]; MAX_STAGES];
+        }
+        li
+    };
+    let [x0, y0, x1, y1] = r;
+    let inside = |x: i32, y: i32| x0 <= x && x <= x1 && y0 <= y && y <= y1;
+    let mut regs = Registers::new(ps.program);
+    let mut qy = y0 & !1;
+    while qy <= y1 {
+        let mut qx = x0 & !1;
+        while qx <= x1 {
+            let mut covered: Mask = 0;
+            for l in 0..LANES {
+                if inside(qx + (l & 1) as i32, qy + (l >> 1) as i32) {
+                    covered |= 1 << l;
+                }
+            }
+            let q = Quad {
+                lanes: std::array::from_fn(|l| lane_at(qx + (l & 1) as i32, qy + (l >> 1) as i32)),
+                x: qx,
+                y: qy,
+                covered,
+                ccw: false,
+            };
+            shade_quad(t, d, ps, sh, &mut regs, &q, stats);
+            qx += 2;
+        }
+        qy += 2;
+    }
+}
+
+/// Pixel `(px, py)` of line `l` (end attributes `attrs`; `tt_quad`: the
+/// line's parameter at the two pixels of the pixel's quad along the major
+/// axis), shaded as the one covered lane of its quad.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn line_pixel(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    ps: &PixelShaderCtx<'_>,
+    l: &LineSetup,
+    attrs: &[[f32; 4]],
+    x_major: bool,
+    (px, py): (i32, i32),
+    tt_quad: [f32; 2],
+    stats: &mut Stats,
+) {
+    let Some(sh) = d.shade.as_ref() else {
+        return;
+    };
+    let per_end = 2 + MAX_STAGES;
+    let (a, b) = attrs.split_at(attrs.len().min(per_end));
+    let ((ca, ta), (cb, tb)) = (vertex_attrs(a, MAX_STAGES), vertex_attrs(b, MAX_STAGES));
+    let (r0, r1) = (l.rhw[0], l.rhw[1]);
+    let at_param = |tt: f32| {
+        let inv = 1.0 / (r0 + (r1 - r0) * tt);
+        let lerp = |x: f32, y: f32| (x * r0 + (y * r1 - x * r0) * tt) * inv;
+        let attr: [f32; 8] = std::array::from_fn(|k| lerp(ca[k], cb[k]));
+        let tc = std::array::from_fn(|s| std::array::from_fn(|k| lerp(ta[s][k], tb[s][k])));
+        let z = l.z[0] + (l.z[1] - l.z[0]) * tt;
+        LaneInputs {
+            color: colors(&attr),
+            tc,
+            depth: if d.w_buffer() { d.w_depth(inv) } else { z },
+            fog_z: z,
+            w: inv,
+        }
+    };
+    let quad = [at_param(tt_quad[0]), at_param(tt_quad[1])];
+    let (qx, qy) = (px & !1, py & !1);
+    let own = ((px & 1) + 2 * (py & 1)) as usize;
+    let q = Quad {
+        lanes: std::array::from_fn(|lane| {
+            // The lane's offset along the major axis picks its parameter.
+            let major = if x_major { lane & 1 } else { lane >> 1 };
+            quad[major]
+        }),
+        x: qx,
+        y: qy,
+        covered: 1 << own,
+        ccw: false,
+    };
+    let mut regs = Registers::new(ps.program);
+    shade_quad(t, d, ps, sh, &mut regs, &q, stats);
+}
