@@ -442,11 +442,6 @@ fn render_state_rule(rs: Rs) -> Option<(Value, Group)> {
 fn stage_rule(stage: usize, tss: Tss) -> Option<Value> {
     let d = StageState::default_for(stage);
     let ds = SamplerState::default();
-    let tci = TextureStages::default()
-        .tex_coord_index
-        .get(stage)
-        .copied()
-        .unwrap_or_default();
     Some(match tss {
         Tss::ColorOp => enum_value!(TextureOp, d.color_op.d3d()),
         Tss::AlphaOp => enum_value!(TextureOp, d.alpha_op.d3d()),
@@ -464,7 +459,14 @@ fn stage_rule(stage: usize, tss: Tss) -> Option<Value> {
         | Tss::BumpEnvLScale
         | Tss::BumpEnvLOffset
         | Tss::MipMapLodBias => Value::Float,
-        Tss::TexCoordIndex => enum_value!(TexCoordIndex, tci.d3d()),
+        Tss::TexCoordIndex => {
+            let tci = TextureStages::default()
+                .tex_coord_index
+                .get(stage)
+                .copied()
+                .unwrap_or_default();
+            enum_value!(TexCoordIndex, tci.d3d())
+        }
         Tss::AddressU | Tss::AddressV | Tss::AddressW => {
             enum_value!(TextureAddress, ds.address_u.d3d())
         }
@@ -662,15 +664,22 @@ impl RegisterFile {
         Ok(())
     }
 
-    /// Render state `rs`.
+    /// Render state `rs` (0 for a state the file does not carry: its
+    /// storage is never written). Read by storage index, without the
+    /// value rule (the derive path reads every register of a group).
     pub fn rs(&self, rs: Rs) -> u32 {
-        self.get(id::rs(rs.raw())).unwrap_or(0)
+        self.regs.get(rs.raw() as usize).copied().unwrap_or(0)
     }
 
-    /// Texture-stage state `tss` of `stage`.
+    /// Texture-stage state `tss` of `stage` (0 for a state the file does
+    /// not carry), read by storage index like [`RegisterFile::rs`].
     pub fn tss(&self, stage: usize, tss: Tss) -> u32 {
         let s = u32::try_from(stage).unwrap_or(u32::MAX);
-        self.get(id::tss(s, tss.raw())).unwrap_or(0)
+        if s >= STAGES {
+            return 0;
+        }
+        let i = at(slot::STAGES, s, bank::TEXTURE_STAGE_STRIDE, tss.raw());
+        self.regs.get(i).copied().unwrap_or(0)
     }
 
     /// Register `reg` as an f32 (0.0 if there is no such register).
@@ -978,6 +987,27 @@ mod tests {
         for r in ids {
             assert_eq!(check(r, f.get(r).unwrap()), Ok(()), "{r:#06x}");
         }
+    }
+
+    /// The by-index reads of the derive path agree with `get`.
+    #[test]
+    fn rs_and_tss_reads_are_the_registers() {
+        let mut f = RegisterFile::default();
+        // D3DRS_FOGCOLOR = 34, D3DTSS_BORDERCOLOR = 15.
+        f.write(id::rs(34), 0xFF10_2030).unwrap();
+        f.write(id::tss(7, 15), 0x8040_2010).unwrap();
+        assert_eq!(f.rs(Rs::FogColor), 0xFF10_2030);
+        assert_eq!(f.tss(7, Tss::BorderColor), 0x8040_2010);
+        for r in all_ids() {
+            if r < 0x100 {
+                assert_eq!(Some(f.rs(Rs::from_raw(r).unwrap())), f.get(r));
+            } else if r < 0x1200 {
+                let (s, t) = ((r - 0x1000) / 0x40, (r - 0x1000) % 0x40);
+                let v = f.tss(s as usize, Tss::from_raw(t).unwrap());
+                assert_eq!(Some(v), f.get(r), "{r:#x}");
+            }
+        }
+        assert_eq!(f.tss(8, Tss::ColorOp), 0);
     }
 
     /// Out-of-range values are refused and change nothing; unknown ids are
