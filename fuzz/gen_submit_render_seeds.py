@@ -26,11 +26,12 @@ RT, DEPTH, VB, LOCKED, GONE = 0, 1, 2, 3, 4
 NOP, SET_REGS, BIND, VFMT, SET_VERTS, VERTS_INLINE = 1, 2, 3, 4, 5, 6
 SET_IDX, IDX_INLINE, DRAW, CLEAR, COPY, QUERY, PRESENT = 7, 8, 9, 10, 11, 12, 13
 FENCE_SIGNAL = 0x80
-# Registers (docs/gpu-commands.md).
-CULL_MODE, SCISSOR_ENABLE, SCISSOR_X1 = 0x002, 0x004, 0x005
-Z_ENABLE, Z_FUNC, STENCIL_ENABLE = 0x010, 0x012, 0x020
-BLEND_ENABLE, SRC_BLEND, DEST_BLEND = 0x040, 0x041, 0x042
-VIEWPORT_X = 0x050
+# Registers (docs/gpu-commands.md, "Register file"): render states are
+# their D3DRS numbers; the scissor and viewport banks are softhal's.
+CULL_MODE, SCISSOR_ENABLE, SCISSOR_X1 = 22, 174, 0x4160
+Z_ENABLE, Z_FUNC, STENCIL_ENABLE = 7, 23, 52
+BLEND_ENABLE, SRC_BLEND, DEST_BLEND = 27, 19, 20
+VIEWPORT_X = 0x4120
 
 
 def f32(x):

@@ -2378,6 +2378,30 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 #define SOFTHAL_GPU_CONTEXT_SWITCH 0x84 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_FLAG_DEPTH 0x1 /* BIND_TARGETS: a depth target in DWORD 2; BIND_TEXTURE_TARGET: in DWORD 4 */
 #define SOFTHAL_GPU_FLAG_INDEXED 0x1 /* DRAW: indexed */
+
+/* GPU registers (docs/gpu-commands.md, "Register file"; from
+ * softhal_submit::regs): a bank's first id + a Direct3D number. */
+#define SOFTHAL_REG_RENDER_STATE 0x0 /* + D3DRS_* number */
+#define SOFTHAL_REG_TEXTURE_STAGE 0x1000 /* + stride * stage + D3DTSS_* number */
+#define SOFTHAL_REG_TRANSFORM 0x2000 /* + stride * D3DTS_* number + element (row-major) */
+#define SOFTHAL_REG_LIGHT 0x4000 /* + stride * slot + D3DLIGHT7 DWORD (26: ENABLE) */
+#define SOFTHAL_REG_MATERIAL 0x4100 /* + D3DMATERIAL7 DWORD */
+#define SOFTHAL_REG_VIEWPORT 0x4120 /* dwX, dwY, dwWidth, dwHeight, dvMinZ, dvMaxZ */
+#define SOFTHAL_REG_WINFO 0x4128 /* dvWNear, dvWFar */
+#define SOFTHAL_REG_CLIP_PLANE 0x4140 /* + 4 * plane + coefficient */
+#define SOFTHAL_REG_SCISSOR 0x4160 /* left, top, right, bottom */
+#define SOFTHAL_REG_TEXTURE_STAGE_STRIDE 0x40
+#define SOFTHAL_REG_TRANSFORM_STRIDE 0x10
+#define SOFTHAL_REG_LIGHT_STRIDE 0x20
+#define SOFTHAL_REG_LIGHT_ENABLE 0x1A
+#define SOFTHAL_REG_RS(rs) (SOFTHAL_REG_RENDER_STATE + (DWORD)(rs))
+#define SOFTHAL_REG_TSS(stage, tss) \
+    (SOFTHAL_REG_TEXTURE_STAGE + SOFTHAL_REG_TEXTURE_STAGE_STRIDE * (DWORD)(stage) + (DWORD)(tss))
+#define SOFTHAL_REG_TRANSFORM_ELEMENT(ts, k) \
+    (SOFTHAL_REG_TRANSFORM + SOFTHAL_REG_TRANSFORM_STRIDE * (DWORD)(ts) + (DWORD)(k))
+#define SOFTHAL_REG_LIGHT_DWORD(slot, f) \
+    (SOFTHAL_REG_LIGHT + SOFTHAL_REG_LIGHT_STRIDE * (DWORD)(slot) + (DWORD)(f))
+#define SOFTHAL_REG_CLIP_PLANE_COEFF(i, j) (SOFTHAL_REG_CLIP_PLANE + 4 * (DWORD)(i) + (DWORD)(j))
 typedef struct _SOFTHAL_SURFACE_DESC {
     DWORD dwSize;
     DWORD dwKind;

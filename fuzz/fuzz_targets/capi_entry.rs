@@ -192,7 +192,8 @@ impl Host {
             match b.u8() % 14 {
                 0 => {
                     let pairs: Vec<(u32, u32)> = (0..b.u8() % 4)
-                        .map(|_| (u32::from(b.u16() & 0x3FF), b.u32()))
+                        // Register ids reach 0x4163 (docs/gpu-commands.md).
+                        .map(|_| (u32::from(b.u16() & 0x7FFF), b.u32()))
                         .collect();
                     w.set_regs(&pairs);
                 }

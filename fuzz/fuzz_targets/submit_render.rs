@@ -208,7 +208,8 @@ fn submission(b: &mut Bytes<'_>, rig: &Rig) -> RenderData {
 /// buffer with depth testing.
 fn reference(rig: &Rig) -> RenderData {
     let mut w = Writer::new();
-    w.set_regs(&[(0x002, 1), (0x010, 1)]);
+    // D3DRS_CULLMODE (22) = D3DCULL_NONE, D3DRS_ZENABLE (7) = TRUE.
+    w.set_regs(&[(22, 1), (7, 1)]);
     w.bind_targets(0, Some(1));
     w.clear_targets(3, 0xFF20_4060, 1.0, 0, &[]);
     w.vertex_format(&softhal_pipeline::VertexLayout::packed(

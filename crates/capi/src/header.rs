@@ -885,6 +885,7 @@ pub fn generate() -> String {
         "#define SOFTHAL_GPU_FLAG_INDEXED 0x{:X} /* DRAW: indexed */",
         softhal_submit::packet::flag::INDEXED
     );
+    registers(&mut out);
     let own: Vec<GenStruct> = types::SOFTHAL_STRUCTS.iter().map(from_desc).collect();
     for s in &own {
         emit_struct(&mut out, s);
@@ -897,4 +898,63 @@ pub fn generate() -> String {
     out.push_str(FUNCTIONS);
     out.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* SOFTHAL_H */\n");
     out
+}
+
+/// The GPU register ids (`softhal_submit::regs`): each bank's first id and
+/// a macro per bank computing an id from Direct3D numbers (the D3DRS_*,
+/// D3DTSS_* and D3DTS_* constants above), so a host writes SET_REGS
+/// without magic numbers.
+fn registers(out: &mut String) {
+    use softhal_submit::regs::{bank, id};
+    out.push_str(
+        "\n/* GPU registers (docs/gpu-commands.md, \"Register file\"; from\n * softhal_submit::regs): a bank's first id + a Direct3D number. */\n",
+    );
+    let banks = [
+        ("RENDER_STATE", bank::RENDER_STATE, "+ D3DRS_* number"),
+        (
+            "TEXTURE_STAGE",
+            bank::TEXTURE_STAGE,
+            "+ stride * stage + D3DTSS_* number",
+        ),
+        (
+            "TRANSFORM",
+            bank::TRANSFORM,
+            "+ stride * D3DTS_* number + element (row-major)",
+        ),
+        (
+            "LIGHT",
+            bank::LIGHT,
+            "+ stride * slot + D3DLIGHT7 DWORD (26: ENABLE)",
+        ),
+        ("MATERIAL", bank::MATERIAL, "+ D3DMATERIAL7 DWORD"),
+        (
+            "VIEWPORT",
+            bank::VIEWPORT,
+            "dwX, dwY, dwWidth, dwHeight, dvMinZ, dvMaxZ",
+        ),
+        ("WINFO", bank::WINFO, "dvWNear, dvWFar"),
+        ("CLIP_PLANE", bank::CLIP_PLANE, "+ 4 * plane + coefficient"),
+        ("SCISSOR", bank::SCISSOR, "left, top, right, bottom"),
+    ];
+    for (name, base, doc) in banks {
+        let _ = writeln!(out, "#define SOFTHAL_REG_{name} 0x{base:X} /* {doc} */");
+    }
+    for (name, v) in [
+        ("TEXTURE_STAGE_STRIDE", bank::TEXTURE_STAGE_STRIDE),
+        ("TRANSFORM_STRIDE", bank::TRANSFORM_STRIDE),
+        ("LIGHT_STRIDE", bank::LIGHT_STRIDE),
+        ("LIGHT_ENABLE", id::light_field::ENABLE),
+    ] {
+        let _ = writeln!(out, "#define SOFTHAL_REG_{name} 0x{v:X}");
+    }
+    out.push_str(concat!(
+        "#define SOFTHAL_REG_RS(rs) (SOFTHAL_REG_RENDER_STATE + (DWORD)(rs))\n",
+        "#define SOFTHAL_REG_TSS(stage, tss) \\\n",
+        "    (SOFTHAL_REG_TEXTURE_STAGE + SOFTHAL_REG_TEXTURE_STAGE_STRIDE * (DWORD)(stage) + (DWORD)(tss))\n",
+        "#define SOFTHAL_REG_TRANSFORM_ELEMENT(ts, k) \\\n",
+        "    (SOFTHAL_REG_TRANSFORM + SOFTHAL_REG_TRANSFORM_STRIDE * (DWORD)(ts) + (DWORD)(k))\n",
+        "#define SOFTHAL_REG_LIGHT_DWORD(slot, f) \\\n",
+        "    (SOFTHAL_REG_LIGHT + SOFTHAL_REG_LIGHT_STRIDE * (DWORD)(slot) + (DWORD)(f))\n",
+        "#define SOFTHAL_REG_CLIP_PLANE_COEFF(i, j) (SOFTHAL_REG_CLIP_PLANE + 4 * (DWORD)(i) + (DWORD)(j))\n",
+    ));
 }

@@ -233,8 +233,9 @@ fn render_callback_submissions_replay_identically() {
     let vb_alloc = r.driver().allocation_of(vb).unwrap();
     let mut w = Writer::new();
     w.set_regs(&[
-        (softhal_submit::regs::id::CULL_MODE, 1),
-        (softhal_submit::regs::id::Z_ENABLE, 0),
+        // D3DRS_CULLMODE (22) = D3DCULL_NONE, D3DRS_ZENABLE (7) = FALSE.
+        (softhal_submit::regs::id::rs(22), 1),
+        (softhal_submit::regs::id::rs(7), 0),
     ]);
     w.bind_targets(0, None);
     w.clear_targets(1, 0xff80_0000, 1.0, 0, &[]);

@@ -103,3 +103,4 @@ pub use error::DeviceError;
 pub use pixel_watch::{CommandHistory, DrawHistory};
 pub use resource::{D3dFormat, Resource, SurfaceDesc, SurfaceKind};
 pub use softhal_pipeline::Format;
+pub use umd::registers_of;

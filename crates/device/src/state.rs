@@ -1,11 +1,11 @@
-//! The fixed-function state of a context and its translation into the
-//! pipeline's own types.
+//! The fixed-function state of a context.
 //!
 //! In: render states, texture-stage states, transforms, viewport, lights,
 //! material, clip planes, scissor, stream bindings — as DP2 commands set
 //! them. Out: [`DeviceState`] (what `lpdwRStates`, state blocks and
-//! snapshots see) and [`DeviceState::pipeline_state`], the
-//! [`softhal_pipeline::PipelineState`] a draw runs with.
+//! snapshots see; the UMD sends it to the GPU as register writes in
+//! Direct3D numbering, `crate::umd`, and the GPU side derives the
+//! pipeline's state from those).
 //!
 //! Render-state values are *honoured or replaced* when set
 //! ([`sanitize_render_state`]): an enumerated value the DDI does not define,
@@ -296,10 +296,6 @@ impl Default for DeviceState {
 /// A matrix for the GPU: non-finite elements (as given to SETTRANSFORM,
 /// or from a MULTIPLYTRANSFORM product that overflowed) read as 0 — the
 /// register file takes finite floats only.
-fn finite_matrix(m: Mat) -> pl::Matrix {
-    pl::Matrix(m.map(|row| row.map(|x| if x.is_finite() { x } else { 0.0 })))
-}
-
 fn finite_or(v: u32, default: f32) -> u32 {
     if f32::from_bits(v).is_finite() {
         v
@@ -443,10 +439,6 @@ impl DeviceState {
             .unwrap_or(0)
     }
 
-    fn rs_f(&self, s: Rs) -> f32 {
-        f32::from_bits(self.rs(s))
-    }
-
     /// Sets render state `state` (already sanitized) and applies its legacy
     /// side effects. `state` must be below 256 (checked).
     pub fn set_render_state(&mut self, state: u32, value: u32) -> Result<()> {
@@ -482,126 +474,6 @@ impl DeviceState {
         self.transforms.get(&key).copied().unwrap_or(IDENTITY)
     }
 
-    /// The pipeline state a draw uses (the executor turns depth and stencil
-    /// tests off when no depth buffer is bound).
-    pub fn pipeline_state(&self) -> pl::PipelineState {
-        let b = |s: Rs| self.rs(s) != 0;
-        let cmp = |s: Rs, d: pl::CmpFunc| pl::CmpFunc::from_d3d(self.rs(s)).unwrap_or(d);
-        let sop = |s: Rs| pl::StencilOp::from_d3d(self.rs(s)).unwrap_or(pl::StencilOp::Keep);
-        let blend = |s: Rs, d: pl::Blend| pl::Blend::from_d3d(self.rs(s)).unwrap_or(d);
-        let bop = |s: Rs| pl::BlendOp::from_d3d(self.rs(s)).unwrap_or(pl::BlendOp::Add);
-        let mut st = pl::PipelineState::default();
-        let r = &mut st.raster;
-        r.fill_mode = pl::FillMode::from_d3d(self.rs(Rs::FillMode)).unwrap_or(pl::FillMode::Solid);
-        r.shade_mode =
-            pl::ShadeMode::from_d3d(self.rs(Rs::ShadeMode)).unwrap_or(pl::ShadeMode::Gouraud);
-        r.cull_mode = pl::CullMode::from_d3d(self.rs(Rs::CullMode)).unwrap_or(pl::CullMode::Ccw);
-        r.last_pixel = b(Rs::LastPixel);
-        r.scissor_enable = b(Rs::ScissorTestEnable);
-        let [l, t, rr, bb] = self.scissor;
-        r.scissor = pl::Rect::new(l, t, rr, bb);
-        r.clipping = b(Rs::Clipping);
-        r.clip_plane_enable = self.rs(Rs::ClipPlaneEnable);
-        // Non-finite coefficients read as 0 (the register file takes
-        // finite floats only).
-        r.clip_planes = self
-            .clip_planes
-            .map(|p| p.map(|x| if x.is_finite() { x } else { 0.0 }));
-        r.dither = false;
-        r.specular_enable = b(Rs::SpecularEnable);
-        let d = &mut st.depth;
-        d.z_enable =
-            pl::ZBufferType::from_d3d(self.rs(Rs::ZEnable)).unwrap_or(pl::ZBufferType::ZBuffer);
-        d.z_write = b(Rs::ZWriteEnable);
-        d.z_func = cmp(Rs::ZFunc, pl::CmpFunc::LessEqual);
-        d.z_bias = self.rs(Rs::ZBias);
-        d.depth_bias = self.rs_f(Rs::DepthBias);
-        d.slope_scale_depth_bias = self.rs_f(Rs::SlopeScaleDepthBias);
-        d.w_near = self.w_range.0;
-        d.w_far = self.w_range.1;
-        let s = &mut st.stencil;
-        s.enable = b(Rs::StencilEnable);
-        s.front = pl::StencilFace {
-            fail: sop(Rs::StencilFail),
-            z_fail: sop(Rs::StencilZFail),
-            pass: sop(Rs::StencilPass),
-            func: cmp(Rs::StencilFunc, pl::CmpFunc::Always),
-        };
-        s.two_sided = b(Rs::TwoSidedStencilMode);
-        s.ccw = pl::StencilFace {
-            fail: sop(Rs::CcwStencilFail),
-            z_fail: sop(Rs::CcwStencilZFail),
-            pass: sop(Rs::CcwStencilPass),
-            func: cmp(Rs::CcwStencilFunc, pl::CmpFunc::Always),
-        };
-        s.reference = self.rs(Rs::StencilRef);
-        s.mask = self.rs(Rs::StencilMask);
-        s.write_mask = self.rs(Rs::StencilWriteMask);
-        st.alpha_test = pl::AlphaTestState {
-            enable: b(Rs::AlphaTestEnable),
-            func: cmp(Rs::AlphaFunc, pl::CmpFunc::Always),
-            reference: self.rs(Rs::AlphaRef),
-        };
-        st.blend = pl::BlendState {
-            enable: b(Rs::AlphaBlendEnable),
-            src: blend(Rs::SrcBlend, pl::Blend::One),
-            dst: blend(Rs::DestBlend, pl::Blend::Zero),
-            op: bop(Rs::BlendOp),
-            separate_alpha: b(Rs::SeparateAlphaBlendEnable),
-            src_alpha: blend(Rs::SrcBlendAlpha, pl::Blend::One),
-            dst_alpha: blend(Rs::DestBlendAlpha, pl::Blend::Zero),
-            op_alpha: bop(Rs::BlendOpAlpha),
-            factor: self.rs(Rs::BlendFactor),
-            color_write_enable: self.rs(Rs::ColorWriteEnable),
-        };
-        let v = &self.viewport;
-        st.viewport = pl::Viewport {
-            x: v.x,
-            y: v.y,
-            width: v.width,
-            height: v.height,
-            min_z: v.min_z,
-            max_z: v.max_z,
-        };
-        st.transforms = pl::Transforms {
-            world: finite_matrix(self.transform(TS_WORLD)),
-            view: finite_matrix(self.transform(TS_VIEW)),
-            projection: finite_matrix(self.transform(TS_PROJECTION)),
-        };
-        st.textures = self.texture_stage_state();
-        st.fog = pl::fog::FogState {
-            enable: b(Rs::FogEnable),
-            color: self.rs(Rs::FogColor),
-            table_mode: pl::fog::FogMode::from_d3d(self.rs(Rs::FogTableMode)).unwrap_or_default(),
-            vertex_mode: pl::fog::FogMode::from_d3d(self.rs(Rs::FogVertexMode)).unwrap_or_default(),
-            start: self.rs_f(Rs::FogStart),
-            end: self.rs_f(Rs::FogEnd),
-            density: self.rs_f(Rs::FogDensity),
-            range_fog: b(Rs::RangeFogEnable),
-        };
-        st.lighting = self.lighting_params();
-        st.vertex_blend = pl::VertexBlendState {
-            mode: pl::texgen::VertexBlend::from_d3d(self.rs(Rs::VertexBlend)).unwrap_or_default(),
-            indexed: b(Rs::IndexedVertexBlendEnable),
-            worlds: [Ts::World1, Ts::World2, Ts::World3]
-                .map(|t| finite_matrix(self.transform(t.raw()))),
-            tween_factor: self.rs_f(Rs::TweenFactor),
-        };
-        st.point = pl::texgen::PointState {
-            size: self.rs_f(Rs::PointSize),
-            min: self.rs_f(Rs::PointSizeMin),
-            max: self.rs_f(Rs::PointSizeMax),
-            scale_enable: b(Rs::PointScaleEnable),
-            scale: [
-                self.rs_f(Rs::PointScaleA),
-                self.rs_f(Rs::PointScaleB),
-                self.rs_f(Rs::PointScaleC),
-            ],
-            sprite_enable: b(Rs::PointSpriteEnable),
-        };
-        st
-    }
-
     /// The texture handle bound to each stage (D3DTSS_TEXTUREMAP; 0 = none).
     pub fn texture_handles(&self) -> [u32; pl::stages::MAX_STAGES] {
         std::array::from_fn(|s| {
@@ -611,155 +483,6 @@ impl DeviceState {
                 .copied()
                 .unwrap_or(0)
         })
-    }
-
-    /// The texture stages, samplers, coordinate indices, texture
-    /// transforms, TEXTUREFACTOR and colour-key mode. Values the pipeline
-    /// has no meaning for fall back to the stage's D3D default.
-    fn texture_stage_state(&self) -> pl::TextureStages {
-        use pl::stages::{ResultTarget, StageState, TextureArg, TextureOp};
-        use pl::texture::{SamplerState, TextureAddress, TextureFilter};
-        let mut tx = pl::TextureStages::default();
-        for ((s, t), ts_texture) in self
-            .texture_stages
-            .iter()
-            .enumerate()
-            .take(pl::stages::MAX_STAGES)
-            .zip(TS_TEXTURE0..)
-        {
-            let v = |i: Tss| t.get(i.raw() as usize).copied().unwrap_or(0);
-            let f = |i: Tss| f32::from_bits(finite_or(v(i), 0.0));
-            let d = StageState::default_for(s);
-            let op = |i: Tss, d: TextureOp| TextureOp::from_d3d(v(i)).unwrap_or(d);
-            let arg = |i: Tss, d: TextureArg| TextureArg::from_d3d(v(i)).unwrap_or(d);
-            if let Some(st) = tx.stages.get_mut(s) {
-                *st = StageState {
-                    color_op: op(Tss::ColorOp, d.color_op),
-                    color_arg1: arg(Tss::ColorArg1, d.color_arg1),
-                    color_arg2: arg(Tss::ColorArg2, d.color_arg2),
-                    alpha_op: op(Tss::AlphaOp, d.alpha_op),
-                    alpha_arg1: arg(Tss::AlphaArg1, d.alpha_arg1),
-                    alpha_arg2: arg(Tss::AlphaArg2, d.alpha_arg2),
-                    bump_env_mat: [
-                        [f(Tss::BumpEnvMat00), f(Tss::BumpEnvMat01)],
-                        [f(Tss::BumpEnvMat10), f(Tss::BumpEnvMat11)],
-                    ],
-                    bump_lscale: f(Tss::BumpEnvLScale),
-                    bump_loffset: f(Tss::BumpEnvLOffset),
-                    color_arg0: arg(Tss::ColorArg0, d.color_arg0),
-                    alpha_arg0: arg(Tss::AlphaArg0, d.alpha_arg0),
-                    result: ResultTarget::from_d3d(v(Tss::ResultArg)).unwrap_or(d.result),
-                    constant: pl::texture::format::argb_to_rgba(v(Tss::Constant)),
-                    has_texture: false,
-                };
-            }
-            let ds = SamplerState::default();
-            let addr = |i: Tss| TextureAddress::from_d3d(v(i)).unwrap_or(ds.address_u);
-            let filt = |i: Tss, d: TextureFilter| TextureFilter::from_d3d(v(i)).unwrap_or(d);
-            if let Some(sm) = tx.samplers.get_mut(s) {
-                *sm = SamplerState {
-                    address_u: addr(Tss::AddressU),
-                    address_v: addr(Tss::AddressV),
-                    address_w: addr(Tss::AddressW),
-                    border_color: v(Tss::BorderColor),
-                    mag_filter: filt(Tss::MagFilter, ds.mag_filter),
-                    min_filter: filt(Tss::MinFilter, ds.min_filter),
-                    mip_filter: filt(Tss::MipFilter, ds.mip_filter),
-                    mip_lod_bias: f(Tss::MipMapLodBias),
-                    max_mip_level: v(Tss::MaxMipLevel),
-                    max_anisotropy: v(Tss::MaxAnisotropy)
-                        .clamp(1, pl::texture::limits::MAX_ANISOTROPY),
-                };
-            }
-            if let Some(c) = tx.tex_coord_index.get_mut(s) {
-                *c = pl::texgen::TexCoordIndex::from_d3d(v(Tss::TexCoordIndex)).unwrap_or(*c);
-            }
-            if let Some(c) = tx.transform_flags.get_mut(s) {
-                *c = pl::texgen::TextureTransform::from_d3d(v(Tss::TextureTransformFlags))
-                    .unwrap_or_default();
-            }
-            if let Some(m) = tx.matrices.get_mut(s) {
-                *m = finite_matrix(self.transform(ts_texture));
-            }
-        }
-        tx.texture_factor = self.rs(Rs::TextureFactor);
-        tx.color_key = pl::texture::ColorKeyMode::from_d3d(
-            self.rs(Rs::ColorKeyEnable),
-            self.rs(Rs::ColorKeyBlendEnable),
-        );
-        tx
-    }
-
-    /// LIGHTING and its render states, the first
-    /// [`pl::lighting::MAX_ACTIVE_LIGHTS`] enabled lights (in index order)
-    /// and the material.
-    fn lighting_params(&self) -> pl::LightingParams {
-        use pl::lighting::{Light, LightType, Material, MaterialSource};
-        let fv = |bits: &[u32], at: usize| {
-            f32::from_bits(finite_or(bits.get(at).copied().unwrap_or(0), 0.0))
-        };
-        let color = |bits: &[u32], at: usize| -> [f32; 4] {
-            let b = bits.get(at..).unwrap_or_default();
-            std::array::from_fn(|i| fv(b, i))
-        };
-        let vec3 = |bits: &[u32], at: usize| -> [f32; 3] {
-            let b = bits.get(at..).unwrap_or_default();
-            std::array::from_fn(|i| fv(b, i))
-        };
-        let mut p = pl::LightingParams {
-            enable: self.rs(Rs::Lighting) != 0,
-            ambient: self.rs(Rs::Ambient),
-            local_viewer: self.rs(Rs::LocalViewer) != 0,
-            normalize_normals: self.rs(Rs::NormalizeNormals) != 0,
-            color_vertex: self.rs(Rs::ColorVertex) != 0,
-            ..pl::LightingParams::default()
-        };
-        let src = |s: Rs| MaterialSource::from_d3d(self.rs(s)).unwrap_or_default();
-        p.diffuse_source = src(Rs::DiffuseMaterialSource);
-        p.specular_source = src(Rs::SpecularMaterialSource);
-        p.ambient_source = src(Rs::AmbientMaterialSource);
-        p.emissive_source = src(Rs::EmissiveMaterialSource);
-        if let Some(m) = &self.material {
-            p.material = Material {
-                diffuse: color(m, 0),
-                ambient: color(m, 4),
-                specular: color(m, 8),
-                emissive: color(m, 12),
-                power: fv(m, 16),
-            };
-        }
-        let enabled = self.lights.iter().filter(|l| l.enabled);
-        for (slot, l) in p.lights.iter_mut().zip(enabled) {
-            *slot = match &l.data {
-                Some(d) => Light {
-                    kind: d
-                        .first()
-                        .and_then(|t| LightType::from_d3d(*t))
-                        .unwrap_or(LightType::Directional),
-                    diffuse: color(d, 1),
-                    specular: color(d, 5),
-                    ambient: color(d, 9),
-                    position: vec3(d, 13),
-                    direction: vec3(d, 16),
-                    range: fv(d, 19),
-                    falloff: fv(d, 20),
-                    attenuation0: fv(d, 21),
-                    attenuation1: fv(d, 22),
-                    attenuation2: fv(d, 23),
-                    theta: fv(d, 24),
-                    phi: fv(d, 25),
-                },
-                // Enabled before SETLIGHT gave it data: the D3D default
-                // light (white, directional, along +z).
-                None => Light {
-                    diffuse: [1.0, 1.0, 1.0, 0.0],
-                    ..pl::NO_LIGHT
-                },
-            };
-            // At most p.lights.len() (MAX_ACTIVE_LIGHTS) iterations.
-            p.light_count = p.light_count.saturating_add(1);
-        }
-        p
     }
 }
 
@@ -832,12 +555,18 @@ mod tests {
         assert!(s.set_render_state(256, 0).is_err());
     }
 
-    /// The device's D3D defaults and the pipeline's own defaults describe
-    /// the same initial state (until one state table generates both).
+    /// The pipeline state a GPU context derives from the registers of
+    /// the device's defaults (the UMD's `registers_of`) is the pipeline's
+    /// own default state: the defaults of the state table and of
+    /// `PipelineState` agree.
+    fn derived(st: &DeviceState) -> pl::PipelineState {
+        crate::umd::registers_of(st, true).derived()
+    }
+
     #[test]
     fn device_defaults_are_the_pipeline_defaults() {
         assert_eq!(
-            DeviceState::default().pipeline_state(),
+            derived(&DeviceState::default()),
             pl::PipelineState::default()
         );
     }
@@ -849,7 +578,7 @@ mod tests {
     /// the device's translated defaults differ from the pipeline's.
     #[test]
     fn a_changed_default_is_seen() {
-        let base = DeviceState::default().pipeline_state();
+        let base = derived(&DeviceState::default());
         for s in [
             Rs::ZEnable,
             Rs::FillMode,
@@ -922,7 +651,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("{s}: no other honoured value"));
             let mut st = DeviceState::default();
             st.render_states[s.raw() as usize] = other;
-            assert_ne!(st.pipeline_state(), base, "{s} = {other:#x}");
+            assert_ne!(derived(&st), base, "{s} = {other:#x}");
         }
     }
 

@@ -24,12 +24,15 @@
 use crate::error::{DeviceError, Result};
 use crate::handle::Slab;
 use crate::resource::{Resource, Storage, SurfaceKind};
-use softhal_pipeline::{self as pl, PipelineState, VertexLayout};
+use crate::state::{DeviceState, LightSlot, Mat, ViewportState};
+use softhal_pipeline::{self as pl, VertexLayout};
 use softhal_submit::packet::Writer;
+use softhal_submit::regs::{self, id, RegisterFile};
 use softhal_submit::{
     render_flags, AllocKind, AllocationDesc, AllocationListEntry, Blt, ColorFill, Engine, Kmd,
     RenderData, SubmitError, TextureCopy, VideoMemory,
 };
+use softhal_wire::names::RenderStateType as Rs;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
@@ -237,9 +240,9 @@ pub(crate) struct Gpu {
     index_of: BTreeMap<u32, u32>,
     /// The GPU context the pending packets are for.
     cur: Option<u32>,
-    /// Per GPU context: registers as last emitted, and the state they
-    /// encode (a draw with an unchanged state emits nothing).
-    shadow: BTreeMap<u32, (Vec<u32>, PipelineState)>,
+    /// Per GPU context: registers as last emitted, and the device state
+    /// they were made from (a draw with an unchanged state emits nothing).
+    shadow: BTreeMap<u32, Shadow>,
     /// Texture allocations bound per stage in the pending buffer (`None`:
     /// nothing bound yet in this submission).
     bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
@@ -382,13 +385,7 @@ impl Gpu {
         self.ctx_of.insert(dev_ctx, c);
         // A new GPU context starts from the default register state: only
         // registers that differ from it need to be sent.
-        self.shadow.insert(
-            c,
-            (
-                softhal_submit::regs::default_encoding().to_vec(),
-                PipelineState::default(),
-            ),
-        );
+        self.shadow.insert(c, Shadow::default());
         Ok(c)
     }
 
@@ -630,21 +627,18 @@ impl Gpu {
             .collect())
     }
 
-    /// Register writes for `ps` that differ from what `ctx` last received.
-    fn emit_state(&mut self, ctx: u32, ps: &PipelineState) {
-        let old = self.shadow.get(&ctx);
-        if old.is_some_and(|(_, last)| last == ps) {
-            return;
+    /// Register writes for the Direct3D state `st` changed since `ctx`
+    /// last received registers (depth and stencil tests off when no depth
+    /// buffer is bound).
+    fn emit_state(&mut self, ctx: u32, st: &DeviceState, depth_bound: bool) {
+        // No shadow: the GPU context's registers are not known (a failed
+        // submission): every register is sent.
+        let shadow = self.shadow.entry(ctx).or_insert_with(Shadow::unknown);
+        let mut pairs = Vec::new();
+        shadow.sync(st, depth_bound, &mut pairs);
+        if !pairs.is_empty() {
+            self.w.set_regs(&pairs);
         }
-        let regs = softhal_submit::regs::encode(ps);
-        let pairs: Vec<(u32, u32)> = softhal_submit::regs::all_ids()
-            .zip(regs.iter().copied())
-            .enumerate()
-            .filter(|(i, (_, v))| old.and_then(|(o, _)| o.get(*i)) != Some(v))
-            .map(|(_, p)| p)
-            .collect();
-        self.w.set_regs(&pairs);
-        self.shadow.insert(ctx, (regs, *ps));
     }
 
     /// SET_TEXTURE for every stage whose binding differs from what the
@@ -690,7 +684,7 @@ impl Gpu {
         &mut self,
         targets: (ColorTarget, Option<u32>),
         textures: &[Option<u32>; pl::stages::MAX_STAGES],
-        ps: &PipelineState,
+        st: &DeviceState,
         draws: &[LoweredDraw<'_>],
     ) -> Result<()> {
         let Some(ctx) = self.cur else {
@@ -714,7 +708,7 @@ impl Gpu {
         let mut state_done = false;
         for d in draws.iter().filter(|d| d.count > 0) {
             if !state_done {
-                self.emit_state(ctx, ps);
+                self.emit_state(ctx, st, targets.1.is_some());
                 self.emit_textures(textures)?;
                 state_done = true;
             }
@@ -914,5 +908,250 @@ impl Gpu {
             surfaces,
             surface_of,
         }
+    }
+}
+
+/// The registers a GPU context holds for a device context's state: what
+/// the UMD last emitted, and the raw state it was made from, bank by bank
+/// (a bank whose raw state is unchanged is not looked at again).
+#[derive(Default)]
+struct Shadow {
+    regs: RegisterFile,
+    raw: Option<Raw>,
+    /// The GPU context's registers are not known: the next sync sends
+    /// every register.
+    unknown: bool,
+}
+
+/// The parts of [`DeviceState`] the register file carries, as last
+/// emitted.
+#[derive(Clone, PartialEq)]
+struct Raw {
+    render_states: Vec<u32>,
+    depth_bound: bool,
+    texture_stages: Vec<[u32; crate::limits::TSS_PER_STAGE as usize]>,
+    transforms: [Mat; regs::TRANSFORMS.len()],
+    lights: Vec<LightSlot>,
+    material: Option<[u32; 17]>,
+    viewport: ViewportState,
+    w_range: (f32, f32),
+    clip_planes: [[f32; 4]; crate::limits::MAX_CLIP_PLANES as usize],
+    scissor: [i32; 4],
+}
+
+impl Raw {
+    fn of(st: &DeviceState, depth_bound: bool) -> Raw {
+        Raw {
+            render_states: st.render_states.clone(),
+            depth_bound,
+            texture_stages: st.texture_stages.clone(),
+            transforms: transforms_of(st),
+            lights: st.lights.clone(),
+            material: st.material,
+            viewport: st.viewport,
+            w_range: st.w_range,
+            clip_planes: st.clip_planes,
+            scissor: st.scissor,
+        }
+    }
+}
+
+/// The register file's transforms of `st`, in [`regs::TRANSFORMS`] order.
+fn transforms_of(st: &DeviceState) -> [Mat; regs::TRANSFORMS.len()] {
+    regs::TRANSFORMS.map(|t| st.transform(t.raw()))
+}
+
+/// The render-state registers with their D3D numbers, computed once.
+fn render_state_registers() -> &'static [(u32, regs::Value)] {
+    static RS: OnceLock<Vec<(u32, regs::Value)>> = OnceLock::new();
+    RS.get_or_init(|| {
+        (0..=0xFFu32)
+            .filter_map(|n| regs::rule(id::rs(n)).map(|(v, _)| (n, v)))
+            .collect()
+    })
+}
+
+impl Shadow {
+    /// A shadow of a GPU context whose registers are not known.
+    fn unknown() -> Shadow {
+        Shadow {
+            unknown: true,
+            ..Shadow::default()
+        }
+    }
+
+    /// Appends to `out` the writes that bring the registers to `st`'s
+    /// (each register the device sends holds `Value::from_raw` of its raw
+    /// D3D value).
+    fn sync(&mut self, st: &DeviceState, depth_bound: bool, out: &mut Vec<(u32, u32)>) {
+        let regs = &mut self.regs;
+        let all = std::mem::take(&mut self.unknown);
+        let mut put = |reg: u32, raw: u32| {
+            let Some((kind, _)) = regs::rule(reg) else {
+                return;
+            };
+            let v = kind.from_raw(raw);
+            if (all || regs.get(reg) != Some(v)) && regs.write(reg, v).is_ok() {
+                out.push((reg, v));
+            }
+        };
+        let old = self.raw.as_ref();
+        let f = f32::to_bits;
+        if old.is_none_or(|o| o.render_states != st.render_states || o.depth_bound != depth_bound) {
+            for &(n, _) in render_state_registers() {
+                let raw = st.render_states.get(n as usize).copied().unwrap_or(0);
+                let tested = n == Rs::ZEnable.raw() || n == Rs::StencilEnable.raw();
+                put(id::rs(n), if tested && !depth_bound { 0 } else { raw });
+            }
+        }
+        for (s, t) in (0..regs::STAGES).zip(&st.texture_stages) {
+            if old.is_some_and(|o| o.texture_stages.get(s as usize) == Some(t)) {
+                continue;
+            }
+            for tss in regs::STAGE_STATES {
+                let raw = t.get(tss.raw() as usize).copied().unwrap_or(0);
+                put(id::tss(s, tss.raw()), raw);
+            }
+        }
+        let transforms = transforms_of(st);
+        for (i, (ts, m)) in regs::TRANSFORMS.iter().zip(&transforms).enumerate() {
+            if old.is_some_and(|o| o.transforms.get(i) == Some(m)) {
+                continue;
+            }
+            for (k, x) in (0..).zip(m.iter().flatten()) {
+                put(id::transform(ts.raw(), k), f(*x));
+            }
+        }
+        if old.is_none_or(|o| o.lights != st.lights) {
+            // The first LIGHTS enabled lights, in index order, fill the
+            // slots; one enabled before SETLIGHT gave it data is the D3D
+            // default light (white, directional, along +z).
+            let default = regs::light_registers(&pl::lighting::Light {
+                diffuse: [1.0, 1.0, 1.0, 0.0],
+                ..pl::NO_LIGHT
+            });
+            let mut enabled = st.lights.iter().filter(|l| l.enabled);
+            for i in 0..regs::LIGHTS {
+                match enabled.next() {
+                    Some(l) => {
+                        let data = l.data.unwrap_or(default);
+                        for (k, v) in (0..).zip(data) {
+                            put(id::light(i, k), v);
+                        }
+                        put(id::light(i, id::light_field::ENABLE), 1);
+                    }
+                    None => put(id::light(i, id::light_field::ENABLE), 0),
+                }
+            }
+        }
+        if old.is_none_or(|o| o.material != st.material) {
+            let m = st.material.unwrap_or_default();
+            for (k, v) in (0..).zip(m) {
+                put(id::material(k), v);
+            }
+        }
+        if old.is_none_or(|o| o.viewport != st.viewport || o.w_range != st.w_range) {
+            let v = &st.viewport;
+            put(id::viewport::X, v.x);
+            put(id::viewport::Y, v.y);
+            put(id::viewport::WIDTH, v.width);
+            put(id::viewport::HEIGHT, v.height);
+            put(id::viewport::MIN_Z, f(v.min_z));
+            put(id::viewport::MAX_Z, f(v.max_z));
+            put(id::viewport::W_NEAR, f(st.w_range.0));
+            put(id::viewport::W_FAR, f(st.w_range.1));
+        }
+        if old.is_none_or(|o| o.clip_planes != st.clip_planes || o.scissor != st.scissor) {
+            for (i, p) in (0..).zip(&st.clip_planes) {
+                for (j, x) in (0..).zip(p) {
+                    put(id::clip_plane(i, j), f(*x));
+                }
+            }
+            let [l, t, r, b] = st.scissor.map(|e| e as u32);
+            put(id::scissor::LEFT, l);
+            put(id::scissor::TOP, t);
+            put(id::scissor::RIGHT, r);
+            put(id::scissor::BOTTOM, b);
+        }
+        match &mut self.raw {
+            Some(o) if o.render_states.len() == st.render_states.len() => {
+                o.render_states.copy_from_slice(&st.render_states);
+                o.depth_bound = depth_bound;
+                o.texture_stages.clone_from(&st.texture_stages);
+                o.transforms = transforms;
+                o.lights.clone_from(&st.lights);
+                o.material = st.material;
+                o.viewport = st.viewport;
+                o.w_range = st.w_range;
+                o.clip_planes = st.clip_planes;
+                o.scissor = st.scissor;
+            }
+            _ => self.raw = Some(Raw::of(st, depth_bound)),
+        }
+    }
+}
+
+/// The registers the UMD sends for a device context's state `st` (depth
+/// and stencil tests off unless `depth_bound`): what the GPU context holds
+/// after a draw with that state.
+pub fn registers_of(st: &DeviceState, depth_bound: bool) -> RegisterFile {
+    let mut s = Shadow::default();
+    s.sync(st, depth_bound, &mut Vec::new());
+    s.regs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The device's defaults, sent as registers, are the register file's
+    /// defaults (the GPU context starts there, so a new context needs no
+    /// writes).
+    #[test]
+    fn default_device_state_is_the_default_register_file() {
+        let st = DeviceState::default();
+        assert_eq!(registers_of(&st, true), RegisterFile::default());
+        let mut s = Shadow::default();
+        let mut out = Vec::new();
+        s.sync(&st, true, &mut out);
+        assert_eq!(out, []);
+        // Without a depth buffer: ZENABLE (7) goes to FALSE (the default
+        // is D3DZB_TRUE), and only that register is written.
+        s.sync(&st, false, &mut out);
+        assert_eq!(out, [(id::rs(7), 0)]);
+    }
+
+    /// Only what changed is sent, once.
+    #[test]
+    fn only_changed_state_is_written() {
+        let mut st = DeviceState::default();
+        let mut s = Shadow::default();
+        let mut out = Vec::new();
+        s.sync(&st, true, &mut out);
+        // D3DRS_FOGSTART (36) = 2.5; D3DTSS_COLOROP (1) of stage 2 =
+        // D3DTOP_ADD (7); a NaN view _11 is sent as 0.0.
+        st.render_states[36] = 2.5f32.to_bits();
+        st.texture_stages[2][1] = 7;
+        let mut view = crate::state::IDENTITY;
+        view[0][0] = f32::NAN;
+        st.transforms.insert(crate::state::TS_VIEW, view);
+        s.sync(&st, true, &mut out);
+        assert_eq!(
+            out,
+            [
+                (id::rs(36), 0x4020_0000),
+                (id::tss(2, 1), 7),
+                (id::transform(2, 0), 0)
+            ]
+        );
+        out.clear();
+        s.sync(&st, true, &mut out);
+        assert_eq!(out, []);
+        // After a failed submission every register is sent again.
+        let mut s = Shadow::unknown();
+        s.sync(&st, true, &mut out);
+        // (All but the data of the 8 disabled light slots: 26 DWORDs
+        // each, unused while ENABLE is 0.)
+        assert_eq!(out.len(), regs::all_ids().count() - 8 * 26);
     }
 }

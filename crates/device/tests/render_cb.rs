@@ -74,7 +74,8 @@ fn draw_sub(s: &Scene, vb: u32, count: u32, clear: Option<u32>) -> Sub {
     let mut sub = Sub::new();
     let c = sub.idx(rt, true);
     let v = sub.idx(vba, false);
-    sub.w.set_regs(&[(id::CULL_MODE, 1), (id::Z_ENABLE, 0)]);
+    // D3DRS_CULLMODE (22) = D3DCULL_NONE, D3DRS_ZENABLE (7) = FALSE.
+    sub.w.set_regs(&[(id::rs(22), 1), (id::rs(7), 0)]);
     sub.w.bind_targets(c, None);
     if let Some(color) = clear {
         sub.w.clear_targets(1, color, 1.0, 0, &[]);

@@ -37,12 +37,14 @@ fn draws_reach_the_pipeline_through_the_queue() {
     assert_eq!(after.executed, before.executed + 1);
     assert_eq!(after.faults, 0);
     assert_eq!(s.px(3, 3), RED);
-    // The GPU context's registers equal the state the device translated
-    // (a new PipelineState field the register file does not carry fails
-    // here).
+    // The GPU context's registers equal those the UMD makes of the
+    // context's state (a depth buffer is bound), and hold the DP2 values:
+    // D3DRS_ZFUNC (23) = D3DCMP_ALWAYS (8).
     let g = s.drv.gpu_context_of(s.ctx).unwrap();
-    let want = s.drv.context(s.ctx).unwrap().state.pipeline_state();
-    assert_eq!(s.drv.kmd().state(g).unwrap(), &want);
+    let want = registers_of(&s.drv.context(s.ctx).unwrap().state, true);
+    let got = s.drv.kmd().registers(g).unwrap();
+    assert_eq!(got, &want);
+    assert_eq!(got.get(softhal_submit::regs::id::rs(23)), Some(8));
     let k = s.drv.kmd().counters(g).unwrap();
     assert_eq!(k.draws, 1);
     assert_eq!(k.samples_passed, 256);

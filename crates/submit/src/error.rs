@@ -27,12 +27,14 @@ pub enum SubmitError {
     /// run, or operands the hardware cannot execute (bad register value,
     /// range outside an allocation, draw without bindings).
     /// → `D3DDDIERR_INVALIDINSTRUCTION`.
-    #[error("invalid instruction at byte {offset}: {reason}")]
+    #[error("invalid instruction at byte {offset}: {reason}{}", register_suffix(.register))]
     Invalid {
         /// Byte offset of the packet.
         offset: u32,
         /// What is wrong.
         reason: &'static str,
+        /// The register a refused SET_REGS write named (`crate::regs`).
+        register: Option<u32>,
     },
     /// An allocation-list entry naming no live allocation, a patch location
     /// naming an entry outside the list, an unpatched reference, or a write
@@ -122,6 +124,7 @@ impl SubmitError {
                 offset: 8,
             },
             SubmitError::Invalid {
+                register: None,
                 offset: 8,
                 reason: "unknown packet",
             },
@@ -147,6 +150,12 @@ impl SubmitError {
 
 /// Result alias.
 pub type Result<T> = std::result::Result<T, SubmitError>;
+
+/// ", register 0x…" when a refused write named one.
+fn register_suffix(r: &Option<u32>) -> String {
+    r.map(|r| format!(", register {r:#06x}"))
+        .unwrap_or_default()
+}
 
 #[cfg(test)]
 mod tests {

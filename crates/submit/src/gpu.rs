@@ -11,10 +11,11 @@
 //! around each packet that does work, and a submission it stops leaves
 //! its context hung.
 
+use crate::derive::derive;
 use crate::kmd::{ContextCounters, GpuStats, WatchedDraw};
 use crate::memory::VideoMemory;
 use crate::packet::Engine;
-use crate::regs;
+use crate::regs::RegisterFile;
 use crate::schedule::Queued;
 use crate::texture;
 use crate::verify::Verified;
@@ -30,6 +31,11 @@ use std::time::{Duration, Instant};
 /// holds them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct ExecCtx {
+    /// The registers SET_REGS wrote (with the groups written since the
+    /// last draw marked dirty).
+    pub(crate) regs: RegisterFile,
+    /// The pipeline state derived from `regs` (up to date for the groups
+    /// `regs` does not mark dirty).
     pub(crate) state: PipelineState,
     pub(crate) executed: u64,
     pub(crate) counters: ContextCounters,
@@ -247,9 +253,7 @@ impl ExecState {
                 }
                 Verified::SetRegs(writes) => {
                     let c = self.ctxs.entry(ctx_h).or_default();
-                    writes
-                        .iter()
-                        .all(|&(r, v)| regs::write(&mut c.state, r, v).is_ok())
+                    writes.iter().all(|&(r, v)| c.regs.write(r, v).is_ok())
                 }
                 Verified::BindTargets { color, depth } => {
                     b.color = Some(*color);
@@ -417,6 +421,11 @@ impl ExecState {
             return false;
         };
         let ctx = self.ctxs.entry(ctx_h).or_default();
+        // Only the groups written since the last draw are derived again.
+        let dirty = ctx.regs.take_dirty();
+        if dirty != 0 {
+            derive(&ctx.regs, dirty, &mut ctx.state);
+        }
         // A texture level that is also sampled by this draw is copied: the
         // draw samples its contents as of the start of the draw.
         let sampled = b.textures.contains(&Some(ch));

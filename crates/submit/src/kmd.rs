@@ -46,11 +46,12 @@ use crate::gpu::ExecState;
 use crate::limits;
 use crate::memory::{JobMemory, VideoMemory};
 use crate::packet::Engine;
+use crate::regs::RegisterFile;
 use crate::schedule::Queued;
 use crate::texture;
 use crate::worker::Worker;
 use softhal_pipeline::texture::TextureDesc;
-use softhal_pipeline::{self as pl, Format, PipelineState, Renderer};
+use softhal_pipeline::{self as pl, Format, Renderer};
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
@@ -134,7 +135,7 @@ pub struct ContextCounters {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct GpuContext {
     pub(crate) engine: Engine,
-    pub(crate) state: PipelineState,
+    pub(crate) regs: RegisterFile,
     pub(crate) submitted: u64,
     pub(crate) executed: u64,
     pub(crate) retired: u64,
@@ -471,7 +472,7 @@ impl Kmd {
             h,
             GpuContext {
                 engine,
-                state: PipelineState::default(),
+                regs: RegisterFile::default(),
                 submitted: 0,
                 executed: 0,
                 retired: 0,
@@ -520,9 +521,9 @@ impl Kmd {
         }
     }
 
-    /// A context's register state (as the GPU has applied it so far).
-    pub fn state(&self, ctx: u32) -> Option<&PipelineState> {
-        self.contexts.get(&ctx).map(|c| &c.state)
+    /// A context's registers (as the GPU has applied them so far).
+    pub fn registers(&self, ctx: u32) -> Option<&RegisterFile> {
+        self.contexts.get(&ctx).map(|c| &c.regs)
     }
 
     /// A context's counters (executed work only).

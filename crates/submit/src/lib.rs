@@ -32,7 +32,8 @@
 //! structures of the callback), [`kmd`] (allocations, contexts, the
 //! callback), `schedule` (queues, fences, dispatch), `worker` (the GPU
 //! thread), `gpu` (the command processor executing verified packets),
-//! [`regs`] (register file: every field of the pipeline state),
+//! [`regs`] (the register file: Direct3D state by DDI number), `derive`
+//! (the pipeline state derived from it per dirty group),
 //! [`texture`] (texture allocations and copies), [`blit`] (BLT,
 //! COLOR_FILL, GENERATE_MIPS), [`memory`], [`limits`],
 //! [`error`].
@@ -51,6 +52,7 @@
 
 pub mod blit;
 pub mod ddi;
+mod derive;
 pub mod error;
 mod gpu;
 pub mod kmd;

@@ -503,6 +503,15 @@ impl<'a> Frame<'a> {
         SubmitError::Invalid {
             offset: off32(self.offset),
             reason,
+            register: None,
+        }
+    }
+    /// A refused SET_REGS write to register `register`.
+    pub(crate) fn bad_register(&self, register: u32, reason: &'static str) -> SubmitError {
+        SubmitError::Invalid {
+            offset: off32(self.offset),
+            reason,
+            register: Some(register),
         }
     }
     /// The reference in payload field at byte `field` (a reference DWORD).

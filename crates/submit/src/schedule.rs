@@ -166,7 +166,7 @@ impl Kmd {
         for c in touched {
             if let (Some(g), Some(x)) = (self.contexts.get_mut(&c), d.exec.ctxs.get(&c)) {
                 g.executed = g.executed.max(x.executed);
-                g.state = x.state;
+                g.regs.clone_from(&x.regs);
                 g.counters = x.counters;
                 g.queries.clone_from(&x.queries);
                 g.hung |= x.hung;

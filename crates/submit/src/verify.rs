@@ -8,8 +8,8 @@
 //! error. Guarantees: each packet is framed and checked against its table
 //! row ([`walk`]), decoded once ([`Packet::decode`]), then checked by its
 //! own function against the allocations and what the submission bound so
-//! far; nothing here changes kernel state (register writes go to a
-//! scratch state).
+//! far; nothing here changes kernel state (register writes are checked
+//! against the register file's value rules, `regs::check`).
 
 use crate::ddi::{AllocationListEntry, PatchLocation};
 use crate::error::{Result, SubmitError};
@@ -19,7 +19,7 @@ use crate::packet::{self, Blt, ClearFlags, ColorFill, Engine, Frame, Packet, Ref
 use crate::packet::{off32, Access};
 use crate::regs;
 use crate::texture::{self, Shape};
-use softhal_pipeline::{self as pl, PipelineState, Topology, VertexLayout};
+use softhal_pipeline::{self as pl, Topology, VertexLayout};
 use std::collections::BTreeMap;
 
 /// A verifier: checks one decoded packet (framed by `Frame`) and returns
@@ -33,7 +33,7 @@ pub(crate) type Verify = fn(&mut Checker<'_>, &Frame<'_>, Packet<'_>) -> Result<
 pub(crate) enum Verified {
     /// NOP.
     Nop,
-    /// SET_REGS: (register, value) pairs, each accepted by `regs::write`.
+    /// SET_REGS: (register, value) pairs, each accepted by `regs::check`.
     SetRegs(Vec<(u32, u32)>),
     /// BIND_TARGETS: colour image, depth/stencil image.
     BindTargets { color: u32, depth: Option<u32> },
@@ -193,8 +193,6 @@ pub(crate) struct Checker<'r> {
     /// Reference byte offset → (allocation handle, its description).
     resolved: &'r BTreeMap<usize, (u32, AllocationDesc)>,
     bound: Bound,
-    /// Register writes are checked here (never on the context's state).
-    scratch: Option<PipelineState>,
 }
 
 impl<'r> Checker<'r> {
@@ -204,7 +202,6 @@ impl<'r> Checker<'r> {
         Checker {
             resolved,
             bound: Bound::default(),
-            scratch: None,
         }
     }
 
@@ -274,16 +271,18 @@ pub(crate) fn nop(_: &mut Checker<'_>, _: &Frame<'_>, _: Packet<'_>) -> Result<V
     Ok(Verified::Nop)
 }
 
-/// SET_REGS: every register id and value known (checked on a scratch
-/// state).
-pub(crate) fn set_regs(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
+/// SET_REGS: every register id known and every value in its register's
+/// range (`regs::check`; the first refused write names its register).
+pub(crate) fn set_regs(_: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
     let Packet::SetRegs(writes) = p else {
         return Err(cannot_run(f));
     };
-    let scratch = cx.scratch.get_or_insert_with(PipelineState::default);
     for w in writes {
-        regs::write(scratch, w.id.get(), w.value.get())
-            .map_err(|_| f.invalid("bad register id or value"))?;
+        let id = w.id.get();
+        regs::check(id, w.value.get()).map_err(|e| match e {
+            regs::RegError::UnknownRegister => f.bad_register(id, "unknown register"),
+            regs::RegError::BadValue => f.bad_register(id, "register value out of range"),
+        })?;
     }
     Ok(Verified::SetRegs(
         writes.iter().map(|w| (w.id.get(), w.value.get())).collect(),

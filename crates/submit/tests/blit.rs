@@ -166,7 +166,11 @@ fn mips(t: u32) -> Sub {
 }
 
 fn invalid(reason: &'static str) -> SubmitError {
-    SubmitError::Invalid { offset: 0, reason }
+    SubmitError::Invalid {
+        offset: 0,
+        reason,
+        register: None,
+    }
 }
 
 #[test]

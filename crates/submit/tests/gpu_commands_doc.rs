@@ -181,3 +181,104 @@ fn the_length_cells_are_read_as_documented() {
     assert_eq!(flag_bits("bit 0 DEPTH"), 1);
     assert_eq!(flag_bits("—"), 0);
 }
+
+/// The register tables of "## Register file": one row per render state and
+/// per texture-stage state of the register file (id, DDK name, value,
+/// group), as the code states them.
+fn register_rows() -> (BTreeSet<String>, BTreeSet<String>) {
+    use softhal_submit::regs::{self, id, Value};
+    use softhal_wire::names::RenderStateType as Rs;
+    let value = |v: Value| match v {
+        Value::Bool => "BOOL: 0 or 1".to_string(),
+        Value::Dword => "any DWORD".to_string(),
+        Value::Float => "finite float".to_string(),
+        Value::Mask(m) => format!("mask inside {m:#x}"),
+        Value::Enum { name, fallback, .. } => {
+            format!("`{name}` value (undefined: the device sends {fallback})")
+        }
+    };
+    let rs = (0..=0xFFu32)
+        .filter_map(|n| {
+            let (v, g) = regs::rule(id::rs(n))?;
+            let name = Rs::from_raw(n).map_or("?", Rs::name);
+            Some(format!(
+                "| {:#06x} | {n} | {name} | {} | {g:?} |",
+                id::rs(n),
+                value(v)
+            ))
+        })
+        .collect();
+    let tss = regs::STAGE_STATES
+        .iter()
+        .map(|t| {
+            let (v, _) = regs::rule(id::tss(1, t.raw())).unwrap();
+            format!("| {} | {} | {} |", t.raw(), t.name(), value(v))
+        })
+        .collect();
+    (rs, tss)
+}
+
+/// The rows of the table under `### {title}` (those starting "| 0x" or a
+/// digit).
+fn section_rows(page: &str, title: &str) -> BTreeSet<String> {
+    let section = page
+        .split(&format!("\n### {title}\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("a \"### {title}\" section"));
+    let table = section.split("\n#").next().unwrap_or(section);
+    table
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.chars().nth(2).is_some_and(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The page's render-state and texture-stage tables are the register
+/// file's, row for row, both ways (a state added to or removed from the
+/// register file, or a value rule changed, fails here until the page says
+/// so).
+#[test]
+fn the_register_tables_are_the_register_file() {
+    let page = page();
+    let (rs, tss) = register_rows();
+    let doc_rs = section_rows(&page, "Render states");
+    let doc_tss = section_rows(&page, "Texture-stage states");
+    let show = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join("\n");
+    assert!(doc_rs == rs, "render-state table should be:\n{}", show(&rs));
+    assert!(
+        doc_tss == tss,
+        "texture-stage table should be:\n{}",
+        show(&tss)
+    );
+}
+
+/// The bank table gives each bank's first id as `regs::bank` does.
+#[test]
+fn the_bank_table_is_the_code() {
+    use softhal_submit::regs::bank;
+    let want: BTreeSet<String> = [
+        bank::RENDER_STATE,
+        bank::TEXTURE_STAGE,
+        bank::TRANSFORM,
+        bank::LIGHT,
+        bank::MATERIAL,
+        bank::VIEWPORT,
+        bank::WINFO,
+        bank::CLIP_PLANE,
+        bank::SCISSOR,
+    ]
+    .iter()
+    .map(|b| format!("{b:#06x}"))
+    .collect();
+    let got: BTreeSet<String> = section_rows(&page(), "Banks")
+        .iter()
+        .map(|l| {
+            l.split(" | ")
+                .next()
+                .unwrap()
+                .trim_start_matches("| ")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(got, want);
+}

@@ -13,6 +13,7 @@ use softhal_submit::{
     TextureCopy,
 };
 use softhal_wire::names::codes;
+use softhal_wire::names::RenderStateType as Rs;
 
 mod common;
 use common::Sub;
@@ -143,7 +144,11 @@ fn frame(r: &Rig) -> Sub {
     let mut s = Sub::new();
     let rt = s.idx(r.rt, true);
     let vb = s.idx(r.vb, false);
-    s.w.set_regs(&[(id::Z_ENABLE, 0), (id::CULL_MODE, 1)]);
+    // D3DRS_ZENABLE = D3DZB_FALSE, D3DRS_CULLMODE = D3DCULL_NONE (1).
+    s.w.set_regs(&[
+        (id::rs(Rs::ZEnable.raw()), 0),
+        (id::rs(Rs::CullMode.raw()), 1),
+    ]);
     s.w.bind_targets(rt, None);
     s.w.clear_targets(1, 0xFF00_00FF, 0.0, 0, &[]);
     s.w.vertex_format(&layout());
@@ -194,10 +199,9 @@ fn a_valid_submission_is_queued_then_executed_and_fenced() {
     assert_eq!(pixel(&r, 12), 0xFF00_00FF);
     assert_eq!(r.kmd.stats().faults, 0);
     // The state registers stay applied on the context.
-    assert_eq!(
-        r.kmd.state(r.gfx).unwrap().raster.cull_mode,
-        softhal_pipeline::CullMode::None
-    );
+    // (D3DRS_CULLMODE = D3DCULL_NONE, 1, as written.)
+    let regs = r.kmd.registers(r.gfx).unwrap();
+    assert_eq!(regs.get(id::rs(Rs::CullMode.raw())), Some(1));
     // The callback handed back empty buffers with room for the sizes.
     assert!(rd.command_buffer.is_empty());
     assert!(rd.command_buffer.capacity() >= rd.new_command_buffer_size as usize);
@@ -268,10 +272,14 @@ fn invalid_instructions() {
     let cases: [(&str, Edit); 8] = [
         ("unknown opcode", |s| s.w.raw(0x7F, 0, &[])),
         ("reserved header flags", |s| s.w.raw(op::NOP, 0x80, &[])),
-        ("unknown register", |s| s.w.set_regs(&[(0x0FF, 0)])),
-        ("bad register value", |s| s.w.set_regs(&[(id::Z_FUNC, 99)])),
+        // Render state 255 is not in the register file.
+        ("unknown register", |s| s.w.set_regs(&[(id::rs(0xFF), 0)])),
+        // D3DCMPFUNC is 1..=8.
+        ("bad register value", |s| {
+            s.w.set_regs(&[(id::rs(Rs::ZFunc.raw()), 99)])
+        }),
         ("non-finite float register", |s| {
-            s.w.set_regs(&[(id::W_FAR, f32::NAN.to_bits())])
+            s.w.set_regs(&[(id::viewport::W_FAR, f32::NAN.to_bits())])
         }),
         ("bad topology", |s| s.w.draw(9, 0, 1, 0, false)),
         ("draw past its vertices", |s| s.w.draw(4, 0, 3, 0, false)),

@@ -7,12 +7,13 @@ use softhal_pipeline::stages::TextureOp;
 use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
 use softhal_pipeline::{Format, PositionKind, Renderer, Surface, VertexLayout};
 use softhal_submit::packet::op;
-use softhal_submit::regs::id::{self, tss};
+use softhal_submit::regs::id;
 use softhal_submit::{
     AllocKind, AllocationDesc, AllocationListEntry, Engine, HostMemory, Kmd, RenderData, Storage,
     SubmitError, TextureCopy,
 };
 use softhal_wire::names::codes;
+use softhal_wire::names::{RenderStateType as Rs, TextureStageStateType as Tss};
 
 mod common;
 use common::Sub;
@@ -161,14 +162,14 @@ fn quad(diffuse: u32) -> Vec<u8> {
 /// sampling; no depth, no culling.
 fn modulate_regs() -> Vec<(u32, u32)> {
     vec![
-        (id::Z_ENABLE, 0),
-        (id::CULL_MODE, 1),
-        (id::stage(0, tss::COLOR_OP), TextureOp::Modulate.d3d()),
-        (id::stage(0, tss::COLOR_ARG1), 2), // D3DTA_TEXTURE
-        (id::stage(0, tss::COLOR_ARG2), 0), // D3DTA_DIFFUSE
-        (id::stage(0, tss::ALPHA_OP), TextureOp::SelectArg1.d3d()),
-        (id::stage(0, tss::MAG_FILTER), 1),
-        (id::stage(0, tss::MIN_FILTER), 1),
+        (id::rs(Rs::ZEnable.raw()), 0),
+        (id::rs(Rs::CullMode.raw()), 1), // D3DCULL_NONE
+        (id::tss(0, Tss::ColorOp.raw()), TextureOp::Modulate.d3d()),
+        (id::tss(0, Tss::ColorArg1.raw()), 2), // D3DTA_TEXTURE
+        (id::tss(0, Tss::ColorArg2.raw()), 0), // D3DTA_DIFFUSE
+        (id::tss(0, Tss::AlphaOp.raw()), TextureOp::SelectArg1.d3d()),
+        (id::tss(0, Tss::MagFilter.raw()), 1), // D3DTEXF_POINT
+        (id::tss(0, Tss::MinFilter.raw()), 1),
     ]
 }
 
@@ -254,8 +255,11 @@ fn a_textured_quad_samples_the_bound_texture() {
     let s = textured_draw(&r, None, GREEN);
     run(&mut r, &s);
     assert_eq!(quadrants(&r), [GREEN; 4]);
-    let st = r.kmd.state(r.gfx).unwrap();
-    assert_eq!(st.textures.stages[0].color_op, TextureOp::Modulate);
+    let regs = r.kmd.registers(r.gfx).unwrap();
+    assert_eq!(
+        regs.get(id::tss(0, Tss::ColorOp.raw())),
+        Some(TextureOp::Modulate.d3d())
+    );
     assert_eq!(r.kmd.stats().faults, 0);
     assert_eq!(r.kmd.counters(r.gfx).unwrap().draws, 3);
 }

@@ -187,8 +187,6 @@ static DWORD fbits(float f) {
     return u;
 }
 
-#define REG_CULL_MODE 0x002
-#define REG_Z_ENABLE 0x010
 #define GPU_NONE 0xFFFFFFFFu
 
 /* Clears the targets (allocation-list entries 0: colour, 1: depth) to
@@ -198,9 +196,9 @@ static void draw_packets(Packets *p, DWORD clear, DWORD triangles) {
     int i;
     memset(p, 0, sizeof *p);
     dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_SET_REGS, 0, 5));
-    dw(p, REG_CULL_MODE);
+    dw(p, SOFTHAL_REG_RS(D3DRS_CULLMODE));
     dw(p, 1); /* D3DCULL_NONE */
-    dw(p, REG_Z_ENABLE);
+    dw(p, SOFTHAL_REG_RS(D3DRS_ZENABLE));
     dw(p, 1); /* D3DZB_TRUE */
     dw(p, SOFTHAL_GPU_HEADER(SOFTHAL_GPU_BIND_TARGETS, SOFTHAL_GPU_FLAG_DEPTH, 3));
     ref(p, 0);

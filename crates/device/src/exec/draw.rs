@@ -17,7 +17,7 @@ use crate::context::Context;
 use crate::error::{range, DeviceError, Result};
 use crate::handle::Slab;
 use crate::resource::{Resource, SurfaceKind};
-use softhal_pipeline::{self as pl, DrawCall, Indices, Topology, VertexLayout};
+use softhal_pipeline::{DrawCall, Indices, Topology, VertexLayout};
 use softhal_wire::names::PrimitiveType;
 use softhal_wire::structs::{Dp2Index, Dp2StartVertex};
 use softhal_wire::Command;
@@ -509,11 +509,6 @@ where
     let (gpu, ctx_h, surfaces, ctx, call) = (&mut **gpu, *ctx_h, &mut **surfaces, &**ctx, &**call);
     use crate::umd::LoweredDraw;
     let color = surfaces.get(targets.0)?.target_of(targets.0);
-    let mut ps = ctx.state.pipeline_state();
-    if targets.1.is_none() {
-        ps.depth.z_enable = pl::ZBufferType::Disabled;
-        ps.stencil.enable = false;
-    }
     // D3DTSS_TEXTUREMAP of each stage: a handle that is not a live texture
     // (never created, destroyed, or another kind of surface) samples as no
     // texture (docs/device.md).
@@ -578,7 +573,7 @@ where
         .collect();
     // Inline data is copied into the UMD's command buffer here; the
     // borrows of `surfaces` end with `lowered`.
-    gpu.draws_from((color, targets.1), &textures, &ps, &lowered)?;
+    gpu.draws_from((color, targets.1), &textures, &ctx.state, &lowered)?;
     drop(lowered);
     drop(reqs);
     gpu.settle(surfaces)?;

@@ -7,8 +7,9 @@
 //! values) before it changes anything, so a failing command never takes
 //! partial effect (prefix semantics).
 //!
-//! Rendering goes through the pipeline: the executor translates DP2 state
-//! into [`softhal_pipeline::PipelineState`], vertex formats into
+//! Rendering goes through the GPU: the executor keeps DP2 state in
+//! [`crate::state::DeviceState`] (the UMD sends what changed as register
+//! writes), turns vertex formats into
 //! [`VertexLayout`](softhal_pipeline::VertexLayout), and primitive opcodes
 //! into [`DrawCall`](softhal_pipeline::DrawCall)s, after checking every
 //! vertex index and range against the data that exists.
