@@ -293,17 +293,6 @@ impl Default for DeviceState {
     }
 }
 
-/// A matrix for the GPU: non-finite elements (as given to SETTRANSFORM,
-/// or from a MULTIPLYTRANSFORM product that overflowed) read as 0 — the
-/// register file takes finite floats only.
-fn finite_or(v: u32, default: f32) -> u32 {
-    if f32::from_bits(v).is_finite() {
-        v
-    } else {
-        default.to_bits()
-    }
-}
-
 /// The value the device honours for render state `state` set to `value`:
 /// the state table's rule for it (`RenderStateType::honoured`, one
 /// `Honour` per row of `softhal_types::state`); an unassigned number is
