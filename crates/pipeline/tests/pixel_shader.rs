@@ -12,28 +12,14 @@
 
 mod common;
 
-use common::{render_all, state, Targets};
+use common::{render_all, shader_constants, shader_program, state, Targets};
 use softhal_pipeline::program::{PixelProgram, Programs, VertexProgram};
 use softhal_pipeline::texture::{Texture, TextureDesc, TextureFilter, TextureFormat, TextureKind};
 use softhal_pipeline::{
     Blend, CmpFunc, DrawCall, DrawStats, Format, PipelineState, PositionKind, RenderTargets,
     Renderer, Topology, VertexLayout, ZBufferType,
 };
-use softhal_shader::exec::{BoundConstants, Constants, Program};
-
-/// Assembles and validates `text`.
-fn program(text: &str) -> Program {
-    let shader = softhal_shader::text::assemble(text).expect("assembles");
-    Program::new(softhal_shader::validate(shader).expect("validates"))
-}
-
-/// The constants `c0, c1, ...` = `c`, bound to `p`.
-fn consts(p: &Program, c: &[[f32; 4]]) -> BoundConstants {
-    p.bind(&Constants {
-        float: c.to_vec(),
-        ..Constants::default()
-    })
-}
+use softhal_shader::exec::{BoundConstants, Program};
 
 /// A pre-transformed vertex with a diffuse colour and two texture
 /// coordinate sets (u, v).
@@ -147,9 +133,9 @@ fn pixels_of(t: &Targets, w: u32, h: u32, c: u32) -> Vec<(u32, u32)> {
 
 #[test]
 fn constant_colour_fills_exactly_the_triangle_pixels() {
-    let p = program("ps_2_0\nmov oC0, c0");
+    let p = shader_program("ps_2_0\nmov oC0, c0");
     // c0 = (0.2, 0.4, 0.6, 1): 0.2·255 = 51 = 0x33, 102 = 0x66, 153 = 0x99.
-    let c = consts(&p, &[[0.2, 0.4, 0.6, 1.0]]);
+    let c = shader_constants(&p, &[[0.2, 0.4, 0.6, 1.0]]);
     let tri = |col| [(-0.5, -0.5), (7.5, -0.5), (-0.5, 7.5)].map(|(x, y)| tv(x, y, col, 0.0, 0.0));
     let st = state();
     let t = render_all(|r| {
@@ -198,8 +184,8 @@ fn constant_colour_fills_exactly_the_triangle_pixels() {
 
 #[test]
 fn v0_reproduces_fixed_function_gouraud() {
-    let p = program("ps_2_0\ndcl v0\nmov oC0, v0");
-    let c = consts(&p, &[]);
+    let p = shader_program("ps_2_0\ndcl v0\nmov oC0, v0");
+    let c = shader_constants(&p, &[]);
     let tri = [
         tv(0.3, 0.2, 0xFFFF_0000, 0.0, 0.0),
         tv(30.7, 2.4, 0x8000_FF40, 0.0, 0.0),
@@ -255,8 +241,8 @@ fn checker() -> Texture {
 
 #[test]
 fn ps_1_1_tex_samples_the_checker() {
-    let p = program("ps_1_1\ntex t0\nmov r0, t0");
-    let c = consts(&p, &[]);
+    let p = shader_program("ps_1_1\ntex t0\nmov r0, t0");
+    let c = shader_constants(&p, &[]);
     let tex = checker();
     let mut st = state();
     st.textures.samplers[0].mag_filter = TextureFilter::Point;
@@ -291,8 +277,8 @@ fn ps_1_1_tex_samples_the_checker() {
 
 #[test]
 fn texkill_leaves_pixels_untouched() {
-    let p = program("ps_2_0\ndcl t0\ntexkill t0\nmov oC0, c0");
-    let c = consts(&p, &[[1.0, 1.0, 1.0, 1.0]]);
+    let p = shader_program("ps_2_0\ndcl t0\ntexkill t0\nmov oC0, c0");
+    let c = shader_constants(&p, &[[1.0, 1.0, 1.0, 1.0]]);
     let st = state();
     let t = render_all(|r| {
         let mut t = target(4, 2, None)(r);
@@ -320,7 +306,7 @@ fn texkill_leaves_pixels_untouched() {
 
 #[test]
 fn odepth_replaces_the_depth_in_the_depth_test() {
-    let p = program("ps_2_0\nmov oC0, c0\nmov oDepth, c1.x");
+    let p = shader_program("ps_2_0\nmov oC0, c0\nmov oDepth, c1.x");
     let mut st = state();
     st.depth.z_enable = ZBufferType::ZBuffer;
     st.depth.z_func = CmpFunc::Less;
@@ -328,7 +314,7 @@ fn odepth_replaces_the_depth_in_the_depth_test() {
     // The rectangle's own z is 0.5 (tv): not less than the cleared 0.5,
     // so without oDepth nothing would pass.
     let run = |depth: f32| {
-        let c = consts(&p, &[[0.0, 1.0, 0.0, 1.0], [depth, 0.0, 0.0, 0.0]]);
+        let c = shader_constants(&p, &[[0.0, 1.0, 0.0, 1.0], [depth, 0.0, 0.0, 0.0]]);
         render_all(|r| {
             let mut t = target(4, 4, Some(Format::D24S8))(r);
             let vs = rect(0.0, 0.0, 4.0, 4.0, [0.0; 4]);
@@ -360,7 +346,7 @@ fn odepth_replaces_the_depth_in_the_depth_test() {
 fn dsx_and_dsy_of_a_texture_coordinate_are_its_pixel_gradient() {
     // u goes 0 → 1 over 5 pixels (du/dx = 0.2), v 0 → 2 over 5 rows
     // (dv/dy = 0.4); neither changes along the other axis.
-    let p = program(
+    let p = shader_program(
         "ps_2_x
          dcl t0
          dsx r0, t0
@@ -371,7 +357,7 @@ fn dsx_and_dsy_of_a_texture_coordinate_are_its_pixel_gradient() {
          mov r2.w, c0.w
          mov oC0, r2",
     );
-    let c = consts(&p, &[[0.0, 0.0, 0.0, 1.0]]);
+    let c = shader_constants(&p, &[[0.0, 0.0, 0.0, 1.0]]);
     let st = state();
     let t = render_all(|r| {
         let mut t = target(6, 6, None)(r);
@@ -404,8 +390,8 @@ fn a_quad_straddling_the_edge_writes_only_its_covered_pixel() {
     // (1, 1) only; its quad (0..1, 0..1) runs (0, 0), (1, 0), (0, 1) as
     // helper lanes. u = 0.2·x at the vertices (planar), so dsx(u) = 0.2
     // needs the helper at (0, 1): R = 51.
-    let p = program("ps_2_x\ndcl t0\ndsx r0, t0\nmov r0.w, c0.w\nmov oC0, r0.x");
-    let c = consts(&p, &[[0.0, 0.0, 0.0, 1.0]]);
+    let p = shader_program("ps_2_x\ndcl t0\ndsx r0, t0\nmov r0.w, c0.w\nmov oC0, r0.x");
+    let c = shader_constants(&p, &[[0.0, 0.0, 0.0, 1.0]]);
     let st = state();
     let vs = [(0.6, 0.6), (1.6, 0.6), (0.6, 1.6)].map(|(x, y)| tv(x, y, 0, 0.2 * x, 0.0));
     let t = render_all(|r| {
@@ -432,9 +418,9 @@ fn a_quad_straddling_the_edge_writes_only_its_covered_pixel() {
 
 #[test]
 fn alpha_blending_and_alpha_test_apply_to_the_shader_output() {
-    let p = program("ps_2_0\nmov oC0, c0");
+    let p = shader_program("ps_2_0\nmov oC0, c0");
     // Red at alpha 0.5: 0.5·255 = 127.5 → 128 (ties to even).
-    let c = consts(&p, &[[1.0, 0.0, 0.0, 0.5]]);
+    let c = shader_constants(&p, &[[1.0, 0.0, 0.0, 0.5]]);
     let mut st = state();
     st.blend.enable = true;
     st.blend.src = Blend::SrcAlpha;
@@ -502,7 +488,7 @@ fn alpha_blending_and_alpha_test_apply_to_the_shader_output() {
 #[test]
 fn ps_3_0_reads_declared_texcoords_by_semantic_and_vpos() {
     // v0 is TEXCOORD1 (u = 0.2 everywhere), v1 TEXCOORD0 (u = 0.6).
-    let p = program(
+    let p = shader_program(
         "ps_3_0
          dcl_texcoord1 v0
          dcl_texcoord0 v1
@@ -514,7 +500,7 @@ fn ps_3_0_reads_declared_texcoords_by_semantic_and_vpos() {
          mov r1.w, r0.y
          mov oC0, r1",
     );
-    let c = consts(&p, &[[0.2, 0.2, 0.0, 0.0]]);
+    let c = shader_constants(&p, &[[0.2, 0.2, 0.0, 0.0]]);
     let st = state();
     let mut vs = rect(0.0, 0.0, 4.0, 4.0, [0.6, 0.0, 0.6, 0.0]);
     for v in &mut vs {
@@ -545,8 +531,8 @@ fn ps_3_0_reads_declared_texcoords_by_semantic_and_vpos() {
 
 #[test]
 fn point_sprites_give_t0_the_sprite_coordinates() {
-    let p = program("ps_2_0\ndcl t0\nmov r0, t0\nmov r0.w, c0.w\nmov oC0, r0");
-    let c = consts(&p, &[[0.0, 0.0, 0.0, 1.0]]);
+    let p = shader_program("ps_2_0\ndcl t0\nmov r0, t0\nmov r0.w, c0.w\nmov oC0, r0");
+    let c = shader_constants(&p, &[[0.0, 0.0, 0.0, 1.0]]);
     let mut st = state();
     st.point.size = 4.0;
     st.point.sprite_enable = true;
@@ -583,8 +569,8 @@ fn point_sprites_give_t0_the_sprite_coordinates() {
 
 #[test]
 fn lines_cover_the_fixed_function_pixels() {
-    let p = program("ps_2_0\nmov oC0, c0");
-    let c = consts(&p, &[[1.0, 1.0, 1.0, 1.0]]);
+    let p = shader_program("ps_2_0\nmov oC0, c0");
+    let c = shader_constants(&p, &[[1.0, 1.0, 1.0, 1.0]]);
     let st = state();
     let line = [
         tv(0.5, 1.2, 0xFFFF_FFFF, 0.0, 0.0),
@@ -609,7 +595,7 @@ fn nan_and_infinite_outputs_do_not_panic() {
     // rcp of 0 is the largest float (docs/shaders.md §11), times 2 is +∞;
     // +∞ · 0 is NaN (IEEE). R = +∞ → 255, G = NaN → 0, B = −∞ → 0, A = 1;
     // oDepth NaN → 0, which passes LESS against the cleared 0.5.
-    let p = program(
+    let p = shader_program(
         "ps_2_0
          rcp r0.x, c0.x
          mul r0.x, r0.x, c0.y
@@ -621,7 +607,7 @@ fn nan_and_infinite_outputs_do_not_panic() {
          mov oC0, r2
          mov oDepth, r1.x",
     );
-    let c = consts(&p, &[[0.0, 2.0, 0.0, 1.0]]);
+    let c = shader_constants(&p, &[[0.0, 2.0, 0.0, 1.0]]);
     let mut st = state();
     st.depth.z_enable = ZBufferType::ZBuffer;
     st.depth.z_func = CmpFunc::Less;

@@ -5,24 +5,11 @@
 
 mod common;
 
-use common::{render_all, state, Targets};
+use common::{render_all, shader_constants, shader_program, state, Targets};
 use softhal_pipeline::program::{PixelProgram, Programs, ShaderInput, VertexProgram};
 use softhal_pipeline::{
     DeclType, DrawCall, Format, PositionKind, RenderTargets, Topology, VertexLayout,
 };
-use softhal_shader::exec::{BoundConstants, Constants, Program};
-
-fn program(text: &str) -> Program {
-    let shader = softhal_shader::text::assemble(text).expect("assembles");
-    Program::new(softhal_shader::validate(shader).expect("validates"))
-}
-
-fn consts(p: &Program, c: &[[f32; 4]]) -> BoundConstants {
-    p.bind(&Constants {
-        float: c.to_vec(),
-        ..Constants::default()
-    })
-}
 
 #[test]
 fn the_vertex_shaders_outputs_feed_the_pixel_shader() {
@@ -32,14 +19,14 @@ fn the_vertex_shaders_outputs_feed_the_pixel_shader() {
     // screen 0 and x = 1 to screen 8 (y flipped), so the pixel centres
     // 0..=7 are all inside (left and top edges belong to the triangle):
     // 64 pixels.
-    let vs = program(
+    let vs = shader_program(
         "vs_2_0\n\
          dcl_position v0\n\
          dcl_texcoord v1\n\
          mov oPos, v0\n\
          mul oT0, v1, c0\n",
     );
-    let ps = program(
+    let ps = shader_program(
         "ps_2_0\n\
          dcl t0\n\
          add r0, t0, c0\n\
@@ -51,8 +38,8 @@ fn the_vertex_shaders_outputs_feed_the_pixel_shader() {
     // 255 = 51 (0x33), G = 0.6 · 255 = 153 (0x99), B = 0, A = 255:
     // 0xFF339900. (With the constants swapped between the stages the
     // pixels would be white: t0 = (−0.04, 0, 0, 1), + (2, 1, 1, 1).)
-    let vc = consts(&vs, &[[2.0, 1.0, 1.0, 1.0]]);
-    let pc = consts(&ps, &[[-0.2, 0.0, 0.0, 0.0]]);
+    let vc = shader_constants(&vs, &[[2.0, 1.0, 1.0, 1.0]]);
+    let pc = shader_constants(&ps, &[[-0.2, 0.0, 0.0, 0.0]]);
     let inputs = [
         ShaderInput {
             register: 0,

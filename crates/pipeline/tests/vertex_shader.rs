@@ -32,20 +32,6 @@ const PIXELS: [[f32; 4]; 4] = [
     [0.0, 0.0, 0.0, 1.0],
 ];
 
-/// Assembles and validates `src`.
-fn program(src: &str) -> Program {
-    let shader = softhal_shader::text::assemble(src).expect("assembles");
-    Program::new(softhal_shader::validate(shader).expect("validates"))
-}
-
-/// `p`'s constants with `c0…` = `float`.
-fn bind(p: &Program, float: &[[f32; 4]]) -> BoundConstants {
-    p.bind(&Constants {
-        float: float.to_vec(),
-        ..Constants::default()
-    })
-}
-
 /// The constants of [`PIXELS`] followed by `more` (c4 on).
 fn pixels_and(more: &[[f32; 4]]) -> Vec<[f32; 4]> {
     PIXELS.iter().chain(more).copied().collect()
@@ -190,8 +176,8 @@ fn right_triangle_pixels(x0: u32, y0: u32) -> Vec<(u32, u32)> {
 
 #[test]
 fn vs_1_1_transform_and_colour_draw_the_expected_pixels() {
-    let prog = program(TRANSFORM_VS11);
-    let c = bind(&prog, &PIXELS);
+    let prog = shader_program(TRANSFORM_VS11);
+    let c = shader_constants(&prog, &PIXELS);
     let st = state16();
     let b = pos_color(&[
         ([2.0, 2.0, 0.5], 0xFF33_6699),
@@ -228,8 +214,8 @@ fn vs_1_1_transform_and_colour_draw_the_expected_pixels() {
 fn a_tail_of_one_two_or_three_vertices_runs_under_the_lane_mask() {
     // 3, 6 and 9 vertices: runs of 4 leave tails of 3, 2 and 1 lanes.
     // Triangle k has its right angle at (1 + 5k, 1), legs 4, colour k.
-    let prog = program(TRANSFORM_VS11);
-    let c = bind(&prog, &PIXELS);
+    let prog = shader_program(TRANSFORM_VS11);
+    let c = shader_constants(&prog, &PIXELS);
     let st = state16();
     let colours = [0xFFFF_0000u32, 0xFF00_FF00, 0xFF00_00FF];
     for count in 1..=3usize {
@@ -328,7 +314,7 @@ const POS_UV: [ShaderInput; 2] = [
 fn ot0_feeds_a_stage_0_modulate_lookup() {
     // oT0 = v7; oD0 = c4 = (1, 1, 0, 1). Stage 0: MODULATE(TEXTURE,
     // DIFFUSE) (the default COLOROP, with CURRENT = DIFFUSE at stage 0).
-    let prog = program(
+    let prog = shader_program(
         "vs_1_1
 dcl_position v0
 dcl_texcoord v7
@@ -340,7 +326,7 @@ mov oD0, c4
 mov oT0, v7
 ",
     );
-    let c = bind(&prog, &pixels_and(&[[1.0, 1.0, 0.0, 1.0]]));
+    let c = shader_constants(&prog, &pixels_and(&[[1.0, 1.0, 0.0, 1.0]]));
     let tex = texture_2x2();
     let mut textures = NO_TEX;
     textures[0] = Some(&tex);
@@ -382,7 +368,7 @@ fn ttff_projected_divides_the_shaders_coordinates_by_w() {
     // draw sets it): the stage samples (u/2, v/2), so the whole target
     // shows the top-left texel's quadrant range: pixel (12, 12) reads
     // u = 12.5/32 < 1/2 → texel (0, 0).
-    let prog = program(
+    let prog = shader_program(
         "vs_1_1
 dcl_position v0
 dcl_texcoord v7
@@ -395,7 +381,7 @@ mov oT0.xy, v7
 mov oT0.zw, c5
 ",
     );
-    let c = bind(&prog, &pixels_and(&[[1.0; 4], [0.0, 0.0, 0.0, 2.0]]));
+    let c = shader_constants(&prog, &pixels_and(&[[1.0; 4], [0.0, 0.0, 0.0, 2.0]]));
     let tex = texture_2x2();
     let mut textures = NO_TEX;
     textures[0] = Some(&tex);
@@ -428,7 +414,7 @@ mov oT0.zw, c5
 #[test]
 fn ofog_is_the_vertex_fog_factor_and_table_fog_wins() {
     // Each triangle's oFog is c5.x; diffuse red; fog colour blue.
-    let prog = program(
+    let prog = shader_program(
         "vs_1_1
 dcl_position v0
 dcl_color v5
@@ -454,7 +440,7 @@ mov oFog, c4.x
     st.fog.density = 100.0;
     let inside = (2, 2);
     let run = |st: &PipelineState, fog: f32| {
-        let c = bind(&prog, &pixels_and(&[[fog, 0.0, 0.0, 0.0]]));
+        let c = shader_constants(&prog, &pixels_and(&[[fog, 0.0, 0.0, 0.0]]));
         let t = render_all(|r| {
             let mut t = target16(r);
             draw_vs(
@@ -486,7 +472,7 @@ mov oFog, c4.x
 
 #[test]
 fn opts_sizes_points_within_pointsize_min_and_max() {
-    let prog = program(
+    let prog = shader_program(
         "vs_1_1
 dcl_position v0
 dcl_color v5
@@ -501,7 +487,7 @@ mov oPts, c4.x
     let b = pos_color(&[([8.0, 8.0, 0.0], 0xFFFF_0000)]);
     let st0 = state16();
     let count = |st: &PipelineState, size: f32| {
-        let c = bind(&prog, &pixels_and(&[[size, 0.0, 0.0, 0.0]]));
+        let c = shader_constants(&prog, &pixels_and(&[[size, 0.0, 0.0, 0.0]]));
         let t = render_all(|r| {
             let mut t = target16(r);
             draw_vs(
@@ -571,8 +557,8 @@ fn a_shader_doing_fixed_functions_work_draws_the_same_pixels_at_any_thread_count
             [0; 3].map(|_| ([grid(&mut rng), grid(&mut rng), z], c))
         })
         .collect();
-    let prog = program(TRANSFORM_VS11);
-    let c = bind(&prog, &PIXELS);
+    let prog = shader_program(TRANSFORM_VS11);
+    let c = shader_constants(&prog, &PIXELS);
     let mut st = state16();
     st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
     st.depth.z_func = softhal_pipeline::CmpFunc::Less;
@@ -632,7 +618,7 @@ mov r0.z, c6.w
 endif
 mov oD0, r0
 ";
-    let prog = program(src);
+    let prog = shader_program(src);
     let b = pos_color(&[
         ([1.0, 1.0, 0.0], 0),
         ([9.0, 1.0, 0.0], 0),
@@ -671,7 +657,7 @@ fn vs_2_x_dynamic_if_diverges_across_the_lanes_of_one_run() {
     // Triangle A (vertices 0–2) and the first vertex of triangle B share a
     // run; if_gt on v1.x (1 for A, 0 for B) sends them different ways:
     // A green, B blue.
-    let prog = program(
+    let prog = shader_program(
         "vs_2_x
 def c4, 0, 0, 0, 1
 def c5, 0.5, 0, 0, 0
@@ -690,7 +676,7 @@ endif
 mov oD0, r0
 ",
     );
-    let c = bind(&prog, &PIXELS);
+    let c = shader_constants(&prog, &PIXELS);
     let inputs = [
         POS_COLOR[0],
         ShaderInput {
@@ -731,7 +717,7 @@ mov oD0, r0
 fn vs_3_0_outputs_map_by_their_dcl_semantics() {
     // Position in o5, COLOR0 in o3, TEXCOORD0 in o1, a TANGENT in o2
     // (dropped: no generic varyings yet).
-    let prog = program(
+    let prog = shader_program(
         "vs_3_0
 dcl_position v0
 dcl_texcoord v7
@@ -748,7 +734,7 @@ mov o1, v7
 mov o2, c0
 ",
     );
-    let c = bind(&prog, &pixels_and(&[[1.0, 1.0, 0.0, 1.0]]));
+    let c = shader_constants(&prog, &pixels_and(&[[1.0, 1.0, 0.0, 1.0]]));
     let tex = texture_2x2();
     let mut textures = NO_TEX;
     textures[0] = Some(&tex);
@@ -779,7 +765,7 @@ mov o2, c0
 #[test]
 fn vertex_texture_fetch_reads_zero_zero_zero_one() {
     // texldl from s0 in a vertex shader samples nothing yet: (0, 0, 0, 1).
-    let prog = program(
+    let prog = shader_program(
         "vs_3_0
 dcl_position v0
 dcl_2d s0
@@ -793,7 +779,7 @@ texldl r0, c4, s0
 mov o1, r0
 ",
     );
-    let c = bind(&prog, &pixels_and(&[[0.5, 0.5, 0.0, 0.0]]));
+    let c = shader_constants(&prog, &pixels_and(&[[0.5, 0.5, 0.0, 0.0]]));
     let b = pos_color(&[
         ([1.0, 1.0, 0.0], 0),
         ([9.0, 1.0, 0.0], 0),
@@ -823,7 +809,7 @@ mov o1, r0
 #[test]
 fn nan_inf_huge_and_zero_w_outputs_are_rejected_or_clipped_never_a_panic() {
     // oPos = c[4 + vertex's v1.x]: per-vertex positions from constants.
-    let prog = program(
+    let prog = shader_program(
         "vs_1_1
 dcl_position v0
 dcl_color v5
@@ -851,7 +837,7 @@ mov oD0, v5
         [1e30, 0.0, 0.5, 1.0],
         [0.0, f32::MAX, f32::MAX, f32::MAX],
     ];
-    let c = bind(&prog, &[[[0.0; 4]; 4].as_slice(), &consts].concat());
+    let c = shader_constants(&prog, &[[[0.0; 4]; 4].as_slice(), &consts].concat());
     let st = state16();
     let draw = |which: [u32; 3]| {
         let b = which
@@ -894,10 +880,10 @@ mov oD0, v5
 
 #[test]
 fn errors_are_typed_and_nothing_is_drawn() {
-    let vs = program(TRANSFORM_VS11);
-    let c = bind(&vs, &PIXELS);
-    let ps = program("ps_2_0\nmov oC0, c0\n");
-    let pc = bind(&ps, &[]);
+    let vs = shader_program(TRANSFORM_VS11);
+    let c = shader_constants(&vs, &PIXELS);
+    let ps = shader_program("ps_2_0\nmov oC0, c0\n");
+    let pc = shader_constants(&ps, &[]);
     let st = state16();
     let b = pos_color(&[
         ([1.0, 1.0, 0.0], 0xFFFF_0000),
@@ -980,7 +966,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
 fn long_shaders_are_bounded_and_the_watchdog_stops_the_draw() {
     // Four nested rep 255 would run 255^4 iterations; the executor stops
     // each run at 65 535 instructions, after oPos and oD0 are written.
-    let prog = program(
+    let prog = shader_program(
         "vs_2_x
 defi i0, 255, 0, 0, 0
 dcl_position v0
@@ -1001,7 +987,7 @@ endrep
 endrep
 ",
     );
-    let c = bind(&prog, &PIXELS);
+    let c = shader_constants(&prog, &PIXELS);
     let b = pos_color(&[
         ([1.0, 1.0, 0.0], 0xFFFF_0000),
         ([9.0, 1.0, 0.0], 0xFFFF_0000),
@@ -1109,7 +1095,7 @@ fn the_w7_shader_draws_its_bind_pose_as_its_definition_predicts() {
     // as listed; every bone the identity (the bind pose) except bone 63, a
     // translation by +200 in x. Vertex: FLOAT3 position, FLOAT3 normal,
     // FLOAT4 weights, UBYTE4 indices (44 bytes).
-    let prog = program(W7_VS);
+    let prog = shader_program(W7_VS);
     assert_eq!(prog.shader().shader().instructions.len(), 5 + 47);
     let mut c = vec![
         [2.0 / 1024.0, 0.0, 0.0, -1.0 - 1.0 / 1024.0],
@@ -1128,7 +1114,7 @@ fn the_w7_shader_draws_its_bind_pose_as_its_definition_predicts() {
         c.push([0.0, 1.0, 0.0, 0.0]);
         c.push([0.0, 0.0, 1.0, 0.0]);
     }
-    let consts = bind(&prog, &c);
+    let consts = shader_constants(&prog, &c);
     let inputs = [
         (0, 0, DeclType::Float3),
         (1, 12, DeclType::Float3),

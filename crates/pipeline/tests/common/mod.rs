@@ -198,3 +198,21 @@ pub fn check_golden(name: &str, s: &Surface) {
 /// goldens were made with).
 #[allow(unused_imports)] // like the rest of this module: not every test uses it
 pub use softhal_testkit::Rng;
+
+/// Assembles and validates Direct3D shader assembly `text` (the shader
+/// tests' programs).
+pub fn shader_program(text: &str) -> softhal_shader::exec::Program {
+    let shader = softhal_shader::text::assemble(text).expect("assembles");
+    softhal_shader::exec::Program::new(softhal_shader::validate(shader).expect("validates"))
+}
+
+/// `p`'s constants with `c0, c1, ...` = `float` (no `i#`, `b#`).
+pub fn shader_constants(
+    p: &softhal_shader::exec::Program,
+    float: &[[f32; 4]],
+) -> softhal_shader::exec::BoundConstants {
+    p.bind(&softhal_shader::exec::Constants {
+        float: float.to_vec(),
+        ..softhal_shader::exec::Constants::default()
+    })
+}
