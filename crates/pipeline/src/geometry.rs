@@ -51,6 +51,9 @@ pub(crate) struct GeometryCtx {
     /// The specular alpha carries a fog factor: it stays Gouraud under
     /// flat shading.
     pub fog_alpha: bool,
+    /// Bit *s*: generic varying *s* is flat (the draw's
+    /// [`crate::varying::Varyings::flat_mask`]; only under flat shading).
+    pub flat_varyings: u16,
 }
 
 /// A polygon being clipped (fixed capacity, no heap).
@@ -86,7 +89,7 @@ fn lerp_vertex<const N: usize>(a: &Vertex<N>, b: &Vertex<N>, t: f32) -> Vertex<N
     r.psize = l(a.psize, b.psize);
     for k in 0..N {
         for i in 0..4 {
-            r.tex[k][i] = l(a.tex[k][i], b.tex[k][i]);
+            r.varyings[k][i] = l(a.varyings[k][i], b.varyings[k][i]);
         }
     }
     r
@@ -425,6 +428,16 @@ fn process_prim_with<const N: usize, F: Fn(u64) -> Option<Vertex<N>>>(
             v[k].specular = v[0].specular;
             if ctx.fog_alpha {
                 v[k].specular[3] = a;
+            }
+            // Flat generic varyings (COLOR inputs of ps_3_0) likewise.
+            let mut m = ctx.flat_varyings;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let first = v[0].varyings.get(s).copied();
+                if let (Some(f), Some(o)) = (first, v[k].varyings.get_mut(s)) {
+                    *o = f;
+                }
             }
         }
     }

@@ -168,6 +168,7 @@ mod shade;
 mod simd;
 mod state;
 mod surface;
+mod varying;
 mod vertex;
 
 pub mod blit;

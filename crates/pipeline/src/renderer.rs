@@ -48,6 +48,7 @@ use crate::simd::SimdLevel;
 use crate::state::{PipelineState, ShadeMode, ZBIAS_UNIT};
 use crate::surface::Surface;
 use crate::texture::Texture;
+use crate::varying::{Varyings, MAX_VARYINGS};
 use crate::vertex::shader::ShaderStage;
 use crate::vertex::{DrawCall, Topology, VertexStage};
 use crate::watch::{PixelHistory, PixelWatch, Probe};
@@ -372,9 +373,7 @@ impl Renderer {
                     reason: "a vertex shader bound as the pixel program",
                 })
             }
-            PixelProgram::Shader { program, constants } => {
-                Some(PixelShaderCtx::new(program, constants))
-            }
+            PixelProgram::Shader { program, constants } => Some((program, constants)),
         };
         let (shade, sets) = match shader {
             Some(_) => {
@@ -386,6 +385,22 @@ impl Renderer {
                 None => (None, 0),
             },
         };
+        // The generic varyings, linked once for the draw: a vertex shader
+        // feeding ps_3_0 writes exactly the ps_3_0 inputs (by semantic);
+        // otherwise the vertex stage writes the texture-coordinate sets
+        // and the pixel program reads them (ps_3_0 after fixed-function
+        // vertex processing: by semantic from those).
+        let ps3_inputs = shader.and_then(|(program, _)| {
+            Varyings::ps3_inputs(program, state.raster.shade_mode == ShadeMode::Flat)
+        });
+        let varyings = match ps3_inputs {
+            Some(inputs) if shaded => inputs,
+            _ => Varyings::texcoords(sets),
+        };
+        let sets = varyings.count();
+        let vertex_shader = vertex_shader.map(|v| v.link(&varyings));
+        let shader =
+            shader.map(|(program, constants)| PixelShaderCtx::new(program, constants, &varyings));
         let full = shade.is_some();
         let fog_alpha = vertex_output_fog(state, pretransformed || shaded);
         let mut dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
@@ -393,6 +408,7 @@ impl Renderer {
             dctx = dctx.with_pixel_shader(ps);
         }
         let mut gctx = geometry_ctx(state, call, rect, full, fog_alpha, sets, self.simd);
+        gctx.flat_varyings = varyings.flat_mask();
         if shaded {
             // A shader's oPos is a clip-space position, whatever the layout.
             gctx.vs.pretransformed = false;
@@ -930,6 +946,7 @@ fn geometry_ctx(
         viewport: state.viewport,
         clipping: state.raster.clipping,
         fog_alpha: full && fog_alpha,
+        flat_varyings: 0,
     }
 }
 
@@ -966,7 +983,8 @@ fn set_up(
             0 => process_range_shaded::<0>(g, sh, call, range, out),
             1 => process_range_shaded::<1>(g, sh, call, range, out),
             2 => process_range_shaded::<2>(g, sh, call, range, out),
-            _ => process_range_shaded::<MAX_STAGES>(g, sh, call, range, out),
+            3..=MAX_STAGES => process_range_shaded::<MAX_STAGES>(g, sh, call, range, out),
+            _ => process_range_shaded::<MAX_VARYINGS>(g, sh, call, range, out),
         }
         return;
     }

@@ -598,7 +598,7 @@ pub(crate) fn setup_triangle<const N: usize>(
             }
             for t in 0..N {
                 for c in 0..4 {
-                    push(attr3(&v, |p| p.tex[t][c] * p.pos[3]));
+                    push(attr3(&v, |p| p.varyings[t][c] * p.pos[3]));
                 }
             }
             first
@@ -778,7 +778,7 @@ fn push_attrs<const N: usize>(
     }
     out.attrs.push(colors.diffuse);
     out.attrs.push(specular);
-    for t in v.tex.iter().take(ctx.tex_sets) {
+    for t in v.varyings.iter().take(ctx.tex_sets) {
         out.attrs.push(*t);
     }
 }

@@ -40,10 +40,8 @@ use crate::texture::{
     sample_2d, sample_2d_keyed, sample_cube, sample_volume, ColorKeyMode, Derivatives,
     SamplerState, Texture, TextureAddress, TextureFilter, TextureFormat, TextureKind,
 };
+use crate::varying::VARYING_PLANE;
 use crate::watch::Recorder;
-
-/// Index of the first texture-coordinate plane.
-pub(crate) const TEX_PLANE: usize = 8;
 
 /// Per-draw state of the full shading path.
 #[derive(Clone, Copy)]
@@ -247,7 +245,7 @@ fn coords(
     let inv = 1.0 / at(rhw, fx, fy);
     let mut c = [0.0f32; 4];
     for (k, o) in c.iter_mut().enumerate() {
-        if let Some(p) = planes.get(TEX_PLANE + 4 * s + k) {
+        if let Some(p) = planes.get(VARYING_PLANE + 4 * s + k) {
             *o = at(p, fx, fy) * inv;
         }
     }
@@ -386,7 +384,7 @@ pub(crate) fn tri_span_full<
     let (Some(sh), Some(e)) = (d.shade.as_ref(), extra) else {
         return;
     };
-    if planes.len() < TEX_PLANE + 4 * sh.sets {
+    if planes.len() < VARYING_PLANE + 4 * sh.sets {
         return;
     }
     let ccw = tri.flags & FLAG_CCW != 0;
@@ -442,14 +440,17 @@ pub(crate) fn tri_span_full<
 }
 
 /// The full-path attributes of one vertex (see `prim::PointSetup::attrs`):
-/// colours and `sets` coordinate 4-vectors.
-pub(crate) fn vertex_attrs(a: &[[f32; 4]], sets: usize) -> ([f32; 8], [[f32; 4]; MAX_STAGES]) {
+/// colours and `sets` generic varyings (of at most `K`).
+pub(crate) fn vertex_attrs<const K: usize>(
+    a: &[[f32; 4]],
+    sets: usize,
+) -> ([f32; 8], [[f32; 4]; K]) {
     let mut attr = [0.0f32; 8];
     if let (Some(d), Some(s)) = (a.first(), a.get(1)) {
         attr[..4].copy_from_slice(d);
         attr[4..].copy_from_slice(s);
     }
-    let mut tc = [[0.0f32; 4]; MAX_STAGES];
+    let mut tc = [[0.0f32; 4]; K];
     for (o, v) in tc.iter_mut().zip(a.iter().skip(2)).take(sets) {
         *o = *v;
     }
@@ -563,7 +564,10 @@ pub(crate) fn line_pixel_full(
     };
     let per_end = 2 + sh.sets;
     let (a, b) = attrs.split_at(attrs.len().min(per_end));
-    let ((ca, ta), (cb, tb)) = (vertex_attrs(a, sh.sets), vertex_attrs(b, sh.sets));
+    let ((ca, ta), (cb, tb)) = (
+        vertex_attrs::<MAX_STAGES>(a, sh.sets),
+        vertex_attrs::<MAX_STAGES>(b, sh.sets),
+    );
     let (r0, r1) = (l.rhw[0], l.rhw[1]);
     let lerp = |x: f32, y: f32, t: f32, inv: f32| (x * r0 + (y * r1 - x * r0) * t) * inv;
     let r = r0 + (r1 - r0) * tt;
@@ -728,7 +732,7 @@ pub(crate) fn tex_fast_spans(
     let Some(e) = extra else {
         return false;
     };
-    let (Some(pu), Some(pv)) = (planes.get(TEX_PLANE), planes.get(TEX_PLANE + 1)) else {
+    let (Some(pu), Some(pv)) = (planes.get(VARYING_PLANE), planes.get(VARYING_PLANE + 1)) else {
         return false;
     };
     if tri.flags & FLAG_PERSPECTIVE != 0 || e.rhw[1] != 0.0 || e.rhw[2] != 0.0 {

@@ -1174,6 +1174,48 @@ impl Semantic {
     }
 }
 
+/// One usage declaration of a shader (`dcl_texcoord8 o3.xy`): the
+/// register, the semantic it carries and the components declared. What
+/// links a vertex shader's inputs to the vertex declaration and, in
+/// vs_3_0 → ps_3_0, its outputs to the pixel shader's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Declaration {
+    /// The declared register (`v#`, `o#`, `t#`, ...).
+    pub reg: Register,
+    /// D3DDECLUSAGE.
+    pub usage: Usage,
+    /// Usage index (0…15).
+    pub index: u8,
+    /// Components declared: x = 1, y = 2, z = 4, w = 8.
+    pub write_mask: u8,
+    /// `_centroid` (ps_3_0 inputs).
+    pub centroid: bool,
+}
+
+impl Shader {
+    /// Its usage declarations (`dcl_<usage><index> reg`) in program
+    /// order; sampler declarations are not among them. Register files are
+    /// not filtered: a caller picks the inputs (`v#`) or the vs_3_0
+    /// outputs (`o#`) it needs. The one walk over the `dcl`s of a shader.
+    pub fn declarations(&self) -> impl Iterator<Item = Declaration> + '_ {
+        self.instructions
+            .iter()
+            .filter_map(|ins| match &ins.operands {
+                Operands::Dcl {
+                    semantic: Semantic::Usage { usage, index },
+                    dst,
+                } => Some(Declaration {
+                    reg: dst.reg,
+                    usage: *usage,
+                    index: *index,
+                    write_mask: dst.write_mask,
+                    centroid: dst.modifiers.centroid,
+                }),
+                _ => None,
+            })
+    }
+}
+
 impl Shader {
     /// The token stream: version, instructions, end. The exact inverse of
     /// [`crate::front::parse`] for streams without comments.
@@ -1244,5 +1286,55 @@ impl Shader {
         }
         out.push(token::END);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_list_the_usage_dcls_in_order_without_samplers() {
+        let s = crate::text::assemble(
+            "ps_3_0\n\
+             dcl_texcoord8 v1.xy\n\
+             dcl_color0_centroid v0\n\
+             dcl_2d s0\n\
+             mov oC0, v0\n",
+        )
+        .expect("assembles");
+        let d: Vec<Declaration> = s.declarations().collect();
+        // Two usage declarations, in program order; the sampler's dcl_2d
+        // is not one; `.xy` is mask 1 | 2 = 3, `_centroid` kept.
+        assert_eq!(d.len(), 2);
+        assert_eq!(
+            (
+                d[0].reg,
+                d[0].usage,
+                d[0].index,
+                d[0].write_mask,
+                d[0].centroid
+            ),
+            (
+                Register {
+                    ty: RegisterType::Input,
+                    index: 1
+                },
+                Usage::TexCoord,
+                8,
+                3,
+                false
+            )
+        );
+        assert_eq!(
+            (
+                d[1].reg.index,
+                d[1].usage,
+                d[1].index,
+                d[1].write_mask,
+                d[1].centroid
+            ),
+            (0, Usage::Color, 0, 0xF, true)
+        );
     }
 }

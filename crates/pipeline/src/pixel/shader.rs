@@ -4,7 +4,7 @@
 //! *Input*: the covered pixels of a primitive inside one tile (a
 //! triangle's spans, a line's pixels, a point's square), the full-path
 //! planes or vertex attributes set-up made for them (diffuse, specular and
-//! all eight texture-coordinate sets, see `crate::shade`), and the draw's
+//! the draw's generic varyings, [`crate::varying`]), and the draw's
 //! [`PixelShaderCtx`]. *Output*: fragments handed to the output merger
 //! (`pixel::output::fragment`, through `DrawCtx::frag`).
 //!
@@ -20,15 +20,17 @@
 //!
 //! *Inputs*: ps_1_x–ps_2_x: `v0`/`v1` the interpolated diffuse and
 //! specular colours clamped to [0, 1] (Gouraud or flat as set-up made
-//! them), `t0..t7` the texture coordinates of the eight sets,
-//! perspective-correct (D3DTTFF_PROJECTED is not applied: ps_1_4/2_x
+//! them), `t0..t7` the generic varyings 0..7 (the texture-coordinate
+//! sets), perspective-correct (D3DTTFF_PROJECTED is not applied: ps_1_4/2_x
 //! project with `texld`'s `_dw`/`texldp`, and see `docs/shaders.md` for
-//! ps_1_1–1_3). ps_3_0: each `dcl`'d input register by its semantic
-//! (COLOR0/1 → the colours, TEXCOORD0..7 → the sets, anything else
-//! (0, 0, 0, 0)), `vPos` = the pixel's integer (x, y) and `vFace` = −1 for
-//! counter-clockwise, +1 for clockwise triangles, lines and points. With
-//! POINTSPRITEENABLE every texture coordinate of a point is (u, v, 0, 0) of
-//! the sprite (`crate::point::point_sprite_texcoord`).
+//! ps_1_1–1_3). ps_3_0: each `dcl`'d input register linked once per draw
+//! to the varying of its semantic (after fixed-function vertex
+//! processing COLOR0/1 → the colours; nothing written → (0, 0, 0, 0);
+//! `docs/shaders.md` §14), `vPos` = the pixel's integer (x, y) and
+//! `vFace` = −1 for counter-clockwise, +1 for clockwise triangles, lines
+//! and points. With POINTSPRITEENABLE every texture coordinate of a point
+//! (ps_3_0: every TEXCOORD varying) is (u, v, 0, 0) of the sprite
+//! (`crate::point::point_sprite_texcoord`).
 //!
 //! *Outputs*: `oC0` (`r0` for ps_1_x) saturated to [0, 1] is the colour;
 //! `oC1..3` would go to further render targets and are not written (one
@@ -47,70 +49,87 @@ use softhal_shader::exec::{
     BoundConstants, BumpEnv, Lanes, LodMode, Mask, Program, Registers, SampleRequest, Textures,
     Vec4, ALL_LANES, LANES,
 };
-use softhal_shader::ir::{Operands, RegisterType, Semantic, Usage};
+use softhal_shader::ir::{RegisterType, Usage};
 
 use super::{DrawCtx, Stats, TileTarget};
 use crate::cascade::MAX_STAGES;
 use crate::int::{channel_from_f32, usize_from_i32};
 use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
-use crate::shade::{at, vertex_attrs, ShadeCtx, TEX_PLANE};
+use crate::shade::{at, vertex_attrs, ShadeCtx};
 use crate::simd::Span;
 use crate::texture::{sample_2d, sample_cube, sample_volume, Derivatives, TextureKind};
+use crate::varying::{Semantic, Varyings, MAX_VARYINGS, VARYING_PLANE};
 
 /// Input registers of ps_3_0 (`v0..v9`).
-const PS3_INPUTS: usize = 10;
+const PS3_INPUTS: usize = MAX_VARYINGS;
 
 /// Where a ps_3_0 input register is read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum InputSource {
-    /// Not declared, or a semantic the fixed-function vertex stage does
-    /// not produce: (0, 0, 0, 0).
+    /// Not declared, or a semantic the vertex stage does not write:
+    /// (0, 0, 0, 0).
     Zero,
-    /// COLOR0 / COLOR1: diffuse (0) or specular (1).
+    /// COLOR0 / COLOR1 when no generic varying carries it (fixed-function
+    /// vertex processing): the diffuse (0) or specular (1) colour.
     Color(u8),
-    /// TEXCOORDn: set n.
-    TexCoord(u8),
+    /// The generic varying in this slot.
+    Varying(u8),
 }
 
-/// A pixel shader bound to a draw: the program, its constants, and (for
-/// ps_3_0) what each input register reads.
+/// A pixel shader bound to a draw: the program, its constants, and its
+/// inputs linked to the draw's generic varyings.
 #[derive(Clone, Copy)]
 pub(crate) struct PixelShaderCtx<'a> {
     program: &'a Program,
     constants: &'a BoundConstants,
-    /// ps_3_0: the semantics of `v0..v9`.
+    /// ps_3_0: what `v0..v9` read.
     inputs: [InputSource; PS3_INPUTS],
     /// ps_3_0 (declared inputs, no fog blend after the shader).
     ps3: bool,
+    /// Generic varyings set-up interpolates (planes from
+    /// [`VARYING_PLANE`] on).
+    count: usize,
+    /// Bit *s*: varying *s* is a TEXCOORD (point sprites replace it).
+    sprite: u16,
 }
 
 impl<'a> PixelShaderCtx<'a> {
-    /// The context of `program` running with `constants`.
-    pub(crate) fn new(program: &'a Program, constants: &'a BoundConstants) -> Self {
+    /// The context of `program` running with `constants`, its inputs
+    /// linked to the draw's `varyings`: ps_1_x–ps_2_x read `t#` = slot #
+    /// (`varyings` is then the texture-coordinate layout) and `v0`/`v1` =
+    /// the colours; ps_3_0 reads each declared input from the slot of
+    /// its semantic, else (COLOR0/1) the vertex's colours, else 0.
+    pub(crate) fn new(
+        program: &'a Program,
+        constants: &'a BoundConstants,
+        varyings: &Varyings,
+    ) -> Self {
         let ps3 = program.profile() == softhal_shader::Profile::Ps3_0;
         let mut inputs = [InputSource::Zero; PS3_INPUTS];
+        let mut declared = 0u16;
         if ps3 {
-            for ins in &program.shader().shader().instructions {
-                let Operands::Dcl {
-                    semantic: Semantic::Usage { usage, index },
-                    dst,
-                } = &ins.operands
-                else {
-                    continue;
-                };
-                if dst.reg.ty != RegisterType::Input {
+            for d in program.shader().shader().declarations() {
+                if d.reg.ty != RegisterType::Input {
                     continue;
                 }
-                let src = match usage {
-                    Usage::Color if *index < 2 => InputSource::Color(*index),
-                    Usage::TexCoord if usize::from(*index) < MAX_STAGES => {
-                        InputSource::TexCoord(*index)
-                    }
-                    _ => InputSource::Zero,
+                let r = usize::from(d.reg.index);
+                let Some(slot) = inputs.get_mut(r) else {
+                    continue;
                 };
-                if let Some(slot) = inputs.get_mut(usize::from(dst.reg.index)) {
-                    *slot = src;
+                if declared & (1 << r) != 0 {
+                    // The first declaration of a register wins.
+                    continue;
                 }
+                declared |= 1 << r;
+                let sem = Semantic {
+                    usage: d.usage,
+                    index: d.index,
+                };
+                *slot = match varyings.slot_of(sem) {
+                    Some(v) => InputSource::Varying(v as u8),
+                    None if d.usage == Usage::Color && d.index < 2 => InputSource::Color(d.index),
+                    None => InputSource::Zero,
+                };
             }
         }
         PixelShaderCtx {
@@ -118,6 +137,8 @@ impl<'a> PixelShaderCtx<'a> {
             constants,
             inputs,
             ps3,
+            count: varyings.count().min(MAX_VARYINGS),
+            sprite: varyings.texcoord_mask(),
         }
     }
 }
@@ -127,8 +148,8 @@ impl<'a> PixelShaderCtx<'a> {
 struct LaneInputs {
     /// Diffuse and specular, RGBA in [0, 1].
     color: [Vec4; 2],
-    /// Texture coordinates of the eight sets.
-    tc: [Vec4; MAX_STAGES],
+    /// The generic varyings (slots past the draw's count read 0).
+    varyings: [Vec4; MAX_VARYINGS],
     /// Depth for the depth test (bias included; W-buffer depth mapped).
     depth: f32,
     /// Interpolated z (table fog).
@@ -235,15 +256,16 @@ fn shade_quad(
             *reg = std::array::from_fn(|l| match *src {
                 InputSource::Zero => [0.0; 4],
                 InputSource::Color(i) => lanes[l].color[usize::from(i & 1)],
-                InputSource::TexCoord(i) => lanes[l].tc[usize::from(i) % MAX_STAGES],
+                InputSource::Varying(s) => lanes[l].varyings[usize::from(s) % MAX_VARYINGS],
             });
         }
     } else {
         for (i, reg) in regs.input.iter_mut().enumerate().take(2) {
             *reg = std::array::from_fn(|l| lanes[l].color[i]);
         }
+        // t# = generic varying # (the texture-coordinate layout).
         for (s, reg) in regs.texcoord.iter_mut().enumerate().take(MAX_STAGES) {
-            *reg = std::array::from_fn(|l| lanes[l].tc[s]);
+            *reg = std::array::from_fn(|l| lanes[l].varyings[s]);
         }
     }
     regs.position = std::array::from_fn(|l| {
@@ -301,7 +323,8 @@ pub(crate) fn tri_spans(
     let (Some(sh), Some(e)) = (d.shade.as_ref(), extra) else {
         return;
     };
-    if planes.len() < TEX_PLANE + 4 * MAX_STAGES {
+    let count = ps.count;
+    if planes.len() < VARYING_PLANE + 4 * count {
         return;
     }
     // Each row of the band: its covered columns (first, last), if any.
@@ -322,17 +345,20 @@ pub(crate) fn tri_spans(
         for (a, p) in attr.iter_mut().zip(planes) {
             *a = at(p, fx, fy) * inv;
         }
-        let tc = std::array::from_fn(|s| {
+        let varyings = std::array::from_fn(|s| {
+            if s >= count {
+                return [0.0; 4];
+            }
             std::array::from_fn(|k| {
                 planes
-                    .get(TEX_PLANE + 4 * s + k)
+                    .get(VARYING_PLANE + 4 * s + k)
                     .map_or(0.0, |p| at(p, fx, fy) * inv)
             })
         });
         let z = (tri.z[0] + tri.z[1] * fx) + tri.z[2] * fy;
         LaneInputs {
             color: colors(&attr),
-            tc,
+            varyings,
             depth: if d.w_buffer() {
                 d.w_depth(inv) + e.bias
             } else {
@@ -392,11 +418,11 @@ pub(crate) fn point(
     let Some(sh) = d.shade.as_ref() else {
         return;
     };
-    let (attr, tc) = vertex_attrs(attrs, MAX_STAGES);
+    let (attr, varyings) = vertex_attrs(attrs, ps.count);
     let w = 1.0 / p.rhw;
     let base = LaneInputs {
         color: colors(&attr),
-        tc,
+        varyings,
         depth: if d.w_buffer() { d.w_depth(w) } else { p.z },
         fog_z: p.z,
         w,
@@ -412,7 +438,11 @@ pub(crate) fn point(
                 p.center[1],
                 p.size,
             );
-            li.tc = [[u, v, 0.0, 0.0]; MAX_STAGES];
+            for (s, v4) in li.varyings.iter_mut().enumerate() {
+                if ps.sprite & (1 << s) != 0 {
+                    *v4 = [u, v, 0.0, 0.0];
+                }
+            }
         }
         li
     };
@@ -461,19 +491,22 @@ pub(crate) fn line_pixel(
     let Some(sh) = d.shade.as_ref() else {
         return;
     };
-    let per_end = 2 + MAX_STAGES;
+    let per_end = 2 + ps.count;
     let (a, b) = attrs.split_at(attrs.len().min(per_end));
-    let ((ca, ta), (cb, tb)) = (vertex_attrs(a, MAX_STAGES), vertex_attrs(b, MAX_STAGES));
+    let ((ca, ta), (cb, tb)): (([f32; 8], [Vec4; MAX_VARYINGS]), _) = (
+        vertex_attrs::<MAX_VARYINGS>(a, ps.count),
+        vertex_attrs::<MAX_VARYINGS>(b, ps.count),
+    );
     let (r0, r1) = (l.rhw[0], l.rhw[1]);
     let at_param = |tt: f32| {
         let inv = 1.0 / (r0 + (r1 - r0) * tt);
         let lerp = |x: f32, y: f32| (x * r0 + (y * r1 - x * r0) * tt) * inv;
         let attr: [f32; 8] = std::array::from_fn(|k| lerp(ca[k], cb[k]));
-        let tc = std::array::from_fn(|s| std::array::from_fn(|k| lerp(ta[s][k], tb[s][k])));
+        let varyings = std::array::from_fn(|s| std::array::from_fn(|k| lerp(ta[s][k], tb[s][k])));
         let z = l.z[0] + (l.z[1] - l.z[0]) * tt;
         LaneInputs {
             color: colors(&attr),
-            tc,
+            varyings,
             depth: if d.w_buffer() { d.w_depth(inv) } else { z },
             fog_z: z,
             w: inv,

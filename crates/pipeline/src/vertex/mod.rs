@@ -532,9 +532,11 @@ impl DrawCall<'_> {
     }
 }
 
-/// A fetched and transformed vertex carrying `N` texture-coordinate
-/// 4-vectors (one per sampling stage; 0 for untextured draws, so that
-/// untextured draws move no extra bytes).
+/// A fetched and transformed vertex: position, the two colours of the
+/// fixed-function pixel stages, and `N` generic varyings whose semantics
+/// the draw's [`crate::varying::Varyings`] gives (fixed function: one
+/// texture-coordinate set per sampling stage; 0 for untextured draws, so
+/// that untextured draws move no extra bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Vertex<const N: usize = 0> {
     /// Screen `(x, y, z, rhw)` (pre-transformed) or clip `(x, y, z, w)`.
@@ -549,9 +551,10 @@ pub(crate) struct Vertex<const N: usize = 0> {
     /// Point size in pixels ([`crate::point::point_size`]) when the draw
     /// rasterizes points, else 1.
     pub psize: f32,
-    /// Texture coordinates of the sampling stages (after TEXCOORDINDEX,
-    /// generation and the texture transform).
-    pub tex: [[f32; 4]; N],
+    /// The generic varyings (fixed function: slot *i* = the texture
+    /// coordinates of stage *i*, after TEXCOORDINDEX, generation and the
+    /// texture transform; a vertex shader: its outputs by semantic).
+    pub varyings: [[f32; 4]; N],
 }
 
 impl<const N: usize> Vertex<N> {
@@ -562,7 +565,7 @@ impl<const N: usize> Vertex<N> {
         specular: [0.0; 4],
         dist: [0.0; limits::MAX_USER_CLIP_PLANES],
         psize: 1.0,
-        tex: [[0.0; 4]; N],
+        varyings: [[0.0; 4]; N],
     };
 }
 
@@ -983,7 +986,7 @@ pub(crate) fn fetch<const N: usize>(
         specular,
         dist,
         psize,
-        tex,
+        varyings: tex,
     })
 }
 

@@ -8,12 +8,14 @@
 //! - Out: one [`Vertex`] per vertex number — what fixed-function vertex
 //!   processing produces, so that clipping, projection, set-up and the
 //!   fixed-function pixel stages run unchanged: `oPos` → clip-space
-//!   position, `oD0`/`oD1` → diffuse/specular saturated to [0, 1], `oT#` →
-//!   the texture coordinates of the sampling stages, `oFog` → the vertex
-//!   fog factor (saturated, in the specular alpha), `oPts` → point size
-//!   (then POINTSIZE_MIN/MAX). vs_3_0's `o#` map by their `dcl` semantic.
-//!   The rules and their sources are in `docs/shaders.md`, "Execution in
-//!   the pipeline: vertex shaders".
+//!   position, `oD0`/`oD1` → diffuse/specular saturated to [0, 1], `oFog`
+//!   → the vertex fog factor (saturated, in the specular alpha), `oPts` →
+//!   point size (then POINTSIZE_MIN/MAX), and the draw's generic varyings
+//!   ([`crate::varying::Varyings`]) linked by semantic (`ShaderStage::link`):
+//!   `oT#` for TEXCOORD#, `oD0`/`oD1` saturated for COLOR0/1 before
+//!   vs_3_0, and in vs_3_0 the `o#` declared with the varying's semantic,
+//!   unclamped. The rules and their sources are in `docs/shaders.md` §12
+//!   and §14.
 //! - Guarantees: four vertices per run (lanes = vertices, a shorter tail
 //!   masked); every read of vertex bytes is bounds-checked (a vertex
 //!   outside the buffer gives `None`, and its primitives are dropped as
@@ -24,7 +26,7 @@
 //!   [`limits::WATCHDOG_CHECK_ENTRIES`] runs.
 
 use softhal_shader::exec::{BoundConstants, NoTextures, Program, Registers, LANES};
-use softhal_shader::ir::{rastout, Operands, Profile, RegisterType, Semantic, Usage};
+use softhal_shader::ir::{rastout, Declaration, Operands, Profile, RegisterType, Usage};
 
 use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
@@ -32,6 +34,7 @@ use crate::int::usize_from;
 use crate::limits;
 use crate::program::ShaderInput;
 use crate::state::PipelineState;
+use crate::varying::{Varyings, MAX_VARYINGS};
 use crate::watchdog::{fired, Watchdog};
 
 use super::{DrawCall, PointParams, Vertex};
@@ -62,7 +65,12 @@ struct Slot {
 struct OutputMap {
     position: Option<Slot>,
     colors: [Option<Slot>; 2],
-    texcoords: [Option<Slot>; MAX_STAGES],
+    /// The register of each generic varying of the draw (after
+    /// [`OutputMap::link`]).
+    varyings: [Option<Slot>; MAX_VARYINGS],
+    /// Bit *s*: varying *s* is saturated to [0, 1] (a COLOR output of
+    /// vs_1_1–vs_2_x, which Direct3D 9 clamps; vs_3_0 colours are not).
+    saturate: u16,
     fog: Option<Slot>,
     psize: Option<Slot>,
 }
@@ -87,7 +95,8 @@ impl OutputMap {
         OutputMap {
             position: slot(Bank::Rast, usize::from(rastout::POSITION)),
             colors: [slot(Bank::Attr, 0), slot(Bank::Attr, 1)],
-            texcoords: std::array::from_fn(|i| slot(Bank::TexCrd, i)),
+            varyings: [None; MAX_VARYINGS],
+            saturate: 0,
             fog: slot(Bank::Rast, usize::from(rastout::FOG)).filter(|_| writes(rastout::FOG)),
             psize: slot(Bank::Rast, usize::from(rastout::POINT_SIZE))
                 .filter(|_| writes(rastout::POINT_SIZE)),
@@ -95,32 +104,21 @@ impl OutputMap {
     }
 
     /// vs_3_0: the `o#` registers by their `dcl` semantic (POSITION0,
-    /// COLOR0/1, TEXCOORD0–7, FOG0, PSIZE0; others are not consumed). A
-    /// scalar output reads the first component its declaration's mask
-    /// names.
+    /// COLOR0/1, FOG0, PSIZE0 here; any semantic as a generic varying in
+    /// [`OutputMap::link`]). A scalar output reads the first component its
+    /// declaration's mask names.
     fn declared(program: &Program) -> OutputMap {
         let mut map = OutputMap::default();
-        for ins in &program.shader().shader().instructions {
-            let Operands::Dcl {
-                semantic: Semantic::Usage { usage, index },
-                dst,
-            } = &ins.operands
-            else {
-                continue;
-            };
-            if dst.reg.ty != RegisterType::OUTPUT {
-                continue;
-            }
+        for d in output_declarations(program) {
             let slot = Some(Slot {
                 bank: Bank::TexCrd,
-                index: usize::from(dst.reg.index),
-                component: dst.write_mask.trailing_zeros().min(3) as usize,
+                index: usize::from(d.reg.index),
+                component: d.write_mask.trailing_zeros().min(3) as usize,
             });
-            let index = usize::from(*index);
-            let target = match usage {
+            let index = usize::from(d.index);
+            let target = match d.usage {
                 Usage::Position if index == 0 => &mut map.position,
                 Usage::Color if index < 2 => &mut map.colors[index],
-                Usage::TexCoord if index < MAX_STAGES => &mut map.texcoords[index],
                 Usage::Fog if index == 0 => &mut map.fog,
                 Usage::PSize if index == 0 => &mut map.psize,
                 _ => continue,
@@ -132,6 +130,51 @@ impl OutputMap {
         }
         map
     }
+
+    /// Links the draw's generic varyings to the registers that write
+    /// them: vs_1_1–vs_2_x: TEXCOORD*n* = `oT`*n* (n < 8), COLOR0/1 =
+    /// `oD0`/`oD1` saturated; vs_3_0: the first `o#` declared with the
+    /// varying's semantic, unclamped. A semantic the shader does not
+    /// write reads 0.
+    fn link(&mut self, program: &Program, varyings: &Varyings) {
+        let vs3 = program.profile() == Profile::Vs3_0;
+        self.saturate = 0;
+        for (s, out) in self.varyings.iter_mut().enumerate() {
+            *out = None;
+            let Some(sem) = varyings.semantic(s) else {
+                continue;
+            };
+            let index = usize::from(sem.index);
+            let whole = |bank, index| Slot {
+                bank,
+                index,
+                component: 0,
+            };
+            *out = if vs3 {
+                output_declarations(program)
+                    .find(|d| d.usage == sem.usage && d.index == sem.index)
+                    .map(|d| whole(Bank::TexCrd, usize::from(d.reg.index)))
+            } else {
+                match sem.usage {
+                    Usage::TexCoord if index < MAX_STAGES => Some(whole(Bank::TexCrd, index)),
+                    Usage::Color if index < 2 => {
+                        self.saturate |= 1 << s;
+                        Some(whole(Bank::Attr, index))
+                    }
+                    _ => None,
+                }
+            };
+        }
+    }
+}
+
+/// The `dcl`s of a vs_3_0 shader's output registers (`o#`).
+fn output_declarations(program: &Program) -> impl Iterator<Item = Declaration> + '_ {
+    program
+        .shader()
+        .shader()
+        .declarations()
+        .filter(|d| d.reg.ty == RegisterType::OUTPUT)
 }
 
 /// Per-draw constants of the shader implementation of the vertex program.
@@ -221,6 +264,13 @@ impl<'a> ShaderStage<'a> {
             fog_alpha,
             watchdog,
         })
+    }
+
+    /// The stage writing the draw's generic `varyings` (linked by
+    /// semantic, [`OutputMap::link`]).
+    pub(crate) fn link(mut self, varyings: &Varyings) -> Self {
+        self.outputs.link(self.program, varyings);
+        self
     }
 
     /// Runs the shader for vertex numbers `indices`, four per run, writing
@@ -339,9 +389,14 @@ impl<'a> ShaderStage<'a> {
                 crate::point::point_size(&pp.state, own, 0.0, pp.viewport_height, true)
             }
         };
-        let mut tex = [[0.0f32; 4]; N];
-        for (t, slot) in tex.iter_mut().zip(o.texcoords) {
-            *t = Self::read(regs, slot, lane).unwrap_or(zero);
+        let mut varyings = [[0.0f32; 4]; N];
+        for (s, (t, slot)) in varyings.iter_mut().zip(o.varyings).enumerate() {
+            let v = Self::read(regs, slot, lane).unwrap_or(zero);
+            *t = if o.saturate & (1 << s) != 0 {
+                v.map(sat)
+            } else {
+                v
+            };
         }
         Vertex {
             pos,
@@ -349,7 +404,7 @@ impl<'a> ShaderStage<'a> {
             specular,
             dist,
             psize,
-            tex,
+            varyings,
         }
     }
 }
