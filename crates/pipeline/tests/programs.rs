@@ -5,11 +5,9 @@
 
 mod common;
 
-use common::{render_all, shader_constants, shader_program, state, Targets};
-use softhal_pipeline::program::{PixelProgram, Programs, ShaderInput, VertexProgram};
-use softhal_pipeline::{
-    DeclType, DrawCall, Format, PositionKind, RenderTargets, Topology, VertexLayout,
-};
+use common::{draw_shaders_8x8, shader_constants, shader_program, state};
+use softhal_pipeline::program::ShaderInput;
+use softhal_pipeline::DeclType;
 
 #[test]
 fn the_vertex_shaders_outputs_feed_the_pixel_shader() {
@@ -66,37 +64,7 @@ fn the_vertex_shaders_outputs_feed_the_pixel_shader() {
         .flatten()
         .flat_map(|f| f.to_le_bytes())
         .collect();
-    // Only the stride of the layout is read with a vertex shader.
-    let mut layout = VertexLayout::packed(PositionKind::Xyz, false, false, &[]);
-    layout.stride = 24;
-    let mut st = state();
-    st.viewport.width = 8;
-    st.viewport.height = 8;
-    let t = render_all(|r| {
-        let mut t = Targets::new(8, 8, Format::A8R8G8B8, None);
-        t.clear(r, 0xFF00_00FF, 1.0, 0);
-        let call = DrawCall::new(Topology::TriangleList, &bytes, &layout, 2);
-        let programs = Programs {
-            vertex: VertexProgram::Shader {
-                program: &vs,
-                constants: &vc,
-                inputs: &inputs,
-            },
-            pixel: PixelProgram::Shader {
-                program: &ps,
-                constants: &pc,
-            },
-        };
-        let mut rt = RenderTargets {
-            color: &mut t.color,
-            depth: None,
-        };
-        let s = r
-            .draw_programs(&mut rt, &st, &call, &[None; 8], &programs)
-            .expect("draw");
-        assert_eq!(s.pixels_written, 64);
-        t
-    });
+    let t = draw_shaders_8x8(&vs, &vc, &inputs, &ps, &pc, &bytes, 24, 2, &state());
     for y in 0..8 {
         for x in 0..8 {
             assert_eq!(t.px(x, y), 0xFF33_9900, "({x},{y})");

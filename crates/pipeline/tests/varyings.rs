@@ -15,12 +15,9 @@
 
 mod common;
 
-use common::{render_all, shader_constants, shader_program, state, Targets};
-use softhal_pipeline::program::{PixelProgram, Programs, ShaderInput, VertexProgram};
-use softhal_pipeline::{
-    DeclType, DrawCall, Format, PipelineState, PositionKind, RenderTargets, ShadeMode, Topology,
-    VertexLayout,
-};
+use common::{draw_shaders_8x8, shader_constants, shader_program, state, Targets};
+use softhal_pipeline::program::ShaderInput;
+use softhal_pipeline::{DeclType, PipelineState, ShadeMode};
 
 /// One vertex: a clip-space position and a float4 colour (32 bytes).
 type Vert = [f32; 8];
@@ -75,38 +72,8 @@ fn draw(
         .flatten()
         .flat_map(|f| f.to_le_bytes())
         .collect();
-    // Only the stride of the layout is read with a vertex shader.
-    let mut layout = VertexLayout::packed(PositionKind::Xyz, false, false, &[]);
-    layout.stride = 32;
-    let mut st = *st;
-    st.viewport.width = 8;
-    st.viewport.height = 8;
     let prims = (verts.len() / 3) as u32;
-    render_all(|r| {
-        let mut t = Targets::new(8, 8, Format::A8R8G8B8, None);
-        t.clear(r, 0xFF00_00FF, 1.0, 0);
-        let call = DrawCall::new(Topology::TriangleList, &bytes, &layout, prims);
-        let programs = Programs {
-            vertex: VertexProgram::Shader {
-                program: &vs,
-                constants: &vc,
-                inputs: &inputs,
-            },
-            pixel: PixelProgram::Shader {
-                program: &ps,
-                constants: &pc,
-            },
-        };
-        let mut rt = RenderTargets {
-            color: &mut t.color,
-            depth: None,
-        };
-        let s = r
-            .draw_programs(&mut rt, &st, &call, &[None; 8], &programs)
-            .expect("draw");
-        assert_eq!(s.pixels_written, 64);
-        t
-    })
+    draw_shaders_8x8(&vs, &vc, &inputs, &ps, &pc, &bytes, 32, prims, st)
 }
 
 /// Asserts every pixel of `t` is `want`.
@@ -119,6 +86,14 @@ fn all(t: &Targets, want: u32) {
 }
 
 const WHITE: [f32; 4] = [1.0; 4];
+
+/// A vs_3_0 writing `c0` to `o1`, declared COLOR0.
+const COLOR_ABOVE_ONE_VS: &str = "vs_3_0\n\
+     dcl_position v0\n\
+     dcl_position o0\n\
+     dcl_color0 o1\n\
+     mov o0, v0\n\
+     mov o1, c0\n";
 
 #[test]
 fn a_texcoord8_output_reaches_the_texcoord8_input() {
@@ -183,12 +158,7 @@ fn a_vs_3_0_colour_above_one_reaches_ps_3_0_unclamped() {
     // 0xFF808080. Had the colour been clamped to (1, 0.5, 1, 1) the
     // result would be (0.25, 0.5, 0.125, 1) = 0xFF408020.
     let t = draw(
-        "vs_3_0\n\
-         dcl_position v0\n\
-         dcl_position o0\n\
-         dcl_color0 o1\n\
-         mov o0, v0\n\
-         mov o1, c0\n",
+        COLOR_ABOVE_ONE_VS,
         &[[2.0, 0.5, 4.0, 1.0]],
         "ps_3_0\n\
          dcl_color0 v0\n\
@@ -207,12 +177,7 @@ fn the_same_colour_is_clamped_for_ps_2_0() {
     // (0.25, 1, 0.125, 1) = (0.25, 0.5, 0.125, 1) → R = 63.75 → 64
     // (0x40), G = 127.5 → 128 (0x80), B = 31.875 → 32 (0x20): 0xFF408020.
     let t = draw(
-        "vs_3_0\n\
-         dcl_position v0\n\
-         dcl_position o0\n\
-         dcl_color0 o1\n\
-         mov o0, v0\n\
-         mov o1, c0\n",
+        COLOR_ABOVE_ONE_VS,
         &[[2.0, 0.5, 4.0, 1.0]],
         "ps_2_0\n\
          dcl v0\n\

@@ -216,3 +216,55 @@ pub fn shader_constants(
         ..softhal_shader::exec::Constants::default()
     })
 }
+
+/// Draws `prims` triangles of a list from the vertex bytes `bytes`
+/// (`stride` bytes a vertex) with the vertex shader `vs` (its inputs
+/// `inputs`, constants `vc`) and the pixel shader `ps` (constants `pc`)
+/// on an 8 × 8 A8R8G8B8 target cleared to 0xFF0000FF with the viewport
+/// of the whole target, under every configuration (`render_all`), and
+/// asserts the draw wrote all 64 pixels.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_shaders_8x8(
+    vs: &softhal_shader::exec::Program,
+    vc: &softhal_shader::exec::BoundConstants,
+    inputs: &[softhal_pipeline::program::ShaderInput],
+    ps: &softhal_shader::exec::Program,
+    pc: &softhal_shader::exec::BoundConstants,
+    bytes: &[u8],
+    stride: u32,
+    prims: u32,
+    st: &PipelineState,
+) -> Targets {
+    use softhal_pipeline::program::{PixelProgram, Programs, VertexProgram};
+    // Only the stride of the layout is read with a vertex shader.
+    let mut layout = VertexLayout::packed(PositionKind::Xyz, false, false, &[]);
+    layout.stride = stride;
+    let mut st = *st;
+    st.viewport.width = 8;
+    st.viewport.height = 8;
+    render_all(|r| {
+        let mut t = Targets::new(8, 8, Format::A8R8G8B8, None);
+        t.clear(r, 0xFF00_00FF, 1.0, 0);
+        let call = DrawCall::new(Topology::TriangleList, bytes, &layout, prims);
+        let programs = Programs {
+            vertex: VertexProgram::Shader {
+                program: vs,
+                constants: vc,
+                inputs,
+            },
+            pixel: PixelProgram::Shader {
+                program: ps,
+                constants: pc,
+            },
+        };
+        let mut rt = RenderTargets {
+            color: &mut t.color,
+            depth: None,
+        };
+        let s = r
+            .draw_programs(&mut rt, &st, &call, &[None; 8], &programs)
+            .expect("draw");
+        assert_eq!(s.pixels_written, 64);
+        t
+    })
+}
