@@ -19,8 +19,8 @@
 //!   stages (`[Option<&Texture>; 8]`; [`Renderer::draw`] binds none);
 //! * with [`Renderer::draw_programs`], also the draw's [`program::Programs`]:
 //!   the pixel stage runs the fixed-function cascade or a validated
-//!   ps_1_1–ps_3_0 shader with its constants (the vertex stage is fixed
-//!   function for now);
+//!   ps_1_1–ps_3_0 shader with its constants (see below for the vertex
+//!   stage);
 //! * or a [`Clear`] over a rectangle list;
 //! * or planes for the [`blit`]ter (stretch copies with format conversion,
 //!   colour fills, mip-sublevel generation).
@@ -70,14 +70,18 @@
 //!    TEXCOORDINDEX, coordinate generation and the texture transform.
 //!    A vertex shader (`vertex::shader`): the vertices of a batch are run
 //!    through `softhal_shader::exec` four at a time and its outputs
-//!    (`oPos`, `oD0`/`oD1`, `oT#`, `oFog`, `oPts`) become the same vertex
-//!    records (`docs/shaders.md` §12);
+//!    (`oPos`, `oD0`/`oD1`, `oFog`, `oPts`, and by semantic the draw's
+//!    generic varyings) become the same vertex records (`docs/shaders.md`
+//!    §12). Each vertex carries position, colours and the draw's generic
+//!    varyings (`varying`: semantics and interpolation decided once per
+//!    draw; fixed function writes the texture-coordinate sets there, a
+//!    vs_3_0 feeding ps_3_0 the ps_3_0 inputs, `docs/shaders.md` §14);
 //! 2. `geometry` — primitive assembly, NaN/Inf rejection, clipping
 //!    (near/far, user planes, guard band), projection and viewport mapping;
 //! 3. `setup` — fixed-point edge functions (8 sub-pixel bits, 64-bit),
 //!    culling, attribute planes (plus, for shaded draws, `attr · rhw`
-//!    planes of colours, fog and texture coordinates, and the vertex
-//!    attributes of lines and points); points larger than a pixel become
+//!    planes of colours, fog and the draw's generic varyings, and the
+//!    vertex attributes of lines and points); points larger than a pixel become
 //!    squares (POINTSIZE, PSIZE, POINTSCALE*, clamped);
 //! 4. `bin` — per-64×64-tile lists with trivial reject / full-coverage
 //!    flags and a hard memory cap;

@@ -125,11 +125,12 @@ fn a_texcoord8_output_reaches_the_texcoord8_input() {
 #[test]
 fn outputs_and_inputs_declared_in_different_orders_link_by_semantic() {
     // vs: o1 = TEXCOORD2 = c0 = (1, 1, 1, 1), o2 = TEXCOORD0 = c1 =
-    // (0.4, 0.2, 0.6, 0). ps: v0 = TEXCOORD0, v1 = TEXCOORD2 (the other
-    // order), oC0 = v1 − v0 = (0.6, 0.8, 0.4, 1) → R = 153 (0x99), G =
-    // 204 (0xCC), B = 102 (0x66), A = 255: 0xFF99CC66. Linked by register
-    // order instead, v1 − v0 would be (−0.6, −0.8, −0.4, −1): black,
-    // alpha 0.
+    // (0.4, 0.2, 0.6, 0). ps: v0 = TEXCOORD0, v9 (the last input
+    // register: all ten slots carried) = TEXCOORD2 (the other order),
+    // oC0 = v9 − v0 = (0.6, 0.8, 0.4, 1) → R = 153 (0x99), G = 204
+    // (0xCC), B = 102 (0x66), A = 255: 0xFF99CC66. Linked by register
+    // number instead, v0 would read o0 (the position) and v9 nothing:
+    // the result would be −position, not this colour.
     let t = draw(
         "vs_3_0\n\
          dcl_position v0\n\
@@ -142,8 +143,8 @@ fn outputs_and_inputs_declared_in_different_orders_link_by_semantic() {
         &[[1.0, 1.0, 1.0, 1.0], [0.4, 0.2, 0.6, 0.0]],
         "ps_3_0\n\
          dcl_texcoord0 v0\n\
-         dcl_texcoord2 v1\n\
-         sub oC0, v1, v0\n",
+         dcl_texcoord2 v9\n\
+         sub oC0, v9, v0\n",
         &[],
         &quad([WHITE; 6]),
         &state(),
