@@ -50,6 +50,28 @@ fn parse_hex(v: &Val) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+/// Parses shader code: a `hex:` blob, or an `asm{ ... }` block of Direct3D
+/// shader assembly, assembled to its tokens (not validated: the driver
+/// decides whether it accepts the shader).
+fn parse_code(v: &Val) -> Result<Vec<u8>, String> {
+    match v {
+        Val::Text(t) => {
+            let shader = softhal_shader::text::assemble(t).map_err(|e| match e.kind {
+                softhal_shader::ErrorKind::Syntax { line, what } => {
+                    format!("{}{{ block, its line {line}: {what}", lexer::SHADER_BLOCK)
+                }
+                _ => format!("shader: {e}"),
+            })?;
+            Ok(shader
+                .to_tokens()
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect())
+        }
+        _ => parse_hex(v),
+    }
+}
+
 fn parse_word(v: &Val) -> Result<&str, String> {
     match v {
         Val::Word(w) => Ok(w),
@@ -179,12 +201,12 @@ pub fn assemble_with(src: &str, opts: DecodeOptions) -> Result<Vec<u8>, AsmError
         enc: Encoder::new(opts),
         opts,
     };
-    for (line, line_no) in src.lines().zip(1..) {
+    for (line_no, line) in lexer::logical_lines(src) {
         let err = |message: String| AsmError {
             line: line_no,
             message,
         };
-        let Some((mnemonic, items)) = lexer::parse_line(line).map_err(err)? else {
+        let Some((mnemonic, items)) = lexer::parse_line(&line).map_err(err)? else {
             continue;
         };
         a.line(&mnemonic, &items).map_err(err)?;
@@ -561,7 +583,7 @@ impl Asm {
                         if k.eq_ignore_ascii_case("decl") {
                             decl = parse_hex(v)?;
                         } else if k.eq_ignore_ascii_case("code") {
-                            code = parse_hex(v)?;
+                            code = parse_code(v)?;
                         } else {
                             return Ok(false);
                         }
@@ -763,7 +785,7 @@ fn code_groups<H: CodeHead>(groups: &[&[Item]], size_field: &str) -> Result<Vec<
         let d = desc::<H>();
         let (mut b, set) = fill_struct(&d, g, |k, v| {
             if k.eq_ignore_ascii_case("code") {
-                code = parse_hex(v)?;
+                code = parse_code(v)?;
                 Ok(true)
             } else {
                 Ok(false)

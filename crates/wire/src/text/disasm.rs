@@ -7,6 +7,7 @@
 //! what it prints [`super::assemble`] reads back to the same bytes.
 
 use super::desc::{desc, field_kind, fixed_record, StructDesc};
+use super::lexer;
 use crate::command::*;
 use crate::ddi_enum::ValueKind;
 use crate::decode::{DecodeOptions, Decoder, Dp2Command};
@@ -43,6 +44,33 @@ fn write_hex(out: &mut String, key: &str, bytes: &[u8]) {
     let _ = write!(out, " {key}=hex:");
     for b in bytes {
         let _ = write!(out, "{b:02x}");
+    }
+}
+
+/// The Direct3D shader assembly of `code` when it is a shader the driver
+/// would accept (it parses and validates) and the assembly reads back to
+/// exactly these bytes; `None` otherwise.
+pub fn shader_listing(code: &[u8]) -> Option<String> {
+    let tokens = softhal_shader::tokens_from_le_bytes(code)?;
+    let shader = softhal_shader::parse_and_validate(&tokens).ok()?;
+    let text = softhal_shader::text::disassemble(shader.shader());
+    let again = softhal_shader::text::assemble(&text).ok()?.to_tokens();
+    (again == tokens).then_some(text)
+}
+
+/// Writes ` code=` as an `asm{` block of shader assembly, one instruction
+/// per line, when [`shader_listing`] can; as a `hex:` blob otherwise (a
+/// capture may hold a shader the driver refused, and it must round-trip).
+fn write_code(out: &mut String, code: &[u8]) {
+    match shader_listing(code) {
+        Some(text) => {
+            let _ = write!(out, " code={}{{", lexer::SHADER_BLOCK);
+            for line in text.lines() {
+                let _ = write!(out, "\n    {line}");
+            }
+            out.push_str("\n}");
+        }
+        None => write_hex(out, "code", code),
     }
 }
 
@@ -186,7 +214,7 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
                 o.push_str(" {");
                 fields_inline(o, &desc::<Dp2CreateVertexShader>(), rec.head.as_bytes());
                 write_hex(o, "decl", rec.decl);
-                write_hex(o, "code", rec.code);
+                write_code(o, rec.code);
                 o.push_str(" }");
             }
         }
@@ -284,7 +312,7 @@ fn code_records<H: CodeHead>(o: &mut String, r: Records<'_, ShaderCodeRecord<'_,
     for rec in r.iter() {
         o.push_str(" {");
         fields_inline(o, &desc::<H>(), rec.head.as_bytes());
-        write_hex(o, "code", rec.code);
+        write_code(o, rec.code);
         o.push_str(" }");
     }
 }
