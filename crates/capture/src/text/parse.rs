@@ -17,6 +17,7 @@ use crate::vertex;
 use softhal_wire::ddi_enum::ValueKind;
 use softhal_wire::names::{self, codes};
 use softhal_wire::text::lexer::{self, Item, Val};
+use softhal_wire::text::parse_hex_word;
 use std::path::Path;
 
 struct Line<'a> {
@@ -94,24 +95,6 @@ impl Args {
         }
         Ok(())
     }
-}
-
-fn parse_hex_word(w: &str) -> Result<Vec<u8>, String> {
-    let h = w
-        .strip_prefix("hex:")
-        .ok_or_else(|| format!("expected hex:<bytes>, found {w}"))?;
-    if h.len() % 2 != 0 {
-        return Err(format!("odd number of hex digits in {w}"));
-    }
-    let b = h.as_bytes();
-    b.chunks_exact(2)
-        .map(|p| {
-            std::str::from_utf8(p)
-                .ok()
-                .and_then(|s| u8::from_str_radix(s, 16).ok())
-                .ok_or_else(|| "bad hex digit".to_string())
-        })
-        .collect()
 }
 
 fn list_words(v: &Val, key: &str) -> Result<Vec<String>, String> {

@@ -12,17 +12,9 @@ use crate::record::*;
 use crate::vertex;
 use softhal_wire::ddi_enum::ValueKind;
 use softhal_wire::names::{self, codes};
+use softhal_wire::text::format_hex as hex;
 use softhal_wire::DecodeOptions;
 use std::fmt::Write as _;
-
-pub(super) fn hex(b: &[u8]) -> String {
-    let mut s = String::with_capacity(4 + 2 * b.len());
-    s.push_str("hex:");
-    for x in b {
-        let _ = write!(s, "{x:02x}");
-    }
-    s
-}
 
 pub(super) fn fmt_format(f: u32) -> String {
     names::format_value(ValueKind::Enum(&names::Format::TABLE), f)

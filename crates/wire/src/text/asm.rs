@@ -33,21 +33,7 @@ fn parse_hex(v: &Val) -> Result<Vec<u8>, String> {
     let Val::Word(w) = v else {
         return Err("expected hex:<bytes>".into());
     };
-    let h = w
-        .strip_prefix("hex:")
-        .ok_or_else(|| format!("expected hex:<bytes>, found {w}"))?;
-    if h.len() % 2 != 0 {
-        return Err(format!("odd number of hex digits in {w}"));
-    }
-    h.as_bytes()
-        .chunks(2)
-        .map(|p| {
-            core::str::from_utf8(p)
-                .ok()
-                .and_then(|p| u8::from_str_radix(p, 16).ok())
-                .ok_or_else(|| format!("bad hex in {w}"))
-        })
-        .collect()
+    super::parse_hex_word(w)
 }
 
 /// Parses shader code: a `hex:` blob, or an `asm{ ... }` block of Direct3D

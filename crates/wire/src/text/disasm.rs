@@ -41,10 +41,7 @@ fn write_records(out: &mut String, d: &StructDesc, bytes: &[u8]) {
 }
 
 fn write_hex(out: &mut String, key: &str, bytes: &[u8]) {
-    let _ = write!(out, " {key}=hex:");
-    for b in bytes {
-        let _ = write!(out, "{b:02x}");
-    }
+    let _ = write!(out, " {key}={}", super::format_hex(bytes));
 }
 
 /// The Direct3D shader assembly of `code` when it is a shader the driver

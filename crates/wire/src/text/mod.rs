@@ -19,15 +19,17 @@
 //! names are the DDK's; omitted fields are 0, except size and count fields
 //! that the assembler can derive from the data given.
 //!
-//! The module is in four parts: [`lexer`] (a line → items), `desc` (the
-//! struct layouts both directions walk), `disasm` (printing) and `asm`
-//! (parsing).
+//! The module is in five parts: [`lexer`] (a line → items), `desc` (the
+//! struct layouts both directions walk), `disasm` (printing), `asm`
+//! (parsing), and `hex` (the `hex:` blobs, shared with text captures).
 
 mod asm;
 mod desc;
 mod disasm;
+mod hex;
 pub mod lexer;
 
 pub use asm::{assemble, assemble_with, AsmError};
 pub use desc::{desc, fixed_record, StructDesc};
 pub use disasm::{disassemble, format_command, write_struct, Disassembly};
+pub use hex::{format_hex, parse_hex_word};
