@@ -2,11 +2,14 @@
 //!
 //! In: a loaded [`Capture`]. Out: [`Summary`]: records per kind, DP2 calls,
 //! commands per opcode (DDK names), surfaces by kind, bytes of command and
-//! vertex data, and the recorded answers that were errors. Guarantee: only
-//! decodes (bounded by the capture's own bytes), never renders.
+//! vertex data, the shaders the capture creates (handle, kind, version,
+//! instruction count, whether they validate), and the recorded answers
+//! that were errors. Guarantee: only decodes and validates (bounded by the
+//! capture's own bytes), never renders.
 
 use crate::record::*;
 use crate::replay::call_options;
+use softhal_wire::command::CodeHead;
 use softhal_wire::names::codes;
 use softhal_wire::{Command, Decoder, Opcode};
 use std::collections::BTreeMap;
@@ -35,6 +38,68 @@ pub struct MalformedStream {
     pub message: String,
 }
 
+/// A shader a capture creates (CREATEVERTEXSHADER, CREATEVERTEXSHADERFUNC
+/// or CREATEPIXELSHADER).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShaderSummary {
+    /// Record index of the DrawPrimitives2 call.
+    pub record: usize,
+    /// The creating command.
+    pub opcode: Opcode,
+    /// `dwHandle`.
+    pub handle: u32,
+    /// `vertex` or `pixel`, from the creating command.
+    pub kind: &'static str,
+    /// The version named by the first token (`vs_2_0`), if it names one.
+    pub version: Option<&'static str>,
+    /// Instructions other than declarations and definitions, if the tokens
+    /// parse.
+    pub instructions: Option<usize>,
+    /// Why the driver would refuse it (the shader crate's error), or
+    /// `None` when it validates.
+    pub error: Option<String>,
+}
+
+impl ShaderSummary {
+    fn of(record: usize, opcode: Opcode, handle: u32, code: &[u8]) -> ShaderSummary {
+        let kind = if opcode == Opcode::CreatePixelShader {
+            "pixel"
+        } else {
+            "vertex"
+        };
+        let tokens = softhal_shader::tokens_from_le_bytes(code);
+        let version = tokens
+            .as_deref()
+            .and_then(|t| t.first())
+            .and_then(|t| softhal_shader::Profile::from_token(*t))
+            .map(softhal_shader::Profile::name);
+        let (instructions, error) = match tokens.as_deref().map(softhal_shader::parse) {
+            None => (None, Some("size is not a multiple of 4".to_string())),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            Some(Ok(shader)) => {
+                let n = shader
+                    .instructions
+                    .iter()
+                    .filter(|i| !i.opcode.is_declaration())
+                    .count();
+                let error = softhal_shader::validate(shader)
+                    .err()
+                    .map(|e| e.to_string());
+                (Some(n), error)
+            }
+        };
+        ShaderSummary {
+            record,
+            opcode,
+            handle,
+            kind,
+            version,
+            instructions,
+            error,
+        }
+    }
+}
+
 /// What a capture holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -57,6 +122,8 @@ pub struct Summary {
     pub answers: u64,
     /// Recorded answers that are errors.
     pub errors: Vec<RecordedError>,
+    /// The shaders created, in the order of their commands.
+    pub shaders: Vec<ShaderSummary>,
     /// Command streams that do not decode.
     pub malformed: Vec<MalformedStream>,
 }
@@ -106,6 +173,7 @@ pub fn summarize(c: &Capture) -> Summary {
                                 |o| o.name().to_string(),
                             );
                             *s.commands.entry(name).or_default() += 1;
+                            shaders_of(i, &cmd.command, &mut s.shaders);
                         }
                         Err(e) => {
                             s.malformed.push(MalformedStream {
@@ -122,4 +190,35 @@ pub fn summarize(c: &Capture) -> Summary {
         }
     }
     s
+}
+
+/// The shaders one DP2 command creates.
+fn shaders_of(record: usize, cmd: &Command<'_>, out: &mut Vec<ShaderSummary>) {
+    match cmd {
+        Command::CreateVertexShader(r) => out.extend(r.iter().map(|rec| {
+            ShaderSummary::of(
+                record,
+                Opcode::CreateVertexShader,
+                rec.head.handle.get(),
+                rec.code,
+            )
+        })),
+        Command::CreateVertexShaderFunc(r) => out.extend(r.iter().map(|rec| {
+            ShaderSummary::of(
+                record,
+                Opcode::CreateVertexShaderFunc,
+                rec.head.handle(),
+                rec.code,
+            )
+        })),
+        Command::CreatePixelShader(r) => out.extend(r.iter().map(|rec| {
+            ShaderSummary::of(
+                record,
+                Opcode::CreatePixelShader,
+                rec.head.handle(),
+                rec.code,
+            )
+        })),
+        _ => {}
+    }
 }

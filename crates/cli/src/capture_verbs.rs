@@ -287,12 +287,29 @@ pub fn info(a: &InfoArgs) -> ExitCode {
             })
         })
         .collect();
+    let shaders: Vec<Value> = s
+        .shaders
+        .iter()
+        .map(|sh| {
+            json!({
+                "record": sh.record,
+                "command": sh.opcode.name(),
+                "handle": sh.handle,
+                "kind": sh.kind,
+                "version": sh.version,
+                "instructions": sh.instructions,
+                "valid": sh.error.is_none(),
+                "error": sh.error,
+            })
+        })
+        .collect();
     if a.json {
         println!(
             "{}",
             json!({
                 "ok": true,
                 "records": s.records,
+                "shaders": shaders,
                 "calls": s.calls,
                 "surfaces": s.surfaces,
                 "commands": s.commands,
@@ -322,6 +339,25 @@ pub fn info(a: &InfoArgs) -> ExitCode {
         "command bytes {}, user-memory vertex bytes {}, frames {}",
         s.command_bytes, s.vertex_bytes, s.frames
     );
+    println!("shaders: {}", s.shaders.len());
+    for sh in &s.shaders {
+        let instructions = sh.instructions.map_or_else(
+            || "? instructions".to_string(),
+            |n| format!("{n} instructions"),
+        );
+        let validity = sh
+            .error
+            .as_ref()
+            .map_or_else(|| "valid".to_string(), |e| format!("invalid: {e}"));
+        println!(
+            "  record {} handle {:#x} {} {} ({}), {instructions}, {validity}",
+            sh.record,
+            sh.handle,
+            sh.kind,
+            sh.version.unwrap_or("no version"),
+            sh.opcode.name(),
+        );
+    }
     println!("recorded answers {}, errors {}", s.answers, s.errors.len());
     for e in &s.errors {
         println!(

@@ -30,6 +30,10 @@ pub struct StreamArgs {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// The file holds Direct3D shader tokens, not DP2 commands (detected
+    /// without this flag when it starts with a shader version token).
+    #[arg(long)]
+    pub shader: bool,
 }
 
 /// Arguments of `asm`.
@@ -41,6 +45,10 @@ pub struct AsmArgs {
     /// terminal).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// The file is Direct3D shader assembly (`vs_2_0` ...), assembled to
+    /// tokens (detected without this flag from its first line).
+    #[arg(long)]
+    pub shader: bool,
 }
 
 /// Writes an assembled file to `output`, or to stdout when there is none

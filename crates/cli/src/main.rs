@@ -29,6 +29,7 @@ mod dp2;
 mod inspect;
 mod noise;
 mod pixel_history;
+mod shader;
 mod soak;
 #[cfg(feature = "viewer")]
 mod view;
@@ -214,6 +215,15 @@ fn main() -> ExitCode {
         }
         Verb::Asm(a) if capture_verbs::is_capture_file(&a.file) => {
             capture_verbs::asm(&a.file, a.output.as_deref())
+        }
+        Verb::Disasm(a) if a.shader || shader::file_is_tokens(&a.file) => {
+            shader::disasm(&a.file, a.json)
+        }
+        Verb::Validate(a) if a.shader || shader::file_is_tokens(&a.file) => {
+            shader::validate(&a.file, a.json)
+        }
+        Verb::Asm(a) if a.shader || shader::file_is_source(&a.file) => {
+            shader::asm(&a.file, a.output.as_deref())
         }
         Verb::Disasm(a) => dp2::disasm(&a),
         Verb::Validate(a) => dp2::validate(&a),

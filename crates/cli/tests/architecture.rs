@@ -77,8 +77,9 @@ fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
     );
     assert_eq!(
         deps_of("wire"),
-        ["softhal-types"],
-        "wire must depend on no softhal crate but the shared vocabulary"
+        ["softhal-types", "softhal-shader"],
+        "wire must depend on no softhal crate but the shared vocabulary and the \
+         shader tokens (their assembly text), both leaves that know nothing of rendering"
     );
     assert!(
         deps_of("types").is_empty(),

@@ -1032,70 +1032,15 @@ endrep
     assert_eq!(e.map(|_| ()), Err(PipelineError::Stopped));
 }
 
-/// The W7 vertex shader of the benchmark definition (`docs/benchmarks.md`, "W7 and W8") (vs_2_0,
-/// 4-bone skinning, one directional light, linear fog on world z).
-const W7_VS: &str = "vs_2_0
-def c7, 3.0, 1.0, 0.0, 0.0
-dcl_position v0
-dcl_normal v1
-dcl_blendweight v2
-dcl_blendindices v3
-mul r0, v3, c7.x
-mova a0, r0
-dp4 r1.x, v0, c9[a0.x]
-dp4 r1.y, v0, c10[a0.x]
-dp4 r1.z, v0, c11[a0.x]
-dp3 r2.x, v1, c9[a0.x]
-dp3 r2.y, v1, c10[a0.x]
-dp3 r2.z, v1, c11[a0.x]
-mul r3.xyz, r1, v2.x
-mul r4.xyz, r2, v2.x
-dp4 r1.x, v0, c9[a0.y]
-dp4 r1.y, v0, c10[a0.y]
-dp4 r1.z, v0, c11[a0.y]
-dp3 r2.x, v1, c9[a0.y]
-dp3 r2.y, v1, c10[a0.y]
-dp3 r2.z, v1, c11[a0.y]
-mad r3.xyz, r1, v2.y, r3
-mad r4.xyz, r2, v2.y, r4
-dp4 r1.x, v0, c9[a0.z]
-dp4 r1.y, v0, c10[a0.z]
-dp4 r1.z, v0, c11[a0.z]
-dp3 r2.x, v1, c9[a0.z]
-dp3 r2.y, v1, c10[a0.z]
-dp3 r2.z, v1, c11[a0.z]
-mad r3.xyz, r1, v2.z, r3
-mad r4.xyz, r2, v2.z, r4
-dp4 r1.x, v0, c9[a0.w]
-dp4 r1.y, v0, c10[a0.w]
-dp4 r1.z, v0, c11[a0.w]
-dp3 r2.x, v1, c9[a0.w]
-dp3 r2.y, v1, c10[a0.w]
-dp3 r2.z, v1, c11[a0.w]
-mad r3.xyz, r1, v2.w, r3
-mad r4.xyz, r2, v2.w, r4
-mov r3.w, c7.y
-dp4 oPos.x, r3, c0
-dp4 oPos.y, r3, c1
-dp4 oPos.z, r3, c2
-dp4 oPos.w, r3, c3
-dp3 r5.w, r4, r4
-rsq r5.w, r5.w
-mul r4.xyz, r4, r5.w
-dp3 r6.x, r4, c4
-max r6.x, r6.x, c7.z
-mov r7, c6
-mad oD0, r6.x, c5, r7
-mad oFog, r3.z, c8.x, c8.y
-";
-
 #[test]
 fn the_w7_shader_draws_its_bind_pose_as_its_definition_predicts() {
     // The W7 definition: 1024 × 768, the D3D9 view-projection rows, c4–c8
     // as listed; every bone the identity (the bind pose) except bone 63, a
     // translation by +200 in x. Vertex: FLOAT3 position, FLOAT3 normal,
     // FLOAT4 weights, UBYTE4 indices (44 bytes).
-    let prog = shader_program(W7_VS);
+    // The W7 vertex shader of the benchmark definition (vs_2_0, 4-bone
+    // skinning, one directional light, linear fog on world z).
+    let prog = shader_program(softhal_shader::corpus::W7_VS_ASM);
     assert_eq!(prog.shader().shader().instructions.len(), 5 + 47);
     let mut c = vec![
         [2.0 / 1024.0, 0.0, 0.0, -1.0 - 1.0 / 1024.0],

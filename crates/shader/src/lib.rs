@@ -40,6 +40,7 @@
     )
 )]
 
+pub mod corpus;
 pub mod error;
 pub mod exec;
 pub mod front;
@@ -51,6 +52,18 @@ pub use error::{ErrorKind, ShaderError};
 pub use front::parse;
 pub use ir::{Profile, Shader};
 pub use valid::{validate, Validated};
+
+/// The DWORD tokens of a shader as the DDI carries it (little-endian bytes),
+/// or `None` when the length is not a whole number of DWORDs.
+pub fn tokens_from_le_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
+    let words = bytes.chunks_exact(4);
+    if !words.remainder().is_empty() {
+        return None;
+    }
+    words
+        .map(|w| <[u8; 4]>::try_from(w).ok().map(u32::from_le_bytes))
+        .collect()
+}
 
 /// Parses and validates `tokens` in one step: what a driver does at
 /// CREATE time.

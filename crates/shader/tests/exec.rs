@@ -11,8 +11,6 @@ use softhal_shader::exec::{
 use softhal_shader::parse_and_validate;
 use softhal_shader::text::assemble;
 
-mod common;
-
 fn program(text: &str) -> Program {
     let shader = assemble(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     let valid = parse_and_validate(&shader.to_tokens()).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -879,8 +877,9 @@ mod generated {
 /// two bones chosen so that the result can be added up by hand.
 #[test]
 fn w7_skinning_shader_blends_two_bones() {
-    let p =
-        Program::new(parse_and_validate(common::workloads::W7_VS_TOKENS).expect("W7 validates"));
+    let p = Program::new(
+        parse_and_validate(softhal_shader::corpus::W7_VS_TOKENS).expect("W7 validates"),
+    );
     let mut float = vec![[0.0f32; 4]; 256];
     // c0–c3: view-projection = identity.
     for (k, row) in float.iter_mut().take(4).enumerate() {

@@ -2,9 +2,7 @@
 //! parse, validate, re-encode to the same DWORDs, and match the assembly
 //! given beside them.
 
-mod common;
-
-use common::workloads::*;
+use softhal_shader::corpus::*;
 use softhal_shader::ir::{Opcode, Profile};
 
 const ALL: [(&str, &str, &[u32]); 3] = [

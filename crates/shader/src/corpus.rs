@@ -1,6 +1,182 @@
-//! The W7 and W8 benchmark shaders (`docs/benchmarks.md`, "W7 and W8"),
-//! as Direct3D assembly and as the token DWORDs the workload definition gives.
-#![allow(dead_code)]
+//! Shader programs that several crates' tests and the benchmarks share,
+//! written once: the W7 and W8 workload shaders (`docs/benchmarks.md`,
+//! "W7 and W8") as Direct3D assembly and as the token DWORDs the workload
+//! definition gives, and [`EXAMPLES`], one hand-written program per
+//! version using that version's instructions and modifiers.
+//!
+//! - In: nothing (constants).
+//! - Out: assembly text and tokens.
+//! - Guarantees (tested in `tests/workloads.rs` and `tests/roundtrip.rs`):
+//!   every program here validates, each `*_ASM` assembles to its
+//!   `*_TOKENS`, and `assemble(disassemble(t)) == t` for all of them.
+
+/// Programs in the syntax of the Direct3D 9 assembly reference, one per
+/// version, using that version's instructions and modifiers.
+pub const EXAMPLES: &[&str] = &[
+    "vs_1_1
+dcl_position v0
+dcl_normal v3
+def c90, 1.0, 0.5, 0, -2.5
+m4x4 oPos, v0, c0
+mov a0.x, c4.x
+dp3 r0.x, v3, c[a0.x + 10]
+lit r1, r0
+expp r2, r0.w
+logp r3.y, r0.x
+frc r4.xy, r0
+sge r5, r0, -c5.yzxw
+mov oD0, r1
+mov oFog, r0.x
+mov oPts, c6.w
+mov oT7.xy, v0",
+    "vs_2_0
+def c7, 3.0, 1.0, 0.0, 0.0
+defi i0, 4, 0, 1, 0
+defb b3, true
+dcl_position v0
+dcl_texcoord2 v5
+mova a0.x, c7.x
+rep i0
+add r0, r0, c9[a0.x]
+endrep
+if b3
+call l2
+else
+callnz l3, b3
+endif
+loop aL, i0
+add r1, r1, c10[aL]
+endloop
+sincos r2.xy, r0.x, c1, c2
+sgn r3, r0, r4, r5
+nrm r6.xyz, v5
+pow r7.x, r0.x, c7.y
+crs r8.xyz, r0, r1
+abs r9, -r0
+lrp r10, r0, r1, r2
+mov oPos, v0
+ret
+label l2
+mov oT0, c0
+ret
+label l3
+ret",
+    "vs_2_x
+defi i0, 8, 0, 1, 0
+dcl_position v0
+setp_ge p0.xy, v0, c3
+(p0.x) mov r0, v0
+(!p0.y) add r0.x, r0, c1
+rep i0
+breakp p0.x
+break_lt r0.x, c2.y
+endrep
+if_ne r0.y, c4.x
+if p0.z
+mov r1, c5
+endif
+endif
+mov oPos, r0",
+    "vs_3_0
+dcl_position v0
+dcl_texcoord3 v1
+dcl_position o0
+dcl_texcoord1 o3.xy
+dcl_color o4
+dcl_2d s0
+dcl_cube s1
+defi i1, 10, 0, 1, 0
+texldl r0, v1, s0
+mov_sat r1, -r0_abs
+loop aL, i1
+add r2, r2, v[aL]
+mov o[aL], r2
+endloop
+mov o0, v0
+mov o3.xy, r0
+mov o4, r1",
+    "ps_1_1
+def c7, 0.5, 0.25, 1, 1
+tex t0
+texbem t1, t0
+texm3x2pad t2, t0_bx2
+texm3x2tex t3, t0_bx2
+mul_x2 r0, t0, v0
++add_sat r0.a, 1-t1, c1_bias
+mad_d2 r1.rgb, -t3_bx2, c2, r0
+cnd r0, r0.a, r1, c7",
+    "ps_1_3
+tex t0
+texm3x3pad t1, t0_bx2
+texm3x3pad t2, t0_bx2
+texm3x3spec t3, t0_bx2, c0
+cmp r0, t3, c1, -c2_bias
+dp4 r1, r0, v1",
+    "ps_1_4
+def c0, 1, 0, 0, 1
+texld r0, t0
+texcrd r1.xyz, t1_dz
+texld r2, t2_dw.xyw
+bem r3.xy, r0, r1
+mov_x4 r4, -c0_x2
+phase
+texld r5, r3
+texdepth r5
+cmp r0, r4, r5, c0",
+    "ps_2_0
+dcl t0.xy
+dcl_centroid t1
+dcl_pp v0.rgb
+dcl_2d s0
+dcl_cube s1
+dcl_volume s2
+texld r0, t0, s0
+texldp r1, t1, s1
+texldb_pp r2, t1, s2
+texkill r0
+dp2add r3.x, r0, c0, c1.x
+mul_sat r4, r0, v0.bgra
+mov oC0, r4
+mov oC1, r1
+mov oDepth, r3.x",
+    "ps_2_x
+defb b0, false
+defi i0, 3, 0, 1, 0
+dcl t0
+dcl_2d s0
+rep i0
+dsx r0, t0
+dsy r1, t0
+texldd r2, t0, s0, r0, r1
+endrep
+setp_eq p0, r2, c0
+(p0) mov r3, c1
+if b0
+call l1
+endif
+mov oC0, r3
+ret
+label l1
+mov r3, c2
+ret",
+    "ps_3_0
+dcl vPos.xy
+dcl vFace
+dcl_texcoord0 v0
+dcl_color1_centroid v1
+dcl_2d s15
+defi i2, 4, 0, 1, 0
+texldl r0, v0, s15
+loop aL, i2
+add r1, r1, v[aL]
+add r1, r1, c10[aL]
+endloop
+if_gt vFace, c0.x
+mov r0.xy, vPos
+endif
+mov_pp oC3, -r0_abs
+mov oDepth, r1.x",
+];
 
 /// W7_VS as assembly.
 pub const W7_VS_ASM: &str = r"vs_2_0

@@ -1,4 +1,0 @@
-//! Shared test data.
-#![allow(dead_code)]
-
-pub mod workloads;
