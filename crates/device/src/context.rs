@@ -5,7 +5,7 @@
 //! draws translate for the pipeline. Guarantee: every collection is capped
 //! by [`crate::limits`].
 
-use crate::shader::{Decl9, Dx8Decl};
+use crate::shader::{Decl9, Dx8Decl, ShaderCode};
 use crate::state::DeviceState;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -98,8 +98,9 @@ pub struct Response {
 pub struct VertexShader8 {
     /// Its declaration.
     pub decl: Dx8Decl,
-    /// Function tokens (empty: fixed-function declaration-only shader).
-    pub code: Vec<u8>,
+    /// Its function (`None`: a declaration-only shader, drawn with
+    /// fixed-function vertex processing).
+    pub code: Option<ShaderCode>,
 }
 
 /// A cached patch (non-zero handle).
@@ -164,9 +165,11 @@ pub struct Context {
     /// DX9 declarations.
     pub decls: BTreeMap<u32, Decl9>,
     /// DX9 vertex shader functions (validated tokens).
-    pub vs_funcs: BTreeMap<u32, Vec<u8>>,
+    pub vs_funcs: BTreeMap<u32, ShaderCode>,
     /// Pixel shaders (validated tokens).
-    pub pixel_shaders: BTreeMap<u32, Vec<u8>>,
+    pub pixel_shaders: BTreeMap<u32, ShaderCode>,
+    /// The last [`ShaderCode::serial`] given out.
+    pub shader_serial: u32,
     /// Palettes (256 entries each).
     pub palettes: BTreeMap<u32, Vec<u32>>,
     /// Convolution kernel (width, height, row weights, column weights).
@@ -188,6 +191,28 @@ pub struct Context {
     pub dx_version: u32,
 }
 
+impl Context {
+    /// A new [`ShaderCode::serial`]: never 0, and not one of the
+    /// context's live shaders (after 2³² − 1 serials they wrap; a serial
+    /// still in use is skipped).
+    pub fn next_shader_serial(&mut self) -> u32 {
+        loop {
+            self.shader_serial = self.shader_serial.wrapping_add(1);
+            let s = self.shader_serial;
+            let used = s == 0
+                || self.vs_funcs.values().any(|c| c.serial == s)
+                || self.pixel_shaders.values().any(|c| c.serial == s)
+                || self
+                    .vertex_shaders
+                    .values()
+                    .any(|v| v.code.as_ref().is_some_and(|c| c.serial == s));
+            if !used {
+                return s;
+            }
+        }
+    }
+}
+
 /// The runtime version assumed when the host never notified one (DX9).
 pub const DEFAULT_DX_VERSION: u32 = 0x900;
 
@@ -205,6 +230,7 @@ impl Context {
             decls: BTreeMap::new(),
             vs_funcs: BTreeMap::new(),
             pixel_shaders: BTreeMap::new(),
+            shader_serial: 0,
             palettes: BTreeMap::new(),
             convolution: None,
             queries: BTreeMap::new(),

@@ -7,9 +7,11 @@
 //! Guarantees: validation never reads outside the given bytes; shader code
 //! is validated by `softhal_shader` (the version of the right kind, and
 //! every rule of that version: registers, slots, modifiers, flow control,
-//! declarations), declarations here. Programmable shaders are stored but
-//! not yet executed: drawing with one bound fails (see [`crate::exec`]);
-//! the caps report no shader support.
+//! declarations), declarations here. For drawing with a vertex shader:
+//! the input declarations of a function ([`ShaderCode::inputs`]), the
+//! register mapping and constants of a DX8 declaration
+//! ([`Dx8Decl::elements`], [`Dx8Decl::constants`]), and the elements a
+//! draw's shader inputs come from ([`VsElement`]).
 
 use crate::error::{DeviceError, Result};
 use crate::limits;
@@ -37,13 +39,64 @@ fn dwords(bytes: &[u8]) -> Result<Vec<u32>> {
     Ok(bytes.chunks_exact(4).map(crate::le_u32).collect())
 }
 
+/// A validated shader function (CREATEVERTEXSHADERFUNC, CREATEPIXELSHADER,
+/// the code of a DX8 CREATEVERTEXSHADER).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShaderCode {
+    /// The token stream (version token first).
+    pub tokens: Vec<u32>,
+    /// The id the UMD creates it under on the GPU (unique in the context,
+    /// never 0; given by the context when the object is stored).
+    pub serial: u32,
+    /// Vertex shaders: each `dcl_usage[index] v#` (empty for vs_1_1 of
+    /// DirectX 8, which declares nothing, and for pixel shaders).
+    pub inputs: Vec<InputDcl>,
+}
+
+impl ShaderCode {
+    /// The version token.
+    pub fn version(&self) -> u32 {
+        self.tokens.first().copied().unwrap_or(0)
+    }
+    /// Bytes it holds (the per-context budget).
+    pub fn bytes(&self) -> usize {
+        self.tokens.len().saturating_mul(4)
+    }
+}
+
+/// One input declaration of a vertex shader: `v#register` is the
+/// declaration element of this usage and usage index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputDcl {
+    /// `D3DDECLUSAGE`.
+    pub usage: u32,
+    /// Usage index.
+    pub index: u32,
+    /// The input register.
+    pub register: u8,
+}
+
+/// One element a vertex shader's input register reads: `ty` (a
+/// `D3DDECLTYPE`) at byte `offset` of each vertex of `stream`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VsElement {
+    /// The stream.
+    pub stream: u32,
+    /// Byte offset in the stream's vertex.
+    pub offset: u32,
+    /// `D3DDECLTYPE`.
+    pub ty: u32,
+    /// The input register.
+    pub register: u8,
+}
+
 /// Validates a shader token stream of `kind` with the shader crate's front
 /// end and validator (every rule of its version: `docs/shaders.md`).
-/// Returns the version token. A stream of the other kind (a vertex-shader
+/// Returns the validated code (serial 0). A stream of the other kind (a vertex-shader
 /// version in CREATEPIXELSHADER) is [`DeviceError::BadShader`]; any other
 /// broken rule is [`DeviceError::InvalidShader`] with the shader's own
 /// offset and rule.
-pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
+pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<ShaderCode> {
     let t = dwords(bytes)?;
     let version = *t.first().ok_or(DeviceError::BadShader("empty shader"))?;
     let prefix = match kind {
@@ -53,17 +106,54 @@ pub fn validate_shader(bytes: &[u8], kind: ShaderKind) -> Result<u32> {
     if version >> 16 != prefix {
         return Err(DeviceError::BadShader("version token of the wrong kind"));
     }
-    softhal_shader::parse_and_validate(&t)?;
-    Ok(version)
+    let v = softhal_shader::parse_and_validate(&t)?;
+    let inputs = if kind == ShaderKind::Vertex {
+        input_dcls(&v)
+    } else {
+        Vec::new()
+    };
+    Ok(ShaderCode {
+        tokens: t,
+        serial: 0,
+        inputs,
+    })
 }
 
-/// A DX8 declaration converted for fixed-function use: one stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The `dcl_usage v#` declarations of a validated vertex shader.
+fn input_dcls(v: &softhal_shader::Validated) -> Vec<InputDcl> {
+    use softhal_shader::ir::{Operands, RegisterType, Semantic};
+    v.shader()
+        .instructions
+        .iter()
+        .filter_map(|ins| match &ins.operands {
+            Operands::Dcl {
+                semantic: Semantic::Usage { usage, index },
+                dst,
+            } if dst.reg.ty == RegisterType::Input => Some(InputDcl {
+                usage: *usage as u32,
+                index: u32::from(*index),
+                register: u8::try_from(dst.reg.index).unwrap_or(u8::MAX),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A DX8 declaration: for fixed-function use, one stream and its layout;
+/// for a vertex shader, the register of every element and the constants.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dx8Decl {
     /// The stream the data comes from.
     pub stream: u32,
     /// The layout (stride = bytes the declaration describes).
     pub layout: Option<VertexLayout>,
+    /// Every D3DVSD_REG element: stream, offset in the stream's vertex
+    /// (the bytes of the elements and D3DVSD_SKIPs before it in that
+    /// stream), D3DVSDT type (numbered as D3DDECLTYPE), register.
+    pub elements: Vec<VsElement>,
+    /// D3DVSD_CONST: (first register, four DWORDs a register), loaded
+    /// into the vertex-shader constants when the shader is set.
+    pub constants: Vec<(u32, Vec<u32>)>,
 }
 
 /// Components of the float types FLOAT1..FLOAT4 (DX8 and DX9 both number
@@ -97,6 +187,10 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
     let mut off = 0u32;
     let mut l = empty_layout();
     let mut has_pos = false;
+    let mut elements = Vec::new();
+    let mut constants = Vec::new();
+    // Byte offset reached in each stream.
+    let mut ends = [0u32; limits::MAX_STREAMS as usize];
     loop {
         let tok = *t
             .get(i)
@@ -116,6 +210,12 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
                 if stream.is_some_and(|x| x != s) {
                     single = false;
                 }
+                // Save the offset reached in the stream we leave; resume
+                // the one we enter.
+                if let Some(slot) = ends.get_mut(stream.unwrap_or(0) as usize) {
+                    *slot = off;
+                }
+                off = ends.get(s as usize).copied().unwrap_or(0);
                 stream = Some(s);
             }
             2 => {
@@ -129,6 +229,15 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
                     let ty = (tok >> 16) & 0xF;
                     let size =
                         dx8_type_size(ty).ok_or(DeviceError::BadShader("declaration data type"))?;
+                    if reg >= limits::MAX_STREAMS {
+                        return Err(DeviceError::BadShader("declaration register above v15"));
+                    }
+                    elements.push(VsElement {
+                        stream: stream.unwrap_or(0),
+                        offset: off,
+                        ty,
+                        register: reg as u8,
+                    });
                     match (reg, ty) {
                         (0, 2) => {
                             l.position = PositionKind::Xyz;
@@ -175,9 +284,13 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
             3 => {}
             4 => {
                 let n = ((tok >> 25) & 0xF) as usize;
-                i = n.checked_mul(4).and_then(|n| i.checked_add(n)).ok_or(
-                    DeviceError::BadShader("declaration token data runs past the end"),
-                )?;
+                let past = || DeviceError::BadShader("declaration token data runs past the end");
+                let dwords = n.checked_mul(4).ok_or_else(past)?;
+                let start = i.checked_add(1).ok_or_else(past)?;
+                let end = start.checked_add(dwords).ok_or_else(past)?;
+                let data = t.get(start..end).ok_or_else(past)?;
+                constants.push((tok & 0x7F, data.to_vec()));
+                i = i.checked_add(dwords).ok_or_else(past)?;
             }
             5 => {
                 let n = ((tok >> 24) & 0x1F) as usize;
@@ -199,6 +312,8 @@ pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
     Ok(Dx8Decl {
         stream: stream.unwrap_or(0),
         layout,
+        elements,
+        constants,
     })
 }
 

@@ -193,7 +193,14 @@ impl std::fmt::Debug for Constants {
 }
 
 impl Constants {
-    fn new(nf: u32) -> Self {
+    /// Every register of a vertex (`vertex`) or pixel stage 0: what a new
+    /// context holds.
+    pub fn zeroed(vertex: bool) -> Self {
+        let nf = if vertex {
+            limits::MAX_VS_CONST_F
+        } else {
+            limits::MAX_PS_CONST_F
+        };
         Constants {
             f: vec![[0; 4]; nf as usize],
             i: vec![[0; 4]; limits::MAX_CONST_I as usize],
@@ -286,8 +293,8 @@ impl Default for DeviceState {
             vertex_input: VertexInput::Fvf(0),
             vertex_shader_func: 0,
             pixel_shader: 0,
-            vs_consts: Constants::new(limits::MAX_VS_CONST_F),
-            ps_consts: Constants::new(limits::MAX_PS_CONST_F),
+            vs_consts: Constants::zeroed(true),
+            ps_consts: Constants::zeroed(false),
             in_scene: false,
         }
     }

@@ -10,7 +10,13 @@
 //! / SET_INDICES); user-memory, `_IMM` and generated data are copied into
 //! the command buffer (VERTICES_INLINE / INDICES_INLINE), as a real UMD
 //! copies user memory. State goes out as register writes, only those that
-//! changed since the context's last draw.
+//! changed since the context's last draw. Shaders go out as GPU objects
+//! (CREATE_SHADER, once per shader and GPU context, when a draw first
+//! uses it; DESTROY_SHADER after the device deleted it), bound with
+//! SET_SHADER, their constants with SET_CONSTANTS (the registers that
+//! changed since the context's last draw with a shader at that stage) and
+//! the vertex shader's inputs with VERTEX_INPUTS; a fixed-function draw
+//! on a context that never bound a shader sends none of them.
 //!
 //! Guarantees: every surface the GPU touches has an allocation; the UMD
 //! respects the buffer sizes the kernel grants (it flushes, or asks for a
@@ -24,9 +30,10 @@
 use crate::error::{DeviceError, Result};
 use crate::handle::Slab;
 use crate::resource::{Resource, Storage, SurfaceKind};
-use crate::state::{DeviceState, LightSlot, Mat, ViewportState};
+use crate::shader::ShaderCode;
+use crate::state::{Constants, DeviceState, LightSlot, Mat, ViewportState};
 use softhal_pipeline::{self as pl, VertexLayout};
-use softhal_submit::packet::Writer;
+use softhal_submit::packet::{ConstantBank, ShaderStage, Writer};
 use softhal_submit::regs::{self, id, RegisterFile};
 use softhal_submit::{
     render_flags, AllocKind, AllocationDesc, AllocationListEntry, Blt, ColorFill, Engine, Kmd,
@@ -158,6 +165,22 @@ pub(crate) struct LoweredDraw<'v> {
     pub base_vertex: i32,
 }
 
+/// A vertex shader's inputs as VERTEX_INPUTS sends them: `(input
+/// register, byte offset in the vertex, D3DDECLTYPE)` each.
+pub(crate) type ShaderInputs = Vec<(u32, u32, u32)>;
+
+/// The shaders of a list of draws: the vertex and pixel shader bound
+/// (`None`: fixed function), the constants of each stage, and where the
+/// vertex shader's input registers are in the vertices (`(register,
+/// offset, D3DDECLTYPE)`).
+pub(crate) struct ShaderBinding<'a> {
+    pub vertex: Option<&'a ShaderCode>,
+    pub pixel: Option<&'a ShaderCode>,
+    pub vs_consts: &'a Constants,
+    pub ps_consts: &'a Constants,
+    pub inputs: ShaderInputs,
+}
+
 /// One copy on the copy engine (surface handles).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum GpuCopy {
@@ -248,6 +271,8 @@ pub(crate) struct Gpu {
     bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
     bound_targets: Option<(ColorTarget, Option<u32>)>,
     bound_layout: Option<VertexLayout>,
+    /// VERTEX_INPUTS in the pending buffer (stride, inputs).
+    bound_inputs: Option<(u32, ShaderInputs)>,
     bound_inline: Option<(usize, usize)>,
     /// (bytes, patch locations, allocations) before the current command.
     checkpoint: (usize, usize, usize),
@@ -287,6 +312,7 @@ impl Gpu {
             bound_textures: None,
             bound_targets: None,
             bound_layout: None,
+            bound_inputs: None,
             bound_inline: None,
             checkpoint: (0, 0, 0),
         })
@@ -366,6 +392,61 @@ impl Gpu {
     /// Forgets that a destroyed device context was removed.
     pub fn forget_removed(&mut self, dev_ctx: u32) {
         self.removed.remove(&dev_ctx);
+    }
+
+    /// The device deleted (or replaced) the shaders of `serials` on device
+    /// context `dev_ctx`: their GPU objects are destroyed with the next
+    /// draw's packets.
+    pub fn forget_shaders(&mut self, dev_ctx: u32, serials: &[u32]) {
+        let Some(ctx) = self.ctx_of.get(&dev_ctx) else {
+            return;
+        };
+        if let Some(sh) = self.shadow.get_mut(ctx) {
+            for s in serials {
+                if sh.shaders.created.remove(s) {
+                    sh.shaders.doomed.push(*s);
+                }
+            }
+        }
+    }
+
+    /// The shader packets that bring GPU context `ctx` to `b`: objects
+    /// destroyed and created, bindings, the constants that changed at each
+    /// stage with a shader.
+    fn emit_shaders(&mut self, ctx: u32, b: &ShaderBinding<'_>) {
+        let sh = &mut self
+            .shadow
+            .entry(ctx)
+            .or_insert_with(Shadow::unknown)
+            .shaders;
+        let w = &mut self.w;
+        for s in sh.doomed.drain(..) {
+            w.destroy_shader(s);
+        }
+        let stages = [
+            (ShaderStage::Vertex, b.vertex, b.vs_consts),
+            (ShaderStage::Pixel, b.pixel, b.ps_consts),
+        ];
+        for (stage, code, consts) in stages {
+            let i = stage.index();
+            let id = code.map_or(0, |c| c.serial);
+            if let Some(c) = code {
+                if sh.created.insert(c.serial) {
+                    w.create_shader(c.serial, &c.tokens);
+                }
+            }
+            if let Some(bound) = sh.bound.get_mut(i) {
+                if *bound != Some(id) {
+                    w.set_shader(stage, id);
+                    *bound = Some(id);
+                }
+            }
+            if code.is_some() {
+                if let Some(shadow) = sh.constants.get_mut(i) {
+                    emit_constants(w, stage, consts, shadow);
+                }
+            }
+        }
     }
 
     /// GPU contexts with a register shadow (tests: nothing accumulates).
@@ -475,6 +556,7 @@ impl Gpu {
             self.bound_targets = None;
             self.bound_textures = None;
             self.bound_layout = None;
+            self.bound_inputs = None;
             self.bound_inline = None;
             self.shadow.remove(&ctx);
             return Err(DeviceError::Limit {
@@ -517,6 +599,7 @@ impl Gpu {
         self.bound_targets = None;
         self.bound_textures = None;
         self.bound_layout = None;
+        self.bound_inputs = None;
         self.bound_inline = None;
         let list = std::mem::take(&mut self.list);
         if let Err(e) = r {
@@ -685,6 +768,7 @@ impl Gpu {
         targets: (ColorTarget, Option<u32>),
         textures: &[Option<u32>; pl::stages::MAX_STAGES],
         st: &DeviceState,
+        shaders: &ShaderBinding<'_>,
         draws: &[LoweredDraw<'_>],
     ) -> Result<()> {
         let Some(ctx) = self.cur else {
@@ -710,10 +794,27 @@ impl Gpu {
             if !state_done {
                 self.emit_state(ctx, st, targets.1.is_some());
                 self.emit_textures(textures)?;
+                // Cheap when no shader is or was bound: a comparison.
+                if shaders.vertex.is_some()
+                    || shaders.pixel.is_some()
+                    || self.shadow.get(&ctx).is_none_or(|s| s.shaders.dirty())
+                {
+                    self.emit_shaders(ctx, shaders);
+                }
                 state_done = true;
             }
             self.emit_targets(targets.0, targets.1)?;
-            if self.bound_layout != Some(d.layout) {
+            if shaders.vertex.is_some() {
+                let stride = d.layout.stride;
+                if self
+                    .bound_inputs
+                    .as_ref()
+                    .is_none_or(|(s, i)| *s != stride || *i != shaders.inputs)
+                {
+                    self.w.vertex_inputs(stride, &shaders.inputs);
+                    self.bound_inputs = Some((stride, shaders.inputs.clone()));
+                }
+            } else if self.bound_layout != Some(d.layout) {
                 self.w.vertex_format(&d.layout);
                 self.bound_layout = Some(d.layout);
             }
@@ -921,6 +1022,99 @@ struct Shadow {
     /// The GPU context's registers are not known: the next sync sends
     /// every register.
     unknown: bool,
+    shaders: ShaderShadow,
+}
+
+/// The shader half of a GPU context as the UMD last emitted it.
+struct ShaderShadow {
+    /// Serials created as GPU objects.
+    created: BTreeSet<u32>,
+    /// Serials to destroy with the next packets.
+    doomed: Vec<u32>,
+    /// The object bound at each stage (`None`: not known).
+    bound: [Option<u32>; 2],
+    /// The constants of each stage as last sent (`None`: not known).
+    constants: [Option<Constants>; 2],
+}
+
+/// A new GPU context: nothing created, fixed function at both stages,
+/// every constant 0.
+impl Default for ShaderShadow {
+    fn default() -> Self {
+        ShaderShadow {
+            created: BTreeSet::new(),
+            doomed: Vec::new(),
+            bound: [Some(0); 2],
+            constants: [
+                Some(Constants::zeroed(true)),
+                Some(Constants::zeroed(false)),
+            ],
+        }
+    }
+}
+
+impl ShaderShadow {
+    /// A GPU context whose shader state is not known (after a failed
+    /// submission): objects are created again, bindings and constants
+    /// sent again.
+    fn unknown() -> Self {
+        ShaderShadow {
+            created: BTreeSet::new(),
+            doomed: Vec::new(),
+            bound: [None; 2],
+            constants: [None, None],
+        }
+    }
+    /// Must a fixed-function draw send shader packets (a shader bound,
+    /// the bindings unknown, objects to destroy)?
+    fn dirty(&self) -> bool {
+        self.bound != [Some(0); 2] || !self.doomed.is_empty()
+    }
+}
+
+/// SET_CONSTANTS for each run of registers of `c` that differ from
+/// `shadow` (all of them when it is not known), which then holds `c`.
+fn emit_constants(
+    w: &mut Writer,
+    stage: ShaderStage,
+    c: &Constants,
+    shadow: &mut Option<Constants>,
+) {
+    let old = shadow.as_ref();
+    let flat4 = |v: &[[u32; 4]]| -> Vec<u32> { v.iter().flatten().copied().collect() };
+    runs(&c.f, old.map(|o| &o.f[..]), |first, regs| {
+        w.set_constants(stage, ConstantBank::Float, first, &flat4(regs));
+    });
+    runs(&c.i, old.map(|o| &o.i[..]), |first, regs| {
+        w.set_constants(stage, ConstantBank::Int, first, &flat4(regs));
+    });
+    runs(&c.b, old.map(|o| &o.b[..]), |first, regs| {
+        w.set_constants(stage, ConstantBank::Bool, first, regs);
+    });
+    match shadow {
+        Some(s) => s.clone_from(c),
+        None => *shadow = Some(c.clone()),
+    }
+}
+
+/// Calls `f(first, registers)` for each maximal run of registers of `new`
+/// that differ from `old` (every register when `old` is `None`).
+fn runs<T: PartialEq>(new: &[T], old: Option<&[T]>, mut f: impl FnMut(u32, &[T])) {
+    let changed = |i: usize| old.is_none_or(|o| o.get(i) != new.get(i));
+    let mut i = 0usize;
+    while i < new.len() {
+        if !changed(i) {
+            i = i.saturating_add(1);
+            continue;
+        }
+        let start = i;
+        while i < new.len() && changed(i) {
+            i = i.saturating_add(1);
+        }
+        if let Some(regs) = new.get(start..i) {
+            f(u32::try_from(start).unwrap_or(u32::MAX), regs);
+        }
+    }
 }
 
 /// The parts of [`DeviceState`] the register file carries, as last
@@ -976,6 +1170,7 @@ impl Shadow {
     fn unknown() -> Shadow {
         Shadow {
             unknown: true,
+            shaders: ShaderShadow::unknown(),
             ..Shadow::default()
         }
     }

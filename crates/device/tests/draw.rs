@@ -397,7 +397,7 @@ fn user_memory_stream_and_declarations() {
 }
 
 #[test]
-fn programmable_shaders_are_stored_but_not_drawn() {
+fn shader_objects_are_validated_and_dx6_primitives_refuse_a_vertex_shader() {
     let mut s = Scene::new(16, 16, false);
     let vs = [
         0xFFFE_0101u32,
@@ -420,6 +420,8 @@ fn programmable_shaders_are_stored_but_not_drawn() {
         &format!("{NOCULL}SETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\nTRIANGLELIST count=2 wVStart=0"),
         &full_quad(RED),
     );
+    // The DX6 primitive reads FVF vertices: not with a vertex shader
+    // (stream draws do, `tests/shaders.rs`).
     o.unparsed_at(20);
     assert!(matches!(
         s.drv.last_error().unwrap().error,

@@ -341,6 +341,7 @@ fn submit_witnesses() -> Vec<(&'static str, &'static str)> {
     vec![
         ("privileged", "privileged_packets_in_user_buffers"),
         ("invalid_instruction", "invalid_instructions"),
+        ("invalid_shader", "invalid_shaders"),
         ("invalid_handle", "invalid_handles"),
         ("locked_allocation", "locked_allocation_that_cannot_move"),
         ("invalid_user_buffer", "invalid_user_buffers"),

@@ -144,6 +144,20 @@ pub fn register_count(profile: Profile, ty: RegisterType) -> u16 {
     }
 }
 
+/// The most registers of `ty` any version of one kind has (`vertex`: the
+/// vs_ versions, else the ps_ versions): how many constants a runtime may
+/// set for that stage (SETVERTEXSHADERCONST/I/B, SETPIXELSHADERCONST/I/B)
+/// whatever shader is bound — vs: 256 `c#`, 16 `i#`, 16 `b#`; ps: 224,
+/// 16, 16.
+pub fn stage_register_count(vertex: bool, ty: RegisterType) -> u16 {
+    Profile::ALL
+        .iter()
+        .filter(|p| p.is_vertex() == vertex)
+        .map(|&p| register_count(p, ty))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Instruction-slot budgets of a version (`docs/shaders.md` §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SlotLimits {

@@ -50,6 +50,19 @@ pub enum SubmitError {
     /// → `D3DDDIERR_CANTRENDERLOCKEDALLOCATION`.
     #[error("allocation {0:#x} is locked and cannot be moved")]
     Locked(u32),
+    /// A CREATE_SHADER packet whose tokens break a rule of their shader
+    /// version (`softhal_shader`'s validator, `docs/shaders.md`).
+    /// → `D3DDDIERR_INVALIDINSTRUCTION`.
+    #[error("invalid shader in the packet at byte {offset}: {rule} at token {dword}")]
+    Shader {
+        /// Byte offset of the packet.
+        offset: u32,
+        /// DWORD offset of the offending token in the shader (the version
+        /// token is 0).
+        dword: u32,
+        /// The broken rule (`softhal_shader::ShaderError::kind`).
+        rule: &'static str,
+    },
     /// Lengths that do not match the packets, packets past CommandLength, a
     /// patch location outside the buffer or not on a reference.
     /// → `D3DDDIERR_INVALIDUSERBUFFER`.
@@ -91,7 +104,9 @@ impl SubmitError {
     pub fn hresult(&self) -> u32 {
         match self {
             SubmitError::Privileged { .. } => codes::D3DDDIERR_PRIVILEGEDINSTRUCTION,
-            SubmitError::Invalid { .. } => codes::D3DDDIERR_INVALIDINSTRUCTION,
+            SubmitError::Invalid { .. } | SubmitError::Shader { .. } => {
+                codes::D3DDDIERR_INVALIDINSTRUCTION
+            }
             SubmitError::Handle { .. } => codes::D3DDDIERR_INVALIDHANDLE,
             SubmitError::Locked(_) => codes::D3DDDIERR_CANTRENDERLOCKEDALLOCATION,
             SubmitError::UserBuffer { .. } => codes::D3DDDIERR_INVALIDUSERBUFFER,
@@ -107,6 +122,7 @@ impl SubmitError {
         match self {
             SubmitError::Privileged { .. } => "privileged",
             SubmitError::Invalid { .. } => "invalid_instruction",
+            SubmitError::Shader { .. } => "invalid_shader",
             SubmitError::Handle { .. } => "invalid_handle",
             SubmitError::Locked(_) => "locked_allocation",
             SubmitError::UserBuffer { .. } => "invalid_user_buffer",
@@ -127,6 +143,11 @@ impl SubmitError {
                 register: None,
                 offset: 8,
                 reason: "unknown packet",
+            },
+            SubmitError::Shader {
+                offset: 8,
+                dword: 2,
+                rule: "register_out_of_range",
             },
             SubmitError::Handle {
                 reason: "allocation-list entry names no live allocation",

@@ -17,8 +17,10 @@ use crate::memory::VideoMemory;
 use crate::packet::Engine;
 use crate::regs::RegisterFile;
 use crate::schedule::Queued;
+use crate::shader::ShaderState;
 use crate::texture;
 use crate::verify::Verified;
+use softhal_pipeline::program::ShaderInput;
 use softhal_pipeline::stages::MAX_STAGES;
 use softhal_pipeline::texture::Texture;
 use softhal_pipeline::{
@@ -42,6 +44,8 @@ pub(crate) struct ExecCtx {
     pub(crate) queries: BTreeMap<u32, (u64, Option<u64>)>,
     /// A submission of this context was stopped by the watchdog.
     pub(crate) hung: bool,
+    /// Its shader objects, bound shaders and constants.
+    pub(crate) shaders: ShaderState,
 }
 
 /// The execution half of the GPU: the pixel engine, the per-context
@@ -82,6 +86,9 @@ struct Bind<'p> {
     color_level: Option<(u32, u32)>,
     depth: Option<u32>,
     layout: Option<VertexLayout>,
+    /// The stride and input registers of vertex-shader draws
+    /// (VERTEX_INPUTS).
+    inputs: Option<(u32, &'p [ShaderInput])>,
     /// Vertex source.
     verts: Option<Source<'p>>,
     /// Index source and width.
@@ -276,6 +283,40 @@ impl ExecState {
                     b.layout = Some(*l);
                     true
                 }
+                Verified::VertexInputs { stride, inputs } => {
+                    b.inputs = Some((*stride, inputs));
+                    true
+                }
+                Verified::CreateShader { id, shader } => self
+                    .ctxs
+                    .entry(ctx_h)
+                    .or_default()
+                    .shaders
+                    .create(*id, shader),
+                Verified::DestroyShader { id } => {
+                    self.ctxs.entry(ctx_h).or_default().shaders.destroy(*id)
+                }
+                Verified::SetShader { stage, id } => {
+                    self.ctxs
+                        .entry(ctx_h)
+                        .or_default()
+                        .shaders
+                        .bind(*stage, *id);
+                    true
+                }
+                Verified::SetConstants {
+                    stage,
+                    bank,
+                    first,
+                    data,
+                } => {
+                    self.ctxs
+                        .entry(ctx_h)
+                        .or_default()
+                        .shaders
+                        .set_constants(*stage, *bank, *first, data);
+                    true
+                }
                 Verified::SetVertices {
                     buffer,
                     offset,
@@ -417,10 +458,21 @@ impl ExecState {
     }
 
     fn draw(&mut self, ctx_h: u32, b: &Bind<'_>, d: &DrawArgs, mem: &mut dyn VideoMemory) -> bool {
-        let (Some(ch), Some(layout), Some(vs)) = (b.color, b.layout, b.verts) else {
+        let ctx = self.ctxs.entry(ctx_h).or_default();
+        // A vertex shader reads the vertices as VERTEX_INPUTS says (only
+        // the stride of the layout is read); fixed function as
+        // VERTEX_FORMAT says.
+        let layout = if ctx.shaders.vertex_bound() {
+            b.inputs.map(|(stride, _)| VertexLayout {
+                stride,
+                ..VertexLayout::packed(pl::PositionKind::Xyz, false, false, &[])
+            })
+        } else {
+            b.layout
+        };
+        let (Some(ch), Some(layout), Some(vs)) = (b.color, layout, b.verts) else {
             return false;
         };
-        let ctx = self.ctxs.entry(ctx_h).or_default();
         // Only the groups written since the last draw are derived again.
         let dirty = ctx.regs.take_dirty();
         if dirty != 0 {
@@ -473,7 +525,24 @@ impl ExecState {
                     };
                     // Chosen once per draw: a watched draw renders the
                     // same pixels and also replays the watched ones.
+                    // A draw with a shader bound is not watched.
                     match &self.watch {
+                        _ if ctx.shaders.any_bound() => {
+                            let inputs = b.inputs.map_or(&[][..], |(_, i)| i);
+                            match ctx.shaders.programs(inputs) {
+                                Some(programs) => self
+                                    .renderer
+                                    .draw_programs(
+                                        &mut targets,
+                                        &ctx.state,
+                                        &call,
+                                        &textures,
+                                        &programs,
+                                    )
+                                    .ok(),
+                                None => None,
+                            }
+                        }
                         None => self
                             .renderer
                             .draw_textured(&mut targets, &ctx.state, &call, &textures)

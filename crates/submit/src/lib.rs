@@ -33,7 +33,8 @@
 //! callback), `schedule` (queues, fences, dispatch), `worker` (the GPU
 //! thread), `gpu` (the command processor executing verified packets),
 //! [`regs`] (the register file: Direct3D state by DDI number), `derive`
-//! (the pipeline state derived from it per dirty group),
+//! (the pipeline state derived from it per dirty group), `shader` (the
+//! shader objects, bindings and constants a GPU context holds),
 //! [`texture`] (texture allocations and copies), [`blit`] (BLT,
 //! COLOR_FILL, GENERATE_MIPS), [`memory`], [`limits`],
 //! [`error`].
@@ -61,6 +62,7 @@ pub mod memory;
 pub mod packet;
 pub mod regs;
 mod schedule;
+mod shader;
 pub mod texture;
 mod verify;
 mod worker;

@@ -41,3 +41,13 @@ pub const DEFAULT_GPU_TIMEOUT_MS: u64 = 2000;
 /// takes can reach the cap; the histories of later draws are counted, not
 /// kept.
 pub const MAX_WATCHED_EVENTS: usize = 1 << 20;
+
+/// DWORDs of one shader token stream (CREATE_SHADER): 256 KiB, the
+/// device's own limit on a shader (`softhal_device::limits`).
+pub const MAX_SHADER_DWORDS: usize = 64 * 1024;
+/// Shader objects a GPU context holds (CREATE_SHADER); one more is a
+/// fault. The device's contexts hold at most 4096 of each of their three
+/// kinds.
+pub const MAX_SHADER_OBJECTS: usize = 16 * 1024;
+/// Token DWORDs of all the shader objects of a GPU context (16 MiB).
+pub const MAX_SHADER_CONTEXT_DWORDS: usize = 4 << 20;

@@ -44,6 +44,11 @@ pub mod op {
     pub const BLT: u8 = 0x11;
     pub const COLOR_FILL: u8 = 0x12;
     pub const GENERATE_MIPS: u8 = 0x13;
+    pub const CREATE_SHADER: u8 = 0x14;
+    pub const DESTROY_SHADER: u8 = 0x15;
+    pub const SET_SHADER: u8 = 0x16;
+    pub const SET_CONSTANTS: u8 = 0x17;
+    pub const VERTEX_INPUTS: u8 = 0x18;
     /// Privileged (kernel side only) from here.
     pub const FENCE_SIGNAL: u8 = 0x80;
     pub const FENCE_WAIT: u8 = 0x81;
@@ -385,6 +390,56 @@ pub const RULES: &[Rule] = &[
         flags: 0,
         refs: &[r(1, Access::Write)],
         verify: verify::generate_mips,
+    },
+    Rule {
+        opcode: op::CREATE_SHADER,
+        name: "CREATE_SHADER",
+        user: true,
+        engines: THREE_D,
+        size: Size::AtLeast(3),
+        flags: 0,
+        refs: &[],
+        verify: verify::create_shader,
+    },
+    Rule {
+        opcode: op::DESTROY_SHADER,
+        name: "DESTROY_SHADER",
+        user: true,
+        engines: THREE_D,
+        size: Size::Exact(2),
+        flags: 0,
+        refs: &[],
+        verify: verify::destroy_shader,
+    },
+    Rule {
+        opcode: op::SET_SHADER,
+        name: "SET_SHADER",
+        user: true,
+        engines: THREE_D,
+        size: Size::Exact(3),
+        flags: 0,
+        refs: &[],
+        verify: verify::set_shader,
+    },
+    Rule {
+        opcode: op::SET_CONSTANTS,
+        name: "SET_CONSTANTS",
+        user: true,
+        engines: THREE_D,
+        size: Size::AtLeast(5),
+        flags: 0,
+        refs: &[],
+        verify: verify::set_constants,
+    },
+    Rule {
+        opcode: op::VERTEX_INPUTS,
+        name: "VERTEX_INPUTS",
+        user: true,
+        engines: THREE_D,
+        size: Size::AtLeast(2),
+        flags: 0,
+        refs: &[],
+        verify: verify::vertex_inputs,
     },
     Rule {
         opcode: op::FENCE_SIGNAL,
@@ -823,6 +878,50 @@ pub enum Packet<'a> {
         /// The texture.
         texture: Ref,
     },
+    /// CREATE_SHADER: shader object `id` of the context is the shader
+    /// these Direct3D tokens describe (replacing an object of that id).
+    CreateShader {
+        /// The object's id (not 0).
+        id: u32,
+        /// The token stream (version token first).
+        tokens: &'a [U32],
+    },
+    /// DESTROY_SHADER: shader object `id` of the context is gone.
+    DestroyShader {
+        /// The object's id.
+        id: u32,
+    },
+    /// SET_SHADER: the shader object later draws run at a stage.
+    SetShader {
+        /// [`ShaderStage`] number (0 vertex, 1 pixel).
+        stage: u32,
+        /// The object's id; 0 = fixed function.
+        id: u32,
+    },
+    /// SET_CONSTANTS: `count` constant registers of a stage's bank from
+    /// register `first` on.
+    SetConstants {
+        /// [`ShaderStage`] number (0 vertex, 1 pixel).
+        stage: u32,
+        /// [`ConstantBank`] number (0 float, 1 integer, 2 BOOL).
+        bank: u32,
+        /// First register.
+        first: u32,
+        /// Registers.
+        count: u32,
+        /// The values: 4 DWORDs a register (float bits or integers), 1 a
+        /// BOOL register.
+        data: &'a [U32],
+    },
+    /// VERTEX_INPUTS: the vertex-shader input registers of later draws
+    /// and the vertex stride (instead of VERTEX_FORMAT, for draws with a
+    /// vertex shader).
+    VertexInputs {
+        /// Bytes per vertex.
+        stride: u32,
+        /// One element per input register.
+        inputs: &'a [VertexInputDw],
+    },
     /// FENCE_SIGNAL (kernel only).
     FenceSignal {
         /// Context.
@@ -954,6 +1053,104 @@ struct FenceDw {
     context: U32,
     low: U32,
     high: U32,
+}
+
+/// The stage a SET_SHADER or SET_CONSTANTS packet addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShaderStage {
+    /// The vertex stage (0).
+    Vertex,
+    /// The pixel stage (1).
+    Pixel,
+}
+
+impl ShaderStage {
+    /// The stage of packet number `n`.
+    pub const fn from_u32(n: u32) -> Option<ShaderStage> {
+        match n {
+            0 => Some(ShaderStage::Vertex),
+            1 => Some(ShaderStage::Pixel),
+            _ => None,
+        }
+    }
+    /// Its packet number.
+    pub const fn number(self) -> u32 {
+        match self {
+            ShaderStage::Vertex => 0,
+            ShaderStage::Pixel => 1,
+        }
+    }
+    /// Index (0 vertex, 1 pixel).
+    pub const fn index(self) -> usize {
+        self.number() as usize
+    }
+}
+
+/// The constant bank a SET_CONSTANTS packet writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstantBank {
+    /// `c#`: four float DWORDs a register (0).
+    Float,
+    /// `i#`: four integer DWORDs a register (1).
+    Int,
+    /// `b#`: one DWORD a register, 0 false, anything else true (2).
+    Bool,
+}
+
+impl ConstantBank {
+    /// The bank of packet number `n`.
+    pub const fn from_u32(n: u32) -> Option<ConstantBank> {
+        match n {
+            0 => Some(ConstantBank::Float),
+            1 => Some(ConstantBank::Int),
+            2 => Some(ConstantBank::Bool),
+            _ => None,
+        }
+    }
+    /// Its packet number.
+    pub const fn number(self) -> u32 {
+        match self {
+            ConstantBank::Float => 0,
+            ConstantBank::Int => 1,
+            ConstantBank::Bool => 2,
+        }
+    }
+    /// DWORDs per register.
+    pub const fn dwords(self) -> usize {
+        match self {
+            ConstantBank::Bool => 1,
+            _ => 4,
+        }
+    }
+}
+
+/// One element of VERTEX_INPUTS: input register `v#register` reads
+/// `ty` (a `D3DDECLTYPE`) at byte `offset` of each vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+pub struct VertexInputDw {
+    /// The input register number.
+    pub register: U32,
+    /// Byte offset in the vertex.
+    pub offset: U32,
+    /// `D3DDECLTYPE`.
+    pub ty: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct SetShaderDw {
+    stage: U32,
+    id: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct SetConstantsDw {
+    stage: U32,
+    bank: U32,
+    first: U32,
+    count: U32,
 }
 
 /// One DWORD (the payload of MAKE_RESIDENT, EVICT, CONTEXT_SWITCH, PRESENT).
@@ -1133,6 +1330,51 @@ impl<'a> Packet<'a> {
                     texture: f.reference(0),
                 }
             }
+            op::CREATE_SHADER => {
+                let bad = || f.user_buffer("CREATE_SHADER without tokens");
+                let (id, tokens) = OneDw::ref_from_prefix(f.payload).map_err(|_| bad())?;
+                let tokens = <[U32]>::ref_from_bytes(tokens).map_err(|_| bad())?;
+                Packet::CreateShader {
+                    id: id.value.get(),
+                    tokens,
+                }
+            }
+            op::DESTROY_SHADER => Packet::DestroyShader {
+                id: f.view::<OneDw>()?.value.get(),
+            },
+            op::SET_SHADER => {
+                let d = f.view::<SetShaderDw>()?;
+                Packet::SetShader {
+                    stage: d.stage.get(),
+                    id: d.id.get(),
+                }
+            }
+            op::SET_CONSTANTS => {
+                let bad = || f.user_buffer("SET_CONSTANTS count does not match the packet");
+                let (d, rest) = SetConstantsDw::ref_from_prefix(f.payload).map_err(|_| bad())?;
+                // An unknown bank is the verifier's to refuse; its data
+                // is framed as four DWORDs a register.
+                let per = ConstantBank::from_u32(d.bank.get()).map_or(4, ConstantBank::dwords);
+                let n = (d.count.get() as usize).checked_mul(per).ok_or_else(bad)?;
+                let data = <[U32]>::ref_from_bytes_with_elems(rest, n).map_err(|_| bad())?;
+                Packet::SetConstants {
+                    stage: d.stage.get(),
+                    bank: d.bank.get(),
+                    first: d.first.get(),
+                    count: d.count.get(),
+                    data,
+                }
+            }
+            op::VERTEX_INPUTS => {
+                let bad = || {
+                    f.user_buffer("VERTEX_INPUTS payload is not (register, offset, type) triples")
+                };
+                let (stride, rest) = OneDw::ref_from_prefix(f.payload).map_err(|_| bad())?;
+                Packet::VertexInputs {
+                    stride: stride.value.get(),
+                    inputs: <[VertexInputDw]>::ref_from_bytes(rest).map_err(|_| bad())?,
+                }
+            }
             op::FENCE_SIGNAL | op::FENCE_WAIT => {
                 let d = f.view::<FenceDw>()?;
                 let (context, fence) = (
@@ -1179,6 +1421,11 @@ impl<'a> Packet<'a> {
             Packet::Blt { .. } => op::BLT,
             Packet::ColorFill { .. } => op::COLOR_FILL,
             Packet::GenerateMips { .. } => op::GENERATE_MIPS,
+            Packet::CreateShader { .. } => op::CREATE_SHADER,
+            Packet::DestroyShader { .. } => op::DESTROY_SHADER,
+            Packet::SetShader { .. } => op::SET_SHADER,
+            Packet::SetConstants { .. } => op::SET_CONSTANTS,
+            Packet::VertexInputs { .. } => op::VERTEX_INPUTS,
             Packet::FenceSignal { .. } => op::FENCE_SIGNAL,
             Packet::FenceWait { .. } => op::FENCE_WAIT,
             Packet::MakeResident { .. } => op::MAKE_RESIDENT,
@@ -1346,6 +1593,55 @@ impl fmt::Display for Packet<'_> {
                 )
             }
             Packet::GenerateMips { texture } => write!(f, " texture={texture}"),
+            Packet::CreateShader { id, tokens } => {
+                let version = tokens.first().map_or(0, |t| t.get());
+                write!(f, " id={id} version={version:#010x} tokens={}", tokens.len())
+            }
+            Packet::DestroyShader { id } => write!(f, " id={id}"),
+            Packet::SetShader { stage, id } => {
+                match ShaderStage::from_u32(*stage) {
+                    Some(ShaderStage::Vertex) => f.write_str(" VERTEX")?,
+                    Some(ShaderStage::Pixel) => f.write_str(" PIXEL")?,
+                    None => write!(f, " stage={stage}")?,
+                }
+                match id {
+                    0 => f.write_str(" FIXED_FUNCTION"),
+                    id => write!(f, " id={id}"),
+                }
+            }
+            Packet::SetConstants {
+                stage,
+                bank,
+                first,
+                count,
+                ..
+            } => {
+                match ShaderStage::from_u32(*stage) {
+                    Some(ShaderStage::Vertex) => f.write_str(" VERTEX")?,
+                    Some(ShaderStage::Pixel) => f.write_str(" PIXEL")?,
+                    None => write!(f, " stage={stage}")?,
+                }
+                match ConstantBank::from_u32(*bank) {
+                    Some(ConstantBank::Float) => f.write_str(" FLOAT")?,
+                    Some(ConstantBank::Int) => f.write_str(" INT")?,
+                    Some(ConstantBank::Bool) => f.write_str(" BOOL")?,
+                    None => write!(f, " bank={bank}")?,
+                }
+                write!(f, " first={first} count={count}")
+            }
+            Packet::VertexInputs { stride, inputs } => {
+                write!(f, " stride={stride}")?;
+                for i in *inputs {
+                    write!(
+                        f,
+                        " v{}@{}:{}",
+                        i.register.get(),
+                        i.offset.get(),
+                        i.ty.get()
+                    )?;
+                }
+                Ok(())
+            }
             Packet::FenceSignal { context, fence } | Packet::FenceWait { context, fence } => {
                 write!(f, " context={context} fence={fence}")
             }
@@ -1940,6 +2236,62 @@ impl Writer {
         self.head(op::GENERATE_MIPS, 0, 2);
         self.reference(texture);
     }
+    /// CREATE_SHADER: object `id` (not 0) is the shader of `tokens`.
+    pub fn create_shader(&mut self, id: u32, tokens: &[u32]) {
+        self.head(op::CREATE_SHADER, 0, tokens.len().saturating_add(2));
+        self.dw(id);
+        for &t in tokens {
+            self.dw(t);
+        }
+    }
+    /// DESTROY_SHADER of object `id`.
+    pub fn destroy_shader(&mut self, id: u32) {
+        self.head(op::DESTROY_SHADER, 0, 2);
+        self.dw(id);
+    }
+    /// SET_SHADER: object `id` (0: fixed function) runs at `stage`.
+    pub fn set_shader(&mut self, stage: ShaderStage, id: u32) {
+        self.head(op::SET_SHADER, 0, 3);
+        self.dw(stage.number());
+        self.dw(id);
+    }
+    /// SET_CONSTANTS: registers `first..` of a bank from `data`
+    /// ([`ConstantBank::dwords`] DWORDs a register; a partial register at
+    /// the end is dropped).
+    pub fn set_constants(
+        &mut self,
+        stage: ShaderStage,
+        bank: ConstantBank,
+        first: u32,
+        data: &[u32],
+    ) {
+        let per = bank.dwords();
+        let count = data.len().checked_div(per).unwrap_or(0);
+        let data = data.get(..count.saturating_mul(per)).unwrap_or_default();
+        self.head(op::SET_CONSTANTS, 0, data.len().saturating_add(5));
+        self.dw(stage.number());
+        self.dw(bank.number());
+        self.dw(first);
+        self.dw(u32::try_from(count).unwrap_or(u32::MAX));
+        for &v in data {
+            self.dw(v);
+        }
+    }
+    /// VERTEX_INPUTS: `stride` and `(register, offset, D3DDECLTYPE)`
+    /// elements.
+    pub fn vertex_inputs(&mut self, stride: u32, inputs: &[(u32, u32, u32)]) {
+        self.head(
+            op::VERTEX_INPUTS,
+            0,
+            inputs.len().saturating_mul(3).saturating_add(2),
+        );
+        self.dw(stride);
+        for &(r, o, t) in inputs {
+            self.dw(r);
+            self.dw(o);
+            self.dw(t);
+        }
+    }
     /// A raw packet (tests, the kernel's own packets).
     pub fn raw(&mut self, opcode: u8, flags: u8, payload: &[u32]) {
         self.head(opcode, flags, payload.len().saturating_add(1));
@@ -2003,6 +2355,22 @@ mod tests {
             ..ColorFill::default()
         });
         w.generate_mips(4);
+        // vs_1_1: mov oPos, v0.
+        w.create_shader(
+            3,
+            &[
+                0xFFFE_0101,
+                0x0000_0001,
+                0xC00F_0000,
+                0x90E4_0000,
+                0x0000_FFFF,
+            ],
+        );
+        w.destroy_shader(3);
+        w.set_shader(ShaderStage::Vertex, 3);
+        w.set_shader(ShaderStage::Pixel, 0);
+        w.set_constants(ShaderStage::Pixel, ConstantBank::Bool, 2, &[1, 0]);
+        w.vertex_inputs(20, &[(0, 0, 3), (5, 16, 4)]);
         w
     }
 
@@ -2092,6 +2460,12 @@ mod tests {
                 "BLT src=@436 face=0 level=0 rect=0,0,4,4 dst=@464 face=0 level=1 rect=1,1,3,2",
                 "COLOR_FILL dst=@496 face=2 level=0 rect=0,0,2,2 color=0xff00ff00",
                 "GENERATE_MIPS texture=@532",
+                "CREATE_SHADER id=3 version=0xfffe0101 tokens=5",
+                "DESTROY_SHADER id=3",
+                "SET_SHADER VERTEX id=3",
+                "SET_SHADER PIXEL FIXED_FUNCTION",
+                "SET_CONSTANTS PIXEL BOOL first=2 count=2",
+                "VERTEX_INPUTS stride=20 v0@0:3 v5@16:4",
             ]
         );
     }
@@ -2107,6 +2481,22 @@ mod tests {
         ));
         let mut w = Writer::new();
         w.raw(op::VERTICES_INLINE, 0, &[9, 0]);
+        assert!(matches!(
+            decode_all(&w.bytes, 0).first(),
+            Some(Err(SubmitError::UserBuffer { .. }))
+        ));
+        // SET_CONSTANTS of 2 BOOL registers with 3 DWORDs; VERTEX_INPUTS
+        // with a partial triple.
+        for payload in [&[0u32, 2, 0, 2, 1, 1, 1][..], &[0, 2, 0, 2][..]] {
+            let mut w = Writer::new();
+            w.raw(op::SET_CONSTANTS, 0, payload);
+            assert!(matches!(
+                decode_all(&w.bytes, 0).first(),
+                Some(Err(SubmitError::UserBuffer { .. }))
+            ));
+        }
+        let mut w = Writer::new();
+        w.raw(op::VERTEX_INPUTS, 0, &[16, 0, 0]);
         assert!(matches!(
             decode_all(&w.bytes, 0).first(),
             Some(Err(SubmitError::UserBuffer { .. }))

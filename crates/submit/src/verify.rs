@@ -16,8 +16,9 @@ use crate::error::{Result, SubmitError};
 use crate::kmd::{AllocKind, AllocationDesc, Kmd};
 use crate::limits;
 use crate::packet::{self, Blt, ClearFlags, ColorFill, Engine, Frame, Packet, Ref, TextureCopy};
-use crate::packet::{off32, Access};
+use crate::packet::{off32, Access, ConstantBank, ShaderStage};
 use crate::regs;
+use crate::shader::ShaderObject;
 use crate::texture::{self, Shape};
 use softhal_pipeline::{self as pl, Topology, VertexLayout};
 use std::collections::BTreeMap;
@@ -101,6 +102,24 @@ pub(crate) enum Verified {
     ColorFill(ColorFill),
     /// GENERATE_MIPS of a texture allocation.
     GenerateMips { texture: u32 },
+    /// CREATE_SHADER: a shader the kernel validated, ready to run.
+    CreateShader { id: u32, shader: ShaderObject },
+    /// DESTROY_SHADER.
+    DestroyShader { id: u32 },
+    /// SET_SHADER (`id` 0: fixed function).
+    SetShader { stage: ShaderStage, id: u32 },
+    /// SET_CONSTANTS inside the stage's bank.
+    SetConstants {
+        stage: ShaderStage,
+        bank: ConstantBank,
+        first: u32,
+        data: Vec<u32>,
+    },
+    /// VERTEX_INPUTS: the stride and the vertex-shader inputs.
+    VertexInputs {
+        stride: u32,
+        inputs: Vec<pl::program::ShaderInput>,
+    },
     /// FENCE_SIGNAL (the kernel's own).
     FenceSignal { context: u32, fence: u64 },
     /// FENCE_WAIT (the kernel's own).
@@ -182,6 +201,8 @@ struct Bound {
     /// A depth/stencil target is bound with it.
     depth: bool,
     layout: Option<VertexLayout>,
+    /// The stride of the bound vertex-shader inputs (VERTEX_INPUTS).
+    input_stride: Option<u32>,
     /// Bytes of the bound vertices.
     vertex_bytes: Option<usize>,
     /// Bytes and width of the bound indices.
@@ -466,14 +487,23 @@ pub(crate) fn draw(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result
     if !b.target {
         return Err(f.invalid("draw without render target"));
     }
-    let l = b.layout.ok_or(f.invalid("draw without vertex format"))?;
+    // The GPU reads the vertices with the stride of VERTEX_FORMAT (fixed
+    // function) or of VERTEX_INPUTS (a vertex shader): every bound one
+    // must hold the vertices.
+    let stride = b
+        .layout
+        .map(|l| l.stride)
+        .into_iter()
+        .chain(b.input_stride)
+        .max()
+        .ok_or(f.invalid("draw without vertex format"))?;
     let vlen = b.vertex_bytes.ok_or(f.invalid("draw without vertices"))?;
     let need = u64::from(first).saturating_add(t.vertex_count(count));
     let have = if indexed {
         let (ilen, w) = b.indices.ok_or(f.invalid("indexed draw without indices"))?;
         (ilen as u64).checked_div(u64::from(w)).unwrap_or(0)
     } else {
-        (vlen as u64).checked_div(u64::from(l.stride)).unwrap_or(0)
+        (vlen as u64).checked_div(u64::from(stride)).unwrap_or(0)
     };
     if need > have {
         return Err(f.invalid("draw reads past its vertices or indices"));
@@ -484,6 +514,138 @@ pub(crate) fn draw(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result
         count,
         base_vertex,
         indexed,
+    })
+}
+
+/// CREATE_SHADER: an id other than 0 and tokens that pass every rule of
+/// their version (`softhal_shader::parse_and_validate`: the kernel does
+/// not trust the UMD's validation); the shader is prepared to run here,
+/// once, and the GPU keeps it under its id.
+pub(crate) fn create_shader(_: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
+    let Packet::CreateShader { id, tokens } = p else {
+        return Err(cannot_run(f));
+    };
+    if id == 0 {
+        return Err(f.invalid("shader id 0 is fixed function"));
+    }
+    if tokens.len() > limits::MAX_SHADER_DWORDS {
+        return Err(SubmitError::Limit {
+            what: "shader tokens",
+            value: tokens.len() as u64,
+            limit: limits::MAX_SHADER_DWORDS as u64,
+        });
+    }
+    let tokens: Vec<u32> = tokens.iter().map(|t| t.get()).collect();
+    let shader = softhal_shader::parse_and_validate(&tokens).map_err(|e| SubmitError::Shader {
+        offset: off32(f.offset),
+        dword: u32::try_from(e.dword).unwrap_or(u32::MAX),
+        rule: e.kind(),
+    })?;
+    Ok(Verified::CreateShader {
+        id,
+        shader: ShaderObject::new(shader, tokens.len()),
+    })
+}
+
+/// DESTROY_SHADER (an unknown id is the GPU's fault to count: the kernel
+/// does not track the context's objects).
+pub(crate) fn destroy_shader(
+    _: &mut Checker<'_>,
+    f: &Frame<'_>,
+    p: Packet<'_>,
+) -> Result<Verified> {
+    let Packet::DestroyShader { id } = p else {
+        return Err(cannot_run(f));
+    };
+    Ok(Verified::DestroyShader { id })
+}
+
+/// SET_SHADER: a known stage.
+pub(crate) fn set_shader(_: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
+    let Packet::SetShader { stage, id } = p else {
+        return Err(cannot_run(f));
+    };
+    let stage = ShaderStage::from_u32(stage).ok_or(f.invalid("unknown shader stage"))?;
+    Ok(Verified::SetShader { stage, id })
+}
+
+/// SET_CONSTANTS: a known stage and bank, registers `first..first+count`
+/// inside the bank's registers for that stage (the most any version of the
+/// stage has, `softhal_shader::valid::stage_register_count`).
+pub(crate) fn set_constants(_: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
+    use softhal_shader::ir::RegisterType as R;
+    let Packet::SetConstants {
+        stage,
+        bank,
+        first,
+        count,
+        data,
+    } = p
+    else {
+        return Err(cannot_run(f));
+    };
+    let stage = ShaderStage::from_u32(stage).ok_or(f.invalid("unknown shader stage"))?;
+    let bank = ConstantBank::from_u32(bank).ok_or(f.invalid("unknown constant bank"))?;
+    let ty = match bank {
+        ConstantBank::Float => R::Const,
+        ConstantBank::Int => R::ConstInt,
+        ConstantBank::Bool => R::ConstBool,
+    };
+    let registers = softhal_shader::valid::stage_register_count(stage == ShaderStage::Vertex, ty);
+    if u64::from(first).saturating_add(u64::from(count)) > u64::from(registers) {
+        return Err(f.invalid("constant registers past the stage's bank"));
+    }
+    Ok(Verified::SetConstants {
+        stage,
+        bank,
+        first,
+        data: data.iter().map(|d| d.get()).collect(),
+    })
+}
+
+/// VERTEX_INPUTS: a stride the pipeline accepts, at most one element per
+/// input register of a vertex shader, each a known `D3DDECLTYPE` inside the
+/// vertex.
+pub(crate) fn vertex_inputs(
+    cx: &mut Checker<'_>,
+    f: &Frame<'_>,
+    p: Packet<'_>,
+) -> Result<Verified> {
+    use softhal_shader::ir::RegisterType as R;
+    let Packet::VertexInputs { stride, inputs } = p else {
+        return Err(cannot_run(f));
+    };
+    if stride == 0 || stride > pl::limits::MAX_VERTEX_STRIDE {
+        return Err(f.invalid("vertex stride out of range"));
+    }
+    let registers = softhal_shader::valid::stage_register_count(true, R::Input);
+    let mut seen = 0u64;
+    let mut out = Vec::with_capacity(inputs.len());
+    for i in inputs {
+        let register = i.register.get();
+        if register >= u32::from(registers) {
+            return Err(f.invalid("vertex input register out of range"));
+        }
+        let bit = 1u64 << register;
+        if seen & bit != 0 {
+            return Err(f.invalid("vertex input register named twice"));
+        }
+        seen |= bit;
+        let ty = pl::DeclType::from_d3d(i.ty.get()).ok_or(f.invalid("unknown D3DDECLTYPE"))?;
+        let offset = i.offset.get();
+        if offset.checked_add(ty.size()).is_none_or(|e| e > stride) {
+            return Err(f.invalid("vertex input outside the vertex"));
+        }
+        out.push(pl::program::ShaderInput {
+            register: register as u8,
+            offset,
+            ty,
+        });
+    }
+    cx.bound.input_stride = Some(stride);
+    Ok(Verified::VertexInputs {
+        stride,
+        inputs: out,
     })
 }
 

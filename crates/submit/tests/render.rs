@@ -313,6 +313,132 @@ fn invalid_instructions() {
     rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
 }
 
+/// The tokens of Direct3D shader assembly `src`.
+fn tokens(src: &str) -> Vec<u32> {
+    softhal_shader::text::assemble(src)
+        .unwrap_or_else(|e| panic!("{e:?}\n{src}"))
+        .to_tokens()
+}
+
+#[test]
+fn invalid_shaders() {
+    use softhal_submit::packet::{ConstantBank as B, ShaderStage as S};
+    use softhal_submit::SubmitError;
+    // vs_2_0 reading c256: past its 256 float constants (token 2 is the
+    // source of the mov).
+    let mut bad = tokens("vs_2_0\nmov oPos, c0\n");
+    bad[3] = (bad[3] & !0x7FF) | 256;
+    let mut r = rig();
+    let rd = with_packet(&r, |s| s.w.create_shader(1, &bad));
+    let e = r.kmd.render_checked(&mut rd.clone(), &mut r.mem.clone());
+    assert!(
+        matches!(
+            e,
+            Err(SubmitError::Shader {
+                dword: 3,
+                rule: "register_out_of_range",
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    type Edit = fn(&mut Sub);
+    let cases: [(&str, Edit); 7] = [
+        ("tokens without END", |s| {
+            s.w.create_shader(1, &[0xFFFE_0200, 0x0200_0001])
+        }),
+        ("shader id 0", |s| {
+            s.w.create_shader(0, &tokens("vs_2_0\nmov oPos, c0\n"))
+        }),
+        ("vertex float constant 256", |s| {
+            s.w.set_constants(S::Vertex, B::Float, 255, &[0; 8])
+        }),
+        ("pixel float constant 224", |s| {
+            s.w.set_constants(S::Pixel, B::Float, 224, &[0; 4])
+        }),
+        ("BOOL constant 16", |s| {
+            s.w.set_constants(S::Pixel, B::Bool, 16, &[1])
+        }),
+        ("stage 2", |s| s.w.raw(op::SET_SHADER, 0, &[2, 1])),
+        ("input register 16", |s| {
+            s.w.vertex_inputs(16, &[(16, 0, 2)])
+        }),
+    ];
+    for (what, edit) in cases {
+        let mut r = rig();
+        let rd = with_packet(&r, edit);
+        eprintln!("case: {what}");
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    // An input past the stride, an unknown D3DDECLTYPE, a count that
+    // does not match the data.
+    for (what, edit) in [
+        (
+            "FLOAT4 at 8 of 16 bytes",
+            (|s| s.w.vertex_inputs(16, &[(0, 8, 3)])) as Edit,
+        ),
+        ("D3DDECLTYPE 99", |s| s.w.vertex_inputs(16, &[(0, 0, 99)])),
+    ] {
+        let mut r = rig();
+        let rd = with_packet(&r, edit);
+        eprintln!("case: {what}");
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    let mut r = rig();
+    // SET_CONSTANTS: stage 0, float, first 0, count 2 — with one register.
+    let rd = with_packet(&r, |s| {
+        s.w.raw(op::SET_CONSTANTS, 0, &[0, 0, 0, 2, 1, 2, 3, 4])
+    });
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDUSERBUFFER);
+}
+
+#[test]
+fn shaders_created_bound_and_fed_by_host_packets_draw() {
+    use softhal_submit::packet::{ConstantBank as B, ShaderStage as S};
+    let mut r = rig();
+    // vs_2_0: the quad's screen position (x, y in 0..16, z 0.5, w 1) to
+    // clip space: x·c0 + c1 = (x/8 − 1, 1 − y/8, 0.5, 1).
+    let vs = tokens("vs_2_0\ndcl_position v0\nmad oPos, v0, c0, c1\n");
+    // ps_2_0: the constant c2.
+    let ps = tokens("ps_2_0\nmov oC0, c2\n");
+    let f = |v: [f32; 4]| v.map(f32::to_bits);
+    let mut s = frame(&r);
+    s.w.set_regs(&[(id::viewport::WIDTH, W), (id::viewport::HEIGHT, W)]);
+    s.w.create_shader(7, &vs);
+    s.w.create_shader(8, &ps);
+    s.w.set_shader(S::Vertex, 7);
+    s.w.set_shader(S::Pixel, 8);
+    let c: Vec<u32> = [f([0.125, -0.125, 1.0, 1.0]), f([-1.0, 1.0, 0.0, 0.0])].concat();
+    s.w.set_constants(S::Vertex, B::Float, 0, &c);
+    // Green = (0, 1, 0, 1).
+    s.w.set_constants(S::Pixel, B::Float, 2, &f([0.0, 1.0, 0.0, 1.0]));
+    // v0 = FLOAT4 (D3DDECLTYPE 3) at 0 of the 20-byte vertices.
+    s.w.vertex_inputs(20, &[(0, 0, 3)]);
+    s.w.draw(4, 0, 2, 0, false);
+    let mut rd = s.data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(r.kmd.stats().faults, 0);
+    // The frame's own fixed-function quad (x < 8) red, then the shader
+    // quad over the same pixels green; x ≥ 8 keeps the clear's blue.
+    assert_eq!(pixel(&r, 2), GREEN);
+    assert_eq!(pixel(&r, 12), 0xFF00_00FF);
+    // The bindings last: the next frame's fixed-function draw finds the
+    // vertex shader still bound and no VERTEX_INPUTS in its submission, a
+    // fault; a draw with a pixel-shader id the context does not hold is
+    // another. Neither draws: the clear's blue stays.
+    let mut s = frame(&r);
+    s.w.set_shader(S::Vertex, 0);
+    s.w.set_shader(S::Pixel, 99);
+    s.w.draw(4, 0, 2, 0, false);
+    let mut rd = s.data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(r.kmd.stats().faults, 2);
+    assert_eq!(pixel(&r, 2), 0xFF00_00FF);
+}
+
 #[test]
 fn invalid_handles() {
     // An allocation-list entry naming nothing.

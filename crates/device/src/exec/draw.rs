@@ -9,9 +9,15 @@
 //! Guarantees: every vertex index, start vertex, index range and stream
 //! range of the whole command is checked against the data that exists
 //! (and every draw against the pipeline's own `DrawCall::validate`) before
-//! the first is submitted; drawing with a programmable shader bound fails.
+//! the first is submitted. With shaders bound the UMD also gets the
+//! shaders, their constants and the vertex shader's inputs; the DX6
+//! primitives (vertices described by an FVF) with a vertex shader bound
+//! fail.
 
-use super::stream::{dp2_vertices, layout_from_fvf, stream_input, tail, vertex_bytes};
+use super::stream::{
+    dp2_vertices, layout_from_fvf, shader_elements, shader_inputs, stream_input, tail,
+    vertex_bytes, vertex_shader,
+};
 use super::{Call, Exec};
 use crate::context::Context;
 use crate::error::{range, DeviceError, Result};
@@ -218,12 +224,6 @@ impl<'c> Exec<'_, 'c> {
             &'s Call<'c>,
         ) -> Result<Vec<DrawReq<'s>>>,
     {
-        let st = &self.ctx.state;
-        if st.pixel_shader != 0 || st.vertex_shader_func != 0 {
-            return Err(DeviceError::Unsupported(
-                "drawing with a programmable shader bound",
-            ));
-        }
         let rt = self.ctx.render_target;
         let dh = self.ctx.depth;
         self.check_color_target(rt)?;
@@ -250,7 +250,19 @@ impl<'c> Exec<'_, 'c> {
 
     /// DX6 non-indexed draws: `f(dwVertexLength)` returns (topology, first,
     /// primitive count) triples, validated.
+    /// The DX6 primitives read vertices an FVF describes: not with a
+    /// vertex shader.
+    fn no_vertex_shader(&self) -> Result<()> {
+        if vertex_shader(self.ctx)?.is_some() {
+            return Err(DeviceError::Unsupported(
+                "DX6 primitives with a programmable vertex shader (use the stream draws)",
+            ));
+        }
+        Ok(())
+    }
+
     fn dx6_draw(&mut self, f: impl FnOnce(u32) -> Result<Vec<(Topology, u32, u32)>>) -> Result<()> {
+        self.no_vertex_shader()?;
         self.draw_with(move |surfaces, _ctx, call| {
             let (bytes, layout, vsrc) = dp2_vertices(surfaces, call)?;
             let list = f(call.vertex_length)?;
@@ -272,6 +284,7 @@ impl<'c> Exec<'_, 'c> {
     }
 
     fn dx6_indexed(&mut self, t: Topology, count: u32, start: u16, idx: Vec<u16>) -> Result<()> {
+        self.no_vertex_shader()?;
         self.draw_with(move |surfaces, _ctx, call| {
             let (bytes, layout, vsrc) = dp2_vertices(surfaces, call)?;
             let n = u64::from(call.vertex_length);
@@ -314,6 +327,7 @@ impl<'c> Exec<'_, 'c> {
     }
 
     fn imm_draw(&mut self, t: Topology, count: u32, vertices: &'c [u8]) -> Result<()> {
+        self.no_vertex_shader()?;
         let layout = layout_from_fvf(self.call.fvf)?;
         self.draw_with(move |_s, _c, _call| {
             Ok(vec![DrawReq {
@@ -518,6 +532,27 @@ where
         .map(|h| (h != 0 && surfaces.get(h).is_ok_and(|r| r.texture().is_some())).then_some(h));
     // The requests borrow the surfaces; the lowered packets own copies of
     // inline data, so build them first, then submit.
+    // The shaders bound (none for a fixed-function draw: nothing is
+    // allocated then).
+    let vs = vertex_shader(ctx)?;
+    let ps = match ctx.state.pixel_shader {
+        0 => None,
+        h => Some(ctx.pixel_shaders.get(&h).ok_or(DeviceError::BadHandle {
+            handle: h,
+            what: "pixel shader",
+        })?),
+    };
+    let inputs = match vs {
+        Some(code) => shader_inputs(&shader_elements(ctx, code)?)?,
+        None => Vec::new(),
+    };
+    let shaders = crate::umd::ShaderBinding {
+        vertex: vs,
+        pixel: ps,
+        vs_consts: &ctx.state.vs_consts,
+        ps_consts: &ctx.state.ps_consts,
+        inputs,
+    };
     let gctx = gpu.context(ctx_h)?;
     gpu.begin(gctx, surfaces)?;
     let shared: &Slab<Resource> = surfaces;
@@ -540,7 +575,12 @@ where
             primitive_count: r.count,
             base_vertex: r.base_vertex,
         };
-        dc.validate()?;
+        // A vertex shader reads only the stride of the layout.
+        if shaders.vertex.is_some() {
+            dc.validate_buffers()?;
+        } else {
+            dc.validate()?;
+        }
         if r.count > 0 {
             prims = prims.saturating_add(u64::from(r.count));
             n = n.saturating_add(1);
@@ -573,7 +613,13 @@ where
         .collect();
     // Inline data is copied into the UMD's command buffer here; the
     // borrows of `surfaces` end with `lowered`.
-    gpu.draws_from((color, targets.1), &textures, &ctx.state, &lowered)?;
+    gpu.draws_from(
+        (color, targets.1),
+        &textures,
+        &ctx.state,
+        &shaders,
+        &lowered,
+    )?;
     drop(lowered);
     drop(reqs);
     gpu.settle(surfaces)?;

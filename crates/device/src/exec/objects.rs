@@ -6,13 +6,16 @@
 //! (token streams, declarations, query types) and the command's new
 //! objects are counted against the cap before any is stored; shader bytes
 //! stay within `limits::MAX_SHADER_CACHE_BYTES` per context; DELETE of an
-//! unknown handle fails before anything is deleted.
+//! unknown handle fails before anything is deleted. Each stored shader
+//! function gets a serial of its own (the id of its GPU object); the GPU
+//! objects of shaders deleted or replaced are released
+//! ([`crate::umd::Gpu::forget_shaders`]).
 
 use super::Exec;
 use crate::context::{Query, QueryKind, VertexShader8};
 use crate::error::{DeviceError, Result};
 use crate::limits;
-use crate::shader::{self, ShaderKind};
+use crate::shader::{self, ShaderCode, ShaderKind};
 use softhal_wire::command::{CodeHead, ShaderCodeRecord};
 use softhal_wire::names::QueryType;
 use softhal_wire::{Command, Records};
@@ -29,29 +32,37 @@ impl<'c> Exec<'_, 'c> {
                 for r in recs.iter() {
                     let h = r.head.handle.get();
                     let decl = shader::parse_dx8_decl(r.decl)?;
-                    if !r.code.is_empty() {
-                        shader::validate_shader(r.code, ShaderKind::Vertex)?;
-                    }
-                    v.push((
-                        h,
-                        VertexShader8 {
-                            decl,
-                            code: r.code.to_vec(),
-                        },
-                    ));
+                    let code = if r.code.is_empty() {
+                        None
+                    } else {
+                        Some(shader::validate_shader(r.code, ShaderKind::Vertex)?)
+                    };
+                    v.push((h, VertexShader8 { decl, code }));
                 }
-                insert_objects(
-                    &mut self.ctx.vertex_shaders,
-                    v,
+                check_cap(
+                    &self.ctx.vertex_shaders,
+                    &v,
                     "vertex shaders",
                     limits::MAX_SHADER_OBJECTS,
-                )
+                )?;
+                for (_, s) in &mut v {
+                    if let Some(c) = &mut s.code {
+                        c.serial = self.ctx.next_shader_serial();
+                    }
+                }
+                let old = insert_objects(&mut self.ctx.vertex_shaders, v);
+                self.forget(old.iter().filter_map(|s| s.code.as_ref()));
+                Ok(())
             }
-            C::DeleteVertexShader(recs) => delete_objects(
-                &mut self.ctx.vertex_shaders,
-                recs.iter().map(|r| r.handle.get()),
-                "vertex shader",
-            ),
+            C::DeleteVertexShader(recs) => {
+                let old = delete_objects(
+                    &mut self.ctx.vertex_shaders,
+                    recs.iter().map(|r| r.handle.get()),
+                    "vertex shader",
+                )?;
+                self.forget(old.iter().filter_map(|s| s.code.as_ref()));
+                Ok(())
+            }
             C::CreateVertexShaderDecl(recs) => {
                 self.check_shader_budget(recs.as_bytes().len())?;
                 let mut v = Vec::new();
@@ -72,30 +83,41 @@ impl<'c> Exec<'_, 'c> {
                         .collect();
                     v.push((r.head.handle.get(), shader::parse_decl9(&els)?));
                 }
-                insert_objects(
-                    &mut self.ctx.decls,
-                    v,
+                check_cap(
+                    &self.ctx.decls,
+                    &v,
                     "vertex declarations",
                     limits::MAX_SHADER_OBJECTS,
-                )
+                )?;
+                insert_objects(&mut self.ctx.decls, v);
+                Ok(())
             }
             C::DeleteVertexShaderDecl(recs) => delete_objects(
                 &mut self.ctx.decls,
                 recs.iter().map(|r| r.handle.get()),
                 "vertex declaration",
-            ),
+            )
+            .map(drop),
             C::CreateVertexShaderFunc(recs) => self.create_code_objects(&recs, ShaderKind::Vertex),
-            C::DeleteVertexShaderFunc(recs) => delete_objects(
-                &mut self.ctx.vs_funcs,
-                recs.iter().map(|r| r.handle.get()),
-                "vertex shader function",
-            ),
+            C::DeleteVertexShaderFunc(recs) => {
+                let old = delete_objects(
+                    &mut self.ctx.vs_funcs,
+                    recs.iter().map(|r| r.handle.get()),
+                    "vertex shader function",
+                )?;
+                self.forget(old.iter());
+                Ok(())
+            }
             C::CreatePixelShader(recs) => self.create_code_objects(&recs, ShaderKind::Pixel),
-            C::DeletePixelShader(recs) => delete_objects(
-                &mut self.ctx.pixel_shaders,
-                recs.iter().map(|r| r.handle.get()),
-                "pixel shader",
-            ),
+            C::DeletePixelShader(recs) => {
+                let old = delete_objects(
+                    &mut self.ctx.pixel_shaders,
+                    recs.iter().map(|r| r.handle.get()),
+                    "pixel shader",
+                )?;
+                self.forget(old.iter());
+                Ok(())
+            }
 
             C::CreateQuery(recs) => {
                 let mut v = Vec::new();
@@ -118,7 +140,9 @@ impl<'c> Exec<'_, 'c> {
                         },
                     ));
                 }
-                insert_objects(&mut self.ctx.queries, v, "queries", limits::MAX_QUERIES)
+                check_cap(&self.ctx.queries, &v, "queries", limits::MAX_QUERIES)?;
+                insert_objects(&mut self.ctx.queries, v);
+                Ok(())
             }
             C::DeleteQuery(recs) => {
                 let ids: Vec<u32> = recs.iter().map(|r| r.query_id.get()).collect();
@@ -138,12 +162,30 @@ impl<'c> Exec<'_, 'c> {
         kind: ShaderKind,
     ) -> Result<()> {
         self.check_shader_budget(recs.as_bytes().len())?;
-        let v = validated_code_objects(recs, kind)?;
+        let mut v = validated_code_objects(recs, kind)?;
         let (map, what) = match kind {
-            ShaderKind::Vertex => (&mut self.ctx.vs_funcs, "vertex shader functions"),
-            ShaderKind::Pixel => (&mut self.ctx.pixel_shaders, "pixel shaders"),
+            ShaderKind::Vertex => (&self.ctx.vs_funcs, "vertex shader functions"),
+            ShaderKind::Pixel => (&self.ctx.pixel_shaders, "pixel shaders"),
         };
-        insert_objects(map, v, what, limits::MAX_SHADER_OBJECTS)
+        check_cap(map, &v, what, limits::MAX_SHADER_OBJECTS)?;
+        for (_, c) in &mut v {
+            c.serial = self.ctx.next_shader_serial();
+        }
+        let map = match kind {
+            ShaderKind::Vertex => &mut self.ctx.vs_funcs,
+            ShaderKind::Pixel => &mut self.ctx.pixel_shaders,
+        };
+        let old = insert_objects(map, v);
+        self.forget(old.iter());
+        Ok(())
+    }
+
+    /// Releases the GPU objects of shader functions no longer stored.
+    fn forget<'s>(&mut self, gone: impl Iterator<Item = &'s ShaderCode>) {
+        let serials: Vec<u32> = gone.map(|c| c.serial).collect();
+        if !serials.is_empty() {
+            self.gpu.forget_shaders(self.ctx_h, &serials);
+        }
     }
 
     /// Fails when storing `more` bytes of tokens would exceed the
@@ -154,9 +196,16 @@ impl<'c> Exec<'_, 'c> {
         let held = c
             .vertex_shaders
             .values()
-            .map(|s| s.code.len().saturating_add(64))
-            .chain(c.vs_funcs.values().map(Vec::len))
-            .chain(c.pixel_shaders.values().map(Vec::len))
+            .map(|s| {
+                let consts: usize = s.decl.constants.iter().map(|(_, d)| d.len()).sum();
+                s.code
+                    .as_ref()
+                    .map_or(0, ShaderCode::bytes)
+                    .saturating_add(consts.saturating_mul(4))
+                    .saturating_add(64)
+            })
+            .chain(c.vs_funcs.values().map(ShaderCode::bytes))
+            .chain(c.pixel_shaders.values().map(ShaderCode::bytes))
             .chain(
                 c.decls
                     .values()
@@ -173,11 +222,10 @@ impl<'c> Exec<'_, 'c> {
     }
 }
 
-/// Stores `v`'s `(handle, object)` pairs (replacing an object of the same
-/// handle), unless the new handles would take `map` past `cap`.
-fn insert_objects<T>(
-    map: &mut BTreeMap<u32, T>,
-    v: Vec<(u32, T)>,
+/// Fails when storing `v`'s new handles would take `map` past `cap`.
+fn check_cap<T>(
+    map: &BTreeMap<u32, T>,
+    v: &[(u32, T)],
     what: &'static str,
     cap: usize,
 ) -> Result<()> {
@@ -188,39 +236,41 @@ fn insert_objects<T>(
             max: cap as u64,
         });
     }
-    for (h, o) in v {
-        map.insert(h, o);
-    }
     Ok(())
 }
 
-/// Deletes the objects of `handles`, unless one of them does not exist.
+/// Stores `v`'s `(handle, object)` pairs (after [`check_cap`]), replacing
+/// an object of the same handle; returns the objects replaced.
+fn insert_objects<T>(map: &mut BTreeMap<u32, T>, v: Vec<(u32, T)>) -> Vec<T> {
+    v.into_iter()
+        .filter_map(|(h, o)| map.insert(h, o))
+        .collect()
+}
+
+/// Deletes the objects of `handles`, unless one of them does not exist;
+/// returns them.
 fn delete_objects<T>(
     map: &mut BTreeMap<u32, T>,
     handles: impl Iterator<Item = u32> + Clone,
     what: &'static str,
-) -> Result<()> {
+) -> Result<Vec<T>> {
     for h in handles.clone() {
         if !map.contains_key(&h) {
             return Err(DeviceError::BadHandle { handle: h, what });
         }
     }
-    for h in handles {
-        map.remove(&h);
-    }
-    Ok(())
+    Ok(handles.filter_map(|h| map.remove(&h)).collect())
 }
 
 /// Validates the token stream of every CREATEPIXELSHADER /
-/// CREATEVERTEXSHADERFUNC record and returns `(handle, tokens)` pairs.
+/// CREATEVERTEXSHADERFUNC record and returns `(handle, code)` pairs.
 fn validated_code_objects<H: CodeHead>(
     recs: &Records<'_, ShaderCodeRecord<'_, H>>,
     kind: ShaderKind,
-) -> Result<Vec<(u32, Vec<u8>)>, DeviceError> {
+) -> Result<Vec<(u32, ShaderCode)>, DeviceError> {
     let mut v = Vec::new();
     for r in recs.iter() {
-        shader::validate_shader(r.code, kind)?;
-        v.push((r.head.handle(), r.code.to_vec()));
+        v.push((r.head.handle(), shader::validate_shader(r.code, kind)?));
     }
     Ok(v)
 }

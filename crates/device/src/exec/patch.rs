@@ -11,7 +11,7 @@
 //! before the first is drawn, holding no control data while it does.
 
 use super::draw::DrawReq;
-use super::stream::stream_input;
+use super::stream::patch_stream_input;
 use super::Exec;
 use crate::context::CachedPatch;
 use crate::error::{range, DeviceError, Result};
@@ -54,7 +54,7 @@ impl<'c> Exec<'_, 'c> {
                 u64::from(limits::MAX_PATCH_CONTROL_POINTS) + 1,
             ));
         }
-        let (s0, layout, _) = stream_input(self.surfaces, self.ctx, self.call)?;
+        let (s0, layout, _) = patch_stream_input(self.surfaces, self.ctx, self.call)?;
         let stride = layout.stride as usize;
         let n = s0.len().checked_div(stride.max(1)).unwrap_or(0);
         // The capacity is only a hint.
@@ -119,7 +119,7 @@ impl<'c> Exec<'_, 'c> {
                 value: info.num_vertices.get(),
             });
         }
-        let (s0, layout, _) = stream_input(self.surfaces, self.ctx, self.call)?;
+        let (s0, layout, _) = patch_stream_input(self.surfaces, self.ctx, self.call)?;
         let stride = layout.stride as usize;
         let n = s0.len().checked_div(stride.max(1)).unwrap_or(0) as u64;
         let first = u64::from(info.start_vertex_offset.get());

@@ -11,7 +11,9 @@
 //! declaration handle) before any is written; vertex data is exactly the
 //! bytes that exist (`dwVertexLength` vertices of a DP2 call, a stream from
 //! its offset), and a multi-stream declaration is gathered into one
-//! buffer bounded by `limits::MAX_BUFFER_BYTES`.
+//! buffer bounded by `limits::MAX_BUFFER_BYTES`. With a vertex shader the
+//! elements its input registers read ([`shader_elements`]) decide the
+//! bytes and the `(register, offset, type)` inputs instead of a layout.
 
 use super::{kind_of, Call, Exec, USERMEM};
 use crate::context::{Context, StateKey};
@@ -19,9 +21,9 @@ use crate::error::{check_below, range, DeviceError, Result};
 use crate::handle::Slab;
 use crate::limits;
 use crate::resource::{Resource, SurfaceKind};
-use crate::shader;
+use crate::shader::{self, ShaderCode, VsElement};
 use crate::state::{DeviceState, Stream, StreamSource, VertexInput};
-use softhal_pipeline::{PositionKind, TexCoordElement, VertexLayout};
+use softhal_pipeline::{DeclType, PositionKind, TexCoordElement, VertexLayout};
 use softhal_wire::fvf::{FvfLayout, PositionKind as FvfPos};
 use softhal_wire::Command;
 use std::borrow::Cow;
@@ -88,16 +90,31 @@ impl<'c> Exec<'_, 'c> {
         use Command as C;
         match *cmd {
             C::SetVertexShader(recs) => {
+                // A DX8 shader handle also loads its declaration's
+                // D3DVSD_CONST constants (registers past the bank are
+                // dropped).
                 let mut inputs = Vec::new();
                 for r in recs {
                     let h = r.handle.get();
-                    inputs.push(if self.ctx.vertex_shaders.contains_key(&h) {
-                        VertexInput::Shader(h)
-                    } else {
-                        fvf_input(h)?
+                    inputs.push(match self.ctx.vertex_shaders.get(&h) {
+                        Some(s) => (VertexInput::Shader(h), dx8_constants(&s.decl)),
+                        None => (fvf_input(h)?, Vec::new()),
                     });
                 }
-                self.set_vertex_input(&inputs)
+                self.write_state(
+                    &inputs,
+                    |_, _| Ok(()),
+                    |w, (i, consts)| {
+                        w.set(StateKey::VertexInput, |st| st.vertex_input = *i);
+                        for &(reg, v) in consts {
+                            w.set(StateKey::VsConstF(reg), |st| {
+                                if let Some(slot) = st.vs_consts.f.get_mut(reg as usize) {
+                                    *slot = v;
+                                }
+                            });
+                        }
+                    },
+                )
             }
             C::SetVertexShaderDecl(recs) => {
                 let mut inputs = Vec::new();
@@ -439,6 +456,171 @@ fn gather_streams<'s>(
     Ok((Cow::Owned(out), layout, None))
 }
 
+/// The D3DVSD_CONST registers of a DX8 declaration, one `(register,
+/// value)` each.
+fn dx8_constants(d: &shader::Dx8Decl) -> Vec<(u32, [u32; 4])> {
+    let mut out = Vec::new();
+    for (first, data) in &d.constants {
+        let values = data
+            .chunks_exact(4)
+            .filter_map(|c| <[u32; 4]>::try_from(c).ok());
+        for (r, v) in (*first..).zip(values) {
+            out.push((r, v));
+        }
+    }
+    out
+}
+
+/// The vertex shader a draw runs (`None`: fixed-function vertex
+/// processing): the DX9 function set with SETVERTEXSHADERFUNC, or the code
+/// of the DX8 shader set with SETVERTEXSHADER.
+pub(super) fn vertex_shader(ctx: &Context) -> Result<Option<&ShaderCode>> {
+    let st = &ctx.state;
+    if st.vertex_shader_func != 0 {
+        return ctx
+            .vs_funcs
+            .get(&st.vertex_shader_func)
+            .map(Some)
+            .ok_or(DeviceError::BadHandle {
+                handle: st.vertex_shader_func,
+                what: "vertex shader function",
+            });
+    }
+    match st.vertex_input {
+        VertexInput::Shader(h) => Ok(ctx
+            .vertex_shaders
+            .get(&h)
+            .ok_or(DeviceError::BadHandle {
+                handle: h,
+                what: "vertex shader",
+            })?
+            .code
+            .as_ref()),
+        _ => Ok(None),
+    }
+}
+
+/// The elements the input registers of vertex shader `code` read, for the
+/// context's vertex input: a DX8 shader's D3DVSD_REG mapping; with a DX9
+/// declaration, for each `dcl_usage[n] v#` of the shader the element of
+/// that usage and usage index (an input no element matches reads (0, 0,
+/// 0, 1), `docs/device.md`).
+pub(super) fn shader_elements(ctx: &Context, code: &ShaderCode) -> Result<Vec<VsElement>> {
+    match ctx.state.vertex_input {
+        VertexInput::Shader(h) => Ok(ctx
+            .vertex_shaders
+            .get(&h)
+            .map(|s| s.decl.elements.clone())
+            .unwrap_or_default()),
+        VertexInput::Decl(h) => {
+            let d = ctx.decls.get(&h).ok_or(DeviceError::BadHandle {
+                handle: h,
+                what: "vertex declaration",
+            })?;
+            let mut out = Vec::new();
+            for i in &code.inputs {
+                let e = d
+                    .elements
+                    .iter()
+                    .find(|e| e[4] == i.usage && e[5] == i.index);
+                if let Some(&[stream, offset, ty, ..]) = e {
+                    out.push(VsElement {
+                        stream,
+                        offset,
+                        ty,
+                        register: i.register,
+                    });
+                }
+            }
+            Ok(out)
+        }
+        VertexInput::Fvf(_) => Err(DeviceError::Unsupported(
+            "a programmable vertex shader with an FVF (set a vertex declaration)",
+        )),
+    }
+}
+
+/// The vertex bytes a vertex shader reads and where each input register
+/// is in them: the stream of `elements` from its offset when they all read
+/// one stream, else the streams gathered into one interleaved vertex (as
+/// for a multi-stream declaration, `gather_streams`). The layout carries
+/// only the stride; [`shader_inputs`] says where each register is.
+pub(super) fn shader_stream_input<'s>(
+    surfaces: &'s Slab<Resource>,
+    st: &DeviceState,
+    call: &'s Call<'_>,
+    elements: &[VsElement],
+) -> Result<VertexInputData<'s>> {
+    let size = |e: &VsElement| {
+        DeclType::from_d3d(e.ty)
+            .map(DeclType::size)
+            .ok_or(DeviceError::BadValue {
+                what: "vertex element type",
+                value: e.ty,
+            })
+    };
+    let inputs = shader_inputs(elements)?;
+    let first = elements.first().map_or(0, |e| e.stream);
+    if elements.iter().all(|e| e.stream == first) {
+        let mut end = 0u32;
+        for e in elements {
+            end = end.max(e.offset.saturating_add(size(e)?));
+        }
+        // A declaration of no element still reads vertices of one byte.
+        let (data, stride, src) = stream_bytes(surfaces, st, call, first, end.max(1))?;
+        return Ok((Cow::Borrowed(data), stride_layout(stride), src));
+    }
+    let mut gather = Vec::with_capacity(elements.len());
+    let mut stride = 0u32;
+    for (e, &(_, dst_offset, _)) in elements.iter().zip(&inputs) {
+        let size = size(e)?;
+        gather.push(shader::GatherElement {
+            stream: e.stream,
+            src_offset: e.offset,
+            dst_offset,
+            size,
+        });
+        stride = stride.max(dst_offset.saturating_add(size));
+    }
+    gather_streams(surfaces, st, call, &gather, stride_layout(stride))
+}
+
+/// Where each input register of a vertex shader reading `elements` is in
+/// the vertices [`shader_stream_input`] gives: `(register, offset,
+/// D3DDECLTYPE)`; the element's own offset when all read one stream, else
+/// the elements packed in declaration order.
+pub(super) fn shader_inputs(elements: &[VsElement]) -> Result<crate::umd::ShaderInputs> {
+    let first = elements.first().map_or(0, |e| e.stream);
+    let single = elements.iter().all(|e| e.stream == first);
+    let mut out = Vec::with_capacity(elements.len());
+    let mut dst = 0u32;
+    for e in elements {
+        let size = DeclType::from_d3d(e.ty)
+            .map(DeclType::size)
+            .ok_or(DeviceError::BadValue {
+                what: "vertex element type",
+                value: e.ty,
+            })?;
+        out.push((
+            u32::from(e.register),
+            if single { e.offset } else { dst },
+            e.ty,
+        ));
+        // At most 64 elements of at most 16 bytes.
+        dst = dst.saturating_add(size);
+    }
+    Ok(out)
+}
+
+/// A layout that says only the stride (the vertex-shader path reads no
+/// more of it).
+fn stride_layout(stride: u32) -> VertexLayout {
+    VertexLayout {
+        stride,
+        ..VertexLayout::packed(PositionKind::Xyz, false, false, &[])
+    }
+}
+
 /// The vertex data (stream 0 from its offset, or the streams of a
 /// multi-stream declaration gathered) and the layout of stream draws.
 pub(super) fn stream_input<'s>(
@@ -447,6 +629,10 @@ pub(super) fn stream_input<'s>(
     call: &'s Call<'_>,
 ) -> Result<VertexInputData<'s>> {
     let st = &ctx.state;
+    if let Some(code) = vertex_shader(ctx)? {
+        let elements = shader_elements(ctx, code)?;
+        return shader_stream_input(surfaces, st, call, &elements);
+    }
     let (stream, mut layout) = match st.vertex_input {
         VertexInput::Fvf(f) => (0u32, layout_from_fvf(f)?),
         VertexInput::Decl(h) => {
@@ -457,6 +643,7 @@ pub(super) fn stream_input<'s>(
             match (d.single, &d.gathered) {
                 (Some(single), _) => single,
                 (None, Some((elems, layout))) => {
+                    // (Vertex-shader draws take `shader_stream_input`.)
                     return gather_streams(surfaces, st, call, elems, *layout);
                 }
                 (None, None) => {
@@ -469,11 +656,6 @@ pub(super) fn stream_input<'s>(
                 handle: h,
                 what: "vertex shader",
             })?;
-            if !s.code.is_empty() {
-                return Err(DeviceError::Unsupported(
-                    "drawing with a programmable vertex shader",
-                ));
-            }
             let l = s.decl.layout.ok_or(DeviceError::Unsupported(
                 "DX8 declaration reading several streams",
             ))?;
@@ -483,4 +665,20 @@ pub(super) fn stream_input<'s>(
     let (data, stride, src) = stream_bytes(surfaces, st, call, stream, layout.stride)?;
     layout.stride = stride;
     Ok((Cow::Borrowed(data), layout, src))
+}
+
+/// The control vertices of a patch (DRAWRECTPATCH, DRAWTRIPATCH): as
+/// [`stream_input`], for fixed-function vertex processing only (patches
+/// with a vertex shader bound fail).
+pub(super) fn patch_stream_input<'s>(
+    surfaces: &'s Slab<Resource>,
+    ctx: &'s Context,
+    call: &'s Call<'_>,
+) -> Result<VertexInputData<'s>> {
+    if vertex_shader(ctx)?.is_some() {
+        return Err(DeviceError::Unsupported(
+            "patches with a programmable vertex shader",
+        ));
+    }
+    stream_input(surfaces, ctx, call)
 }

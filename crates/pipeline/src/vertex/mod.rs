@@ -495,7 +495,7 @@ impl DrawCall<'_> {
 
     /// Checks the vertex and index buffer sizes (not the layout's
     /// elements: a draw through a vertex shader reads only the stride).
-    pub(crate) fn validate_buffers(&self) -> Result<(), PipelineError> {
+    pub fn validate_buffers(&self) -> Result<(), PipelineError> {
         self.layout.validate_stride()?;
         let needed = u64::from(self.first) + self.topology.vertex_count(self.primitive_count);
         match self.indices {

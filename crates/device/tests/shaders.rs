@@ -1,0 +1,378 @@
+//! Programmable shaders through DrawPrimitives2: DX9 (CREATEVERTEXSHADERDECL
+//! / CREATEVERTEXSHADERFUNC / CREATEPIXELSHADER and their SET commands and
+//! constants) and DX8 (CREATEVERTEXSHADER with a declaration and code,
+//! ps_1_x), each combination with fixed function, checked on pixels worked
+//! out by hand; the DDI errors of the shader commands.
+//!
+//! Every scene is 16×16 with the viewport on the whole target, so a
+//! clip-space position (x, y) with w = 1 lands on screen at
+//! (8 + 8x, 8 − 8y). The upper-left triangle used below, clip (−1, 1),
+//! (1, 1), (−1, −1), is screen (0, 0), (16, 0), (0, 16). Direct3D 9 puts
+//! the centre of pixel (x, y) at the integer point (x, y), which is inside
+//! when x + y < 16; centres on the diagonal (x + y = 16) lie on its right
+//! edge, which the top-left rule leaves to the other triangle. So it
+//! covers the pixels with x + y ≤ 15: 1 + 2 + … + 16 = 136 of them, and the
+//! lower-right triangle (1, 1), (1, −1), (−1, −1) the other 120.
+
+mod common;
+
+use common::*;
+use softhal_device::*;
+use softhal_wire::names::codes;
+
+const RED: u32 = 0xFFFF_0000;
+const GREEN: u32 = 0xFF00_FF00;
+const BLUE: u32 = 0xFF00_00FF;
+const BLACK: u32 = 0xFF00_0000;
+
+/// The tokens of Direct3D shader assembly `src`, as a `hex:` blob.
+fn shader_hex(src: &str) -> String {
+    let s = softhal_shader::text::assemble(src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    hex_of(&s.to_tokens())
+}
+
+fn hex_of(dwords: &[u32]) -> String {
+    dwords
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// One vertex: FLOAT3 clip-space position (w = 1 from the declaration
+/// type's default) and a D3DCOLOR: 16 bytes.
+fn pc(x: f32, y: f32, color: u32) -> Vec<u8> {
+    let mut v = Vec::new();
+    for f in [x, y, 0.5] {
+        v.extend_from_slice(&f.to_le_bytes());
+    }
+    v.extend_from_slice(&color.to_le_bytes());
+    v
+}
+
+/// The upper-left triangle (136 pixels), then the lower-right one (120),
+/// each vertex with colour `c`.
+fn two_triangles(c: u32) -> Vec<u8> {
+    [
+        (-1.0, 1.0),
+        (1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, 1.0),
+        (1.0, -1.0),
+        (-1.0, -1.0),
+    ]
+    .iter()
+    .flat_map(|&(x, y)| pc(x, y, c))
+    .collect()
+}
+
+/// The transform rows c0–c3 (identity) of the vertex shaders below.
+const IDENTITY_C0: &str =
+    "SETVERTEXSHADERCONST { dwRegister=0 data=[1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1] }\n";
+
+/// vs_2_0: position by the rows c0–c3, the colour passed to oD0.
+const VS_TRANSFORM: &str = "vs_2_0
+dcl_position v0
+dcl_color v1
+dp4 oPos.x, v0, c0
+dp4 oPos.y, v0, c1
+dp4 oPos.z, v0, c2
+dp4 oPos.w, v0, c3
+mov oD0, v1
+";
+
+/// Stage 0 passes the diffuse colour through (D3DTOP_SELECTARG1 of
+/// D3DTA_DIFFUSE, colour and alpha).
+const DIFFUSE_CASCADE: &str = "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_SELECTARG1 } { wStage=0 TSState=D3DTSS_COLORARG1 dwValue=D3DTA_DIFFUSE } { wStage=0 TSState=D3DTSS_ALPHAOP dwValue=D3DTOP_SELECTARG1 } { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=D3DTA_DIFFUSE }\n";
+
+/// Viewport, no culling, no lighting (fixed-function draws).
+fn setup() -> String {
+    format!(
+        "{NOCULL}VIEWPORTINFO {{ dwX=0 dwY=0 dwWidth=16 dwHeight=16 }}\nRENDERSTATE {{ RenderState=D3DRS_LIGHTING dwState=0 }}\n"
+    )
+}
+
+/// The DX9 declaration 0x31: FLOAT3 POSITION0 at 0, D3DCOLOR COLOR0 at 12,
+/// stream 0.
+const DECL_PC: &str = "CREATEVERTEXSHADERDECL { dwHandle=0x31 { Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION } { Stream=0 Offset=12 Type=D3DCOLOR Usage=COLOR } { Stream=0xff Type=UNUSED } }\nSETVERTEXSHADERDECL { dwHandle=0x31 }\n";
+
+/// Runs `src` with `verts` as the user-memory stream 0 of 16-byte
+/// vertices.
+fn run16(s: &mut Scene, src: &str, verts: &[u8]) -> Outcome {
+    s.run_fvf(src, FVF_TL, 16, verts)
+}
+
+const STREAM16: &str = "SETSTREAMSOURCEUM { dwStream=0 dwStride=16 }\n";
+
+#[test]
+fn a_vs_2_0_and_a_ps_2_0_draw_a_triangle() {
+    let mut s = Scene::new(16, 16, false);
+    let vs = shader_hex(VS_TRANSFORM);
+    // ps_2_0 writes c0 = (1, 0.5, 0, 1): A 255, R 255, G 0.5·255 = 127.5
+    // → 128 (round to nearest), B 0.
+    let ps = shader_hex("ps_2_0\nmov oC0, c0\n");
+    let src = format!(
+        "{}{DECL_PC}CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n\
+         {IDENTITY_C0}SETPIXELSHADERCONST {{ dwRegister=0 data=[1 0.5 0 1] }}\n{STREAM16}\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=1 }}",
+        setup()
+    );
+    run16(&mut s, &src, &two_triangles(GREEN)).ok();
+    assert_eq!(s.count(0xFFFF_8000), 136);
+    assert_eq!(s.px(0, 0), 0xFFFF_8000);
+    assert_eq!(s.px(15, 0), 0xFFFF_8000);
+    assert_eq!(s.px(15, 1), 0, "x + y = 16 is the other triangle's");
+    assert_eq!(s.px(15, 15), 0);
+    assert_eq!(s.drv.context(s.ctx).unwrap().stats.draws, 1);
+}
+
+#[test]
+fn a_vertex_shader_feeds_the_fixed_function_cascade() {
+    let mut s = Scene::new(16, 16, false);
+    let vs = shader_hex(VS_TRANSFORM);
+    let src = format!(
+        "{}{DIFFUSE_CASCADE}{DECL_PC}CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         {IDENTITY_C0}{STREAM16}\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}",
+        setup()
+    );
+    // oD0 = the vertex colour: every pixel of both triangles is red.
+    run16(&mut s, &src, &two_triangles(RED)).ok();
+    assert_eq!(s.count(RED), 256);
+}
+
+#[test]
+fn fixed_function_vertices_feed_a_pixel_shader() {
+    for ps in [
+        // ps_1_4: r0 is the output; v0 is the diffuse colour.
+        "ps_1_4\nmov r0, v0\n",
+        // ps_2_0: v0 declared, written to oC0.
+        "ps_2_0\ndcl v0\nmov oC0, v0\n",
+    ] {
+        let mut s = Scene::new(16, 16, false);
+        let hex = shader_hex(ps);
+        // Pre-transformed blue vertices over the left half (x < 8).
+        let src = format!(
+            "{}CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{hex} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\nTRIANGLELIST count=2 wVStart=0",
+            setup()
+        );
+        s.run(&src, &quad(0.0, 0.0, 8.0, 16.0, 0.5, BLUE)).ok();
+        assert_eq!(s.count(BLUE), 128, "{ps}");
+        assert_eq!(s.px(8, 0), 0, "{ps}");
+    }
+}
+
+#[test]
+fn constants_changed_between_two_draws_of_one_buffer_reach_each_draw() {
+    let mut s = Scene::new(16, 16, false);
+    let vs = shader_hex(VS_TRANSFORM);
+    let ps = shader_hex("ps_2_0\nmov oC0, c3\n");
+    let src = format!(
+        "{}{DECL_PC}CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n\
+         {IDENTITY_C0}{STREAM16}\
+         SETPIXELSHADERCONST {{ dwRegister=3 data=[1 0 0 1] }}\n\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=1 }}\n\
+         SETPIXELSHADERCONST {{ dwRegister=3 data=[0 0 1 1] }}\n\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=3 PrimitiveCount=1 }}",
+        setup()
+    );
+    run16(&mut s, &src, &two_triangles(GREEN)).ok();
+    assert_eq!(s.count(RED), 136);
+    assert_eq!(s.count(BLUE), 120);
+    // The next call draws the first triangle again with the constants as
+    // they stand (blue): the UMD sends nothing it sent before, and the GPU
+    // still has it.
+    let again = format!(
+        "{STREAM16}DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=1 }}"
+    );
+    run16(&mut s, &again, &two_triangles(GREEN)).ok();
+    assert_eq!(s.count(BLUE), 256);
+}
+
+#[test]
+fn a_declaration_reading_two_streams_feeds_the_vertex_shader() {
+    let mut s = Scene::new(16, 16, false);
+    // Stream 0: FLOAT3 positions (12 bytes); stream 1: D3DCOLORs (4).
+    let pos: Vec<u8> = [(-1.0f32, 1.0f32), (1.0, 1.0), (-1.0, -1.0)]
+        .iter()
+        .flat_map(|&(x, y)| [x, y, 0.5f32].into_iter().flat_map(f32::to_le_bytes))
+        .collect();
+    let col: Vec<u8> = [GREEN; 3].iter().flat_map(|c| c.to_le_bytes()).collect();
+    let vb = |s: &mut Scene, b: &[u8]| {
+        let h = s.drv.create_vertex_buffer(b.len() as u32, false).unwrap();
+        s.drv
+            .lock(h, LockFlags::default())
+            .unwrap()
+            .copy_from_slice(b);
+        s.drv.unlock(h).unwrap();
+        h
+    };
+    let (p, c) = (vb(&mut s, &pos), vb(&mut s, &col));
+    let vs = shader_hex(VS_TRANSFORM);
+    let src = format!(
+        "{}{DIFFUSE_CASCADE}CREATEVERTEXSHADERDECL {{ dwHandle=0x33 {{ Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION }} {{ Stream=1 Offset=0 Type=D3DCOLOR Usage=COLOR }} {{ Stream=0xff Type=UNUSED }} }}\n\
+         SETVERTEXSHADERDECL {{ dwHandle=0x33 }}\n\
+         CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n{IDENTITY_C0}\
+         SETSTREAMSOURCE {{ dwStream=0 dwVBHandle={p} dwStride=12 }}\nSETSTREAMSOURCE {{ dwStream=1 dwVBHandle={c} dwStride=4 }}\n\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=1 }}",
+        setup()
+    );
+    s.run(&src, &[]).ok();
+    assert_eq!(s.count(GREEN), 136);
+    assert_eq!(s.px(15, 15), 0);
+}
+
+/// DX8: `D3DVSD_STREAM(0)`, `D3DVSD_REG(0, FLOAT3)`, `D3DVSD_REG(5,
+/// D3DCOLOR)`, `D3DVSD_CONST(4, 1)` with (0, 1, 0, 1), `D3DVSD_END()`.
+fn dx8_decl() -> String {
+    hex_of(&[
+        0x2000_0000,
+        0x4002_0000,
+        0x4004_0005,
+        0x8000_0004 | (1 << 25),
+        0.0f32.to_bits(),
+        1.0f32.to_bits(),
+        0.0f32.to_bits(),
+        1.0f32.to_bits(),
+        0xFFFF_FFFF,
+    ])
+}
+
+#[test]
+fn a_dx8_vertex_shader_maps_registers_and_loads_its_declaration_constants() {
+    let mut s = Scene::new(16, 16, false);
+    // vs_1_1 (DirectX 8: no dcl): v0 position, v5 colour; oD0 = v5 × c4,
+    // c4 = (0, 1, 0, 1) from the declaration: white becomes green.
+    let vs = shader_hex(
+        "vs_1_1\ndp4 oPos.x, v0, c0\ndp4 oPos.y, v0, c1\ndp4 oPos.z, v0, c2\ndp4 oPos.w, v0, c3\nmul oD0, v5, c4\n",
+    );
+    let decl = dx8_decl();
+    let src = format!(
+        "{}{DIFFUSE_CASCADE}CREATEVERTEXSHADER {{ dwHandle=0x10 decl=hex:{decl} code=hex:{vs} }}\nSETVERTEXSHADER {{ dwHandle=0x10 }}\n\
+         {IDENTITY_C0}{STREAM16}\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=1 }}",
+        setup()
+    );
+    run16(&mut s, &src, &two_triangles(0xFFFF_FFFF)).ok();
+    assert_eq!(s.count(GREEN), 136);
+    // SETVERTEXSHADER loaded c4 into the context's constants.
+    let c = &s.drv.context(s.ctx).unwrap().state.vs_consts;
+    assert_eq!(c.f[4], [0, 1.0f32.to_bits(), 0, 1.0f32.to_bits()]);
+}
+
+#[test]
+fn a_ps_1_1_samples_its_texture_with_tex_t0() {
+    let mut s = Scene::new(4, 4, false);
+    // A 2×2 A8R8G8B8 texture: red, green / blue, white.
+    let t = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::A8R8G8B8, 2, 2, 1)
+        .unwrap();
+    let texels: Vec<u8> = [RED, GREEN, BLUE, 0xFFFF_FFFF]
+        .iter()
+        .flat_map(|c| c.to_le_bytes())
+        .collect();
+    s.drv
+        .lock(t, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&texels);
+    s.drv.unlock(t).unwrap();
+    let ps = shader_hex("ps_1_1\ntex t0\nmov r0, t0\n");
+    // A 4×4 quad with (u, v) from (0, 0) to (1, 1), point sampled: pixel
+    // (x, y) has centre u = (x + ½)/4, so texel ⌊2u⌋ = ⌊x/2⌋ (likewise v).
+    let v = tquad(0.0, 0.0, 4.0, 4.0, BLACK, 0);
+    let src = format!(
+        "{NOCULL}TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue={t} }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\nTRIANGLELIST count=2 wVStart=0"
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    assert_eq!(s.px(0, 0), RED);
+    assert_eq!(s.px(3, 1), GREEN);
+    assert_eq!(s.px(1, 3), BLUE);
+    assert_eq!(s.px(2, 2), 0xFFFF_FFFF);
+}
+
+#[test]
+fn shader_command_errors_name_their_command() {
+    let mut s = Scene::new(8, 8, false);
+    // SETVERTEXSHADERFUNC of a handle never created: the command fails at
+    // its own offset, after the render state before it.
+    let pre = asm(NOCULL);
+    let o = s.run(
+        &format!("{NOCULL}SETVERTEXSHADERFUNC {{ dwHandle=0x99 }}"),
+        &[],
+    );
+    assert_eq!(o.ddrval, codes::D3DERR_COMMAND_UNPARSED);
+    assert_eq!(o.offset, pre.len() as u32);
+    assert!(matches!(
+        s.drv.last_error().unwrap().error,
+        DeviceError::BadHandle { handle: 0x99, .. }
+    ));
+    // Float constant 255 exists (vs: 256 registers), 255 + 2 does not; pixel
+    // shaders have 224.
+    s.run(
+        "SETVERTEXSHADERCONST { dwRegister=255 data=[1 2 3 4] }",
+        &[],
+    )
+    .ok();
+    s.run(
+        &format!("{NOCULL}SETVERTEXSHADERCONST {{ dwRegister=255 data=[1 2 3 4 5 6 7 8] }}"),
+        &[],
+    )
+    .unparsed_at(pre.len() as u32);
+    s.run("SETPIXELSHADERCONST { dwRegister=224 data=[1 2 3 4] }", &[])
+        .unparsed_at(0);
+    assert!(matches!(
+        s.drv.last_error().unwrap().error,
+        DeviceError::OutOfRange { .. }
+    ));
+    // Nothing of the failed commands was kept.
+    assert_eq!(
+        s.drv.context(s.ctx).unwrap().state.vs_consts.f[255],
+        [
+            1.0f32.to_bits(),
+            2.0f32.to_bits(),
+            3.0f32.to_bits(),
+            4.0f32.to_bits()
+        ]
+    );
+}
+
+#[test]
+fn a_deleted_shader_cannot_be_drawn_and_a_replaced_one_draws_its_new_code() {
+    let mut s = Scene::new(16, 16, false);
+    let red = shader_hex("ps_2_0\ndef c0, 1, 0, 0, 1\nmov oC0, c0\n");
+    let blue = shader_hex("ps_2_0\ndef c0, 0, 0, 1, 1\nmov oC0, c0\n");
+    let draw = "TRIANGLELIST count=2 wVStart=0";
+    let v = quad(0.0, 0.0, 16.0, 16.0, 0.5, GREEN);
+    s.run(
+        &format!(
+            "{}CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{red} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n{draw}",
+            setup()
+        ),
+        &v,
+    )
+    .ok();
+    assert_eq!(s.count(RED), 256);
+    // The same handle created again with other code draws the new code.
+    s.run(
+        &format!("CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{blue} }}\n{draw}"),
+        &v,
+    )
+    .ok();
+    assert_eq!(s.count(BLUE), 256);
+    // Deleted while bound: the draw fails (unknown handle), pixels stay.
+    let at = asm("DELETEPIXELSHADER { dwHandle=0x20 }\n").len() as u32;
+    s.run(
+        &format!("DELETEPIXELSHADER {{ dwHandle=0x20 }}\n{draw}"),
+        &v,
+    )
+    .unparsed_at(at);
+    assert_eq!(s.count(BLUE), 256);
+    // Unbound (handle 0): fixed function draws again.
+    s.run(&format!("SETPIXELSHADER {{ dwHandle=0 }}\n{draw}"), &v)
+        .ok();
+    assert_eq!(s.count(GREEN), 256);
+}
