@@ -18,10 +18,10 @@
 //! * [`all_ids`] lists every register once, ascending; ids are decoded
 //!   with arithmetic (constant time), nothing allocates.
 
-use softhal_pipeline::cascade::{ResultTarget, StageState, TextureArg, TextureOp, MAX_STAGES};
+use softhal_pipeline::cascade::{ResultArg, StageState, TextureArgument, TextureOp, MAX_STAGES};
 use softhal_pipeline::fog::FogMode;
 use softhal_pipeline::lighting::{Light, LightType, MaterialSource, MAX_ACTIVE_LIGHTS};
-use softhal_pipeline::texgen::{TexCoordIndex, TextureTransform, VertexBlend};
+use softhal_pipeline::texgen::{TexCoordIndex, TextureTransformFlags, VertexBlend};
 use softhal_pipeline::texture::{SamplerState, TextureAddress, TextureFilter};
 use softhal_pipeline::{
     Blend, BlendOp, CmpFunc, CullMode, FillMode, PipelineState, ShadeMode, StencilOp,
@@ -358,6 +358,18 @@ macro_rules! enum_value {
     };
 }
 
+/// An enumerated render state whose accepted values are those the state
+/// table's rule for `$rs` keeps as given.
+macro_rules! honoured_value {
+    ($t:ty, $rs:expr, $fallback:expr) => {
+        Value::Enum {
+            name: stringify!($t),
+            valid: |v| <$t>::from_d3d(v).is_some() && $rs.honoured(v) == v,
+            fallback: $fallback,
+        }
+    };
+}
+
 /// The render states in the register file, ascending, with their kind and
 /// group: the states the derived draw state reads.
 fn render_state_rule(rs: Rs) -> Option<(Value, Group)> {
@@ -374,10 +386,7 @@ fn render_state_rule(rs: Rs) -> Option<(Value, Group)> {
             Value::Mask((1u32 << CLIP_PLANES).wrapping_sub(1)),
             G::Raster,
         ),
-        Rs::ZEnable => (
-            enum_value!(ZBufferType, ZBufferType::ZBuffer.d3d()),
-            G::Depth,
-        ),
+        Rs::ZEnable => (enum_value!(ZBufferType, ZBufferType::True.d3d()), G::Depth),
         Rs::ZWriteEnable => (Bool, G::Depth),
         Rs::ZFunc => (enum_value!(CmpFunc, CmpFunc::LessEqual.d3d()), G::Depth),
         Rs::ZBias => (Dword, G::Depth),
@@ -397,8 +406,16 @@ fn render_state_rule(rs: Rs) -> Option<(Value, Group)> {
         Rs::AlphaFunc => (enum_value!(CmpFunc, CmpFunc::Always.d3d()), G::AlphaTest),
         Rs::AlphaRef => (Dword, G::AlphaTest),
         Rs::AlphaBlendEnable | Rs::SeparateAlphaBlendEnable => (Bool, G::Blend),
-        Rs::SrcBlend | Rs::SrcBlendAlpha => (enum_value!(Blend, Blend::One.d3d()), G::Blend),
-        Rs::DestBlend | Rs::DestBlendAlpha => (enum_value!(Blend, Blend::Zero.d3d()), G::Blend),
+        // D3DBLEND values the device honours (the state table's rule: not
+        // D3D9Ex's SRCCOLOR2 pair).
+        Rs::SrcBlend | Rs::SrcBlendAlpha => (
+            honoured_value!(Blend, Rs::SrcBlend, Blend::One.d3d()),
+            G::Blend,
+        ),
+        Rs::DestBlend | Rs::DestBlendAlpha => (
+            honoured_value!(Blend, Rs::DestBlend, Blend::Zero.d3d()),
+            G::Blend,
+        ),
         Rs::BlendOp | Rs::BlendOpAlpha => (enum_value!(BlendOp, BlendOp::Add.d3d()), G::Blend),
         Rs::BlendFactor | Rs::ColorWriteEnable => (Dword, G::Blend),
         Rs::TextureFactor => (Dword, G::Textures),
@@ -445,13 +462,13 @@ fn stage_rule(stage: usize, tss: Tss) -> Option<Value> {
     Some(match tss {
         Tss::ColorOp => enum_value!(TextureOp, d.color_op.d3d()),
         Tss::AlphaOp => enum_value!(TextureOp, d.alpha_op.d3d()),
-        Tss::ColorArg0 => enum_value!(TextureArg, d.color_arg0.d3d()),
-        Tss::ColorArg1 => enum_value!(TextureArg, d.color_arg1.d3d()),
-        Tss::ColorArg2 => enum_value!(TextureArg, d.color_arg2.d3d()),
-        Tss::AlphaArg0 => enum_value!(TextureArg, d.alpha_arg0.d3d()),
-        Tss::AlphaArg1 => enum_value!(TextureArg, d.alpha_arg1.d3d()),
-        Tss::AlphaArg2 => enum_value!(TextureArg, d.alpha_arg2.d3d()),
-        Tss::ResultArg => enum_value!(ResultTarget, d.result.d3d()),
+        Tss::ColorArg0 => enum_value!(TextureArgument, d.color_arg0.d3d()),
+        Tss::ColorArg1 => enum_value!(TextureArgument, d.color_arg1.d3d()),
+        Tss::ColorArg2 => enum_value!(TextureArgument, d.color_arg2.d3d()),
+        Tss::AlphaArg0 => enum_value!(TextureArgument, d.alpha_arg0.d3d()),
+        Tss::AlphaArg1 => enum_value!(TextureArgument, d.alpha_arg1.d3d()),
+        Tss::AlphaArg2 => enum_value!(TextureArgument, d.alpha_arg2.d3d()),
+        Tss::ResultArg => enum_value!(ResultArg, d.result.d3d()),
         Tss::BumpEnvMat00
         | Tss::BumpEnvMat01
         | Tss::BumpEnvMat10
@@ -470,12 +487,15 @@ fn stage_rule(stage: usize, tss: Tss) -> Option<Value> {
         Tss::AddressU | Tss::AddressV | Tss::AddressW => {
             enum_value!(TextureAddress, ds.address_u.d3d())
         }
-        Tss::MagFilter => enum_value!(TextureFilter, ds.mag_filter.d3d()),
-        Tss::MinFilter => enum_value!(TextureFilter, ds.min_filter.d3d()),
-        Tss::MipFilter => enum_value!(TextureFilter, ds.mip_filter.d3d()),
+        Tss::MagFilter => enum_value!(TextureFilter, ds.mag_filter.filter_type().d3d()),
+        Tss::MinFilter => enum_value!(TextureFilter, ds.min_filter.filter_type().d3d()),
+        Tss::MipFilter => enum_value!(TextureFilter, ds.mip_filter.filter_type().d3d()),
         Tss::BorderColor | Tss::MaxMipLevel | Tss::MaxAnisotropy | Tss::Constant => Value::Dword,
         Tss::TextureTransformFlags => {
-            enum_value!(TextureTransform, TextureTransform::default().d3d())
+            enum_value!(
+                TextureTransformFlags,
+                TextureTransformFlags::default().d3d()
+            )
         }
         _ => return None,
     })
@@ -514,7 +534,11 @@ fn locate(reg: u32) -> Option<(usize, Value, Group)> {
         0x4000..=0x40FF => {
             let (i, f) = rel(bank::LIGHT, bank::LIGHT_STRIDE)?;
             let v = match f {
-                id::light_field::TYPE => enum_value!(LightType, LightType::Directional.d3d()),
+                id::light_field::TYPE => Value::Enum {
+                    name: "LightType",
+                    valid: |v| LightType::from_d3d(v).is_some_and(LightType::is_dx7),
+                    fallback: LightType::Directional.d3d(),
+                },
                 id::light_field::ENABLE => Value::Bool,
                 f if f < LIGHT7_DWORDS => Value::Float,
                 _ => return None,
@@ -905,9 +929,9 @@ fn default_writes(p: &PipelineState) -> Vec<(u32, u32)> {
             (t(Tss::AddressV), sm.address_v.d3d()),
             (t(Tss::AddressW), sm.address_w.d3d()),
             (t(Tss::BorderColor), sm.border_color),
-            (t(Tss::MagFilter), sm.mag_filter.d3d()),
-            (t(Tss::MinFilter), sm.min_filter.d3d()),
-            (t(Tss::MipFilter), sm.mip_filter.d3d()),
+            (t(Tss::MagFilter), sm.mag_filter.filter_type().d3d()),
+            (t(Tss::MinFilter), sm.min_filter.filter_type().d3d()),
+            (t(Tss::MipFilter), sm.mip_filter.filter_type().d3d()),
             (t(Tss::MipMapLodBias), f(sm.mip_lod_bias)),
             (t(Tss::MaxMipLevel), sm.max_mip_level),
             (t(Tss::MaxAnisotropy), sm.max_anisotropy),
@@ -1023,12 +1047,28 @@ mod tests {
             // Six clip planes: bits 0..=5.
             (id::rs(Rs::ClipPlaneEnable.raw()), 1 << 6),
             (id::rs(Rs::FogDensity.raw()), f32::INFINITY.to_bits()),
+            // D3DBLEND 16 (D3D9Ex SRCCOLOR2) is a D3DBLEND the device does
+            // not honour (it sends ONE).
+            (id::rs(Rs::SrcBlend.raw()), 16),
             // D3DTEXTUREOP is 1..=26.
             (id::tss(0, Tss::ColorOp.raw()), 27),
-            // D3DTEXF_* is 0..=7.
+            // D3DTA selectors are 0..=6; RESULTARG is CURRENT (1) or TEMP
+            // (5), not TEXTURE (2).
+            (id::tss(1, Tss::ColorArg1.raw()), 7),
+            (id::tss(1, Tss::ResultArg.raw()), 2),
+            // D3DTADDRESS is 1..=5.
+            (id::tss(2, Tss::AddressU.raw()), 6),
+            // D3DTSS_TCI_* modes are 0..=4 (in bits 31:16).
+            (id::tss(3, Tss::TexCoordIndex.raw()), 0x5_0000),
+            // D3DTTFF_COUNT is 0..=4.
+            (id::tss(4, Tss::TextureTransformFlags.raw()), 5),
+            // D3DTEXF_* is 0..=8; 8 (CONVOLUTIONMONO) is not sampled.
             (id::tss(7, Tss::MinFilter.raw()), 8),
-            // D3DLIGHTTYPE is 1..=3.
+            (id::tss(7, Tss::MagFilter.raw()), 9),
+            // D3DLIGHT7's types are 1..=3 (not the DX5 PARALLELPOINT 4,
+            // GLSPOT 5).
             (id::light(0, lf::TYPE), 4),
+            (id::light(0, lf::TYPE), 5),
             (id::light(7, lf::PHI), f32::NAN.to_bits()),
             (id::light(0, lf::ENABLE), 2),
             (id::transform(Ts::View.raw(), 15), f32::NAN.to_bits()),
