@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use softhal_pipeline::fog::FogMode;
-use softhal_pipeline::stages::{ArgSource, TextureArg, TextureOp};
+use softhal_pipeline::stages::{TextureArg, TextureArgument, TextureOp};
 use softhal_pipeline::texture::{
     Texture, TextureAddress, TextureDesc, TextureFilter, TextureFormat, TextureKind,
 };
@@ -162,27 +162,27 @@ fn state_for(w: WorkloadSel) -> PipelineState {
     st.depth.z_write = true;
     match w {
         WorkloadSel::W1 => {
-            st.depth.z_enable = ZBufferType::ZBuffer;
+            st.depth.z_enable = ZBufferType::True;
             st.depth.z_func = CmpFunc::Less;
         }
         WorkloadSel::W5 => {
-            st.depth.z_enable = ZBufferType::ZBuffer;
+            st.depth.z_enable = ZBufferType::True;
             st.depth.z_func = CmpFunc::LessEqual;
             st.fog.enable = true;
             st.fog.table_mode = FogMode::None;
             st.fog.vertex_mode = FogMode::None;
             st.fog.color = 0xFF80_99B3;
         }
-        _ => st.depth.z_enable = ZBufferType::Disabled,
+        _ => st.depth.z_enable = ZBufferType::False,
     }
     if matches!(w, WorkloadSel::W3 | WorkloadSel::W4) {
         let s0 = &mut st.textures.stages[0];
         s0.color_op = TextureOp::Modulate;
-        s0.color_arg1 = TextureArg::new(ArgSource::Texture);
-        s0.color_arg2 = TextureArg::new(ArgSource::Diffuse);
+        s0.color_arg1 = TextureArgument::new(TextureArg::Texture);
+        s0.color_arg2 = TextureArgument::new(TextureArg::Diffuse);
         s0.alpha_op = TextureOp::Modulate;
-        s0.alpha_arg1 = TextureArg::new(ArgSource::Texture);
-        s0.alpha_arg2 = TextureArg::new(ArgSource::Diffuse);
+        s0.alpha_arg1 = TextureArgument::new(TextureArg::Texture);
+        s0.alpha_arg2 = TextureArgument::new(TextureArg::Diffuse);
         let sm = &mut st.textures.samplers[0];
         sm.mag_filter = TextureFilter::Linear;
         sm.min_filter = TextureFilter::Linear;
@@ -198,9 +198,9 @@ fn state_for(w: WorkloadSel) -> PipelineState {
     if w == WorkloadSel::W9 {
         let s0 = &mut st.textures.stages[0];
         s0.color_op = TextureOp::SelectArg1;
-        s0.color_arg1 = TextureArg::new(ArgSource::Diffuse);
+        s0.color_arg1 = TextureArgument::new(TextureArg::Diffuse);
         s0.alpha_op = TextureOp::SelectArg1;
-        s0.alpha_arg1 = TextureArg::new(ArgSource::Diffuse);
+        s0.alpha_arg1 = TextureArgument::new(TextureArg::Diffuse);
     }
     if w == WorkloadSel::W10 {
         for (i, sm) in st.textures.samplers.iter_mut().take(2).enumerate() {
@@ -213,15 +213,15 @@ fn state_for(w: WorkloadSel) -> PipelineState {
         }
         let [s0, s1, s2, ..] = &mut st.textures.stages;
         s0.color_op = TextureOp::Modulate;
-        s0.color_arg1 = TextureArg::new(ArgSource::Texture);
-        s0.color_arg2 = TextureArg::new(ArgSource::Diffuse);
+        s0.color_arg1 = TextureArgument::new(TextureArg::Texture);
+        s0.color_arg2 = TextureArgument::new(TextureArg::Diffuse);
         s0.alpha_op = TextureOp::SelectArg1;
-        s0.alpha_arg1 = TextureArg::new(ArgSource::Texture);
+        s0.alpha_arg1 = TextureArgument::new(TextureArg::Texture);
         s1.color_op = TextureOp::Modulate2x;
-        s1.color_arg1 = TextureArg::new(ArgSource::Texture);
-        s1.color_arg2 = TextureArg::new(ArgSource::Current);
+        s1.color_arg1 = TextureArgument::new(TextureArg::Texture);
+        s1.color_arg2 = TextureArgument::new(TextureArg::Current);
         s1.alpha_op = TextureOp::SelectArg1;
-        s1.alpha_arg1 = TextureArg::new(ArgSource::Current);
+        s1.alpha_arg1 = TextureArgument::new(TextureArg::Current);
         s2.color_op = TextureOp::Disable;
         s2.alpha_op = TextureOp::Disable;
         st.raster.specular_enable = true;

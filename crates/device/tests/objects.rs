@@ -679,7 +679,15 @@ fn validate_texture_stage_state() {
     s.run("TEXTURESTAGESTATE { wStage=1 TSState=D3DTSS_COLOROP dwValue=D3DTOP_DISABLE } { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=0x7 }", &[]).ok();
     s.drv.validate_texture_stage_state(&mut d);
     assert_eq!(d.ddrval, codes::D3DERR_UNSUPPORTEDALPHAARG);
-    s.run("TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=D3DTA_TEXTURE } { wStage=0 TSState=D3DTSS_MIPFILTER dwValue=9 }", &[]).ok();
+    s.run("TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=D3DTA_TEXTURE } { wStage=0 TSState=D3DTSS_RESULTARG dwValue=D3DTA_TEXTURE }", &[]).ok();
+    s.drv.validate_texture_stage_state(&mut d);
+    // RESULTARG writes CURRENT or TEMP only.
+    assert_eq!(d.ddrval, codes::D3DERR_UNSUPPORTEDCOLORARG);
+    s.run("TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_RESULTARG dwValue=D3DTA_TEMP } { wStage=0 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_CONVOLUTIONMONO }", &[]).ok();
+    s.drv.validate_texture_stage_state(&mut d);
+    // A D3DTEXF value, but for 9.L monochrome surfaces: not sampled.
+    assert_eq!(d.ddrval, codes::D3DERR_UNSUPPORTEDTEXTUREFILTER);
+    s.run("TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT } { wStage=0 TSState=D3DTSS_MIPFILTER dwValue=9 }", &[]).ok();
     s.drv.validate_texture_stage_state(&mut d);
     assert_eq!(d.ddrval, codes::D3DERR_UNSUPPORTEDTEXTUREFILTER);
     s.run(

@@ -115,7 +115,7 @@ fn scene(
     st.raster.last_pixel = false;
     match depth {
         Some(f) => st.depth.z_func = f,
-        None => st.depth.z_enable = ZBufferType::Disabled,
+        None => st.depth.z_enable = ZBufferType::False,
     }
     let mut color = Surface::new(Format::A8R8G8B8, W, H).expect("surface");
     let mut zbuf = Surface::new(Format::D24S8, W, H).expect("surface");

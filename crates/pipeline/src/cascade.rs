@@ -55,253 +55,26 @@ use crate::texture::limits::MAX_TEXTURE_STAGES;
 /// Number of texture stages the cascade runs at most.
 pub const MAX_STAGES: usize = MAX_TEXTURE_STAGES;
 
-/// A texture-stage operation (D3DTEXTUREOP).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TextureOp {
-    /// Disables this stage and all higher ones (COLOROP).
-    Disable,
-    /// arg1.
-    SelectArg1,
-    /// arg2.
-    SelectArg2,
-    /// arg1 · arg2.
-    Modulate,
-    /// 2 · arg1 · arg2.
-    Modulate2x,
-    /// 4 · arg1 · arg2.
-    Modulate4x,
-    /// arg1 + arg2.
-    Add,
-    /// arg1 + arg2 − ½.
-    AddSigned,
-    /// 2 · (arg1 + arg2 − ½).
-    AddSigned2x,
-    /// arg1 − arg2.
-    Subtract,
-    /// arg1 + arg2 − arg1 · arg2.
-    AddSmooth,
-    /// Lerp by the iterated diffuse alpha.
-    BlendDiffuseAlpha,
-    /// Lerp by the texture alpha.
-    BlendTextureAlpha,
-    /// Lerp by the TEXTUREFACTOR alpha.
-    BlendFactorAlpha,
-    /// arg1 + arg2 · (1 − texture alpha).
-    BlendTextureAlphaPm,
-    /// Lerp by CURRENT's alpha.
-    BlendCurrentAlpha,
-    /// arg1; the next stage multiplies CURRENT by its texture.
-    Premodulate,
-    /// arg1.rgb + arg1.a · arg2.rgb.
-    ModulateAlphaAddColor,
-    /// arg1.rgb · arg2.rgb + arg1.a.
-    ModulateColorAddAlpha,
-    /// (1 − arg1.a) · arg2.rgb + arg1.rgb.
-    ModulateInvAlphaAddColor,
-    /// (1 − arg1.rgb) · arg2.rgb + arg1.a.
-    ModulateInvColorAddAlpha,
-    /// Bump mapping: perturbs the next stage's coordinates.
-    BumpEnvMap,
-    /// Bump mapping with luminance.
-    BumpEnvMapLuminance,
-    /// Signed dot product, replicated to all channels.
-    DotProduct3,
-    /// arg0 + arg1 · arg2.
-    MultiplyAdd,
-    /// arg0 · arg1 + (1 − arg0) · arg2.
-    Lerp,
-}
+/// The Direct3D values a stage is written in, as `softhal-types` defines
+/// them: the operation (`D3DTEXTUREOP`), an argument (`D3DTA_*` selector
+/// and modifiers) and the result register (`D3DTSS_RESULTARG`).
+pub use softhal_types::{ResultArg, TextureArg, TextureArgument, TextureOp};
 
-impl TextureOp {
-    /// From a D3DTOP value (1..=26).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        use TextureOp as T;
-        Some(match v {
-            1 => T::Disable,
-            2 => T::SelectArg1,
-            3 => T::SelectArg2,
-            4 => T::Modulate,
-            5 => T::Modulate2x,
-            6 => T::Modulate4x,
-            7 => T::Add,
-            8 => T::AddSigned,
-            9 => T::AddSigned2x,
-            10 => T::Subtract,
-            11 => T::AddSmooth,
-            12 => T::BlendDiffuseAlpha,
-            13 => T::BlendTextureAlpha,
-            14 => T::BlendFactorAlpha,
-            15 => T::BlendTextureAlphaPm,
-            16 => T::BlendCurrentAlpha,
-            17 => T::Premodulate,
-            18 => T::ModulateAlphaAddColor,
-            19 => T::ModulateColorAddAlpha,
-            20 => T::ModulateInvAlphaAddColor,
-            21 => T::ModulateInvColorAddAlpha,
-            22 => T::BumpEnvMap,
-            23 => T::BumpEnvMapLuminance,
-            24 => T::DotProduct3,
-            25 => T::MultiplyAdd,
-            26 => T::Lerp,
-            _ => return None,
-        })
-    }
-
-    /// The D3DTOP value (inverse of [`TextureOp::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            TextureOp::Disable => 1,
-            TextureOp::SelectArg1 => 2,
-            TextureOp::SelectArg2 => 3,
-            TextureOp::Modulate => 4,
-            TextureOp::Modulate2x => 5,
-            TextureOp::Modulate4x => 6,
-            TextureOp::Add => 7,
-            TextureOp::AddSigned => 8,
-            TextureOp::AddSigned2x => 9,
-            TextureOp::Subtract => 10,
-            TextureOp::AddSmooth => 11,
-            TextureOp::BlendDiffuseAlpha => 12,
-            TextureOp::BlendTextureAlpha => 13,
-            TextureOp::BlendFactorAlpha => 14,
-            TextureOp::BlendTextureAlphaPm => 15,
-            TextureOp::BlendCurrentAlpha => 16,
-            TextureOp::Premodulate => 17,
-            TextureOp::ModulateAlphaAddColor => 18,
-            TextureOp::ModulateColorAddAlpha => 19,
-            TextureOp::ModulateInvAlphaAddColor => 20,
-            TextureOp::ModulateInvColorAddAlpha => 21,
-            TextureOp::BumpEnvMap => 22,
-            TextureOp::BumpEnvMapLuminance => 23,
-            TextureOp::DotProduct3 => 24,
-            TextureOp::MultiplyAdd => 25,
-            TextureOp::Lerp => 26,
-        }
-    }
-
-    /// Which of (arg0, arg1, arg2) the operation reads.
-    fn uses(self) -> [bool; 3] {
-        use TextureOp as T;
-        match self {
-            T::Disable | T::BumpEnvMap | T::BumpEnvMapLuminance => [false; 3],
-            T::SelectArg1 | T::Premodulate => [false, true, false],
-            T::SelectArg2 => [false, false, true],
-            T::MultiplyAdd | T::Lerp => [true; 3],
-            _ => [false, true, true],
-        }
-    }
-
-    fn is_bump(self) -> bool {
-        matches!(self, TextureOp::BumpEnvMap | TextureOp::BumpEnvMapLuminance)
+/// Which of (arg0, arg1, arg2) operation `op` reads.
+fn uses(op: TextureOp) -> [bool; 3] {
+    use TextureOp as T;
+    match op {
+        T::Disable | T::BumpEnvMap | T::BumpEnvMapLuminance => [false; 3],
+        T::SelectArg1 | T::PreModulate => [false, true, false],
+        T::SelectArg2 => [false, false, true],
+        T::MultiplyAdd | T::Lerp => [true; 3],
+        _ => [false, true, true],
     }
 }
 
-/// What an argument reads (D3DTA selector, bits 3:0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ArgSource {
-    /// Iterated diffuse.
-    Diffuse,
-    /// Result of the previous stage (diffuse at stage 0).
-    Current,
-    /// This stage's texture.
-    Texture,
-    /// D3DRS_TEXTUREFACTOR.
-    TFactor,
-    /// Iterated specular.
-    Specular,
-    /// The temporary register.
-    Temp,
-    /// The stage's D3DTSS_CONSTANT.
-    Constant,
-}
-
-/// A stage argument: selector plus modifiers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TextureArg {
-    /// What to read.
-    pub source: ArgSource,
-    /// D3DTA_COMPLEMENT: `1 − x`.
-    pub complement: bool,
-    /// D3DTA_ALPHAREPLICATE: alpha into RGB.
-    pub alpha_replicate: bool,
-}
-
-impl TextureArg {
-    /// An argument without modifiers.
-    pub const fn new(source: ArgSource) -> Self {
-        TextureArg {
-            source,
-            complement: false,
-            alpha_replicate: false,
-        }
-    }
-
-    /// From a D3DTA value (selector 0..=6 in bits 3:0, COMPLEMENT 0x10,
-    /// ALPHAREPLICATE 0x20); `None` for other selectors or bits.
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        if v & !0x3F != 0 {
-            return None;
-        }
-        let source = match v & 0xF {
-            0 => ArgSource::Diffuse,
-            1 => ArgSource::Current,
-            2 => ArgSource::Texture,
-            3 => ArgSource::TFactor,
-            4 => ArgSource::Specular,
-            5 => ArgSource::Temp,
-            6 => ArgSource::Constant,
-            _ => return None,
-        };
-        Some(TextureArg {
-            source,
-            complement: v & 0x10 != 0,
-            alpha_replicate: v & 0x20 != 0,
-        })
-    }
-
-    /// The D3DTA value (inverse of [`TextureArg::from_d3d`]): selector in
-    /// bits 3:0, COMPLEMENT 0x10, ALPHAREPLICATE 0x20.
-    pub fn d3d(self) -> u32 {
-        let selector = match self.source {
-            ArgSource::Diffuse => 0,
-            ArgSource::Current => 1,
-            ArgSource::Texture => 2,
-            ArgSource::TFactor => 3,
-            ArgSource::Specular => 4,
-            ArgSource::Temp => 5,
-            ArgSource::Constant => 6,
-        };
-        selector | (u32::from(self.complement) << 4) | (u32::from(self.alpha_replicate) << 5)
-    }
-}
-
-/// Where a stage writes its result (D3DTSS_RESULTARG).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ResultTarget {
-    /// CURRENT (default).
-    #[default]
-    Current,
-    /// TEMP.
-    Temp,
-}
-
-impl ResultTarget {
-    /// From a D3DTA value: CURRENT (1) or TEMP (5).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        match v {
-            1 => Some(ResultTarget::Current),
-            5 => Some(ResultTarget::Temp),
-            _ => None,
-        }
-    }
-
-    /// The D3DTA (CURRENT or TEMP) value (inverse of [`ResultTarget::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            ResultTarget::Current => 1,
-            ResultTarget::Temp => 5,
-        }
-    }
+/// Whether `op` is one of the bump-mapping operations.
+fn is_bump(op: TextureOp) -> bool {
+    matches!(op, TextureOp::BumpEnvMap | TextureOp::BumpEnvMapLuminance)
 }
 
 /// The state of one texture stage.
@@ -310,21 +83,21 @@ pub struct StageState {
     /// COLOROP.
     pub color_op: TextureOp,
     /// COLORARG0 (MULTIPLYADD, LERP).
-    pub color_arg0: TextureArg,
+    pub color_arg0: TextureArgument,
     /// COLORARG1.
-    pub color_arg1: TextureArg,
+    pub color_arg1: TextureArgument,
     /// COLORARG2.
-    pub color_arg2: TextureArg,
+    pub color_arg2: TextureArgument,
     /// ALPHAOP.
     pub alpha_op: TextureOp,
     /// ALPHAARG0.
-    pub alpha_arg0: TextureArg,
+    pub alpha_arg0: TextureArgument,
     /// ALPHAARG1.
-    pub alpha_arg1: TextureArg,
+    pub alpha_arg1: TextureArgument,
     /// ALPHAARG2.
-    pub alpha_arg2: TextureArg,
+    pub alpha_arg2: TextureArgument,
     /// RESULTARG.
-    pub result: ResultTarget,
+    pub result: ResultArg,
     /// BUMPENVMAT00, 01, 10, 11 as `[[m00, m01], [m10, m11]]`.
     pub bump_env_mat: [[f32; 2]; 2],
     /// BUMPENVLSCALE.
@@ -350,14 +123,14 @@ impl StageState {
         };
         StageState {
             color_op,
-            color_arg0: TextureArg::new(ArgSource::Current),
-            color_arg1: TextureArg::new(ArgSource::Texture),
-            color_arg2: TextureArg::new(ArgSource::Current),
+            color_arg0: TextureArgument::new(TextureArg::Current),
+            color_arg1: TextureArgument::new(TextureArg::Texture),
+            color_arg2: TextureArgument::new(TextureArg::Current),
             alpha_op,
-            alpha_arg0: TextureArg::new(ArgSource::Current),
-            alpha_arg1: TextureArg::new(ArgSource::Texture),
-            alpha_arg2: TextureArg::new(ArgSource::Current),
-            result: ResultTarget::Current,
+            alpha_arg0: TextureArgument::new(TextureArg::Current),
+            alpha_arg1: TextureArgument::new(TextureArg::Texture),
+            alpha_arg2: TextureArgument::new(TextureArg::Current),
+            result: ResultArg::Current,
             bump_env_mat: [[0.0; 2]; 2],
             bump_lscale: 0.0,
             bump_loffset: 0.0,
@@ -384,7 +157,7 @@ impl StageState {
     }
 }
 
-fn reads_texture(op: TextureOp, args: [TextureArg; 3]) -> bool {
+fn reads_texture(op: TextureOp, args: [TextureArgument; 3]) -> bool {
     if matches!(
         op,
         TextureOp::BlendTextureAlpha
@@ -394,10 +167,10 @@ fn reads_texture(op: TextureOp, args: [TextureArg; 3]) -> bool {
     ) {
         return true;
     }
-    op.uses()
+    uses(op)
         .iter()
         .zip(args)
-        .any(|(u, a)| *u && a.source == ArgSource::Texture)
+        .any(|(u, a)| *u && a.source == TextureArg::Texture)
 }
 
 /// Per-pixel inputs of the cascade, each `[r, g, b, a]` in [0, 1].
@@ -431,15 +204,15 @@ struct Regs {
 }
 
 impl Regs {
-    fn read(&self, a: TextureArg) -> [f32; 4] {
+    fn read(&self, a: TextureArgument) -> [f32; 4] {
         let mut v = match a.source {
-            ArgSource::Diffuse => self.inputs.diffuse,
-            ArgSource::Current => self.current,
-            ArgSource::Texture => self.texture,
-            ArgSource::TFactor => self.inputs.texture_factor,
-            ArgSource::Specular => self.inputs.specular,
-            ArgSource::Temp => self.temp,
-            ArgSource::Constant => self.constant,
+            TextureArg::Diffuse => self.inputs.diffuse,
+            TextureArg::Current => self.current,
+            TextureArg::Texture => self.texture,
+            TextureArg::TFactor => self.inputs.texture_factor,
+            TextureArg::Specular => self.inputs.specular,
+            TextureArg::Temp => self.temp,
+            TextureArg::Constant => self.constant,
         };
         if a.complement {
             v = v.map(|x| 1.0 - x);
@@ -466,7 +239,7 @@ fn channel(op: TextureOp, x: f32, y: f32, z: f32, xa: f32, f: [f32; 4], current:
     let lerp = |t: f32| x * t + y * (1.0 - t);
     match op {
         T::Disable | T::BumpEnvMap | T::BumpEnvMapLuminance | T::DotProduct3 => current,
-        T::SelectArg1 | T::Premodulate => x,
+        T::SelectArg1 | T::PreModulate => x,
         T::SelectArg2 => y,
         T::Modulate => x * y,
         T::Modulate2x => 2.0 * x * y,
@@ -548,18 +321,18 @@ where
         ];
         // Colour.
         let mut out = current;
-        if st.color_op.is_bump() {
+        if is_bump(st.color_op) {
             let [du, dv, l, _] = regs.texture;
             let m = st.bump_env_mat;
             let offset = [du * m[0][0] + dv * m[1][0], du * m[0][1] + dv * m[1][1]];
             let lum = (st.color_op == TextureOp::BumpEnvMapLuminance)
                 .then(|| sat(l * st.bump_lscale + st.bump_loffset));
             bump = Some((offset, lum));
-        } else if st.color_op == TextureOp::Premodulate {
+        } else if st.color_op == TextureOp::PreModulate {
             premodulate = true;
         }
         let dot_replicated = st.color_op == TextureOp::DotProduct3;
-        if !(st.color_op.is_bump() || color_tex && texture.is_none()) {
+        if !(is_bump(st.color_op) || color_tex && texture.is_none()) {
             let (a0, a1, a2) = (
                 regs.read(st.color_arg0),
                 regs.read(st.color_arg1),
@@ -604,8 +377,8 @@ where
         }
         let out = out.map(sat);
         match st.result {
-            ResultTarget::Current => current = out,
-            ResultTarget::Temp => temp = out,
+            ResultArg::Current => current = out,
+            ResultArg::Temp => temp = out,
         }
     }
     current.map(sat)
@@ -622,128 +395,57 @@ pub fn specular_add(color: [f32; 4], specular: [f32; 4]) -> [f32; 4] {
     ]
 }
 
-/// A legacy DX5/6 D3DRENDERSTATE_TEXTUREMAPBLEND mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TextureMapBlend {
-    /// Texture colour and alpha.
-    Decal,
-    /// Texture × diffuse; alpha from the texture if it has alpha, else
-    /// from diffuse.
-    Modulate,
-    /// Blend texture over diffuse by texture alpha; diffuse alpha.
-    DecalAlpha,
-    /// Texture × diffuse for colour and alpha.
-    ModulateAlpha,
-    /// DECAL with a mask bit (approximated as DECAL colour, diffuse alpha).
-    DecalMask,
-    /// MODULATE with a mask bit (approximated as MODULATE colour, diffuse
-    /// alpha).
-    ModulateMask,
-    /// Copy (same as DECAL).
-    Copy,
-    /// Texture + diffuse; diffuse alpha.
-    Add,
-}
+/// A legacy DX5/6 `D3DRENDERSTATE_TEXTUREMAPBLEND` mode (`D3DTEXTUREBLEND`,
+/// from `softhal-types`); [`texture_map_blend_stage0`] gives its stage.
+pub use softhal_types::TextureBlend;
 
-impl TextureMapBlend {
-    /// From a D3DTBLEND value (1..=8).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        use TextureMapBlend as B;
-        Some(match v {
-            1 => B::Decal,
-            2 => B::Modulate,
-            3 => B::DecalAlpha,
-            4 => B::ModulateAlpha,
-            5 => B::DecalMask,
-            6 => B::ModulateMask,
-            7 => B::Copy,
-            8 => B::Add,
-            _ => return None,
-        })
-    }
-
-    /// The D3DTBLEND value (inverse of [`TextureMapBlend::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            TextureMapBlend::Decal => 1,
-            TextureMapBlend::Modulate => 2,
-            TextureMapBlend::DecalAlpha => 3,
-            TextureMapBlend::ModulateAlpha => 4,
-            TextureMapBlend::DecalMask => 5,
-            TextureMapBlend::ModulateMask => 6,
-            TextureMapBlend::Copy => 7,
-            TextureMapBlend::Add => 8,
-        }
-    }
-
-    /// The equivalent stage-0 state (stage 1 and above are DISABLE, as
-    /// [`StageState::default_for`] gives them). `texture_has_alpha`
-    /// decides MODULATE's alpha source (DX6 mapping); `has_texture` is
-    /// copied into the state.
-    ///
-    /// | Mode | COLOROP (ARG1, ARG2) | ALPHAOP (ARG1, ARG2) |
-    /// |---|---|---|
-    /// | DECAL, COPY | SELECTARG1 (TEXTURE) | SELECTARG1 (TEXTURE) |
-    /// | MODULATE | MODULATE (TEXTURE, DIFFUSE) | SELECTARG1 (TEXTURE) if the texture has alpha, else SELECTARG2 (DIFFUSE) |
-    /// | DECALALPHA | BLENDTEXTUREALPHA (TEXTURE, DIFFUSE) | SELECTARG2 (DIFFUSE) |
-    /// | MODULATEALPHA | MODULATE (TEXTURE, DIFFUSE) | MODULATE (TEXTURE, DIFFUSE) |
-    /// | DECALMASK | SELECTARG1 (TEXTURE) | SELECTARG2 (DIFFUSE) |
-    /// | MODULATEMASK | MODULATE (TEXTURE, DIFFUSE) | SELECTARG2 (DIFFUSE) |
-    /// | ADD | ADD (TEXTURE, DIFFUSE) | SELECTARG2 (DIFFUSE) |
-    pub fn stage0(self, texture_has_alpha: bool, has_texture: bool) -> StageState {
-        use TextureMapBlend as B;
-        use TextureOp as T;
-        let (color_op, alpha_op) = match self {
-            B::Decal | B::Copy => (T::SelectArg1, T::SelectArg1),
-            B::Modulate => (
-                T::Modulate,
-                if texture_has_alpha {
-                    T::SelectArg1
-                } else {
-                    T::SelectArg2
-                },
-            ),
-            B::DecalAlpha => (T::BlendTextureAlpha, T::SelectArg2),
-            B::ModulateAlpha => (T::Modulate, T::Modulate),
-            B::DecalMask => (T::SelectArg1, T::SelectArg2),
-            B::ModulateMask => (T::Modulate, T::SelectArg2),
-            B::Add => (T::Add, T::SelectArg2),
-        };
-        let tex = TextureArg::new(ArgSource::Texture);
-        let dif = TextureArg::new(ArgSource::Diffuse);
-        StageState {
-            color_op,
-            color_arg1: tex,
-            color_arg2: dif,
-            alpha_op,
-            alpha_arg1: tex,
-            alpha_arg2: dif,
-            has_texture,
-            ..StageState::default_for(0)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use softhal_testkit::round_trip;
-
-    #[test]
-    fn d3d_is_the_inverse_of_from_d3d() {
-        assert_eq!(round_trip(TextureOp::from_d3d, TextureOp::d3d, 0..=300), 26);
-        // 7 selectors × COMPLEMENT × ALPHAREPLICATE.
-        assert_eq!(
-            round_trip(TextureArg::from_d3d, TextureArg::d3d, 0..=0x1FF),
-            28
-        );
-        assert_eq!(
-            round_trip(ResultTarget::from_d3d, ResultTarget::d3d, 0..=300),
-            2
-        );
-        assert_eq!(
-            round_trip(TextureMapBlend::from_d3d, TextureMapBlend::d3d, 0..=300),
-            8
-        );
+/// The stage-0 state equivalent to TEXTUREMAPBLEND mode `mode` (stage 1 and above are DISABLE, as
+/// [`StageState::default_for`] gives them). `texture_has_alpha`
+/// decides MODULATE's alpha source (DX6 mapping); `has_texture` is
+/// copied into the state.
+///
+/// | Mode | COLOROP (ARG1, ARG2) | ALPHAOP (ARG1, ARG2) |
+/// |---|---|---|
+/// | DECAL, COPY | SELECTARG1 (TEXTURE) | SELECTARG1 (TEXTURE) |
+/// | MODULATE | MODULATE (TEXTURE, DIFFUSE) | SELECTARG1 (TEXTURE) if the texture has alpha, else SELECTARG2 (DIFFUSE) |
+/// | DECALALPHA | BLENDTEXTUREALPHA (TEXTURE, DIFFUSE) | SELECTARG2 (DIFFUSE) |
+/// | MODULATEALPHA | MODULATE (TEXTURE, DIFFUSE) | MODULATE (TEXTURE, DIFFUSE) |
+/// | DECALMASK | SELECTARG1 (TEXTURE) | SELECTARG2 (DIFFUSE) |
+/// | MODULATEMASK | MODULATE (TEXTURE, DIFFUSE) | SELECTARG2 (DIFFUSE) |
+/// | ADD | ADD (TEXTURE, DIFFUSE) | SELECTARG2 (DIFFUSE) |
+pub fn texture_map_blend_stage0(
+    mode: TextureBlend,
+    texture_has_alpha: bool,
+    has_texture: bool,
+) -> StageState {
+    use TextureBlend as B;
+    use TextureOp as T;
+    let (color_op, alpha_op) = match mode {
+        B::Decal | B::Copy => (T::SelectArg1, T::SelectArg1),
+        B::Modulate => (
+            T::Modulate,
+            if texture_has_alpha {
+                T::SelectArg1
+            } else {
+                T::SelectArg2
+            },
+        ),
+        B::DecalAlpha => (T::BlendTextureAlpha, T::SelectArg2),
+        B::ModulateAlpha => (T::Modulate, T::Modulate),
+        B::DecalMask => (T::SelectArg1, T::SelectArg2),
+        B::ModulateMask => (T::Modulate, T::SelectArg2),
+        B::Add => (T::Add, T::SelectArg2),
+    };
+    let tex = TextureArgument::new(TextureArg::Texture);
+    let dif = TextureArgument::new(TextureArg::Diffuse);
+    StageState {
+        color_op,
+        color_arg1: tex,
+        color_arg2: dif,
+        alpha_op,
+        alpha_arg1: tex,
+        alpha_arg2: dif,
+        has_texture,
+        ..StageState::default_for(0)
     }
 }

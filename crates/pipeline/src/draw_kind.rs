@@ -21,7 +21,7 @@
 //! kernel a key selects writes the bytes the generic pixel path would
 //! (the reductions above are exact in 8-bit arithmetic).
 
-use crate::cascade::{ArgSource, ResultTarget, StageState, TextureArg, TextureOp, MAX_STAGES};
+use crate::cascade::{ResultArg, StageState, TextureArg, TextureArgument, TextureOp, MAX_STAGES};
 use crate::pixel::FastPath;
 use crate::simd::factor;
 use crate::state::{Blend, BlendOp, BlendState};
@@ -38,18 +38,18 @@ pub(crate) enum CascadeKind {
 /// True if `op` with arguments `[arg0, arg1, arg2]` leaves CURRENT
 /// unchanged in a stage without a texture whose CURRENT is the diffuse
 /// colour.
-fn passes_current(op: TextureOp, args: [TextureArg; 3]) -> bool {
-    let diffuse = |a: TextureArg| {
+fn passes_current(op: TextureOp, args: [TextureArgument; 3]) -> bool {
+    let diffuse = |a: TextureArgument| {
         !a.complement
             && !a.alpha_replicate
-            && matches!(a.source, ArgSource::Current | ArgSource::Diffuse)
+            && matches!(a.source, TextureArg::Current | TextureArg::Diffuse)
     };
     match op {
         // An operation on a missing texture is skipped (the rule of
         // `run_cascade`); these two shapes are the default cascade's.
-        TextureOp::SelectArg1 if args[1].source == ArgSource::Texture => true,
+        TextureOp::SelectArg1 if args[1].source == TextureArg::Texture => true,
         TextureOp::Modulate => {
-            args[1].source == ArgSource::Texture && args[2].source != ArgSource::Temp
+            args[1].source == TextureArg::Texture && args[2].source != TextureArg::Temp
         }
         TextureOp::SelectArg1 => diffuse(args[1]),
         TextureOp::SelectArg2 => diffuse(args[2]),
@@ -68,7 +68,7 @@ pub(crate) fn cascade_kind(stages: &[StageState; MAX_STAGES]) -> CascadeKind {
         if s.has_texture
             || !passes_current(s.color_op, [s.color_arg0, s.color_arg1, s.color_arg2])
             || !alpha_ok
-            || s.result != ResultTarget::Current
+            || s.result != ResultArg::Current
         {
             return CascadeKind::Other;
         }
@@ -209,26 +209,26 @@ mod tests {
     fn select_diffuse_is_diffuse() {
         let mut s = stages();
         s[0].color_op = TextureOp::SelectArg1;
-        s[0].color_arg1 = TextureArg::new(ArgSource::Diffuse);
+        s[0].color_arg1 = TextureArgument::new(TextureArg::Diffuse);
         s[0].alpha_op = TextureOp::SelectArg1;
-        s[0].alpha_arg1 = TextureArg::new(ArgSource::Diffuse);
+        s[0].alpha_arg1 = TextureArgument::new(TextureArg::Diffuse);
         s[1].color_op = TextureOp::Disable;
         assert_eq!(cascade_kind(&s), CascadeKind::Diffuse);
         s[0].alpha_op = TextureOp::SelectArg2;
-        s[0].alpha_arg2 = TextureArg::new(ArgSource::Current);
+        s[0].alpha_arg2 = TextureArgument::new(TextureArg::Current);
         assert_eq!(cascade_kind(&s), CascadeKind::Diffuse);
         // The complement, the specular colour or a constant change it.
         let mut c = s;
         c[0].color_arg1.complement = true;
         assert_eq!(cascade_kind(&c), CascadeKind::Other);
         let mut c = s;
-        c[0].alpha_arg2 = TextureArg::new(ArgSource::Specular);
+        c[0].alpha_arg2 = TextureArgument::new(TextureArg::Specular);
         assert_eq!(cascade_kind(&c), CascadeKind::Other);
         let mut c = s;
         c[0].color_op = TextureOp::Add;
         assert_eq!(cascade_kind(&c), CascadeKind::Other);
         let mut c = s;
-        c[0].result = ResultTarget::Temp;
+        c[0].result = ResultArg::Temp;
         assert_eq!(cascade_kind(&c), CascadeKind::Other);
     }
 

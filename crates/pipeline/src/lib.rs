@@ -12,7 +12,8 @@
 //!   depth/stencil buffers), bound as [`RenderTargets`];
 //! * a [`PipelineState`] (raster, depth, stencil, alpha test, blend,
 //!   viewport, transforms, texture stages, fog, lighting, vertex blending,
-//!   point state — enums named after D3D, each with `from_d3d`);
+//!   point state — the Direct3D value enums of `softhal-types`, each with
+//!   `from_d3d`, and a few sampling types of this crate's own);
 //! * a [`DrawCall`]: raw vertex bytes described by a [`VertexLayout`], a
 //!   [`Topology`], optional [`Indices`]; with
 //!   [`Renderer::draw_textured`], the [`texture::Texture`]s bound to the 8
@@ -27,24 +28,26 @@
 //!
 //! ## Mapping DP2 state onto this API (for the device)
 //! Every value below is built with a numeric `from_d3d` constructor that
-//! takes the D3D number and returns `None` for invalid ones.
+//! takes the D3D number and returns `None` for invalid ones (the
+//! Direct3D enums are `softhal-types`', re-exported where the pipeline
+//! uses them).
 //!
 //! | D3D state | Field | Constructor |
 //! |---|---|---|
 //! | D3DTSS_COLOROP / ALPHAOP | `textures.stages[n].color_op` / `alpha_op` | [`cascade::TextureOp::from_d3d`] |
-//! | D3DTSS_COLORARG0..2 / ALPHAARG0..2 | `textures.stages[n].color_arg*` / `alpha_arg*` | [`cascade::TextureArg::from_d3d`] |
-//! | D3DTSS_RESULTARG | `textures.stages[n].result` | [`cascade::ResultTarget::from_d3d`] |
+//! | D3DTSS_COLORARG0..2 / ALPHAARG0..2 | `textures.stages[n].color_arg*` / `alpha_arg*` | [`cascade::TextureArgument::from_d3d`] |
+//! | D3DTSS_RESULTARG | `textures.stages[n].result` | [`cascade::ResultArg::from_d3d`] |
 //! | D3DTSS_BUMPENVMAT00..11, BUMPENVLSCALE/LOFFSET | `textures.stages[n].bump_env_mat`, `bump_lscale`, `bump_loffset` | floats |
 //! | D3DTSS_CONSTANT | `textures.stages[n].constant` | [`texture::format::argb_to_rgba`] |
 //! | D3DTSS_TEXCOORDINDEX | `textures.tex_coord_index[n]` | [`texgen::TexCoordIndex::from_d3d`] |
-//! | D3DTSS_TEXTURETRANSFORMFLAGS | `textures.transform_flags[n]` | [`texgen::TextureTransform::from_d3d`] |
+//! | D3DTSS_TEXTURETRANSFORMFLAGS | `textures.transform_flags[n]` | [`texgen::TextureTransformFlags::from_d3d`] |
 //! | D3DTS_TEXTURE0..7 | `textures.matrices[n]` | [`Matrix::from_d3d`] |
 //! | ADDRESSU/V/W, BORDERCOLOR | `textures.samplers[n].address_*`, `border_color` | [`texture::TextureAddress::from_d3d`] |
-//! | MAG/MIN/MIPFILTER (DX8+; DX6 numbers too) | `textures.samplers[n].*_filter` | [`texture::TextureFilter::from_d3d`], `from_dx6_*`, `from_d3d_legacy` |
+//! | MAG/MIN/MIPFILTER (DX8+) | `textures.samplers[n].*_filter` | [`texture::TextureFilter::from_d3d`] (the device translates the DX6 numbers) |
 //! | MIPMAPLODBIAS, MAXMIPLEVEL, MAXANISOTROPY | `textures.samplers[n]` | floats / integers |
 //! | D3DRS_TEXTUREFACTOR | `textures.texture_factor` | D3DCOLOR |
 //! | COLORKEYENABLE / COLORKEYBLENDENABLE | `textures.color_key` | [`texture::ColorKeyMode::from_d3d`] (key on the [`texture::Texture`]) |
-//! | legacy TEXTUREMAPBLEND | `textures.stages[0]` | [`cascade::TextureMapBlend::stage0`] |
+//! | legacy TEXTUREMAPBLEND | `textures.stages[0]` | [`cascade::texture_map_blend_stage0`] |
 //! | D3DRS_SPECULARENABLE | `raster.specular_enable` | BOOL |
 //! | FOGENABLE, FOGCOLOR, FOGTABLEMODE, FOGVERTEXMODE, FOGSTART/END/DENSITY, RANGEFOGENABLE | `fog` ([`fog::FogState`]) | [`fog::FogMode::from_d3d`] |
 //! | LIGHTING, AMBIENT, LOCALVIEWER, NORMALIZENORMALS, COLORVERTEX, *MATERIALSOURCE | `lighting` ([`LightingParams`]) | [`lighting::MaterialSource::from_d3d`] |

@@ -43,37 +43,10 @@
 /// reports MaxActiveLights = 8). Further enabled lights are ignored.
 pub const MAX_ACTIVE_LIGHTS: usize = 8;
 
-/// A light type (D3DLIGHTTYPE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LightType {
-    /// Point light.
-    Point,
-    /// Spot light.
-    Spot,
-    /// Directional light.
-    Directional,
-}
-
-impl LightType {
-    /// From a D3DLIGHTTYPE value (1..=3; the DX5 types 4, 5 are invalid).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => LightType::Point,
-            2 => LightType::Spot,
-            3 => LightType::Directional,
-            _ => return None,
-        })
-    }
-
-    /// The D3DLIGHTTYPE value (inverse of [`LightType::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            LightType::Point => 1,
-            LightType::Spot => 2,
-            LightType::Directional => 3,
-        }
-    }
-}
+/// A light type (`D3DLIGHTTYPE`, from `softhal-types`). Only the
+/// `D3DLIGHT7` types ([`LightType::is_dx7`]) reach a draw: the device and
+/// the register file refuse the DX5 PARALLELPOINT and GLSPOT.
+pub use softhal_types::LightType;
 
 /// A light (D3DLIGHT7), with position and direction already in camera
 /// space.
@@ -237,6 +210,8 @@ pub fn light_vertex(
     for light in state.lights.iter().take(MAX_ACTIVE_LIGHTS) {
         let (l, atten) = match light.kind {
             LightType::Directional => (normalize(light.direction.map(|c| -c)), 1.0),
+            // Refused before a draw (see [`LightType`]): no light.
+            LightType::ParallelPoint | LightType::GlSpot => continue,
             LightType::Point | LightType::Spot => {
                 let to = [
                     light.position[0] - position_cs[0],
@@ -300,15 +275,4 @@ pub fn light_vertex(
     diffuse[3] = sat(md[3]);
     specular[3] = sat(ms[3]);
     (diffuse, specular)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use softhal_testkit::round_trip;
-
-    #[test]
-    fn d3d_is_the_inverse_of_from_d3d() {
-        assert_eq!(round_trip(LightType::from_d3d, LightType::d3d, 0..=300), 3);
-    }
 }

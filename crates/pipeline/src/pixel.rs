@@ -329,7 +329,7 @@ impl<'a> DrawCtx<'a> {
         shade: Option<ShadeCtx<'a>>,
     ) -> Self {
         let ds = &state.depth;
-        let depth_test = depth_format.is_some() && ds.z_enable != ZBufferType::Disabled;
+        let depth_test = depth_format.is_some() && ds.z_enable != ZBufferType::False;
         let dfmt = depth_format.unwrap_or(Format::D24S8);
         let stencil_bits = depth_format.map_or(0, Format::stencil_bits);
         let stencil = state.stencil.enable && stencil_bits > 0;
@@ -362,7 +362,7 @@ impl<'a> DrawCtx<'a> {
             blend: blend_kind,
             depth: if !depth_test {
                 DepthKind::Off
-            } else if ds.z_enable == ZBufferType::ZBuffer
+            } else if ds.z_enable == ZBufferType::True
                 && matches!(dfmt, Format::D24S8 | Format::D24X8 | Format::D24X4S4)
             {
                 DepthKind::Z24
@@ -401,7 +401,7 @@ impl<'a> DrawCtx<'a> {
             color_bpp: usize_from(color_format.bytes_per_pixel()),
             depth_format: dfmt,
             depth_bpp: usize_from(dfmt.bytes_per_pixel()),
-            w_buffer: ds.z_enable == ZBufferType::WBuffer,
+            w_buffer: ds.z_enable == ZBufferType::UseW,
             z_write: ds.z_write,
             z_func: ds.z_func,
             w_near: ds.w_near,

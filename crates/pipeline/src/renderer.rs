@@ -935,7 +935,7 @@ fn geometry_ctx(
             flat: state.raster.shade_mode == ShadeMode::Flat,
             last_pixel: state.raster.last_pixel,
             need_specular: state.raster.specular_enable || (full && fog_alpha),
-            need_rhw: ds.z_enable == crate::state::ZBufferType::WBuffer,
+            need_rhw: ds.z_enable == crate::state::ZBufferType::UseW,
             depth_bias: ds.depth_bias - ds.z_bias.min(16) as f32 * ZBIAS_UNIT,
             slope_bias: ds.slope_scale_depth_bias,
             full,

@@ -30,7 +30,7 @@
 //! channel; which path a triangle takes depends only on the state and the
 //! triangle (affine or not), never on threads or SIMD level.
 
-use crate::cascade::{run_cascade, ArgSource, CascadeInputs, StageState, TextureOp, MAX_STAGES};
+use crate::cascade::{run_cascade, CascadeInputs, StageState, TextureArg, TextureOp, MAX_STAGES};
 use crate::fog::{FogSource, FogState};
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::prim::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
@@ -642,15 +642,20 @@ impl<'a> TexFast<'a> {
         let s1 = &sh.stages[1];
         let tex = sh.textures[0]?;
         let sm = &sh.samplers[0];
-        let modulate = |op: TextureOp, a1: ArgSource, a2: ArgSource| {
+        let modulate = |op: TextureOp, a1: TextureArg, a2: TextureArg| {
             op == TextureOp::Modulate
                 && matches!(
                     (a1, a2),
-                    (ArgSource::Texture, ArgSource::Diffuse | ArgSource::Current)
-                        | (ArgSource::Diffuse | ArgSource::Current, ArgSource::Texture)
+                    (
+                        TextureArg::Texture,
+                        TextureArg::Diffuse | TextureArg::Current
+                    ) | (
+                        TextureArg::Diffuse | TextureArg::Current,
+                        TextureArg::Texture
+                    )
                 )
         };
-        let plain = |a: crate::cascade::TextureArg| !a.complement && !a.alpha_replicate;
+        let plain = |a: crate::cascade::TextureArgument| !a.complement && !a.alpha_replicate;
         let b = &state.blend;
         let blend = if !b.enable {
             false
@@ -683,7 +688,7 @@ impl<'a> TexFast<'a> {
             && [s0.color_arg1, s0.color_arg2, s0.alpha_arg1, s0.alpha_arg2]
                 .into_iter()
                 .all(plain)
-            && s0.result == crate::cascade::ResultTarget::Current
+            && s0.result == crate::cascade::ResultArg::Current
             && s1.color_op == TextureOp::Disable
             && sh.projected[0] == 0
             && tex.kind() == TextureKind::Texture2D

@@ -20,131 +20,22 @@ use crate::lighting::{
 };
 use crate::math::{Matrix, Rect};
 use crate::point::PointState;
-use crate::texgen::{TexCoordIndex, TextureTransform};
+use crate::texgen::{TexCoordIndex, TextureTransformFlags};
 use crate::texture::{ColorKeyMode, SamplerState};
 use crate::vertex_blend::VertexBlend;
 
 /// The Direct3D enums the pipeline takes as they are (from
 /// `softhal-types`, with `from_d3d`/`d3d`, [`CmpFunc::test`] and
-/// [`StencilOp::apply`]): comparison functions, blend operations, stencil
-/// operations, fill and shade modes, and culling (`D3DCULL`; a triangle's
-/// orientation is judged in screen space, y down).
-pub use softhal_types::{BlendOp, CmpFunc, Cull as CullMode, FillMode, ShadeMode, StencilOp};
-
-/// A blend factor (D3DBLEND).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Blend {
-    /// (0, 0, 0, 0).
-    Zero,
-    /// (1, 1, 1, 1).
-    One,
-    /// Source colour.
-    SrcColor,
-    /// 1 − source colour.
-    InvSrcColor,
-    /// Source alpha.
-    SrcAlpha,
-    /// 1 − source alpha.
-    InvSrcAlpha,
-    /// Destination alpha.
-    DestAlpha,
-    /// 1 − destination alpha.
-    InvDestAlpha,
-    /// Destination colour.
-    DestColor,
-    /// 1 − destination colour.
-    InvDestColor,
-    /// (f, f, f, 1) with f = min(As, 1 − Ad).
-    SrcAlphaSat,
-    /// Source = SrcAlpha and destination = InvSrcAlpha (legacy; set as the
-    /// source factor, overrides the destination factor).
-    BothSrcAlpha,
-    /// Source = InvSrcAlpha and destination = SrcAlpha (legacy).
-    BothInvSrcAlpha,
-    /// The constant blend factor (D3DRS_BLENDFACTOR).
-    BlendFactor,
-    /// 1 − the constant blend factor.
-    InvBlendFactor,
-}
-
-impl Blend {
-    /// From a D3DBLEND value (1..=15; the D3D9Ex SRCCOLOR2 values are not
-    /// supported).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => Blend::Zero,
-            2 => Blend::One,
-            3 => Blend::SrcColor,
-            4 => Blend::InvSrcColor,
-            5 => Blend::SrcAlpha,
-            6 => Blend::InvSrcAlpha,
-            7 => Blend::DestAlpha,
-            8 => Blend::InvDestAlpha,
-            9 => Blend::DestColor,
-            10 => Blend::InvDestColor,
-            11 => Blend::SrcAlphaSat,
-            12 => Blend::BothSrcAlpha,
-            13 => Blend::BothInvSrcAlpha,
-            14 => Blend::BlendFactor,
-            15 => Blend::InvBlendFactor,
-            _ => return None,
-        })
-    }
-
-    /// The D3DBLEND value (inverse of [`Blend::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            Blend::Zero => 1,
-            Blend::One => 2,
-            Blend::SrcColor => 3,
-            Blend::InvSrcColor => 4,
-            Blend::SrcAlpha => 5,
-            Blend::InvSrcAlpha => 6,
-            Blend::DestAlpha => 7,
-            Blend::InvDestAlpha => 8,
-            Blend::DestColor => 9,
-            Blend::InvDestColor => 10,
-            Blend::SrcAlphaSat => 11,
-            Blend::BothSrcAlpha => 12,
-            Blend::BothInvSrcAlpha => 13,
-            Blend::BlendFactor => 14,
-            Blend::InvBlendFactor => 15,
-        }
-    }
-}
-
-/// Depth buffering (D3DZBUFFERTYPE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ZBufferType {
-    /// No depth test, no depth write.
-    Disabled,
-    /// Z-buffer: screen z (z/w) is tested and stored.
-    ZBuffer,
-    /// W-buffer: the interpolated w, mapped from `[w_near, w_far]` to
-    /// `[0, 1]`, is tested and stored.
-    WBuffer,
-}
-
-impl ZBufferType {
-    /// From a D3DZBUFFERTYPE value (0..=2).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => ZBufferType::Disabled,
-            1 => ZBufferType::ZBuffer,
-            2 => ZBufferType::WBuffer,
-            _ => return None,
-        })
-    }
-
-    /// The D3DZBUFFERTYPE value (inverse of [`ZBufferType::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            ZBufferType::Disabled => 0,
-            ZBufferType::ZBuffer => 1,
-            ZBufferType::WBuffer => 2,
-        }
-    }
-}
+/// [`StencilOp::apply`]): comparison functions, blend factors (the
+/// D3D9Ex `SRCCOLOR2` pair never reaches a draw: the device honours it as
+/// ONE / ZERO and the register file refuses it) and operations, stencil
+/// operations, fill and shade modes, culling (`D3DCULL`; a triangle's
+/// orientation is judged in screen space, y down) and depth buffering
+/// (`D3DZBUFFERTYPE`: W-buffering maps the interpolated w from
+/// `[w_near, w_far]` to `[0, 1]`).
+pub use softhal_types::{
+    Blend, BlendOp, CmpFunc, Cull as CullMode, FillMode, ShadeMode, StencilOp, ZBufferType,
+};
 
 /// The viewport (D3DDP2OP_VIEWPORTINFO + ZRANGE).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -278,7 +169,7 @@ pub const ZBIAS_UNIT: f32 = 1.0 / 65536.0;
 impl Default for DepthState {
     fn default() -> Self {
         DepthState {
-            z_enable: ZBufferType::ZBuffer,
+            z_enable: ZBufferType::True,
             z_write: true,
             z_func: CmpFunc::LessEqual,
             z_bias: 0,
@@ -435,7 +326,7 @@ pub struct TextureStages {
     /// D3DTSS_TEXCOORDINDEX of each stage (default: set = stage number).
     pub tex_coord_index: [TexCoordIndex; MAX_STAGES],
     /// D3DTSS_TEXTURETRANSFORMFLAGS of each stage.
-    pub transform_flags: [TextureTransform; MAX_STAGES],
+    pub transform_flags: [TextureTransformFlags; MAX_STAGES],
     /// D3DTS_TEXTURE0..7 matrices.
     pub matrices: [Matrix; MAX_STAGES],
     /// D3DRS_TEXTUREFACTOR (D3DCOLOR).
@@ -452,9 +343,9 @@ impl Default for TextureStages {
             samplers: [SamplerState::default(); MAX_STAGES],
             tex_coord_index: std::array::from_fn(|i| TexCoordIndex {
                 set: i as u16,
-                mode: crate::texgen::TexGenMode::PassThru,
+                mode: crate::texgen::TexCoordIndexMode::PassThru,
             }),
-            transform_flags: [TextureTransform::default(); MAX_STAGES],
+            transform_flags: [TextureTransformFlags::default(); MAX_STAGES],
             matrices: [Matrix::IDENTITY; MAX_STAGES],
             texture_factor: 0xFFFF_FFFF,
             color_key: ColorKeyMode::Off,
@@ -616,30 +507,6 @@ pub struct PipelineState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use softhal_testkit::round_trip;
-
-    #[test]
-    fn d3d_is_the_inverse_of_from_d3d() {
-        let all = 0..=300;
-        assert_eq!(round_trip(Blend::from_d3d, Blend::d3d, all.clone()), 15);
-        assert_eq!(round_trip(ZBufferType::from_d3d, ZBufferType::d3d, all), 3);
-    }
-
-    #[test]
-    fn from_d3d_ranges() {
-        for v in 1..=8 {
-            assert!(CmpFunc::from_d3d(v).is_some());
-            assert!(StencilOp::from_d3d(v).is_some());
-        }
-        for v in 1..=15 {
-            assert!(Blend::from_d3d(v).is_some());
-        }
-        assert_eq!(Blend::from_d3d(16), None);
-        assert_eq!(CmpFunc::from_d3d(0), None);
-        assert_eq!(BlendOp::from_d3d(5), Some(BlendOp::Max));
-        assert_eq!(ZBufferType::from_d3d(2), Some(ZBufferType::WBuffer));
-        assert_eq!(CullMode::from_d3d(2), Some(CullMode::Cw));
-    }
 
     #[test]
     fn stencil_ops() {

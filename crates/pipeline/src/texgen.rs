@@ -17,7 +17,7 @@
 //!    viewer, who looks down +z; this mirrors the OpenGL sphere-map
 //!    formula into D3D's left-handed camera space — the sign of the v
 //!    axis is UNCONFIRMED against Windows).
-//! 2. [`TextureTransform`] (TEXTURETRANSFORMFLAGS) with the stage's 4×4
+//! 2. [`TextureTransformFlags`] (TEXTURETRANSFORMFLAGS) with the stage's 4×4
 //!    matrix (row vector · matrix). The input is expanded to 4 components
 //!    the D3D way: the first missing component is 1 and the others 0, i.e.
 //!    `(u) → (u, 1, 0, 0)`, `(u, v) → (u, v, 1, 0)`, `(u, v, w) → (u, v,
@@ -35,61 +35,10 @@ use crate::math::Matrix;
 pub use crate::point::{PointState, MAX_POINT_SIZE};
 pub use crate::vertex_blend::VertexBlend;
 
-/// Texture-coordinate generation mode (D3DTSS_TCI_*).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TexGenMode {
-    /// Coordinates from the vertex.
-    #[default]
-    PassThru,
-    /// Camera-space normal.
-    CameraSpaceNormal,
-    /// Camera-space position.
-    CameraSpacePosition,
-    /// Camera-space reflection vector.
-    CameraSpaceReflectionVector,
-    /// Sphere-map coordinates.
-    SphereMap,
-}
-
-/// D3DTSS_TEXCOORDINDEX decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct TexCoordIndex {
-    /// Coordinate set read by PASSTHRU (low 16 bits).
-    pub set: u16,
-    /// Generation mode (high 16 bits).
-    pub mode: TexGenMode,
-}
-
-impl TexCoordIndex {
-    /// From a TEXCOORDINDEX value; `None` for an unknown mode.
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        let mode = match v >> 16 {
-            0 => TexGenMode::PassThru,
-            1 => TexGenMode::CameraSpaceNormal,
-            2 => TexGenMode::CameraSpacePosition,
-            3 => TexGenMode::CameraSpaceReflectionVector,
-            4 => TexGenMode::SphereMap,
-            _ => return None,
-        };
-        Some(TexCoordIndex {
-            set: (v & 0xFFFF) as u16,
-            mode,
-        })
-    }
-
-    /// The TEXCOORDINDEX value (inverse of [`TexCoordIndex::from_d3d`]):
-    /// the set in the low 16 bits, the D3DTSS_TCI_* mode in the high ones.
-    pub fn d3d(self) -> u32 {
-        let mode: u32 = match self.mode {
-            TexGenMode::PassThru => 0,
-            TexGenMode::CameraSpaceNormal => 1,
-            TexGenMode::CameraSpacePosition => 2,
-            TexGenMode::CameraSpaceReflectionVector => 3,
-            TexGenMode::SphereMap => 4,
-        };
-        u32::from(self.set) | (mode << 16)
-    }
-}
+/// `D3DTSS_TEXCOORDINDEX` (a coordinate set and a `D3DTSS_TCI_*` mode)
+/// and `D3DTSS_TEXTURETRANSFORMFLAGS` (`D3DTTFF_*`), as `softhal-types`
+/// defines them.
+pub use softhal_types::{TexCoordIndex, TexCoordIndexMode, TextureTransformFlags};
 
 #[inline]
 fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
@@ -135,7 +84,7 @@ pub struct TexCoords {
 /// Applies a generation mode. `passthru` is the vertex's coordinate set
 /// (`count` components) used by PASSTHRU.
 pub fn generate(
-    mode: TexGenMode,
+    mode: TexCoordIndexMode,
     passthru: TexCoords,
     position_cs: [f32; 3],
     normal_cs: [f32; 3],
@@ -146,13 +95,13 @@ pub fn generate(
         count: 3,
     };
     match mode {
-        TexGenMode::PassThru => passthru,
-        TexGenMode::CameraSpaceNormal => three(normal_cs),
-        TexGenMode::CameraSpacePosition => three(position_cs),
-        TexGenMode::CameraSpaceReflectionVector => {
+        TexCoordIndexMode::PassThru => passthru,
+        TexCoordIndexMode::CameraSpaceNormal => three(normal_cs),
+        TexCoordIndexMode::CameraSpacePosition => three(position_cs),
+        TexCoordIndexMode::CameraSpaceReflectionVector => {
             three(reflection_vector(position_cs, normal_cs, local_viewer))
         }
-        TexGenMode::SphereMap => {
+        TexCoordIndexMode::SphereMap => {
             let r = reflection_vector(position_cs, normal_cs, local_viewer);
             let m = 2.0 * (r[0] * r[0] + r[1] * r[1] + (r[2] - 1.0) * (r[2] - 1.0)).sqrt();
             let (u, v) = if m > 0.0 {
@@ -165,34 +114,6 @@ pub fn generate(
                 count: 2,
             }
         }
-    }
-}
-
-/// D3DTSS_TEXTURETRANSFORMFLAGS decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct TextureTransform {
-    /// COUNTn (0 = DISABLE: no matrix, coordinates pass unchanged).
-    pub count: u8,
-    /// D3DTTFF_PROJECTED.
-    pub projected: bool,
-}
-
-impl TextureTransform {
-    /// From a D3DTTFF value (count 0..=4 in the low byte, PROJECTED
-    /// 0x100); `None` for other bits or counts.
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        if v & !0x1FF != 0 || v & 0xFF > 4 {
-            return None;
-        }
-        Some(TextureTransform {
-            count: (v & 0xFF) as u8,
-            projected: v & 0x100 != 0,
-        })
-    }
-
-    /// The D3DTTFF value (inverse of [`TextureTransform::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        u32::from(self.count) | (u32::from(self.projected) << 8)
     }
 }
 
@@ -227,7 +148,7 @@ pub struct TransformedTexCoords {
 /// DISABLE passes the coordinates unchanged (not projected).
 pub fn transform_tex_coords(
     c: TexCoords,
-    flags: TextureTransform,
+    flags: TextureTransformFlags,
     matrix: &Matrix,
 ) -> TransformedTexCoords {
     if flags.count == 0 {
@@ -264,28 +185,4 @@ pub fn project(c: TransformedTexCoords) -> [f32; 4] {
         *o = if q != 0.0 { *o / q } else { 0.0 };
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use softhal_testkit::round_trip;
-
-    #[test]
-    fn d3d_is_the_inverse_of_from_d3d() {
-        let tci = (0u32..=6).flat_map(|m| [0u32, 1, 7, 0xFFFF].map(|s| (m << 16) | s));
-        assert_eq!(
-            round_trip(TexCoordIndex::from_d3d, TexCoordIndex::d3d, tci),
-            20
-        );
-        // COUNT 0..=4, with and without PROJECTED.
-        assert_eq!(
-            round_trip(TextureTransform::from_d3d, TextureTransform::d3d, 0..=0x3FF),
-            10
-        );
-        assert_eq!(
-            round_trip(VertexBlend::from_d3d, VertexBlend::d3d, 0..=300),
-            6
-        );
-    }
 }

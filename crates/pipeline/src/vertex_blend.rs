@@ -13,55 +13,27 @@
 
 use crate::math::Matrix;
 
-/// VERTEXBLEND (D3DVERTEXBLENDFLAGS).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum VertexBlend {
-    /// No blending (world matrix 0).
-    #[default]
-    Disable,
-    /// 1, 2 or 3 weights in the vertex → 2, 3 or 4 matrices.
-    Weights(u8),
-    /// Tween between two positions by TWEENFACTOR.
-    Tweening,
-    /// One matrix, weight 1 (D3DVBF_0WEIGHTS).
-    ZeroWeights,
-}
+/// VERTEXBLEND (`D3DVERTEXBLENDFLAGS`, from `softhal-types`): DISABLE
+/// (world matrix 0), 1WEIGHTS..3WEIGHTS (n weights in the vertex → n + 1
+/// matrices), TWEENING (two positions by TWEENFACTOR), 0WEIGHTS (one
+/// matrix, weight 1).
+pub use softhal_types::VertexBlendFlags as VertexBlend;
 
-impl VertexBlend {
-    /// From a D3DVBF value: 0, 1..=3, 255 (TWEENING), 256 (0WEIGHTS).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => VertexBlend::Disable,
-            1..=3 => VertexBlend::Weights(v as u8),
-            255 => VertexBlend::Tweening,
-            256 => VertexBlend::ZeroWeights,
-            _ => return None,
-        })
-    }
-
-    /// The D3DVBF value (inverse of [`VertexBlend::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            VertexBlend::Disable => 0,
-            VertexBlend::Weights(n) => u32::from(n),
-            VertexBlend::Tweening => 255,
-            VertexBlend::ZeroWeights => 256,
-        }
-    }
-
-    /// Number of matrices blended (1 for DISABLE, 0WEIGHTS and TWEENING).
-    pub fn matrix_count(self) -> usize {
-        match self {
-            VertexBlend::Weights(n) => usize::from(n.min(3)) + 1,
-            _ => 1,
-        }
+/// Number of matrices mode `blend` blends (1 for DISABLE, 0WEIGHTS and
+/// TWEENING).
+pub fn matrix_count(blend: VertexBlend) -> usize {
+    match blend {
+        VertexBlend::Weights1 => 2,
+        VertexBlend::Weights2 => 3,
+        VertexBlend::Weights3 => 4,
+        VertexBlend::Disable | VertexBlend::Tweening | VertexBlend::Weights0 => 1,
     }
 }
 
 /// Full weights from the vertex's stored ones: with n stored weights the
 /// result has n + 1 entries, the last `1 − Σ stored` (unused entries 0).
 pub fn blend_weights(blend: VertexBlend, stored: &[f32]) -> [f32; 4] {
-    let n = blend.matrix_count();
+    let n = matrix_count(blend);
     let mut w = [0.0f32; 4];
     let mut sum = 0.0f32;
     for (i, o) in w.iter_mut().enumerate().take(n - 1) {

@@ -5,8 +5,8 @@
 //! SPECULARENABLE.
 
 use softhal_pipeline::cascade::{
-    run_cascade, specular_add, ArgSource as S, CascadeInputs, ResultTarget, StageState, TextureArg,
-    TextureMapBlend, TextureOp as Op, MAX_STAGES,
+    run_cascade, specular_add, texture_map_blend_stage0, CascadeInputs, ResultArg, StageState,
+    TextureArg as S, TextureArgument, TextureBlend, TextureOp as Op, MAX_STAGES,
 };
 
 const DIFFUSE: [f32; 4] = [0.5, 0.25, 0.75, 0.5];
@@ -22,8 +22,8 @@ fn inputs() -> CascadeInputs {
     }
 }
 
-fn arg(s: S) -> TextureArg {
-    TextureArg::new(s)
+fn arg(s: S) -> TextureArgument {
+    TextureArgument::new(s)
 }
 
 /// Stage 0 running `op` on (TEXTURE, DIFFUSE) for colour and alpha, arg0
@@ -70,7 +70,7 @@ fn every_texture_op() {
         (Op::BlendTextureAlphaPm, [0.375, 0.5625, 0.6875, 0.875]),
         // CURRENT alpha at stage 0 = diffuse alpha 0.5.
         (Op::BlendCurrentAlpha, [0.375, 0.375, 0.625, 0.625]),
-        (Op::Premodulate, TEX),
+        (Op::PreModulate, TEX),
         // arg1 + arg1.a·arg2 (alpha: 0.75 + 0.75·0.5).
         (Op::ModulateAlphaAddColor, [0.625, 0.6875, 1.0, 1.0]),
         // arg1·arg2 + arg1.a.
@@ -121,21 +121,7 @@ fn dot3_replicates_into_alpha() {
 
 #[test]
 fn argument_modifiers_and_selectors() {
-    assert_eq!(
-        TextureArg::from_d3d(0x12),
-        Some(TextureArg {
-            source: S::Texture,
-            complement: true,
-            alpha_replicate: false
-        })
-    );
-    assert_eq!(
-        TextureArg::from_d3d(0x26).map(|a| (a.source, a.alpha_replicate)),
-        Some((S::Constant, true))
-    );
-    assert_eq!(TextureArg::from_d3d(7), None);
-    assert_eq!(TextureArg::from_d3d(0x40), None);
-    let sel = |a: TextureArg| {
+    let sel = |a: TextureArgument| {
         let st = StageState {
             color_op: Op::SelectArg1,
             color_arg1: a,
@@ -154,7 +140,7 @@ fn argument_modifiers_and_selectors() {
     assert_eq!(sel(arg(S::Specular)), SPECULAR);
     assert_eq!(sel(arg(S::Temp)), [0.0; 4]);
     assert_eq!(sel(arg(S::Constant)), [0.5, 0.75, 0.25, 0.125]);
-    let m = |complement, alpha_replicate| TextureArg {
+    let m = |complement, alpha_replicate| TextureArgument {
         source: S::Texture,
         complement,
         alpha_replicate,
@@ -214,7 +200,7 @@ fn cascade_order_disable_temp_and_limits() {
     // RESULTARG TEMP: stage 0 writes TFACTOR to TEMP, CURRENT stays diffuse;
     // stage 1 modulates TEMP with CURRENT.
     let s0 = StageState {
-        result: ResultTarget::Temp,
+        result: ResultArg::Temp,
         ..tf
     };
     let s1 = StageState {
@@ -230,8 +216,6 @@ fn cascade_order_disable_temp_and_limits() {
         run_cascade(&[s0, s1], &inputs(), |_, _| TEX),
         [0.5, 0.0, 0.375, 0.125]
     );
-    assert_eq!(ResultTarget::from_d3d(5), Some(ResultTarget::Temp));
-    assert_eq!(ResultTarget::from_d3d(2), None);
     // Only MAX_STAGES stages run; each sees its own texture.
     let add = StageState {
         color_op: Op::Add,
@@ -298,7 +282,7 @@ fn bump_env_map_perturbs_next_stage() {
 #[test]
 fn premodulate_multiplies_next_texture() {
     let s0 = StageState {
-        color_op: Op::Premodulate,
+        color_op: Op::PreModulate,
         color_arg1: arg(S::Diffuse),
         alpha_op: Op::SelectArg1,
         alpha_arg1: arg(S::Diffuse),
@@ -329,11 +313,11 @@ fn signed_inputs_are_clamped_per_stage() {
 
 #[test]
 fn legacy_texture_map_blend() {
-    use TextureMapBlend as B;
+    use TextureBlend as B;
     assert_eq!(B::from_d3d(8), Some(B::Add));
     assert_eq!(B::from_d3d(9), None);
     let run = |b: B, has_alpha: bool| {
-        let st = b.stage0(has_alpha, true);
+        let st = texture_map_blend_stage0(b, has_alpha, true);
         run_cascade(&[st, StageState::default_for(1)], &inputs(), |_, _| TEX)
     };
     assert_eq!(run(B::Decal, true), TEX);

@@ -12,7 +12,7 @@
 mod common;
 
 use common::{check_golden, render_all, Targets};
-use softhal_pipeline::cascade::{ArgSource as S, TextureArg, TextureOp as Op};
+use softhal_pipeline::cascade::{TextureArg as S, TextureArgument, TextureOp as Op};
 use softhal_pipeline::fog::FogMode;
 use softhal_pipeline::lighting::{Light, LightType, Material};
 use softhal_pipeline::texture::{
@@ -142,13 +142,13 @@ fn base_state() -> PipelineState {
 fn set_stage(st: &mut PipelineState, op: Op, a1: S, a2: S, aop: Op) {
     let s = &mut st.textures.stages[0];
     s.color_op = op;
-    s.color_arg1 = TextureArg::new(a1);
-    s.color_arg2 = TextureArg::new(a2);
-    s.color_arg0 = TextureArg::new(S::TFactor);
+    s.color_arg1 = TextureArgument::new(a1);
+    s.color_arg2 = TextureArgument::new(a2);
+    s.color_arg0 = TextureArgument::new(S::TFactor);
     s.alpha_op = aop;
-    s.alpha_arg1 = TextureArg::new(a1);
-    s.alpha_arg2 = TextureArg::new(a2);
-    s.alpha_arg0 = TextureArg::new(S::TFactor);
+    s.alpha_arg1 = TextureArgument::new(a1);
+    s.alpha_arg2 = TextureArgument::new(a2);
+    s.alpha_arg0 = TextureArgument::new(S::TFactor);
 }
 
 const CORNERS: [u32; 4] = [0xFFFF_4020, 0x8020_FF40, 0xC040_20FF, 0x40FF_FFFF];
@@ -186,7 +186,7 @@ fn every_texture_op_golden() {
 #[test]
 fn argument_modifiers_and_selectors_golden() {
     let tex = tex4();
-    let args: Vec<TextureArg> = [
+    let args: Vec<TextureArgument> = [
         0u32,
         1,
         2,
@@ -200,7 +200,7 @@ fn argument_modifiers_and_selectors_golden() {
         0x20 | 3,
     ]
     .iter()
-    .filter_map(|v| TextureArg::from_d3d(*v))
+    .filter_map(|v| TextureArgument::from_d3d(*v))
     .collect();
     let t = render_all(|r| {
         let mut t = Targets::new(96, 32, Format::A8R8G8B8, None);
@@ -396,10 +396,10 @@ fn textured_fast_path_matches_generic_path() {
                 // TFACTOR white as arg2 of a second MODULATE: same colour,
                 // but the cascade is no longer the fast-path shape.
                 st.textures.stages[1].color_op = Op::Modulate;
-                st.textures.stages[1].color_arg1 = TextureArg::new(S::Current);
-                st.textures.stages[1].color_arg2 = TextureArg::new(S::TFactor);
+                st.textures.stages[1].color_arg1 = TextureArgument::new(S::Current);
+                st.textures.stages[1].color_arg2 = TextureArgument::new(S::TFactor);
                 st.textures.stages[1].alpha_op = Op::SelectArg1;
-                st.textures.stages[1].alpha_arg1 = TextureArg::new(S::Current);
+                st.textures.stages[1].alpha_arg1 = TextureArgument::new(S::Current);
             }
             let mut vs = quad(1.0, 2.0, 69.0, 47.0, CORNERS, [0.3, 0.1, 2.7, 1.9]);
             vs.extend(quad(-3.0, 10.0, 40.0, 30.0, CORNERS, [-0.7, 0.2, 0.8, 0.9]));
@@ -726,7 +726,7 @@ fn non_uniform_scale_lights_through_the_inverse_transpose() {
     // 1 would turn the normal away): blended normals use the inverse
     // transposes too.
     let mut blended = st;
-    blended.vertex_blend.mode = VertexBlend::Weights(1);
+    blended.vertex_blend.mode = VertexBlend::Weights1;
     blended.vertex_blend.worlds[0].0[0][0] = -1.0;
     let blayout = VertexLayout {
         stride: 32,
@@ -859,7 +859,7 @@ fn vertex_blending_golden() {
     let mut st = common::state();
     st.viewport.width = 32;
     st.viewport.height = 32;
-    st.vertex_blend.mode = VertexBlend::Weights(1);
+    st.vertex_blend.mode = VertexBlend::Weights1;
     let mut m = Matrix::IDENTITY;
     m.0[3] = [0.5, -0.25, 0.0, 1.0];
     st.vertex_blend.worlds[0] = m;
@@ -922,7 +922,7 @@ fn depth_test_with_textures_and_fog_deterministic() {
         let mut t = Targets::new(48, 48, Format::A8R8G8B8, Some(Format::D24S8));
         t.clear(r, 0xFF00_0000, 1.0, 0);
         let mut st = base_state();
-        st.depth.z_enable = ZBufferType::ZBuffer;
+        st.depth.z_enable = ZBufferType::True;
         st.alpha_test.enable = true;
         st.alpha_test.func = softhal_pipeline::CmpFunc::Greater;
         st.alpha_test.reference = 0x50;
@@ -965,7 +965,7 @@ fn fused_fog_matches_full_path() {
             let mut t = Targets::new(40, 30, Format::A8R8G8B8, Some(depth));
             t.clear(r, 0xFF00_0000, 1.0, 0);
             let mut st = common::state();
-            st.depth.z_enable = ZBufferType::ZBuffer;
+            st.depth.z_enable = ZBufferType::True;
             st.depth.z_func = softhal_pipeline::CmpFunc::LessEqual;
             st.fog.enable = true;
             st.fog.color = 0xFF80_99B3;

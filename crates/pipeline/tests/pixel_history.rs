@@ -54,7 +54,7 @@ fn depth_fail_shows_both_depths() {
     let mut t = Targets::new(8, 8, Format::A8R8G8B8, Some(Format::D24S8));
     t.clear(&mut r, 0xFF00_0000, 0.25, 0);
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::LessEqual;
     let h = watched(&mut t, &mut r, &st, &cover(0.75, 0xFFFF_0000), &[(5, 2)]);
     let p = &h[0];
@@ -190,7 +190,7 @@ fn two_overlapping_triangles_of_one_draw_give_two_events() {
     let mut t = Targets::new(8, 8, Format::A8R8G8B8, Some(Format::D24S8));
     t.clear(&mut r, 0xFF00_0000, 1.0, 0);
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::Less;
     st.depth.z_write = true;
     let mut vs = cover(0.75, 0xFFFF_0000).to_vec();
@@ -258,7 +258,7 @@ fn watched_and_unwatched_draws_leave_identical_bytes() {
         let mut st = state();
         let depth = variant >= 1;
         if depth {
-            st.depth.z_enable = ZBufferType::ZBuffer;
+            st.depth.z_enable = ZBufferType::True;
             st.depth.z_func = CmpFunc::LessEqual;
         }
         if variant == 2 {

@@ -55,7 +55,7 @@ fn every_depth_function_on_every_depth_format() {
                         let mut t = Targets::new(8, 8, Format::X8R8G8B8, Some(f));
                         t.clear(&mut r, 0, stored, 0);
                         let mut st = state();
-                        st.depth.z_enable = ZBufferType::ZBuffer;
+                        st.depth.z_enable = ZBufferType::True;
                         st.depth.z_func = func;
                         st.depth.z_write = write;
                         let s = t.draw(
@@ -113,7 +113,7 @@ fn no_depth_buffer_means_no_depth_test() {
     let mut r = Renderer::new(1).expect("renderer");
     let mut t = Targets::new(4, 4, Format::A8R8G8B8, None);
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::Never;
     let s = t.draw(
         &mut r,
@@ -129,7 +129,7 @@ fn no_depth_buffer_means_no_depth_test() {
 fn depth_is_clamped_and_biased() {
     let mut r = Renderer::new(1).expect("renderer");
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::Always;
     // With CLIPPING on, pre-transformed z beyond [0, 1] is clipped away
     // (the near and far planes, D3DPMISCCAPS_CLIPTLVERTS).
@@ -211,7 +211,7 @@ fn w_buffer_stores_w_mapped_to_the_winfo_range() {
     let mut t = Targets::new(4, 4, Format::A8R8G8B8, Some(Format::D24S8));
     t.clear(&mut r, 0, 1.0, 0);
     let mut st = state();
-    st.depth.z_enable = ZBufferType::WBuffer;
+    st.depth.z_enable = ZBufferType::UseW;
     st.depth.z_func = CmpFunc::Less;
     st.depth.w_near = 1.0;
     st.depth.w_far = 9.0;
@@ -323,7 +323,7 @@ fn stencil_masks_zfail_and_two_sided() {
     let mut t = Targets::new(8, 8, Format::A8R8G8B8, Some(Format::D24S8));
     t.clear(&mut r, 0, 0.25, 7);
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::Less;
     st.stencil.enable = true;
     st.stencil.front.z_fail = StencilOp::IncrSat;
@@ -367,7 +367,7 @@ fn alpha_test_discards_before_depth_and_stencil() {
         st.alpha_test.enable = true;
         st.alpha_test.func = func;
         st.alpha_test.reference = 0x80;
-        st.depth.z_enable = ZBufferType::ZBuffer;
+        st.depth.z_enable = ZBufferType::True;
         st.depth.z_func = CmpFunc::Always;
         st.stencil.enable = true;
         st.stencil.front.pass = StencilOp::Incr;

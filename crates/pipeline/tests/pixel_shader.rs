@@ -308,7 +308,7 @@ fn texkill_leaves_pixels_untouched() {
 fn odepth_replaces_the_depth_in_the_depth_test() {
     let p = shader_program("ps_2_0\nmov oC0, c0\nmov oDepth, c1.x");
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::Less;
     st.depth.z_write = true;
     // The rectangle's own z is 0.5 (tv): not less than the cleared 0.5,
@@ -609,7 +609,7 @@ fn nan_and_infinite_outputs_do_not_panic() {
     );
     let c = shader_constants(&p, &[[0.0, 2.0, 0.0, 1.0]]);
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::Less;
     let t = render_all(|r| {
         let mut t = target(2, 2, Some(Format::D24S8))(r);

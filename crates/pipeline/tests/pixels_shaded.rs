@@ -51,7 +51,7 @@ fn counts(
 
 fn depth_state(func: CmpFunc) -> softhal_pipeline::PipelineState {
     let mut st = state();
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = func;
     st
 }

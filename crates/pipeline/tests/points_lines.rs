@@ -11,7 +11,7 @@
 mod common;
 
 use common::{check_golden, render_all, state, Targets};
-use softhal_pipeline::cascade::{ArgSource as S, TextureArg, TextureOp as Op};
+use softhal_pipeline::cascade::{TextureArg as S, TextureArgument, TextureOp as Op};
 use softhal_pipeline::fog::FogMode;
 use softhal_pipeline::texture::{
     Texture, TextureDesc, TextureFilter as Fl, TextureFormat as F, TextureKind,
@@ -148,9 +148,9 @@ fn textured_state() -> PipelineState {
     let mut st = state();
     let s = &mut st.textures.stages[0];
     s.color_op = Op::SelectArg1;
-    s.color_arg1 = TextureArg::new(S::Texture);
+    s.color_arg1 = TextureArgument::new(S::Texture);
     s.alpha_op = Op::SelectArg1;
-    s.alpha_arg1 = TextureArg::new(S::Texture);
+    s.alpha_arg1 = TextureArgument::new(S::Texture);
     st.textures.samplers[0].mag_filter = Fl::Point;
     st.textures.samplers[0].min_filter = Fl::Point;
     st
@@ -519,7 +519,7 @@ fn textured_points_add_specular() {
     let mut st = textured_state();
     let s0 = &mut st.textures.stages[0];
     s0.color_op = Op::Modulate;
-    s0.color_arg2 = TextureArg::new(S::Diffuse);
+    s0.color_arg2 = TextureArgument::new(S::Diffuse);
     st.raster.specular_enable = true;
     st.point.size = 2.0;
     let mut p = pv(6.0, 6.0, RED);
@@ -547,7 +547,7 @@ fn golden_points_and_lines() {
     let mut st = textured_state();
     st.textures.samplers[0].mag_filter = Fl::Linear;
     st.textures.samplers[0].min_filter = Fl::Linear;
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::LessEqual;
     st.point.sprite_enable = true;
     st.fog.enable = true;

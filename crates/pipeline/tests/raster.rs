@@ -133,7 +133,7 @@ fn grid_covers_every_pixel_exactly_once_on_the_depth_path() {
             let mut t = Targets::new(64, 64, Format::A8R8G8B8, Some(Format::D24S8));
             t.clear(r, 0, 1.0, 0);
             let mut st = state();
-            st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+            st.depth.z_enable = softhal_pipeline::ZBufferType::True;
             st.depth.z_func = CmpFunc::Always;
             let s = t.draw(r, &st, Topology::TriangleList, &jittered_grid(seed));
             assert_eq!(s.pixels_written, 64 * 64, "seed {seed}");
@@ -161,7 +161,7 @@ fn golden_small_depth_triangles() {
             let mut rng = Rng(0x5EED_0001);
             for (k, func) in (1..=8).filter_map(CmpFunc::from_d3d).enumerate() {
                 let mut st = state();
-                st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+                st.depth.z_enable = softhal_pipeline::ZBufferType::True;
                 st.depth.z_func = func;
                 st.depth.z_write = k % 3 != 2;
                 let mut vs = Vec::new();
@@ -218,7 +218,7 @@ fn one_draw_matches_one_draw_per_triangle() {
         }
     }
     let mut st = state();
-    st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+    st.depth.z_enable = softhal_pipeline::ZBufferType::True;
     st.depth.z_func = CmpFunc::Always;
     let one = render_all(|r| {
         let mut t = Targets::new(200, 150, Format::A8R8G8B8, Some(Format::D24S8));
@@ -261,7 +261,7 @@ fn one_draw_matches_one_draw_per_triangle_with_long_tile_lists() {
         }
     }
     let mut st = state();
-    st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+    st.depth.z_enable = softhal_pipeline::ZBufferType::True;
     st.depth.z_func = CmpFunc::Always;
     let mut r = softhal_pipeline::Renderer::new(2).expect("renderer");
     let mut one = Targets::new(8192, 16, Format::A8R8G8B8, Some(Format::D24S8));
@@ -436,7 +436,7 @@ fn huge_triangles_cover_the_target_exactly_once_on_the_depth_path() {
             let mut t = Targets::new(64, 48, Format::A8R8G8B8, Some(Format::D24S8));
             t.clear(r, 0, 1.0, 0);
             let mut st = state();
-            st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+            st.depth.z_enable = softhal_pipeline::ZBufferType::True;
             st.depth.z_func = CmpFunc::Always;
             let s = t.draw(r, &st, Topology::TriangleList, &quad);
             assert_eq!(s.pixels_written, 64 * 48, "k = {k}, rhw = {rhw}");
@@ -646,7 +646,7 @@ fn golden_depth_intersection() {
         let mut t = Targets::new(96, 96, Format::X8R8G8B8, Some(Format::D24S8));
         t.clear(r, 0, 1.0, 0);
         let mut st = state();
-        st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+        st.depth.z_enable = softhal_pipeline::ZBufferType::True;
         st.depth.z_func = CmpFunc::Less;
         let a = [
             vz(4.0, 10.0, 0.1, 0xFFFF_4040),

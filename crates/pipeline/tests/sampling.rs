@@ -297,21 +297,19 @@ fn anisotropic_probes() {
 }
 
 #[test]
-fn dx6_and_legacy_filter_numbers() {
-    assert_eq!(Fl::from_d3d(0), Some(Fl::None));
-    assert_eq!(Fl::from_d3d(3), Some(Fl::Anisotropic));
-    assert_eq!(Fl::from_d3d(5), Some(Fl::Linear));
-    assert_eq!(Fl::from_d3d(9), None);
-    assert_eq!(Fl::from_dx6_mag(5), Some(Fl::Anisotropic));
-    assert_eq!(Fl::from_dx6_mag(3), Some(Fl::Linear));
-    assert_eq!(Fl::from_dx6_min(3), Some(Fl::Anisotropic));
-    assert_eq!(Fl::from_dx6_mip(1), Some(Fl::None));
-    assert_eq!(Fl::from_dx6_mip(2), Some(Fl::Point));
-    assert_eq!(Fl::from_dx6_mip(3), Some(Fl::Linear));
-    assert_eq!(Fl::from_dx6_mip(0), None);
-    assert_eq!(Fl::from_d3d_legacy(5), Some((Fl::Point, Fl::Linear)));
-    assert_eq!(A::from_d3d(5), Some(A::MirrorOnce));
-    assert_eq!(A::from_d3d(0), None);
+fn filter_numbers() {
+    // D3DTEXF_NONE 0, ANISOTROPIC 3, GAUSSIANCUBIC 5 (sampled as LINEAR);
+    // CONVOLUTIONMONO 8 is not sampled, 9 is not a D3DTEXF value.
+    let sampled = [
+        (0, Some(Fl::None)),
+        (3, Some(Fl::Anisotropic)),
+        (5, Some(Fl::Linear)),
+        (8, None),
+        (9, None),
+    ];
+    for (v, want) in sampled {
+        assert_eq!(Fl::from_d3d(v), want, "D3DTEXF value {v}");
+    }
     assert_eq!(ColorKeyMode::from_d3d(1, 0), ColorKeyMode::Reject);
     assert_eq!(ColorKeyMode::from_d3d(1, 1), ColorKeyMode::Blend);
 }

@@ -82,7 +82,7 @@ fn identity_transform_maps_clip_space_to_the_viewport() {
     st.viewport = vp(16, 16);
     st.viewport.min_z = 0.25;
     st.viewport.max_z = 0.75;
-    st.depth.z_enable = ZBufferType::ZBuffer;
+    st.depth.z_enable = ZBufferType::True;
     st.depth.z_func = CmpFunc::Always;
     // Clip x = −1 maps to screen x = 0 (the centre of pixel 0): with the
     // top-left rule, columns 0..15 are covered except the right edge
@@ -232,7 +232,7 @@ fn golden_perspective_floor() {
         t.clear(r, 0xFF10_1020, 1.0, 0);
         let mut st = state();
         st.viewport = vp(96, 64);
-        st.depth.z_enable = ZBufferType::ZBuffer;
+        st.depth.z_enable = ZBufferType::True;
         st.depth.z_func = CmpFunc::LessEqual;
         st.transforms.projection = perspective(1.2, 96.0 / 64.0, 0.5, 50.0);
         // View: camera at y = 1 looking down +z.

@@ -12,8 +12,8 @@ use softhal_pipeline::lighting::{
 };
 use softhal_pipeline::point::{point_size, point_sprite_texcoord, PointState};
 use softhal_pipeline::texgen::{
-    expand_to_4, generate, project, reflection_vector, transform_tex_coords, TexCoordIndex,
-    TexCoords, TexGenMode, TextureTransform,
+    expand_to_4, generate, project, reflection_vector, transform_tex_coords, TexCoordIndexMode,
+    TexCoords, TextureTransformFlags,
 };
 use softhal_pipeline::vertex_blend::{
     blend_indices, blend_normal, blend_position, blend_weights, tween, BlendIndexEncoding,
@@ -295,7 +295,6 @@ fn material_sources_and_light_cap() {
     let (d, _) = light_vertex([0.0, 0.0, 1.0], [0.0, 0.0, -1.0], vd, vs, &state);
     assert_eq!(d, [0.25, 0.25, 0.25, 0.25]);
     assert_eq!(MaterialSource::from_d3d(2), Some(MaterialSource::Color2));
-    assert_eq!(LightType::from_d3d(4), None);
     // Only MAX_ACTIVE_LIGHTS lights count.
     let dim = Light {
         diffuse: [0.0625; 4],
@@ -312,26 +311,21 @@ fn material_sources_and_light_cap() {
 
 #[test]
 fn texcoord_generation() {
-    assert_eq!(
-        TexCoordIndex::from_d3d(0x0003_0001),
-        Some(TexCoordIndex {
-            set: 1,
-            mode: TexGenMode::CameraSpaceReflectionVector
-        })
-    );
-    assert_eq!(TexCoordIndex::from_d3d(0x0005_0000), None);
     let pass = TexCoords {
         v: [0.25, 0.5, 0.0, 0.0],
         count: 2,
     };
     let (p, n) = ([1.0, 2.0, 3.0], [0.0, 0.0, -1.0]);
-    assert_eq!(generate(TexGenMode::PassThru, pass, p, n, false), pass);
     assert_eq!(
-        generate(TexGenMode::CameraSpaceNormal, pass, p, n, false).v,
+        generate(TexCoordIndexMode::PassThru, pass, p, n, false),
+        pass
+    );
+    assert_eq!(
+        generate(TexCoordIndexMode::CameraSpaceNormal, pass, p, n, false).v,
         [0.0, 0.0, -1.0, 0.0]
     );
     assert_eq!(
-        generate(TexGenMode::CameraSpacePosition, pass, p, n, false),
+        generate(TexCoordIndexMode::CameraSpacePosition, pass, p, n, false),
         TexCoords {
             v: [1.0, 2.0, 3.0, 0.0],
             count: 3
@@ -340,7 +334,7 @@ fn texcoord_generation() {
     // Facing the viewer: R = 2(E·N)N − E = (0, 0, −1) → sphere centre.
     assert_eq!(reflection_vector(p, n, false), [0.0, 0.0, -1.0]);
     assert_eq!(
-        generate(TexGenMode::SphereMap, pass, p, n, false).v,
+        generate(TexCoordIndexMode::SphereMap, pass, p, n, false).v,
         [0.5, 0.5, 0.0, 0.0]
     );
     // A 45° normal reflects the view ray to +x: R = (1, 0, 0);
@@ -351,7 +345,7 @@ fn texcoord_generation() {
         near(r[0], 1.0) && near(r[1], 0.0) && near(r[2], 0.0),
         "{r:?}"
     );
-    let uv = generate(TexGenMode::SphereMap, pass, p, [s, 0.0, -s], false).v;
+    let uv = generate(TexCoordIndexMode::SphereMap, pass, p, [s, 0.0, -s], false).v;
     assert!(near(uv[0], 0.5 + 1.0 / (2.0 * 2.0f32.sqrt())) && near(uv[1], 0.5));
     // Local viewer: E from the position; vertex on the axis gives the same.
     assert_eq!(
@@ -362,15 +356,6 @@ fn texcoord_generation() {
 
 #[test]
 fn texture_transforms() {
-    assert_eq!(
-        TextureTransform::from_d3d(0x103),
-        Some(TextureTransform {
-            count: 3,
-            projected: true
-        })
-    );
-    assert_eq!(TextureTransform::from_d3d(5), None);
-    assert_eq!(TextureTransform::from_d3d(0x200), None);
     // Missing components: first 1, the rest 0.
     let c = |v: [f32; 4], count| TexCoords { v, count };
     assert_eq!(
@@ -390,7 +375,7 @@ fn texture_transforms() {
     m.0[2][0] = 0.5;
     m.0[2][1] = 0.25;
     m.0[3][0] = 100.0;
-    let flags = TextureTransform {
+    let flags = TextureTransformFlags {
         count: 2,
         projected: false,
     };
@@ -400,10 +385,14 @@ fn texture_transforms() {
         ([0.75, 0.75, 0.0, 0.0], 2, false)
     );
     // DISABLE: unchanged.
-    let off = transform_tex_coords(c([0.25, 0.5, 0.0, 0.0], 2), TextureTransform::default(), &m);
+    let off = transform_tex_coords(
+        c([0.25, 0.5, 0.0, 0.0], 2),
+        TextureTransformFlags::default(),
+        &m,
+    );
     assert_eq!(off.v, [0.25, 0.5, 0.0, 0.0]);
     // COUNT3 | PROJECTED: divide by the third component per pixel.
-    let flags = TextureTransform {
+    let flags = TextureTransformFlags {
         count: 3,
         projected: true,
     };
@@ -451,20 +440,20 @@ fn point_sizes_and_sprites() {
 
 #[test]
 fn vertex_blending() {
-    assert_eq!(VertexBlend::from_d3d(2), Some(VertexBlend::Weights(2)));
+    assert_eq!(VertexBlend::from_d3d(2), Some(VertexBlend::Weights2));
     assert_eq!(VertexBlend::from_d3d(255), Some(VertexBlend::Tweening));
-    assert_eq!(VertexBlend::from_d3d(256), Some(VertexBlend::ZeroWeights));
+    assert_eq!(VertexBlend::from_d3d(256), Some(VertexBlend::Weights0));
     assert_eq!(VertexBlend::from_d3d(4), None);
     assert_eq!(
-        blend_weights(VertexBlend::Weights(2), &[0.25, 0.5]),
+        blend_weights(VertexBlend::Weights2, &[0.25, 0.5]),
         [0.25, 0.5, 0.25, 0.0]
     );
     assert_eq!(
-        blend_weights(VertexBlend::Weights(1), &[0.75]),
+        blend_weights(VertexBlend::Weights1, &[0.75]),
         [0.75, 0.25, 0.0, 0.0]
     );
     assert_eq!(
-        blend_weights(VertexBlend::Weights(3), &[0.5]),
+        blend_weights(VertexBlend::Weights3, &[0.5]),
         [0.5, 0.0, 0.0, 0.5]
     );
     assert_eq!(
@@ -486,7 +475,7 @@ fn vertex_blending() {
         m
     };
     let mats = [t(4.0), t(8.0)];
-    let w = blend_weights(VertexBlend::Weights(1), &[0.25]);
+    let w = blend_weights(VertexBlend::Weights1, &[0.25]);
     assert_eq!(
         blend_position([1.0, 2.0, 3.0], w, [0, 1, 2, 3], &mats),
         [8.0, 2.0, 3.0, 1.0]

@@ -14,7 +14,7 @@ mod common;
 use common::*;
 use softhal_pipeline::fog::FogMode;
 use softhal_pipeline::program::{PixelProgram, Programs, ShaderInput, VertexProgram};
-use softhal_pipeline::texgen::TextureTransform;
+use softhal_pipeline::texgen::TextureTransformFlags;
 use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
 use softhal_pipeline::{
     CancelHandle, DeclType, DrawCall, DrawStats, Format, Matrix, PipelineError, PipelineState,
@@ -386,7 +386,7 @@ mov oT0.zw, c5
     let mut textures = NO_TEX;
     textures[0] = Some(&tex);
     let mut st = state16();
-    st.textures.transform_flags[0] = TextureTransform::from_d3d(0x100).expect("PROJECTED");
+    st.textures.transform_flags[0] = TextureTransformFlags::from_d3d(0x100).expect("PROJECTED");
     // A texture matrix is not applied to a shader's coordinates.
     st.textures.matrices[0] = Matrix([[0.0; 4]; 4]);
     let b = full_quad_uv();
@@ -560,7 +560,7 @@ fn a_shader_doing_fixed_functions_work_draws_the_same_pixels_at_any_thread_count
     let prog = shader_program(TRANSFORM_VS11);
     let c = shader_constants(&prog, &PIXELS);
     let mut st = state16();
-    st.depth.z_enable = softhal_pipeline::ZBufferType::ZBuffer;
+    st.depth.z_enable = softhal_pipeline::ZBufferType::True;
     st.depth.z_func = softhal_pipeline::CmpFunc::Less;
     let b = pos_color(&vs);
     let reference = fixed_function_reference(1, &st, &vs);
@@ -1102,8 +1102,9 @@ fn the_w7_shader_draws_its_bind_pose_as_its_definition_predicts() {
     // Stage 0: SELECTARG1(DIFFUSE), the definition.s fixed-function
     // equivalent of its `mov oC0, v0` pixel shader.
     st.textures.stages[0].color_op = softhal_pipeline::cascade::TextureOp::SelectArg1;
-    st.textures.stages[0].color_arg1 =
-        softhal_pipeline::cascade::TextureArg::new(softhal_pipeline::cascade::ArgSource::Diffuse);
+    st.textures.stages[0].color_arg1 = softhal_pipeline::cascade::TextureArgument::new(
+        softhal_pipeline::cascade::TextureArg::Diffuse,
+    );
     let t = render_all(|r| {
         let mut t = Targets::new(1024, 768, Format::A8R8G8B8, None);
         t.clear(r, 0xFF00_0000, 1.0, 0);

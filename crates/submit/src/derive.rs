@@ -12,10 +12,10 @@
 //! file derives to `PipelineState::default()`; nothing allocates.
 
 use crate::regs::{id, Group, RegisterFile, CLIP_PLANES, LIGHTS};
-use softhal_pipeline::cascade::{ResultTarget, StageState, TextureArg, TextureOp, MAX_STAGES};
+use softhal_pipeline::cascade::{ResultArg, StageState, TextureArgument, TextureOp, MAX_STAGES};
 use softhal_pipeline::fog::{FogMode, FogState};
 use softhal_pipeline::lighting::{Light, LightType, Material, MaterialSource};
-use softhal_pipeline::texgen::{PointState, TexCoordIndex, TextureTransform, VertexBlend};
+use softhal_pipeline::texgen::{PointState, TexCoordIndex, TextureTransformFlags, VertexBlend};
 use softhal_pipeline::texture::{ColorKeyMode, SamplerState, TextureAddress, TextureFilter};
 use softhal_pipeline::{
     self as pl, AlphaTestState, Blend, BlendOp, BlendState, CmpFunc, CullMode, FillMode,
@@ -151,11 +151,7 @@ fn raster(r: &RegisterFile) -> pl::RasterState {
 
 fn depth(r: &RegisterFile) -> pl::DepthState {
     pl::DepthState {
-        z_enable: en(
-            ZBufferType::from_d3d,
-            r.rs(Rs::ZEnable),
-            ZBufferType::ZBuffer,
-        ),
+        z_enable: en(ZBufferType::from_d3d, r.rs(Rs::ZEnable), ZBufferType::True),
         z_write: b(r, Rs::ZWriteEnable),
         z_func: en(CmpFunc::from_d3d, r.rs(Rs::ZFunc), CmpFunc::LessEqual),
         z_bias: r.rs(Rs::ZBias),
@@ -239,7 +235,7 @@ fn textures(r: &RegisterFile) -> TextureStages {
         let f = |t: Tss| f32::from_bits(v(t));
         let d = StageState::default_for(s);
         let op = |t: Tss, d: TextureOp| en(TextureOp::from_d3d, v(t), d);
-        let arg = |t: Tss, d: TextureArg| en(TextureArg::from_d3d, v(t), d);
+        let arg = |t: Tss, d: TextureArgument| en(TextureArgument::from_d3d, v(t), d);
         if let Some(st) = tx.stages.get_mut(s) {
             *st = StageState {
                 color_op: op(Tss::ColorOp, d.color_op),
@@ -256,7 +252,7 @@ fn textures(r: &RegisterFile) -> TextureStages {
                 bump_loffset: f(Tss::BumpEnvLOffset),
                 color_arg0: arg(Tss::ColorArg0, d.color_arg0),
                 alpha_arg0: arg(Tss::AlphaArg0, d.alpha_arg0),
-                result: en(ResultTarget::from_d3d, v(Tss::ResultArg), d.result),
+                result: en(ResultArg::from_d3d, v(Tss::ResultArg), d.result),
                 constant: pl::texture::format::argb_to_rgba(v(Tss::Constant)),
                 has_texture: false,
             };
@@ -283,9 +279,9 @@ fn textures(r: &RegisterFile) -> TextureStages {
         }
         if let Some(c) = tx.transform_flags.get_mut(s) {
             *c = en(
-                TextureTransform::from_d3d,
+                TextureTransformFlags::from_d3d,
                 v(Tss::TextureTransformFlags),
-                TextureTransform::default(),
+                TextureTransformFlags::default(),
             );
         }
         if let Some(m) = tx.matrices.get_mut(s) {

@@ -15,20 +15,23 @@
 //!   floats are finite f32 bit patterns, masks stay inside their mask; a
 //!   refused write changes nothing. [`Value::from_raw`] is what the
 //!   device sends for any raw D3D value (always accepted);
+//! * a render-state or texture-stage register's rule and default come
+//!   from its state's row of the state table (`softhal_types::state`,
+//!   [`Value::of_state`]); this module adds only which registers exist,
+//!   the group each feeds, and what the GPU implements of a larger set
+//!   (the filters it samples with);
 //! * [`all_ids`] lists every register once, ascending; ids are decoded
 //!   with arithmetic (constant time), nothing allocates.
 
-use softhal_pipeline::cascade::{ResultTarget, StageState, TextureArg, TextureOp, MAX_STAGES};
-use softhal_pipeline::fog::FogMode;
-use softhal_pipeline::lighting::{Light, LightType, MaterialSource, MAX_ACTIVE_LIGHTS};
-use softhal_pipeline::texgen::{TexCoordIndex, TextureTransform, VertexBlend};
-use softhal_pipeline::texture::{SamplerState, TextureAddress, TextureFilter};
-use softhal_pipeline::{
-    Blend, BlendOp, CmpFunc, CullMode, FillMode, PipelineState, ShadeMode, StencilOp,
-    TextureStages, ZBufferType,
-};
+use softhal_pipeline::cascade::MAX_STAGES;
+use softhal_pipeline::lighting::{Light, LightType, MAX_ACTIVE_LIGHTS};
+use softhal_pipeline::texture::TextureFilter;
+use softhal_pipeline::PipelineState;
+use softhal_types::state::{Honour, StateInfo, StateKind, NONE};
+use softhal_types::TextureFilterType;
 use softhal_wire::names::{
-    RenderStateType as Rs, TextureStageStateType as Tss, TransformStateType as Ts,
+    state_value_kind, RenderStateType as Rs, TextureStageStateType as Tss,
+    TransformStateType as Ts, ValueKind,
 };
 
 /// Number of user clip planes in the register file.
@@ -288,19 +291,81 @@ pub enum Value {
     Float,
     /// A bit mask inside this mask (the device sends the bits inside it).
     Mask(u32),
+    /// A number no greater than this (the device sends a greater one as
+    /// this).
+    AtMost(u32),
     /// An enumerated value the state defines (`valid`); the device sends an
     /// undefined one as `fallback`.
     Enum {
         /// The Direct3D enumeration, for the docs.
         name: &'static str,
-        /// Whether the state defines the value.
-        valid: fn(u32) -> bool,
+        /// Which values the register accepts.
+        valid: Defined,
         /// What the device sends instead of an undefined value.
         fallback: u32,
     },
 }
 
+/// The values an enumerated register accepts.
+#[derive(Debug, Clone, Copy)]
+pub enum Defined {
+    /// Those the device keeps as given: the values of the state's kind
+    /// that its rule does not replace (its row of the state table,
+    /// [`softhal_types::state::StateInfo::keeps`]).
+    Kept(StateKind, Honour),
+    /// Those this function accepts: the part of a Direct3D value set the
+    /// GPU implements (filters it samples with, DX7 light types).
+    Only(fn(u32) -> bool),
+}
+
+impl Defined {
+    fn accepts(self, v: u32) -> bool {
+        match self {
+            Defined::Kept(kind, honour) => StateInfo {
+                kind,
+                default: (),
+                honour,
+                groups: NONE,
+            }
+            .keeps(v),
+            Defined::Only(f) => f(v),
+        }
+    }
+}
+
 impl Value {
+    /// The register value of a state whose row of the state table is
+    /// `info`, with Direct3D default `default`: BOOLs and floats as such,
+    /// the rule's mask or maximum, the values of an enumerated kind the
+    /// device keeps (undefined ones sent as the rule's replacement or the
+    /// default), any DWORD otherwise.
+    pub fn of_state<D>(info: StateInfo<D>, default: u32) -> Value {
+        let kind = info.kind;
+        let enumerated = |name: &'static str| Value::Enum {
+            name,
+            valid: Defined::Kept(kind, info.honour),
+            fallback: info.replacement(default),
+        };
+        match (kind, info.honour) {
+            (StateKind::Bool, _) => Value::Bool,
+            (StateKind::Float, _) => Value::Float,
+            (_, Honour::Mask(m)) => Value::Mask(m),
+            (_, Honour::AtMost(n)) => Value::AtMost(n),
+            (StateKind::Enum(table), _) => enumerated(table.type_name),
+            (
+                StateKind::TextureArgument
+                | StateKind::ResultArgument
+                | StateKind::TexCoordIndex
+                | StateKind::TextureTransformFlags,
+                _,
+            ) => match state_value_kind(kind) {
+                ValueKind::Custom(c) => enumerated(c.name),
+                _ => enumerated("?"),
+            },
+            _ => Value::Dword,
+        }
+    }
+
     /// Whether a register of this kind accepts `v`.
     pub fn accepts(self, v: u32) -> bool {
         match self {
@@ -308,7 +373,8 @@ impl Value {
             Value::Dword => true,
             Value::Float => f32::from_bits(v).is_finite(),
             Value::Mask(m) => v & !m == 0,
-            Value::Enum { valid, .. } => valid(v),
+            Value::AtMost(n) => v <= n,
+            Value::Enum { valid, .. } => valid.accepts(v),
         }
     }
 
@@ -326,10 +392,11 @@ impl Value {
                 }
             }
             Value::Mask(m) => raw & m,
+            Value::AtMost(n) => raw.min(n),
             Value::Enum {
                 valid, fallback, ..
             } => {
-                if valid(raw) {
+                if valid.accepts(raw) {
                     raw
                 } else {
                     fallback
@@ -348,136 +415,108 @@ pub enum RegError {
     BadValue,
 }
 
-macro_rules! enum_value {
-    ($t:ty, $fallback:expr) => {
-        Value::Enum {
-            name: stringify!($t),
-            valid: |v| <$t>::from_d3d(v).is_some(),
-            fallback: $fallback,
+/// The render states in the register file, by the group each feeds: the
+/// states the derived draw state reads. What each accepts is its row of
+/// the state table ([`Value::of_state`]).
+#[rustfmt::skip]
+const RENDER_STATE_GROUPS: [(Group, &[Rs]); 10] = [
+    (
+        Group::Raster,
+        &[
+            Rs::FillMode, Rs::ShadeMode, Rs::CullMode, Rs::LastPixel, Rs::ScissorTestEnable,
+            Rs::Clipping, Rs::SpecularEnable, Rs::ClipPlaneEnable,
+        ],
+    ),
+    (
+        Group::Depth,
+        &[Rs::ZEnable, Rs::ZWriteEnable, Rs::ZFunc, Rs::ZBias, Rs::DepthBias, Rs::SlopeScaleDepthBias],
+    ),
+    (
+        Group::Stencil,
+        &[
+            Rs::StencilEnable, Rs::TwoSidedStencilMode, Rs::StencilFail, Rs::StencilZFail,
+            Rs::StencilPass, Rs::CcwStencilFail, Rs::CcwStencilZFail, Rs::CcwStencilPass,
+            Rs::StencilFunc, Rs::CcwStencilFunc, Rs::StencilRef, Rs::StencilMask,
+            Rs::StencilWriteMask,
+        ],
+    ),
+    (Group::AlphaTest, &[Rs::AlphaTestEnable, Rs::AlphaFunc, Rs::AlphaRef]),
+    (
+        Group::Blend,
+        &[
+            Rs::AlphaBlendEnable, Rs::SeparateAlphaBlendEnable, Rs::SrcBlend, Rs::SrcBlendAlpha,
+            Rs::DestBlend, Rs::DestBlendAlpha, Rs::BlendOp, Rs::BlendOpAlpha, Rs::BlendFactor,
+            Rs::ColorWriteEnable,
+        ],
+    ),
+    (Group::Textures, &[Rs::TextureFactor, Rs::ColorKeyEnable, Rs::ColorKeyBlendEnable]),
+    (
+        Group::Fog,
+        &[
+            Rs::FogEnable, Rs::RangeFogEnable, Rs::FogColor, Rs::FogTableMode, Rs::FogVertexMode,
+            Rs::FogStart, Rs::FogEnd, Rs::FogDensity,
+        ],
+    ),
+    (
+        Group::Lighting,
+        &[
+            Rs::Lighting, Rs::LocalViewer, Rs::NormalizeNormals, Rs::ColorVertex, Rs::Ambient,
+            Rs::DiffuseMaterialSource, Rs::SpecularMaterialSource, Rs::AmbientMaterialSource,
+            Rs::EmissiveMaterialSource,
+        ],
+    ),
+    (Group::VertexBlend, &[Rs::VertexBlend, Rs::IndexedVertexBlendEnable, Rs::TweenFactor]),
+    (
+        Group::Point,
+        &[
+            Rs::PointSize, Rs::PointSizeMin, Rs::PointSizeMax, Rs::PointScaleA, Rs::PointScaleB,
+            Rs::PointScaleC, Rs::PointScaleEnable, Rs::PointSpriteEnable,
+        ],
+    ),
+];
+
+/// The group of render state `rs` ([`RENDER_STATE_GROUPS`], indexed by
+/// D3DRENDERSTATETYPE once, then found in constant time).
+fn render_state_group(rs: Rs) -> Option<Group> {
+    static BY_NUMBER: std::sync::OnceLock<[Option<Group>; 256]> = std::sync::OnceLock::new();
+    let table = BY_NUMBER.get_or_init(|| {
+        let mut t = [None; 256];
+        for (group, states) in RENDER_STATE_GROUPS {
+            for s in states {
+                if let Some(slot) = t.get_mut(s.raw() as usize) {
+                    *slot = Some(group);
+                }
+            }
         }
-    };
+        t
+    });
+    table.get(rs.raw() as usize).copied().flatten()
 }
 
-/// The render states in the register file, ascending, with their kind and
-/// group: the states the derived draw state reads.
+/// The kind of render state `rs` (`None`: not in the register file).
 fn render_state_rule(rs: Rs) -> Option<(Value, Group)> {
-    use Group as G;
-    use Value::{Bool, Dword, Float};
-    Some(match rs {
-        Rs::FillMode => (enum_value!(FillMode, FillMode::Solid.d3d()), G::Raster),
-        Rs::ShadeMode => (enum_value!(ShadeMode, ShadeMode::Gouraud.d3d()), G::Raster),
-        Rs::CullMode => (enum_value!(CullMode, CullMode::Ccw.d3d()), G::Raster),
-        Rs::LastPixel | Rs::ScissorTestEnable | Rs::Clipping | Rs::SpecularEnable => {
-            (Bool, G::Raster)
-        }
-        Rs::ClipPlaneEnable => (
-            Value::Mask((1u32 << CLIP_PLANES).wrapping_sub(1)),
-            G::Raster,
-        ),
-        Rs::ZEnable => (
-            enum_value!(ZBufferType, ZBufferType::ZBuffer.d3d()),
-            G::Depth,
-        ),
-        Rs::ZWriteEnable => (Bool, G::Depth),
-        Rs::ZFunc => (enum_value!(CmpFunc, CmpFunc::LessEqual.d3d()), G::Depth),
-        Rs::ZBias => (Dword, G::Depth),
-        Rs::DepthBias | Rs::SlopeScaleDepthBias => (Float, G::Depth),
-        Rs::StencilEnable | Rs::TwoSidedStencilMode => (Bool, G::Stencil),
-        Rs::StencilFail
-        | Rs::StencilZFail
-        | Rs::StencilPass
-        | Rs::CcwStencilFail
-        | Rs::CcwStencilZFail
-        | Rs::CcwStencilPass => (enum_value!(StencilOp, StencilOp::Keep.d3d()), G::Stencil),
-        Rs::StencilFunc | Rs::CcwStencilFunc => {
-            (enum_value!(CmpFunc, CmpFunc::Always.d3d()), G::Stencil)
-        }
-        Rs::StencilRef | Rs::StencilMask | Rs::StencilWriteMask => (Dword, G::Stencil),
-        Rs::AlphaTestEnable => (Bool, G::AlphaTest),
-        Rs::AlphaFunc => (enum_value!(CmpFunc, CmpFunc::Always.d3d()), G::AlphaTest),
-        Rs::AlphaRef => (Dword, G::AlphaTest),
-        Rs::AlphaBlendEnable | Rs::SeparateAlphaBlendEnable => (Bool, G::Blend),
-        Rs::SrcBlend | Rs::SrcBlendAlpha => (enum_value!(Blend, Blend::One.d3d()), G::Blend),
-        Rs::DestBlend | Rs::DestBlendAlpha => (enum_value!(Blend, Blend::Zero.d3d()), G::Blend),
-        Rs::BlendOp | Rs::BlendOpAlpha => (enum_value!(BlendOp, BlendOp::Add.d3d()), G::Blend),
-        Rs::BlendFactor | Rs::ColorWriteEnable => (Dword, G::Blend),
-        Rs::TextureFactor => (Dword, G::Textures),
-        Rs::ColorKeyEnable | Rs::ColorKeyBlendEnable => (Bool, G::Textures),
-        Rs::FogEnable | Rs::RangeFogEnable => (Bool, G::Fog),
-        Rs::FogColor => (Dword, G::Fog),
-        Rs::FogTableMode | Rs::FogVertexMode => {
-            (enum_value!(FogMode, FogMode::default().d3d()), G::Fog)
-        }
-        Rs::FogStart | Rs::FogEnd | Rs::FogDensity => (Float, G::Fog),
-        Rs::Lighting | Rs::LocalViewer | Rs::NormalizeNormals | Rs::ColorVertex => {
-            (Bool, G::Lighting)
-        }
-        Rs::Ambient => (Dword, G::Lighting),
-        Rs::DiffuseMaterialSource
-        | Rs::SpecularMaterialSource
-        | Rs::AmbientMaterialSource
-        | Rs::EmissiveMaterialSource => (
-            enum_value!(MaterialSource, MaterialSource::default().d3d()),
-            G::Lighting,
-        ),
-        Rs::VertexBlend => (
-            enum_value!(VertexBlend, VertexBlend::default().d3d()),
-            G::VertexBlend,
-        ),
-        Rs::IndexedVertexBlendEnable => (Bool, G::VertexBlend),
-        Rs::TweenFactor => (Float, G::VertexBlend),
-        Rs::PointSize
-        | Rs::PointSizeMin
-        | Rs::PointSizeMax
-        | Rs::PointScaleA
-        | Rs::PointScaleB
-        | Rs::PointScaleC => (Float, G::Point),
-        Rs::PointScaleEnable | Rs::PointSpriteEnable => (Bool, G::Point),
-        _ => return None,
-    })
+    let g = render_state_group(rs)?;
+    let info = rs.info();
+    Some((Value::of_state(info, info.default), g))
 }
 
-/// The kind of texture-stage state `tss` of stage `stage` (fallbacks are
-/// the stage's Direct3D defaults).
+/// The kind of texture-stage state `tss` of stage `stage`: its row of the
+/// state table (fallbacks are the stage's Direct3D defaults), but for the
+/// filters, which accept only what the GPU samples with
+/// ([`TextureFilter::from_d3d`]).
 fn stage_rule(stage: usize, tss: Tss) -> Option<Value> {
-    let d = StageState::default_for(stage);
-    let ds = SamplerState::default();
+    if !STAGE_STATES.contains(&tss) {
+        return None;
+    }
+    let info = tss.info();
+    let default = info.default.for_stage(stage as u32);
     Some(match tss {
-        Tss::ColorOp => enum_value!(TextureOp, d.color_op.d3d()),
-        Tss::AlphaOp => enum_value!(TextureOp, d.alpha_op.d3d()),
-        Tss::ColorArg0 => enum_value!(TextureArg, d.color_arg0.d3d()),
-        Tss::ColorArg1 => enum_value!(TextureArg, d.color_arg1.d3d()),
-        Tss::ColorArg2 => enum_value!(TextureArg, d.color_arg2.d3d()),
-        Tss::AlphaArg0 => enum_value!(TextureArg, d.alpha_arg0.d3d()),
-        Tss::AlphaArg1 => enum_value!(TextureArg, d.alpha_arg1.d3d()),
-        Tss::AlphaArg2 => enum_value!(TextureArg, d.alpha_arg2.d3d()),
-        Tss::ResultArg => enum_value!(ResultTarget, d.result.d3d()),
-        Tss::BumpEnvMat00
-        | Tss::BumpEnvMat01
-        | Tss::BumpEnvMat10
-        | Tss::BumpEnvMat11
-        | Tss::BumpEnvLScale
-        | Tss::BumpEnvLOffset
-        | Tss::MipMapLodBias => Value::Float,
-        Tss::TexCoordIndex => {
-            let tci = TextureStages::default()
-                .tex_coord_index
-                .get(stage)
-                .copied()
-                .unwrap_or_default();
-            enum_value!(TexCoordIndex, tci.d3d())
-        }
-        Tss::AddressU | Tss::AddressV | Tss::AddressW => {
-            enum_value!(TextureAddress, ds.address_u.d3d())
-        }
-        Tss::MagFilter => enum_value!(TextureFilter, ds.mag_filter.d3d()),
-        Tss::MinFilter => enum_value!(TextureFilter, ds.min_filter.d3d()),
-        Tss::MipFilter => enum_value!(TextureFilter, ds.mip_filter.d3d()),
-        Tss::BorderColor | Tss::MaxMipLevel | Tss::MaxAnisotropy | Tss::Constant => Value::Dword,
-        Tss::TextureTransformFlags => {
-            enum_value!(TextureTransform, TextureTransform::default().d3d())
-        }
-        _ => return None,
+        Tss::MagFilter | Tss::MinFilter | Tss::MipFilter => Value::Enum {
+            name: TextureFilterType::TABLE.type_name,
+            valid: Defined::Only(|v| TextureFilter::from_d3d(v).is_some()),
+            fallback: default,
+        },
+        _ => Value::of_state(info, default),
     })
 }
 
@@ -514,7 +553,11 @@ fn locate(reg: u32) -> Option<(usize, Value, Group)> {
         0x4000..=0x40FF => {
             let (i, f) = rel(bank::LIGHT, bank::LIGHT_STRIDE)?;
             let v = match f {
-                id::light_field::TYPE => enum_value!(LightType, LightType::Directional.d3d()),
+                id::light_field::TYPE => Value::Enum {
+                    name: LightType::TABLE.type_name,
+                    valid: Defined::Only(|v| LightType::from_d3d(v).is_some_and(LightType::is_dx7)),
+                    fallback: LightType::Directional.d3d(),
+                },
                 id::light_field::ENABLE => Value::Bool,
                 f if f < LIGHT7_DWORDS => Value::Float,
                 _ => return None,
@@ -709,9 +752,11 @@ impl RegisterFile {
     }
 }
 
-/// The defaults, built once: the pipeline's default state written
-/// register by register (`derive(default) == PipelineState::default()`
-/// is a test).
+/// The defaults, built once: every render-state and texture-stage
+/// register holds its state's Direct3D default (the state table's), the
+/// other banks the pipeline's defaults (identity transforms, the default
+/// light and material, no clip planes); `derive(default) ==
+/// PipelineState::default()` is a test.
 fn default_file() -> &'static RegisterFile {
     static DEFAULT: std::sync::OnceLock<RegisterFile> = std::sync::OnceLock::new();
     DEFAULT.get_or_init(|| {
@@ -719,9 +764,19 @@ fn default_file() -> &'static RegisterFile {
             regs: [0; slot::COUNT],
             dirty: ALL_GROUPS,
         };
-        for (reg, v) in default_writes(&PipelineState::default()) {
-            if let Some(s) = locate(reg).and_then(|(at, _, _)| f.regs.get_mut(at)) {
-                *s = v;
+        let states = Rs::ALL
+            .iter()
+            .map(|&s| (id::rs(s.raw()), s.info().default))
+            .chain((0..STAGES).flat_map(|stage| {
+                STAGE_STATES
+                    .iter()
+                    .map(move |&t| (id::tss(stage, t.raw()), t.info().default.for_stage(stage)))
+            }));
+        for (reg, v) in states.chain(default_writes(&PipelineState::default())) {
+            if let Some((at, kind, _)) = locate(reg) {
+                if let Some(s) = f.regs.get_mut(at) {
+                    *s = kind.from_raw(v);
+                }
             }
         }
         f.dirty = ALL_GROUPS;
@@ -729,105 +784,20 @@ fn default_file() -> &'static RegisterFile {
     })
 }
 
-/// Register values that give back the default state `p` (every register
-/// whose default is not 0).
+/// Register values of the banks the state table does not describe that
+/// give back the default state `p` (every register whose default is not
+/// 0).
 fn default_writes(p: &PipelineState) -> Vec<(u32, u32)> {
-    let b = u32::from;
     let f = f32::to_bits;
-    let r = |s: Rs| id::rs(s.raw());
     let mut w = vec![
-        (r(Rs::FillMode), p.raster.fill_mode.d3d()),
-        (r(Rs::ShadeMode), p.raster.shade_mode.d3d()),
-        (r(Rs::CullMode), p.raster.cull_mode.d3d()),
-        (r(Rs::LastPixel), b(p.raster.last_pixel)),
-        (r(Rs::ScissorTestEnable), b(p.raster.scissor_enable)),
-        (r(Rs::Clipping), b(p.raster.clipping)),
-        (r(Rs::ClipPlaneEnable), p.raster.clip_plane_enable),
-        (r(Rs::SpecularEnable), b(p.raster.specular_enable)),
-        (r(Rs::ZEnable), p.depth.z_enable.d3d()),
-        (r(Rs::ZWriteEnable), b(p.depth.z_write)),
-        (r(Rs::ZFunc), p.depth.z_func.d3d()),
-        (r(Rs::ZBias), p.depth.z_bias),
-        (r(Rs::DepthBias), f(p.depth.depth_bias)),
-        (
-            r(Rs::SlopeScaleDepthBias),
-            f(p.depth.slope_scale_depth_bias),
-        ),
         (id::viewport::W_NEAR, f(p.depth.w_near)),
         (id::viewport::W_FAR, f(p.depth.w_far)),
-        (r(Rs::StencilEnable), b(p.stencil.enable)),
-        (r(Rs::StencilFail), p.stencil.front.fail.d3d()),
-        (r(Rs::StencilZFail), p.stencil.front.z_fail.d3d()),
-        (r(Rs::StencilPass), p.stencil.front.pass.d3d()),
-        (r(Rs::StencilFunc), p.stencil.front.func.d3d()),
-        (r(Rs::TwoSidedStencilMode), b(p.stencil.two_sided)),
-        (r(Rs::CcwStencilFail), p.stencil.ccw.fail.d3d()),
-        (r(Rs::CcwStencilZFail), p.stencil.ccw.z_fail.d3d()),
-        (r(Rs::CcwStencilPass), p.stencil.ccw.pass.d3d()),
-        (r(Rs::CcwStencilFunc), p.stencil.ccw.func.d3d()),
-        (r(Rs::StencilRef), p.stencil.reference),
-        (r(Rs::StencilMask), p.stencil.mask),
-        (r(Rs::StencilWriteMask), p.stencil.write_mask),
-        (r(Rs::AlphaTestEnable), b(p.alpha_test.enable)),
-        (r(Rs::AlphaFunc), p.alpha_test.func.d3d()),
-        (r(Rs::AlphaRef), p.alpha_test.reference),
-        (r(Rs::AlphaBlendEnable), b(p.blend.enable)),
-        (r(Rs::SrcBlend), p.blend.src.d3d()),
-        (r(Rs::DestBlend), p.blend.dst.d3d()),
-        (r(Rs::BlendOp), p.blend.op.d3d()),
-        (r(Rs::SeparateAlphaBlendEnable), b(p.blend.separate_alpha)),
-        (r(Rs::SrcBlendAlpha), p.blend.src_alpha.d3d()),
-        (r(Rs::DestBlendAlpha), p.blend.dst_alpha.d3d()),
-        (r(Rs::BlendOpAlpha), p.blend.op_alpha.d3d()),
-        (r(Rs::BlendFactor), p.blend.factor),
-        (r(Rs::ColorWriteEnable), p.blend.color_write_enable),
         (id::viewport::X, p.viewport.x),
         (id::viewport::Y, p.viewport.y),
         (id::viewport::WIDTH, p.viewport.width),
         (id::viewport::HEIGHT, p.viewport.height),
         (id::viewport::MIN_Z, f(p.viewport.min_z)),
         (id::viewport::MAX_Z, f(p.viewport.max_z)),
-        (r(Rs::TextureFactor), p.textures.texture_factor),
-        (r(Rs::FogEnable), b(p.fog.enable)),
-        (r(Rs::FogColor), p.fog.color),
-        (r(Rs::FogTableMode), p.fog.table_mode.d3d()),
-        (r(Rs::FogVertexMode), p.fog.vertex_mode.d3d()),
-        (r(Rs::FogStart), f(p.fog.start)),
-        (r(Rs::FogEnd), f(p.fog.end)),
-        (r(Rs::FogDensity), f(p.fog.density)),
-        (r(Rs::RangeFogEnable), b(p.fog.range_fog)),
-        (r(Rs::Lighting), b(p.lighting.enable)),
-        (r(Rs::Ambient), p.lighting.ambient),
-        (r(Rs::LocalViewer), b(p.lighting.local_viewer)),
-        (r(Rs::NormalizeNormals), b(p.lighting.normalize_normals)),
-        (r(Rs::ColorVertex), b(p.lighting.color_vertex)),
-        (
-            r(Rs::DiffuseMaterialSource),
-            p.lighting.diffuse_source.d3d(),
-        ),
-        (
-            r(Rs::SpecularMaterialSource),
-            p.lighting.specular_source.d3d(),
-        ),
-        (
-            r(Rs::AmbientMaterialSource),
-            p.lighting.ambient_source.d3d(),
-        ),
-        (
-            r(Rs::EmissiveMaterialSource),
-            p.lighting.emissive_source.d3d(),
-        ),
-        (r(Rs::VertexBlend), p.vertex_blend.mode.d3d()),
-        (r(Rs::IndexedVertexBlendEnable), b(p.vertex_blend.indexed)),
-        (r(Rs::TweenFactor), f(p.vertex_blend.tween_factor)),
-        (r(Rs::PointSize), f(p.point.size)),
-        (r(Rs::PointSizeMin), f(p.point.min)),
-        (r(Rs::PointSizeMax), f(p.point.max)),
-        (r(Rs::PointScaleEnable), b(p.point.scale_enable)),
-        (r(Rs::PointScaleA), f(p.point.scale[0])),
-        (r(Rs::PointScaleB), f(p.point.scale[1])),
-        (r(Rs::PointScaleC), f(p.point.scale[2])),
-        (r(Rs::PointSpriteEnable), b(p.point.sprite_enable)),
     ];
     let m = &p.lighting.material;
     let mat = m
@@ -874,44 +844,6 @@ fn default_writes(p: &PipelineState) -> Vec<(u32, u32)> {
                 .zip(0..)
                 .map(|(x, k)| (id::transform(ts, k), f(*x))),
         );
-    }
-    let tx = &p.textures;
-    for (s, ((st, sm), (tci, ttf))) in (0..).zip(
-        tx.stages
-            .iter()
-            .zip(&tx.samplers)
-            .zip(tx.tex_coord_index.iter().zip(&tx.transform_flags)),
-    ) {
-        let t = |x: Tss| id::tss(s, x.raw());
-        w.extend([
-            (t(Tss::ColorOp), st.color_op.d3d()),
-            (t(Tss::ColorArg0), st.color_arg0.d3d()),
-            (t(Tss::ColorArg1), st.color_arg1.d3d()),
-            (t(Tss::ColorArg2), st.color_arg2.d3d()),
-            (t(Tss::AlphaOp), st.alpha_op.d3d()),
-            (t(Tss::AlphaArg0), st.alpha_arg0.d3d()),
-            (t(Tss::AlphaArg1), st.alpha_arg1.d3d()),
-            (t(Tss::AlphaArg2), st.alpha_arg2.d3d()),
-            (t(Tss::ResultArg), st.result.d3d()),
-            (t(Tss::BumpEnvMat00), f(st.bump_env_mat[0][0])),
-            (t(Tss::BumpEnvMat01), f(st.bump_env_mat[0][1])),
-            (t(Tss::BumpEnvMat10), f(st.bump_env_mat[1][0])),
-            (t(Tss::BumpEnvMat11), f(st.bump_env_mat[1][1])),
-            (t(Tss::BumpEnvLScale), f(st.bump_lscale)),
-            (t(Tss::BumpEnvLOffset), f(st.bump_loffset)),
-            (t(Tss::TexCoordIndex), tci.d3d()),
-            (t(Tss::TextureTransformFlags), ttf.d3d()),
-            (t(Tss::AddressU), sm.address_u.d3d()),
-            (t(Tss::AddressV), sm.address_v.d3d()),
-            (t(Tss::AddressW), sm.address_w.d3d()),
-            (t(Tss::BorderColor), sm.border_color),
-            (t(Tss::MagFilter), sm.mag_filter.d3d()),
-            (t(Tss::MinFilter), sm.min_filter.d3d()),
-            (t(Tss::MipFilter), sm.mip_filter.d3d()),
-            (t(Tss::MipMapLodBias), f(sm.mip_lod_bias)),
-            (t(Tss::MaxMipLevel), sm.max_mip_level),
-            (t(Tss::MaxAnisotropy), sm.max_anisotropy),
-        ]);
     }
     for i in 0..LIGHTS {
         w.extend(
@@ -1023,12 +955,28 @@ mod tests {
             // Six clip planes: bits 0..=5.
             (id::rs(Rs::ClipPlaneEnable.raw()), 1 << 6),
             (id::rs(Rs::FogDensity.raw()), f32::INFINITY.to_bits()),
+            // D3DBLEND 16 (D3D9Ex SRCCOLOR2) is a D3DBLEND the device does
+            // not honour (it sends ONE).
+            (id::rs(Rs::SrcBlend.raw()), 16),
             // D3DTEXTUREOP is 1..=26.
             (id::tss(0, Tss::ColorOp.raw()), 27),
-            // D3DTEXF_* is 0..=7.
+            // D3DTA selectors are 0..=6; RESULTARG is CURRENT (1) or TEMP
+            // (5), not TEXTURE (2).
+            (id::tss(1, Tss::ColorArg1.raw()), 7),
+            (id::tss(1, Tss::ResultArg.raw()), 2),
+            // D3DTADDRESS is 1..=5.
+            (id::tss(2, Tss::AddressU.raw()), 6),
+            // D3DTSS_TCI_* modes are 0..=4 (in bits 31:16).
+            (id::tss(3, Tss::TexCoordIndex.raw()), 0x5_0000),
+            // D3DTTFF_COUNT is 0..=4.
+            (id::tss(4, Tss::TextureTransformFlags.raw()), 5),
+            // D3DTEXF_* is 0..=8; 8 (CONVOLUTIONMONO) is not sampled.
             (id::tss(7, Tss::MinFilter.raw()), 8),
-            // D3DLIGHTTYPE is 1..=3.
+            (id::tss(7, Tss::MagFilter.raw()), 9),
+            // D3DLIGHT7's types are 1..=3 (not the DX5 PARALLELPOINT 4,
+            // GLSPOT 5).
             (id::light(0, lf::TYPE), 4),
+            (id::light(0, lf::TYPE), 5),
             (id::light(7, lf::PHI), f32::NAN.to_bits()),
             (id::light(0, lf::ENABLE), 2),
             (id::transform(Ts::View.raw(), 15), f32::NAN.to_bits()),

@@ -193,6 +193,7 @@ fn register_rows() -> (BTreeSet<String>, BTreeSet<String>) {
         Value::Dword => "any DWORD".to_string(),
         Value::Float => "finite float".to_string(),
         Value::Mask(m) => format!("mask inside {m:#x}"),
+        Value::AtMost(n) => format!("at most {n}"),
         Value::Enum { name, fallback, .. } => {
             format!("`{name}` value (undefined: the device sends {fallback})")
         }

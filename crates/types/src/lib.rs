@@ -7,6 +7,9 @@
 //! * the Direct3D value enums ([`values`]: `D3DCMPFUNC`, `D3DBLEND`,
 //!   `D3DTEXTUREOP`, `D3DTA_*`, `D3DLIGHTTYPE`, ...), [`format::Format`]
 //!   (`D3DFORMAT`) and the state flag families ([`flags`]);
+//! * the texture-stage values made of several fields ([`stage_values`]:
+//!   a `D3DTA_*` argument with its modifiers, `D3DTSS_RESULTARG`,
+//!   `D3DTSS_TEXCOORDINDEX`, `D3DTTFF_*`);
 //! * the state table ([`state`]): one row per render state and per
 //!   texture-stage state with its value kind, Direct3D default, what the
 //!   device honours and its state-block groups.
@@ -21,10 +24,12 @@
 pub mod ddi_enum;
 pub mod flags;
 pub mod format;
+pub mod stage_values;
 pub mod state;
 pub mod values;
 
 pub use ddi_enum::{EnumTable, FlagsTable};
 pub use format::Format;
+pub use stage_values::{ResultArg, TexCoordIndex, TextureArgument, TextureTransformFlags};
 pub use state::{RenderStateType, TextureStageStateType};
 pub use values::*;

@@ -497,6 +497,17 @@ impl CmpFunc {
     }
 }
 
+impl LightType {
+    /// Whether this is a `D3DLIGHT7` type (DX7 and later: POINT, SPOT,
+    /// DIRECTIONAL); the DX5 PARALLELPOINT and GLSPOT are not.
+    pub const fn is_dx7(self) -> bool {
+        matches!(
+            self,
+            LightType::Point | LightType::Spot | LightType::Directional
+        )
+    }
+}
+
 impl StencilOp {
     /// Applies the operation to a `bits`-bit stencil value.
     pub fn apply(self, value: u32, reference: u32, bits: u32) -> u32 {
@@ -534,5 +545,13 @@ impl Default for FogMode {
 impl Default for MaterialColorSource {
     fn default() -> Self {
         MaterialColorSource::Material
+    }
+}
+
+/// `D3DVBF_DISABLE`: the Direct3D default of `D3DRS_VERTEXBLEND` (no
+/// blending, world matrix 0).
+impl Default for VertexBlendFlags {
+    fn default() -> Self {
+        VertexBlendFlags::Disable
     }
 }

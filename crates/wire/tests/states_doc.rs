@@ -24,6 +24,7 @@ fn kind_text(kind: StateKind) -> String {
         StateKind::Enum(t) => format!("`{}`", t.type_name),
         StateKind::Flags(t) => format!("`{}` flags", t.type_name),
         StateKind::TextureArgument => "`D3DTA_*` argument".into(),
+        StateKind::ResultArgument => "`D3DTA_CURRENT` or `D3DTA_TEMP`".into(),
         StateKind::TexCoordIndex => "index and `D3DTSS_TCI_*`".into(),
         StateKind::TextureTransformFlags => "`D3DTTFF_*`".into(),
     }

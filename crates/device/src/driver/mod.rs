@@ -1028,32 +1028,36 @@ impl Driver {
     /// selectors with COMPLEMENT/ALPHAREPLICATE, RESULTARG CURRENT/TEMP) and
     /// filters it knows. One pass.
     pub fn validate_texture_stage_state(&mut self, d: &mut ValidateTextureStageStateData) -> u32 {
-        use softhal_pipeline::stages::{ResultTarget, TextureArg, TextureOp};
         use softhal_pipeline::texture::TextureFilter;
+        use softhal_wire::names::{
+            ResultArg, TextureArgument, TextureOp, TextureStageStateType as Tss,
+        };
         d.dw_num_passes = 0;
         let Ok(ctx) = self.contexts.get(d.dwh_context) else {
             d.ddrval = codes::D3DHAL_CONTEXT_BAD;
             return codes::DDHAL_DRIVER_HANDLED;
         };
         let stage_err = |t: &[u32; 64]| -> Option<u32> {
-            let v = |i: usize| t.get(i).copied().unwrap_or(0);
-            let op = |i: usize| TextureOp::from_d3d(v(i)).is_some();
-            let arg = |i: usize| TextureArg::from_d3d(v(i)).is_some();
-            if !op(1) {
+            let v = |s: Tss| t.get(s.raw() as usize).copied().unwrap_or(0);
+            let op = |s: Tss| TextureOp::from_d3d(v(s)).is_some();
+            let args = |s: [Tss; 3]| s.iter().all(|&s| TextureArgument::from_d3d(v(s)).is_some());
+            if !op(Tss::ColorOp) {
                 return Some(codes::D3DERR_UNSUPPORTEDCOLOROPERATION);
             }
-            if !(arg(2) && arg(3) && arg(26)) || ResultTarget::from_d3d(v(28)).is_none() {
+            if !args([Tss::ColorArg1, Tss::ColorArg2, Tss::ColorArg0])
+                || ResultArg::from_d3d(v(Tss::ResultArg)).is_none()
+            {
                 return Some(codes::D3DERR_UNSUPPORTEDCOLORARG);
             }
-            if !op(4) {
+            if !op(Tss::AlphaOp) {
                 return Some(codes::D3DERR_UNSUPPORTEDALPHAOPERATION);
             }
-            if !(arg(5) && arg(6) && arg(27)) {
+            if !args([Tss::AlphaArg1, Tss::AlphaArg2, Tss::AlphaArg0]) {
                 return Some(codes::D3DERR_UNSUPPORTEDALPHAARG);
             }
-            if [16, 17, 18]
+            if [Tss::MagFilter, Tss::MinFilter, Tss::MipFilter]
                 .iter()
-                .any(|&i| TextureFilter::from_d3d(v(i)).is_none())
+                .any(|&s| TextureFilter::from_d3d(v(s)).is_none())
             {
                 return Some(codes::D3DERR_UNSUPPORTEDTEXTUREFILTER);
             }

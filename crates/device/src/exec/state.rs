@@ -392,7 +392,7 @@ impl<'c> Exec<'_, 'c> {
                 if let Some(l) = r.light {
                     let t = l.light_type.get();
                     // DX7+ lights: the DX5 PARALLELPOINT and GLSPOT are not.
-                    if !(LightType::Point.raw()..=LightType::Directional.raw()).contains(&t) {
+                    if !LightType::from_d3d(t).is_some_and(LightType::is_dx7) {
                         return Err(DeviceError::BadValue {
                             what: "D3DLIGHT7.dltType",
                             value: t,

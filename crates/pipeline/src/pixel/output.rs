@@ -50,6 +50,8 @@ fn factor(f: Blend, ch: usize, s: &[i32; 4], d: &[i32; 4], k: &[i32; 4]) -> i32 
         }
         Blend::BlendFactor => k[ch],
         Blend::InvBlendFactor => 255 - k[ch],
+        // D3D9Ex's second source: refused before a draw (see `Blend`).
+        Blend::SrcColor2 | Blend::InvSrcColor2 => 0,
     }
 }
 

@@ -60,75 +60,42 @@ use super::format::argb_to_rgba;
 use super::limits;
 use super::resource::{ColorKey, LevelRef, Texture, TextureKind};
 
-/// Texture addressing mode (D3DTEXTUREADDRESS).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TextureAddress {
-    /// Repeat.
-    #[default]
-    Wrap,
-    /// Repeat, every other copy mirrored.
-    Mirror,
-    /// Clamp to the edge texels.
-    Clamp,
-    /// Outside the texture: the border colour.
-    Border,
-    /// Mirror once around 0, then clamp.
-    MirrorOnce,
-}
+/// Texture addressing modes (`D3DTEXTUREADDRESS`, from `softhal-types`):
+/// WRAP repeats, MIRROR mirrors every other copy, CLAMP clamps to the edge
+/// texels, BORDER reads the border colour outside the texture, MIRRORONCE
+/// mirrors once around 0 and then clamps ([`address_texel`]).
+pub use softhal_types::TextureAddress;
+use softhal_types::TextureFilterType;
 
-impl TextureAddress {
-    /// From a D3DTADDRESS value (1..=5).
-    pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => TextureAddress::Wrap,
-            2 => TextureAddress::Mirror,
-            3 => TextureAddress::Clamp,
-            4 => TextureAddress::Border,
-            5 => TextureAddress::MirrorOnce,
-            _ => return None,
-        })
-    }
-
-    /// The D3DTADDRESS value (inverse of [`TextureAddress::from_d3d`]).
-    pub fn d3d(self) -> u32 {
-        match self {
-            TextureAddress::Wrap => 1,
-            TextureAddress::Mirror => 2,
-            TextureAddress::Clamp => 3,
-            TextureAddress::Border => 4,
-            TextureAddress::MirrorOnce => 5,
+/// Maps integer texel index `i` to `0..size` under addressing mode
+/// `mode`; `None` = the border colour.
+#[inline]
+pub fn address_texel(mode: TextureAddress, i: i64, size: u32) -> Option<u32> {
+    let n = i64::from(size.max(1));
+    let r = match mode {
+        TextureAddress::Wrap => i.rem_euclid(n),
+        TextureAddress::Mirror => {
+            let m = i.rem_euclid(2 * n);
+            if m >= n {
+                2 * n - 1 - m
+            } else {
+                m
+            }
         }
-    }
-
-    /// Maps an integer texel index to `0..size`, `None` = border colour.
-    #[inline]
-    pub fn apply(self, i: i64, size: u32) -> Option<u32> {
-        let n = i64::from(size.max(1));
-        let r = match self {
-            TextureAddress::Wrap => i.rem_euclid(n),
-            TextureAddress::Mirror => {
-                let m = i.rem_euclid(2 * n);
-                if m >= n {
-                    2 * n - 1 - m
-                } else {
-                    m
-                }
+        TextureAddress::Clamp => i.clamp(0, n - 1),
+        TextureAddress::Border => {
+            if (0..n).contains(&i) {
+                i
+            } else {
+                return None;
             }
-            TextureAddress::Clamp => i.clamp(0, n - 1),
-            TextureAddress::Border => {
-                if (0..n).contains(&i) {
-                    i
-                } else {
-                    return None;
-                }
-            }
-            TextureAddress::MirrorOnce => {
-                let m = if i < 0 { i.saturating_neg() - 1 } else { i };
-                m.clamp(0, n - 1)
-            }
-        };
-        u32::try_from(r).ok()
-    }
+        }
+        TextureAddress::MirrorOnce => {
+            let m = if i < 0 { i.saturating_neg() - 1 } else { i };
+            m.clamp(0, n - 1)
+        }
+    };
+    u32::try_from(r).ok()
 }
 
 /// Texture filter (MAG/MIN/MIPFILTER).
@@ -146,80 +113,39 @@ pub enum TextureFilter {
 }
 
 impl TextureFilter {
-    /// From a DX8+ D3DTEXTUREFILTERTYPE value: 0 NONE, 1 POINT, 2 LINEAR,
-    /// 3 ANISOTROPIC; 4–7 (FLATCUBIC, GAUSSIANCUBIC, PYRAMIDALQUAD,
-    /// GAUSSIANQUAD) are approximated as LINEAR; other values → `None`.
+    /// The filter a DX8+ `D3DTEXTUREFILTERTYPE` samples with: NONE, POINT,
+    /// LINEAR and ANISOTROPIC as themselves; FLATCUBIC, GAUSSIANCUBIC,
+    /// PYRAMIDALQUAD and GAUSSIANQUAD approximated as LINEAR;
+    /// CONVOLUTIONMONO (9.L's, for monochrome surfaces) is not sampled:
+    /// `None`.
+    pub fn from_type(t: TextureFilterType) -> Option<Self> {
+        use TextureFilterType as T;
+        Some(match t {
+            T::None => TextureFilter::None,
+            T::Point => TextureFilter::Point,
+            T::Linear | T::FlatCubic | T::GaussianCubic | T::PyramidalQuad | T::GaussianQuad => {
+                TextureFilter::Linear
+            }
+            T::Anisotropic => TextureFilter::Anisotropic,
+            T::ConvolutionMono => return None,
+        })
+    }
+
+    /// From a DX8+ `D3DTEXF_*` value ([`TextureFilter::from_type`]);
+    /// `None` for a value that is not one or is not sampled.
     pub fn from_d3d(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => TextureFilter::None,
-            1 => TextureFilter::Point,
-            2 | 4..=7 => TextureFilter::Linear,
-            3 => TextureFilter::Anisotropic,
-            _ => return None,
-        })
+        TextureFilterType::from_d3d(v).and_then(Self::from_type)
     }
 
-    /// The DX8+ D3DTEXTUREFILTERTYPE value (inverse of
-    /// [`TextureFilter::from_d3d`]; LINEAR gives 2, also for the cubic and
-    /// gaussian filters it approximates).
-    pub fn d3d(self) -> u32 {
+    /// The `D3DTEXTUREFILTERTYPE` this filter is written as (LINEAR also
+    /// for the cubic and gaussian filters it approximates).
+    pub fn filter_type(self) -> TextureFilterType {
         match self {
-            TextureFilter::None => 0,
-            TextureFilter::Point => 1,
-            TextureFilter::Linear => 2,
-            TextureFilter::Anisotropic => 3,
+            TextureFilter::None => TextureFilterType::None,
+            TextureFilter::Point => TextureFilterType::Point,
+            TextureFilter::Linear => TextureFilterType::Linear,
+            TextureFilter::Anisotropic => TextureFilterType::Anisotropic,
         }
-    }
-
-    /// From a DX6/7 D3DTEXTUREMAGFILTER (D3DTFG_*) value: 1 POINT,
-    /// 2 LINEAR, 3 FLATCUBIC and 4 GAUSSIANCUBIC (≈ LINEAR), 5 ANISOTROPIC.
-    pub fn from_dx6_mag(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => TextureFilter::Point,
-            2..=4 => TextureFilter::Linear,
-            5 => TextureFilter::Anisotropic,
-            _ => return None,
-        })
-    }
-
-    /// From a DX6/7 D3DTEXTUREMINFILTER (D3DTFN_*) value: 1 POINT,
-    /// 2 LINEAR, 3 ANISOTROPIC.
-    pub fn from_dx6_min(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => TextureFilter::Point,
-            2 => TextureFilter::Linear,
-            3 => TextureFilter::Anisotropic,
-            _ => return None,
-        })
-    }
-
-    /// From a DX6/7 D3DTEXTUREMIPFILTER (D3DTFP_*) value: 1 NONE,
-    /// 2 POINT, 3 LINEAR.
-    pub fn from_dx6_mip(v: u32) -> Option<Self> {
-        Some(match v {
-            1 => TextureFilter::None,
-            2 => TextureFilter::Point,
-            3 => TextureFilter::Linear,
-            _ => return None,
-        })
-    }
-
-    /// From a DX5 render-state D3DTEXTUREFILTER value (TEXTUREMIN, 18):
-    /// returns (MINFILTER, MIPFILTER). 1 NEAREST (point, none), 2 LINEAR
-    /// (linear, none), 3 MIPNEAREST (point, point), 4 MIPLINEAR (linear,
-    /// point), 5 LINEARMIPNEAREST (point, linear), 6 LINEARMIPLINEAR
-    /// (linear, linear). For TEXTUREMAG (17) use the first element.
-    pub fn from_d3d_legacy(v: u32) -> Option<(Self, Self)> {
-        use TextureFilter as F;
-        Some(match v {
-            1 => (F::Point, F::None),
-            2 => (F::Linear, F::None),
-            3 => (F::Point, F::Point),
-            4 => (F::Linear, F::Point),
-            5 => (F::Point, F::Linear),
-            6 => (F::Linear, F::Linear),
-            _ => return None,
-        })
     }
 
     pub(crate) fn is_linear(self) -> bool {
@@ -515,9 +441,9 @@ impl TapCtx {
     fn fetch(&self, level: &LevelRef<'_>, x: i64, y: i64, z: i64) -> [f32; 4] {
         let i = &level.info;
         let (Some(x), Some(y), Some(z)) = (
-            self.address[0].apply(x, i.width),
-            self.address[1].apply(y, i.height),
-            self.address[2].apply(z, i.depth),
+            address_texel(self.address[0], x, i.width),
+            address_texel(self.address[1], y, i.height),
+            address_texel(self.address[2], z, i.depth),
         ) else {
             return self.border;
         };
@@ -667,8 +593,8 @@ pub fn sample_2d_keyed(
         let level = tex.level(0, sel.level0)?;
         let (x, _) = texel_coord(c[0], level.info.width, false);
         let (y, _) = texel_coord(c[1], level.info.height, false);
-        let ax = s.address_u.apply(x, level.info.width);
-        let ay = s.address_v.apply(y, level.info.height);
+        let ax = address_texel(s.address_u, x, level.info.width);
+        let ay = address_texel(s.address_v, y, level.info.height);
         if let (Some(x), Some(y)) = (ax, ay) {
             if level.raw(x, y, 0).is_some_and(|r| k.matches(r)) {
                 return None;
@@ -788,32 +714,11 @@ pub fn sample_cube(tex: &Texture, s: &SamplerState, dir: [f32; 3], d: &Derivativ
 #[cfg(test)]
 mod tests {
     use super::*;
-    use softhal_testkit::round_trip;
-
-    #[test]
-    fn d3d_is_the_inverse_of_from_d3d() {
-        assert_eq!(
-            round_trip(TextureAddress::from_d3d, TextureAddress::d3d, 0..=300),
-            5
-        );
-        // 4–7 (cubic, gaussian) are approximated as LINEAR, which maps
-        // back to 2: only the canonical values are exact.
-        assert_eq!(
-            round_trip(TextureFilter::from_d3d, TextureFilter::d3d, 0..=3),
-            4
-        );
-        for v in 0..=300 {
-            if let Some(f) = TextureFilter::from_d3d(v) {
-                assert_eq!(TextureFilter::from_d3d(f.d3d()), Some(f));
-            }
-        }
-        assert_eq!(TextureFilter::Linear.d3d(), 2);
-    }
 
     #[test]
     fn address_modes_on_indices() {
         use TextureAddress as A;
-        let m = |a: A| [-5i64, -1, 0, 3, 4, 7, 9].map(|i| a.apply(i, 4));
+        let m = |a: A| [-5i64, -1, 0, 3, 4, 7, 9].map(|i| address_texel(a, i, 4));
         assert_eq!(m(A::Wrap), [3, 3, 0, 3, 0, 3, 1].map(Some));
         assert_eq!(m(A::Mirror), [3, 0, 0, 3, 3, 0, 1].map(Some));
         assert_eq!(m(A::Clamp), [0, 0, 0, 3, 3, 3, 3].map(Some));
@@ -822,8 +727,8 @@ mod tests {
             [None, None, Some(0), Some(3), None, None, None]
         );
         assert_eq!(m(A::MirrorOnce), [3, 0, 0, 3, 3, 3, 3].map(Some));
-        assert_eq!(A::Wrap.apply(i64::MIN, 3), Some(1));
-        assert_eq!(A::MirrorOnce.apply(i64::MIN, 3), Some(2));
+        assert_eq!(address_texel(A::Wrap, i64::MIN, 3), Some(1));
+        assert_eq!(address_texel(A::MirrorOnce, i64::MIN, 3), Some(2));
     }
 
     #[test]

@@ -31,7 +31,7 @@ use crate::lighting::LightingState;
 use crate::limits;
 use crate::math::Matrix;
 use crate::state::PipelineState;
-use crate::texgen::{TexCoordIndex, TexCoords, TextureTransform};
+use crate::texgen::{TexCoordIndex, TexCoords, TextureTransformFlags};
 use crate::vertex_blend::VertexBlend;
 
 pub(crate) mod shader;
@@ -584,7 +584,7 @@ pub(crate) struct TexStage {
     /// TEXCOORDINDEX.
     pub index: TexCoordIndex,
     /// TEXTURETRANSFORMFLAGS.
-    pub flags: TextureTransform,
+    pub flags: TextureTransformFlags,
     /// The texture matrix.
     pub matrix: Matrix,
 }
@@ -650,11 +650,15 @@ impl VertexStage {
         };
         let vb = &state.vertex_blend;
         let blend = match vb.mode {
-            VertexBlend::Weights(_) if !pretransformed && layout.blend_weights.is_some() => Some((
-                vb.mode,
-                vb.indexed,
-                [t.world, vb.worlds[0], vb.worlds[1], vb.worlds[2]],
-            )),
+            VertexBlend::Weights1 | VertexBlend::Weights2 | VertexBlend::Weights3
+                if !pretransformed && layout.blend_weights.is_some() =>
+            {
+                Some((
+                    vb.mode,
+                    vb.indexed,
+                    [t.world, vb.worlds[0], vb.worlds[1], vb.worlds[2]],
+                ))
+            }
             _ => None,
         };
         let ts = &state.textures;
@@ -665,7 +669,7 @@ impl VertexStage {
         });
         let texgen = tex
             .iter()
-            .any(|s: &TexStage| s.index.mode != crate::texgen::TexGenMode::PassThru);
+            .any(|s: &TexStage| s.index.mode != crate::texgen::TexCoordIndexMode::PassThru);
         let tween =
             (vb.mode == VertexBlend::Tweening && !pretransformed && layout.position2.is_some())
                 .then_some(vb.tween_factor);

@@ -133,7 +133,7 @@ pub fn prim_count(t: Topology, n: usize) -> u32 {
 pub fn state() -> PipelineState {
     let mut st = PipelineState::default();
     st.raster.cull_mode = softhal_pipeline::CullMode::None;
-    st.depth.z_enable = softhal_pipeline::ZBufferType::Disabled;
+    st.depth.z_enable = softhal_pipeline::ZBufferType::False;
     st
 }
 

@@ -51,11 +51,41 @@ pub enum StateKind {
     Flags(&'static FlagsTable),
     /// A `D3DTA_*` texture argument (selector and modifier bits).
     TextureArgument,
+    /// `D3DTSS_RESULTARG`: the `D3DTA_*` register a stage writes
+    /// (`D3DTA_CURRENT` or `D3DTA_TEMP`).
+    ResultArgument,
     /// `D3DTSS_TEXCOORDINDEX`: a coordinate-set index (bits 15:0) and a
     /// `D3DTSS_TCI_*` mode (bits 31:16).
     TexCoordIndex,
     /// `D3DTTFF_*`: a coordinate count and `D3DTTFF_PROJECTED`.
     TextureTransformFlags,
+}
+
+impl StateKind {
+    /// Whether `v` is a value of this kind. The kinds that enumerate their
+    /// values (an enum, a texture argument, a result register, a
+    /// coordinate index with its mode, texture-transform flags) define
+    /// only those; every DWORD is a value of the others (a BOOL is any
+    /// DWORD, 0 being FALSE).
+    pub fn defines(self, v: u32) -> bool {
+        use crate::stage_values::{
+            ResultArg, TexCoordIndex, TextureArgument, TextureTransformFlags,
+        };
+        match self {
+            StateKind::Enum(table) => table.name_of(v).is_some(),
+            StateKind::TextureArgument => TextureArgument::from_d3d(v).is_some(),
+            StateKind::ResultArgument => ResultArg::from_d3d(v).is_some(),
+            StateKind::TexCoordIndex => TexCoordIndex::from_d3d(v).is_some(),
+            StateKind::TextureTransformFlags => TextureTransformFlags::from_d3d(v).is_some(),
+            StateKind::Dword
+            | StateKind::Hex
+            | StateKind::Bool
+            | StateKind::Float
+            | StateKind::Color
+            | StateKind::Handle
+            | StateKind::Flags(_) => true,
+        }
+    }
 }
 
 /// What the device honours when a state is set to a value: the value
@@ -223,6 +253,25 @@ pub struct StateInfo<D> {
     pub groups: Groups,
 }
 
+impl<D> StateInfo<D> {
+    /// Whether the device keeps `v` as given: a value of the state's kind
+    /// that its rule does not replace (what a register of this state
+    /// accepts).
+    pub fn keeps(&self, v: u32) -> bool {
+        self.kind.defines(v) && self.honour.apply(self.kind, v) == v
+    }
+
+    /// What the device uses instead of a value it does not keep: the
+    /// rule's replacement for the states whose rule names one, else
+    /// `default`.
+    pub fn replacement(&self, default: u32) -> u32 {
+        match self.honour {
+            Honour::InEnum(v) | Honour::InRange { fallback: v, .. } => v,
+            _ => default,
+        }
+    }
+}
+
 /// The bits of a float, for the rows (`f(1.0)`).
 const fn f(v: f32) -> u32 {
     v.to_bits()
@@ -361,6 +410,30 @@ mod tests {
         // As given: LIGHTING, STENCILREF.
         assert_eq!(Rs::Lighting.honoured(7), 7);
         assert_eq!(Rs::StencilRef.honoured(0x1234), 0x1234);
+    }
+
+    /// What the device keeps as given, from the kinds and rules: a BOOL
+    /// any DWORD; D3DBLEND 16 (SRCCOLOR2) a D3DBLEND value it replaces;
+    /// RESULTARG only D3DTA_CURRENT (1) or D3DTA_TEMP (5); COLORARG1 a
+    /// selector 0..=6 with the modifier bits 0x10 / 0x20; ZBIAS at most 16.
+    #[test]
+    fn kept_values() {
+        assert!(Rs::Lighting.info().keeps(7));
+        assert!(Rs::SrcBlend.info().keeps(15));
+        assert!(!Rs::SrcBlend.info().keeps(16));
+        assert!(!Rs::SrcBlend.info().keeps(18));
+        assert_eq!(Rs::SrcBlend.info().replacement(0), 2);
+        assert!(Tss::ResultArg.info().keeps(5));
+        assert!(!Tss::ResultArg.info().keeps(2));
+        assert!(Tss::ColorArg1.info().keeps(0x36));
+        assert!(!Tss::ColorArg1.info().keeps(0x47));
+        assert!(Rs::ZBias.info().keeps(16));
+        assert!(!Rs::ZBias.info().keeps(17));
+        // TEXCOORDINDEX: CAMERASPACENORMAL (0x10000) of set 2; mode 5 no.
+        assert!(Tss::TexCoordIndex.info().keeps(0x1_0002));
+        assert!(!Tss::TexCoordIndex.info().keeps(0x5_0000));
+        // Not an enumerated state: replaced by the default given.
+        assert_eq!(Rs::FogStart.info().replacement(9), 9);
     }
 
     /// Defaults from the Direct3D 9 documentation of D3DRENDERSTATETYPE and

@@ -106,7 +106,7 @@ state_table! {
             ; kind TextureArgument, default All(TextureArg::Current.raw()), honour AsGiven, groups PIXEL,
         /// DX8+: result register (`D3DTA_CURRENT` or `D3DTA_TEMP`).
         ResultArg = 28 => "D3DTSS_RESULTARG"
-            ; kind TextureArgument, default All(TextureArg::Current.raw()), honour AsGiven, groups PIXEL,
+            ; kind ResultArgument, default All(TextureArg::Current.raw()), honour AsGiven, groups PIXEL,
         /// DDI only: DX9 `D3DSAMP_SRGBTEXTURE` (BOOL).
         SrgbTexture = 29 => "D3DTSS_SRGBTEXTURE"
             ; kind Bool, default All(0), honour AsGiven, groups NONE,

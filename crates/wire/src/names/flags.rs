@@ -11,6 +11,9 @@
 use super::values::{TexCoordIndexMode, TextureArg};
 use crate::ddi_enum::{CustomKind, FlagsTable};
 pub use softhal_types::flags::{CLIP_PLANE_FLAGS, COLOR_WRITE_FLAGS, WRAP_FLAGS};
+use softhal_types::stage_values::{
+    D3DTA_ALPHAREPLICATE, D3DTA_COMPLEMENT, D3DTA_SELECTMASK, D3DTTFF_PROJECTED,
+};
 
 /// `D3DCLEAR_*`: `dwFlags` of `D3DHAL_DP2CLEAR` / `D3DHAL_CLEAR2DATA`.
 pub static CLEAR_FLAGS: FlagsTable = FlagsTable {
@@ -79,7 +82,10 @@ pub static TRIFLAG_FLAGS: FlagsTable = FlagsTable {
 pub static TEXTURE_ARG_MODIFIER_FLAGS: FlagsTable = FlagsTable {
     type_name: "D3DTA",
     prefix: "D3DTA_",
-    entries: &[(0x10, "D3DTA_COMPLEMENT"), (0x20, "D3DTA_ALPHAREPLICATE")],
+    entries: &[
+        (D3DTA_COMPLEMENT, "D3DTA_COMPLEMENT"),
+        (D3DTA_ALPHAREPLICATE, "D3DTA_ALPHAREPLICATE"),
+    ],
 };
 
 /// `D3DTTFF_*` names for parsing (`DISABLE` 0, `COUNT1..4` 1..4, `PROJECTED`
@@ -88,7 +94,7 @@ pub static TTFF_FLAGS: FlagsTable = FlagsTable {
     type_name: "D3DTTFF",
     prefix: "D3DTTFF_",
     entries: &[
-        (0x100, "D3DTTFF_PROJECTED"),
+        (D3DTTFF_PROJECTED, "D3DTTFF_PROJECTED"),
         (4, "D3DTTFF_COUNT4"),
         (3, "D3DTTFF_COUNT3"),
         (2, "D3DTTFF_COUNT2"),
@@ -200,10 +206,8 @@ pub static STREAM_SOURCE_FLAGS: FlagsTable = FlagsTable {
     ],
 };
 
-/// `D3DTA_SELECTMASK`: the selector bits of a texture argument.
-pub const D3DTA_SELECTMASK: u32 = 0xF;
 /// Both `D3DTA_*` modifier bits.
-const TA_MODIFIER_MASK: u32 = 0x30;
+const TA_MODIFIER_MASK: u32 = D3DTA_COMPLEMENT | D3DTA_ALPHAREPLICATE;
 
 /// Prints a texture argument as `SELECTOR[|MODIFIER...][|0xREST]`, e.g.
 /// `D3DTA_TEXTURE|D3DTA_COMPLEMENT`. The selector is always printed (0 is
@@ -268,10 +272,10 @@ pub fn format_ttff(value: u32) -> String {
         1..=4 => parts.push(format!("D3DTTFF_COUNT{count}")),
         _ => parts.push(format!("{count:#x}")),
     }
-    if value & 0x100 != 0 {
+    if value & D3DTTFF_PROJECTED != 0 {
         parts.push("D3DTTFF_PROJECTED".to_string());
     }
-    let rest = value & !0x1FF;
+    let rest = value & !(D3DTTFF_PROJECTED | 0xFF);
     if rest != 0 {
         parts.push(format!("{rest:#x}"));
     }

@@ -85,7 +85,9 @@ pub fn state_value_kind(kind: StateKind) -> ValueKind {
         StateKind::Handle => ValueKind::Handle,
         StateKind::Enum(table) => ValueKind::Enum(table),
         StateKind::Flags(table) => ValueKind::Flags(table),
-        StateKind::TextureArgument => ValueKind::Custom(&TEXTURE_ARG_KIND),
+        StateKind::TextureArgument | StateKind::ResultArgument => {
+            ValueKind::Custom(&TEXTURE_ARG_KIND)
+        }
         StateKind::TexCoordIndex => ValueKind::Custom(&TEXCOORD_INDEX_KIND),
         StateKind::TextureTransformFlags => ValueKind::Custom(&TTFF_KIND),
     }

@@ -3,11 +3,13 @@
 //! In: the DWORD of a `D3DHAL_DP2RENDERSTATE` / `D3DHAL_DP2TEXTURESTAGESTATE`
 //! record whose state takes an enumerated value. Out: one closed enum per DDK
 //! type (`D3DCMPFUNC`, `D3DTEXTUREOP`, ...), each with its DDK names both
-//! ways: `softhal_types::values`, re-exported here so the text form and
+//! ways: `softhal_types::values`, and the texture-stage values of several
+//! fields (`softhal_types::stage_values`), re-exported here so the text form and
 //! every user of `wire::names` keep their paths. Values not in a table are
 //! simply not variants; the printer then falls back to a number (see
 //! [`super::format_value`]).
 
+pub use softhal_types::stage_values::*;
 pub use softhal_types::values::*;
 
 #[cfg(test)]
