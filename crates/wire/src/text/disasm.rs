@@ -21,15 +21,7 @@ use zerocopy::IntoBytes;
 /// Writes `{ field=value ... }` for one struct's bytes.
 pub fn write_struct(out: &mut String, d: &StructDesc, bytes: &[u8]) {
     out.push('{');
-    for f in d.fields {
-        let raw = f.read(bytes).unwrap_or(0);
-        let _ = write!(
-            out,
-            " {}={}",
-            f.name,
-            names::format_value(field_kind(d, f, bytes), raw)
-        );
-    }
+    fields_inline(out, d, bytes);
     out.push_str(" }");
 }
 
