@@ -22,8 +22,6 @@ pub use write::{exact_listing, to_text, write_record};
 
 #[cfg(doc)]
 use crate::error::TextError;
-use crate::record::Dp2Call;
-use softhal_wire::DecodeOptions;
 
 /// How the message of a [`TextError`] for a cut ends
 /// ([`from_text_prefix`]).
@@ -45,15 +43,4 @@ pub fn is_text_capture(src: &str) -> bool {
                 .next()
                 .is_some_and(|w| w.eq_ignore_ascii_case(DIRECTIVE))
         })
-}
-
-fn stream_opts(c: &Dp2Call) -> DecodeOptions {
-    let stride = softhal_wire::fvf::vertex_stride(c.vertex_type)
-        .ok()
-        .filter(|s| *s != 0)
-        .unwrap_or(c.vertex_size);
-    DecodeOptions {
-        vertex_stride: stride,
-        base_align: (c.command_offset & 3) as usize,
-    }
 }

@@ -9,10 +9,11 @@
 //! directory. Command streams go through `softhal_wire::text`.
 
 use super::write::fmt_format;
-use super::{stream_opts, CUT, DIRECTIVE};
+use super::{CUT, DIRECTIVE};
 use crate::error::TextError;
 use crate::limits;
 use crate::record::*;
+use crate::replay::call_options;
 use crate::vertex;
 use softhal_wire::ddi_enum::ValueKind;
 use softhal_wire::names::{self, codes};
@@ -487,7 +488,7 @@ impl<'a> Parser<'a> {
             return Err(err("dp2: missing .end".into()));
         }
         c.command_bytes =
-            softhal_wire::text::assemble_with(&src, stream_opts(&c)).map_err(|e| TextError {
+            softhal_wire::text::assemble_with(&src, call_options(&c)).map_err(|e| TextError {
                 line: first + e.line - 1,
                 message: e.message,
             })?;

@@ -7,8 +7,9 @@
 //! records (command streams the DP2 disassembler cannot list exactly are
 //! written as `.raw hex:`).
 
-use super::{stream_opts, DIRECTIVE};
+use super::DIRECTIVE;
 use crate::record::*;
+use crate::replay::call_options;
 use crate::vertex;
 use softhal_wire::ddi_enum::ValueKind;
 use softhal_wire::names::{self, codes};
@@ -306,7 +307,7 @@ pub fn write_record(out: &mut String, r: &Record) {
                 let _ = write!(out, " rstates={}", fmt_rstates(rs));
             }
             out.push('\n');
-            for line in exact_listing(&c.command_bytes, stream_opts(c)).lines() {
+            for line in exact_listing(&c.command_bytes, call_options(c)).lines() {
                 let _ = writeln!(out, "  {line}");
             }
             if let Some(v) = &c.user_vertices {
