@@ -2330,7 +2330,8 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 /* ---- softhal's own types and constants -------------------------------- */
 #define SOFTHAL_MAX_THREADS 0x100 /* most render threads softhal_driver_create accepts (more: DDERR_INVALIDPARAMS) */
 #define SOFTHAL_DEFAULT_GPU_TIMEOUT_MS 0x7D0 /* a new driver's GPU timeout per submission, ms (softhal_driver_set_timeout) */
-#define SOFTHAL_API_VERSION 0x20000 /* major << 16 | minor */
+#define SOFTHAL_API_VERSION 0x20001 /* major << 16 | minor */
+#define SOFTHAL_CAPS_SIZE_2_0 0x90 /* sizeof(SOFTHAL_CAPS) of API 2.0 (fields up to Queries), still accepted as dwSize */
 #define SOFTHAL_SURFACE_RENDERTARGET 0x1 /* colour render target */
 #define SOFTHAL_SURFACE_DEPTHSTENCIL 0x2 /* depth/stencil buffer */
 #define SOFTHAL_SURFACE_TEXTURE 0x3 /* 2-D texture; dwMipLevels 0 = full chain */
@@ -2457,6 +2458,23 @@ typedef struct _SOFTHAL_CAPS {
     DWORD PixelShaderVersion;
     DWORD NumSimultaneousRTs;
     DWORD Queries[3];
+    float PixelShader1xMaxValue;
+    DWORD VS20Caps;
+    DWORD VS20DynamicFlowControlDepth;
+    DWORD VS20NumTemps;
+    DWORD VS20StaticFlowControlDepth;
+    DWORD PS20Caps;
+    DWORD PS20DynamicFlowControlDepth;
+    DWORD PS20NumTemps;
+    DWORD PS20StaticFlowControlDepth;
+    DWORD PS20NumInstructionSlots;
+    DWORD VertexTextureFilterCaps;
+    DWORD MaxVShaderInstructionsExecuted;
+    DWORD MaxPShaderInstructionsExecuted;
+    DWORD MaxVertexShader30InstructionSlots;
+    DWORD MaxPixelShader30InstructionSlots;
+    DWORD DevCaps2;
+    DWORD DeclTypes;
 } SOFTHAL_CAPS, *LPSOFTHAL_CAPS;
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 SOFTHAL_LAYOUT(sizeof(SOFTHAL_SURFACE_DESC) == 32);
@@ -2472,7 +2490,7 @@ SOFTHAL_LAYOUT(sizeof(SOFTHAL_LOCKED_SURFACE) == 16);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_LOCKED_SURFACE, pBits) == 0);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_LOCKED_SURFACE, dwPitch) == 8);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_LOCKED_SURFACE, dwSize) == 12);
-SOFTHAL_LAYOUT(sizeof(SOFTHAL_CAPS) == 144);
+SOFTHAL_LAYOUT(sizeof(SOFTHAL_CAPS) == 212);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, dwSize) == 0);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, Caps) == 4);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, Caps2) == 8);
@@ -2507,6 +2525,23 @@ SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, MaxVertexShaderConst) == 120);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, PixelShaderVersion) == 124);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, NumSimultaneousRTs) == 128);
 SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, Queries) == 132);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, PixelShader1xMaxValue) == 144);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, VS20Caps) == 148);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, VS20DynamicFlowControlDepth) == 152);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, VS20NumTemps) == 156);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, VS20StaticFlowControlDepth) == 160);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, PS20Caps) == 164);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, PS20DynamicFlowControlDepth) == 168);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, PS20NumTemps) == 172);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, PS20StaticFlowControlDepth) == 176);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, PS20NumInstructionSlots) == 180);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, VertexTextureFilterCaps) == 184);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, MaxVShaderInstructionsExecuted) == 188);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, MaxPShaderInstructionsExecuted) == 192);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, MaxVertexShader30InstructionSlots) == 196);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, MaxPixelShader30InstructionSlots) == 200);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, DevCaps2) == 204);
+SOFTHAL_LAYOUT(offsetof(SOFTHAL_CAPS, DeclTypes) == 208);
 #endif
 
 /* ---- softhal's functions ------------------------------------------------

@@ -764,8 +764,10 @@ pub unsafe extern "C" fn softhal_set_parse_unknown_command(
     })
 }
 
-/// Fills `*caps` (whose `dwSize` must be `sizeof(SOFTHAL_CAPS)`) with what
-/// the device implements. Thread-safe.
+/// Fills `*caps` (whose `dwSize` must be `sizeof(SOFTHAL_CAPS)`, or
+/// `SOFTHAL_CAPS_SIZE_2_0` for a host built against API 2.0, which gets
+/// the fields up to `Queries` and nothing past them) with what the device
+/// implements. Thread-safe.
 ///
 /// # Safety
 /// `caps` must be NULL or point to a readable and writable `SOFTHAL_CAPS`.
@@ -780,7 +782,7 @@ pub unsafe extern "C" fn softhal_get_caps(
     // SAFETY: checked non-null and aligned; dwSize is its first field.
     let size = unsafe { std::ptr::addr_of!((*caps).dwSize).read() };
     run(|| {
-        if size as usize != core::mem::size_of::<SOFTHAL_CAPS>() {
+        if size as usize != core::mem::size_of::<SOFTHAL_CAPS>() && size != SOFTHAL_CAPS_SIZE_2_0 {
             return Err(INVALIDARG);
         }
         let c = driver_of(driver)?.lock().driver.caps();
@@ -819,9 +821,34 @@ pub unsafe extern "C" fn softhal_get_caps(
             PixelShaderVersion: c.pixel_shader_version,
             NumSimultaneousRTs: c.num_simultaneous_rts,
             Queries: c.queries,
+            PixelShader1xMaxValue: c.pixel_shader_1x_max_value,
+            VS20Caps: c.vs20_caps.caps,
+            VS20DynamicFlowControlDepth: c.vs20_caps.dynamic_flow_control_depth,
+            VS20NumTemps: c.vs20_caps.num_temps,
+            VS20StaticFlowControlDepth: c.vs20_caps.static_flow_control_depth,
+            PS20Caps: c.ps20_caps.caps,
+            PS20DynamicFlowControlDepth: c.ps20_caps.dynamic_flow_control_depth,
+            PS20NumTemps: c.ps20_caps.num_temps,
+            PS20StaticFlowControlDepth: c.ps20_caps.static_flow_control_depth,
+            PS20NumInstructionSlots: c.ps20_caps.num_instruction_slots,
+            VertexTextureFilterCaps: c.vertex_texture_filter_caps,
+            MaxVShaderInstructionsExecuted: c.max_vshader_instructions_executed,
+            MaxPShaderInstructionsExecuted: c.max_pshader_instructions_executed,
+            MaxVertexShader30InstructionSlots: c.max_vertex_shader30_instruction_slots,
+            MaxPixelShader30InstructionSlots: c.max_pixel_shader30_instruction_slots,
+            DevCaps2: c.dev_caps2,
+            DeclTypes: c.decl_types,
         };
-        // SAFETY: checked above.
-        unsafe { caps.write(out) };
+        // SAFETY: `caps` is valid for `size` bytes (checked above: the
+        // whole struct, or its API 2.0 prefix), `out` is a local of at
+        // least that size, and the two do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                std::ptr::addr_of!(out).cast::<u8>(),
+                caps.cast::<u8>(),
+                size as usize,
+            )
+        };
         Ok(())
     })
 }

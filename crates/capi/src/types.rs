@@ -280,6 +280,23 @@ c_struct! {
         PixelShaderVersion: u32 = "DWORD PixelShaderVersion",
         NumSimultaneousRTs: u32 = "DWORD NumSimultaneousRTs",
         Queries: [u32; 3] = "DWORD Queries[3]",
+        PixelShader1xMaxValue: f32 = "float PixelShader1xMaxValue",
+        VS20Caps: u32 = "DWORD VS20Caps",
+        VS20DynamicFlowControlDepth: u32 = "DWORD VS20DynamicFlowControlDepth",
+        VS20NumTemps: u32 = "DWORD VS20NumTemps",
+        VS20StaticFlowControlDepth: u32 = "DWORD VS20StaticFlowControlDepth",
+        PS20Caps: u32 = "DWORD PS20Caps",
+        PS20DynamicFlowControlDepth: u32 = "DWORD PS20DynamicFlowControlDepth",
+        PS20NumTemps: u32 = "DWORD PS20NumTemps",
+        PS20StaticFlowControlDepth: u32 = "DWORD PS20StaticFlowControlDepth",
+        PS20NumInstructionSlots: u32 = "DWORD PS20NumInstructionSlots",
+        VertexTextureFilterCaps: u32 = "DWORD VertexTextureFilterCaps",
+        MaxVShaderInstructionsExecuted: u32 = "DWORD MaxVShaderInstructionsExecuted",
+        MaxPShaderInstructionsExecuted: u32 = "DWORD MaxPShaderInstructionsExecuted",
+        MaxVertexShader30InstructionSlots: u32 = "DWORD MaxVertexShader30InstructionSlots",
+        MaxPixelShader30InstructionSlots: u32 = "DWORD MaxPixelShader30InstructionSlots",
+        DevCaps2: u32 = "DWORD DevCaps2",
+        DeclTypes: u32 = "DWORD DeclTypes",
     }
 }
 
@@ -315,7 +332,12 @@ pub type ParseUnknownCommandFn = unsafe extern "system" fn(
 /// `SOFTHAL_API_VERSION`: major << 16 | minor. Major 2: `softhal_render_cb`
 /// reads the buffers the driver hands out (`softhal_render_context_get_buffers`),
 /// not the host's own, and every driver has a default render context.
-pub const SOFTHAL_API_VERSION: u32 = 0x0002_0000;
+/// Minor 1: `SOFTHAL_CAPS` gains the shader caps after `Queries`
+/// (`SOFTHAL_CAPS_SIZE_2_0` still accepted).
+pub const SOFTHAL_API_VERSION: u32 = 0x0002_0001;
+/// `sizeof(SOFTHAL_CAPS)` of API 2.0 (up to `Queries`): a host built
+/// against it gets those fields filled.
+pub const SOFTHAL_CAPS_SIZE_2_0: u32 = 144;
 /// Surface kind: colour render target.
 pub const SOFTHAL_SURFACE_RENDERTARGET: u32 = 1;
 /// Surface kind: depth/stencil buffer.
@@ -374,6 +396,11 @@ pub const SOFTHAL_CONSTANTS: &[(&str, u32, &str)] = &[
         "SOFTHAL_API_VERSION",
         SOFTHAL_API_VERSION,
         "major << 16 | minor",
+    ),
+    (
+        "SOFTHAL_CAPS_SIZE_2_0",
+        SOFTHAL_CAPS_SIZE_2_0,
+        "sizeof(SOFTHAL_CAPS) of API 2.0 (fields up to Queries), still accepted as dwSize",
     ),
     (
         "SOFTHAL_SURFACE_RENDERTARGET",

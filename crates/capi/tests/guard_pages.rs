@@ -485,6 +485,16 @@ fn a_shorter_structure_is_refused_after_reading_only_its_dw_size() {
         bytes[..4].copy_from_slice(&(short as u32).to_ne_bytes());
         let caps = g.place(&bytes).cast::<SOFTHAL_CAPS>();
         assert_eq!(softhal_get_caps(d, caps), hr(codes::E_INVALIDARG));
+        // An API 2.0 host's SOFTHAL_CAPS (144 bytes, up to Queries) is
+        // filled and nothing past it is touched (the next byte is
+        // unmapped): VertexShaderVersion at offset 116 is
+        // D3DVS_VERSION(3, 0) = 0xFFFE0300.
+        let mut bytes = vec![0u8; SOFTHAL_CAPS_SIZE_2_0 as usize];
+        bytes[..4].copy_from_slice(&SOFTHAL_CAPS_SIZE_2_0.to_ne_bytes());
+        let caps = g.place(&bytes).cast::<SOFTHAL_CAPS>();
+        assert_eq!(softhal_get_caps(d, caps), OK);
+        let vs = caps.cast::<u8>().add(116).cast::<u32>().read_unaligned();
+        assert_eq!(vs, 0xFFFE_0300);
         assert_eq!(softhal_driver_destroy(d), OK);
     }
 }

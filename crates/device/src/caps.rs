@@ -4,13 +4,18 @@
 //! In: nothing. Out: [`Caps`] (the fields of D3DCAPS8/9 the DDI reports,
 //! under their DDK names) and [`formats`] (every D3DFORMAT the device
 //! accepts, with what it can be used for). Guarantee: every bit set here is
-//! backed by code and tests; unimplemented features (programmable
-//! shaders, multisampling) report 0.
+//! backed by code and tests; unimplemented features (multisampling,
+//! vertex texture fetch) report 0. The shader fields are derived from the
+//! shader validator's own limits (`softhal_shader::valid`,
+//! `softhal_shader::exec`), so caps and validation cannot disagree.
 
 use crate::limits;
 use crate::resource::D3dFormat;
 use softhal_pipeline::texture::TextureFormat;
 use softhal_pipeline::Format;
+use softhal_shader::ir::RegisterType;
+use softhal_shader::valid::{nesting, register_count, slot_limits, stage_register_count};
+use softhal_shader::Profile;
 
 /// The D3DCAPS8/9 fields the DDI reports (GetDriverInfo2
 /// D3DGDI2_TYPE_GETD3DCAPS8 / 9), DDK names in snake case.
@@ -88,16 +93,85 @@ pub struct Caps {
     pub max_streams: u32,
     /// Largest stream stride.
     pub max_stream_stride: u32,
-    /// D3DVS_VERSION (0: no vertex shaders).
+    /// D3DVS_VERSION(3, 0) = 0xFFFE0300: vs_1_1 … vs_3_0.
     pub vertex_shader_version: u32,
-    /// Vertex shader constant registers (0).
+    /// Vertex shader float constant registers (256).
     pub max_vertex_shader_const: u32,
-    /// D3DPS_VERSION (0: no pixel shaders).
+    /// D3DPS_VERSION(3, 0) = 0xFFFF0300: ps_1_1 … ps_3_0.
     pub pixel_shader_version: u32,
+    /// D3DCAPS8 MaxPixelShaderValue / D3DCAPS9 PixelShader1xMaxValue: the
+    /// range ±value of ps_1_x registers (8.0).
+    pub pixel_shader_1x_max_value: f32,
+    /// D3DCAPS9 VS20Caps (D3DVSHADERCAPS2_0; `num_instruction_slots` is
+    /// not part of that struct and is the vs_2_x budget here).
+    pub vs20_caps: ShaderCaps2,
+    /// D3DCAPS9 PS20Caps (D3DPSHADERCAPS2_0).
+    pub ps20_caps: ShaderCaps2,
+    /// D3DCAPS9 VertexTextureFilterCaps: D3DPTFILTERCAPS_MINFPOINT 0x100 |
+    /// MAGFPOINT 0x0100_0000, the values the DDK requires of a vs_3_0
+    /// driver. No format reports vertex-texture use (`formats`), so no
+    /// texture can be bound to a vertex sampler and vs_3_0 `texldl` reads
+    /// what an unbound sampler gives (`docs/shaders.md` §12) — the route
+    /// vs_3_0 hardware without vertex texture formats took.
+    pub vertex_texture_filter_caps: u32,
+    /// D3DCAPS9 MaxVShaderInstructionsExecuted (65 535).
+    pub max_vshader_instructions_executed: u32,
+    /// D3DCAPS9 MaxPShaderInstructionsExecuted (65 535).
+    pub max_pshader_instructions_executed: u32,
+    /// D3DCAPS9 MaxVertexShader30InstructionSlots (512).
+    pub max_vertex_shader30_instruction_slots: u32,
+    /// D3DCAPS9 MaxPixelShader30InstructionSlots (512).
+    pub max_pixel_shader30_instruction_slots: u32,
+    /// D3DCAPS9 DevCaps2: D3DDEVCAPS2_VERTEXELEMENTSCANSHARESTREAMOFFSET
+    /// 0x40 (two declaration elements may read the same stream offset).
+    pub dev_caps2: u32,
+    /// D3DCAPS9 DeclTypes: D3DDTCAPS_* of the D3DDECLTYPEs the vertex
+    /// input converts (UBYTE4 0x1 … FLOAT16_4 0x200: all ten).
+    pub decl_types: u32,
     /// Simultaneous render targets (1).
     pub num_simultaneous_rts: u32,
     /// Query types supported (D3DQUERYTYPE values).
     pub queries: [u32; 3],
+}
+
+/// D3DVSHADERCAPS2_0 / D3DPSHADERCAPS2_0 (the vertex struct has no
+/// instruction-slot field; it is reported here for both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShaderCaps2 {
+    /// D3DVS20CAPS_PREDICATION (1) for vertex shaders; D3DPS20CAPS_*
+    /// ARBITRARYSWIZZLE 1, GRADIENTINSTRUCTIONS 2, PREDICATION 4,
+    /// NODEPENDENTREADLIMIT 8, NOTEXINSTRUCTIONLIMIT 16 for pixel shaders.
+    pub caps: u32,
+    /// Nesting of if/ifc/breakc/callnz-predicate (the `_2_x` models' 24).
+    pub dynamic_flow_control_depth: u32,
+    /// Temporary registers of the `_2_x` model (32).
+    pub num_temps: u32,
+    /// Nesting of loop/rep and call (4).
+    pub static_flow_control_depth: u32,
+    /// Instruction slots of the `_2_x` model (512 for ps_2_x, 256 for
+    /// vs_2_x).
+    pub num_instruction_slots: u32,
+}
+
+/// D3DVS20CAPS_PREDICATION.
+pub const D3DVS20CAPS_PREDICATION: u32 = 1;
+/// D3DPS20CAPS_ARBITRARYSWIZZLE | GRADIENTINSTRUCTIONS | PREDICATION |
+/// NODEPENDENTREADLIMIT | NOTEXINSTRUCTIONLIMIT: ps_2_x as the validator
+/// accepts it (any swizzle, dsx/dsy/texldd, `p0`, dependent reads and
+/// texture instructions bounded only by the 512 slots).
+pub const D3DPS20CAPS_ALL: u32 = 0x1 | 0x2 | 0x4 | 0x8 | 0x10;
+
+/// The `_2_x` caps of one stage, read from the validator's limits.
+fn shader_caps2(profile: Profile, caps: u32) -> ShaderCaps2 {
+    let n = nesting(profile);
+    let u = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+    ShaderCaps2 {
+        caps,
+        dynamic_flow_control_depth: u(n.ifs),
+        num_temps: u32::from(register_count(profile, RegisterType::Temp)),
+        static_flow_control_depth: u(n.loops.min(n.calls)),
+        num_instruction_slots: slot_limits(profile).total,
+    }
 }
 
 /// The caps of this device.
@@ -161,9 +235,19 @@ pub fn caps() -> Caps {
         max_vertex_index: 0xFF_FFFF,
         max_streams: limits::MAX_STREAMS,
         max_stream_stride: limits::MAX_STREAM_STRIDE,
-        vertex_shader_version: 0,
-        max_vertex_shader_const: 0,
-        pixel_shader_version: 0,
+        vertex_shader_version: Profile::Vs3_0.token(),
+        max_vertex_shader_const: u32::from(stage_register_count(true, RegisterType::Const)),
+        pixel_shader_version: Profile::Ps3_0.token(),
+        pixel_shader_1x_max_value: softhal_shader::exec::MAX_PIXEL_SHADER_VALUE,
+        vs20_caps: shader_caps2(Profile::Vs2_x, D3DVS20CAPS_PREDICATION),
+        ps20_caps: shader_caps2(Profile::Ps2_x, D3DPS20CAPS_ALL),
+        vertex_texture_filter_caps: 0x100 | 0x0100_0000,
+        max_vshader_instructions_executed: softhal_shader::exec::MAX_INSTRUCTIONS_EXECUTED,
+        max_pshader_instructions_executed: softhal_shader::exec::MAX_INSTRUCTIONS_EXECUTED,
+        max_vertex_shader30_instruction_slots: slot_limits(Profile::Vs3_0).total,
+        max_pixel_shader30_instruction_slots: slot_limits(Profile::Ps3_0).total,
+        dev_caps2: 0x40,
+        decl_types: 0x3FF,
         num_simultaneous_rts: 1,
         queries: [4, 8, 9],
     }

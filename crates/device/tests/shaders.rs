@@ -128,6 +128,32 @@ fn a_vs_2_0_and_a_ps_2_0_draw_a_triangle() {
 }
 
 #[test]
+fn two_declaration_elements_may_read_one_stream_offset() {
+    // D3DDEVCAPS2_VERTEXELEMENTSCANSHARESTREAMOFFSET: COLOR0 and COLOR1
+    // both read the D3DCOLOR at offset 12. The shader outputs COLOR1, so
+    // both triangles are the vertex colour, green: 256 pixels (a COLOR1
+    // that read nothing would be the default (0, 0, 0, 1): black).
+    let mut s = Scene::new(16, 16, false);
+    let vs = shader_hex(
+        "vs_2_0\ndcl_position v0\ndcl_color v1\ndcl_color1 v2\n\
+         dp4 oPos.x, v0, c0\ndp4 oPos.y, v0, c1\ndp4 oPos.z, v0, c2\ndp4 oPos.w, v0, c3\n\
+         mov oD0, v2\n",
+    );
+    let src = format!(
+        "{}{DIFFUSE_CASCADE}CREATEVERTEXSHADERDECL {{ dwHandle=0x33 {{ Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION }} \
+         {{ Stream=0 Offset=12 Type=D3DCOLOR Usage=COLOR }} {{ Stream=0 Offset=12 Type=D3DCOLOR Usage=COLOR UsageIndex=1 }} \
+         {{ Stream=0xff Type=UNUSED }} }}\nSETVERTEXSHADERDECL {{ dwHandle=0x33 }}\n\
+         CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         {IDENTITY_C0}{STREAM16}\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}",
+        setup()
+    );
+    let o = run16(&mut s, &src, &two_triangles(GREEN));
+    assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+    assert_eq!(s.count(GREEN), 256);
+}
+
+#[test]
 fn a_vertex_shader_feeds_the_fixed_function_cascade() {
     let mut s = Scene::new(16, 16, false);
     let vs = shader_hex(VS_TRANSFORM);

@@ -283,19 +283,24 @@ enum Block {
     Rep,
 }
 
-/// Nesting limits of a version.
-struct Nesting {
-    /// loop + rep.
-    loops: usize,
-    /// if + ifc.
-    ifs: usize,
-    /// call depth.
-    calls: usize,
+/// Nesting limits of a version (`docs/shaders.md` §7): what D3DCAPS9
+/// reports as `StaticFlowControlDepth` (loop/rep and call levels) and
+/// `DynamicFlowControlDepth` (if levels) in `VS20Caps`/`PS20Caps`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nesting {
+    /// loop + rep levels.
+    pub loops: usize,
+    /// if + ifc levels.
+    pub ifs: usize,
+    /// Call depth.
+    pub calls: usize,
     /// vs_2_0: total static flow-control instructions.
-    static_flow: Option<u32>,
+    pub static_flow: Option<u32>,
 }
 
-fn nesting(profile: Profile) -> Nesting {
+/// The nesting limits of `profile` (versions without flow control never
+/// reach them: their validator refuses the opcodes first).
+pub fn nesting(profile: Profile) -> Nesting {
     match profile {
         Profile::Vs2_0 => Nesting {
             loops: 1,

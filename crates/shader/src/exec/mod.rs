@@ -43,8 +43,9 @@ use plan::Plan;
 
 /// Instructions one run may execute before it is stopped: Direct3D 9's
 /// minimum for vs_3_0 and ps_3_0 (`MaxVShaderInstructionsExecuted`,
-/// `MaxPShaderInstructionsExecuted` ≥ 65 535), which softhal reports.
-pub const MAX_INSTRUCTIONS_EXECUTED: u32 = 65_535;
+/// `MaxPShaderInstructionsExecuted` "at least 2^16"), which softhal
+/// reports.
+pub const MAX_INSTRUCTIONS_EXECUTED: u32 = 65_536;
 
 /// The largest count a `loop` or `rep` runs (`i#.x` is 0…255).
 pub const MAX_LOOP_COUNT: i32 = 255;
