@@ -513,7 +513,9 @@ fn raster_line(
     let direct = d.direct_color32();
     let fixed = l.fixed;
     let k0 = p0 - l.p_lo;
-    let cstart = [0, 1, 2, 3].map(|ch| l.c_lo[ch].wrapping_add(l.c_step[ch].wrapping_mul(k0)));
+    // Written out, not `array::map` (see `pixel::fixed_start`).
+    let at = |ch: usize| l.c_lo[ch].wrapping_add(l.c_step[ch].wrapping_mul(k0));
+    let cstart = [at(0), at(1), at(2), at(3)];
     let cstep = l.c_step;
     if let (true, Some(and_mask)) = (fixed, direct) {
         // The common case (W6): fixed-point colour written straight into

@@ -750,11 +750,7 @@ pub(crate) fn tex_fast_spans(
         let n = sp.n as usize;
         let (dx, dy) = (sp.x - bb[0], sp.y - bb[1]);
         let fy = dy as f32;
-        let start = [0, 1, 2, 3].map(|c| {
-            tri.diffuse[0][c]
-                .wrapping_add(tri.diffuse[1][c].wrapping_mul(dx))
-                .wrapping_add(tri.diffuse[2][c].wrapping_mul(dy))
-        });
+        let start = crate::pixel::fixed_start(&tri.diffuse, dx, dy);
         let p = simd::TexSpan {
             u: [pu[0], pu[1], pu[2] * fy],
             v: [pv[0], pv[1], pv[2] * fy],

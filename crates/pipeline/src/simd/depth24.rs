@@ -119,8 +119,16 @@ pub(crate) fn gouraud_depth24_span(
     {
         match level {
             SimdLevel::Avx2 => {
+                use super::x86::by_cmp_func;
                 // SAFETY: AVX2 was detected (see `gouraud_span`).
-                return unsafe { x86::depth24_avx2(color, depth, n, start, step, and_mask, p) };
+                return unsafe {
+                    by_cmp_func!(
+                        p.func,
+                        x86::depth24_avx2,
+                        [],
+                        (color, depth, n, start, step, and_mask, p)
+                    )
+                };
             }
             SimdLevel::Sse41 => {
                 // SAFETY: SSE4.1 was detected.
@@ -254,12 +262,13 @@ pub(crate) fn gouraud_depth24_spans(
 ) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 {
+        use super::x86::by_cmp_func;
         // SAFETY: `level` is Avx2 only when AVX2 and POPCNT were detected.
         return unsafe {
             if t.fog.is_some() {
-                x86::depth24_spans_avx2::<true>(b, spans, t)
+                by_cmp_func!(t.func, x86::depth24_spans_avx2, [true], (b, spans, t))
             } else {
-                x86::depth24_spans_avx2::<false>(b, spans, t)
+                by_cmp_func!(t.func, x86::depth24_spans_avx2, [false], (b, spans, t))
             }
         };
     }
@@ -292,7 +301,7 @@ mod x86 {
     //! x86_64 bodies: only store through `chunks_exact_mut` chunks of the
     //! exact store width, through masked stores of the lanes inside a
     //! span, or back the unchanged bytes of lanes past it.
-    use super::super::x86::{cmp_avx2, load4, pack4, pack8, tail_mask};
+    use super::super::x86::{cmp_const, load4, pack4, pack8, tail_mask};
     use super::super::{color_at, BandRows};
     use super::{gouraud_depth24_span_scalar, span_setup, Depth24Params, Span, TriDepth24};
     use crate::state::CmpFunc;
@@ -444,7 +453,7 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn depth24_avx2(
+    pub(super) unsafe fn depth24_avx2<const F: u8>(
         color: &mut [u8],
         depth: &mut [u8],
         n: usize,
@@ -455,7 +464,7 @@ mod x86 {
     ) -> u32 {
         // SAFETY: this function enables the AVX2 and POPCNT features the
         // body needs.
-        unsafe { depth24_avx2_body(color, depth, n, start, step, and_mask, p) }
+        unsafe { depth24_avx2_body::<F>(color, depth, n, start, step, and_mask, p) }
     }
 
     /// Body of the AVX2 depth kernel, inlined into its AVX2 callers.
@@ -463,7 +472,7 @@ mod x86 {
     /// # Safety
     /// AVX2 and POPCNT must be available.
     #[inline(always)]
-    unsafe fn depth24_avx2_body(
+    unsafe fn depth24_avx2_body<const F: u8>(
         color: &mut [u8],
         depth: &mut [u8],
         n: usize,
@@ -514,7 +523,6 @@ mod x86 {
             write,
             lane,
             andm,
-            func: p.func,
         };
         for (i, (c, d)) in cbody
             .chunks_exact_mut(32)
@@ -525,7 +533,7 @@ mod x86 {
             // SAFETY: `c` and `d` are exactly 32 bytes each; with an
             // all-ones mask every lane is inside them.
             passed += unsafe {
-                depth8::<false>(
+                depth8::<false, F>(
                     &k,
                     &r,
                     x,
@@ -552,7 +560,7 @@ mod x86 {
                 // loads and stores are in bounds; lanes ≥ rem are outside
                 // `pass` and are stored back unchanged.
                 unsafe {
-                    depth8::<false>(
+                    depth8::<false, F>(
                         &k,
                         &r,
                         x,
@@ -567,7 +575,7 @@ mod x86 {
                 // (rem ≤ n − n8·8 and n ≤ len/4); masked loads/stores do
                 // not touch masked-off lanes.
                 unsafe {
-                    depth8::<true>(
+                    depth8::<true, F>(
                         &k,
                         &r,
                         x,
@@ -587,7 +595,7 @@ mod x86 {
     /// (`ref + dx·ddx + dy·ddy + lane·ddx`, wrapping like the scalar twin)
     /// and every loop-invariant register is set up once.
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn depth24_spans_avx2<const FOG: bool>(
+    pub(super) unsafe fn depth24_spans_avx2<const FOG: bool, const F: u8>(
         b: &mut BandRows<'_>,
         spans: &[Span],
         t: &TriDepth24,
@@ -634,7 +642,6 @@ mod x86 {
             write: _mm256_set1_epi32(if t.write { -1 } else { 0 }),
             lane: _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0),
             andm: _mm256_set1_epi32(t.and_mask as i32),
-            func: t.func,
         };
         let mut passed = 0;
         for sp in spans {
@@ -676,7 +683,7 @@ mod x86 {
                 // SAFETY: `c` and `d` are exactly 32 bytes each; AVX2 and
                 // POPCNT are enabled in this function.
                 passed += unsafe {
-                    depth8::<false>(
+                    depth8::<false, F>(
                         &k,
                         &r,
                         x,
@@ -705,7 +712,7 @@ mod x86 {
                     // SAFETY: both tails hold at least 32 bytes; lanes ≥ rem
                     // are outside `pass` and are stored back unchanged.
                     unsafe {
-                        depth8::<false>(
+                        depth8::<false, F>(
                             &k,
                             &r,
                             x,
@@ -719,7 +726,7 @@ mod x86 {
                     // SAFETY: lanes < rem are inside both tails; masked
                     // loads/stores do not touch masked-off lanes.
                     unsafe {
-                        depth8::<true>(
+                        depth8::<true, F>(
                             &k,
                             &r,
                             x,
@@ -747,7 +754,6 @@ mod x86 {
         write: __m256i,
         lane: __m256i,
         andm: __m256i,
-        func: CmpFunc,
     }
 
     /// One 8-pixel step of the AVX2 depth kernel; returns the number of
@@ -759,7 +765,7 @@ mod x86 {
     /// `mask` (`MASKED` true). Lanes outside `mask` never pass, so a full
     /// store writes their old values back.
     #[inline(always)]
-    unsafe fn depth8<const MASKED: bool>(
+    unsafe fn depth8<const MASKED: bool, const F: u8>(
         k: &Depth8,
         r: &[__m256i; 4],
         x: i32,
@@ -787,7 +793,7 @@ mod x86 {
                 )
             };
             let old = _mm256_srli_epi32(old_raw, 8);
-            let pass = _mm256_and_si256(cmp_avx2(k.func, zq, old), mask);
+            let pass = _mm256_and_si256(cmp_const::<F>(zq, old), mask);
             let new_d =
                 _mm256_or_si256(_mm256_slli_epi32(zq, 8), _mm256_and_si256(old_raw, k.low8));
             let wmask = _mm256_and_si256(pass, k.write);

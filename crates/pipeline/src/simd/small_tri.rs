@@ -123,20 +123,9 @@ pub(crate) fn small_tri_depth24(
 ) -> (u32, u32) {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 {
-        use x86::small_tri_avx2 as k;
+        use super::x86::by_cmp_func;
         // SAFETY: `level` is Avx2 only when AVX2 and POPCNT were detected.
-        return unsafe {
-            match s.func {
-                CmpFunc::Never => k::<1>(b, s),
-                CmpFunc::Less => k::<2>(b, s),
-                CmpFunc::Equal => k::<3>(b, s),
-                CmpFunc::LessEqual => k::<4>(b, s),
-                CmpFunc::Greater => k::<5>(b, s),
-                CmpFunc::NotEqual => k::<6>(b, s),
-                CmpFunc::GreaterEqual => k::<7>(b, s),
-                CmpFunc::Always => k::<8>(b, s),
-            }
-        };
+        return unsafe { by_cmp_func!(s.func, x86::small_tri_avx2, [], (b, s)) };
     }
     let _ = level;
     small_tri_depth24_scalar(b, s)
@@ -146,29 +135,10 @@ pub(crate) fn small_tri_depth24(
 mod x86 {
     //! x86_64 body (AVX2): full-width loads and stores of rows inside the
     //! band, lanes outside the coverage stored back unchanged.
-    use super::super::x86::{cmp_avx2, load4, pack8};
+    use super::super::x86::{cmp_const, load4, pack8};
     use super::super::BandRows;
     use super::{small_tri_depth24_scalar, SmallTri};
-    use crate::state::CmpFunc;
     use std::arch::x86_64::*;
-
-    /// `cmp_avx2` with the function fixed at compile time (`F` is the
-    /// D3DCMPFUNC number; see `small_tri_dispatch`).
-    #[inline(always)]
-    unsafe fn cmp_const<const F: u8>(new: __m256i, old: __m256i) -> __m256i {
-        let func = match F {
-            1 => CmpFunc::Never,
-            2 => CmpFunc::Less,
-            3 => CmpFunc::Equal,
-            4 => CmpFunc::LessEqual,
-            5 => CmpFunc::Greater,
-            6 => CmpFunc::NotEqual,
-            7 => CmpFunc::GreaterEqual,
-            _ => CmpFunc::Always,
-        };
-        // SAFETY: register-only AVX2 operations (callers enable AVX2).
-        unsafe { cmp_avx2(func, new, old) }
-    }
 
     /// Per-triangle registers of the small-triangle kernel.
     struct SmallRegs {

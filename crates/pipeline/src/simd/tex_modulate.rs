@@ -369,8 +369,10 @@ mod x86 {
                     );
                 }
             } else {
+                // Closures called twice rather than `array::map`, which
+                // LLVM does not always inline here (`pixel::fixed_start`).
                 let pairs: [[__m256i; 2]; 2] = if wraps == 0 {
-                    idx.map(|ix| {
+                    let gather = |ix: __m256i| {
                         let q0 = _mm256_permutevar8x32_epi32(
                             ix,
                             _mm256_setr_epi32(0, 1, 4, 5, 0, 0, 0, 0),
@@ -381,7 +383,7 @@ mod x86 {
                         );
                         // SAFETY: x0 + 1 < width in every lane, so both texels
                         // of each pair lie inside the level (`tex_level_ok`).
-                        unsafe {
+                        let [g0, g1] = unsafe {
                             [
                                 _mm256_i32gather_epi64::<4>(
                                     base.cast(),
@@ -392,9 +394,10 @@ mod x86 {
                                     _mm256_castsi256_si128(q1),
                                 ),
                             ]
-                        }
-                        .map(|v| _mm256_or_si256(v, forcev))
-                    })
+                        };
+                        [_mm256_or_si256(g0, forcev), _mm256_or_si256(g1, forcev)]
+                    };
+                    [gather(idx[0]), gather(idx[1])]
                 } else {
                     let mut xi = [0i32; 8];
                     let mut ri = [[0i32; 8]; 2];
@@ -420,22 +423,13 @@ mod x86 {
                         };
                         (v | force) as i64
                     };
-                    ri.map(|rw| {
+                    let row = |rw: &[i32; 8]| {
                         [
-                            _mm256_set_epi64x(
-                                pair(&rw, 5),
-                                pair(&rw, 4),
-                                pair(&rw, 1),
-                                pair(&rw, 0),
-                            ),
-                            _mm256_set_epi64x(
-                                pair(&rw, 7),
-                                pair(&rw, 6),
-                                pair(&rw, 3),
-                                pair(&rw, 2),
-                            ),
+                            _mm256_set_epi64x(pair(rw, 5), pair(rw, 4), pair(rw, 1), pair(rw, 0)),
+                            _mm256_set_epi64x(pair(rw, 7), pair(rw, 6), pair(rw, 3), pair(rw, 2)),
                         ]
-                    })
+                    };
+                    [row(&ri[0]), row(&ri[1])]
                 };
                 for (pr, hr) in pairs.iter().zip(hrow.iter_mut()) {
                     for (hk, (vv, fw)) in hr.iter_mut().zip([(pr[0], fx_lo), (pr[1], fx_hi)]) {
@@ -454,11 +448,17 @@ mod x86 {
                 _mm256_shuffle_epi8(fyw, bc_hi),
             ];
             // Diffuse in the same halves: packs(r0, r1) = pixels 0, 1 | 4, 5.
+            let clamp = |x: __m256i| _mm256_min_epi16(_mm256_max_epi16(x, zero), c255);
             let d16 = [
-                _mm256_packs_epi32(_mm256_srai_epi32(r[0], 16), _mm256_srai_epi32(r[1], 16)),
-                _mm256_packs_epi32(_mm256_srai_epi32(r[2], 16), _mm256_srai_epi32(r[3], 16)),
-            ]
-            .map(|x| _mm256_min_epi16(_mm256_max_epi16(x, zero), c255));
+                clamp(_mm256_packs_epi32(
+                    _mm256_srai_epi32(r[0], 16),
+                    _mm256_srai_epi32(r[1], 16),
+                )),
+                clamp(_mm256_packs_epi32(
+                    _mm256_srai_epi32(r[2], 16),
+                    _mm256_srai_epi32(r[3], 16),
+                )),
+            ];
             let mut s16 = [zero; 2];
             for k in 0..2 {
                 let t = lerp16(hrow[0][k], hrow[1][k], fy16[k]);
