@@ -1,4 +1,5 @@
-//! `softhal bench`: the benchmark workloads (W1–W6, W9, W10) on the software pipeline.
+//! `softhal bench`: the benchmark workloads (W1–W10) on the software pipeline
+//! (W7 and W8, which draw with shaders, only through DrawPrimitives2).
 //!
 //! In: which workload(s), the thread count, output style. Out: one line per
 //! workload (a table, or one JSON object per line with `--json`) with the
@@ -66,13 +67,19 @@ pub enum WorkloadSel {
     /// 30-pixel lines.
     #[value(name = "W6", alias = "w6")]
     W6,
+    /// 300,000 tiny triangles through a vs_2_0 4-bone skinning shader.
+    #[value(name = "W7", alias = "w7")]
+    W7,
+    /// 50 full-screen quads through a ps_2_0 normal-mapping shader.
+    #[value(name = "W8", alias = "w8")]
+    W8,
     /// W2 + vertex-alpha blending, no texture.
     #[value(name = "W9", alias = "w9")]
     W9,
     /// W2 as a DX7 game surface: two textures, specular, alpha test, vertex fog.
     #[value(name = "W10", alias = "w10")]
     W10,
-    /// All eight.
+    /// All ten.
     #[value(name = "all")]
     All,
 }
@@ -151,6 +158,8 @@ fn spec(w: WorkloadSel) -> Spec {
         WorkloadSel::W4 => s("W4", "Mpix/s", pixels, None),
         WorkloadSel::W5 => s("W5", "Mpix/s", pixels, None),
         WorkloadSel::W6 | WorkloadSel::All => s("W6", "Mlines/s", 100_000.0 / 1e6, None),
+        WorkloadSel::W7 => s("W7", "Mverts/s", 900_000.0 / 1e6, None),
+        WorkloadSel::W8 => s("W8", "Mpix/s", 39_321_600.0 / 1e6, None),
         WorkloadSel::W9 => s("W9", "Mpix/s", pixels, None),
         WorkloadSel::W10 => s("W10", "Mpix/s", pixels, None),
     }
@@ -442,20 +451,29 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
         "metric": sp.metric,
         "threads": args.threads,
     });
-    let mesh = match w {
-        WorkloadSel::W1 => workloads::w1(),
-        WorkloadSel::W6 => workloads::w6(),
-        WorkloadSel::W10 => workloads::w10(),
-        _ => workloads::quads(),
+    let (mesh, bones) = match w {
+        WorkloadSel::W1 => (workloads::w1(), Vec::new()),
+        WorkloadSel::W6 => (workloads::w6(), Vec::new()),
+        WorkloadSel::W7 => workloads::w7(),
+        WorkloadSel::W8 => (workloads::w8(), Vec::new()),
+        WorkloadSel::W10 => (workloads::w10(), Vec::new()),
+        _ => (workloads::quads(), Vec::new()),
     };
     let textures = workload_textures(w);
     let mut rig: Box<dyn FrameSource> = match args.path {
         BenchPath::Dp2 => Box::new(Dp2Rig::new(
             &mesh,
-            &dp2_setup(w, textures),
+            &dp2_setup(w, textures, &bones),
             args.threads,
             !args.no_simd,
         )?),
+        BenchPath::Pipeline if matches!(w, WorkloadSel::W7 | WorkloadSel::W8) => {
+            return Err(
+                "W7 and W8 draw with shaders, which reach the pipeline only \
+                        through DrawPrimitives2: use --path dp2"
+                    .into(),
+            )
+        }
         BenchPath::Pipeline => {
             let mut renderer = Renderer::new(args.threads).map_err(|e| e.to_string())?;
             if args.no_simd {
@@ -512,27 +530,106 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
 }
 
 /// The textures of workload `w` (D3DCOLOR texels, 256 × 256): the colour
-/// map for W3, W4 and W10, the light map after it for W10.
+/// map for W3, W4, W8 and W10, the normal map after it for W8, the light
+/// map for W10.
 fn workload_textures(w: WorkloadSel) -> &'static [fn() -> Vec<u32>] {
     match w {
         WorkloadSel::W3 | WorkloadSel::W4 => &[workloads::w3_texture],
+        WorkloadSel::W8 => &[workloads::w3_texture, workloads::w8_normal_map],
         WorkloadSel::W10 => &[workloads::w3_texture, workloads::w10_light_map],
         _ => &[],
     }
 }
 
-/// Workload `w` as a [`Dp2Setup`]: its states in DP2 assembly.
-fn dp2_setup(w: WorkloadSel, textures: &[fn() -> Vec<u32>]) -> Dp2Setup {
+/// `SET…SHADERCONST` (`op`) of the f32 `values` from register `first`,
+/// in DP2 assembly (the disassembler's float spelling, which the
+/// assembler reads back to the same bits).
+fn shader_constants(op: &str, first: u32, values: &[f32]) -> String {
+    use softhal_wire::names::{format_value, ValueKind};
+    let data: Vec<String> = values
+        .iter()
+        .map(|v| format_value(ValueKind::Float, v.to_bits()))
+        .collect();
+    format!("{op} {{ dwRegister={first} data=[{}] }}\n", data.join(" "))
+}
+
+/// A shader's tokens as a `code=hex:` blob of DP2 assembly.
+fn shader_code(tokens: &[u32]) -> String {
+    let hex: String = tokens
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("code=hex:{hex}")
+}
+
+/// W7's prelude (`docs/benchmarks.md`, W7): the declaration, the vs_2_0
+/// skinning shader and its ps_2_0, and the vertex-shader constants c0–c8
+/// and the 64 bones (c9 … c200).
+fn w7_prelude(bones: &[[[f32; 4]; 3]]) -> String {
+    use softhal_shader::corpus::{W7_PS_TOKENS, W7_VS_TOKENS};
+    let (w, h) = (1024.0f32, 768.0f32);
+    let c0_6: [f32; 28] = [
+        2.0 / w,
+        0.0,
+        0.0,
+        -1.0 - 1.0 / w, // c0: D3D9 view-projection rows
+        0.0,
+        -2.0 / h,
+        0.0,
+        1.0 + 1.0 / h, // c1
+        0.0,
+        0.0,
+        1.0,
+        0.0, // c2
+        0.0,
+        0.0,
+        0.0,
+        1.0, // c3
+        -0.3,
+        -0.4,
+        -0.866_025_4,
+        0.0, // c4: towards the light
+        0.8,
+        0.7,
+        0.6,
+        0.0, // c5: light colour × diffuse
+        0.15,
+        0.15,
+        0.2,
+        1.0, // c6: ambient
+    ];
+    // c7 is the shader's own def; c8 the fog line on world z.
+    let c8 = [-0.8f32, 1.0, 0.0, 0.0];
+    let palette: Vec<f32> = bones.iter().flatten().flatten().copied().collect();
+    format!(
+        "CREATEVERTEXSHADERDECL {{ dwHandle=0x71 {{ Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION }} \
+         {{ Stream=0 Offset=12 Type=FLOAT3 Usage=NORMAL }} {{ Stream=0 Offset=24 Type=FLOAT4 Usage=BLENDWEIGHT }} \
+         {{ Stream=0 Offset=40 Type=UBYTE4 Usage=BLENDINDICES }} {{ Stream=0xff Type=UNUSED }} }}\n\
+         CREATEVERTEXSHADERFUNC {{ dwHandle=0x73 {} }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x75 {} }}\n{}{}{}",
+        shader_code(W7_VS_TOKENS),
+        shader_code(W7_PS_TOKENS),
+        shader_constants("SETVERTEXSHADERCONST", 0, &c0_6),
+        shader_constants("SETVERTEXSHADERCONST", 8, &c8),
+        shader_constants("SETVERTEXSHADERCONST", 9, &palette),
+    )
+}
+
+/// Workload `w` as a [`Dp2Setup`]: its states in DP2 assembly (`bones`:
+/// W7's palette).
+fn dp2_setup(w: WorkloadSel, textures: &[fn() -> Vec<u32>], bones: &[[[f32; 4]; 3]]) -> Dp2Setup {
     use crate::bench_dp2::{bind_texture, render_states, stage_states};
     let z = match w {
-        WorkloadSel::W1 => Some("D3DCMP_LESS"),
+        WorkloadSel::W1 | WorkloadSel::W7 => Some("D3DCMP_LESS"),
         WorkloadSel::W5 => Some("D3DCMP_LESSEQUAL"),
         _ => None,
     };
-    let fvf = if w == WorkloadSel::W10 {
-        workloads::FVF_W10
-    } else {
-        workloads::FVF
+    let fvf = match w {
+        WorkloadSel::W7 => 0,
+        WorkloadSel::W8 => workloads::FVF_W8,
+        WorkloadSel::W10 => workloads::FVF_W10,
+        _ => workloads::FVF,
     };
     let mut setup = Dp2Setup::new(fvf, z);
     setup.textures = textures
@@ -568,6 +665,30 @@ fn dp2_setup(w: WorkloadSel, textures: &[fn() -> Vec<u32>]) -> Dp2Setup {
         WorkloadSel::W3 => bind_texture(0, 0) + &modulate,
         WorkloadSel::W4 => bind_texture(0, 0) + &modulate + &blend,
         WorkloadSel::W5 => vertex_fog,
+        WorkloadSel::W7 => {
+            setup.prelude = w7_prelude(bones);
+            setup.vertex_input = Some((
+                "SETVERTEXSHADERDECL { dwHandle=0x71 }\nSETVERTEXSHADERFUNC { dwHandle=0x73 }\n\
+                 SETPIXELSHADER { dwHandle=0x75 }\n"
+                    .into(),
+                workloads::W7_STRIDE,
+            ));
+            vertex_fog
+        }
+        WorkloadSel::W8 => {
+            use softhal_shader::corpus::W8_PS_TOKENS;
+            // c0 light colour, c1 specular colour, c2 ambient, c3 fog
+            // colour (c4, c5 are the shader's own defs).
+            let c0_3: [f32; 16] = [
+                1.0, 0.95, 0.85, 0.0, 0.6, 0.6, 0.7, 0.0, 0.15, 0.15, 0.18, 0.0, 0.5, 0.6, 0.7, 0.0,
+            ];
+            setup.prelude = format!(
+                "CREATEPIXELSHADER {{ dwHandle=0x81 {} }}\n{}",
+                shader_code(W8_PS_TOKENS),
+                shader_constants("SETPIXELSHADERCONST", 0, &c0_3)
+            );
+            bind_texture(0, 0) + &bind_texture(1, 1) + "SETPIXELSHADER { dwHandle=0x81 }\n"
+        }
         WorkloadSel::W9 => {
             stage_states(
                 0,
@@ -655,6 +776,8 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             WorkloadSel::W4,
             WorkloadSel::W5,
             WorkloadSel::W6,
+            WorkloadSel::W7,
+            WorkloadSel::W8,
             WorkloadSel::W9,
             WorkloadSel::W10,
         ],

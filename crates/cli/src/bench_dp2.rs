@@ -10,7 +10,9 @@
 //! (the FVF), SETSTREAMSOURCE and one DRAWPRIMITIVE of all the primitives.
 //! Textures are surfaces created and filled once (like the GL harness's
 //! texture objects) bound with TEXTURESTAGESTATE TEXTUREMAP; every state is
-//! a DP2 command.
+//! a DP2 command. Workloads that draw with shaders (W7, W8) create them,
+//! and set the constants that never change, once in a prelude call (as a
+//! game does at load time); each frame binds them.
 //! The difference from the pipeline path is the DP2 overhead the issue
 //! bounds (decode, validation, state translation, range checks).
 
@@ -124,6 +126,13 @@ pub struct Dp2Setup {
     pub textures: Vec<Dp2Texture>,
     /// States set after the common ones (`states_source`), DP2 assembly.
     pub states: String,
+    /// DP2 assembly run once, in its own `DrawPrimitives2` call, when the
+    /// rig is made: shader creation and constants.
+    pub prelude: String,
+    /// The commands that bind the vertex input in each frame instead of
+    /// `SETVERTEXSHADER` of the FVF (a declaration and shaders), with the
+    /// stream's stride.
+    pub vertex_input: Option<(String, u32)>,
 }
 
 impl Dp2Setup {
@@ -135,6 +144,8 @@ impl Dp2Setup {
             z,
             textures: Vec::new(),
             states: String::new(),
+            prelude: String::new(),
+            vertex_input: None,
         }
     }
 }
@@ -161,7 +172,13 @@ impl Dp2Rig {
         let ctx = driver
             .context_create(rt, Some(depth))
             .map_err(e("context"))?;
-        let stride = softhal_wire::fvf::vertex_stride(setup.fvf).map_err(|err| err.to_string())?;
+        let (bind_input, stride) = match &setup.vertex_input {
+            Some((commands, stride)) => (commands.clone(), *stride),
+            None => (
+                format!("SETVERTEXSHADER {{ dwHandle={:#x} }}\n", setup.fvf),
+                softhal_wire::fvf::vertex_stride(setup.fvf).map_err(|err| err.to_string())?,
+            ),
+        };
         let bytes = u32::try_from(mesh.vertices.len()).map_err(|_| "mesh too large")?;
         let vb = driver
             .create_vertex_buffer(bytes, false)
@@ -201,15 +218,31 @@ impl Dp2Rig {
             "VIEWPORTINFO {{ dwX=0 dwY=0 dwWidth={WIDTH} dwHeight={HEIGHT} }}\n\
              ZRANGE {{ dvMinZ=0.0 dvMaxZ=1.0 }}\n\
              CLEAR {{ dwFlags=D3DCLEAR_TARGET|D3DCLEAR_ZBUFFER|D3DCLEAR_STENCIL dwFillColor=0xff000000 dvFillDepth=1.0 }} {{ left=0 top=0 right={WIDTH} bottom={HEIGHT} }}\n\
-             {}{states}\
-             SETVERTEXSHADER {{ dwHandle={:#x} }}\n\
+             {}{states}{bind_input}\
              SETSTREAMSOURCE {{ dwStream=0 dwVBHandle={vb} dwStride={stride} }}\n\
              DRAWPRIMITIVE {{ primType={} VStart=0 PrimitiveCount={} }}\n",
             states_source(setup.z),
-            setup.fvf,
             prim_type(mesh.topology),
             mesh.primitive_count
         );
+        if !setup.prelude.is_empty() {
+            let cmds = assemble(&setup.prelude).map_err(|err| format!("prelude: {err}"))?;
+            let buf = driver
+                .create_command_buffer_with(&cmds)
+                .map_err(e("prelude buffer"))?;
+            let len = u32::try_from(cmds.len()).map_err(|_| "prelude too large")?;
+            let mut d = DrawPrimitives2Data::new(ctx, buf, len);
+            driver.draw_primitives2(&mut d);
+            if d.ddrval != 0 {
+                return Err(format!(
+                    "prelude: ddrval {:#010x} at offset {}: {:?}",
+                    d.ddrval,
+                    d.dw_error_offset,
+                    driver.last_error()
+                ));
+            }
+            driver.destroy_surface(buf).map_err(e("prelude buffer"))?;
+        }
         let cmds = assemble(&source).map_err(|err| format!("workload stream: {err}"))?;
         let command_length = u32::try_from(cmds.len()).map_err(|_| "stream too large")?;
         let commands = driver

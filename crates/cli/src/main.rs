@@ -118,7 +118,7 @@ enum Verb {
         after_help = "Example:\n  softhal pixel-history testdata/captures/gouraud-strip.shcap.txt --pixel 20,30\n  softhal pixel-history game.shcap --pixel 320,240 --frame 3 --json\n\nEvery DrawPrimitives2 command whose draws produced a fragment at the pixel, with each fragment's tests (scissor, alpha, stencil, depth: the values compared), shaded colour, blend inputs, factors and result, and the pixel before and after (docs/pixel-history.md).\n\nExit status: 0 ok (an empty history too), 1 invalid or cut capture, 2 usage or I/O error."
     )]
     PixelHistory(pixel_history::PixelHistoryArgs),
-    /// Run the benchmark workloads (W1–W6, W9, W10; docs/benchmarks.md), or
+    /// Run the benchmark workloads (W1–W10; docs/benchmarks.md), or
     /// the fixed-function state sweep (--sweep).
     #[command(
         after_help = "Examples:\n  softhal bench --workload W1 --threads 2 --json\n  softhal bench --sweep --threads 2"

@@ -1,5 +1,6 @@
-//! The benchmark workloads (W1–W6, W9, W10), regenerated bit-exactly from the rules of
-//! `docs/benchmarks.md`.
+//! The benchmark workloads (W1–W10), regenerated bit-exactly from the rules of
+//! `docs/benchmarks.md`. W7 and W8 draw with shaders (`shader::corpus`) and
+//! have vertex layouts of their own (`w7`, `w8`).
 //!
 //! In: nothing (each mesh has its own splitmix64 seed). Out: vertex bytes in
 //! the D3D9 pre-transformed convention — `XYZRHW | DIFFUSE | SPECULAR |
@@ -262,6 +263,132 @@ pub fn w10() -> Mesh {
     }
 }
 
+/// W7's vertex stride: position, normal (FLOAT3 each), blend weights
+/// (FLOAT4), blend indices (UBYTE4).
+pub const W7_STRIDE: u32 = 44;
+/// W7's triangles.
+const W7_TRIANGLES: usize = 300_000;
+
+/// W7 `vs-skinning`: the 64 bones (rows 0, 1, 2 of each: the constants
+/// c9 … c200) and the 900,000 vertices of 300,000 independent triangles
+/// (44 bytes each: the declaration of `docs/benchmarks.md`, which is also
+/// the layout its data hash is taken over).
+pub fn w7() -> (Mesh, Vec<[[f32; 4]; 3]>) {
+    let mut g = SplitMix64::new(0x5EED_0007);
+    let bones: Vec<[[f32; 4]; 3]> = (0..64)
+        .map(|_| {
+            let a = (g.f() - 0.5) * 0.3;
+            let tx = (g.f() - 0.5) * 16.0;
+            let ty = (g.f() - 0.5) * 16.0;
+            let tz = (g.f() - 0.5) * 0.04;
+            let (s, c) = a.sin_cos();
+            [
+                [c, -s, 0.0, ((512.0 - c * 512.0) + s * 384.0) + tx],
+                [s, c, 0.0, ((384.0 - s * 512.0) - c * 384.0) + ty],
+                [0.0, 0.0, 1.0, tz],
+            ]
+            .map(|row| row.map(|v| v as f32))
+        })
+        .collect();
+    let r = (8.0 / (3.0 * 3f64.sqrt())).sqrt();
+    let third = 2.0 * PI / 3.0;
+    let mut out = Vec::with_capacity(W7_TRIANGLES * 3 * W7_STRIDE as usize);
+    for _ in 0..W7_TRIANGLES {
+        let cx = 80.0 + g.f() * 864.0;
+        let cy = 80.0 + g.f() * 608.0;
+        let z = 0.05 + 0.9 * g.f();
+        let theta = g.f() * 2.0 * PI;
+        let pos: [[f64; 3]; 3] = std::array::from_fn(|k| {
+            let t = theta + k as f64 * third;
+            [cx + r * t.cos(), cy + r * t.sin(), z]
+        });
+        let mut normals = [[0.0f64; 3]; 3];
+        for n in normals.iter_mut() {
+            let phi = g.f() * 2.0 * PI;
+            let nz = -(0.2 + 0.8 * g.f());
+            let rr = (1.0 - nz * nz).sqrt();
+            *n = [rr * phi.cos(), rr * phi.sin(), nz];
+        }
+        let indices: [u8; 4] = std::array::from_fn(|_| g.u8() >> 2);
+        let w: [f64; 4] = std::array::from_fn(|_| 0.05 + g.f());
+        let sum = ((w[0] + w[1]) + w[2]) + w[3];
+        for (p, n) in pos.iter().zip(normals) {
+            for v in p.iter().chain(&n).copied().chain(w.iter().map(|x| x / sum)) {
+                out.extend_from_slice(&(v as f32).to_le_bytes());
+            }
+            out.extend_from_slice(&indices);
+        }
+    }
+    let mesh = Mesh {
+        topology: Topology::TriangleList,
+        vertices: out,
+        primitive_count: W7_TRIANGLES as u32,
+    };
+    (mesh, bones)
+}
+
+/// W8's FVF: XYZRHW | DIFFUSE | TEX3 | TEXCOORDSIZE2(0) |
+/// TEXCOORDSIZE3(1) | TEXCOORDSIZE4(2) (56 bytes per vertex).
+pub const FVF_W8: u32 = 0x0024_0344;
+/// W8's quads: the first 50 of W2's.
+const W8_QUADS: usize = 50;
+
+/// W8's vertices as `docs/benchmarks.md` hashes them (draw order): x, y,
+/// z; r, g, b, a; u, v; L; V; fog — and as the D3D9 vertex (FVF_W8):
+/// x − 0.5, y − 0.5, z, rhw = 1, diffuse, t0 = (u, v), t1 = L,
+/// t2 = (V, fog).
+fn w8_vertices() -> Vec<(Generated, [f32; 3], [f32; 3])> {
+    let mut g = SplitMix64::new(0x5EED_0008);
+    let quads = quad_vertices();
+    let mut out = Vec::with_capacity(W8_QUADS * 6);
+    for quad in quads.chunks(6).take(W8_QUADS) {
+        let mut lv = [([0.0f32; 3], [0.0f32; 3]); 4];
+        for c in lv.iter_mut() {
+            let mut vec3 =
+                || [2.0 * g.f() - 1.0, 2.0 * g.f() - 1.0, 0.25 + g.f()].map(|x| x as f32);
+            let l = vec3();
+            *c = (l, vec3());
+        }
+        for (v, k) in quad.iter().zip(QUAD_ORDER) {
+            out.push((*v, lv[k].0, lv[k].1));
+        }
+    }
+    out
+}
+
+/// W8 `ps-lighting`: 50 full-screen quads for the normal-mapping pixel
+/// shader (FVF_W8, 56 bytes per vertex).
+pub fn w8() -> Mesh {
+    let mut out = Vec::with_capacity(W8_QUADS * 6 * 56);
+    for (v, l, e) in w8_vertices() {
+        for f in [(v.x - 0.5) as f32, (v.y - 0.5) as f32, v.z as f32, 1.0] {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        let [r, gg, b, a] = v.rgba;
+        out.extend_from_slice(&d3dcolor(a, r, gg, b).to_le_bytes());
+        let t2 = [e[0], e[1], e[2], v.fog as f32];
+        for f in [v.u as f32, v.v as f32].iter().chain(&l).chain(&t2) {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+    }
+    Mesh {
+        topology: Topology::TriangleList,
+        vertices: out,
+        primitive_count: (W8_QUADS * 2) as u32,
+    }
+}
+
+/// The W8 normal map: in each 32 × 32 cell, dx = (x AND 31) − 16,
+/// dy = (y AND 31) − 16, R = 128 + 4·dx, G = 128 + 4·dy, B = 192,
+/// A = 255 − 8·max(|dx|, |dy|) (the gloss).
+pub fn w8_normal_map() -> Vec<u32> {
+    texture_256(|x, y| {
+        let (dx, dy) = ((x & 31) as i32 - 16, (y & 31) as i32 - 16);
+        let a = 255 - 8 * dx.abs().max(dy.abs());
+        [128 + 4 * dx, 128 + 4 * dy, 192, a].map(|c| c as u32)
+    })
+}
+
 /// W6's vertices: 100,000 independent lines of 30 px.
 fn w6_vertices() -> Vec<Generated> {
     const N: usize = 100_000;
@@ -386,6 +513,56 @@ mod tests {
             fnv1a64(&texture_bytes(&w10_light_map())),
             0x9edc_aae7_2e0b_a225
         );
+    }
+
+    #[test]
+    fn w7_data_hashes() {
+        let (mesh, bones) = w7();
+        let b: Vec<u8> = bones
+            .iter()
+            .flatten()
+            .flatten()
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        assert_eq!(b.len(), 3_072);
+        assert_eq!(fnv1a64(&b), 0xf237_78a3_fa76_eef7);
+        assert_eq!(mesh.vertices.len(), 39_600_000);
+        assert_eq!(fnv1a64(&mesh.vertices), 0x1dee_547a_639f_96c8);
+    }
+
+    #[test]
+    fn w8_data_hashes() {
+        // x, y, z; r, g, b, a; u, v; L; V; fog.
+        let mut b = Vec::new();
+        for (v, l, e) in w8_vertices() {
+            for f in [v.x, v.y, v.z] {
+                b.extend_from_slice(&(f as f32).to_le_bytes());
+            }
+            b.extend_from_slice(&v.rgba);
+            let tail = [
+                v.u as f32,
+                v.v as f32,
+                l[0],
+                l[1],
+                l[2],
+                e[0],
+                e[1],
+                e[2],
+                v.fog as f32,
+            ];
+            for f in tail {
+                b.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+        assert_eq!(b.len(), 15_600);
+        assert_eq!(fnv1a64(&b), 0x645a_7b5e_abab_08a8);
+        assert_eq!(
+            fnv1a64(&texture_bytes(&w8_normal_map())),
+            0x5304_c4c3_96b9_f325
+        );
+        // The D3D9 vertices: 56 bytes each (FVF_W8).
+        assert_eq!(w8().vertices.len(), 300 * 56);
+        assert_eq!(softhal_wire::fvf::vertex_stride(FVF_W8).ok(), Some(56));
     }
 
     #[test]
