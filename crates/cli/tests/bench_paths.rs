@@ -44,3 +44,24 @@ fn the_dp2_path_renders_the_same_frame_as_the_pipeline_path() {
         assert_eq!(checksum(w, "dp2"), checksum(w, "pipeline"), "{w}");
     }
 }
+
+#[test]
+fn the_shader_workloads_have_no_pipeline_path() {
+    // W7 and W8 draw with shaders, which reach the pipeline only through
+    // DrawPrimitives2: asking for the direct path is an error that says so.
+    let o = Command::new(env!("CARGO_BIN_EXE_softhal"))
+        .args([
+            "bench",
+            "--workload",
+            "W7",
+            "--path",
+            "pipeline",
+            "--frames",
+            "1",
+        ])
+        .output()
+        .expect("run softhal bench");
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("W7") && err.contains("--path dp2"), "{err}");
+}
