@@ -16,8 +16,12 @@
 //! specular highlights) wearing a palettized P8 texture whose palette comes
 //! from SETPALETTE / UPDATEPALETTE; a bicubic Bézier rect patch
 //! (DRAWRECTPATCH) with a DXT1 texture, lit; alpha blending and the alpha
-//! test; the DX6 primitive opcodes (lists, strips, fans, indexed, points,
-//! lines, `_IMM` inline vertices) and clears.
+//! test; a riveted bronze plaque lit per pixel by a ps_2_0 pixel shader
+//! (a normal map, a point light's direction normalized per pixel, diffuse
+//! and a Blinn-Phong highlight; created, bound and deleted with
+//! CREATEPIXELSHADER / SETPIXELSHADER / DELETEPIXELSHADER, written as
+//! shader assembly); the DX6 primitive opcodes (lists, strips, fans,
+//! indexed, points, lines, `_IMM` inline vertices) and clears.
 //!
 //! With `--capture FILE` the same calls go through a
 //! `softhal_capture::Recorder`, and the picture is presented (a PRESENT
@@ -202,6 +206,8 @@ struct Assets {
     marble: u32,
     /// 32² DXT1 banner stripes.
     banner: u32,
+    /// 64² A8R8G8B8 normal map: 2 × 2 rivets on a bevelled plate.
+    rivets: u32,
 }
 
 type M4 = [[f32; 4]; 4];
@@ -550,7 +556,12 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
         source: src,
     });
 
-    // ---- 4. A badge drawn with inline (_IMM) vertices.
+    // ---- 4. A riveted bronze plaque lit per pixel by a ps_2_0 shader:
+    // a normal map, a point light's direction interpolated per vertex
+    // and normalized per pixel, diffuse plus a Blinn-Phong highlight.
+    calls.push(plaque(assets, w, h));
+
+    // ---- 5. A badge drawn with inline (_IMM) vertices.
     let mut badge = TlVerts::default();
     let (bx, by, br) = (w * 0.9, h * 0.86, h * 0.07);
     badge.push(bx, by, 0.01, 0xffffffff);
@@ -590,6 +601,81 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
         source: src,
     });
     calls
+}
+
+/// FVF `D3DFVF_XYZRHW | D3DFVF_TEX2 | D3DFVF_TEXCOORDSIZE3(1)`: 36-byte
+/// pre-transformed vertices with (u, v) and a 3-component vector.
+const FVF_PLAQUE: u32 = 0x4_0204;
+
+/// The plaque's pixel shader (`plaque`; c0 albedo, c1 ambient, c3 the
+/// view direction (0, 0, 1), c4 the highlight colour).
+const PLAQUE_PS: &str = "    ps_2_0
+    def c5, 2.0, -1.0, 24.0, 0.0
+    dcl t0.xy
+    dcl t1.xyz
+    dcl_2d s0
+    texld r0, t0, s0
+    mad r0.xyz, r0, c5.x, c5.y     ; N = 2n - 1
+    nrm r1.xyz, r0
+    nrm r2.xyz, t1                 ; L
+    dp3_sat r3.x, r1, r2           ; diffuse
+    add r4.xyz, r2, c3             ; L + V
+    nrm r5.xyz, r4                 ; H
+    dp3_sat r3.y, r1, r5
+    pow r3.z, r3.y, c5.z           ; highlight
+    mad r6.xyz, c0, r3.x, c1       ; albedo * diffuse + ambient
+    mad r6.xyz, c4, r3.z, r6       ; + specular
+    mov r6.w, c0.w
+    mov oC0, r6
+";
+
+/// The plaque: a pre-transformed quad whose ps_2_0 pixel shader decodes
+/// the normal map (`texels::rivets`), normalizes the interpolated
+/// tangent-space light vector (screen axes: x right, y down, z towards
+/// the viewer), and adds `albedo·sat(N·L) + ambient + sat(N·H)^24·specular`
+/// with H the half vector of L and the view direction (0, 0, 1).
+fn plaque(a: &Assets, w: f32, h: f32) -> Call {
+    let (x0, y0, x1, y1) = (w * 0.44, h * 0.74, w * 0.80, h * 0.97);
+    // A point light above the plaque's upper left corner, towards the
+    // viewer.
+    let light = [x0 + (x1 - x0) * 0.2, y0 - h * 0.05, h * 0.18];
+    let mut v = Verts::default();
+    for (x, y, u, t) in [
+        (x0, y0, 0.0, 0.0),
+        (x1, y0, 2.0, 0.0),
+        (x0, y1, 0.0, 1.0),
+        (x1, y1, 2.0, 1.0),
+    ] {
+        let l = [light[0] - x, light[1] - y, light[2]];
+        v.push(&[x, y, 0.05, 1.0], None, &[u, t, l[0], l[1], l[2]]);
+    }
+    let src = [
+        format!(".fvf {FVF_PLAQUE:#x}\n"),
+        "RENDERSTATE { RenderState=D3DRS_ZENABLE dwState=D3DZB_FALSE } { RenderState=D3DRS_FOGENABLE dwState=FALSE }\n".into(),
+        format!(
+            "TEXTURESTAGESTATE{}{}{}\n",
+            tss(0, "TEXTUREMAP", &a.rivets.to_string()),
+            tss(0, "MAGFILTER", "D3DTEXF_LINEAR"),
+            tss(0, "ADDRESSU", "D3DTADDRESS_WRAP"),
+        ),
+        format!("CREATEPIXELSHADER {{ dwHandle=0x21 code=asm{{\n{PLAQUE_PS}}} }}\n"),
+        "SETPIXELSHADER { dwHandle=0x21 }\n".into(),
+        // c0 albedo, c1 ambient, c3 the view direction, c4 the highlight.
+        "SETPIXELSHADERCONST { dwRegister=0 data=[0.78 0.55 0.3 1.0  0.09 0.07 0.06 0.0  \
+         0.0 0.0 0.0 0.0  0.0 0.0 1.0 0.0  1.0 0.92 0.75 0.0] }\n"
+            .into(),
+        "TRIANGLESTRIP count=2 wVStart=0\n".into(),
+        "SETPIXELSHADER { dwHandle=0 }\nDELETEPIXELSHADER { dwHandle=0x21 }\n".into(),
+        "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue=0 }\n".into(),
+    ]
+    .concat();
+    Call {
+        name: "plaque",
+        fvf: FVF_PLAQUE,
+        vertex_count: v.count,
+        vertices: v.bytes,
+        source: src,
+    }
 }
 
 /// FVF `D3DFVF_XYZ | D3DFVF_DIFFUSE | D3DFVF_TEX2`: 32-byte vertices.
@@ -882,6 +968,38 @@ mod texels {
     }
     /// 32² DXT1: 8 × 8 blocks, each a vertical gradient between the two
     /// colours of its band.
+    /// 64² A8R8G8B8 normal map (x right, y down, z out of the surface,
+    /// each as `(n + 1) / 2 · 255`): per 32 × 32 cell a hemispherical
+    /// rivet of radius 10 in the middle and a bevel along the cell's
+    /// edges, flat elsewhere.
+    pub fn rivets() -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 * 64 * 4);
+        for y in 0..64u32 {
+            for x in 0..64u32 {
+                let (cx, cy) = ((x % 32) as f32 - 15.5, (y % 32) as f32 - 15.5);
+                let d = (cx * cx + cy * cy).sqrt();
+                let r = 10.0f32;
+                let n = if d < r {
+                    [cx / r, cy / r, (1.0 - (d / r) * (d / r)).max(0.0).sqrt()]
+                } else {
+                    let bevel = |c: f32| {
+                        if c.abs() > 13.0 {
+                            c.signum() * 0.6
+                        } else {
+                            0.0
+                        }
+                    };
+                    [bevel(cx), bevel(cy), 1.0]
+                };
+                let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+                let enc = |c: f32| ((c / len * 0.5 + 0.5) * 255.0).round().clamp(0.0, 255.0) as u32;
+                let argb = 0xff00_0000 | enc(n[0]) << 16 | enc(n[1]) << 8 | enc(n[2]);
+                out.extend_from_slice(&argb.to_le_bytes());
+            }
+        }
+        out
+    }
+
     pub fn banner() -> Vec<u8> {
         let mut out = Vec::with_capacity(8 * 8 * 8);
         for by in 0..8u32 {
@@ -944,6 +1062,7 @@ fn create_assets(driver: &mut impl Host) -> Result<Assets, String> {
         lightmap: make(T::L8, 64, 1, texels::lightmap())?,
         marble: make(T::P8, 64, 1, texels::marble())?,
         banner: make(T::Dxt1, 32, 1, texels::banner())?,
+        rivets: make(T::A8R8G8B8, 64, 1, texels::rivets())?,
     })
 }
 
