@@ -827,6 +827,31 @@ pub fn run(args: &BenchArgs) -> ExitCode {
 mod tests {
     use super::*;
 
+    /// The fragments of one frame (the occlusion counter's increase).
+    fn fragments_of_one_frame(w: WorkloadSel) -> u64 {
+        let (mesh, bones) = match w {
+            WorkloadSel::W7 => workloads::w7(),
+            _ => (workloads::w8(), Vec::new()),
+        };
+        let setup = dp2_setup(w, workload_textures(w), &bones);
+        let mut rig = Dp2Rig::new(&mesh, &setup, 2, true).unwrap();
+        let before = rig.samples_passed().unwrap();
+        rig.frame().unwrap();
+        rig.samples_passed().unwrap() - before
+    }
+
+    /// `docs/benchmarks.md`'s reference values (the workload definition's
+    /// §4): W8 draws exactly 50 × 1024 × 768 = 39,321,600 fragments (every
+    /// quad covers the target, no test rejects one); W7's 300,000 tiny
+    /// triangles pass the depth test 465,683 times in llvmpipe, "expect
+    /// within ~1 %" (tie and edge rules differ between APIs).
+    #[test]
+    fn shader_workloads_draw_the_reference_fragment_counts() {
+        assert_eq!(fragments_of_one_frame(WorkloadSel::W8), 39_321_600);
+        let w7 = fragments_of_one_frame(WorkloadSel::W7) as f64;
+        assert!((w7 / 465_683.0 - 1.0).abs() < 0.01, "W7: {w7} fragments");
+    }
+
     #[test]
     fn fnv_reference() {
         assert_eq!(fnv1a64(b""), 0xCBF2_9CE4_8422_2325);

@@ -287,6 +287,18 @@ impl Dp2Rig {
         Ok(t.elapsed())
     }
 
+    /// The context's occlusion counter (samples that passed the depth and
+    /// stencil tests since the driver was made), after waiting for the
+    /// GPU: the difference across frames is what `docs/benchmarks.md`'s
+    /// reference values count.
+    pub fn samples_passed(&mut self) -> Result<u64, String> {
+        self.driver.wait_for_gpu();
+        self.driver
+            .context(self.ctx)
+            .map(|c| c.stats.samples_passed)
+            .map_err(|e| e.to_string())
+    }
+
     /// The SIMD level the driver's renderer uses.
     pub fn simd_level(&self) -> String {
         self.simd.clone()
