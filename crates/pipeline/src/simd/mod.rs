@@ -139,6 +139,33 @@ fn pack_pixel(v: &[i32; 4], and_mask: u32) -> u32 {
     u32::from_le_bytes([clamp8(v[0]), clamp8(v[1]), clamp8(v[2]), clamp8(v[3])]) & and_mask
 }
 
+/// [`pack_pixel`] for code outside the SIMD levels' kernels (the line
+/// loop): on x86-64 with SSE2's saturating packs, which every x86-64 CPU
+/// has (i32 → i16 saturating to ±32 767, then i16 → u8 saturating to
+/// 0..=255, the same as clamping `v >> 16` to 0..=255 directly). Four
+/// instructions where the element-wise clamps compiled to about
+/// eighteen. Equal to [`pack_pixel`] for every input (tested).
+#[inline(always)]
+pub(crate) fn pack_pixel_sse2(v: &[i32; 4], and_mask: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{
+            _mm_cvtsi128_si32, _mm_packs_epi32, _mm_packus_epi16, _mm_set_epi32, _mm_srai_epi32,
+        };
+        // SAFETY: SSE2 is part of the x86-64 baseline, so these
+        // register-only intrinsics are available on every CPU this code
+        // runs on; none of them reads or writes memory.
+        let packed = unsafe {
+            let x = _mm_srai_epi32::<16>(_mm_set_epi32(v[3], v[2], v[1], v[0]));
+            let w = _mm_packs_epi32(x, x);
+            _mm_cvtsi128_si32(_mm_packus_epi16(w, w))
+        };
+        packed as u32 & and_mask
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    pack_pixel(v, and_mask)
+}
+
 /// Colour at lane `i` of a span: `start + i·step` (wrapping).
 #[inline(always)]
 fn color_at(start: &[i32; 4], step: &[i32; 4], i: usize) -> [i32; 4] {
@@ -198,6 +225,30 @@ mod tests {
     fn div255_is_rounded_division() {
         for x in 0..=255 * 255 {
             assert_eq!(div255(x), (x + 127) / 255, "x = {x}");
+        }
+    }
+
+    /// Worked by hand: 16.16 colour 0x0080_0000 is 128.0, clamped to
+    /// 0x80; 0x0100_0000 (256.0) saturates to 0xFF, −1.0 to 0x00, and
+    /// 0x00FF_FFFF (255.99…) truncates to 0xFF; bytes are B, G, R, A from
+    /// the lowest, so the pixel is 0xFF00_FF80, and the X8R8G8B8 mask
+    /// 0x00FF_FFFF clears alpha.
+    #[test]
+    fn pack_pixel_sse2_saturates_each_channel() {
+        let v = [0x0080_0000, 0x0100_0000, -0x0001_0000, 0x00FF_FFFF];
+        assert_eq!(pack_pixel_sse2(&v, u32::MAX), 0xFF00_FF80);
+        assert_eq!(pack_pixel_sse2(&v, 0x00FF_FFFF), 0x0000_FF80);
+        assert_eq!(
+            pack_pixel_sse2(&[i32::MIN, i32::MAX, 0, 0x7F_FFFF], u32::MAX),
+            0x7F00_FF00
+        );
+    }
+
+    proptest! {
+        /// The SSE2 packing is bit-identical to the element-wise clamps.
+        #[test]
+        fn pack_pixel_sse2_equals_pack_pixel(v in any::<[i32; 4]>(), m in any::<u32>()) {
+            prop_assert_eq!(pack_pixel_sse2(&v, m), pack_pixel(&v, m));
         }
     }
 }
