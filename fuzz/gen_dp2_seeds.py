@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the texture-era seeds of the `dp2_execute` and `dp2_threads` fuzz
-targets (one input layout, `fuzz/fuzz_targets/common/dp2.rs`) into
+"""Writes the texture-era and shader seeds of the `dp2_execute` and
+`dp2_threads` fuzz targets (one input layout, `fuzz/fuzz_targets/common/dp2.rs`) into
 fuzz/seeds/dp2_execute/ and fuzz/seeds/dp2_threads/: each is a 4-byte
 header (FVF selector, render-target selector, command offset, vertex
 count), the vertices, and a DP2 command stream written in DP2 assembly
@@ -130,6 +130,27 @@ TRANSFORMS = (
     "VIEWPORTINFO { dwX=0 dwY=0 dwWidth=7 dwHeight=7 }\n"
     "ZRANGE { dvMinZ=0.0 dvMaxZ=1.0 }\n"
 )
+
+# The shader seeds' declaration of the 32-byte pre-transformed vertices
+# (x y z rhw diffuse specular u v) and the rows mapping pixels of the 7 x 7
+# target to clip space (x' = 2x/7 - 1, y' = 1 - 2y/7).
+SHADER_DECL = (
+    "CREATEVERTEXSHADERDECL { dwHandle=0x31 { Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION }"
+    " { Stream=0 Offset=16 Type=D3DCOLOR Usage=COLOR } { Stream=0 Offset=24 Type=FLOAT2 Usage=TEXCOORD }"
+    " { Stream=0xff Type=UNUSED } }\nSETVERTEXSHADERDECL { dwHandle=0x31 }\n"
+)
+PIXELS_TO_CLIP = (
+    "SETVERTEXSHADERCONST { dwRegister=0 data=[0.2857143 0.0 0.0 -1.0 0.0 -0.2857143 0.0 1.0"
+    " 0.0 0.0 1.0 0.0 0.0 0.0 0.0 1.0] }\n"
+)
+VS_PIXELS = (
+    "    vs_2_0\n    dcl_position v0\n    dcl_color v1\n    dcl_texcoord v2\n    mov r0, v0\n"
+    "    mov r0.w, c3.w\n    dp4 oPos.x, r0, c0\n    dp4 oPos.y, r0, c1\n    dp4 oPos.z, r0, c2\n"
+    "    dp4 oPos.w, r0, c3\n    mov oD0, v1\n    mov oT0, v2\n"
+)
+DX8_DECL = "".join(struct.pack("<I", d).hex() for d in [
+    0x20000000, 0x40020000, 0x10010000, 0x40040005, 0x10030000,
+    0x80000004 | (1 << 25), 0x3F800000, 0x3F000000, 0x3E800000, 0x3F800000, 0xFFFFFFFF])
 
 # name -> (fvf selector, rt selector, command offset, vertices, assembly)
 SEEDS = {
@@ -290,6 +311,64 @@ SEEDS = {
         "SETCLIPPLANE { dwIndex=0 plane[0]=0x7F800000 plane[3]=0xFFC00000 }\n"
         "RENDERSTATE { RenderState=CLIPPLANEENABLE dwState=1 }\n"
         "TRIANGLELIST count=1 wVStart=0\n"),
+    # Shaders (DX9): a declaration over the 32-byte pre-transformed
+    # vertices read as POSITION (x, y, z), COLOR (diffuse) and TEXCOORD
+    # (u, v); a vs_2_0 maps pixels to clip space with c0-c3, a ps_2_0
+    # samples TEX0 and modulates.
+    "shaders-dx9-vs-ps": (FVF_TLT, RT_7X7, 0, tlt_quad(0xFF80C0FF), NOCULL + SHADER_DECL
+        + "CREATEVERTEXSHADERFUNC { dwHandle=0x41 code=asm{\n" + VS_PIXELS + "} }\n"
+        "CREATEPIXELSHADER { dwHandle=0x21 code=asm{\n"
+        "    ps_2_0\n    dcl t0.xy\n    dcl v0\n    dcl_2d s0\n"
+        "    texld r0, t0, s0\n    mul r0, r0, v0\n    mov oC0, r0\n} }\n"
+        "SETVERTEXSHADERFUNC { dwHandle=0x41 }\nSETPIXELSHADER { dwHandle=0x21 }\n"
+        + PIXELS_TO_CLIP + show(0, TEX[0])
+        + "SETSTREAMSOURCEUM { dwStream=0 dwStride=32 }\n"
+        "DRAWPRIMITIVE { primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }\n"),
+    # A vs_2_0 with static flow control (rep over i0, if over b0) feeding
+    # the fixed-function cascade; integer and bool constants.
+    "shaders-vs-flow-ff": (FVF_TLT, RT_7X7, 0, tlt_quad(0xFFFFFFFF), NOCULL + SHADER_DECL
+        + "CREATEVERTEXSHADERFUNC { dwHandle=0x43 code=asm{\n"
+        "    vs_2_0\n    dcl_position v0\n    dcl_color v1\n    dcl_texcoord v2\n"
+        "    mov r0, v0\n    mov r0.w, c3.w\n    mov r1, c5.x\n"
+        "    rep i0\n    add r1, r1, c5.y\n    endrep\n"
+        "    if b0\n    mul r1, r1, c5.z\n    endif\n"
+        "    dp4 oPos.x, r0, c0\n    dp4 oPos.y, r0, c1\n    dp4 oPos.z, r0, c2\n    dp4 oPos.w, r0, c3\n"
+        "    mul oD0, v1, r1\n    mov oT0, v2\n} }\n"
+        "SETVERTEXSHADERFUNC { dwHandle=0x43 }\n"
+        + PIXELS_TO_CLIP
+        + "SETVERTEXSHADERCONST { dwRegister=5 data=[0.25 0.125 0.5 0.0] }\n"
+        "SETVERTEXSHADERCONSTI { dwRegister=0 data=[3 0 1 0] }\n"
+        "SETVERTEXSHADERCONSTB { dwRegister=0 data=[TRUE] }\n"
+        + show(0, TEX[0], op="MODULATE", arg2="DIFFUSE")
+        + "SETSTREAMSOURCEUM { dwStream=0 dwStride=32 }\n"
+        "DRAWPRIMITIVE { primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }\n"),
+    # Fixed-function vertices with a ps_1_4 (two phases, a dependent read),
+    # then the pixel shader unbound and the same triangles drawn again.
+    "shaders-ff-ps14": (FVF_TLT, RT_7X7, 0, tlt_quad(0xFFFFFFFF), NOCULL
+        + "CREATEPIXELSHADER { dwHandle=0x23 code=asm{\n"
+        "    ps_1_4\n    texcrd r0.rgb, t0\n    texld r1, t0\n    mul r0.rgb, r0, r1\n"
+        "    phase\n    texld r2, r0\n    mul r0, r1, r2\n} }\n"
+        f"TEXTURESTAGESTATE {{ wStage=1 TSState=TEXTUREMAP dwValue={TEX[2]} }} {{ wStage=2 TSState=TEXTUREMAP dwValue={TEX[4]} }}\n"
+        + show(0, TEX[0]) + "SETPIXELSHADER { dwHandle=0x23 }\n" + DRAW2
+        + "SETPIXELSHADER { dwHandle=0 }\n" + DRAW2),
+    # DX8: CREATEVERTEXSHADER with a declaration (D3DVSD_STREAM(0),
+    # D3DVSD_REG(0, FLOAT3), D3DVSD_SKIP(1), D3DVSD_REG(5, D3DCOLOR),
+    # D3DVSD_SKIP(3), D3DVSD_CONST(4, 1) = (1, 0.5, 0.25, 1), D3DVSD_END())
+    # and a vs_1_1; then DELETEVERTEXSHADER while bound and a refused draw.
+    "shaders-dx8-decl-refused-deleted": (FVF_TLT, RT_7X7, 0, tlt_quad(0xFFFFFFFF), NOCULL
+        + "CREATEVERTEXSHADER { dwHandle=0x11 decl=hex:" + DX8_DECL + " code=asm{\n"
+        "    vs_1_1\n    dp4 oPos.x, v0, c0\n    dp4 oPos.y, v0, c1\n    dp4 oPos.z, v0, c2\n    mov oPos.w, c3.w\n"
+        "    mul oD0, v5, c4\n} }\n"
+        "SETVERTEXSHADER { dwHandle=0x11 }\n" + PIXELS_TO_CLIP
+        + "SETSTREAMSOURCEUM { dwStream=0 dwStride=32 }\n"
+        "DRAWPRIMITIVE { primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }\n"
+        "DELETEVERTEXSHADER { dwHandle=0x11 }\n"
+        "DRAWPRIMITIVE { primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }\n"),
+    # A pixel shader whose tokens break a rule (a temporary past r11 in
+    # ps_2_0): CREATEPIXELSHADER is refused at its offset.
+    "shaders-refused-register": (FVF_TLT, RT_7X7, 0, tlt_quad(), NOCULL + DRAW2
+        + "CREATEPIXELSHADER { dwHandle=0x25 code=asm{\n    ps_2_0\n    mov r12, c0\n    mov oC0, r12\n} }\n"
+        + DRAW2),
     # Dirty regions and priorities on textures (recorded only).
     "dirty-priority": (FVF_TLT, RT_7X7, 0, b"",
         f"ADDDIRTYRECT {{ dwSurface={TEX[0]} rDirtyArea.right=4 rDirtyArea.bottom=4 }}\n"
