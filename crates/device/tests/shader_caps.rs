@@ -107,40 +107,28 @@ fn the_validator_accepts_every_reported_limit_and_refuses_one_more() {
             format!("mov r0, c{}", k - 1)
         });
     }
-    // Static flow control: loop/rep nested StaticFlowControlDepth deep.
-    let reps = |k: u32| {
-        let k = k as usize;
-        format!("{}{}", "rep i0\n".repeat(k), "endrep\n".repeat(k))
+    // Flow control nested as deep as reported: loop/rep to
+    // StaticFlowControlDepth, if to DynamicFlowControlDepth.
+    let nested = |open: &'static str, close: &'static str| {
+        move |k: u32| format!("{}{}", open.repeat(k as usize), close.repeat(k as usize))
     };
-    agrees(
-        Vs2_x,
-        c.vs20_caps.static_flow_control_depth,
-        "nesting_too_deep",
-        reps,
-    );
-    agrees(
-        Ps2_x,
-        c.ps20_caps.static_flow_control_depth,
-        "nesting_too_deep",
-        reps,
-    );
-    // Dynamic flow control: if nested DynamicFlowControlDepth deep.
-    let ifs = |k: u32| {
-        let k = k as usize;
-        format!("{}{}", "if b0\n".repeat(k), "endif\n".repeat(k))
-    };
-    agrees(
-        Vs2_x,
-        c.vs20_caps.dynamic_flow_control_depth,
-        "nesting_too_deep",
-        ifs,
-    );
-    agrees(
-        Ps2_x,
-        c.ps20_caps.dynamic_flow_control_depth,
-        "nesting_too_deep",
-        ifs,
-    );
+    for (open, close, vs, ps) in [
+        (
+            "rep i0\n",
+            "endrep\n",
+            c.vs20_caps.static_flow_control_depth,
+            c.ps20_caps.static_flow_control_depth,
+        ),
+        (
+            "if b0\n",
+            "endif\n",
+            c.vs20_caps.dynamic_flow_control_depth,
+            c.ps20_caps.dynamic_flow_control_depth,
+        ),
+    ] {
+        agrees(Vs2_x, vs, "nesting_too_deep", nested(open, close));
+        agrees(Ps2_x, ps, "nesting_too_deep", nested(open, close));
+    }
     // Instruction slots: that many one-slot `mov`s, the last one writing
     // the output.
     let movs = |out: &'static str| {
