@@ -966,8 +966,6 @@ mod texels {
         let (r, g, b) = ((c >> 16) & 0xff, (c >> 8) & 0xff, c & 0xff);
         ((r >> 3) << 11 | (g >> 2) << 5 | (b >> 3)) as u16
     }
-    /// 32² DXT1: 8 × 8 blocks, each a vertical gradient between the two
-    /// colours of its band.
     /// 64² A8R8G8B8 normal map (x right, y down, z out of the surface,
     /// each as `(n + 1) / 2 · 255`): per 32 × 32 cell a hemispherical
     /// rivet of radius 10 in the middle and a bevel along the cell's
@@ -1000,6 +998,8 @@ mod texels {
         out
     }
 
+    /// 32² DXT1: 8 × 8 blocks, each a vertical gradient between the two
+    /// colours of its band.
     pub fn banner() -> Vec<u8> {
         let mut out = Vec::with_capacity(8 * 8 * 8);
         for by in 0..8u32 {
