@@ -581,3 +581,47 @@ fn a_vertex_shader_draw_without_a_vertex_format_fails() {
     ));
     assert_eq!(s.count(GREEN), 0);
 }
+
+#[test]
+fn an_fvf_read_by_a_shader_keeps_its_vertex_size_as_the_stream_stride() {
+    // D3DFVF_XYZ | D3DFVF_DIFFUSE | D3DFVF_TEX1: 24-byte vertices, of
+    // which the shader reads only the position (the first 12 bytes).
+    let mut s = Scene::new(16, 16, false);
+    let v = fvf_triangles(|_, _| {
+        let mut r = RED.to_le_bytes().to_vec();
+        r.extend(floats(&[0.0, 0.0]));
+        r
+    });
+    let vs = format!("vs_2_0\ndcl_position v0\ndef c4, 0, 1, 0, 1\n{DP4_POSITION}mov oD0, c4\n");
+    // A stream stride of 0 is the FVF's 24 bytes (not the 12 the shader
+    // reads): the six vertices are the two triangles, all 256 pixels green.
+    let src = fvf_shader_draw(DIFFUSE_CASCADE, 0x142, 0, &vs);
+    s.run_fvf(&src, 0x142, 24, &v).ok();
+    assert_eq!(s.count(GREEN), 256);
+    // A stride below the FVF vertex (20 < 24) fails the draw, as for fixed
+    // function.
+    let mut s = Scene::new(16, 16, false);
+    let src = fvf_shader_draw(DIFFUSE_CASCADE, 0x142, 20, &vs);
+    // The DRAWPRIMITIVE: a 4-byte command header and 12 bytes of record.
+    let at = asm(&src).len() as u32 - 16;
+    s.run_fvf(&src, 0x142, 24, &v).unparsed_at(at);
+    assert!(matches!(
+        s.drv.last_error().unwrap().error,
+        DeviceError::OutOfRange { .. }
+    ));
+    assert_eq!(s.count(GREEN), 0);
+}
+
+#[test]
+fn the_dx8_setvertexshader_with_an_fvf_also_feeds_a_dx9_shader() {
+    // The FVF set with D3DDP2OP_SETVERTEXSHADER (the DirectX 8 opcode; its
+    // handle has bit 0 clear) rather than SETVERTEXSHADERDECL: the shader
+    // reads it the same way. XYZ | DIFFUSE (0x42), v1 = COLOR0: blue.
+    let mut s = Scene::new(16, 16, false);
+    let vs = format!("vs_2_0\ndcl_position v0\ndcl_color v1\n{DP4_POSITION}mov oD0, v1\n");
+    let src = fvf_shader_draw(DIFFUSE_CASCADE, FVF_L, 16, &vs)
+        .replace("SETVERTEXSHADERDECL {", "SETVERTEXSHADER {");
+    assert!(src.contains("SETVERTEXSHADER { dwHandle=0x42 }"));
+    s.run_fvf(&src, FVF_L, 16, &two_triangles(BLUE)).ok();
+    assert_eq!(s.count(BLUE), 256);
+}
