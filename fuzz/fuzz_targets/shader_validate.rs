@@ -3,7 +3,9 @@
 //! stream that validates survives disassembly and reassembly bit for bit
 //! (`asm(disasm(t)) == t`, comments aside) and then executes without
 //! panicking, within the executed-instruction limit, on constants and
-//! inputs taken from the stream itself (`exec`). The first byte picks the
+//! inputs taken from the stream itself (`exec`). The DWORDs after the
+//! version token are also read as a DX8 declaration (`decl8`), which must
+//! survive its text form bit for bit. The first byte picks the
 //! version token (so the fuzzer need not guess one); the rest are
 //! little-endian DWORDs.
 #![no_main]
@@ -38,6 +40,16 @@ fuzz_target!(|bytes: &[u8]| {
         usage.peak,
         tokens.len()
     );
+    // The same DWORDs after the version token, read as a DirectX 8 vertex
+    // shader declaration: what decodes re-encodes to itself, and its
+    // D3DVSD_* text reads back to the same declaration.
+    let decl = tokens.get(1..).unwrap_or(&[]);
+    if let Ok(d) = softhal_shader::decl8::parse(decl) {
+        assert_eq!(d.to_tokens(), decl);
+        let text = softhal_shader::decl8::disassemble(&d);
+        let back = softhal_shader::decl8::assemble(&text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        assert_eq!(back, d, "{text}");
+    }
     match result {
         Ok(valid) => {
             // Comments are not part of the IR: a stream with comments

@@ -3,7 +3,8 @@
 //! In: a loaded [`Capture`]. Out: [`Summary`]: records per kind, DP2 calls,
 //! commands per opcode (DDK names), surfaces by kind, bytes of command and
 //! vertex data, the shaders the capture creates (handle, kind, version,
-//! instruction count, whether they validate), and the recorded answers
+//! instruction count, whether they validate; a DX8 shader's declaration
+//! elements), and the recorded answers
 //! that were errors. Guarantee: only decodes and validates (bounded by the
 //! capture's own bytes), never renders.
 
@@ -58,6 +59,42 @@ pub struct ShaderSummary {
     /// Why the driver would refuse it (the shader crate's error), or
     /// `None` when it validates.
     pub error: Option<String>,
+    /// CREATEVERTEXSHADER: its DirectX 8 declaration.
+    pub declaration: Option<DeclarationSummary>,
+}
+
+/// A DX8 shader's declaration (the `D3DVSD_*` tokens of
+/// CREATEVERTEXSHADER).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclarationSummary {
+    /// The `D3DVSD_REG` elements (stream, offset, type, register), when
+    /// the declaration decodes.
+    pub elements: Vec<softhal_shader::decl8::Element>,
+    /// Constant registers `D3DVSD_CONST` loads.
+    pub constants: usize,
+    /// Why the declaration does not decode (the shader crate's error), or
+    /// `None`.
+    pub error: Option<String>,
+}
+
+impl DeclarationSummary {
+    fn of(decl: &[u8]) -> DeclarationSummary {
+        let parsed = softhal_shader::tokens_from_le_bytes(decl)
+            .ok_or_else(|| "size is not a multiple of 4".to_string())
+            .and_then(|t| softhal_shader::decl8::parse(&t).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(d) => DeclarationSummary {
+                elements: d.elements,
+                constants: d.constants.len(),
+                error: None,
+            },
+            Err(e) => DeclarationSummary {
+                elements: Vec::new(),
+                constants: 0,
+                error: Some(e),
+            },
+        }
+    }
 }
 
 impl ShaderSummary {
@@ -96,6 +133,7 @@ impl ShaderSummary {
             version,
             instructions,
             error,
+            declaration: None,
         }
     }
 }
@@ -195,8 +233,9 @@ pub fn summarize(c: &Capture) -> Summary {
 /// The shaders one DP2 command creates.
 fn shaders_of(record: usize, cmd: &Command<'_>, out: &mut Vec<ShaderSummary>) {
     match cmd {
-        Command::CreateVertexShader(r) => out.extend(r.iter().map(|rec| {
-            ShaderSummary::of(
+        Command::CreateVertexShader(r) => out.extend(r.iter().map(|rec| ShaderSummary {
+            declaration: Some(DeclarationSummary::of(rec.decl)),
+            ..ShaderSummary::of(
                 record,
                 Opcode::CreateVertexShader,
                 rec.head.handle.get(),

@@ -151,3 +151,71 @@ fn info_lists_the_shaders_a_capture_creates() {
         ]
     );
 }
+
+/// A DX8 shader: its declaration as `D3DVSD_*` macros, its code as vs_1_1.
+const DX8_CAPTURE: &str = "\
+.capture 1
+surface 0x3 command_buffer size=4096
+dp2 context=0x10 commands=0x3
+  CREATEVERTEXSHADER { dwHandle=0x11 decl=asm{
+      D3DVSD_STREAM(0)
+      D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)
+      D3DVSD_STREAM(1)
+      D3DVSD_SKIP(1)
+      D3DVSD_REG(D3DVSDE_TEXCOORD0, D3DVSDT_FLOAT2)
+      D3DVSD_END()
+  } code=asm{
+      vs_1_1
+      mov oPos, v0
+  } }
+.end
+";
+
+#[test]
+fn a_dx8_declaration_in_a_text_capture_loads_to_its_tokens_and_prints_by_name() {
+    let c = from_text(DX8_CAPTURE, None).unwrap();
+    let bytes = stream(&c);
+    let cmds = decode_all(&bytes, DecodeOptions::default()).unwrap();
+    let Command::CreateVertexShader(r) = &cmds[0].command else {
+        panic!("not CREATEVERTEXSHADER");
+    };
+    let rec = r.iter().next().unwrap();
+    // STREAM(n) = 1 << 29 | n; REG(r, type) = 2 << 29 | type << 16 | r
+    // (FLOAT3 = 2, FLOAT2 = 1, TEXCOORD0 = 7); SKIP(1) = 2 << 29 | 1 << 28
+    // | 1 << 16; END = 0xFFFFFFFF.
+    assert_eq!(
+        rec.decl,
+        le(&[
+            0x2000_0000,
+            0x4002_0000,
+            0x2000_0001,
+            0x5001_0000,
+            0x4001_0007,
+            0xFFFF_FFFF
+        ])
+    );
+    let text = to_text(&c);
+    assert!(
+        text.contains(
+            "decl=asm{\n      D3DVSD_STREAM(0)\n      D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)\n      D3DVSD_STREAM(1)\n      D3DVSD_SKIP(1)\n      D3DVSD_REG(D3DVSDE_TEXCOORD0, D3DVSDT_FLOAT2)\n      D3DVSD_END()\n  } code=asm{\n      vs_1_1\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(from_text(&text, None).unwrap(), c);
+    assert_eq!(binary::decode(&binary::encode(&c)).unwrap(), c);
+
+    // info: v0 from stream 0 at byte 0, v7 from stream 1 after the 4
+    // skipped bytes.
+    let s = info::summarize(&c);
+    let d = s.shaders[0].declaration.as_ref().unwrap();
+    let els: Vec<_> = d
+        .elements
+        .iter()
+        .map(|e| (e.stream, e.offset, e.ty.name(), e.register))
+        .collect();
+    assert_eq!(
+        els,
+        [(0, 0, "D3DVSDT_FLOAT3", 0), (1, 4, "D3DVSDT_FLOAT2", 7)]
+    );
+    assert_eq!((d.constants, d.error.as_deref()), (0, None));
+}

@@ -268,6 +268,48 @@ pub fn validate(path: &Path, json_out: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// A DX8 declaration's elements as JSON: stream, offset, `D3DVSDT_` type,
+/// register and its `D3DVSDE_` name.
+fn declaration_json(d: &info::DeclarationSummary) -> Value {
+    let elements: Vec<Value> = d
+        .elements
+        .iter()
+        .map(|e| {
+            json!({
+                "stream": e.stream,
+                "offset": e.offset,
+                "type": e.ty.name(),
+                "register": e.register,
+                "register_name": softhal_shader::decl8::register_name(e.register),
+            })
+        })
+        .collect();
+    json!({ "elements": elements, "constants": d.constants, "error": d.error })
+}
+
+/// A DX8 declaration's elements, one a line, under its shader's line.
+fn print_declaration(d: &info::DeclarationSummary) {
+    if let Some(e) = &d.error {
+        println!("    declaration: invalid: {e}");
+        return;
+    }
+    println!(
+        "    declaration: {} element(s), {} constant register(s)",
+        d.elements.len(),
+        d.constants
+    );
+    for e in &d.elements {
+        println!(
+            "      stream {} offset {}: {} -> v{} ({})",
+            e.stream,
+            e.offset,
+            e.ty.name(),
+            e.register,
+            softhal_shader::decl8::register_name(e.register).unwrap_or("?"),
+        );
+    }
+}
+
 /// `softhal info CAPTURE`.
 pub fn info(a: &InfoArgs) -> ExitCode {
     let c = match load(&a.capture, a.json) {
@@ -300,6 +342,7 @@ pub fn info(a: &InfoArgs) -> ExitCode {
                 "instructions": sh.instructions,
                 "valid": sh.error.is_none(),
                 "error": sh.error,
+                "declaration": sh.declaration.as_ref().map(declaration_json),
             })
         })
         .collect();
@@ -357,6 +400,9 @@ pub fn info(a: &InfoArgs) -> ExitCode {
             sh.version.unwrap_or("no version"),
             sh.opcode.name(),
         );
+        if let Some(d) = &sh.declaration {
+            print_declaration(d);
+        }
     }
     println!("recorded answers {}, errors {}", s.answers, s.errors.len());
     for e in &s.errors {

@@ -160,3 +160,60 @@ dp2 context=0x10 commands=0x3
     assert_eq!(shaders[0]["instructions"], 1);
     assert_eq!(shaders[1]["valid"], false);
 }
+
+#[test]
+fn info_lists_a_dx8_shaders_declaration_elements() {
+    let cap = tmp("dx8decl.shcap.txt");
+    std::fs::write(
+        &cap,
+        "\
+.capture 1
+surface 0x3 command_buffer size=4096
+dp2 context=0x10 commands=0x3
+  CREATEVERTEXSHADER { dwHandle=0x11 decl=asm{
+      D3DVSD_STREAM(0)
+      D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)
+      D3DVSD_REG(D3DVSDE_DIFFUSE, D3DVSDT_D3DCOLOR)
+      D3DVSD_CONST(4, 1)
+          0.0, 1.0, 0.0, 1.0
+      D3DVSD_END()
+  } code=asm{
+      vs_1_1
+      mov oPos, v0
+  } }
+  CREATEVERTEXSHADER { dwHandle=0x12 decl=hex:00000060ffffffff }
+.end
+",
+    )
+    .unwrap();
+    let o = softhal(&["info", cap.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    // v0 FLOAT3 at byte 0, v5 D3DCOLOR after its 12 bytes; CONST loads c4.
+    assert!(
+        text.contains(
+            "    declaration: 2 element(s), 1 constant register(s)\n      stream 0 offset 0: D3DVSDT_FLOAT3 -> v0 (D3DVSDE_POSITION)\n      stream 0 offset 12: D3DVSDT_D3DCOLOR -> v5 (D3DVSDE_DIFFUSE)\n"
+        ),
+        "{text}"
+    );
+    // 0x60000000 is a TESSNORMAL token of type 0 (it must be FLOAT3 = 2).
+    assert!(
+        text.contains(
+            "    declaration: invalid: shader token 0 (byte 0): malformed token 0x60000000"
+        ),
+        "{text}"
+    );
+    let o = softhal(&["info", cap.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &v["shaders"][0]["declaration"];
+    assert_eq!(d["constants"], 1);
+    assert_eq!(d["elements"][1]["offset"], 12);
+    assert_eq!(d["elements"][1]["type"], "D3DVSDT_D3DCOLOR");
+    assert_eq!(d["elements"][1]["register_name"], "D3DVSDE_DIFFUSE");
+    assert!(v["shaders"][1]["declaration"]["error"].is_string());
+}

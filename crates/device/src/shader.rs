@@ -7,7 +7,8 @@
 //! Guarantees: validation never reads outside the given bytes; shader code
 //! is validated by `softhal_shader` (the version of the right kind, and
 //! every rule of that version: registers, slots, modifiers, flow control,
-//! declarations), declarations here. For drawing with a vertex shader:
+//! declarations), DX8 declarations are decoded by `softhal_shader::decl8`
+//! (every token kind, errors at the token's DWORD), DX9 declarations here. For drawing with a vertex shader:
 //! the input declarations of a function ([`ShaderCode::inputs`]), the
 //! register mapping and constants of a DX8 declaration
 //! ([`Dx8Decl::elements`], [`Dx8Decl::constants`]), and the elements a
@@ -139,8 +140,10 @@ fn input_dcls(v: &softhal_shader::Validated) -> Vec<InputDcl> {
         .collect()
 }
 
-/// A DX8 declaration: for fixed-function use, one stream and its layout;
-/// for a vertex shader, the register of every element and the constants.
+/// A DX8 declaration as the device uses it: for fixed-function use, one
+/// stream and its layout; for a vertex shader, the register of every
+/// element and the constants. Decoded by the shader crate
+/// ([`softhal_shader::decl8`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dx8Decl {
     /// The stream the data comes from.
@@ -167,154 +170,108 @@ fn float_components(t: u32) -> u8 {
     }
 }
 
-/// Bytes of a DX8 D3DVSDT_* type (the first eight D3DDECLTYPEs), `None`
-/// for an unknown one.
-fn dx8_type_size(t: u32) -> Option<u32> {
-    if t <= 7 {
-        decl9_type_size(t)
+/// Validates a DX8 declaration token array (CREATEVERTEXSHADER) with the
+/// shader crate's reader and, when every element comes from one stream,
+/// the fixed-function layout it describes. With shader code
+/// (`programmable`), every register must be one of the shader's v0–v15
+/// (D3DVSDE_NORMAL2, register 16, feeds only fixed-function tweening).
+pub fn parse_dx8_decl(bytes: &[u8], programmable: bool) -> Result<Dx8Decl> {
+    use softhal_shader::decl8::DeclToken;
+    let t = dwords(bytes)?;
+    let d = softhal_shader::decl8::parse(&t)?;
+    if programmable
+        && d.elements
+            .iter()
+            .any(|e| u32::from(e.register) >= limits::MAX_STREAMS)
+    {
+        return Err(DeviceError::BadShader("declaration register above v15"));
+    }
+    let elements: Vec<VsElement> = d
+        .elements
+        .iter()
+        .map(|e| VsElement {
+            stream: u32::from(e.stream),
+            offset: e.offset,
+            ty: e.ty.value(),
+            register: e.register,
+        })
+        .collect();
+    let constants = d
+        .tokens
+        .iter()
+        .filter_map(|tok| match tok {
+            DeclToken::Const { register, values } => Some((
+                u32::from(*register),
+                values.iter().flatten().copied().collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let stream = elements.first().map_or(0, |e| e.stream);
+    let single = elements.iter().all(|e| e.stream == stream);
+    let layout = if single {
+        dx8_layout(&elements, d.stream_bytes(u8::try_from(stream).unwrap_or(0)))
     } else {
         None
-    }
-}
-
-/// Validates a DX8 declaration token array (CREATEVERTEXSHADER) and, when
-/// every register comes from one stream, the layout it describes.
-pub fn parse_dx8_decl(bytes: &[u8]) -> Result<Dx8Decl> {
-    let t = dwords(bytes)?;
-    let mut i = 0usize;
-    let mut stream: Option<u32> = None;
-    let mut single = true;
-    let mut off = 0u32;
-    let mut l = empty_layout();
-    let mut has_pos = false;
-    let mut elements = Vec::new();
-    let mut constants = Vec::new();
-    // Byte offset reached in each stream.
-    let mut ends = [0u32; limits::MAX_STREAMS as usize];
-    loop {
-        let tok = *t
-            .get(i)
-            .ok_or(DeviceError::BadShader("declaration has no END token"))?;
-        if tok == 0xFFFF_FFFF {
-            if i.checked_add(1) != Some(t.len()) {
-                return Err(DeviceError::BadShader(
-                    "data after the declaration END token",
-                ));
-            }
-            break;
-        }
-        match tok >> 29 {
-            0 => {}
-            1 => {
-                let s = tok & 0xF;
-                if stream.is_some_and(|x| x != s) {
-                    single = false;
-                }
-                // Save the offset reached in the stream we leave; resume
-                // the one we enter.
-                if let Some(slot) = ends.get_mut(stream.unwrap_or(0) as usize) {
-                    *slot = off;
-                }
-                off = ends.get(s as usize).copied().unwrap_or(0);
-                stream = Some(s);
-            }
-            2 => {
-                if tok & 0x1000_0000 != 0 {
-                    off = ((tok >> 16) & 0xF)
-                        .checked_mul(4)
-                        .and_then(|n| off.checked_add(n))
-                        .ok_or(DeviceError::BadShader("declaration offset"))?;
-                } else {
-                    let reg = tok & 0x1F;
-                    let ty = (tok >> 16) & 0xF;
-                    let size =
-                        dx8_type_size(ty).ok_or(DeviceError::BadShader("declaration data type"))?;
-                    if reg >= limits::MAX_STREAMS {
-                        return Err(DeviceError::BadShader("declaration register above v15"));
-                    }
-                    elements.push(VsElement {
-                        stream: stream.unwrap_or(0),
-                        offset: off,
-                        ty,
-                        register: reg as u8,
-                    });
-                    match (reg, ty) {
-                        (0, 2) => {
-                            l.position = PositionKind::Xyz;
-                            l.position_offset = off;
-                            has_pos = true;
-                        }
-                        (0, 3) => {
-                            l.position = PositionKind::Xyzw;
-                            l.position_offset = off;
-                            has_pos = true;
-                        }
-                        (3, 2) => l.normal = Some(off),
-                        (4, 0) => l.point_size = Some(off),
-                        // D3DVSDE_POSITION2 / NORMAL2 (tweening).
-                        (15, 2) => l.position2 = Some(off),
-                        (16, 2) => l.normal2 = Some(off),
-                        // D3DVSDE_DIFFUSE / SPECULAR, of any type.
-                        (5, _) => {
-                            l.diffuse = Some(off);
-                            l.diffuse_type = DeclType::from_d3d(ty).unwrap_or_default();
-                        }
-                        (6, _) => {
-                            l.specular = Some(off);
-                            l.specular_type = DeclType::from_d3d(ty).unwrap_or_default();
-                        }
-                        (7..=14, 0..=3) => {
-                            if let Some(slot) = reg
-                                .checked_sub(7)
-                                .and_then(|set| l.texcoords.get_mut(set as usize))
-                            {
-                                *slot = Some(TexCoordElement {
-                                    offset: off,
-                                    components: float_components(ty),
-                                });
-                            }
-                        }
-                        _ => {}
-                    }
-                    off = off
-                        .checked_add(size)
-                        .ok_or(DeviceError::BadShader("declaration offset"))?;
-                }
-            }
-            3 => {}
-            4 => {
-                let n = ((tok >> 25) & 0xF) as usize;
-                let past = || DeviceError::BadShader("declaration token data runs past the end");
-                let dwords = n.checked_mul(4).ok_or_else(past)?;
-                let start = i.checked_add(1).ok_or_else(past)?;
-                let end = start.checked_add(dwords).ok_or_else(past)?;
-                let data = t.get(start..end).ok_or_else(past)?;
-                constants.push((tok & 0x7F, data.to_vec()));
-                i = i.checked_add(dwords).ok_or_else(past)?;
-            }
-            5 => {
-                let n = ((tok >> 24) & 0x1F) as usize;
-                i = i.checked_add(n).ok_or(DeviceError::BadShader(
-                    "declaration token data runs past the end",
-                ))?;
-            }
-            _ => return Err(DeviceError::BadShader("declaration token type")),
-        }
-        i = i
-            .checked_add(1)
-            .filter(|&i| i <= t.len())
-            .ok_or(DeviceError::BadShader(
-                "declaration token data runs past the end",
-            ))?;
-    }
-    l.stride = off;
-    let layout = (single && has_pos && l.validate().is_ok()).then_some(l);
+    };
     Ok(Dx8Decl {
-        stream: stream.unwrap_or(0),
+        stream,
         layout,
         elements,
         constants,
     })
+}
+
+/// The fixed-function layout of one stream's D3DVSD_REG elements (the
+/// D3DVSDE_ register says what each is); `None` without a FLOAT3/FLOAT4
+/// position or when the layout is not one the pipeline accepts.
+fn dx8_layout(elements: &[VsElement], stride: u32) -> Option<VertexLayout> {
+    let mut l = empty_layout();
+    let mut has_pos = false;
+    for e in elements {
+        let (off, ty) = (e.offset, e.ty);
+        match (e.register, ty) {
+            (0, 2) => {
+                l.position = PositionKind::Xyz;
+                l.position_offset = off;
+                has_pos = true;
+            }
+            (0, 3) => {
+                l.position = PositionKind::Xyzw;
+                l.position_offset = off;
+                has_pos = true;
+            }
+            (3, 2) => l.normal = Some(off),
+            (4, 0) => l.point_size = Some(off),
+            // D3DVSDE_POSITION2 / NORMAL2 (tweening).
+            (15, 2) => l.position2 = Some(off),
+            (16, 2) => l.normal2 = Some(off),
+            // D3DVSDE_DIFFUSE / SPECULAR, of any type.
+            (5, _) => {
+                l.diffuse = Some(off);
+                l.diffuse_type = DeclType::from_d3d(ty).unwrap_or_default();
+            }
+            (6, _) => {
+                l.specular = Some(off);
+                l.specular_type = DeclType::from_d3d(ty).unwrap_or_default();
+            }
+            (7..=14, 0..=3) => {
+                if let Some(slot) = e
+                    .register
+                    .checked_sub(7)
+                    .and_then(|set| l.texcoords.get_mut(usize::from(set)))
+                {
+                    *slot = Some(TexCoordElement {
+                        offset: off,
+                        components: float_components(ty),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    l.stride = stride;
+    (has_pos && l.validate().is_ok()).then_some(l)
 }
 
 fn empty_layout() -> VertexLayout {
@@ -561,11 +518,49 @@ mod tests {
     fn dx8_declaration_layout() {
         // STREAM(0), v0 FLOAT3, v5 D3DCOLOR, END
         let d = b(&[0x2000_0000, 0x4002_0000, 0x4004_0005, 0xFFFF_FFFF]);
-        let p = parse_dx8_decl(&d).unwrap();
+        let p = parse_dx8_decl(&d, false).unwrap();
         let l = p.layout.unwrap();
         assert_eq!((l.stride, l.diffuse), (16, Some(12)));
-        assert!(parse_dx8_decl(&b(&[0x2000_0000])).is_err());
+        assert!(parse_dx8_decl(&b(&[0x2000_0000]), false).is_err());
         // CONSTMEM with count 1 → 4 DWORDs follow; truncated.
-        assert!(parse_dx8_decl(&b(&[0x8200_0000, 1, 2, 0xFFFF_FFFF])).is_err());
+        assert!(parse_dx8_decl(&b(&[0x8200_0000, 1, 2, 0xFFFF_FFFF]), false).is_err());
+    }
+
+    #[test]
+    fn dx8_declaration_errors_carry_the_token_offset() {
+        // STREAM(0), REG(0, FLOAT3), REG of D3DVSDT value 9: token 2.
+        let e = parse_dx8_decl(
+            &b(&[0x2000_0000, 0x4002_0000, 0x4009_0001, 0xFFFF_FFFF]),
+            false,
+        )
+        .unwrap_err();
+        match e {
+            DeviceError::InvalidShader(e) => {
+                assert_eq!((e.kind(), e.dword), ("malformed_token", 2))
+            }
+            e => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn d3dvsde_normal2_is_a_fixed_function_register_only() {
+        // STREAM(0), REG(POSITION, FLOAT3), REG(NORMAL2 = 16, FLOAT3), END.
+        let d = b(&[0x2000_0000, 0x4002_0000, 0x4002_0010, 0xFFFF_FFFF]);
+        let l = parse_dx8_decl(&d, false).unwrap().layout.unwrap();
+        assert_eq!((l.stride, l.normal2), (24, Some(12)));
+        // A vs_1_1 has v0–v15: with code, register 16 is refused.
+        assert!(matches!(
+            parse_dx8_decl(&d, true),
+            Err(DeviceError::BadShader(_))
+        ));
+    }
+
+    #[test]
+    fn dx8_types_are_the_first_eight_d3ddecltypes() {
+        // D3DVSDT_FLOAT1..SHORT4 have the values and sizes of
+        // D3DDECLTYPE_FLOAT1..SHORT4.
+        for t in softhal_shader::decl8::VsdType::ALL {
+            assert_eq!(Some(t.size()), decl9_type_size(t.value()), "{}", t.name());
+        }
     }
 }

@@ -292,6 +292,43 @@ fn a_dx8_vertex_shader_maps_registers_and_loads_its_declaration_constants() {
     assert_eq!(c.f[4], [0, 1.0f32.to_bits(), 0, 1.0f32.to_bits()]);
 }
 
+#[test]
+fn a_dx8_declaration_written_as_d3dvsd_macros_draws_and_a_bad_token_fails_its_create() {
+    let mut s = Scene::new(16, 16, false);
+    // The declaration of `dx8_decl`, written as text: v0 FLOAT3 position,
+    // v5 D3DCOLOR, c4 = (0, 1, 0, 1); oD0 = v5 × c4 turns white green.
+    let vs = shader_hex(
+        "vs_1_1\ndp4 oPos.x, v0, c0\ndp4 oPos.y, v0, c1\ndp4 oPos.z, v0, c2\ndp4 oPos.w, v0, c3\nmul oD0, v5, c4\n",
+    );
+    let src = format!(
+        "{}{DIFFUSE_CASCADE}CREATEVERTEXSHADER {{ dwHandle=0x10 decl=asm{{\n\
+             D3DVSD_STREAM(0)\n\
+             D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)\n\
+             D3DVSD_REG(D3DVSDE_DIFFUSE, D3DVSDT_D3DCOLOR)\n\
+             D3DVSD_CONST(4, 1)\n\
+                 0.0, 1.0, 0.0, 1.0\n\
+             D3DVSD_END()\n\
+         }} code=hex:{vs} }}\nSETVERTEXSHADER {{ dwHandle=0x10 }}\n\
+         {IDENTITY_C0}{STREAM16}\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=1 }}",
+        setup()
+    );
+    run16(&mut s, &src, &two_triangles(0xFFFF_FFFF)).ok();
+    assert_eq!(s.count(GREEN), 136);
+    // STREAM(0), REG(0, FLOAT3), then a REG of D3DVSDT value 9 (DirectX 8
+    // has 0..=7): the command fails at its own offset, and shader 0x10
+    // is kept.
+    let bad = hex_of(&[0x2000_0000, 0x4002_0000, 0x4009_0005, 0xFFFF_FFFF]);
+    s.run(
+        &format!("CREATEVERTEXSHADER {{ dwHandle=0x12 decl=hex:{bad} code=hex:{vs} }}"),
+        &[],
+    )
+    .unparsed_at(0);
+    let ctx = s.drv.context(s.ctx).unwrap();
+    assert!(ctx.vertex_shaders.contains_key(&0x10));
+    assert!(!ctx.vertex_shaders.contains_key(&0x12));
+}
+
 /// A 2×2 A8R8G8B8 texture: red, green / blue, white.
 fn four_texels(s: &mut Scene) -> u32 {
     let t = s

@@ -1,4 +1,5 @@
-//! Errors of the front end, the validator and the assembler.
+//! Errors of the front end, the validator, the assembler and the DirectX 8
+//! declaration reader (`decl8`).
 //!
 //! - In: the DWORD offset of the offending token and what is wrong with it.
 //! - Out: [`ShaderError`], whose [`ShaderError::kind`] is a stable name
@@ -141,6 +142,10 @@ pub enum ErrorKind {
     /// registers.
     #[error("texture register sequence: {0}")]
     TextureSequence(&'static str),
+    /// A DirectX 8 declaration token (`D3DVSD_CONST`, an extension) whose
+    /// count of data DWORDs runs past the end of the declaration.
+    #[error("the token's {0} data DWORDs run past the end of the declaration")]
+    DeclarationDataOverrun(u32),
     /// Assembly text that cannot be assembled (`line` is 1-based).
     #[error("line {line}: {what}")]
     Syntax {
@@ -180,6 +185,7 @@ impl ErrorKind {
             ErrorKind::BadDefinition(_) => "bad_definition",
             ErrorKind::BadOperand(_) => "bad_operand",
             ErrorKind::TextureSequence(_) => "texture_sequence",
+            ErrorKind::DeclarationDataOverrun(_) => "declaration_data_overrun",
             ErrorKind::Syntax { .. } => "syntax",
         }
     }

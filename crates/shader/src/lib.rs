@@ -8,10 +8,12 @@
 //! into the IR ([`ir`]), a validator ([`valid`]) that checks every rule of
 //! the version, a text form ([`text`]) in Direct3D shader assembly, and an
 //! executor ([`exec`]) that runs a validated shader over a 2×2 quad or four
-//! vertices.
+//! vertices. The DirectX 8 vertex shader declaration (the `D3DVSD_*`
+//! tokens before a DX8 shader's function) has its own reader and text form
+//! ([`decl8`]).
 //!
-//! - In: untrusted DWORDs ([`parse`]), or Direct3D shader assembly
-//!   ([`text::assemble`]).
+//! - In: untrusted DWORDs ([`parse`], [`decl8::parse`]), or Direct3D
+//!   shader assembly ([`text::assemble`], [`decl8::assemble`]).
 //! - Out: an [`ir::Shader`]; a [`valid::Validated`] shader whose register
 //!   indices are proven in range for its version; tokens again
 //!   ([`ir::Shader::to_tokens`]); assembly text ([`text::disassemble`]);
@@ -41,6 +43,7 @@
 )]
 
 pub mod corpus;
+pub mod decl8;
 pub mod error;
 pub mod exec;
 pub mod front;

@@ -2,7 +2,9 @@
 //! CREATEVERTEXSHADERFUNC and CREATEPIXELSHADER print their tokens as a
 //! `code=asm{ ... }` block of Direct3D shader assembly when the shader
 //! validates, as `hex:` otherwise, and both forms assemble back to the same
-//! bytes (`docs/dp2-assembly.md` §5.9).
+//! bytes (`docs/dp2-assembly.md` §5.9). CREATEVERTEXSHADER's DirectX 8
+//! declaration prints as a `decl=asm{ ... }` block of `D3DVSD_*` macros
+//! when it decodes, as `hex:` otherwise.
 
 use proptest::prelude::*;
 use softhal_shader::corpus;
@@ -172,7 +174,7 @@ fn shaders_the_driver_would_refuse_print_as_hex_and_still_round_trip() {
         for op in CREATES {
             let bytes = create(op, &code);
             let d = disassemble(&bytes, None, DecodeOptions::default());
-            assert!(!d.text.contains("asm{"), "{}", d.text);
+            assert!(!d.text.contains("code=asm{"), "{}", d.text);
             assert!(
                 d.text.contains(&format!("code=hex:{}", hex(&code))),
                 "{}",
@@ -236,4 +238,104 @@ proptest! {
             .is_ok_and(|v| v.shader().to_tokens() == tokens);
         prop_assert_eq!(d.text.contains("code=asm{"), validates, "{}", d.text);
     }
+}
+
+/// The declaration tokens of every CREATEVERTEXSHADER in `bytes`.
+fn decls(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for cmd in decode_all(bytes, DecodeOptions::default()).unwrap() {
+        if let Command::CreateVertexShader(r) = cmd.command {
+            out.extend(r.iter().map(|x| x.decl.to_vec()));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_dx8_declaration_written_as_d3dvsd_macros_gives_its_tokens_and_prints_back() {
+    let src = "\
+CREATEVERTEXSHADER { dwHandle=0x10 decl=asm{
+    D3DVSD_STREAM(0)
+    D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)   ; v0
+    D3DVSD_SKIP(1)
+    D3DVSD_REG(D3DVSDE_DIFFUSE, D3DVSDT_D3DCOLOR)
+    D3DVSD_CONST(4, 1)
+        0.0, 1.0, 0.0, 1.0
+    D3DVSD_END()
+} code=asm{
+    vs_1_1
+    mov oPos, v0
+} }
+";
+    let bytes = assemble(src).unwrap();
+    // D3DVSD_STREAM(0) = 1 << 29; REG(0, FLOAT3 = 2) = 2 << 29 | 2 << 16;
+    // SKIP(1) = 2 << 29 | 1 << 28 | 1 << 16; REG(5, D3DCOLOR = 4) = 2 << 29
+    // | 4 << 16 | 5; CONST(4, 1) = 4 << 29 | 1 << 25 | 4 and (0, 1, 0, 1)
+    // as floats; END = 0xFFFFFFFF.
+    let decl: [u32; 10] = [
+        0x2000_0000,
+        0x4002_0000,
+        0x5001_0000,
+        0x4004_0005,
+        0x8200_0004,
+        0,
+        0x3F80_0000,
+        0,
+        0x3F80_0000,
+        0xFFFF_FFFF,
+    ];
+    assert_eq!(decls(&bytes), vec![le(&decl)]);
+    // dwDeclSize = 40 bytes, dwCodeSize = 20 (version, mov and its two
+    // parameters, end), derived.
+    let d = disassemble(&bytes, None, DecodeOptions::default());
+    assert!(
+        d.text.starts_with(
+            "000000: D3DDP2OP_CREATEVERTEXSHADER { dwHandle=0x10 dwDeclSize=40 dwCodeSize=20 decl=asm{\n    D3DVSD_STREAM(0)\n    D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)\n    D3DVSD_SKIP(1)\n    D3DVSD_REG(D3DVSDE_DIFFUSE, D3DVSDT_D3DCOLOR)\n    D3DVSD_CONST(4, 1)\n        0.0, 1.0, 0.0, 1.0\n    D3DVSD_END()\n} code=asm{\n    vs_1_1\n"
+        ),
+        "{}",
+        d.text
+    );
+    assert_eq!(assemble(&d.text).unwrap(), bytes);
+}
+
+#[test]
+fn declarations_that_do_not_decode_print_as_hex_and_still_round_trip() {
+    // No END; a reserved token type (6); a REG of D3DVSDT value 8; a size
+    // that is not whole DWORDs; nothing at all.
+    let cases = [
+        le(&[0x2000_0000, 0x4002_0000]),
+        le(&[0xC000_0000, 0xFFFF_FFFF]),
+        le(&[0x4008_0000, 0xFFFF_FFFF]),
+        vec![0xFF, 0xFF, 0xFF],
+        Vec::new(),
+    ];
+    for decl in cases {
+        let bytes = assemble(&format!(
+            "CREATEVERTEXSHADER {{ dwHandle=0x10 decl=hex:{} }}",
+            hex(&decl)
+        ))
+        .unwrap();
+        let d = disassemble(&bytes, None, DecodeOptions::default());
+        assert!(!d.text.contains("decl=asm{"), "{}", d.text);
+        assert!(
+            d.text.contains(&format!("decl=hex:{}", hex(&decl))),
+            "{}",
+            d.text
+        );
+        assert_eq!(assemble(&d.text).unwrap(), bytes);
+    }
+}
+
+#[test]
+fn a_declaration_block_error_names_its_line() {
+    let e = assemble(
+        "CREATEVERTEXSHADER { dwHandle=0x10 decl=asm{\n  D3DVSD_STREAM(0)\n  D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT9)\n  D3DVSD_END()\n} }\n",
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 1);
+    assert!(
+        e.message.contains("asm{ block, its line 2"),
+        "{}",
+        e.message
+    );
 }

@@ -31,7 +31,7 @@ impl<'c> Exec<'_, 'c> {
                 let mut v = Vec::new();
                 for r in recs.iter() {
                     let h = r.head.handle.get();
-                    let decl = shader::parse_dx8_decl(r.decl)?;
+                    let decl = shader::parse_dx8_decl(r.decl, !r.code.is_empty())?;
                     let code = if r.code.is_empty() {
                         None
                     } else {

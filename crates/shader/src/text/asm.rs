@@ -70,7 +70,8 @@ pub fn assemble(text: &str) -> Result<Shader, ShaderError> {
     })
 }
 
-fn strip_comment(line: &str) -> &str {
+/// `line` up to its comment (`;` or `//`); also the declaration text's rule.
+pub(crate) fn strip_comment(line: &str) -> &str {
     let cut = [line.find(';'), line.find("//")]
         .into_iter()
         .flatten()

@@ -13,6 +13,7 @@ mod asm;
 mod disasm;
 
 pub use asm::assemble;
+pub(crate) use asm::strip_comment;
 pub use disasm::disassemble;
 
 #[cfg(doc)]

@@ -36,23 +36,43 @@ fn parse_hex(v: &Val) -> Result<Vec<u8>, String> {
     super::parse_hex_word(w)
 }
 
+/// The message of an `asm{` block that does not assemble: its line when
+/// the error is one of syntax.
+fn block_error(e: softhal_shader::ShaderError, content: &str) -> String {
+    match &e.kind {
+        softhal_shader::ErrorKind::Syntax { line, what } => {
+            format!("{}{{ block, its line {line}: {what}", lexer::SHADER_BLOCK)
+        }
+        _ => format!("{content}: {e}"),
+    }
+}
+
 /// Parses shader code: a `hex:` blob, or an `asm{ ... }` block of Direct3D
 /// shader assembly, assembled to its tokens (not validated: the driver
 /// decides whether it accepts the shader).
 fn parse_code(v: &Val) -> Result<Vec<u8>, String> {
     match v {
         Val::Text(t) => {
-            let shader = softhal_shader::text::assemble(t).map_err(|e| match e.kind {
-                softhal_shader::ErrorKind::Syntax { line, what } => {
-                    format!("{}{{ block, its line {line}: {what}", lexer::SHADER_BLOCK)
-                }
-                _ => format!("shader: {e}"),
-            })?;
+            let shader = softhal_shader::text::assemble(t).map_err(|e| block_error(e, "shader"))?;
             Ok(shader
                 .to_tokens()
                 .iter()
                 .flat_map(|w| w.to_le_bytes())
                 .collect())
+        }
+        _ => parse_hex(v),
+    }
+}
+
+/// Parses a DX8 declaration (CREATEVERTEXSHADER's `decl=`): a `hex:` blob,
+/// or an `asm{ ... }` block of `D3DVSD_*` macros, one token per line
+/// (`softhal_shader::decl8`), turned into its tokens.
+fn parse_decl(v: &Val) -> Result<Vec<u8>, String> {
+    match v {
+        Val::Text(t) => {
+            let d =
+                softhal_shader::decl8::assemble(t).map_err(|e| block_error(e, "declaration"))?;
+            Ok(d.to_tokens().iter().flat_map(|w| w.to_le_bytes()).collect())
         }
         _ => parse_hex(v),
     }
@@ -567,7 +587,7 @@ impl Asm {
                     let d = desc::<Dp2CreateVertexShader>();
                     let (mut b, set) = fill_struct(&d, g, |k, v| {
                         if k.eq_ignore_ascii_case("decl") {
-                            decl = parse_hex(v)?;
+                            decl = parse_decl(v)?;
                         } else if k.eq_ignore_ascii_case("code") {
                             code = parse_code(v)?;
                         } else {

@@ -47,19 +47,43 @@ pub fn shader_listing(code: &[u8]) -> Option<String> {
     (again == tokens).then_some(text)
 }
 
+/// The `D3DVSD_*` text of a DX8 declaration (CREATEVERTEXSHADER's `decl`)
+/// when it decodes and the text reads back to exactly these bytes; `None`
+/// otherwise.
+pub fn declaration_listing(decl: &[u8]) -> Option<String> {
+    use softhal_shader::decl8;
+    let tokens = softhal_shader::tokens_from_le_bytes(decl)?;
+    let d = decl8::parse(&tokens).ok()?;
+    let text = decl8::disassemble(&d);
+    let again = decl8::assemble(&text).ok()?.to_tokens();
+    (again == tokens).then_some(text)
+}
+
+/// Writes ` key=` as an `asm{` block of `text`, one line of it per line.
+fn write_block(out: &mut String, key: &str, text: &str) {
+    let _ = write!(out, " {key}={}{{", lexer::SHADER_BLOCK);
+    for line in text.lines() {
+        let _ = write!(out, "\n    {line}");
+    }
+    out.push_str("\n}");
+}
+
 /// Writes ` code=` as an `asm{` block of shader assembly, one instruction
 /// per line, when [`shader_listing`] can; as a `hex:` blob otherwise (a
 /// capture may hold a shader the driver refused, and it must round-trip).
 fn write_code(out: &mut String, code: &[u8]) {
     match shader_listing(code) {
-        Some(text) => {
-            let _ = write!(out, " code={}{{", lexer::SHADER_BLOCK);
-            for line in text.lines() {
-                let _ = write!(out, "\n    {line}");
-            }
-            out.push_str("\n}");
-        }
+        Some(text) => write_block(out, "code", &text),
         None => write_hex(out, "code", code),
+    }
+}
+
+/// Writes ` decl=` as an `asm{` block of `D3DVSD_*` macros, one token per
+/// line, when [`declaration_listing`] can; as a `hex:` blob otherwise.
+fn write_decl(out: &mut String, decl: &[u8]) {
+    match declaration_listing(decl) {
+        Some(text) => write_block(out, "decl", &text),
+        None => write_hex(out, "decl", decl),
     }
 }
 
@@ -202,7 +226,7 @@ pub fn format_command(cmd: &Dp2Command<'_>) -> String {
             for rec in r.iter() {
                 o.push_str(" {");
                 fields_inline(o, &desc::<Dp2CreateVertexShader>(), rec.head.as_bytes());
-                write_hex(o, "decl", rec.decl);
+                write_decl(o, rec.decl);
                 write_code(o, rec.code);
                 o.push_str(" }");
             }
