@@ -39,22 +39,18 @@ fn hex_of(dwords: &[u32]) -> String {
         .collect()
 }
 
-/// One vertex: FLOAT3 clip-space position (w = 1 from the declaration
-/// type's default) and a D3DCOLOR: 16 bytes.
-fn pc(x: f32, y: f32, color: u32) -> Vec<u8> {
-    let mut v = Vec::new();
-    for f in [x, y, 0.5] {
-        v.extend_from_slice(&f.to_le_bytes());
-    }
-    v.extend_from_slice(&color.to_le_bytes());
-    v
+/// The upper-left triangle (136 pixels), then the lower-right one (120),
+/// each vertex a FLOAT3 clip-space position (w = 1 from the declaration
+/// type's default) and the D3DCOLOR `c`: 16 bytes.
+fn two_triangles(c: u32) -> Vec<u8> {
+    fvf_triangles(|_, _| c.to_le_bytes().to_vec())
 }
 
-/// The upper-left triangle (136 pixels), then the lower-right one (120),
-/// each vertex with colour `c`.
-fn two_triangles(c: u32) -> Vec<u8> {
+/// The six vertices of the two triangles (clip-space corners, z 0.5), each
+/// position followed by `rest(x, y)`: the other components of the vertex.
+fn fvf_triangles(rest: impl Fn(f32, f32) -> Vec<u8>) -> Vec<u8> {
     [
-        (-1.0, 1.0),
+        (-1.0f32, 1.0f32),
         (1.0, 1.0),
         (-1.0, -1.0),
         (1.0, 1.0),
@@ -62,8 +58,16 @@ fn two_triangles(c: u32) -> Vec<u8> {
         (-1.0, -1.0),
     ]
     .iter()
-    .flat_map(|&(x, y)| pc(x, y, c))
+    .flat_map(|&(x, y)| {
+        let mut v = floats(&[x, y, 0.5]);
+        v.extend(rest(x, y));
+        v
+    })
     .collect()
+}
+
+fn floats(f: &[f32]) -> Vec<u8> {
+    f.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 /// The transform rows c0–c3 (identity) of the vertex shaders below.
@@ -288,10 +292,8 @@ fn a_dx8_vertex_shader_maps_registers_and_loads_its_declaration_constants() {
     assert_eq!(c.f[4], [0, 1.0f32.to_bits(), 0, 1.0f32.to_bits()]);
 }
 
-#[test]
-fn a_ps_1_1_samples_its_texture_with_tex_t0() {
-    let mut s = Scene::new(4, 4, false);
-    // A 2×2 A8R8G8B8 texture: red, green / blue, white.
+/// A 2×2 A8R8G8B8 texture: red, green / blue, white.
+fn four_texels(s: &mut Scene) -> u32 {
     let t = s
         .drv
         .create_texture(softhal_pipeline::texture::TextureFormat::A8R8G8B8, 2, 2, 1)
@@ -305,6 +307,13 @@ fn a_ps_1_1_samples_its_texture_with_tex_t0() {
         .unwrap()
         .copy_from_slice(&texels);
     s.drv.unlock(t).unwrap();
+    t
+}
+
+#[test]
+fn a_ps_1_1_samples_its_texture_with_tex_t0() {
+    let mut s = Scene::new(4, 4, false);
+    let t = four_texels(&mut s);
     let ps = shader_hex("ps_1_1\ntex t0\nmov r0, t0\n");
     // A 4×4 quad with (u, v) from (0, 0) to (1, 1), point sampled: pixel
     // (x, y) has centre u = (x + ½)/4, so texel ⌊2u⌋ = ⌊x/2⌋ (likewise v).
@@ -401,4 +410,218 @@ fn a_deleted_shader_cannot_be_drawn_and_a_replaced_one_draws_its_new_code() {
     s.run(&format!("SETPIXELSHADER {{ dwHandle=0 }}\n{draw}"), &v)
         .ok();
     assert_eq!(s.count(GREEN), 256);
+}
+
+/// The rows c0–c3 applied to v0 (the transform of the FVF shaders below).
+const DP4_POSITION: &str =
+    "dp4 oPos.x, v0, c0\ndp4 oPos.y, v0, c1\ndp4 oPos.z, v0, c2\ndp4 oPos.w, v0, c3\n";
+
+/// Draws both triangles (user-memory stream 0 of `stride` bytes) with the
+/// FVF `fvf` as the vertex declaration (SETVERTEXSHADERDECL with bit 0
+/// clear) and vertex shader `vs`, after `pre`; the DRAWPRIMITIVE comes
+/// last.
+fn fvf_shader_draw(pre: &str, fvf: u32, stride: u32, vs: &str) -> String {
+    let vs = shader_hex(vs);
+    format!(
+        "{}{pre}SETVERTEXSHADERDECL {{ dwHandle={fvf:#x} }}\n\
+         CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         {IDENTITY_C0}SETSTREAMSOURCEUM {{ dwStream=0 dwStride={stride} }}\n\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}",
+        setup()
+    )
+}
+
+fn draw_fvf_shader(s: &mut Scene, pre: &str, fvf: u32, stride: u32, vs: &str, v: &[u8]) -> Outcome {
+    s.run_fvf(&fvf_shader_draw(pre, fvf, stride, vs), fvf, stride, v)
+}
+
+#[test]
+fn a_vs_2_0_reads_an_fvf_as_its_vertex_declaration() {
+    // D3DFVF_XYZ | D3DFVF_DIFFUSE | D3DFVF_TEX1 (0x142) stands for POSITION0
+    // FLOAT3 at 0, COLOR0 D3DCOLOR at 12, TEXCOORD0 FLOAT2 at 16: 24 bytes.
+    let mut s = Scene::new(16, 16, false);
+    // The 2×2 texture, point sampled (the default filters).
+    let t = four_texels(&mut s);
+    // The vertex colour is yellow (R = G = 1, B = 0). (u, v) runs from
+    // 1/64 at the top-left corner, screen (0, 0), to 1 + 1/64 at the
+    // bottom-right, screen (16, 16): u = 1/64 + sx/16. Pixel columns 0..=7
+    // have centres sx ≤ 7.5, so u ≤ 0.484 < ½: texel column 0; columns
+    // 8..=15 have sx ≥ 8, u ≥ 0.516: texel column 1 (v likewise by row).
+    let o = 1.0 / 64.0;
+    let v = fvf_triangles(|x, y| {
+        let mut r = 0xFFFF_FF00u32.to_le_bytes().to_vec();
+        r.extend(floats(&[(x + 1.0) / 2.0 + o, (1.0 - y) / 2.0 + o]));
+        r
+    });
+    // Stage 0: colour = texture × diffuse, alpha = the diffuse alpha.
+    let cascade = format!(
+        "TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+         {{ wStage=0 TSState=D3DTSS_COLOROP dwValue=D3DTOP_MODULATE }} \
+         {{ wStage=0 TSState=D3DTSS_COLORARG1 dwValue=D3DTA_TEXTURE }} \
+         {{ wStage=0 TSState=D3DTSS_COLORARG2 dwValue=D3DTA_DIFFUSE }} \
+         {{ wStage=0 TSState=D3DTSS_ALPHAOP dwValue=D3DTOP_SELECTARG1 }} \
+         {{ wStage=0 TSState=D3DTSS_ALPHAARG1 dwValue=D3DTA_DIFFUSE }}\n"
+    );
+    let vs = format!(
+        "vs_2_0\ndcl_position v0\ndcl_color v1\ndcl_texcoord v2\n{DP4_POSITION}mov oD0, v1\nmov oT0, v2\n"
+    );
+    draw_fvf_shader(&mut s, &cascade, 0x142, 24, &vs, &v).ok();
+    // Each texel times yellow: red and green stay, blue becomes black
+    // (B × 0), white becomes yellow; alpha 1 everywhere. The two triangles
+    // cover all 256 pixels, 64 per quadrant.
+    let yellow = 0xFFFF_FF00;
+    for (x, y, c) in [
+        (0, 0, RED),
+        (15, 0, GREEN),
+        (0, 15, BLACK),
+        (15, 15, yellow),
+    ] {
+        assert_eq!(s.px(x, y), c, "({x}, {y})");
+    }
+    assert_eq!(s.px(7, 7), RED);
+    assert_eq!(s.px(8, 7), GREEN);
+    assert_eq!(s.px(7, 8), BLACK);
+    assert_eq!(s.px(8, 8), yellow);
+    for c in [RED, GREEN, BLACK, yellow] {
+        assert_eq!(s.count(c), 64, "{c:#x}");
+    }
+}
+
+#[test]
+fn an_fvf_last_beta_ubyte4_reaches_blendindices() {
+    // D3DFVF_XYZB2 | D3DFVF_LASTBETA_UBYTE4 (0x1008): POSITION0 FLOAT3 at
+    // 0, the first beta as BLENDWEIGHT0 FLOAT1 at 12, the last as
+    // BLENDINDICES0 UBYTE4 at 16: 20 bytes.
+    let mut s = Scene::new(16, 16, false);
+    // Weight 1.0; index bytes (2, 0, 7, 4), which UBYTE4 reads unscaled as
+    // (2, 0, 7, 4).
+    let v = fvf_triangles(|_, _| {
+        let mut r = floats(&[1.0]);
+        r.extend([2u8, 0, 7, 4]);
+        r
+    });
+    // (2, 0, 7, 4) × c4 (½, 1, 0, ¼) = (1, 0, 0, 1); plus weight × c5
+    // (0, 0, 1, 0) = (1, 0, 1, 1): magenta. (Read as a D3DCOLOR the bytes
+    // would be (7, 0, 2, 4)/255, nearly black; as UBYTE4N about 0.)
+    let vs = format!(
+        "vs_2_0\ndcl_position v0\ndcl_blendweight v1\ndcl_blendindices v2\n{DP4_POSITION}\
+         mul r0, v2, c4\nmad oD0, v1.x, c5, r0\n"
+    );
+    let consts = "SETVERTEXSHADERCONST { dwRegister=4 data=[0.5 1 0 0.25 0 0 1 0] }\n";
+    draw_fvf_shader(
+        &mut s,
+        &format!("{DIFFUSE_CASCADE}{consts}"),
+        0x1008,
+        20,
+        &vs,
+        &v,
+    )
+    .ok();
+    assert_eq!(s.count(0xFFFF_00FF), 256);
+}
+
+#[test]
+fn an_fvf_texcoordsize_gives_its_set_that_many_floats() {
+    // D3DFVF_XYZ | D3DFVF_TEX2 | D3DFVF_TEXCOORDSIZE3(0) (1 << 16) |
+    // D3DFVF_TEXCOORDSIZE1(1) (3 << 18) = 0x70202: TEXCOORD0 FLOAT3 at 12,
+    // TEXCOORD1 FLOAT1 at 24: 28 bytes.
+    let mut s = Scene::new(16, 16, false);
+    let v = fvf_triangles(|_, _| floats(&[0.0, 0.0, 1.0, 1.0]));
+    // v1 = (0, 0, 1, w = 1 by default); v2 = (1, 0, 0, 1). v1 + v2.yxyy =
+    // (0, 1, 1, 1): cyan. (Were set 0 two floats, v1.z would be 0 and set
+    // 1 would start at 20, the 1.0 of set 0.)
+    let vs = format!(
+        "vs_2_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_texcoord1 v2\n{DP4_POSITION}add oD0, v1, v2.yxyy\n"
+    );
+    let fvf = 0x2 | 0x200 | (1 << 16) | (3 << 18);
+    draw_fvf_shader(&mut s, DIFFUSE_CASCADE, fvf, 28, &vs, &v).ok();
+    assert_eq!(s.count(0xFF00_FFFF), 256);
+}
+
+#[test]
+fn an_input_the_fvf_does_not_provide_reads_0_0_0_1() {
+    // D3DFVF_XYZ | D3DFVF_DIFFUSE (0x42, 16 bytes) of green vertices.
+    for (vs, expected) in [
+        // No TEXCOORD0 in the FVF: v1 reads (0, 0, 0, 1), and v1.wxxw =
+        // (1, 0, 0, 1) is red.
+        (
+            format!("vs_2_0\ndcl_position v0\ndcl_texcoord v1\n{DP4_POSITION}mov oD0, v1.wxxw\n"),
+            RED,
+        ),
+        // Direct3D 9 binds an input register to vertex data only through
+        // its dcl_usage: v5 (D3DVSDE_DIFFUSE in a DirectX 8 declaration),
+        // undeclared in this vs_1_1, gets no element from the FVF and
+        // reads (0, 0, 0, 1): opaque black, not the vertex colour.
+        (
+            format!("vs_1_1\ndcl_position v0\n{DP4_POSITION}mov oD0, v5\n"),
+            BLACK,
+        ),
+    ] {
+        let mut s = Scene::new(16, 16, false);
+        let v = two_triangles(GREEN);
+        draw_fvf_shader(&mut s, DIFFUSE_CASCADE, FVF_L, 16, &vs, &v).ok();
+        assert_eq!(s.count(expected), 256, "{vs}");
+    }
+}
+
+#[test]
+fn a_vertex_shader_draw_without_a_vertex_format_fails() {
+    // SETVERTEXSHADERDECL 0: neither a declaration nor an FVF. The draw
+    // fails at its own offset and draws nothing.
+    let mut s = Scene::new(16, 16, false);
+    let vs = format!("vs_2_0\ndcl_position v0\n{DP4_POSITION}");
+    let src = fvf_shader_draw("", 0, 16, &vs);
+    // The DRAWPRIMITIVE: a 4-byte command header and 12 bytes of record.
+    let at = asm(&src).len() as u32 - 16;
+    s.run_fvf(&src, FVF_L, 16, &two_triangles(GREEN))
+        .unparsed_at(at);
+    assert!(matches!(
+        s.drv.last_error().unwrap().error,
+        DeviceError::InvalidParams(_)
+    ));
+    assert_eq!(s.count(GREEN), 0);
+}
+
+#[test]
+fn an_fvf_read_by_a_shader_keeps_its_vertex_size_as_the_stream_stride() {
+    // D3DFVF_XYZ | D3DFVF_DIFFUSE | D3DFVF_TEX1: 24-byte vertices, of
+    // which the shader reads only the position (the first 12 bytes).
+    let mut s = Scene::new(16, 16, false);
+    let v = fvf_triangles(|_, _| {
+        let mut r = RED.to_le_bytes().to_vec();
+        r.extend(floats(&[0.0, 0.0]));
+        r
+    });
+    let vs = format!("vs_2_0\ndcl_position v0\ndef c4, 0, 1, 0, 1\n{DP4_POSITION}mov oD0, c4\n");
+    // A stream stride of 0 is the FVF's 24 bytes (not the 12 the shader
+    // reads): the six vertices are the two triangles, all 256 pixels green.
+    let src = fvf_shader_draw(DIFFUSE_CASCADE, 0x142, 0, &vs);
+    s.run_fvf(&src, 0x142, 24, &v).ok();
+    assert_eq!(s.count(GREEN), 256);
+    // A stride below the FVF vertex (20 < 24) fails the draw, as for fixed
+    // function.
+    let mut s = Scene::new(16, 16, false);
+    let src = fvf_shader_draw(DIFFUSE_CASCADE, 0x142, 20, &vs);
+    // The DRAWPRIMITIVE: a 4-byte command header and 12 bytes of record.
+    let at = asm(&src).len() as u32 - 16;
+    s.run_fvf(&src, 0x142, 24, &v).unparsed_at(at);
+    assert!(matches!(
+        s.drv.last_error().unwrap().error,
+        DeviceError::OutOfRange { .. }
+    ));
+    assert_eq!(s.count(GREEN), 0);
+}
+
+#[test]
+fn the_dx8_setvertexshader_with_an_fvf_also_feeds_a_dx9_shader() {
+    // The FVF set with D3DDP2OP_SETVERTEXSHADER (the DirectX 8 opcode; its
+    // handle has bit 0 clear) rather than SETVERTEXSHADERDECL: the shader
+    // reads it the same way. XYZ | DIFFUSE (0x42), v1 = COLOR0: blue.
+    let mut s = Scene::new(16, 16, false);
+    let vs = format!("vs_2_0\ndcl_position v0\ndcl_color v1\n{DP4_POSITION}mov oD0, v1\n");
+    let src = fvf_shader_draw(DIFFUSE_CASCADE, FVF_L, 16, &vs)
+        .replace("SETVERTEXSHADERDECL {", "SETVERTEXSHADER {");
+    assert!(src.contains("SETVERTEXSHADER { dwHandle=0x42 }"));
+    s.run_fvf(&src, FVF_L, 16, &two_triangles(BLUE)).ok();
+    assert_eq!(s.count(BLUE), 256);
 }

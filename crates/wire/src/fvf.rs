@@ -3,10 +3,14 @@
 //! In: an FVF code (`D3DFVF_*` bits). Out: an [`FvfLayout`] with the stride
 //! and the byte offset of every component, in the fixed DDK order
 //! (position, blend weights, normal, point size, diffuse, specular, fog,
-//! texture coordinates). Guarantee: an FVF this module accepts has a stride
-//! of at most 4 + 32 + 12 + 4 + 4 + 4 + 4 + 8×16 bytes; an invalid code is an
-//! [`FvfError`], never a panic. Rules: `docs/dp2-wire.md` §7.
+//! texture coordinates), and the vertex declaration the FVF stands for when
+//! a programmable vertex shader reads it ([`FvfLayout::elements`]).
+//! Guarantee: an FVF this module accepts has a stride of at most 4 + 32 +
+//! 12 + 4 + 4 + 4 + 4 + 8×16 bytes; an invalid code is an [`FvfError`],
+//! never a panic. Rules: `docs/dp2-wire.md` §7; the declaration:
+//! `docs/device.md` ("An FVF as a vertex declaration").
 
+use crate::names::{DeclType, DeclUsage};
 use thiserror::Error;
 
 /// `D3DFVF_RESERVED0`: must be zero.
@@ -108,6 +112,30 @@ pub struct FvfLayout {
     pub texcoords: [(u32, u32); 8],
 }
 
+/// One element of the vertex declaration an FVF stands for: a
+/// `D3DVERTEXELEMENT9` of stream 0 with `D3DDECLMETHOD_DEFAULT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FvfElement {
+    /// Byte offset in the vertex.
+    pub offset: u32,
+    /// `D3DDECLTYPE`.
+    pub decl_type: DeclType,
+    /// `D3DDECLUSAGE`.
+    pub usage: DeclUsage,
+    /// Usage index.
+    pub usage_index: u8,
+}
+
+/// `D3DDECLTYPE_FLOAT1`..`FLOAT4` for 1..=4 floats.
+fn float_type(floats: u32) -> DeclType {
+    match floats {
+        0 | 1 => DeclType::Float1,
+        2 => DeclType::Float2,
+        3 => DeclType::Float3,
+        _ => DeclType::Float4,
+    }
+}
+
 /// Dimension (1–4 floats) of texture-coordinate set `i` of `fvf` (`i` is
 /// taken modulo 8: there are sets 0..=7).
 pub fn texcoord_dims(fvf: u32, i: u32) -> u32 {
@@ -186,6 +214,73 @@ impl FvfLayout {
     }
 }
 
+impl FvfLayout {
+    /// The vertex declaration this FVF is equivalent to, element by
+    /// element in vertex order, as the Direct3D 9 runtime converts an FVF
+    /// (`SetFVF`): POSITION0 FLOAT3 (`XYZW`: FLOAT4; `XYZRHW`: POSITIONT0
+    /// FLOAT4); the betas of `XYZBn` as BLENDWEIGHT0 of n floats, or of
+    /// n − 1 floats and BLENDINDICES0 UBYTE4 / D3DCOLOR for the last beta
+    /// under `LASTBETA_UBYTE4` / `LASTBETA_D3DCOLOR` (`XYZB5` without
+    /// either: FLOAT4 weights and a FLOAT1 BLENDINDICES0); NORMAL0 FLOAT3,
+    /// PSIZE0 FLOAT1, COLOR0 and COLOR1 D3DCOLOR, the DDI-only fog value as
+    /// FOG0 FLOAT1, TEXCOORDi of the set's 1–4 floats. Every offset is the
+    /// one [`FvfLayout::parse`] computed.
+    pub fn elements(&self) -> Vec<FvfElement> {
+        let mut out = Vec::with_capacity(16);
+        let mut push = |offset: u32, decl_type, usage, usage_index| {
+            out.push(FvfElement {
+                offset,
+                decl_type,
+                usage,
+                usage_index,
+            })
+        };
+        match self.position {
+            PositionKind::None => {}
+            PositionKind::Xyz => push(0, DeclType::Float3, DeclUsage::Position, 0),
+            PositionKind::XyzRhw => push(0, DeclType::Float4, DeclUsage::PositionT, 0),
+            PositionKind::Xyzw => push(0, DeclType::Float4, DeclUsage::Position, 0),
+        }
+        if self.blend_values > 0 {
+            // The betas follow the xyz position (12 bytes), 4 bytes each.
+            let (weights, indices) = match self.last_beta {
+                LastBeta::Weight if self.blend_values == 5 => (4, Some(DeclType::Float1)),
+                LastBeta::Weight => (self.blend_values, None),
+                LastBeta::UByte4 => (self.blend_values.saturating_sub(1), Some(DeclType::UByte4)),
+                LastBeta::D3dColor => (
+                    self.blend_values.saturating_sub(1),
+                    Some(DeclType::D3dColor),
+                ),
+            };
+            if weights > 0 {
+                push(12, float_type(weights), DeclUsage::BlendWeight, 0);
+            }
+            if let Some(t) = indices {
+                let at = weights.saturating_mul(4).saturating_add(12);
+                push(at, t, DeclUsage::BlendIndices, 0);
+            }
+        }
+        let singles = [
+            (self.normal, DeclType::Float3, DeclUsage::Normal, 0),
+            (self.psize, DeclType::Float1, DeclUsage::PSize, 0),
+            (self.diffuse, DeclType::D3dColor, DeclUsage::Color, 0),
+            (self.specular, DeclType::D3dColor, DeclUsage::Color, 1),
+            (self.fog, DeclType::Float1, DeclUsage::Fog, 0),
+        ];
+        for (offset, t, usage, index) in singles {
+            if let Some(o) = offset {
+                push(o, t, usage, index);
+            }
+        }
+        for (set, &(offset, dims)) in
+            (0u8..).zip(self.texcoords.iter().take(self.tex_count as usize))
+        {
+            push(offset, float_type(dims), DeclUsage::TexCoord, set);
+        }
+        out
+    }
+}
+
 /// The vertex size of `fvf`, or an error for an invalid code.
 pub fn vertex_stride(fvf: u32) -> Result<u32, FvfError> {
     FvfLayout::parse(fvf).map(|l| l.stride)
@@ -234,6 +329,128 @@ mod tests {
             FvfLayout::parse(FVF_XYZ | FVF_LASTBETA_UBYTE4),
             Err(FvfError::BadLastBeta(0x1002))
         );
+    }
+
+    fn el(offset: u32, decl_type: DeclType, usage: DeclUsage, usage_index: u8) -> FvfElement {
+        FvfElement {
+            offset,
+            decl_type,
+            usage,
+            usage_index,
+        }
+    }
+
+    fn elements(fvf: u32) -> Vec<FvfElement> {
+        FvfLayout::parse(fvf).unwrap().elements()
+    }
+
+    #[test]
+    fn an_fvf_stands_for_the_declaration_of_its_components_in_vertex_order() {
+        use DeclType::*;
+        use DeclUsage::*;
+        // XYZ | DIFFUSE | TEX1: xyz 12 bytes, the colour 4, (u, v) 8.
+        assert_eq!(
+            elements(FVF_XYZ | FVF_DIFFUSE | 0x100),
+            [
+                el(0, Float3, Position, 0),
+                el(12, D3dColor, Color, 0),
+                el(16, Float2, TexCoord, 0)
+            ]
+        );
+        // XYZRHW is the transformed position; XYZW a 4-float POSITION0.
+        assert_eq!(elements(FVF_XYZRHW), [el(0, Float4, PositionT, 0)]);
+        assert_eq!(elements(FVF_XYZW), [el(0, Float4, Position, 0)]);
+        // XYZ | NORMAL | PSIZE | SPECULAR: normal at 12, the point size
+        // after it at 24, the specular colour (COLOR1) at 28.
+        assert_eq!(
+            elements(FVF_XYZ | FVF_NORMAL | FVF_PSIZE | FVF_SPECULAR),
+            [
+                el(0, Float3, Position, 0),
+                el(12, Float3, Normal, 0),
+                el(24, Float1, PSize, 0),
+                el(28, D3dColor, Color, 1)
+            ]
+        );
+        // The DDI-only fog float (after the specular colour) is FOG0.
+        assert_eq!(
+            elements(FVF_XYZRHW | FVF_DIFFUSE | FVF_SPECULAR | FVF_FOG | 0x100)[3..],
+            [el(24, Float1, Fog, 0), el(28, Float2, TexCoord, 0)]
+        );
+        // No component, no element.
+        assert!(elements(0).is_empty());
+    }
+
+    #[test]
+    fn betas_become_blend_weights_and_the_last_one_blend_indices() {
+        use DeclType::*;
+        use DeclUsage::*;
+        let pos = el(0, Float3, Position, 0);
+        // XYZB2: two float weights after xyz.
+        assert_eq!(elements(0x8), [pos, el(12, Float2, BlendWeight, 0)]);
+        // XYZB1 | LASTBETA_UBYTE4: the only beta is the indices.
+        assert_eq!(
+            elements(0x6 | FVF_LASTBETA_UBYTE4),
+            [pos, el(12, UByte4, BlendIndices, 0)]
+        );
+        // XYZB3 | LASTBETA_D3DCOLOR: 2 weights (8 bytes), then the indices
+        // at 12 + 8 = 20.
+        assert_eq!(
+            elements(0xA | FVF_LASTBETA_D3DCOLOR),
+            [
+                pos,
+                el(12, Float2, BlendWeight, 0),
+                el(20, D3dColor, BlendIndices, 0)
+            ]
+        );
+        // XYZB4 | LASTBETA_UBYTE4: 3 weights, the indices at 24.
+        assert_eq!(
+            elements(0xC | FVF_LASTBETA_UBYTE4),
+            [
+                pos,
+                el(12, Float3, BlendWeight, 0),
+                el(24, UByte4, BlendIndices, 0)
+            ]
+        );
+        // XYZB5 without a LASTBETA flag: 4 weights and a float index at 28.
+        assert_eq!(
+            elements(0xE),
+            [
+                pos,
+                el(12, Float4, BlendWeight, 0),
+                el(28, Float1, BlendIndices, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn texture_coordinate_sets_take_their_texcoordsize() {
+        use DeclType::*;
+        use DeclUsage::TexCoord;
+        // TEX4 with TEXCOORDSIZE1(0) (3 << 16), TEXCOORDSIZE3(1) (1 << 18),
+        // TEXCOORDSIZE2(2) (0), TEXCOORDSIZE4(3) (2 << 22): 4, 12, 8 and 16
+        // bytes from offset 0.
+        let fvf = 0x400 | (3 << 16) | (1 << 18) | (2 << 22);
+        assert_eq!(
+            elements(fvf),
+            [
+                el(0, Float1, TexCoord, 0),
+                el(4, Float3, TexCoord, 1),
+                el(16, Float2, TexCoord, 2),
+                el(24, Float4, TexCoord, 3)
+            ]
+        );
+        // XYZB4 | DIFFUSE | SPECULAR | TEX2 with TEXCOORDSIZE3(1): xyz, 4
+        // weights (16 bytes), the colours at 28 and 32, set 0 (2 floats)
+        // at 36, set 1 (3 floats) at 44.
+        let fvf = 0xC | FVF_DIFFUSE | FVF_SPECULAR | 0x200 | (1 << 18);
+        let e = elements(fvf);
+        assert_eq!(
+            e.iter()
+                .map(|e| (e.offset, e.usage_index))
+                .collect::<Vec<_>>(),
+            [(0, 0), (12, 0), (28, 0), (32, 1), (36, 0), (44, 1)]
+        );
+        assert_eq!((e[4].decl_type, e[5].decl_type), (Float2, Float3));
     }
 
     #[test]

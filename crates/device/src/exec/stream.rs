@@ -24,7 +24,7 @@ use crate::resource::{Resource, SurfaceKind};
 use crate::shader::{self, ShaderCode, VsElement};
 use crate::state::{DeviceState, Stream, StreamSource, VertexInput};
 use softhal_pipeline::{DeclType, PositionKind, TexCoordElement, VertexLayout};
-use softhal_wire::fvf::{FvfLayout, PositionKind as FvfPos};
+use softhal_wire::fvf::{vertex_stride, FvfLayout, PositionKind as FvfPos};
 use softhal_wire::Command;
 use std::borrow::Cow;
 
@@ -502,9 +502,10 @@ pub(super) fn vertex_shader(ctx: &Context) -> Result<Option<&ShaderCode>> {
 
 /// The elements the input registers of vertex shader `code` read, for the
 /// context's vertex input: a DX8 shader's D3DVSD_REG mapping; with a DX9
-/// declaration, for each `dcl_usage[n] v#` of the shader the element of
-/// that usage and usage index (an input no element matches reads (0, 0,
-/// 0, 1), `docs/device.md`).
+/// declaration, or an FVF as the declaration it stands for
+/// ([`FvfLayout::elements`]), the elements matched to the shader's
+/// `dcl_usage[n] v#` by [`usage_matched`]. FVF 0 (no vertex format at all)
+/// fails (docs/device.md).
 pub(super) fn shader_elements(ctx: &Context, code: &ShaderCode) -> Result<Vec<VsElement>> {
     match ctx.state.vertex_input {
         VertexInput::Shader(h) => Ok(ctx
@@ -517,27 +518,51 @@ pub(super) fn shader_elements(ctx: &Context, code: &ShaderCode) -> Result<Vec<Vs
                 handle: h,
                 what: "vertex declaration",
             })?;
-            let mut out = Vec::new();
-            for i in &code.inputs {
-                let e = d
-                    .elements
-                    .iter()
-                    .find(|e| e[4] == i.usage && e[5] == i.index);
-                if let Some(&[stream, offset, ty, ..]) = e {
-                    out.push(VsElement {
-                        stream,
-                        offset,
-                        ty,
-                        register: i.register,
-                    });
-                }
-            }
-            Ok(out)
+            Ok(usage_matched(code, &d.elements))
         }
-        VertexInput::Fvf(_) => Err(DeviceError::Unsupported(
-            "a programmable vertex shader with an FVF (set a vertex declaration)",
+        VertexInput::Fvf(0) => Err(DeviceError::InvalidParams(
+            "a vertex shader draw without a vertex declaration or FVF",
         )),
+        VertexInput::Fvf(f) => {
+            let elements: Vec<[u32; 6]> = FvfLayout::parse(f)?
+                .elements()
+                .iter()
+                .map(|e| {
+                    [
+                        0,
+                        e.offset,
+                        u32::from(e.decl_type.raw()),
+                        0,
+                        u32::from(e.usage.raw()),
+                        u32::from(e.usage_index),
+                    ]
+                })
+                .collect();
+            Ok(usage_matched(code, &elements))
+        }
     }
+}
+
+/// For each `dcl_usage[n] v#` of vertex shader `code`, the first of
+/// `elements` (D3DVERTEXELEMENT9 fields: stream, offset, type, method,
+/// usage, usage index) of that usage and usage index. An input no element
+/// matches, or a register the shader reads without declaring it (a
+/// DirectX 8 vs_1_1), is left out: it reads (0, 0, 0, 1)
+/// (`docs/device.md`).
+fn usage_matched(code: &ShaderCode, elements: &[[u32; 6]]) -> Vec<VsElement> {
+    let mut out = Vec::new();
+    for i in &code.inputs {
+        let e = elements.iter().find(|e| e[4] == i.usage && e[5] == i.index);
+        if let Some(&[stream, offset, ty, ..]) = e {
+            out.push(VsElement {
+                stream,
+                offset,
+                ty,
+                register: i.register,
+            });
+        }
+    }
+    out
 }
 
 /// The vertex bytes a vertex shader reads and where each input register
@@ -566,8 +591,14 @@ pub(super) fn shader_stream_input<'s>(
         for e in elements {
             end = end.max(e.offset.saturating_add(size(e)?));
         }
-        // A declaration of no element still reads vertices of one byte.
-        let (data, stride, src) = stream_bytes(surfaces, st, call, first, end.max(1))?;
+        // An FVF says the vertex size, as for fixed function (a stream
+        // stride of 0 uses it, a smaller one fails); a declaration of no
+        // element still reads vertices of one byte.
+        let vertex = match st.vertex_input {
+            VertexInput::Fvf(f) => vertex_stride(f)?,
+            _ => 0,
+        };
+        let (data, stride, src) = stream_bytes(surfaces, st, call, first, end.max(vertex).max(1))?;
         return Ok((Cow::Borrowed(data), stride_layout(stride), src));
     }
     let mut gather = Vec::with_capacity(elements.len());
