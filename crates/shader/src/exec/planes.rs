@@ -31,6 +31,39 @@ use crate::valid::Validated;
 /// One component of one register, for every lane.
 pub type Plane = [f32; LANES];
 
+/// Rows become columns: four lanes' `Vec4`s ⇄ four component planes.
+#[inline(always)]
+fn transpose(v: &[[f32; 4]; 4]) -> [[f32; 4]; 4] {
+    [
+        [v[0][0], v[1][0], v[2][0], v[3][0]],
+        [v[0][1], v[1][1], v[2][1], v[3][1]],
+        [v[0][2], v[1][2], v[2][2], v[3][2]],
+        [v[0][3], v[1][3], v[2][3], v[3][3]],
+    ]
+}
+
+/// Element `i & 3` of a four-element array (a component or a lane).
+#[inline(always)]
+fn at<T: Copy>(v: &[T; 4], i: usize) -> T {
+    match i & 3 {
+        0 => v[0],
+        1 => v[1],
+        2 => v[2],
+        _ => v[3],
+    }
+}
+
+/// Element `i & 3` of a four-element array, mutably.
+#[inline(always)]
+fn at_mut<T>(v: &mut [T; 4], i: usize) -> &mut T {
+    match i & 3 {
+        0 => &mut v[0],
+        1 => &mut v[1],
+        2 => &mut v[2],
+        _ => &mut v[3],
+    }
+}
+
 /// A plane number in the file.
 type P = u16;
 
@@ -259,7 +292,11 @@ impl Op {
     /// the planes read first.
     fn planes(&mut self, mut f: impl FnMut(&mut P, bool)) {
         let f = &mut f;
-        fn each(ps: &mut [P], write: bool, f: &mut impl FnMut(&mut P, bool)) {
+        fn each<'p>(
+            ps: impl IntoIterator<Item = &'p mut P>,
+            write: bool,
+            f: &mut impl FnMut(&mut P, bool),
+        ) {
             for p in ps {
                 f(p, write);
             }
@@ -317,33 +354,33 @@ impl Op {
             }
             Op::Scalar { d, n, a, .. } => {
                 f(a, false);
-                each(&mut d[..count(*n)], true, f);
+                each(d.iter_mut().take(count(*n)), true, f);
             }
             Op::Pow { d, n, a, b } => {
                 f(a, false);
                 f(b, false);
-                each(&mut d[..count(*n)], true, f);
+                each(d.iter_mut().take(count(*n)), true, f);
             }
             Op::Dp3 { d, n, a, b } => {
                 each(a, false, f);
                 each(b, false, f);
-                each(&mut d[..count(*n)], true, f);
+                each(d.iter_mut().take(count(*n)), true, f);
             }
             Op::Dp4 { d, n, a, b } => {
                 each(a, false, f);
                 each(b, false, f);
-                each(&mut d[..count(*n)], true, f);
+                each(d.iter_mut().take(count(*n)), true, f);
             }
             Op::Dp2Add { d, n, a, b, c } => {
                 each(a, false, f);
                 each(b, false, f);
                 f(c, false);
-                each(&mut d[..count(*n)], true, f);
+                each(d.iter_mut().take(count(*n)), true, f);
             }
             Op::Nrm { d, n, s, v } => {
-                each(&mut s[..count(*n)], false, f);
+                each(s.iter_mut().take(count(*n)), false, f);
                 each(v, false, f);
-                each(&mut d[..count(*n)], true, f);
+                each(d.iter_mut().take(count(*n)), true, f);
             }
             Op::Vector { d, mask, a, .. } => {
                 each(a, false, f);
@@ -378,7 +415,9 @@ enum Load {
     Face,
 }
 
-/// Where a register's planes are stored after a run.
+/// Where a register's planes are stored after a run (named by register
+/// type).
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Store {
     RastOut(u16),
@@ -604,12 +643,12 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
     };
     for &(index, comp) in &consts {
         layout.consts.push((layout.size as P, index, comp));
-        layout.size += 1;
+        layout.size = layout.size.saturating_add(1);
     }
     let first_register = layout.size;
     for &r in &registers {
         layout.registers.push((r, layout.size as P));
-        layout.size += 4;
+        layout.size = layout.size.saturating_add(4);
     }
     let scratch = layout.size;
     // Pass 2: the operations.
@@ -704,7 +743,7 @@ struct Compiler<'l> {
 impl Compiler<'_> {
     fn temp(&mut self) -> P {
         let p = self.next;
-        self.next += 1;
+        self.next = self.next.saturating_add(1);
         self.high = self.high.max(self.next);
         p as P
     }
@@ -736,7 +775,7 @@ impl Compiler<'_> {
                 let base = self.layout.register(file, index)?;
                 // vFace is one value in every component.
                 let comp = if file == File::Face { 0 } else { comp };
-                Some(base + P::from(comp))
+                Some(base.saturating_add(P::from(comp)))
             }
         }
     }
@@ -755,7 +794,7 @@ impl Compiler<'_> {
                 continue;
             }
             let comp = s.swizzle.component(c as u8);
-            let slot = &mut done[usize::from(comp)];
+            let slot = at_mut(&mut done, usize::from(comp));
             let p = match *slot {
                 Some(p) => p,
                 None => {
@@ -769,7 +808,7 @@ impl Compiler<'_> {
                         });
                         p = d;
                     }
-                    done[usize::from(comp)] = Some(p);
+                    *at_mut(&mut done, usize::from(comp)) = Some(p);
                     p
                 }
             };
@@ -787,7 +826,7 @@ impl Compiler<'_> {
     fn dst_planes(&self, d: &Dst) -> Option<[P; 4]> {
         let file = file_of(self.profile, d.reg.ty, d.reg.index)?;
         let base = self.layout.register(file, d.reg.index)?;
-        Some([base, base + 1, base + 2, base + 3])
+        Some(planes_of(base))
     }
 
     /// Compiles one instruction.
@@ -800,7 +839,7 @@ impl Compiler<'_> {
             let a = if file == File::Face {
                 [base; 4]
             } else {
-                [base, base + 1, base + 2, base + 3]
+                planes_of(base)
             };
             self.ops.push(Op::Kill { a });
             return Some(());
@@ -814,7 +853,7 @@ impl Compiler<'_> {
                 if mask & (1 << c) != 0 {
                     self.ops.push(Op::ToAddr {
                         comp: c,
-                        a: a[usize::from(c)],
+                        a: at(&a, usize::from(c)),
                         round: ins.opcode == Mova,
                     });
                 }
@@ -834,7 +873,7 @@ impl Compiler<'_> {
                 op.planes(|p, write| {
                     if write {
                         if let Some(c) = real.iter().position(|r| r == p) {
-                            *p = spare[c];
+                            *p = at(&spare, c);
                         }
                     }
                 });
@@ -843,8 +882,8 @@ impl Compiler<'_> {
             for c in 0..4 {
                 if mask & (1 << c) != 0 {
                     self.ops.push(Op::Mov {
-                        d: real[c],
-                        a: spare[c],
+                        d: at(&real, c),
+                        a: at(&spare, c),
                     });
                 }
             }
@@ -881,10 +920,10 @@ impl Compiler<'_> {
         let (dn, n) = {
             let mut dn = [0; 4];
             let mut n = 0u8;
-            for c in 0..4 {
+            for (c, &p) in d.iter().enumerate() {
                 if on(c) {
-                    dn[usize::from(n)] = d[c];
-                    n += 1;
+                    *at_mut(&mut dn, usize::from(n)) = p;
+                    n = n.saturating_add(1);
                 }
             }
             (dn, n)
@@ -913,7 +952,7 @@ impl Compiler<'_> {
                     if !on(c) {
                         continue;
                     }
-                    let (d, a, b, e) = (d[c], a[c], b[c], e[c]);
+                    let (d, a, b, e) = (at(&d, c), at(&a, c), at(&b, c), at(&e, c));
                     self.ops.push(match ins.opcode {
                         Mov | Mova => Op::Mov { d, a },
                         Add => Op::Add { d, a, b },
@@ -995,7 +1034,10 @@ impl Compiler<'_> {
                 for c in 0..4 {
                     // Components past the last row are 0.
                     if on(c) && c >= usize::from(n_rows) {
-                        self.ops.push(Op::Set { d: d[c], v: 0.0 });
+                        self.ops.push(Op::Set {
+                            d: at(&d, c),
+                            v: 0.0,
+                        });
                     }
                 }
                 for k in 0..n_rows {
@@ -1004,7 +1046,7 @@ impl Compiler<'_> {
                         continue;
                     }
                     let row = self.src_n(ins, 1, k, need)?;
-                    let dk = [d[c], 0, 0, 0];
+                    let dk = [at(&d, c), 0, 0, 0];
                     self.ops.push(if four {
                         Op::Dp4 {
                             d: dk,
@@ -1053,16 +1095,19 @@ impl Compiler<'_> {
                         1 => (2, 0),
                         2 => (0, 1),
                         _ => {
-                            self.ops.push(Op::Set { d: d[3], v: 0.0 });
+                            self.ops.push(Op::Set {
+                                d: at(&d, 3),
+                                v: 0.0,
+                            });
                             continue;
                         }
                     };
                     self.ops.push(Op::MulSub {
-                        d: d[c],
-                        a: a[i],
-                        b: b[j],
-                        c: a[j],
-                        e: b[i],
+                        d: at(&d, c),
+                        a: at(&a, i),
+                        b: at(&b, j),
+                        c: at(&a, j),
+                        e: at(&b, i),
                     });
                 }
             }
@@ -1070,7 +1115,7 @@ impl Compiler<'_> {
                 let s = self.src_n(ins, 0, 0, 0xF)?;
                 let mut sn = [0; 4];
                 for (i, c) in (0..4).filter(|&c| on(c)).enumerate() {
-                    sn[i] = s[c];
+                    *at_mut(&mut sn, i) = at(&s, c);
                 }
                 self.ops.push(Op::Nrm {
                     d: dn,
@@ -1104,6 +1149,11 @@ impl Compiler<'_> {
         }
         Some(())
     }
+}
+
+/// The four planes of a register whose first plane is `base`.
+fn planes_of(base: P) -> [P; 4] {
+    [0, 1, 2, 3].map(|c| base.saturating_add(c))
 }
 
 /// Whether an operation of `body` reads a plane of `dst` that an earlier
@@ -1165,7 +1215,7 @@ impl PlaneCode {
                 let v = constants
                     .float
                     .get(usize::from(index))
-                    .map_or(0.0, |v| v[usize::from(comp & 3)]);
+                    .map_or(0.0, |v| at(v, usize::from(comp)));
                 if let Some(x) = file.planes.get_mut(usize::from(p)) {
                     *x = [v; LANES];
                 }
@@ -1183,15 +1233,14 @@ impl PlaneCode {
                 Load::Position => Some(&regs.position),
                 Load::Face => None,
             };
-            for c in 0..4 {
-                let Some(x) = file.planes.get_mut(usize::from(p) + c) else {
-                    continue;
-                };
-                *x = match (load, src) {
-                    (Load::Face, _) => regs.face,
-                    (_, Some(v)) => std::array::from_fn(|l| v[l][c]),
-                    (_, None) => [0.0; LANES],
-                };
+            let values = match (load, src) {
+                (Load::Face, _) => [regs.face; 4],
+                (_, Some(v)) => transpose(v),
+                (_, None) => [[0.0; LANES]; 4],
+            };
+            let at_p = file.planes.get_mut(usize::from(p)..).unwrap_or_default();
+            for (x, v) in at_p.iter_mut().zip(values) {
+                *x = v;
             }
         }
         let mut killed: Mask = 0;
@@ -1207,20 +1256,16 @@ impl PlaneCode {
                 Store::ColorOut(i) => regs.color_out.get_mut(usize::from(i)),
             };
             let Some(out) = out else { continue };
-            let planes = [0, 1, 2, 3].map(|c| plane(usize::from(p) + c));
-            for (l, o) in out.iter_mut().enumerate() {
-                if mask & (1 << l) != 0 {
-                    *o = [planes[0][l], planes[1][l], planes[2][l], planes[3][l]];
-                } else {
-                    *o = ZERO;
-                }
+            let lanes = transpose(&planes_of(p).map(|c| plane(usize::from(c))));
+            for (l, (o, v)) in out.iter_mut().zip(lanes).enumerate() {
+                *o = if mask & (1 << l) != 0 { v } else { ZERO };
             }
         }
         if let Some(p) = self.depth {
             let z = plane(usize::from(p));
-            for (l, o) in regs.depth_out.iter_mut().enumerate() {
+            for (l, (o, z)) in regs.depth_out.iter_mut().zip(z).enumerate() {
                 if mask & (1 << l) != 0 {
-                    *o = z[l];
+                    *o = z;
                 }
             }
             regs.depth_written = true;
@@ -1239,6 +1284,18 @@ fn map1(a: Plane, f: impl Fn(f32) -> f32) -> Plane {
 #[inline(always)]
 fn map2(a: Plane, b: Plane, f: impl Fn(f32, f32) -> f32) -> Plane {
     [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3])]
+}
+
+/// Lane-wise sum.
+#[inline(always)]
+fn add(a: Plane, b: Plane) -> Plane {
+    map2(a, b, |x, y| x + y)
+}
+
+/// Lane-wise product.
+#[inline(always)]
+fn mul(a: Plane, b: Plane) -> Plane {
+    map2(a, b, |x, y| x * y)
 }
 
 /// Lane-wise `f` of three planes.
@@ -1332,8 +1389,7 @@ fn execute(
                     get(planes, c),
                     get(planes, e),
                 );
-                let v: Plane = std::array::from_fn(|l| a[l] * b[l] - c[l] * e[l]);
-                set(planes, d, v);
+                set(planes, d, map2(mul(a, b), mul(c, e), |x, y| x - y));
             }
             Op::Frc { d, a } => set(planes, d, map1(get(planes, a), arith::frc)),
             Op::Abs { d, a } => set(planes, d, map1(get(planes, a), f32::abs)),
@@ -1363,65 +1419,47 @@ fn execute(
                 set_n(planes, &d, n, v);
             }
             Op::Dp3 { d, n, a, b } => {
-                let a = a.map(|p| get(planes, p));
-                let b = b.map(|p| get(planes, p));
-                let v: Plane = std::array::from_fn(|l| {
-                    a[0][l] * b[0][l] + a[1][l] * b[1][l] + a[2][l] * b[2][l]
-                });
+                let [a0, a1, a2] = a.map(|p| get(planes, p));
+                let [b0, b1, b2] = b.map(|p| get(planes, p));
+                let v = add(add(mul(a0, b0), mul(a1, b1)), mul(a2, b2));
                 set_n(planes, &d, n, v);
             }
             Op::Dp4 { d, n, a, b } => {
-                let a = a.map(|p| get(planes, p));
-                let b = b.map(|p| get(planes, p));
-                let v: Plane = std::array::from_fn(|l| {
-                    a[0][l] * b[0][l] + a[1][l] * b[1][l] + a[2][l] * b[2][l] + a[3][l] * b[3][l]
-                });
+                let [a0, a1, a2, a3] = a.map(|p| get(planes, p));
+                let [b0, b1, b2, b3] = b.map(|p| get(planes, p));
+                let v = add(add(add(mul(a0, b0), mul(a1, b1)), mul(a2, b2)), mul(a3, b3));
                 set_n(planes, &d, n, v);
             }
             Op::Dp2Add { d, n, a, b, c } => {
-                let a = a.map(|p| get(planes, p));
-                let b = b.map(|p| get(planes, p));
-                let c = get(planes, c);
-                let v: Plane =
-                    std::array::from_fn(|l| a[0][l] * b[0][l] + a[1][l] * b[1][l] + c[l]);
+                let [a0, a1] = a.map(|p| get(planes, p));
+                let [b0, b1] = b.map(|p| get(planes, p));
+                let v = add(add(mul(a0, b0), mul(a1, b1)), get(planes, c));
                 set_n(planes, &d, n, v);
             }
             Op::Nrm { d, n, s, v } => {
-                let v = v.map(|p| get(planes, p));
-                let f: Plane = std::array::from_fn(|l| {
-                    arith::nrm_factor(v[0][l] * v[0][l] + v[1][l] * v[1][l] + v[2][l] * v[2][l])
-                });
-                let s = s.map(|p| get(planes, p));
-                for (i, &dp) in d.iter().enumerate().take(usize::from(n)) {
-                    let x = s[i];
-                    set(planes, dp, std::array::from_fn(|l| x[l] * f[l]));
+                let [x, y, z] = v.map(|p| get(planes, p));
+                let f = map1(add(add(mul(x, x), mul(y, y)), mul(z, z)), arith::nrm_factor);
+                for (&dp, &sp) in d.iter().zip(&s).take(usize::from(n)) {
+                    set(planes, dp, mul(get(planes, sp), f));
                 }
             }
             Op::Vector { f, d, mask: m, a } => {
-                let a = a.map(|p| get(planes, p));
-                let mut out = [[0.0; LANES]; 4];
-                for l in 0..LANES {
-                    let v = [a[0][l], a[1][l], a[2][l], a[3][l]];
-                    let r = match f {
-                        Vector::Lit => arith::lit(v),
-                        Vector::ExpPVs1 => arith::expp_vs1(v),
-                        Vector::LogPVs1 => arith::logp_vs1(v),
-                        Vector::SinCos => arith::sincos(v),
-                    };
-                    for c in 0..4 {
-                        out[c][l] = r[c];
-                    }
-                }
-                for c in 0..4 {
+                let lanes = transpose(&a.map(|p| get(planes, p))).map(|v| match f {
+                    Vector::Lit => arith::lit(v),
+                    Vector::ExpPVs1 => arith::expp_vs1(v),
+                    Vector::LogPVs1 => arith::logp_vs1(v),
+                    Vector::SinCos => arith::sincos(v),
+                });
+                for (c, (&dp, v)) in d.iter().zip(transpose(&lanes)).enumerate() {
                     if m & (1 << c) != 0 {
-                        set(planes, d[c], out[c]);
+                        set(planes, dp, v);
                     }
                 }
             }
             Op::ToAddr { comp, a, round } => {
                 let v = get(planes, a);
                 if let Some(r) = address.get_mut(usize::from(comp)) {
-                    *r = std::array::from_fn(|l| arith::to_address(v[l], round));
+                    *r = v.map(|x| arith::to_address(x, round));
                 }
             }
             Op::FromAddr { d, comp } => {
@@ -1441,11 +1479,11 @@ fn execute(
                     .get(usize::from(addr))
                     .copied()
                     .unwrap_or([0; LANES]);
-                let v: Plane = std::array::from_fn(|l| {
-                    usize::try_from(i64::from(index).saturating_add(i64::from(a[l])))
+                let v: Plane = a.map(|x| {
+                    usize::try_from(i32::from(index).saturating_add(x))
                         .ok()
                         .and_then(|i| constants.float.get(i))
-                        .map_or(0.0, |c| c[usize::from(comp & 3)])
+                        .map_or(0.0, |c| at(c, usize::from(comp)))
                 });
                 set(planes, d, v);
             }
@@ -1472,10 +1510,7 @@ fn execute(
                 kind,
             } => {
                 let c = coords.map(|p| get(planes, p));
-                let lanes = |c: &[Plane; 4]| -> [Vec4; LANES] {
-                    std::array::from_fn(|l| [c[0][l], c[1][l], c[2][l], c[3][l]])
-                };
-                let coords = lanes(&c);
+                let coords = transpose(&c);
                 let zero = [0.0; LANES];
                 let request = match kind {
                     SampleKind::Implicit | SampleKind::Project | SampleKind::Bias => {
@@ -1490,7 +1525,11 @@ fn execute(
                             ddx: super::ddx(&coords),
                             ddy: super::ddy(&coords),
                             lod: LodMode::Gradients {
-                                bias: if kind == SampleKind::Bias { c[3] } else { zero },
+                                bias: if kind == SampleKind::Bias {
+                                    at(&c, 3)
+                                } else {
+                                    zero
+                                },
                             },
                             mask,
                         }
@@ -1500,29 +1539,29 @@ fn execute(
                         coords,
                         ddx: [ZERO; LANES],
                         ddy: [ZERO; LANES],
-                        lod: LodMode::Level(c[3]),
+                        lod: LodMode::Level(at(&c, 3)),
                         mask,
                     },
                     SampleKind::Gradients(x, y) => SampleRequest {
                         sampler,
                         coords,
-                        ddx: lanes(&x.map(|p| get(planes, p))),
-                        ddy: lanes(&y.map(|p| get(planes, p))),
+                        ddx: transpose(&x.map(|p| get(planes, p))),
+                        ddy: transpose(&y.map(|p| get(planes, p))),
                         lod: LodMode::Gradients { bias: zero },
                         mask,
                     },
                 };
-                let out = textures.sample(&request);
-                for (k, &dp) in d.iter().enumerate() {
+                let out = transpose(&textures.sample(&request));
+                for (k, (&dp, v)) in d.iter().zip(out).enumerate() {
                     if m & (1 << k) != 0 {
-                        set(planes, dp, std::array::from_fn(|l| out[l][k]));
+                        set(planes, dp, v);
                     }
                 }
             }
             Op::Kill { a } => {
-                let a = a.map(|p| get(planes, p));
-                for l in 0..LANES {
-                    if a.iter().any(|c| c[l] < 0.0) {
+                let lanes = transpose(&a.map(|p| get(planes, p)));
+                for (l, v) in lanes.iter().enumerate() {
+                    if v.iter().any(|&x| x < 0.0) {
                         *killed |= 1 << l;
                     }
                 }
