@@ -690,26 +690,44 @@ impl<'a> TexFast<'a> {
                 .all(plain)
             && s0.result == crate::cascade::ResultArg::Current
             && s1.color_op == TextureOp::Disable
-            && sh.projected[0] == 0
-            && tex.kind() == TextureKind::Texture2D
-            && matches!(
-                tex.format(),
-                TextureFormat::A8R8G8B8 | TextureFormat::X8R8G8B8
-            )
-            && (tex.level_count() == 1 || sm.mip_filter == TextureFilter::None)
-            && sm.base_level(tex.level_count(), tex.lod()) == 0
-            && sm.mag_filter == TextureFilter::Linear
-            && sm.min_filter == TextureFilter::Linear
-            && sm.address_u == TextureAddress::Wrap
-            && sm.address_v == TextureAddress::Wrap
-            && (sh.color_key == ColorKeyMode::Off || tex.color_key().is_none());
+            && sh.projected[0] == 0;
         if !ok {
             return None;
         }
         Some(TexFast {
-            level: tex.level(0, 0)?,
+            level: bilinear8_level(tex, sm, sh.color_key)?,
             blend,
         })
+    }
+}
+
+/// The level the 8-bit bilinear filter of [`crate::texture::fast`] samples
+/// for a texture and sampler state it applies to — a 2D A8R8G8B8 or
+/// X8R8G8B8 texture sampled at its level 0 only (one level, or MIPFILTER
+/// NONE at base level 0), MAG and MIN filter LINEAR, WRAP in u and v, no
+/// colour key in effect — else `None`. The fixed-function fast path and
+/// pixel shaders' samples use it whenever it applies.
+pub(crate) fn bilinear8_level<'a>(
+    tex: &'a Texture,
+    sm: &SamplerState,
+    color_key: ColorKeyMode,
+) -> Option<crate::texture::LevelRef<'a>> {
+    let ok = tex.kind() == TextureKind::Texture2D
+        && matches!(
+            tex.format(),
+            TextureFormat::A8R8G8B8 | TextureFormat::X8R8G8B8
+        )
+        && (tex.level_count() == 1 || sm.mip_filter == TextureFilter::None)
+        && sm.base_level(tex.level_count(), tex.lod()) == 0
+        && sm.mag_filter == TextureFilter::Linear
+        && sm.min_filter == TextureFilter::Linear
+        && sm.address_u == TextureAddress::Wrap
+        && sm.address_v == TextureAddress::Wrap
+        && (color_key == ColorKeyMode::Off || tex.color_key().is_none());
+    if ok {
+        tex.level(0, 0)
+    } else {
+        None
     }
 }
 

@@ -41,6 +41,12 @@
 //! A NaN colour channel is written as 0, ±∞ as 1 or 0 (the conversion to
 //! 8 bits of `crate::int::channel_from_f32`); nothing panics.
 //!
+//! *Samplers*: texture requests go to the stage's texture and D3DSAMP_*
+//! state; a 2D A8R8G8B8/X8R8G8B8 level 0 sampled bilinearly with WRAP
+//! (`crate::shade::bilinear8_level`) takes the 8-bit filter of the
+//! fixed-function fast path, everything else the float sampler
+//! (`docs/shaders.md` §13).
+//!
 //! *Bounds*: one run is bounded by the executor
 //! (`softhal_shader::exec::MAX_INSTRUCTIONS_EXECUTED`); the watchdog is
 //! checked per tile as for every draw.
@@ -55,9 +61,13 @@ use super::{DrawCtx, Stats, TileTarget};
 use crate::cascade::MAX_STAGES;
 use crate::int::{channel_from_f32, usize_from_i32};
 use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
+use crate::shade::bilinear8_level;
 use crate::shade::{at, vertex_attrs, ShadeCtx};
+use crate::simd::bilinear8;
 use crate::simd::Span;
-use crate::texture::{sample_2d, sample_cube, sample_volume, Derivatives, TextureKind};
+use crate::texture::{
+    sample_2d, sample_cube, sample_volume, ColorKeyMode, Derivatives, TextureFormat, TextureKind,
+};
 use crate::varying::{Semantic, Varyings, MAX_VARYINGS, VARYING_PLANE};
 
 /// Input registers of ps_3_0 (`v0..v9`).
@@ -190,6 +200,23 @@ impl Textures for StageSamplers<'_, '_> {
         let Some((tex, sm)) = self.shade.sampler(usize::from(r.sampler)) else {
             return out;
         };
+        // The 8-bit bilinear filter, where it applies, needs no level of
+        // detail (one level, MAG = MIN).
+        if let Some(level) = bilinear8_level(tex, sm, ColorKeyMode::Off) {
+            let force = if level.format == TextureFormat::X8R8G8B8 {
+                0xFF00_0000
+            } else {
+                0
+            };
+            for (lane, o) in out.iter_mut().enumerate() {
+                if r.mask & (1 << lane) != 0 {
+                    let c = r.coords[lane];
+                    let [b, g, r, a] = bilinear8(&level, c[0], c[1], force).to_le_bytes();
+                    *o = [r, g, b, a].map(|x| f32::from(x) / 255.0);
+                }
+            }
+            return out;
+        }
         let dims = [tex.width(), tex.height(), tex.depth()].map(|d| d.max(1) as f32);
         for (lane, o) in out.iter_mut().enumerate() {
             if r.mask & (1 << lane) == 0 {

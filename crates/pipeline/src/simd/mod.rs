@@ -61,7 +61,7 @@ pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
-pub(crate) use tex_modulate::{tex_modulate_span, TexSpan};
+pub(crate) use tex_modulate::{bilinear8, tex_modulate_span, TexSpan};
 
 /// Which instruction-set level the kernels use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

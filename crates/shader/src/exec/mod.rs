@@ -23,8 +23,10 @@
 //!   leaving its outputs as they are. The arithmetic follows the Direct3D 9
 //!   assembly reference (`docs/shaders.md` §11).
 
+mod arith;
 mod lane;
 mod plan;
+mod planes;
 mod texture;
 
 pub use lane::{ddx, ddy, Lanes, Mask, Vec4, ALL_LANES, LANES};
@@ -71,18 +73,33 @@ pub struct Constants {
 /// shader's own `def`/`defi`/`defb` (which take precedence, as in Direct3D
 /// 9), clamped to [−1, 1] for ps_1_x, sized to the version's register
 /// counts.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct BoundConstants {
     float: Vec<Vec4>,
     int: Vec<[i32; 4]>,
     bool: Vec<bool>,
+    /// Distinct for each [`Program::bind`]: [`Registers`] keep the
+    /// constants of the last binding they ran with loaded.
+    id: u64,
 }
 
-/// A validated shader ready to run.
+impl PartialEq for BoundConstants {
+    fn eq(&self, other: &BoundConstants) -> bool {
+        (&self.float, &self.int, &self.bool) == (&other.float, &other.int, &other.bool)
+    }
+}
+
+/// The source of [`BoundConstants::id`].
+static NEXT_BINDING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A validated shader ready to run: its jump table for the reference
+/// interpreter and, when the register-plane executor runs it, its plane
+/// code.
 #[derive(Clone, Debug)]
 pub struct Program {
     shader: Validated,
     plan: Plan,
+    planes: Option<planes::PlaneCode>,
 }
 
 /// What one run did.
@@ -132,6 +149,8 @@ pub struct Registers {
     pub depth_written: bool,
     /// Lanes `texkill` removed.
     pub killed: Mask,
+    /// The register-plane executor's state.
+    planes: planes::PlaneFile,
 }
 
 impl Registers {
@@ -162,6 +181,7 @@ impl Registers {
             depth_out: [0.0; LANES],
             depth_written: false,
             killed: 0,
+            planes: planes::PlaneFile::default(),
         }
     }
 
@@ -201,7 +221,18 @@ impl Program {
     /// Prepares `shader` to run (its jump table).
     pub fn new(shader: Validated) -> Program {
         let plan = Plan::new(&shader);
-        Program { shader, plan }
+        let planes = planes::compile(&shader);
+        Program {
+            shader,
+            plan,
+            planes,
+        }
+    }
+
+    /// Whether runs take the register-plane executor (the shader uses
+    /// nothing it leaves to the reference interpreter).
+    pub fn runs_on_planes(&self) -> bool {
+        self.planes.is_some()
     }
 
     /// The shader.
@@ -253,12 +284,21 @@ impl Program {
                 *c = map(*c, |x| x.clamp(-1.0, 1.0));
             }
         }
-        BoundConstants { float, int, bool }
+        let id = NEXT_BINDING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        BoundConstants {
+            float,
+            int,
+            bool,
+            id,
+        }
     }
 
     /// Runs the program on the lanes of `mask` (pass [`ALL_LANES`] for a
     /// quad whose uncovered pixels are helper lanes: they execute, so that
-    /// derivatives are defined, and the caller does not write them).
+    /// derivatives are defined, and the caller does not write them). A run
+    /// starts from zeroed temporaries and outputs; the outputs of lanes
+    /// outside `mask` stay 0. The register-plane executor runs it when it
+    /// can, else the reference interpreter, with the same results.
     pub fn run(
         &self,
         regs: &mut Registers,
@@ -266,6 +306,22 @@ impl Program {
         textures: &dyn Textures,
         mask: Mask,
     ) -> RunStats {
+        match &self.planes {
+            Some(code) if code.runs(mask) => code.run(regs, constants, textures, mask),
+            _ => self.run_reference(regs, constants, textures, mask),
+        }
+    }
+
+    /// Runs the program with the reference interpreter, whatever it uses:
+    /// the twin the register-plane executor is tested against.
+    pub fn run_reference(
+        &self,
+        regs: &mut Registers,
+        constants: &BoundConstants,
+        textures: &dyn Textures,
+        mask: Mask,
+    ) -> RunStats {
+        regs.clear_outputs();
         let profile = self.profile();
         if !profile.is_vertex() {
             // ps_1_4 and ps_2_x read t# as texture coordinates; in
@@ -795,32 +851,28 @@ impl Machine<'_> {
             Mad => tri(self, &|a, b, c| zip3(a, b, c, |x, y, z| x * y + z)),
             Dp3 => bin(self, &|a, b| splat(dot3(a, b))),
             Dp4 => bin(self, &|a, b| splat(dot4(a, b))),
-            Min => bin(self, &|a, b| zip(a, b, |x, y| if x < y { x } else { y })),
-            Max => bin(self, &|a, b| zip(a, b, |x, y| if x >= y { x } else { y })),
-            Slt => bin(self, &|a, b| {
-                zip(a, b, |x, y| if x < y { 1.0 } else { 0.0 })
-            }),
-            Sge => bin(self, &|a, b| {
-                zip(a, b, |x, y| if x >= y { 1.0 } else { 0.0 })
-            }),
-            Rcp => un(self, &scalar(rcp)),
-            Rsq => un(self, &scalar(rsq)),
+            Min => bin(self, &|a, b| zip(a, b, arith::min)),
+            Max => bin(self, &|a, b| zip(a, b, arith::max)),
+            Slt => bin(self, &|a, b| zip(a, b, arith::slt)),
+            Sge => bin(self, &|a, b| zip(a, b, arith::sge)),
+            Rcp => un(self, &scalar(arith::rcp)),
+            Rsq => un(self, &scalar(arith::rsq)),
             Exp => un(self, &scalar(f32::exp2)),
-            Log => un(self, &scalar(log2_abs)),
-            ExpP if vs1 => un(self, &expp_vs1),
-            LogP if vs1 => un(self, &logp_vs1),
+            Log => un(self, &scalar(arith::log2_abs)),
+            ExpP if vs1 => un(self, &arith::expp_vs1),
+            LogP if vs1 => un(self, &arith::logp_vs1),
             ExpP => un(self, &scalar(f32::exp2)),
-            LogP => un(self, &scalar(log2_abs)),
-            Lit => un(self, &lit),
+            LogP => un(self, &scalar(arith::log2_abs)),
+            Lit => un(self, &arith::lit),
             Dst => bin(self, &|a, b| [1.0, a[1] * b[1], a[2], b[3]]),
-            Lrp => tri(self, &|a, b, c| zip3(a, b, c, |f, x, y| f * (x - y) + y)),
-            Frc => un(self, &|v| map(v, |x| x - x.floor())),
+            Lrp => tri(self, &|a, b, c| zip3(a, b, c, arith::lrp)),
+            Frc => un(self, &|v| map(v, arith::frc)),
             M4x4 => matrix(self, 4, dot4),
             M4x3 => matrix(self, 3, dot4),
             M3x4 => matrix(self, 4, dot3),
             M3x3 => matrix(self, 3, dot3),
             M3x2 => matrix(self, 2, dot3),
-            Pow => bin(self, &|a, b| splat(a[0].abs().powf(b[0]))),
+            Pow => bin(self, &|a, b| splat(arith::pow(a[0], b[0]))),
             Crs => bin(self, &|a, b| {
                 [
                     a[1] * b[2] - a[2] * b[1],
@@ -829,30 +881,15 @@ impl Machine<'_> {
                     0.0,
                 ]
             }),
-            Sgn => un(self, &|v| {
-                map(v, |x| {
-                    if x < 0.0 {
-                        -1.0
-                    } else if x > 0.0 {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                })
-            }),
+            Sgn => un(self, &|v| map(v, arith::sgn)),
             Abs => un(self, &|v| map(v, f32::abs)),
             Nrm => un(self, &|v| {
-                let f = dot3(v, v);
-                let f = if f == 0.0 { f32::MAX } else { 1.0 / f.sqrt() };
+                let f = arith::nrm_factor(dot3(v, v));
                 map(v, |x| x * f)
             }),
-            SinCos => un(self, &|v| [v[0].cos(), v[0].sin(), 0.0, 0.0]),
-            Cnd => tri(self, &|a, b, c| {
-                zip3(a, b, c, |x, y, z| if x > 0.5 { y } else { z })
-            }),
-            Cmp => tri(self, &|a, b, c| {
-                zip3(a, b, c, |x, y, z| if x >= 0.0 { y } else { z })
-            }),
+            SinCos => un(self, &arith::sincos),
+            Cnd => tri(self, &|a, b, c| zip3(a, b, c, arith::cnd)),
+            Cmp => tri(self, &|a, b, c| zip3(a, b, c, arith::cmp)),
             Dp2Add => tri(self, &|a, b, c| splat(a[0] * b[0] + a[1] * b[1] + c[0])),
             Dsx => ddx(&s(0, self)),
             Dsy => ddy(&s(0, self)),
@@ -938,7 +975,7 @@ impl Machine<'_> {
         };
         let ps1 = self.profile.is_ps1();
         let finish = |x: f32| {
-            let mut x = x * scale;
+            let mut x = if scale == 1.0 { x } else { x * scale };
             if d.modifiers.saturate {
                 x = x.clamp(0.0, 1.0);
             }
@@ -954,18 +991,12 @@ impl Machine<'_> {
                 let a = lane_mut(&mut regs.address, l);
                 for c in 0..4u8 {
                     if pick_b(e, c) {
-                        let x = pick(v, c);
-                        let x = if w.round {
-                            (x + 0.5).floor()
-                        } else {
-                            x.floor()
-                        };
                         *match c {
                             0 => &mut a[0],
                             1 => &mut a[1],
                             2 => &mut a[2],
                             _ => &mut a[3],
-                        } = x as i32;
+                        } = arith::to_address(pick(v, c), w.round);
                     }
                 }
             }
@@ -1089,100 +1120,18 @@ fn compare(cmp: Comparison, a: f32, b: f32) -> bool {
 /// A source modifier applied to a swizzled value.
 fn apply_modifier(m: SrcModifier, v: Vec4) -> Vec4 {
     match m {
-        SrcModifier::None | SrcModifier::Not => v,
-        SrcModifier::Neg => map(v, |x| -x),
-        SrcModifier::Bias => map(v, |x| x - 0.5),
-        SrcModifier::BiasNeg => map(v, |x| -(x - 0.5)),
-        SrcModifier::Sign => map(v, |x| 2.0 * x - 1.0),
-        SrcModifier::SignNeg => map(v, |x| -(2.0 * x - 1.0)),
-        SrcModifier::Comp => map(v, |x| 1.0 - x),
-        SrcModifier::X2 => map(v, |x| 2.0 * x),
-        SrcModifier::X2Neg => map(v, |x| -2.0 * x),
-        SrcModifier::Dz => [divide(v[0], v[2]), divide(v[1], v[2]), v[2], v[3]],
-        SrcModifier::Dw => [divide(v[0], v[3]), divide(v[1], v[3]), v[2], v[3]],
-        SrcModifier::Abs => map(v, f32::abs),
-        SrcModifier::AbsNeg => map(v, |x| -x.abs()),
+        SrcModifier::Dz => [
+            arith::divide(v[0], v[2]),
+            arith::divide(v[1], v[2]),
+            v[2],
+            v[3],
+        ],
+        SrcModifier::Dw => [
+            arith::divide(v[0], v[3]),
+            arith::divide(v[1], v[3]),
+            v[2],
+            v[3],
+        ],
+        m => map(v, |x| arith::modify(m, x)),
     }
-}
-
-/// `a / b`, with the largest float for a zero divisor (the convention of
-/// `rcp` and `rsq`).
-fn divide(a: f32, b: f32) -> f32 {
-    if b == 0.0 {
-        f32::MAX
-    } else {
-        a / b
-    }
-}
-
-/// `rcp`: exactly 1 for 1, the largest float for 0.
-fn rcp(x: f32) -> f32 {
-    if x == 0.0 {
-        f32::MAX
-    } else if x == 1.0 {
-        1.0
-    } else {
-        1.0 / x
-    }
-}
-
-/// `rsq`: of |x|; exactly 1 for 1, the largest float for 0.
-fn rsq(x: f32) -> f32 {
-    let x = x.abs();
-    if x == 0.0 {
-        f32::MAX
-    } else if x == 1.0 {
-        1.0
-    } else {
-        1.0 / x.sqrt()
-    }
-}
-
-/// `log`: log2 |x|, the most negative float for 0.
-fn log2_abs(x: f32) -> f32 {
-    let x = x.abs();
-    if x == 0.0 {
-        -f32::MAX
-    } else {
-        x.log2()
-    }
-}
-
-/// vs_1_1 `expp` on the replicated source w: 2^floor(w), its fraction,
-/// 2^w to partial precision (the low 8 mantissa bits cleared), 1.
-fn expp_vs1(v: Vec4) -> Vec4 {
-    let w = v[0];
-    let floor = w.floor();
-    let partial = f32::from_bits(w.exp2().to_bits() & 0xFFFF_FF00);
-    [floor.exp2(), w - floor, partial, 1.0]
-}
-
-/// vs_1_1 `logp` on the replicated source w: exponent, mantissa in [1, 2),
-/// log2 |w| to partial precision, 1; for 0 the most negative float, 1, the
-/// most negative float, 1.
-fn logp_vs1(v: Vec4) -> Vec4 {
-    let w = v[0].abs();
-    if w == 0.0 {
-        return [-f32::MAX, 1.0, -f32::MAX, 1.0];
-    }
-    let bits = w.to_bits();
-    let exponent = ((bits >> 23) & 0xFF) as f32 - 127.0;
-    let mantissa = f32::from_bits((bits & 0x007F_FFFF) | 0x3F80_0000);
-    let partial = f32::from_bits(w.log2().to_bits() & 0xFFFF_FF00);
-    [exponent, mantissa, partial, 1.0]
-}
-
-/// `lit`: lighting coefficients from N·L (x), N·H (y) and the power (w,
-/// clamped to ±127.9961).
-fn lit(v: Vec4) -> Vec4 {
-    const MAX_POWER: f32 = 127.9961;
-    let power = v[3].clamp(-MAX_POWER, MAX_POWER);
-    let mut out = [1.0, 0.0, 0.0, 1.0];
-    if v[0] > 0.0 {
-        out[1] = v[0];
-        if v[1] > 0.0 {
-            out[2] = v[1].powf(power);
-        }
-    }
-    out
 }

@@ -152,14 +152,7 @@ impl Machine<'_> {
                     let sampler = src.get(1).map_or(0, |s| s.reg.index.min(15) as u8);
                     match ins.control {
                         Control::Project => {
-                            let projected = per_lane(&coords, |c| {
-                                let w = c[3];
-                                if w == 0.0 {
-                                    c
-                                } else {
-                                    [c[0] / w, c[1] / w, c[2] / w, c[3]]
-                                }
-                            });
+                            let projected = per_lane(&coords, super::arith::project);
                             self.sample_implicit(sampler, projected, zero_bias)
                         }
                         Control::Bias => {

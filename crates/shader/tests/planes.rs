@@ -1,0 +1,378 @@
+//! The register-plane executor against its twin, the reference
+//! interpreter: programs using every instruction, modifier and register
+//! file the plane executor runs (and the W7/W8 workload shaders) give the
+//! same outputs, kills, depth and texture requests, bit for bit (any NaN
+//! equal to any NaN), on random inputs and constants including NaN, ±∞,
+//! 0, −0 and huge values, with some lanes inactive. Programs it does not
+//! run (flow control, ps_1_x) are left to the reference.
+
+use std::cell::RefCell;
+
+use softhal_shader::corpus::{EXAMPLES, W7_PS_TOKENS, W7_VS_TOKENS, W8_PS_TOKENS};
+use softhal_shader::exec::{
+    Constants, Lanes, LodMode, Mask, Program, Registers, SampleRequest, Textures, ALL_LANES, LANES,
+};
+use softhal_shader::parse_and_validate;
+use softhal_shader::text::assemble;
+
+fn program(text: &str) -> Program {
+    let shader = assemble(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    Program::new(parse_and_validate(&shader.to_tokens()).unwrap_or_else(|e| panic!("{text}: {e}")))
+}
+
+/// Straight-line programs covering what the plane executor runs.
+const PROGRAMS: &[&str] = &[
+    // Component-wise arithmetic, swizzles that read what an earlier
+    // component of the same instruction wrote, modifiers.
+    "vs_2_0
+     dcl_position v0
+     dcl_normal v1
+     mov r0, v0
+     mov r0.xy, r0.yx
+     add r1, r0.wzyx, -v1
+     sub r2.xz, -v1, r1.x
+     mul r3, r2, v0.w
+     mad r0.yzw, r0.x, r0, r0.y
+     min r4, r0, -r1
+     max r5, r0, r1
+     slt r6, r0, r1
+     sge r7, r0, r1.yyxx
+     frc r8, r0
+     abs r9, -r1
+     sgn r10, r0, r1, r2
+     lrp r11, r0.x, r1, r2
+     mov oPos, r0
+     mov oT0, r3
+     mov oT1, r4
+     mov oT2, r5
+     mov oT3, r6
+     add oT4, r7, r8
+     add oT5, r9, r10
+     mov oT6, r11
+     mov oD0, v1",
+    // Scalar and vector functions, matrices (one reading its own
+    // destination), dst, crs, nrm, sincos, lit, pow.
+    "vs_2_0
+     def c20, 0.25, -0.5, 2.0, 24.0
+     dcl_position v0
+     dcl_normal v1
+     m4x4 r0, v0, c0
+     m4x4 r1, r1, c0
+     m4x3 r2.xyz, v0, c4
+     m3x4 r3, v1, c4
+     m3x3 r4.xyz, v1, c8
+     m3x2 r5.xy, v1.zxyw, c8
+     rcp r6.x, v0.x
+     rsq r6.yz, v1.y
+     exp r6.w, v0.z
+     log r7.x, v1.w
+     expp r7.y, v1.x
+     logp r7.zw, v0.y
+     pow r8, r0.x, c20.w
+     dst r9, r0, r1
+     crs r10.xyz, r0, r1
+     nrm r11, r1.yzxw
+     mov oPos, r0
+     add oT0, r1, r2
+     add oT1, r3, r4
+     add oT2, r5, r6
+     add oT3, r7, r8
+     add oT4, r9, r10
+     sincos r2.xy, v0.x, c21, c22
+     lit r3, r0
+     add oT5, r11, r2
+     mov oT6, r3
+     mov oFog, r0.z
+     mov oPts, r1.w",
+    // vs_1_1: floor to a0, relative constants, expp/logp in their vs_1_1
+    // form, oD#.
+    "vs_1_1
+     dcl_position v0
+     dcl_blendindices v1
+     mov a0.x, v1.x
+     dp4 oPos.x, v0, c[a0.x + 10]
+     dp4 oPos.y, v0, c[a0.x + 11]
+     mov oPos.zw, c[a0.x + 2].yyxx
+     expp oT0, v0.x
+     logp oT1, v0.y
+     mov oD0, c[a0.x + 90]
+     mov oD1, -c[a0.x]",
+    // mova rounding, relative matrix rows, out-of-range indices.
+    "vs_2_0
+     def c7, 3.0, 1.0, 0.0, 0.0
+     dcl_position v0
+     dcl_blendindices v1
+     mul r0, v1, c7.x
+     mova a0, r0
+     m4x4 r1, v0, c[a0.y + 9]
+     dp3 r2.x, v0, c[a0.w + 9]
+     mov oPos, r1
+     mov oT0, r2
+     add oT2, c[a0.z + 250], c[a0.x]",
+    // vs_3_0 outputs.
+    "vs_3_0
+     dcl_position v0
+     dcl_texcoord3 v2
+     dcl_position o0
+     dcl_texcoord0 o1.xy
+     dcl_color o3
+     m4x4 o0, v0, c0
+     mad o1.xy, v2_abs, c4, -c5_abs
+     mov_sat o3, v2.wzyx",
+    // Pixel: texture instructions, saturate, dp2add, cnd/cmp, texkill,
+    // derivatives.
+    "ps_2_0
+     def c0, 0.5, -0.25, 2.0, 1.0
+     dcl t0
+     dcl t1.xyz
+     dcl v0
+     dcl_2d s0
+     dcl_cube s1
+     texld r0, t0, s1
+     texldp r1, t0, s0
+     texldb r2, t1, s0
+     texkill t0
+     dp2add r3, r0, r1, c0.x
+     cmp r4, -r0.x, r1, r2
+     cmp r5, r1, r2, -r0
+     mad_sat r6, r0, c0.z, c0.y
+     add r7, r3, r4
+     add r7, r7, r5
+     mul r7, r7, r6
+     mov oC0, r7
+     mov oC1, v0",
+    "ps_2_x
+     dcl t0
+     dcl v1
+     dcl_2d s2
+     dsx r0, t0
+     dsy r1, t0.yxzw
+     texldd r2, t0, s2, r0, r1
+     mul r3, r2, v1
+     add oC0, r3, r0
+     mov oDepth, r1.x",
+    // ps_3_0: vPos, vFace, texldl, depth saturate.
+    "ps_3_0
+     dcl vPos.xy
+     dcl vFace
+     dcl_texcoord0 v0
+     dcl_color0 v1
+     dcl_2d s0
+     mul r0, vPos.xyxy, c0
+     mul r1, vFace, v1
+     texldl r2, v0, s0
+     add r2, r2, r0
+     texkill r1
+     add oC0, r2, r1
+     mov_sat oDepth, v0.w",
+    // The result of a whole-vector function read back by a swizzle.
+    "ps_2_0
+     dcl t0
+     nrm r0, t0
+     mul r1, r0.wzyx, r0
+     rsq r1.w, r1.x
+     mov oC0, r1",
+];
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Mostly ordinary values, sometimes the special ones.
+    fn value(&mut self) -> f32 {
+        let r = self.next();
+        match r % 16 {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => f32::NEG_INFINITY,
+            3 => 0.0,
+            4 => -0.0,
+            5 => 1.0,
+            6 => 1e30,
+            7 => ((r >> 8) % 64) as f32,
+            _ => ((r >> 16) as u32 as f32 / u32::MAX as f32) * 8.0 - 4.0,
+        }
+    }
+
+    fn vec4(&mut self) -> [f32; 4] {
+        [self.value(), self.value(), self.value(), self.value()]
+    }
+}
+
+/// A texture unit answering from the request's bits, and recording the
+/// requests.
+#[derive(Default)]
+struct Recorder {
+    requests: RefCell<Vec<SampleRequest>>,
+}
+
+impl Textures for Recorder {
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        self.requests.borrow_mut().push(*r);
+        std::array::from_fn(|l| {
+            let c = r.coords[l];
+            [c[1] * 0.5, c[0] + 1.0, f32::from(r.sampler), c[3] - c[2]]
+        })
+    }
+}
+
+/// Bits with every NaN made the same.
+fn bits(x: f32) -> u32 {
+    if x.is_nan() {
+        0x7FC0_0000
+    } else {
+        x.to_bits()
+    }
+}
+
+fn same_lanes(a: &[[f32; 4]], b: &[[f32; 4]]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.iter().zip(y).all(|(p, q)| bits(*p) == bits(*q)))
+}
+
+fn same_registers(a: &Registers, b: &Registers) -> bool {
+    let files = |r: &Registers| -> Vec<[f32; 4]> {
+        r.rast_out
+            .iter()
+            .chain(&r.attr_out)
+            .chain(&r.texcrd_out)
+            .chain(&r.color_out)
+            .flatten()
+            .copied()
+            .collect()
+    };
+    same_lanes(&files(a), &files(b))
+        && a.killed == b.killed
+        && a.depth_written == b.depth_written
+        && a.depth_out.map(bits) == b.depth_out.map(bits)
+}
+
+/// Requests are equal in the lanes they ask for (the others may hold
+/// anything: [`SampleRequest::mask`]).
+fn same_requests(a: &[SampleRequest], b: &[SampleRequest]) -> bool {
+    let masked = |r: &SampleRequest, v: &Lanes| -> Vec<[f32; 4]> {
+        (0..LANES)
+            .filter(|l| r.mask & (1 << l) != 0)
+            .map(|l| v[l])
+            .collect()
+    };
+    let lod = |r: &SampleRequest| -> Vec<u32> {
+        let v = match r.lod {
+            LodMode::Gradients { bias } => bias,
+            LodMode::Level(level) => level,
+        };
+        (0..LANES)
+            .filter(|l| r.mask & (1 << l) != 0)
+            .map(|l| bits(v[l]))
+            .collect()
+    };
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.sampler == y.sampler
+                && x.mask == y.mask
+                && same_lanes(&masked(x, &x.coords), &masked(y, &y.coords))
+                && same_lanes(&masked(x, &x.ddx), &masked(y, &y.ddx))
+                && same_lanes(&masked(x, &x.ddy), &masked(y, &y.ddy))
+                && matches!(x.lod, LodMode::Level(_)) == matches!(y.lod, LodMode::Level(_))
+                && lod(x) == lod(y)
+        })
+}
+
+/// Runs `p` on both executors `rounds` times with random inputs and
+/// constants, asserting equal results.
+fn twin(name: &str, p: &Program, rounds: u64) {
+    assert!(p.runs_on_planes(), "{name}: the plane executor refuses it");
+    for seed in 0..rounds {
+        let mut rng = Rng(seed.wrapping_mul(0x1234_5678_9ABC_DEF1) ^ 0x5EED);
+        let constants = Constants {
+            float: (0..256).map(|_| rng.vec4()).collect(),
+            int: Vec::new(),
+            bool: Vec::new(),
+        };
+        let bound = p.bind(&constants);
+        let mut regs = Registers::new(p);
+        for r in regs.input.iter_mut().chain(regs.texcoord.iter_mut()) {
+            *r = std::array::from_fn(|_| rng.vec4());
+        }
+        // Blend indices that reach the bones and past them.
+        if let Some(r) = regs.input.get_mut(1) {
+            for (l, v) in r.iter_mut().enumerate() {
+                if seed % 3 != 0 {
+                    *v = [(l * 7) as f32, (seed % 90) as f32, 40.0, 2.5];
+                }
+            }
+        }
+        regs.position = std::array::from_fn(|l| [(l & 1) as f32, (l >> 1) as f32, 0.0, 0.0]);
+        regs.face = [if seed % 2 == 0 { 1.0 } else { -1.0 }; LANES];
+        let mask: Mask = match seed % 4 {
+            0 => ALL_LANES,
+            1 => 0b0101,
+            2 => 0b1110,
+            _ => (rng.next() % 16) as Mask,
+        };
+        let mut reference = regs.clone();
+        let (tp, tr) = (Recorder::default(), Recorder::default());
+        // Twice on the same registers: the second run starts from the
+        // first's leftovers, which must not matter.
+        for _ in 0..2 {
+            let sp = p.run(&mut regs, &bound, &tp, mask);
+            let sr = p.run_reference(&mut reference, &bound, &tr, mask);
+            assert_eq!(sp, sr, "{name} seed {seed}: stats");
+            assert!(
+                same_registers(&regs, &reference),
+                "{name} seed {seed} mask {mask:#x}:\nplanes    {regs:?}\nreference {reference:?}"
+            );
+            assert!(
+                same_requests(&tp.requests.borrow(), &tr.requests.borrow()),
+                "{name} seed {seed}: texture requests differ"
+            );
+        }
+    }
+}
+
+#[test]
+fn plane_executor_matches_the_reference_on_every_instruction_it_runs() {
+    for text in PROGRAMS {
+        twin(text.lines().next().unwrap_or(""), &program(text), 200);
+    }
+}
+
+#[test]
+fn plane_executor_runs_the_workload_shaders_exactly() {
+    for (name, tokens) in [
+        ("W7 vs", W7_VS_TOKENS),
+        ("W7 ps", W7_PS_TOKENS),
+        ("W8 ps", W8_PS_TOKENS),
+    ] {
+        let p = Program::new(parse_and_validate(tokens).unwrap());
+        twin(name, &p, 300);
+    }
+}
+
+#[test]
+fn programs_with_flow_control_or_ps_1_x_stay_with_the_reference() {
+    for text in EXAMPLES {
+        let p = program(text);
+        let straight = !text.lines().any(|l| {
+            let op = l.split_whitespace().next().unwrap_or("");
+            matches!(
+                op,
+                "if" | "ifc" | "rep" | "loop" | "call" | "callnz" | "setp" | "breakc" | "label"
+            ) || op.starts_with('(')
+                || op.starts_with('+')
+        });
+        if text.starts_with("ps_1") || !straight {
+            assert!(!p.runs_on_planes(), "{text}");
+        }
+    }
+}
