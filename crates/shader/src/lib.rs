@@ -8,7 +8,8 @@
 //! into the IR ([`ir`]), a validator ([`valid`]) that checks every rule of
 //! the version, a text form ([`text`]) in Direct3D shader assembly, and an
 //! executor ([`exec`]) that runs a validated shader over a 2×2 quad or four
-//! vertices.
+//! vertices. For fuzzing the executors: a grammar of random valid programs
+//! ([`generate`]) and the comparison of two executors' runs ([`oracle`]).
 //!
 //! - In: untrusted DWORDs ([`parse`]), or Direct3D shader assembly
 //!   ([`text::assemble`]).
@@ -44,7 +45,9 @@ pub mod corpus;
 pub mod error;
 pub mod exec;
 pub mod front;
+pub mod generate;
 pub mod ir;
+pub mod oracle;
 pub mod text;
 pub mod valid;
 
