@@ -5,11 +5,11 @@
 //! `shader_exec` fuzz target) — random tokens almost never do.
 //!
 //! - In: a [`Profile`] (any of [`Profile::ALL`]) and bytes, read through
-//!   [`Choices`] (past the end every choice reads 0, which ends every open
-//!   block and the program).
+//!   [`Choices`] (past the end every choice reads 0: no optional
+//!   construct, and every open block and the program end).
 //! - Out: a [`Shader`] ([`program`]) or its tokens ([`tokens`]); for
-//!   running one, constants, inputs and a lane mask from the same kind of
-//!   choices ([`run_inputs`]), NaN, infinities, huge and tiny values
+//!   running one, constants, inputs and a lane mask from the bytes the
+//!   program left ([`run_inputs`]), NaN, infinities, huge and tiny values
 //!   included.
 //! - Guarantees: total (never panics) and bounded: a program takes at most
 //!   [`MAX_SLOTS`] instruction slots (and no more than its version allows),
