@@ -283,19 +283,8 @@ fn plain_dst(reg: Register, write_mask: u8) -> Dst {
     }
 }
 
-fn instruction(opcode: Opcode, control: Control, operands: Operands) -> Instruction {
-    Instruction {
-        opcode,
-        control,
-        coissue: false,
-        predicate: None,
-        operands,
-        offset: 0,
-    }
-}
-
 fn op(opcode: Opcode, dst: Option<Dst>, src: Vec<Src>) -> Instruction {
-    instruction(opcode, Control::None, Operands::Op { dst, src })
+    Instruction::new(opcode, Control::None, Operands::Op { dst, src })
 }
 
 /// The arithmetic opcodes the grammar picks from (those the version
@@ -919,7 +908,7 @@ impl<'c, 'a> Gen<'c, 'a> {
             }
             _ => (Control::None, vec![coords, sampler]),
         };
-        let mut ins = instruction(
+        let mut ins = Instruction::new(
             opcode,
             control,
             Operands::Op {
@@ -975,7 +964,7 @@ impl<'c, 'a> Gen<'c, 'a> {
         let n = self.ch.below(4);
         for index in self.distinct(n, consts) {
             let v = [0; 4].map(|_| self.ch.finite_float().to_bits());
-            out.push(instruction(
+            out.push(Instruction::new(
                 Opcode::Def,
                 Control::None,
                 Operands::Def {
@@ -1000,7 +989,7 @@ impl<'c, 'a> Gen<'c, 'a> {
                     i32::from(self.ch.byte() as i8),
                     0,
                 ];
-                out.push(instruction(
+                out.push(Instruction::new(
                     Opcode::DefI,
                     Control::None,
                     Operands::DefI {
@@ -1014,7 +1003,7 @@ impl<'c, 'a> Gen<'c, 'a> {
             let n = self.ch.below(3);
             for index in self.distinct(n, 16) {
                 let value = u32::from(self.ch.byte() & 1);
-                out.push(instruction(
+                out.push(Instruction::new(
                     Opcode::DefB,
                     Control::None,
                     Operands::DefB {
@@ -1027,7 +1016,7 @@ impl<'c, 'a> Gen<'c, 'a> {
     }
 
     fn dcl(&self, out: &mut Vec<Instruction>, semantic: Semantic, dst: Dst) {
-        out.push(instruction(
+        out.push(Instruction::new(
             Opcode::Dcl,
             Control::None,
             Operands::Dcl { semantic, dst },
@@ -1195,7 +1184,7 @@ impl<'c, 'a> Gen<'c, 'a> {
         let control = self.comparison();
         let dst = plain_dst(reg(RegisterType::Predicate, 0), self.mask());
         let src = vec![self.value_src(), self.value_src()];
-        instruction(
+        Instruction::new(
             Opcode::SetP,
             control,
             Operands::Op {
@@ -1304,7 +1293,7 @@ impl<'c, 'a> Gen<'c, 'a> {
         let cond = if self.has(Ifc) && self.ch.chance(96) {
             let control = self.comparison();
             let src = vec![self.scalar_src(), self.scalar_src()];
-            instruction(Ifc, control, Operands::Op { dst: None, src })
+            Instruction::new(Ifc, control, Operands::Op { dst: None, src })
         } else if self.p0 && self.ch.chance(96) {
             let mut s = self.predicate_src();
             s.swizzle = Swizzle::replicate(s.swizzle.component(0));
@@ -1413,7 +1402,7 @@ impl<'c, 'a> Gen<'c, 'a> {
             0 if self.has(BreakC) => {
                 let control = self.comparison();
                 let src = vec![self.scalar_src(), self.scalar_src()];
-                instruction(BreakC, control, Operands::Op { dst: None, src })
+                Instruction::new(BreakC, control, Operands::Op { dst: None, src })
             }
             1 if self.p0 => {
                 let mut s = self.predicate_src();
