@@ -23,13 +23,21 @@ for t in "$@"; do
   cargo +nightly fuzz build -O --debug-assertions -s "$sanitizer" --target-dir "$target_dir" "$t" >&2
 done
 bin="$target_dir/x86_64-unknown-linux-gnu/release"
+# Shader targets take shader tokens (dict/shader.dict); the others DP2
+# commands, captures and C-ABI calls (dict/dp2.dict).
+dict_for() {
+  case "$1" in
+    shader_*) echo dict/shader.dict ;;
+    *) echo dict/dp2.dict ;;
+  esac
+}
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 for t in "$@"; do
   mkdir -p "corpus/$t" "seeds/$t" "artifacts/$t"
   log="$(mktemp)"
   start=$(date +%s)
   result=ok
-  "$bin/$t" "corpus/$t" "seeds/$t" -runs="$runs" -dict=dict/dp2.dict -max_len=4096 \
+  "$bin/$t" "corpus/$t" "seeds/$t" -runs="$runs" -dict="$(dict_for "$t")" -max_len=4096 \
     -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
     -artifact_prefix="artifacts/$t/" >"$log" 2>&1 || result=FINDING
   secs=$(( $(date +%s) - start ))

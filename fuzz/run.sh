@@ -9,7 +9,7 @@
 # (libFuzzer writes the input to fuzz/artifacts/<target>/). Known findings
 # in crates not fixed yet are in fuzz/regressions/ (see its README).
 # Installs cargo-fuzz (and a nightly toolchain when it can: see below).
-# CI (.ci/run) uses FUZZ_SECONDS=60: 9 targets ≈ 9 min plus the corpus
+# CI (.ci/run) uses FUZZ_SECONDS=60: 11 targets ≈ 11 min plus the corpus
 # replays and one build.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -28,6 +28,14 @@ command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 # No LeakSanitizer suppressions: a driver joins every thread it started
 # before softhal_driver_destroy returns, so nothing is still winding down
 # when LSan checks.
+# Shader targets take shader tokens (dict/shader.dict); the others DP2
+# commands, captures and C-ABI calls (dict/dp2.dict).
+dict_for() {
+  case "$1" in
+    shader_*) echo dict/shader.dict ;;
+    *) echo dict/dp2.dict ;;
+  esac
+}
 cargo $toolchain fuzz build -O --debug-assertions
 for target in $(cargo $toolchain fuzz list); do
   mkdir -p "corpus/$target"
@@ -36,7 +44,7 @@ for target in $(cargo $toolchain fuzz list); do
   echo "== fuzz $target for ${seconds}s"
   mkdir -p "seeds/$target"
   cargo $toolchain fuzz run "$target" -O --debug-assertions "corpus/$target" "seeds/$target" -- \
-    -max_total_time="$seconds" -dict=dict/dp2.dict -max_len=4096 -timeout=10 \
+    -max_total_time="$seconds" -dict="$(dict_for "$target")" -max_len=4096 -timeout=10 \
     -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 2>&1 \
     | grep -E "Done [0-9]+ runs|ERROR|SUMMARY|stat::number_of_executed_units"
 done

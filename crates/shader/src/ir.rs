@@ -1008,6 +1008,20 @@ pub struct Instruction {
 }
 
 impl Instruction {
+    /// An instruction neither co-issued nor predicated, at offset 0 (what
+    /// the assembler and the program generator build; the offset is the
+    /// front end's to set).
+    pub fn new(opcode: Opcode, control: Control, operands: Operands) -> Instruction {
+        Instruction {
+            opcode,
+            control,
+            coissue: false,
+            predicate: None,
+            operands,
+            offset: 0,
+        }
+    }
+
     /// The destination, whatever the operand form.
     pub fn dst(&self) -> Option<&Dst> {
         match &self.operands {

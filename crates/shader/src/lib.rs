@@ -11,6 +11,8 @@
 //! vertices. The DirectX 8 vertex shader declaration (the `D3DVSD_*`
 //! tokens before a DX8 shader's function) has its own reader and text form
 //! ([`decl8`]).
+//! For fuzzing the executors: a grammar of random valid programs
+//! ([`generate`]) and the comparison of two executors' runs ([`oracle`]).
 //!
 //! - In: untrusted DWORDs ([`parse`], [`decl8::parse`]), or Direct3D
 //!   shader assembly ([`text::assemble`], [`decl8::assemble`]).
@@ -47,7 +49,9 @@ pub mod decl8;
 pub mod error;
 pub mod exec;
 pub mod front;
+pub mod generate;
 pub mod ir;
+pub mod oracle;
 pub mod text;
 pub mod valid;
 

@@ -122,17 +122,6 @@ fn instruction(p: Profile, line: &str) -> R<Instruction> {
     Ok(ins)
 }
 
-fn new_ins(opcode: Opcode, control: Control, operands: Operands) -> Instruction {
-    Instruction {
-        opcode,
-        control,
-        coissue: false,
-        predicate: None,
-        operands,
-        offset: 0,
-    }
-}
-
 fn one<'a>(ops: &[&'a str], n: usize) -> R<&'a str> {
     if ops.len() != n {
         return Err(format!("expected {n} operands, found {}", ops.len()));
@@ -189,7 +178,7 @@ fn dcl(p: Profile, suffixes: &[&str], ops: &[&str]) -> R<Instruction> {
         let (usage, index) = usage.unwrap_or((Usage::Position, 0));
         Semantic::Usage { usage, index }
     };
-    Ok(new_ins(
+    Ok(Instruction::new(
         Opcode::Dcl,
         Control::None,
         Operands::Dcl { semantic, dst: d },
@@ -233,7 +222,7 @@ fn def(p: Profile, base: &str, suffixes: &[&str], ops: &[&str]) -> R<Instruction
     if !opcode.allowed_in(p) {
         return Err(format!("`{base}` is not part of {p}"));
     }
-    Ok(new_ins(opcode, Control::None, operands))
+    Ok(Instruction::new(opcode, Control::None, operands))
 }
 
 fn four<T: Copy>(values: &[&str], parse: impl Fn(&str) -> R<T>) -> R<[T; 4]> {
@@ -319,7 +308,11 @@ fn op(p: Profile, base: &str, suffixes: &[&str], ops: &[&str]) -> R<Instruction>
         None
     };
     let src: Vec<Src> = it.map(|s| src(p, s)).collect::<R<_>>()?;
-    Ok(new_ins(opcode, control, Operands::Op { dst: d, src }))
+    Ok(Instruction::new(
+        opcode,
+        control,
+        Operands::Op { dst: d, src },
+    ))
 }
 
 /// Splits `text` into a register and what follows it.
