@@ -165,6 +165,15 @@ const PROGRAMS: &[&str] = &[
      texkill r1
      add oC0, r2, r1
      mov_sat oDepth, v0.w",
+    // `nrm` whose destination is a source component of a later channel
+    // (found by the shader_exec fuzz target).
+    "ps_3_0
+     dcl_texcoord1 v9
+     mov r0, v9
+     nrm r0.x, r0
+     nrm r0, r0.zxxz
+     frc r0, r0.zxxz
+     mov oC0, r0",
     // The result of a whole-vector function read back by a swizzle.
     "ps_2_0
      dcl t0

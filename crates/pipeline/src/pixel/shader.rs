@@ -332,6 +332,30 @@ fn shade_quad(
     }
 }
 
+thread_local! {
+    /// The registers the quads of this thread's last primitive used:
+    /// reused by the next one, so that shading a primitive allocates
+    /// nothing and keeps its constants loaded (`Registers::reset`).
+    static SCRATCH: std::cell::Cell<Option<Registers>> = const { std::cell::Cell::new(None) };
+}
+
+/// Registers for `program`, the thread's scratch ones when it has them;
+/// hand them back with [`return_registers`].
+fn scratch_registers(program: &Program) -> Registers {
+    match SCRATCH.with(std::cell::Cell::take) {
+        Some(mut regs) => {
+            regs.reset(program);
+            regs
+        }
+        None => Registers::new(program),
+    }
+}
+
+/// Keeps `regs` for the thread's next primitive.
+fn return_registers(regs: Registers) {
+    SCRATCH.with(|c| c.set(Some(regs)));
+}
+
 /// Rows of a tile (the band height).
 const TILE_ROWS: usize = crate::limits::TILE_SIZE as usize;
 
@@ -395,7 +419,7 @@ pub(crate) fn tri_spans(
             w: inv,
         }
     };
-    let mut regs = Registers::new(ps.program);
+    let mut regs = scratch_registers(ps.program);
     for r in (0..TILE_ROWS).step_by(2) {
         let pair = [rows[r], rows.get(r + 1).copied().flatten()];
         let (Some(x0), Some(x1)) = (
@@ -429,6 +453,7 @@ pub(crate) fn tri_spans(
             qx += 2;
         }
     }
+    return_registers(regs);
 }
 
 /// The pixels `[x0, y0, x1, y1]` (inclusive, inside the tile) of point
@@ -475,7 +500,7 @@ pub(crate) fn point(
     };
     let [x0, y0, x1, y1] = r;
     let inside = |x: i32, y: i32| x0 <= x && x <= x1 && y0 <= y && y <= y1;
-    let mut regs = Registers::new(ps.program);
+    let mut regs = scratch_registers(ps.program);
     let mut qy = y0 & !1;
     while qy <= y1 {
         let mut qx = x0 & !1;
@@ -498,6 +523,7 @@ pub(crate) fn point(
         }
         qy += 2;
     }
+    return_registers(regs);
 }
 
 /// Pixel `(px, py)` of line `l` (end attributes `attrs`; `tt_quad`: the
@@ -553,6 +579,7 @@ pub(crate) fn line_pixel(
         covered: 1 << own,
         ccw: false,
     };
-    let mut regs = Registers::new(ps.program);
+    let mut regs = scratch_registers(ps.program);
     shade_quad(t, d, ps, sh, &mut regs, &q, stats);
+    return_registers(regs);
 }

@@ -156,33 +156,53 @@ pub struct Registers {
 impl Registers {
     /// Zeroed registers sized for `program`.
     pub fn new(program: &Program) -> Registers {
-        let count = |ty| usize::from(program.shader.register_count(ty));
-        let texcoords = if program.profile().is_vertex() { 0 } else { 8 };
-        Registers {
-            input: vec![[ZERO; LANES]; count(RegisterType::Input)],
-            texcoord: vec![[ZERO; LANES]; texcoords],
+        let mut r = Registers {
+            input: Vec::new(),
+            texcoord: Vec::new(),
             position: [ZERO; LANES],
             face: [1.0; LANES],
-            temp: vec![[ZERO; LANES]; count(RegisterType::Temp)],
-            texture: vec![
-                [ZERO; LANES];
-                if program.profile().is_vertex() {
-                    0
-                } else {
-                    count(RegisterType::TEXTURE)
-                }
-            ],
+            temp: Vec::new(),
+            texture: Vec::new(),
             address: [[0; 4]; LANES],
             predicate: [[false; 4]; LANES],
             rast_out: [[ZERO; LANES]; 3],
             attr_out: [[ZERO; LANES]; 2],
-            texcrd_out: vec![[ZERO; LANES]; count(RegisterType::TexCrdOut)],
+            texcrd_out: Vec::new(),
             color_out: [[ZERO; LANES]; 4],
             depth_out: [0.0; LANES],
             depth_written: false,
             killed: 0,
             planes: planes::PlaneFile::default(),
-        }
+        };
+        r.reset(program);
+        r
+    }
+
+    /// Makes these registers what [`Registers::new`] gives for `program`,
+    /// reusing their memory (no allocation when they already have the
+    /// sizes, as for the quads of successive primitives).
+    pub fn reset(&mut self, program: &Program) {
+        let count = |ty| usize::from(program.shader.register_count(ty));
+        let vertex = program.profile().is_vertex();
+        let fit = |v: &mut Vec<Lanes>, n: usize| {
+            v.clear();
+            v.resize(n, [ZERO; LANES]);
+        };
+        fit(&mut self.input, count(RegisterType::Input));
+        fit(&mut self.texcoord, if vertex { 0 } else { 8 });
+        fit(&mut self.temp, count(RegisterType::Temp));
+        fit(
+            &mut self.texture,
+            if vertex {
+                0
+            } else {
+                count(RegisterType::TEXTURE)
+            },
+        );
+        fit(&mut self.texcrd_out, count(RegisterType::TexCrdOut));
+        self.position = [ZERO; LANES];
+        self.face = [1.0; LANES];
+        self.clear_outputs();
     }
 
     /// The colour a pixel shader produced in render target `i`: `oC#`, or

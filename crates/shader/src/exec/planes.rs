@@ -1439,8 +1439,11 @@ fn execute(
             Op::Nrm { d, n, s, v } => {
                 let [x, y, z] = v.map(|p| get(planes, p));
                 let f = map1(add(add(mul(x, x), mul(y, y)), mul(z, z)), arith::nrm_factor);
-                for (&dp, &sp) in d.iter().zip(&s).take(usize::from(n)) {
-                    set(planes, dp, mul(get(planes, sp), f));
+                // Every result before any write: a destination may be a
+                // source component (`nrm r0, r0.zxxz`).
+                let values = s.map(|sp| mul(get(planes, sp), f));
+                for (&dp, v) in d.iter().zip(values).take(usize::from(n)) {
+                    set(planes, dp, v);
                 }
             }
             Op::Vector { f, d, mask: m, a } => {
