@@ -1486,7 +1486,8 @@ fn execute(
                     usize::try_from(i32::from(index).saturating_add(x))
                         .ok()
                         .and_then(|i| constants.float.get(i))
-                        .map_or(0.0, |c| at(c, usize::from(comp)))
+                        .and_then(|c| c.get(usize::from(comp)))
+                        .map_or(0.0, |x| *x)
                 });
                 set(planes, d, v);
             }
