@@ -14,6 +14,7 @@ use softhal_shader::exec::{
 };
 use softhal_shader::parse_and_validate;
 use softhal_shader::text::assemble;
+use softhal_testkit::Rng;
 
 fn program(text: &str) -> Program {
     let shader = assemble(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -183,19 +184,14 @@ const PROGRAMS: &[&str] = &[
      mov oC0, r1",
 ];
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
+/// Random test data: the suites' generator, with values that are mostly
+/// ordinary and sometimes the special ones.
+trait Values {
+    fn value(&mut self) -> f32;
+    fn vec4(&mut self) -> [f32; 4];
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Mostly ordinary values, sometimes the special ones.
+impl Values for Rng {
     fn value(&mut self) -> f32 {
         let r = self.next();
         match r % 16 {

@@ -221,6 +221,21 @@ pub fn sincos(v: Vec4) -> Vec4 {
     [v[0].cos(), v[0].sin(), 0.0, 0.0]
 }
 
+/// The factor of a ps_1_x result shift (`_x2 _x4 _x8 _d2 _d4 _d8`: 1, 2,
+/// 3, −1, −2, −3), 1 for none.
+#[inline]
+pub fn shift_scale(shift: i8) -> f32 {
+    match shift {
+        1 => 2.0,
+        2 => 4.0,
+        3 => 8.0,
+        -1 => 0.5,
+        -2 => 0.25,
+        -3 => 0.125,
+        _ => 1.0,
+    }
+}
+
 /// A value written to `a0`: floor (vs_1_1 `mov`), or rounded to nearest
 /// (`mova`), converted with saturation (NaN → 0).
 #[inline]

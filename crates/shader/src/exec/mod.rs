@@ -984,15 +984,7 @@ impl Machine<'_> {
     fn store(&self, w: Option<Write>, regs: &mut Registers) {
         let Some(w) = w else { return };
         let d = w.dst;
-        let scale = match d.shift {
-            1 => 2.0,
-            2 => 4.0,
-            3 => 8.0,
-            -1 => 0.5,
-            -2 => 0.25,
-            -3 => 0.125,
-            _ => 1.0,
-        };
+        let scale = arith::shift_scale(d.shift);
         let ps1 = self.profile.is_ps1();
         let finish = |x: f32| {
             let mut x = if scale == 1.0 { x } else { x * scale };

@@ -888,15 +888,7 @@ impl Compiler<'_> {
                 }
             }
         }
-        let scale = match dst.shift {
-            1 => 2.0,
-            2 => 4.0,
-            3 => 8.0,
-            -1 => 0.5,
-            -2 => 0.25,
-            -3 => 0.125,
-            _ => 1.0,
-        };
+        let scale = arith::shift_scale(dst.shift);
         if scale != 1.0 || dst.modifiers.saturate {
             for (c, &d) in real.iter().enumerate() {
                 if mask & (1 << c) != 0 {
