@@ -24,6 +24,18 @@ fn write_tokens(name: &str, tokens: &[u32]) -> String {
     path.to_string_lossy().to_string()
 }
 
+/// `softhal info` of the capture `cap`, which must succeed.
+fn info_of(cap: &std::path::Path) -> String {
+    let o = softhal(&["info", cap.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    stdout(&o)
+}
+
 fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }
@@ -137,14 +149,7 @@ dp2 context=0x10 commands=0x3
 ",
     )
     .unwrap();
-    let o = softhal(&["info", cap.to_str().unwrap()]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let text = stdout(&o);
+    let text = info_of(&cap);
     assert!(text.contains("shaders: 2\n"), "{text}");
     assert!(
         text.contains("  record 1 handle 0x40 vertex vs_2_0 (D3DDP2OP_CREATEVERTEXSHADERFUNC), 1 instructions, valid\n"),
@@ -186,14 +191,7 @@ dp2 context=0x10 commands=0x3
 ",
     )
     .unwrap();
-    let o = softhal(&["info", cap.to_str().unwrap()]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let text = stdout(&o);
+    let text = info_of(&cap);
     // v0 FLOAT3 at byte 0, v5 D3DCOLOR after its 12 bytes; CONST loads c4.
     assert!(
         text.contains(

@@ -276,7 +276,6 @@ fn shade_quad(
     q: &Quad,
     stats: &mut Stats,
 ) {
-    regs.clear_outputs();
     let lanes = &q.lanes;
     if ps.ps3 {
         for (reg, src) in regs.input.iter_mut().zip(&ps.inputs) {

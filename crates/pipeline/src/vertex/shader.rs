@@ -298,7 +298,6 @@ impl<'a> ShaderStage<'a> {
                     mask |= 1 << lane;
                 }
             }
-            regs.clear_outputs();
             self.program
                 .run(&mut regs, self.constants, &NoTextures, mask);
             for lane in 0..group.len() {

@@ -216,7 +216,8 @@ impl Registers {
     }
 
     /// Clears what a run writes (temporaries, outputs, kills), keeping the
-    /// inputs, for the next group.
+    /// inputs. Every run starts with it ([`Program::run`]); callers need
+    /// not.
     pub fn clear_outputs(&mut self) {
         for r in self
             .temp
