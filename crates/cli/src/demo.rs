@@ -20,8 +20,19 @@
 //! (a normal map, a point light's direction normalized per pixel, diffuse
 //! and a Blinn-Phong highlight; created, bound and deleted with
 //! CREATEPIXELSHADER / SETPIXELSHADER / DELETEPIXELSHADER, written as
-//! shader assembly); the DX6 primitive opcodes (lists, strips, fans,
-//! indexed, points, lines, `_IMM` inline vertices) and clears.
+//! shader assembly); a two-bone skinned tube drawn through the DirectX 8
+//! vertex shader path (CREATEVERTEXSHADER with a `D3DVSD_*` declaration —
+//! FLOAT3 position, FLOAT1 weight, UBYTE4 bone offsets, a D3DCOLOR-packed
+//! normal, FLOAT2 (u, v), a D3DVSD_CONST — and vs_1_1 code, bound by
+//! SETVERTEXSHADER with its handle, constants by SETVERTEXSHADERCONST,
+//! drawn by DRAWINDEXEDPRIMITIVE from an index buffer): the shader blends
+//! two bone matrices chosen with `a0` (`m4x3` from `c[a0.x + 10]`), so
+//! the tube's upper half bends towards the sphere, lights it per vertex
+//! from the sun's direction (`dp3`, `max`), fogs it from its depth
+//! (`oFog`) and hands `oD0`/`oT0` to the fixed-function pixel pipeline,
+//! which modulates a scales texture; the DX6 primitive opcodes (lists,
+//! strips, fans, indexed, points, lines, `_IMM` inline vertices) and
+//! clears.
 //!
 //! With `--capture FILE` the same calls go through a
 //! `softhal_capture::Recorder`, and the picture is presented (a PRESENT
@@ -29,7 +40,9 @@
 //! replays it to the same pixels.
 
 use softhal_capture::Recorder;
-use softhal_device::{DeviceError, DrawPrimitives2Data, Driver, Format, LockFlags, SurfaceDesc};
+use softhal_device::{
+    DeviceError, DrawPrimitives2Data, Driver, Format, LockFlags, SurfaceDesc, SurfaceKind,
+};
 use softhal_wire::text::assemble_with;
 use softhal_wire::DecodeOptions;
 use std::f32::consts::PI;
@@ -208,6 +221,10 @@ struct Assets {
     banner: u32,
     /// 64² A8R8G8B8 normal map: 2 × 2 rivets on a bevelled plate.
     rivets: u32,
+    /// 32² R5G6B5 scales of the skinned tube.
+    scales: u32,
+    /// The skinned tube's 16-bit indices (an index buffer).
+    tube_indices: u32,
 }
 
 type M4 = [[f32; 4]; 4];
@@ -238,6 +255,16 @@ fn rot_x(a: f32) -> M4 {
         [1.0, 0.0, 0.0, 0.0],
         [0.0, c, s, 0.0],
         [0.0, -s, c, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+fn rot_z(a: f32) -> M4 {
+    let (s, c) = a.sin_cos();
+    [
+        [c, s, 0.0, 0.0],
+        [-s, c, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
         [0.0, 0.0, 0.0, 1.0],
     ]
 }
@@ -308,10 +335,36 @@ impl Rng {
     }
 }
 
+/// How a call's vertices are described to the driver.
+#[derive(Clone, Copy)]
+enum VertexFormat {
+    /// By an FVF (`dwVertexType`; the stride follows from it).
+    Fvf(u32),
+    /// By the DirectX 8 declaration of the bound vertex shader:
+    /// `dwVertexType` 0 and the stride in `dwVertexSize`.
+    Declared {
+        /// Bytes per vertex.
+        stride: u32,
+    },
+}
+
+impl VertexFormat {
+    /// `dwVertexType` and `dwVertexSize` of the call.
+    fn type_and_size(self) -> Result<(u32, u32), String> {
+        match self {
+            VertexFormat::Fvf(fvf) => Ok((
+                fvf,
+                softhal_wire::fvf::vertex_stride(fvf).map_err(|e| e.to_string())?,
+            )),
+            VertexFormat::Declared { stride } => Ok((0, stride)),
+        }
+    }
+}
+
 /// One `DrawPrimitives2` call: its assembly source and its vertices.
 struct Call {
     name: &'static str,
-    fvf: u32,
+    format: VertexFormat,
     vertices: Vec<u8>,
     vertex_count: u32,
     source: String,
@@ -379,21 +432,23 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
     src.push_str("RENDERSTATE { RenderState=D3DRS_ALPHABLENDENABLE dwState=FALSE }\n");
     calls.push(Call {
         name: "backdrop",
-        fvf: FVF_TL,
+        format: VertexFormat::Fvf(FVF_TL),
         vertex_count: v.count(),
         vertices: v.0,
         source: src,
     });
 
     let view = translate(0.0, -0.9, 6.0);
+    let projection = perspective(PI / 3.5, w / h, 0.5, 150.0);
     let camera = format!(
         "{}{}",
         transform("D3DTS_VIEW", view),
-        transform("D3DTS_PROJECTION", perspective(PI / 3.5, w / h, 0.5, 150.0))
+        transform("D3DTS_PROJECTION", projection)
     );
     calls.push(ground(assets, &camera));
     calls.push(sphere(assets));
     calls.push(banner(assets));
+    calls.push(skinned_tube(assets, mul(view, projection)));
 
     // ---- 2. Solid objects: untransformed, depth-tested, culled, fogged,
     // unlit and untextured.
@@ -488,7 +543,7 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
     ));
     calls.push(Call {
         name: "objects",
-        fvf: FVF_L,
+        format: VertexFormat::Fvf(FVF_L),
         vertex_count: v.count(),
         vertices: v.0,
         source: src,
@@ -550,7 +605,7 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
     src.push_str("RENDERSTATE { RenderState=D3DRS_ALPHATESTENABLE dwState=FALSE }\n");
     calls.push(Call {
         name: "glass and fence",
-        fvf: FVF_TL,
+        format: VertexFormat::Fvf(FVF_TL),
         vertex_count: v.count(),
         vertices: v.0,
         source: src,
@@ -595,7 +650,7 @@ fn scene(w: f32, h: f32, assets: &Assets) -> Vec<Call> {
     );
     calls.push(Call {
         name: "badge",
-        fvf: FVF_TL,
+        format: VertexFormat::Fvf(FVF_TL),
         vertex_count: 0,
         vertices: Vec::new(),
         source: src,
@@ -671,7 +726,7 @@ fn plaque(a: &Assets, w: f32, h: f32) -> Call {
     .concat();
     Call {
         name: "plaque",
-        fvf: FVF_PLAQUE,
+        format: VertexFormat::Fvf(FVF_PLAQUE),
         vertex_count: v.count,
         vertices: v.bytes,
         source: src,
@@ -722,9 +777,11 @@ fn ground(a: &Assets, camera: &str) -> Call {
          { RenderState=D3DRS_ZFUNC dwState=D3DCMP_LESSEQUAL } { RenderState=D3DRS_CULLMODE dwState=D3DCULL_NONE } \
          { RenderState=D3DRS_LIGHTING dwState=FALSE } { RenderState=D3DRS_FOGENABLE dwState=TRUE } \
          { RenderState=D3DRS_FOGCOLOR dwState=0xffe3875e } { RenderState=D3DRS_FOGTABLEMODE dwState=D3DFOG_NONE } \
-         { RenderState=D3DRS_FOGVERTEXMODE dwState=D3DFOG_LINEAR } { RenderState=D3DRS_FOGSTART dwState=7.0 } \
-         { RenderState=D3DRS_FOGEND dwState=40.0 }\n",
+         { RenderState=D3DRS_FOGVERTEXMODE dwState=D3DFOG_LINEAR } ",
     );
+    src.push_str(&format!(
+        "{{ RenderState=D3DRS_FOGSTART dwState={FOG_START:?} }} {{ RenderState=D3DRS_FOGEND dwState={FOG_END:?} }}\n"
+    ));
     src.push_str("TEXTURESTAGESTATE");
     for (st, val) in [
         ("TEXTUREMAP", a.ground.to_string()),
@@ -763,30 +820,45 @@ fn ground(a: &Assets, camera: &str) -> Call {
     src.push_str(&format!("TRIANGLELIST count={} wVStart=0\n", v.count / 3));
     Call {
         name: "ground",
-        fvf: FVF_GROUND,
+        format: VertexFormat::Fvf(FVF_GROUND),
         vertex_count: v.count,
         vertices: v.bytes,
         source: src,
     }
 }
 
+/// The direction the sun (the warm directional key light) shines in:
+/// from the upper left, in front of the scene, into it.
+const SUN_DIRECTION: [f32; 3] = [0.55, -0.6, 0.58];
+/// The sun's diffuse colour (r, g, b).
+const SUN_DIFFUSE: [f32; 3] = [1.0, 0.9, 0.78];
+/// `D3DRS_AMBIENT` of the lit objects (A8R8G8B8).
+const AMBIENT: u32 = 0xff26_2a3a;
+/// The linear vertex fog of the ground and the objects: `D3DRS_FOGSTART`
+/// and `D3DRS_FOGEND` (view-space depth).
+const FOG_START: f32 = 7.0;
+const FOG_END: f32 = 40.0;
+
 /// The lights and material of the lit objects: a warm directional key
 /// light from the upper left, a blue point light to the right.
 fn lights() -> String {
-    "RENDERSTATE { RenderState=D3DRS_LIGHTING dwState=TRUE } { RenderState=D3DRS_SPECULARENABLE dwState=TRUE } \
-     { RenderState=D3DRS_AMBIENT dwState=0xff262a3a } { RenderState=D3DRS_NORMALIZENORMALS dwState=TRUE } \
-     { RenderState=D3DRS_LOCALVIEWER dwState=TRUE } { RenderState=D3DRS_COLORVERTEX dwState=FALSE }\n\
-     SETMATERIAL { dcvDiffuse.r=1.0 dcvDiffuse.g=1.0 dcvDiffuse.b=1.0 dcvDiffuse.a=1.0 \
-     dcvAmbient.r=1.0 dcvAmbient.g=1.0 dcvAmbient.b=1.0 dcvAmbient.a=1.0 \
-     dcvSpecular.r=0.9 dcvSpecular.g=0.9 dcvSpecular.b=0.9 dcvSpecular.a=1.0 dvPower=28.0 }\n\
-     CREATELIGHT { dwIndex=0 } { dwIndex=1 }\n\
-     SETLIGHT { dwIndex=0 light={ dltType=DIRECTIONAL dcvDiffuse.r=1.0 dcvDiffuse.g=0.9 dcvDiffuse.b=0.78 \
-     dcvSpecular.r=1.0 dcvSpecular.g=0.95 dcvSpecular.b=0.85 dvDirection.x=0.55 dvDirection.y=-0.6 dvDirection.z=0.58 } } \
-     { dwIndex=0 dwDataType=ENABLE }\n\
-     SETLIGHT { dwIndex=1 light={ dltType=POINT dcvDiffuse.r=0.25 dcvDiffuse.g=0.55 dcvDiffuse.b=1.0 \
-     dcvSpecular.r=0.4 dcvSpecular.g=0.7 dcvSpecular.b=1.0 dvPosition.x=4.9 dvPosition.y=1.8 dvPosition.z=1.6 \
-     dvRange=9.0 dvAttenuation0=0.2 dvAttenuation1=0.3 } } { dwIndex=1 dwDataType=ENABLE }\n"
-        .to_string()
+    let [dx, dy, dz] = SUN_DIRECTION;
+    let [r, g, b] = SUN_DIFFUSE;
+    format!(
+        "RENDERSTATE {{ RenderState=D3DRS_LIGHTING dwState=TRUE }} {{ RenderState=D3DRS_SPECULARENABLE dwState=TRUE }} \
+         {{ RenderState=D3DRS_AMBIENT dwState={AMBIENT:#010x} }} {{ RenderState=D3DRS_NORMALIZENORMALS dwState=TRUE }} \
+         {{ RenderState=D3DRS_LOCALVIEWER dwState=TRUE }} {{ RenderState=D3DRS_COLORVERTEX dwState=FALSE }}\n\
+         SETMATERIAL {{ dcvDiffuse.r=1.0 dcvDiffuse.g=1.0 dcvDiffuse.b=1.0 dcvDiffuse.a=1.0 \
+         dcvAmbient.r=1.0 dcvAmbient.g=1.0 dcvAmbient.b=1.0 dcvAmbient.a=1.0 \
+         dcvSpecular.r=0.9 dcvSpecular.g=0.9 dcvSpecular.b=0.9 dcvSpecular.a=1.0 dvPower=28.0 }}\n\
+         CREATELIGHT {{ dwIndex=0 }} {{ dwIndex=1 }}\n\
+         SETLIGHT {{ dwIndex=0 light={{ dltType=DIRECTIONAL dcvDiffuse.r={r:?} dcvDiffuse.g={g:?} dcvDiffuse.b={b:?} \
+         dcvSpecular.r=1.0 dcvSpecular.g=0.95 dcvSpecular.b=0.85 dvDirection.x={dx:?} dvDirection.y={dy:?} dvDirection.z={dz:?} }} }} \
+         {{ dwIndex=0 dwDataType=ENABLE }}\n\
+         SETLIGHT {{ dwIndex=1 light={{ dltType=POINT dcvDiffuse.r=0.25 dcvDiffuse.g=0.55 dcvDiffuse.b=1.0 \
+         dcvSpecular.r=0.4 dcvSpecular.g=0.7 dcvSpecular.b=1.0 dvPosition.x=4.9 dvPosition.y=1.8 dvPosition.z=1.6 \
+         dvRange=9.0 dvAttenuation0=0.2 dvAttenuation1=0.3 }} }} {{ dwIndex=1 dwDataType=ENABLE }}\n"
+    )
 }
 
 /// A lit sphere wearing the palettized marble (palette 1 attached with
@@ -859,7 +931,7 @@ fn sphere(a: &Assets) -> Call {
     src.push_str(&format!("INDEXEDTRIANGLELIST2 wVStart=0{tris}\n"));
     Call {
         name: "lit sphere",
-        fvf: FVF_LIT,
+        format: VertexFormat::Fvf(FVF_LIT),
         vertex_count: v.count,
         vertices: v.bytes,
         source: src,
@@ -899,10 +971,241 @@ fn banner(a: &Assets) -> Call {
     ));
     Call {
         name: "banner patch",
-        fvf: FVF_LIT,
+        format: VertexFormat::Fvf(FVF_LIT),
         vertex_count: v.count,
         vertices: v.bytes,
         source: src,
+    }
+}
+
+/// The skinned tube's vertex shader (`skinned_tube`): vs_1_1 as DirectX
+/// 8 wrote it, without `dcl`s (the declaration maps the registers). Two
+/// bones per vertex chosen by `a0` from the vertex's UBYTE4 indices,
+/// blended by its weight; per-vertex diffuse lighting from one
+/// directional light; linear fog from the view depth; the texture
+/// coordinates passed through. Constants: c0–c3 the view·projection
+/// matrix (its columns), c4 the direction towards the light, c5 the
+/// light's diffuse colour, c6 the ambient colour, c7 = (1, 0, 2, −1)
+/// (from the declaration), c8 the fog line (−1/(end − start),
+/// end/(end − start)), c10–c12 and c13–c15 the two bones' world matrices
+/// (their first three columns).
+const TUBE_VS: &str = "    vs_1_1
+    mad r7.xyz, v3, c7.z, c7.w     ; N = 2n - 1 (packed in a D3DCOLOR)
+    mov a0.x, v2.x                 ; the first bone's registers
+    m4x3 r0.xyz, v0, c[a0.x + 10]
+    m3x3 r1.xyz, r7, c[a0.x + 10]
+    mov a0.x, v2.y                 ; the second bone's
+    m4x3 r2.xyz, v0, c[a0.x + 10]
+    m3x3 r3.xyz, r7, c[a0.x + 10]
+    add r4.xyz, r0, -r2
+    mad r4.xyz, r4, v1.x, r2       ; P = w P0 + (1 - w) P1
+    mov r4.w, c7.x
+    add r5.xyz, r1, -r3
+    mad r5.xyz, r5, v1.x, r3       ; N = w N0 + (1 - w) N1
+    dp3 r5.w, r5, r5
+    rsq r5.w, r5.w
+    mul r5.xyz, r5, r5.w           ; normalized
+    m4x4 oPos, r4, c0
+    dp3 r6.x, r5, c4               ; N.L
+    max r6.x, r6.x, c7.y
+    mad oD0.xyz, c5, r6.x, c6      ; diffuse (N.L) + ambient
+    mov oD0.w, c7.x
+    dp4 r6.y, r4, c3               ; clip w: the view depth
+    mad oFog.x, r6.y, c8.x, c8.y   ; (end - depth) / (end - start)
+    mov oT0.xy, v7
+";
+
+/// The skinned tube's DirectX 8 declaration: stream 0 holds v0 the
+/// position, v1 the first bone's weight, v2 the bones' register offsets
+/// (UBYTE4), v3 the normal (a D3DCOLOR, `(n + 1) / 2`), v7 (u, v); c7 a
+/// constant the shader uses.
+const TUBE_DECL: &str = "    D3DVSD_STREAM(0)
+    D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)
+    D3DVSD_REG(D3DVSDE_BLENDWEIGHT, D3DVSDT_FLOAT1)
+    D3DVSD_REG(D3DVSDE_BLENDINDICES, D3DVSDT_UBYTE4)
+    D3DVSD_REG(D3DVSDE_NORMAL, D3DVSDT_D3DCOLOR)
+    D3DVSD_REG(D3DVSDE_TEXCOORD0, D3DVSDT_FLOAT2)
+    D3DVSD_CONST(7, 1)
+        1.0, 0.0, 2.0, -1.0
+    D3DVSD_END()
+";
+
+/// The columns of `m` as SETVERTEXSHADERCONST data (one register each:
+/// `dp4` with a row vector gives that column of the product).
+fn columns(m: M4, count: usize) -> String {
+    (0..count)
+        .map(|c| {
+            (0..4)
+                .map(|r| format!("{:?}", m[r][c]))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+/// The skinned tube: a capped tube standing behind the sphere, drawn
+/// with the DirectX 8 shader path (CREATEVERTEXSHADER with a `D3DVSD_*`
+/// declaration and vs_1_1 code, SETVERTEXSHADER with its handle, the
+/// constants with SETVERTEXSHADERCONST, DRAWINDEXEDPRIMITIVE from user
+/// memory and an index buffer). Its upper half bends towards the sphere
+/// by the second bone; the fixed-function pixel pipeline modulates the
+/// shader's `oD0` with the scales texture at `oT0`.
+fn skinned_tube(a: &Assets, view_projection: M4) -> Call {
+    let place = translate(6.9, 0.0, 8.5);
+    let joint = tube::LENGTH / 2.0;
+    let bend = mul(
+        mul(translate(0.0, -joint, 0.0), rot_z(0.75)),
+        translate(0.0, joint, 0.0),
+    );
+    let bones = [place, mul(bend, place)];
+    let len = SUN_DIRECTION.iter().map(|c| c * c).sum::<f32>().sqrt();
+    let to_light = SUN_DIRECTION.map(|c| -c / len);
+    let ambient = [16, 8, 0].map(|s| ((AMBIENT >> s) & 0xff) as f32 / 255.0);
+    let constants = format!(
+        "SETVERTEXSHADERCONST {{ dwRegister=0 data=[{}] }}\n\
+         SETVERTEXSHADERCONST {{ dwRegister=4 data=[{:?} {:?} {:?} 0.0  {:?} {:?} {:?} 1.0  {:?} {:?} {:?} 0.0] }}\n\
+         SETVERTEXSHADERCONST {{ dwRegister=8 data=[{:?} {:?} 0.0 0.0] }}\n\
+         SETVERTEXSHADERCONST {{ dwRegister=10 data=[{}  {}] }}\n",
+        columns(view_projection, 4),
+        to_light[0],
+        to_light[1],
+        to_light[2],
+        SUN_DIFFUSE[0],
+        SUN_DIFFUSE[1],
+        SUN_DIFFUSE[2],
+        ambient[0],
+        ambient[1],
+        ambient[2],
+        -1.0 / (FOG_END - FOG_START),
+        FOG_END / (FOG_END - FOG_START),
+        columns(bones[0], 3),
+        columns(bones[1], 3),
+    );
+    let vertices = tube::vertices();
+    let count = (vertices.len() / tube::STRIDE as usize) as u32;
+    let triangles = tube::indices().len() / 3;
+    let src = [
+        "RENDERSTATE { RenderState=D3DRS_CULLMODE dwState=D3DCULL_CCW }\nTEXTURESTAGESTATE".into(),
+        tss(0, "TEXTUREMAP", &a.scales.to_string()),
+        [
+            ("COLOROP", "D3DTOP_MODULATE"),
+            ("COLORARG1", "D3DTA_TEXTURE"),
+            ("COLORARG2", "D3DTA_DIFFUSE"),
+            ("ALPHAOP", "D3DTOP_SELECTARG2"),
+            ("ALPHAARG2", "D3DTA_DIFFUSE"),
+            ("TEXCOORDINDEX", "0"),
+            ("ADDRESSU", "D3DTADDRESS_WRAP"),
+            ("ADDRESSV", "D3DTADDRESS_WRAP"),
+            ("MAGFILTER", "D3DTEXF_LINEAR"),
+            ("MINFILTER", "D3DTEXF_LINEAR"),
+            ("MIPFILTER", "D3DTEXF_NONE"),
+        ]
+        .map(|(st, val)| tss(0, st, val))
+        .concat(),
+        tss(1, "COLOROP", "D3DTOP_DISABLE"),
+        "\n".into(),
+        format!("CREATEVERTEXSHADER {{ dwHandle=0x30 decl=asm{{\n{TUBE_DECL}}} code=asm{{\n{TUBE_VS}}} }}\n"),
+        "SETVERTEXSHADER { dwHandle=0x30 }\n".into(),
+        constants,
+        format!("SETSTREAMSOURCEUM {{ dwStream=0 dwStride={} }}\n", tube::STRIDE),
+        format!("SETINDICES {{ dwVBHandle={} dwStride=2 }}\n", a.tube_indices),
+        format!(
+            "DRAWINDEXEDPRIMITIVE {{ primType=D3DPT_TRIANGLELIST BaseVertexIndex=0 MinIndex=0 \
+             NumVertices={count} StartIndex=0 PrimitiveCount={triangles} }}\n"
+        ),
+        format!("SETVERTEXSHADER {{ dwHandle={FVF_LIT:#x} }}\nDELETEVERTEXSHADER {{ dwHandle=0x30 }}\n"),
+    ]
+    .concat();
+    Call {
+        name: "skinned tube",
+        format: VertexFormat::Declared {
+            stride: tube::STRIDE,
+        },
+        vertex_count: count,
+        vertices,
+        source: src,
+    }
+}
+
+/// The skinned tube's mesh in its bind pose: a tube of radius `RADIUS`
+/// standing on y = 0 up to `LENGTH`, capped by a hemisphere, as rings of
+/// `AROUND + 1` vertices (the last repeats the first with u = 2).
+mod tube {
+    use std::f32::consts::PI;
+
+    pub const LENGTH: f32 = 5.0;
+    const RADIUS: f32 = 0.42;
+    /// Segments around the tube.
+    const AROUND: usize = 12;
+    /// Rings along the straight part, and of the cap.
+    const ALONG: usize = 10;
+    const CAP: usize = 3;
+    /// Bytes per vertex: position (3 floats), weight (1 float), bone
+    /// offsets (4 bytes), normal (D3DCOLOR), (u, v).
+    pub const STRIDE: u32 = 32;
+
+    fn rings() -> usize {
+        ALONG + 1 + CAP
+    }
+
+    /// The first bone's weight at height `y`: 1 below the joint's blend
+    /// zone, 0 above it, a smoothstep between (the joint is at
+    /// `LENGTH / 2`, the zone 1.2 high).
+    fn weight(y: f32) -> f32 {
+        let t = ((y - (LENGTH / 2.0 - 0.6)) / 1.2).clamp(0.0, 1.0);
+        1.0 - t * t * (3.0 - 2.0 * t)
+    }
+
+    /// The vertices, `STRIDE` bytes each.
+    pub fn vertices() -> Vec<u8> {
+        let mut out = Vec::new();
+        for k in 0..rings() {
+            // Height, radius and the normal's (radial, up) parts.
+            let (y, r, nr, ny) = if k <= ALONG {
+                (LENGTH * k as f32 / ALONG as f32, RADIUS, 1.0, 0.0)
+            } else {
+                let a = PI / 2.0 * (k - ALONG) as f32 / CAP as f32;
+                (
+                    LENGTH + RADIUS * a.sin(),
+                    RADIUS * a.cos(),
+                    a.cos(),
+                    a.sin(),
+                )
+            };
+            for j in 0..=AROUND {
+                let phi = 2.0 * PI * j as f32 / AROUND as f32;
+                let (s, c) = phi.sin_cos();
+                for f in [r * c, y, r * s, weight(y)] {
+                    out.extend_from_slice(&f.to_le_bytes());
+                }
+                // Bone offsets: registers c[10 + 0] and c[10 + 3].
+                out.extend_from_slice(&[0, 3, 0, 0]);
+                let pack = |n: f32| ((n + 1.0) / 2.0 * 255.0).round() as u32;
+                let normal = 0xff00_0000 | pack(nr * c) << 16 | pack(ny) << 8 | pack(nr * s);
+                out.extend_from_slice(&normal.to_le_bytes());
+                let (u, v) = (2.0 * j as f32 / AROUND as f32, 4.0 * y / LENGTH);
+                for f in [u, v] {
+                    out.extend_from_slice(&f.to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    /// Two triangles per quad between neighbouring rings, clockwise seen
+    /// from outside (j runs to the right seen from the front).
+    pub fn indices() -> Vec<u16> {
+        let row = AROUND + 1;
+        let mut out = Vec::new();
+        for k in 0..rings() - 1 {
+            for j in 0..AROUND {
+                let a = (k * row + j) as u16;
+                let (b, d) = (a + 1, a + row as u16);
+                out.extend_from_slice(&[a, d, d + 1, a, d + 1, b]);
+            }
+        }
+        out
     }
 }
 
@@ -998,6 +1301,30 @@ mod texels {
         out
     }
 
+    /// 32² R5G6B5 scales: rows of overlapping round scales (offset by
+    /// half a scale every other row), teal darkening towards each
+    /// scale's lower rim, with a thin dark outline.
+    pub fn scales() -> Vec<u8> {
+        let mut out = Vec::with_capacity(32 * 32 * 2);
+        for y in 0..32u32 {
+            for x in 0..32u32 {
+                let row = y / 8;
+                let shift = if row % 2 == 1 { 4 } else { 0 };
+                let (cx, cy) = (((x + shift) % 8) as f32 - 3.5, (y % 8) as f32 + 1.0);
+                let d = (cx * cx + cy * cy).sqrt() / 8.0;
+                let rim = (0.86..1.0).contains(&d);
+                let t = d.min(1.0);
+                let c = if rim {
+                    0x14524a
+                } else {
+                    super::lerp_color(0xffc8f7d8, 0xff2f9a86, t) & 0xff_ffff
+                };
+                out.extend_from_slice(&rgb565(c).to_le_bytes());
+            }
+        }
+        out
+    }
+
     /// 32² DXT1: 8 × 8 blocks, each a vertical gradient between the two
     /// colours of its band.
     pub fn banner() -> Vec<u8> {
@@ -1036,34 +1363,61 @@ mod texels {
     }
 }
 
-/// Creates and fills the demo's textures.
+/// Creates and fills the demo's textures and buffers.
 fn create_assets(driver: &mut impl Host) -> Result<Assets, String> {
     use softhal_pipeline::texture::TextureFormat as T;
-    let mut make = |format: T, size: u32, levels: u32, bytes: Vec<u8>| -> Result<u32, String> {
-        let h = driver
-            .create_surface(SurfaceDesc::texture(format, size, size, levels))
-            .map_err(|e| format!("texture: {e}"))?;
-        let dst = driver.lock(h).map_err(|e| format!("lock texture: {e}"))?;
-        if dst.len() != bytes.len() {
-            return Err(format!(
-                "texture level 0 is {} bytes, not {}",
-                dst.len(),
-                bytes.len()
-            ));
-        }
-        dst.copy_from_slice(&bytes);
-        driver
-            .unlock(h)
-            .map_err(|e| format!("unlock texture: {e}"))?;
-        Ok(h)
+    let mut texture = |format: T, size: u32, levels: u32, bytes: Vec<u8>| {
+        let desc = SurfaceDesc::texture(format, size, size, levels);
+        surface_with(driver, desc, "texture", &bytes)
     };
+    let ground = texture(T::A8R8G8B8, 128, 0, texels::ground())?;
+    let lightmap = texture(T::L8, 64, 1, texels::lightmap())?;
+    let marble = texture(T::P8, 64, 1, texels::marble())?;
+    let banner = texture(T::Dxt1, 32, 1, texels::banner())?;
+    let rivets = texture(T::A8R8G8B8, 64, 1, texels::rivets())?;
+    let scales = texture(T::R5G6B5, 32, 1, texels::scales())?;
+    let indices: Vec<u8> = tube::indices()
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let size = u32::try_from(indices.len()).map_err(|_| "index buffer size".to_string())?;
+    let desc = SurfaceDesc::buffer(SurfaceKind::IndexBuffer, size);
+    let tube_indices = surface_with(driver, desc, "index buffer", &indices)?;
     Ok(Assets {
-        ground: make(T::A8R8G8B8, 128, 0, texels::ground())?,
-        lightmap: make(T::L8, 64, 1, texels::lightmap())?,
-        marble: make(T::P8, 64, 1, texels::marble())?,
-        banner: make(T::Dxt1, 32, 1, texels::banner())?,
-        rivets: make(T::A8R8G8B8, 64, 1, texels::rivets())?,
+        ground,
+        lightmap,
+        marble,
+        banner,
+        rivets,
+        scales,
+        tube_indices,
     })
+}
+
+/// Creates a surface and fills its level 0 (all of a buffer) with
+/// `bytes`, which must be exactly its size.
+fn surface_with(
+    driver: &mut impl Host,
+    desc: SurfaceDesc,
+    what: &str,
+    bytes: &[u8],
+) -> Result<u32, String> {
+    let h = driver
+        .create_surface(desc)
+        .map_err(|e| format!("{what}: {e}"))?;
+    let dst = driver.lock(h).map_err(|e| format!("lock {what}: {e}"))?;
+    if dst.len() != bytes.len() {
+        return Err(format!(
+            "{what}: level 0 is {} bytes, not {}",
+            dst.len(),
+            bytes.len()
+        ));
+    }
+    dst.copy_from_slice(bytes);
+    driver
+        .unlock(h)
+        .map_err(|e| format!("unlock {what}: {e}"))?;
+    Ok(h)
 }
 
 /// Renders the scene and returns the RGBA8 picture (for `demo` and tests).
@@ -1107,7 +1461,10 @@ fn draw(driver: &mut impl Host, width: u32, height: u32) -> Result<Vec<u8>, Stri
         .map_err(|e| format!("context: {e}"))?;
     let assets = create_assets(driver)?;
     for call in scene(width as f32, height as f32, &assets) {
-        let stride = softhal_wire::fvf::vertex_stride(call.fvf).map_err(|e| e.to_string())?;
+        let (vertex_type, stride) = call
+            .format
+            .type_and_size()
+            .map_err(|e| format!("{}: {e}", call.name))?;
         let opts = DecodeOptions {
             vertex_stride: stride,
             base_align: 0,
@@ -1118,7 +1475,7 @@ fn draw(driver: &mut impl Host, width: u32, height: u32) -> Result<Vec<u8>, Stri
             .create_command_buffer_with(&commands)
             .map_err(|e| format!("{}: {e}", call.name))?;
         let mut d = DrawPrimitives2Data::new(ctx, cb, commands.len() as u32).with_user_vertices(
-            call.fvf,
+            vertex_type,
             &call.vertices,
             call.vertex_count,
         );

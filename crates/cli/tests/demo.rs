@@ -127,3 +127,76 @@ fn the_demo_capture_replays_to_the_demo_picture() {
     assert!(std::fs::metadata(&shipped).unwrap().len() < 200 * 1024);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// What the shipped `testdata/samples/demo.shcap` holds, worked out from
+/// the scene (`crates/cli/src/demo.rs`), as `softhal info` and `softhal
+/// inspect` report it.
+#[test]
+fn the_demo_capture_holds_the_scenes_calls_draws_and_shaders() {
+    let shipped = softhal_testkit::testdata().join("samples/demo.shcap");
+    let run = |args: &[&std::ffi::OsStr]| -> serde_json::Value {
+        let o = Command::new(env!("CARGO_BIN_EXE_softhal"))
+            .args(args)
+            .output()
+            .expect("run softhal");
+        assert!(o.status.success(), "{args:?}");
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let info = run(&["info".as_ref(), shipped.as_os_str(), "--json".as_ref()]);
+    // One DrawPrimitives2 call per part of the scene: backdrop, ground,
+    // lit sphere, banner patch, skinned tube, objects, glass and fence,
+    // plaque, badge.
+    assert_eq!(info["calls"]["dp2"], 9);
+    // Surfaces: the render target, the depth buffer, six textures (ground,
+    // light map, marble, banner, rivets, scales), the tube's index buffer
+    // and one command buffer per call.
+    assert_eq!(info["calls"]["surface"], 1 + 1 + 6 + 1 + 9);
+    assert_eq!(info["commands"]["D3DDP2OP_DRAWINDEXEDPRIMITIVE"], 1);
+    assert_eq!(info["commands"]["D3DDP2OP_SETVERTEXSHADERCONST"], 4);
+    let shaders = info["shaders"].as_array().unwrap();
+    assert_eq!(shaders.len(), 2);
+    // The tube's DirectX 8 shader: created with its declaration, 23
+    // instructions of vs_1_1 (`TUBE_VS`, one per line).
+    let vs = &shaders[0];
+    assert_eq!(vs["command"], "D3DDP2OP_CREATEVERTEXSHADER");
+    assert_eq!(vs["handle"], 0x30);
+    assert_eq!(vs["version"], "vs_1_1");
+    assert_eq!(vs["instructions"], 23);
+    assert_eq!(vs["valid"], true);
+    // Position FLOAT3 (12 bytes), weight FLOAT1 (4), bone offsets UBYTE4
+    // (4), normal D3DCOLOR (4), then (u, v): offsets 0, 12, 16, 20, 24;
+    // one constant register (c7).
+    let decl = &vs["declaration"];
+    assert_eq!(decl["constants"], 1);
+    let elements: Vec<_> = decl["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["offset"].as_u64().unwrap(),
+                e["register"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(elements, [(0, 0), (12, 1), (16, 2), (20, 3), (24, 7)]);
+    // The plaque's pixel shader.
+    assert_eq!(shaders[1]["command"], "D3DDP2OP_CREATEPIXELSHADER");
+    assert_eq!(shaders[1]["version"], "ps_2_0");
+    // Draws (commands that draw, and CLEAR): backdrop 5 (the clear, sky
+    // and ground strips, the stars, the sun), ground 1, sphere 1, banner
+    // 1, tube 1, objects 4 (two cubes, the pyramid, the ribbon), glass 3
+    // and fence 14 strips, plaque 1, badge 2: 33.
+    let dir = std::env::temp_dir().join(format!("softhal-demo-inspect-{}", std::process::id()));
+    let report = run(&[
+        "inspect".as_ref(),
+        shipped.as_os_str(),
+        "-o".as_ref(),
+        dir.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(report["frames"], 1);
+    assert_eq!(report["draws"], 33);
+    assert_eq!(report["refusals"], 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
