@@ -651,6 +651,38 @@ mod tests {
         }
     }
 
+    /// The same for the texture-stage states: every state the table puts
+    /// in a state-block list (the states that change what a stage
+    /// draws) has a field in the pipeline's stage, sampler or
+    /// texture-coordinate state, so giving stage 0 (whose COLOROP and
+    /// ALPHAOP defaults are its own) or stage 1 another value than its
+    /// default makes the translated defaults differ from the pipeline's.
+    #[test]
+    fn a_changed_texture_stage_default_is_seen() {
+        let base = derived(&DeviceState::default());
+        let states: Vec<Tss> = Tss::ALL
+            .iter()
+            .copied()
+            .filter(|t| t.info().groups != softhal_types::state::NONE)
+            .collect();
+        assert!(states.len() >= 20, "{states:?}");
+        for stage in [0usize, 1] {
+            for &t in &states {
+                let info = t.info();
+                let d = info.default.for_stage(stage as u32);
+                // Another value of this state's kind (`d ^ 2` first: 0
+                // and 1 mean the same D3DTSS_MAXANISOTROPY).
+                let other = [d ^ 2, d ^ 1, d ^ 4, 0.5f32.to_bits(), 3]
+                    .into_iter()
+                    .find(|&v| v != d && info.kind.defines(v))
+                    .unwrap_or_else(|| panic!("{t}: no other value"));
+                let mut st = DeviceState::default();
+                st.texture_stages[stage][t.raw() as usize] = other;
+                assert_ne!(derived(&st), base, "stage {stage} {t} = {other:#x}");
+            }
+        }
+    }
+
     /// A default is a value the device honours as given.
     #[test]
     fn render_state_defaults_are_honoured_as_given() {
