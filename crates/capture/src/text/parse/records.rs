@@ -1,274 +1,27 @@
-//! Parsing: text → a [`Capture`].
+//! One record of a text capture: its keyword and arguments → a
+//! [`Record`] (`surface`, `dp2` with its command block, `submit` with its
+//! GPU packets and lists, and the one-line calls).
 //!
-//! In: untrusted text, line by line (each line split by the DP2 lexer).
-//! Out: the records, each with its `expect`ed answer, or a [`TextError`]
-//! naming the line; a text cut inside a line or block yields the records
-//! before the cut ([`from_text_prefix`]). Guarantees: never panics; the
-//! input size, line count, record count and vertex rows are bounded by
-//! [`crate::limits`]; `png=` reads only files below the capture's
-//! directory. Command streams go through `softhal_wire::text`.
+//! In: the record's first line (split by the DP2 lexer) and, for blocks,
+//! the lines after it through the [`Parser`]. Out: the record without its
+//! answer (an `expect` line after it adds that), or a [`TextError`] naming
+//! the line. Bounded by [`crate::limits`]; never panics.
 
-use super::write::fmt_format;
-use super::{CUT, DIRECTIVE};
+use super::args::{list_words, parse_rstates, Args};
+use super::png::png_texels;
+use super::Parser;
 use crate::error::TextError;
 use crate::limits;
 use crate::record::*;
 use crate::replay::call_options;
 use crate::vertex;
 use softhal_wire::ddi_enum::ValueKind;
-use softhal_wire::names::{self, codes};
-use softhal_wire::text::lexer::{self, Item, Val};
+use softhal_wire::names;
+use softhal_wire::text::lexer::{self, Item};
 use softhal_wire::text::parse_hex_word;
 use std::path::Path;
 
-struct Line<'a> {
-    no: usize,
-    raw: &'a str,
-}
-
-/// A parsed `key=value` line: the keyword, positional words, pairs.
-struct Args {
-    words: Vec<String>,
-    pairs: Vec<(String, Val)>,
-}
-
-impl Args {
-    fn from_items(items: Vec<Item>) -> Result<Args, String> {
-        let mut a = Args {
-            words: Vec::new(),
-            pairs: Vec::new(),
-        };
-        for it in items {
-            match it {
-                Item::Word(w) => a.words.push(w),
-                Item::Pair(k, v) => a.pairs.push((k.to_ascii_lowercase(), v)),
-                Item::Group(_) => return Err("unexpected { ... } group".into()),
-            }
-        }
-        Ok(a)
-    }
-    fn take(&mut self, key: &str) -> Option<Val> {
-        let i = self.pairs.iter().rposition(|(k, _)| k == key)?;
-        let v = self.pairs.remove(i).1;
-        self.pairs.retain(|(k, _)| k != key);
-        Some(v)
-    }
-    fn word(&mut self, key: &str) -> Result<Option<String>, String> {
-        match self.take(key) {
-            None => Ok(None),
-            Some(Val::Word(w)) => Ok(Some(w)),
-            Some(_) => Err(format!("{key}: expected a single value")),
-        }
-    }
-    fn parsed(
-        &mut self,
-        key: &str,
-        f: impl Fn(&str) -> Option<u32>,
-        default: u32,
-    ) -> Result<u32, String> {
-        match self.word(key)? {
-            None => Ok(default),
-            Some(w) => f(&w).ok_or_else(|| format!("{key}: cannot read {w}")),
-        }
-    }
-    fn num(&mut self, key: &str, default: u32) -> Result<u32, String> {
-        self.parsed(key, names::parse_number, default)
-    }
-    fn required(&mut self, key: &str) -> Result<u32, String> {
-        match self.word(key)? {
-            None => Err(format!("{key}= is required")),
-            Some(w) => names::parse_number(&w).ok_or_else(|| format!("{key}: cannot read {w}")),
-        }
-    }
-    fn handle(&mut self) -> Result<u32, String> {
-        if self.words.is_empty() {
-            return Err("expected a handle".into());
-        }
-        let w = self.words.remove(0);
-        names::parse_number(&w).ok_or_else(|| format!("cannot read handle {w}"))
-    }
-    fn finish(self) -> Result<(), String> {
-        if let Some(w) = self.words.first() {
-            return Err(format!("unexpected word {w}"));
-        }
-        if let Some((k, _)) = self.pairs.first() {
-            return Err(format!("unknown key {k}="));
-        }
-        Ok(())
-    }
-}
-
-fn list_words(v: &Val, key: &str) -> Result<Vec<String>, String> {
-    let Val::List(xs) = v else {
-        return Err(format!("{key}: expected a list [...]"));
-    };
-    xs.iter()
-        .map(|x| match x {
-            Val::Word(w) => Ok(w.clone()),
-            _ => Err(format!("{key}: nested values are not allowed")),
-        })
-        .collect()
-}
-
-fn parse_rstates(v: &Val) -> Result<Box<[u32; 256]>, String> {
-    let mut a = Box::new([0u32; 256]);
-    for w in list_words(v, "rstates")? {
-        let (i, x) = w
-            .split_once(':')
-            .ok_or_else(|| format!("rstates: expected index:value, found {w}"))?;
-        let i = names::parse_number(i)
-            .filter(|i| *i < 256)
-            .ok_or_else(|| format!("rstates: bad index in {w}"))?;
-        let x = names::parse_number(x).ok_or_else(|| format!("rstates: bad value in {w}"))?;
-        if let Some(slot) = a.get_mut(i as usize) {
-            *slot = x;
-        }
-    }
-    Ok(a)
-}
-
-fn parse_answer(r: &Record, items: Vec<Item>) -> Result<Answer, String> {
-    let mut a = Args::from_items(items)?;
-    let mut ans = Answer {
-        ddrval: a.parsed("ddrval", codes::parse_hresult, codes::D3D_OK)?,
-        ..Answer::default()
-    };
-    match r {
-        Record::DrawPrimitives2 { call, .. } => {
-            ans.error_offset = a.num("error_offset", 0)?;
-            ans.flags = a.parsed(
-                "flags",
-                |w| names::parse_value(ValueKind::Flags(&names::DP2_FLAGS), w),
-                call.flags,
-            )?;
-            if let Some(v) = a.take("rstates") {
-                ans.rstates = Some(parse_rstates(&v)?);
-            }
-        }
-        Record::ValidateTextureStageState { .. } => ans.passes = a.num("passes", 0)?,
-        Record::Submit { .. } => {
-            ans.sizes = [
-                a.num("command_buffer_size", 0)?,
-                a.num("allocation_list_size", 0)?,
-                a.num("patch_list_size", 0)?,
-            ];
-            ans.queued = a.num("queued", 0)?;
-        }
-        Record::Flip { .. } | Record::Present { .. } => {
-            if let Some(w) = a.word("checksum")? {
-                let h = w.strip_prefix("0x").unwrap_or(&w);
-                ans.checksum =
-                    u64::from_str_radix(h, 16).map_err(|_| format!("checksum: cannot read {w}"))?;
-            }
-        }
-        _ => {}
-    }
-    a.finish()?;
-    Ok(ans)
-}
-
-fn png_texels(path: &Path, format: u32) -> Result<(u32, u32, Vec<u8>), String> {
-    let fmt = softhal_device::Format::from_d3dfmt(format)
-        .filter(|f| f.is_color())
-        .ok_or_else(|| format!("png=: format {} is not a colour format", fmt_format(format)))?;
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut dec = png::Decoder::new(std::io::BufReader::new(file));
-    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec
-        .read_info()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let (w, h) = (reader.info().width, reader.info().height);
-    if u64::from(w) * u64::from(h) > limits::MAX_PNG_PIXELS {
-        return Err(format!("{}: {w}x{h} is too large", path.display()));
-    }
-    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
-    let info = reader
-        .next_frame(&mut buf)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let ch = match info.color_type {
-        png::ColorType::Rgba => 4,
-        png::ColorType::Rgb => 3,
-        png::ColorType::GrayscaleAlpha => 2,
-        _ => 1,
-    };
-    let bpp = fmt.bytes_per_pixel() as usize;
-    let mut out = Vec::with_capacity(w as usize * h as usize * bpp);
-    for px in buf
-        .get(..info.buffer_size())
-        .unwrap_or_default()
-        .chunks_exact(ch)
-    {
-        let g = |i: usize| px.get(i).copied().unwrap_or(255);
-        let (r, gr, b, a) = match ch {
-            4 => (g(0), g(1), g(2), g(3)),
-            3 => (g(0), g(1), g(2), 255),
-            2 => (g(0), g(0), g(0), g(1)),
-            _ => (g(0), g(0), g(0), 255),
-        };
-        let raw = fmt.encode_argb(u32::from_be_bytes([a, r, gr, b]));
-        out.extend_from_slice(raw.to_le_bytes().get(..bpp).unwrap_or_default());
-    }
-    Ok((w, h, out))
-}
-
-struct Parser<'a> {
-    lines: Vec<Line<'a>>,
-    pos: usize,
-    base: Option<&'a Path>,
-    /// A block (`dp2`, `.vertices`, `submit`) reached the end of the input
-    /// before its `.end`: the input was cut inside it.
-    ran_out: bool,
-}
-
-impl<'a> Parser<'a> {
-    fn next_line(&mut self) -> Option<&Line<'a>> {
-        let l = self.lines.get(self.pos);
-        self.pos += 1;
-        self.ran_out |= l.is_none();
-        l
-    }
-
-    /// Vertex rows of layout `fvf` until `.end`.
-    fn rows(&mut self, fvf: u32, stop_at_end: bool) -> Result<Vec<u8>, TextError> {
-        let start = self.pos;
-        let layout = softhal_wire::fvf::FvfLayout::parse(fvf).map_err(|e| TextError {
-            line: start,
-            message: format!("vertex rows: {e}"),
-        })?;
-        let mut out = Vec::new();
-        let mut n = 0usize;
-        while let Some(l) = self.lines.get(self.pos) {
-            let err = |m: String| TextError {
-                line: l.no,
-                message: m,
-            };
-            let Some((kw, items)) = lexer::parse_line(l.raw).map_err(err)? else {
-                self.pos += 1;
-                continue;
-            };
-            if kw.eq_ignore_ascii_case(".end") {
-                if stop_at_end {
-                    self.pos += 1;
-                }
-                return Ok(out);
-            }
-            if !kw.eq_ignore_ascii_case("vertex") {
-                return Err(err(format!("expected vertex or .end, found {kw}")));
-            }
-            n += 1;
-            if n > limits::MAX_TEXT_VERTICES {
-                return Err(err("too many vertex rows".into()));
-            }
-            out.extend_from_slice(&vertex::parse_row(&layout, &items).map_err(err)?);
-            self.pos += 1;
-        }
-        self.ran_out = true;
-        Err(TextError {
-            line: self.lines.last().map_or(1, |l| l.no),
-            message: "missing .end".into(),
-        })
-    }
-
+impl Parser<'_> {
     fn surface(&mut self, no: usize, items: Vec<Item>) -> Result<Record, TextError> {
         let err = |m: String| TextError {
             line: no,
@@ -613,7 +366,12 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn record(&mut self, no: usize, kw: &str, items: Vec<Item>) -> Result<Record, TextError> {
+    pub(super) fn record(
+        &mut self,
+        no: usize,
+        kw: &str,
+        items: Vec<Item>,
+    ) -> Result<Record, TextError> {
         let err = |m: String| TextError {
             line: no,
             message: m,
@@ -822,136 +580,4 @@ impl<'a> Parser<'a> {
             _ => return Err(err(format!("unknown record {kw}"))),
         })
     }
-}
-
-/// Parses a text capture. `base` is the directory `png=` paths are relative
-/// to (`None`: the current directory). A capture that was cut
-/// ([`from_text_prefix`]) is an error.
-pub fn from_text(src: &str, base: Option<&Path>) -> Result<Capture, TextError> {
-    match from_text_prefix(src, base)? {
-        (c, None) => Ok(c),
-        (_, Some(cut)) => Err(cut),
-    }
-}
-
-/// Parses a text capture that may have been cut: every complete record
-/// before the cut, and the cut if the text ends early — inside a line (the
-/// last line has content but no newline after it) or inside a `dp2`,
-/// `.vertices` or `submit` block (no `.end`). The text form has no end
-/// marker: a cut exactly at the end of a line reads as a shorter capture.
-/// Any other problem fails the whole load, as [`from_text`] does.
-pub fn from_text_prefix(
-    src: &str,
-    base: Option<&Path>,
-) -> Result<(Capture, Option<TextError>), TextError> {
-    if src.len() as u64 > limits::MAX_CAPTURE_BYTES {
-        return Err(TextError {
-            line: 1,
-            message: "capture too large".into(),
-        });
-    }
-    let mut lines: Vec<Line<'_>> = src
-        .lines()
-        .take(limits::MAX_TEXT_LINES + 1)
-        .enumerate()
-        .map(|(i, raw)| Line { no: i + 1, raw })
-        .collect();
-    if lines.len() > limits::MAX_TEXT_LINES {
-        return Err(TextError {
-            line: limits::MAX_TEXT_LINES,
-            message: "too many lines".into(),
-        });
-    }
-    // A last line without a newline after it was cut (the canonical form
-    // and every editor end lines with one), unless it holds nothing.
-    let mut cut_line = None;
-    if !src.is_empty() && !src.ends_with('\n') {
-        if let Some(last) = lines.last() {
-            if !matches!(lexer::parse_line(last.raw), Ok(None)) {
-                cut_line = Some(last.no);
-                lines.pop();
-            }
-        }
-    }
-    let cut_inside = |line: usize| {
-        TextError {
-        line,
-        message: format!(
-            "the capture ends inside this line (no newline after it, as every complete line has){CUT}"
-        ),
-    }
-    };
-    let mut p = Parser {
-        lines,
-        pos: 0,
-        base,
-        ran_out: false,
-    };
-    let mut records: Vec<Record> = Vec::new();
-    let mut seen_header = false;
-    while let Some(l) = p.lines.get(p.pos) {
-        let no = l.no;
-        let err = |m: String| TextError {
-            line: no,
-            message: m,
-        };
-        let Some((kw, items)) = lexer::parse_line(l.raw).map_err(err)? else {
-            p.pos += 1;
-            continue;
-        };
-        p.pos += 1;
-        if !seen_header {
-            if !kw.eq_ignore_ascii_case(DIRECTIVE) {
-                return Err(err(format!("a text capture starts with `{DIRECTIVE} 1`")));
-            }
-            let v = match items.as_slice() {
-                [Item::Word(w)] => names::parse_number(w),
-                _ => None,
-            };
-            if v != Some(crate::binary::VERSION) {
-                return Err(err(format!(
-                    "{DIRECTIVE}: version {} expected",
-                    crate::binary::VERSION
-                )));
-            }
-            seen_header = true;
-            continue;
-        }
-        if kw.eq_ignore_ascii_case("expect") {
-            let r = records
-                .last_mut()
-                .ok_or_else(|| err("expect: no call before it".into()))?;
-            let ans = parse_answer(r, items).map_err(err)?;
-            match r.answer_mut() {
-                Some(slot @ None) => *slot = Some(ans),
-                Some(Some(_)) => return Err(err("expect: the call already has an answer".into())),
-                None => return Err(err(format!("expect: {} has no answer", r.name()))),
-            }
-            continue;
-        }
-        if records.len() >= limits::MAX_RECORDS {
-            return Err(err("too many records".into()));
-        }
-        match p.record(no, &kw, items) {
-            Ok(r) => records.push(r),
-            Err(e) if p.ran_out => {
-                let cut = TextError {
-                    line: no,
-                    message: format!("the capture ends inside this record ({}){CUT}", e.message),
-                };
-                return Ok((Capture { records }, Some(cut)));
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    if let Some(line) = cut_line {
-        return Ok((Capture { records }, Some(cut_inside(line))));
-    }
-    if !seen_header {
-        return Err(TextError {
-            line: 1,
-            message: format!("a text capture starts with `{DIRECTIVE} 1`"),
-        });
-    }
-    Ok((Capture { records }, None))
 }
