@@ -1,89 +1,13 @@
-//! The text form of a DirectX 8 declaration: one `D3DVSD_*` macro a line,
-//! as a DirectX 8 application writes its declaration array.
+//! Reading `D3DVSD_*` text (the format the parent module describes)
+//! back into a [`Dx8Declaration`].
 //!
-//! - In: a [`Dx8Declaration`], or text (untrusted).
-//! - Out: text, or a [`Dx8Declaration`], or a [`ShaderError`] of kind
-//!   `syntax` naming the 1-based line.
-//! - Guarantees: `assemble(&disassemble(d)) == d` for every declaration
-//!   [`super::parse`] returns. Registers print by their `D3DVSDE_` name,
-//!   types by their `D3DVSDT_` name; the DWORDs of `D3DVSD_CONST` follow on
-//!   indented lines, four a line (one constant register), each as a float
-//!   when that reads back to the same bits and as `0x` hex otherwise; an
-//!   extension token's DWORDs follow on one line in hex. Comments start
-//!   with `;` or `//`.
-//!
-//! ```text
-//! D3DVSD_STREAM(0)
-//! D3DVSD_REG(D3DVSDE_POSITION, D3DVSDT_FLOAT3)
-//! D3DVSD_SKIP(1)
-//! D3DVSD_CONST(4, 1)
-//!     0.0, 1.0, 0.0, 1.0
-//! D3DVSD_END()
-//! ```
+//! In: untrusted text. Out: the declaration, or a [`ShaderError`] of kind
+//! `syntax` naming the 1-based line. Never panics; numbers, registers and
+//! counts are range-checked before a token is built.
 
-use super::{register_name, DeclToken, Dx8Declaration, VsdType, REGISTER_COUNT, REGISTER_NAMES};
+use crate::decl8::{DeclToken, Dx8Declaration, VsdType, REGISTER_COUNT, REGISTER_NAMES};
 use crate::error::{ErrorKind, ShaderError};
 use crate::text::strip_comment;
-use std::fmt::Write as _;
-
-fn register_text(r: u8) -> String {
-    register_name(r).map_or_else(|| r.to_string(), str::to_string)
-}
-
-/// A DWORD as a float literal when it reads back to the same bits, else hex.
-fn dword_text(bits: u32) -> String {
-    let f = f32::from_bits(bits);
-    let text = format!("{f:?}");
-    if f.is_finite() && text.parse::<f32>().map(f32::to_bits) == Ok(bits) {
-        text
-    } else {
-        format!("{bits:#010x}")
-    }
-}
-
-/// The declaration as text, one token a line, `D3DVSD_END()` last.
-pub fn disassemble(d: &Dx8Declaration) -> String {
-    let mut out = String::new();
-    for t in &d.tokens {
-        let _ = match t {
-            DeclToken::Nop => writeln!(out, "D3DVSD_NOP()"),
-            DeclToken::Stream(s) => writeln!(out, "D3DVSD_STREAM({s})"),
-            DeclToken::StreamTess => writeln!(out, "D3DVSD_STREAM_TESS()"),
-            DeclToken::Reg { register, ty } => writeln!(
-                out,
-                "D3DVSD_REG({}, {})",
-                register_text(*register),
-                ty.name()
-            ),
-            DeclToken::Skip(n) => writeln!(out, "D3DVSD_SKIP({n})"),
-            DeclToken::SkipBytes(n) => writeln!(out, "D3DVSD_SKIPBYTES({n})"),
-            DeclToken::Const { register, values } => {
-                let _ = writeln!(out, "D3DVSD_CONST({register}, {})", values.len());
-                for v in values {
-                    let _ = writeln!(out, "    {}", v.map(dword_text).join(", "));
-                }
-                Ok(())
-            }
-            DeclToken::TessNormal { input, output } => writeln!(
-                out,
-                "D3DVSD_TESSNORMAL({}, {})",
-                register_text(*input),
-                register_text(*output)
-            ),
-            DeclToken::TessUv(r) => writeln!(out, "D3DVSD_TESSUV({})", register_text(*r)),
-            DeclToken::Ext { info, data } => {
-                let _ = writeln!(out, "D3DVSD_EXT({info:#08x}, {})", data.len());
-                if !data.is_empty() {
-                    let words: Vec<String> = data.iter().map(|w| format!("{w:#010x}")).collect();
-                    let _ = writeln!(out, "    {}", words.join(", "));
-                }
-                Ok(())
-            }
-        };
-    }
-    out.push_str("D3DVSD_END()\n");
-    out
-}
 
 type R<T> = Result<T, String>;
 
@@ -260,7 +184,7 @@ fn macro_token(name: &str, args: &[&str]) -> R<Pending> {
         "D3DVSD_EXT" => {
             let [info, n] = arity(name, args)?;
             let info = number(info)?;
-            if info > super::token::EXT_INFO_MASK {
+            if info > crate::decl8::token::EXT_INFO_MASK {
                 return Err(format!(
                     "extension information {info:#x} is wider than 24 bits"
                 ));
