@@ -544,7 +544,7 @@ fn workload_textures(w: WorkloadSel) -> &'static [fn() -> Vec<u32>] {
 /// `SET…SHADERCONST` (`op`) of the f32 `values` from register `first`,
 /// in DP2 assembly (the disassembler's float spelling, which the
 /// assembler reads back to the same bits).
-fn shader_constants(op: &str, first: u32, values: &[f32]) -> String {
+pub(crate) fn shader_constants(op: &str, first: u32, values: &[f32]) -> String {
     use softhal_wire::names::{format_value, ValueKind};
     let data: Vec<String> = values
         .iter()

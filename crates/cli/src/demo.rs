@@ -1030,18 +1030,13 @@ const TUBE_DECL: &str = "    D3DVSD_STREAM(0)
     D3DVSD_END()
 ";
 
-/// The columns of `m` as SETVERTEXSHADERCONST data (one register each:
-/// `dp4` with a row vector gives that column of the product).
-fn columns(m: M4, count: usize) -> String {
+/// The first `count` columns of `m`, one after the other (one constant
+/// register each: `dp4` of a row vector with a column gives that
+/// component of the product).
+fn columns(m: M4, count: usize) -> Vec<f32> {
     (0..count)
-        .map(|c| {
-            (0..4)
-                .map(|r| format!("{:?}", m[r][c]))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect::<Vec<_>>()
-        .join("  ")
+        .flat_map(|c| m.iter().map(move |row| row[c]))
+        .collect()
 }
 
 /// The skinned tube: a capped tube standing behind the sphere, drawn
@@ -1062,26 +1057,40 @@ fn skinned_tube(a: &Assets, view_projection: M4) -> Call {
     let len = SUN_DIRECTION.iter().map(|c| c * c).sum::<f32>().sqrt();
     let to_light = SUN_DIRECTION.map(|c| -c / len);
     let ambient = [16, 8, 0].map(|s| ((AMBIENT >> s) & 0xff) as f32 / 255.0);
-    let constants = format!(
-        "SETVERTEXSHADERCONST {{ dwRegister=0 data=[{}] }}\n\
-         SETVERTEXSHADERCONST {{ dwRegister=4 data=[{:?} {:?} {:?} 0.0  {:?} {:?} {:?} 1.0  {:?} {:?} {:?} 0.0] }}\n\
-         SETVERTEXSHADERCONST {{ dwRegister=8 data=[{:?} {:?} 0.0 0.0] }}\n\
-         SETVERTEXSHADERCONST {{ dwRegister=10 data=[{}  {}] }}\n",
-        columns(view_projection, 4),
-        to_light[0],
-        to_light[1],
-        to_light[2],
-        SUN_DIFFUSE[0],
-        SUN_DIFFUSE[1],
-        SUN_DIFFUSE[2],
-        ambient[0],
-        ambient[1],
-        ambient[2],
-        -1.0 / (FOG_END - FOG_START),
-        FOG_END / (FOG_END - FOG_START),
-        columns(bones[0], 3),
-        columns(bones[1], 3),
-    );
+    let set = |first: u32, values: &[f32]| {
+        crate::bench::shader_constants("SETVERTEXSHADERCONST", first, values)
+    };
+    let constants = [
+        set(0, &columns(view_projection, 4)),
+        set(
+            4,
+            &[
+                to_light[0],
+                to_light[1],
+                to_light[2],
+                0.0,
+                SUN_DIFFUSE[0],
+                SUN_DIFFUSE[1],
+                SUN_DIFFUSE[2],
+                1.0,
+                ambient[0],
+                ambient[1],
+                ambient[2],
+                0.0,
+            ],
+        ),
+        set(
+            8,
+            &[
+                -1.0 / (FOG_END - FOG_START),
+                FOG_END / (FOG_END - FOG_START),
+                0.0,
+                0.0,
+            ],
+        ),
+        set(10, &[columns(bones[0], 3), columns(bones[1], 3)].concat()),
+    ]
+    .concat();
     let vertices = tube::vertices();
     let count = (vertices.len() / tube::STRIDE as usize) as u32;
     let triangles = tube::indices().len() / 3;
