@@ -2424,6 +2424,8 @@ mod tests {
         });
         w.bind_texture_target(5, 0, 1, Some(1));
         w.bind_texture_target(5, 0, 1, None);
+        w.bind_render_target(2, Some((5, 0, 1)));
+        w.bind_render_target(3, None);
         w.blt(Blt {
             src: 0,
             dst: 4,
@@ -2542,9 +2544,13 @@ mod tests {
                 "TEXTURE_COPY src=@332 face=0 level=0 at=0,0,0 size=4x4x1 dst=@368 face=0 level=0 to=0,0,0",
                 "BIND_TEXTURE_TARGET texture=@396 face=0 level=1 depth=@408",
                 "BIND_TEXTURE_TARGET texture=@416 face=0 level=1",
-                "BLT src=@436 face=0 level=0 rect=0,0,4,4 dst=@464 face=0 level=1 rect=1,1,3,2",
-                "COLOR_FILL dst=@496 face=2 level=0 rect=0,0,2,2 color=0xff00ff00",
-                "GENERATE_MIPS texture=@532",
+                // The packet at 432 (5 DWORDs): its reference is DWORD 2.
+                "BIND_RENDER_TARGET rt=2 target=@440 face=0 level=1",
+                "BIND_RENDER_TARGET rt=3 UNBIND",
+                // Two 20-byte packets more before these: 40 bytes later.
+                "BLT src=@476 face=0 level=0 rect=0,0,4,4 dst=@504 face=0 level=1 rect=1,1,3,2",
+                "COLOR_FILL dst=@536 face=2 level=0 rect=0,0,2,2 color=0xff00ff00",
+                "GENERATE_MIPS texture=@572",
                 "CREATE_SHADER id=3 version=0xfffe0101 tokens=5",
                 "DESTROY_SHADER id=3",
                 "SET_SHADER VERTEX id=3",
