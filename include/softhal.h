@@ -2377,6 +2377,7 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 #define SOFTHAL_GPU_SET_SHADER 0x16 /* user; 3-D engine */
 #define SOFTHAL_GPU_SET_CONSTANTS 0x17 /* user; 3-D engine */
 #define SOFTHAL_GPU_VERTEX_INPUTS 0x18 /* user; 3-D engine */
+#define SOFTHAL_GPU_BIND_RENDER_TARGET 0x19 /* user; 3-D engine */
 #define SOFTHAL_GPU_FENCE_SIGNAL 0x80 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_FENCE_WAIT 0x81 /* kernel only; 3-D and copy engines */
 #define SOFTHAL_GPU_MAKE_RESIDENT 0x82 /* kernel only; 3-D and copy engines */

@@ -487,3 +487,50 @@ fn a_render_target_texture_is_recorded_with_its_usage_and_replayed() {
         binary::encode(&cap)
     );
 }
+
+/// A session that draws into two render targets (SETRENDERTARGET2 slot 1,
+/// a ps_2_0 writing `oC0` and `oC1`) replays to the same pixels in both
+/// targets and the same answers.
+#[test]
+fn a_recorded_session_with_two_render_targets_replays() {
+    let mut r = Recorder::new(Driver::new(1).unwrap(), Vec::new());
+    let rt = r.create_render_target(Format::A8R8G8B8, 16, 16).unwrap();
+    let rt1 = r.create_render_target(Format::X8R8G8B8, 16, 16).unwrap();
+    let ctx = r.context_create(rt, None).unwrap();
+    // oC0 red over the whole target, oC1 green: rt1 is (0, 255, 0) in
+    // every pixel, rt red.
+    let src = format!(
+        "SETRENDERTARGET2 {{ RTIndex=1 hRenderTarget={rt1} }}\n\
+         VIEWPORTINFO {{ dwX=0 dwY=0 dwWidth=16 dwHeight=16 }}\n\
+         RENDERSTATE {{ RenderState=CULLMODE dwState=NONE }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=asm{{\n\
+         ps_2_0\ndef c0, 1, 0, 0, 1\ndef c1, 0, 1, 0, 1\nmov oC0, c0\nmov oC1, c1\n\
+         }} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\nTRIANGLELIST count=2 wVStart=0"
+    );
+    let cmds = asm(&src);
+    let cb = command_buffer(&mut r, &cmds);
+    let quad: Vec<u8> = [
+        vertex(0.0, 0.0, 0.5, 0),
+        vertex(16.0, 0.0, 0.5, 0),
+        vertex(0.0, 16.0, 0.5, 0),
+        vertex(16.0, 0.0, 0.5, 0),
+        vertex(16.0, 16.0, 0.5, 0),
+        vertex(0.0, 16.0, 0.5, 0),
+    ]
+    .concat();
+    let mut d =
+        DrawPrimitives2Data::new(ctx, cb, cmds.len() as u32).with_user_vertices(0x44, &quad, 6);
+    r.draw_primitives2(&mut d);
+    assert_eq!(d.ddrval, codes::D3D_OK);
+    r.complete_work();
+    let shown = [r.present(rt).unwrap(), r.present(rt1).unwrap()];
+    // RGBA8: red, and green with X read as 255.
+    assert!(shown[0].chunks(4).all(|p| p == [255, 0, 0, 255]));
+    assert!(shown[1].chunks(4).all(|p| p == [0, 255, 0, 255]));
+    let (_, bytes) = r.finish().unwrap();
+    let cap = binary::decode(&bytes).unwrap();
+    let rep = softhal_capture::replay(&cap, 2, |_, _| {}).unwrap();
+    assert!(rep.differences.is_empty(), "{:?}", rep.differences);
+    let frames: Vec<&Vec<u8>> = rep.frames.iter().map(|f| &f.rgba).collect();
+    assert_eq!(frames, [&shown[0], &shown[1]]);
+}

@@ -294,6 +294,7 @@ impl Rig {
         let mut targets = RenderTargets {
             color: &mut self.color,
             depth: Some(&mut self.depth),
+            extra: Default::default(),
         };
         let mut textures = [None; 8];
         for (slot, t) in textures.iter_mut().zip(&self.textures) {

@@ -68,6 +68,7 @@ pub(crate) fn clear(
         return Err(rt_res.wrong(rt, "render target"));
     }
     let target = rt_res.target_of(rt);
+    let extra = ctx.extra_targets(surfaces)?;
     if let Some(d) = ctx.depth {
         let r = surfaces.get(d)?;
         if r.desc.kind != SurfaceKind::DepthStencil {
@@ -106,6 +107,7 @@ pub(crate) fn clear(
         ctx_h,
         surfaces,
         (target, depth),
+        &extra,
         flags,
         color,
         z,

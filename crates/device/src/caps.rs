@@ -33,7 +33,10 @@ pub struct Caps {
     pub dev_caps: u32,
     /// D3DPMISCCAPS_*: MASKZ 0x2, CULLNONE 0x10, CULLCW 0x20, CULLCCW 0x40,
     /// COLORWRITEENABLE 0x80, CLIPPLANESCALEDPOINTS 0x100,
-    /// CLIPTLVERTS 0x200, BLENDOP 0x800, SEPARATEALPHABLEND 0x20000.
+    /// CLIPTLVERTS 0x200, BLENDOP 0x800, INDEPENDENTWRITEMASKS 0x4000,
+    /// SEPARATEALPHABLEND 0x20000, MRTINDEPENDENTBITDEPTHS 0x40000,
+    /// MRTPOSTPIXELSHADERBLENDING 0x80000 (render targets 1–3:
+    /// `docs/device.md`, "Multiple render targets").
     pub primitive_misc_caps: u32,
     /// D3DPRASTERCAPS_*: ZTEST 0x10, FOGVERTEX 0x80, FOGTABLE 0x100,
     /// MIPMAPLODBIAS 0x2000, ZBIAS 0x4000, FOGRANGE 0x10000, ANISOTROPY
@@ -128,7 +131,7 @@ pub struct Caps {
     /// D3DCAPS9 DeclTypes: D3DDTCAPS_* of the D3DDECLTYPEs the vertex
     /// input converts (UBYTE4 0x1 … FLOAT16_4 0x200: all ten).
     pub decl_types: u32,
-    /// Simultaneous render targets (1).
+    /// Simultaneous render targets (4: `oC0`–`oC3`).
     pub num_simultaneous_rts: u32,
     /// Query types supported (D3DQUERYTYPE values).
     pub queries: [u32; 3],
@@ -188,7 +191,18 @@ pub fn caps() -> Caps {
             | 0x20_0000
             | 0x40_0000
             | 0x80_0000,
-        primitive_misc_caps: 0x2 | 0x10 | 0x20 | 0x40 | 0x80 | 0x100 | 0x200 | 0x800 | 0x2_0000,
+        primitive_misc_caps: 0x2
+            | 0x10
+            | 0x20
+            | 0x40
+            | 0x80
+            | 0x100
+            | 0x200
+            | 0x800
+            | 0x4000
+            | 0x2_0000
+            | 0x4_0000
+            | 0x8_0000,
         raster_caps: 0x10
             | 0x80
             | 0x100
@@ -248,7 +262,7 @@ pub fn caps() -> Caps {
         max_pixel_shader30_instruction_slots: slot_limits(Profile::Ps3_0).total,
         dev_caps2: 0x40,
         decl_types: 0x3FF,
-        num_simultaneous_rts: 1,
+        num_simultaneous_rts: softhal_pipeline::limits::MAX_RENDER_TARGETS as u32,
         queries: [4, 8, 9],
     }
 }

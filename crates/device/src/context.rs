@@ -5,6 +5,9 @@
 //! draws translate for the pipeline. Guarantee: every collection is capped
 //! by [`crate::limits`].
 
+use crate::error::{DeviceError, Result};
+use crate::handle::Slab;
+use crate::resource::Resource;
 use crate::shader::{Decl9, Dx8Decl, ShaderCode};
 use crate::state::DeviceState;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -152,8 +155,9 @@ pub struct Context {
     pub render_target: u32,
     /// Depth/stencil surface.
     pub depth: Option<u32>,
-    /// Render-target slots 1..=3 (SETRENDERTARGET2; recorded, not drawn to).
-    pub extra_targets: [u32; 3],
+    /// Render-target slots 1..=3 (SETRENDERTARGET2; 0: unbound). Only a
+    /// pixel shader's `oC1`–`oC3` draw to them; CLEAR clears them.
+    pub extra_targets: [u32; softhal_pipeline::limits::MAX_RENDER_TARGETS - 1],
     /// The state.
     pub state: DeviceState,
     /// State blocks by handle.
@@ -192,6 +196,38 @@ pub struct Context {
 }
 
 impl Context {
+    /// Render targets 1–3 as the GPU binds them (surface with the
+    /// allocation, face, level; `None`: unbound), checked for a draw or
+    /// a clear: each a live colour target the size of render target 0
+    /// (else `InvalidParams`, `docs/device.md`). Their formats may differ
+    /// (D3DPMISCCAPS_MRTINDEPENDENTBITDEPTH).
+    pub(crate) fn extra_targets(
+        &self,
+        surfaces: &Slab<Resource>,
+    ) -> Result<[Option<(u32, u32, u32)>; softhal_pipeline::limits::MAX_RENDER_TARGETS - 1]> {
+        let mut out = [None; softhal_pipeline::limits::MAX_RENDER_TARGETS - 1];
+        if self.extra_targets.iter().all(|h| *h == 0) {
+            return Ok(out);
+        }
+        let rt = surfaces.get(self.render_target)?;
+        for (o, &h) in out.iter_mut().zip(&self.extra_targets) {
+            if h == 0 {
+                continue;
+            }
+            let r = surfaces.get(h)?;
+            if !r.is_color_target() {
+                return Err(r.wrong(h, "render target"));
+            }
+            if (r.desc.width, r.desc.height) != (rt.desc.width, rt.desc.height) {
+                return Err(DeviceError::InvalidParams(
+                    "render targets of different sizes",
+                ));
+            }
+            *o = Some(r.target_of(h));
+        }
+        Ok(out)
+    }
+
     /// A new [`ShaderCode::serial`]: never 0, and not one of the
     /// context's live shaders (after 2³² − 1 serials they wrap; a serial
     /// still in use is skipped).
@@ -222,7 +258,7 @@ impl Context {
         Context {
             render_target,
             depth,
-            extra_targets: [0; 3],
+            extra_targets: [0; softhal_pipeline::limits::MAX_RENDER_TARGETS - 1],
             state: DeviceState::default(),
             state_blocks: BTreeMap::new(),
             recording: None,

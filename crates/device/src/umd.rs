@@ -227,6 +227,9 @@ impl GpuCopy {
 /// surface is a render-target texture.
 pub(crate) type ColorTarget = (u32, u32, u32);
 
+/// Render targets 1–3 (SETRENDERTARGET2 slots beyond target 0).
+const EXTRA_TARGETS: usize = pl::limits::MAX_RENDER_TARGETS - 1;
+
 /// The GPU as the device sees it: the kernel side, the allocation map, and
 /// the UMD's command buffer being filled.
 pub(crate) struct Gpu {
@@ -270,6 +273,9 @@ pub(crate) struct Gpu {
     /// nothing bound yet in this submission).
     bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
     bound_targets: Option<(ColorTarget, Option<u32>)>,
+    /// Render targets 1–3 bound in the pending buffer (allocation, face,
+    /// level); `None`: not known (after an undone command).
+    bound_extra: Option<[Option<ColorTarget>; EXTRA_TARGETS]>,
     bound_layout: Option<VertexLayout>,
     /// VERTEX_INPUTS in the pending buffer (stride, inputs).
     bound_inputs: Option<(u32, ShaderInputs)>,
@@ -311,6 +317,7 @@ impl Gpu {
             shadow: BTreeMap::new(),
             bound_textures: None,
             bound_targets: None,
+            bound_extra: Some([None; EXTRA_TARGETS]),
             bound_layout: None,
             bound_inputs: None,
             bound_inline: None,
@@ -554,6 +561,7 @@ impl Gpu {
             self.list.truncate(l);
             self.index_of.retain(|_, i| (*i as usize) < l);
             self.bound_targets = None;
+            self.bound_extra = None;
             self.bound_textures = None;
             self.bound_layout = None;
             self.bound_inputs = None;
@@ -597,6 +605,8 @@ impl Gpu {
         self.w.clear();
         self.index_of.clear();
         self.bound_targets = None;
+        // Every submission starts with render targets 1–3 unbound.
+        self.bound_extra = Some([None; EXTRA_TARGETS]);
         self.bound_textures = None;
         self.bound_layout = None;
         self.bound_inputs = None;
@@ -760,12 +770,35 @@ impl Gpu {
         Ok(())
     }
 
+    /// BIND_RENDER_TARGET for each of render targets 1–3 (surface, face,
+    /// level; `None`: unbound) whose binding differs from what the
+    /// pending buffer has bound.
+    fn emit_extra_targets(&mut self, extra: &[Option<ColorTarget>; EXTRA_TARGETS]) -> Result<()> {
+        let mut allocs = [None; EXTRA_TARGETS];
+        for (a, t) in allocs.iter_mut().zip(extra) {
+            *a = t
+                .map(|(s, face, level)| self.alloc(s).map(|a| (a, face, level)))
+                .transpose()?;
+        }
+        let bound = self.bound_extra;
+        for ((i, a), rt_index) in allocs.iter().enumerate().zip(1u32..) {
+            if bound.is_some_and(|b| b.get(i) == Some(a)) {
+                continue;
+            }
+            let target = a.map(|(a, face, level)| (self.index(a, true), face, level));
+            self.w.bind_render_target(rt_index, target);
+        }
+        self.bound_extra = Some(allocs);
+        Ok(())
+    }
+
     /// Lowers a list of draws sharing one state and one set of targets
     /// into the pending buffer (after [`Gpu::begin`]; [`Gpu::settle`]
     /// follows).
     pub fn draws_from(
         &mut self,
         targets: (ColorTarget, Option<u32>),
+        extra: &[Option<ColorTarget>; EXTRA_TARGETS],
         textures: &[Option<u32>; pl::stages::MAX_STAGES],
         st: &DeviceState,
         shaders: &ShaderBinding<'_>,
@@ -786,6 +819,9 @@ impl Gpu {
         if let Some(d) = targets.1 {
             self.alloc(d)?;
         }
+        for t in extra.iter().flatten() {
+            self.alloc(t.0)?;
+        }
         for t in textures.iter().flatten() {
             self.alloc(*t)?;
         }
@@ -804,6 +840,7 @@ impl Gpu {
                 state_done = true;
             }
             self.emit_targets(targets.0, targets.1)?;
+            self.emit_extra_targets(extra)?;
             if shaders.vertex.is_some() {
                 let stride = d.layout.stride;
                 if self
@@ -867,6 +904,7 @@ impl Gpu {
         dev_ctx: u32,
         surfaces: &mut Slab<Resource>,
         targets: (ColorTarget, Option<u32>),
+        extra: &[Option<ColorTarget>; EXTRA_TARGETS],
         flags: u32,
         color: u32,
         z: f32,
@@ -878,8 +916,12 @@ impl Gpu {
         if let Some(d) = targets.1 {
             self.alloc(d)?;
         }
+        for t in extra.iter().flatten() {
+            self.alloc(t.0)?;
+        }
         self.begin(ctx, surfaces)?;
         self.emit_targets(targets.0, targets.1)?;
+        self.emit_extra_targets(extra)?;
         let rs: Vec<[i32; 4]> = rects.iter().map(|r| [r.x1, r.y1, r.x2, r.y2]).collect();
         self.w.clear_targets(flags & 7, color, z, stencil, &rs);
         self.settle(surfaces)

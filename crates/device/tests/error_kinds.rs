@@ -284,6 +284,10 @@ fn pipeline_guards() -> Vec<(&'static str, &'static str)> {
             "guarded by `invalid_params` (`context_create` checks the depth buffer's size)",
         ),
         (
+            "target_size_mismatch",
+            "guarded by `invalid_params` (a draw or CLEAR with render targets of different sizes) and by the kernel's DRAW / CLEAR check",
+        ),
+        (
             "bad_vertex_layout",
             "guarded by `fvf`, `no_position` and `bad_value` (declarations)",
         ),

@@ -138,6 +138,7 @@ fn scene(
                 let mut t = RenderTargets {
                     color: &mut color,
                     depth: Some(&mut zbuf),
+                    extra: Default::default(),
                 };
                 r.draw(&mut t, &st, &call).expect("draw")
             })

@@ -63,6 +63,21 @@ pub enum PipelineError {
         /// Render target height.
         color_h: u32,
     },
+    /// A further render target (1–3) is not the size of render target 0
+    /// (Direct3D 9: all the targets of a draw have one width and height).
+    #[error("render target {index} is {width}x{height}, render target 0 is {color_w}x{color_h}")]
+    TargetSizeMismatch {
+        /// Its slot (1–3).
+        index: u32,
+        /// Its width.
+        width: u32,
+        /// Its height.
+        height: u32,
+        /// Render target 0's width.
+        color_w: u32,
+        /// Render target 0's height.
+        color_h: u32,
+    },
     /// The vertex layout is inconsistent (an element beyond the stride, a
     /// zero or too large stride, a bad component count).
     #[error("invalid vertex layout: {reason}")]
@@ -127,6 +142,7 @@ impl PipelineError {
             PipelineError::SurfaceTooLarge { .. } => "surface_too_large",
             PipelineError::BadFormat { .. } => "bad_format",
             PipelineError::DepthTooSmall { .. } => "depth_too_small",
+            PipelineError::TargetSizeMismatch { .. } => "target_size_mismatch",
             PipelineError::BadVertexLayout { .. } => "bad_vertex_layout",
             PipelineError::BadProgram { .. } => "bad_program",
             PipelineError::VertexBufferTooSmall { .. } => "vertex_buffer_too_small",
@@ -162,6 +178,13 @@ impl PipelineError {
             PipelineError::DepthTooSmall {
                 depth_w: 32,
                 depth_h: 32,
+                color_w: 64,
+                color_h: 64,
+            },
+            PipelineError::TargetSizeMismatch {
+                index: 1,
+                width: 32,
+                height: 32,
                 color_w: 64,
                 color_h: 64,
             },

@@ -44,6 +44,11 @@ pub const MAX_SURFACE_BYTES: u64 = 512 * 1024 * 1024;
 /// 32 KiB; allow generous padding but keep `pitch × height` checked).
 pub const MAX_PITCH: u64 = 256 * 1024;
 
+/// Render targets a draw writes at once (D3DCAPS9.NumSimultaneousRTs):
+/// target 0 and the three more of SETRENDERTARGET2, which only a pixel
+/// shader's `oC1`–`oC3` reach.
+pub const MAX_RENDER_TARGETS: usize = 4;
+
 /// Edge length of a screen tile in pixels. Bins, parallel work units and
 /// the fully-covered-tile fast path are all per tile.
 pub const TILE_SIZE: u32 = 64;

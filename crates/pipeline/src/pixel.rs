@@ -50,7 +50,7 @@ pub(crate) mod shader;
 
 #[cfg(test)]
 use output::blend;
-pub(crate) use output::fragment;
+pub(crate) use output::{fragment, write_target, ColorTarget};
 
 use crate::draw_kind::{BlendKind, DepthKind, DrawKind, Shading};
 use crate::format::Format;
@@ -98,6 +98,10 @@ pub(crate) struct TileTarget<'a> {
     pub depth_pitch: usize,
     /// First row of the band.
     pub y0: i32,
+    /// Rows `y0..` of render targets 1–3 (empty if unbound).
+    pub extra: [&'a mut [u8]; crate::limits::MAX_RENDER_TARGETS - 1],
+    /// Their pitches.
+    pub extra_pitch: [usize; crate::limits::MAX_RENDER_TARGETS - 1],
 }
 
 impl TileTarget<'_> {
@@ -145,6 +149,13 @@ impl TileTarget<'_> {
     ) -> Option<&mut [u8]> {
         let o = usize_from_i32(py - self.y0) * self.color_pitch + usize_from_i32(x0) * bpp;
         self.color.get_mut(o..o + n * bpp)
+    }
+    /// Pixel `(px, py)` of render target `i` + 1 (`None` when unbound).
+    #[inline]
+    fn extra_pixel(&mut self, i: usize, py: i32, px: i32, bpp: usize) -> Option<&mut [u8]> {
+        let pitch = *self.extra_pitch.get(i)?;
+        let o = usize_from_i32(py - self.y0) * pitch + usize_from_i32(px) * bpp;
+        self.extra.get_mut(i)?.get_mut(o..o + bpp)
     }
     #[inline]
     fn depth_span(&mut self, py: i32, x0: i32, n: usize, bpp: usize) -> Option<&mut [u8]> {

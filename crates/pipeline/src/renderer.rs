@@ -69,6 +69,11 @@ pub struct RenderTargets<'a> {
     /// The depth/stencil buffer (depth format), if bound. It must be at
     /// least as large as the render target.
     pub depth: Option<&'a mut Surface>,
+    /// Render targets 1–3 (SETRENDERTARGET2 slots 1..=3), each in its own
+    /// colour format and the size of `color`. Only a pixel shader's
+    /// `oC1`–`oC3` write them (`docs/shaders.md` §13a); fixed function and
+    /// ps_1_x write `color` alone.
+    pub extra: [Option<&'a mut Surface>; limits::MAX_RENDER_TARGETS - 1],
 }
 
 /// Counts returned by a draw.
@@ -349,6 +354,7 @@ impl Renderer {
             }
             None => None,
         };
+        check_extra_targets(targets)?;
         let mut stats = DrawStats {
             primitives: u64::from(call.primitive_count),
             ..DrawStats::default()
@@ -399,8 +405,14 @@ impl Renderer {
         };
         let sets = varyings.count();
         let vertex_shader = vertex_shader.map(|v| v.link(&varyings));
-        let shader =
-            shader.map(|(program, constants)| PixelShaderCtx::new(program, constants, &varyings));
+        let extra_formats = targets
+            .extra
+            .each_ref()
+            .map(|t| t.as_ref().map(|s| s.format()));
+        let shader = shader.map(|(program, constants)| {
+            PixelShaderCtx::new(program, constants, &varyings)
+                .with_targets(&extra_formats, &state.blend.color_write_enable_rt)
+        });
         let full = shade.is_some();
         let fog_alpha = vertex_output_fog(state, pretransformed || shaded);
         let mut dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
@@ -752,12 +764,15 @@ impl Renderer {
                 };
                 probe.begin(i as u32, p.scissored);
                 let (cp, dp) = (p.color.len(), p.depth.len());
+                // The replay is of fixed-function draws: target 0 only.
                 let mut t = TileTarget {
                     color: &mut p.color,
                     color_pitch: cp,
                     depth: &mut p.depth,
                     depth_pitch: dp,
                     y0: y,
+                    extra: Default::default(),
+                    extra_pitch: [0; limits::MAX_RENDER_TARGETS - 1],
                 };
                 for (_, _, prim) in chunk.iter() {
                     raster_record(&mut t, &dctx, &tile, chunk, prim, &mut stats);
@@ -814,10 +829,7 @@ impl Renderer {
                         usage: "render target",
                     });
                 }
-                let raw = c.format().encode_argb(clear.color);
-                let bpp = c.format().bytes_per_pixel();
-                let all = u32::MAX >> (32 - 8 * bpp);
-                self.fill(c, clear.rects, raw, all);
+                self.fill_color(c, clear);
             }
         }
         if let Some(z) = depth {
@@ -846,6 +858,35 @@ impl Renderer {
             return Err(PipelineError::Stopped);
         }
         Ok(())
+    }
+
+    /// Clears render targets 1–3 (D3DCLEAR_TARGET clears every bound
+    /// render target; `Renderer::clear` clears target 0): each must be a
+    /// colour format the size of target 0, checked before any is written.
+    pub fn clear_extra(
+        &mut self,
+        targets: &mut RenderTargets<'_>,
+        clear: &Clear<'_>,
+    ) -> Result<(), PipelineError> {
+        check_extra_targets(targets)?;
+        if !clear.flags.target {
+            return Ok(());
+        }
+        for s in targets.extra.iter_mut().flatten() {
+            if self.stop_now() {
+                return Err(PipelineError::Stopped);
+            }
+            self.fill_color(s, clear);
+        }
+        Ok(())
+    }
+
+    /// Fills the rectangles of a colour surface with the clear colour.
+    fn fill_color(&self, c: &mut Surface, clear: &Clear<'_>) {
+        let raw = c.format().encode_argb(clear.color);
+        let bpp = c.format().bytes_per_pixel();
+        let all = u32::MAX >> (32 - 8 * bpp);
+        self.fill(c, clear.rects, raw, all);
     }
 
     /// Sets the `mask` bits of every pixel in `rects` to those of `raw`.
@@ -911,6 +952,32 @@ impl Renderer {
                 .for_each(|(y, row)| fill_row(row, y as i32)),
         }
     }
+}
+
+/// Render targets 1–3 are colour surfaces the size of target 0.
+fn check_extra_targets(targets: &RenderTargets<'_>) -> Result<(), PipelineError> {
+    let (cw, ch) = (targets.color.width(), targets.color.height());
+    for (i, s) in targets.extra.iter().enumerate() {
+        let Some(s) = s else {
+            continue;
+        };
+        if !s.format().is_color() {
+            return Err(PipelineError::BadFormat {
+                format: s.format(),
+                usage: "render target",
+            });
+        }
+        if (s.width(), s.height()) != (cw, ch) {
+            return Err(PipelineError::TargetSizeMismatch {
+                index: i as u32 + 1,
+                width: s.width(),
+                height: s.height(),
+                color_w: cw,
+                color_h: ch,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The geometry stages' constants of a draw rasterized inside `rect`
@@ -1022,7 +1089,28 @@ fn flush(
     } else {
         Vec::new()
     };
-    let mut jobs: Vec<(usize, &mut [u8], &mut [u8])> = Vec::new();
+    // Render targets 1–3, cut into the same bands (their rows are taken
+    // only by draws whose pixel shader writes them).
+    let mut extra_pitch = [0usize; limits::MAX_RENDER_TARGETS - 1];
+    let mut extra_bands: [Vec<&mut [u8]>; limits::MAX_RENDER_TARGETS - 1] = Default::default();
+    for ((s, p), b) in targets
+        .extra
+        .iter_mut()
+        .zip(&mut extra_pitch)
+        .zip(&mut extra_bands)
+    {
+        if let Some(s) = s.as_deref_mut() {
+            *p = s.pitch();
+            *b = s.bytes_mut().chunks_mut(*p * band).collect();
+        }
+    }
+    type Job<'b> = (
+        usize,
+        &'b mut [u8],
+        &'b mut [u8],
+        [&'b mut [u8]; limits::MAX_RENDER_TARGETS - 1],
+    );
+    let mut jobs: Vec<Job<'_>> = Vec::new();
     for (ty, c) in targets.color.bytes_mut().chunks_mut(cp * band).enumerate() {
         if ty < ty0 || ty > ty1 {
             continue;
@@ -1037,16 +1125,21 @@ fn flush(
             Some(z) => std::mem::take(z),
             None => &mut [],
         };
-        jobs.push((ty, c, dz));
+        let extra = extra_bands
+            .each_mut()
+            .map(|b| b.get_mut(ty).map_or(&mut [][..], std::mem::take));
+        jobs.push((ty, c, dz, extra));
     }
     let bins_ref: &Bins = bins;
-    let work = |(ty, c, z): (usize, &mut [u8], &mut [u8])| -> Stats {
+    let work = |(ty, c, z, extra): Job<'_>| -> Stats {
         let mut t = TileTarget {
             color: c,
             color_pitch: cp,
             depth: z,
             depth_pitch: dp,
             y0: (ty * band) as i32,
+            extra,
+            extra_pitch,
         };
         let mut s = Stats::default();
         for tx in 0..bins_ref.tiles_x {

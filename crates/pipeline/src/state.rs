@@ -280,8 +280,11 @@ pub struct BlendState {
     pub op_alpha: BlendOp,
     /// D3DRS_BLENDFACTOR (D3DCOLOR).
     pub factor: u32,
-    /// D3DRS_COLORWRITEENABLE (bit 0 R, 1 G, 2 B, 3 A).
+    /// D3DRS_COLORWRITEENABLE (bit 0 R, 1 G, 2 B, 3 A): render target 0.
     pub color_write_enable: u32,
+    /// D3DRS_COLORWRITEENABLE1..3: render targets 1–3
+    /// (D3DPMISCCAPS_INDEPENDENTWRITEMASKS).
+    pub color_write_enable_rt: [u32; 3],
 }
 
 impl Default for BlendState {
@@ -297,6 +300,7 @@ impl Default for BlendState {
             op_alpha: BlendOp::Add,
             factor: 0xFFFF_FFFF,
             color_write_enable: 0xF,
+            color_write_enable_rt: [0xF; 3],
         }
     }
 }

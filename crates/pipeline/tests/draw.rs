@@ -98,6 +98,7 @@ fn draw(
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     r.draw_textured(&mut rt, st, &call, &bound).expect("draw");
 }
@@ -627,6 +628,7 @@ fn draw_lit(r: &mut Renderer, t: &mut Targets, st: &PipelineState) {
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     r.draw(&mut rt, st, &call).expect("draw");
 }
@@ -717,6 +719,7 @@ fn non_uniform_scale_lights_through_the_inverse_transpose() {
         let mut rt = RenderTargets {
             color: &mut t.color,
             depth: None,
+            extra: Default::default(),
         };
         r.draw(&mut rt, &st, &call).expect("draw");
         t
@@ -749,6 +752,7 @@ fn non_uniform_scale_lights_through_the_inverse_transpose() {
         let mut rt = RenderTargets {
             color: &mut t.color,
             depth: None,
+            extra: Default::default(),
         };
         r.draw(&mut rt, &blended, &call).expect("draw");
         t
@@ -828,6 +832,7 @@ fn tweening_positions_and_normals() {
             let mut rt = RenderTargets {
                 color: &mut t.color,
                 depth: None,
+                extra: Default::default(),
             };
             let s = r.draw(&mut rt, st, &call).expect("draw");
             assert_eq!(s.pixels_written, 1);
@@ -901,6 +906,7 @@ fn vertex_blending_golden() {
         let mut rt = RenderTargets {
             color: &mut t.color,
             depth: None,
+            extra: Default::default(),
         };
         r.draw(&mut rt, &st, &call).expect("draw");
         t

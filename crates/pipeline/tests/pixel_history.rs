@@ -36,6 +36,7 @@ fn watched(
     let mut targets = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     let watch = PixelWatch::new(pixels).expect("few pixels");
     let (_, h) = r

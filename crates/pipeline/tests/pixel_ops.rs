@@ -567,6 +567,7 @@ fn errors_write_nothing() {
     let mut t = RenderTargets {
         color: &mut color,
         depth: Some(&mut small),
+        extra: Default::default(),
     };
     assert!(matches!(
         r.draw(&mut t, &state(), &call),
@@ -576,6 +577,7 @@ fn errors_write_nothing() {
     let mut t = RenderTargets {
         color: &mut color,
         depth: None,
+        extra: Default::default(),
     };
     assert!(matches!(
         r.draw(&mut t, &state(), &too_many),
@@ -588,6 +590,7 @@ fn errors_write_nothing() {
     let mut t = RenderTargets {
         color: &mut depth_as_color,
         depth: None,
+        extra: Default::default(),
     };
     assert!(matches!(
         r.draw(&mut t, &state(), &call),
@@ -623,6 +626,7 @@ fn indexed_draws_check_every_index() {
         let mut rt = RenderTargets {
             color: &mut t.color,
             depth: None,
+            extra: Default::default(),
         };
         let s = r.draw(&mut rt, &state(), &call).expect("draw");
         assert_eq!(s.pixels_written, want);
@@ -636,6 +640,7 @@ fn indexed_draws_check_every_index() {
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: None,
+        extra: Default::default(),
     };
     assert!(r.draw(&mut rt, &state(), &call).is_ok());
 }

@@ -95,6 +95,7 @@ fn draw(
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     let programs = Programs {
         vertex: VertexProgram::FixedFunction,

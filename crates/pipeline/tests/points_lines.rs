@@ -113,6 +113,7 @@ fn draw(
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     r.draw_textured(&mut rt, st, &call, &bound).expect("draw")
 }
@@ -384,6 +385,7 @@ fn scaled_points_shrink_with_camera_distance() {
             let mut rt = RenderTargets {
                 color: &mut t.color,
                 depth: None,
+                extra: Default::default(),
             };
             r.draw(&mut rt, &st, &call).expect("draw");
             t

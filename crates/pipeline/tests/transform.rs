@@ -37,6 +37,7 @@ fn draw_xyz(
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     r.draw(&mut rt, st, &call).expect("draw").pixels_written
 }

@@ -129,6 +129,7 @@ fn draw_vs(
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     r.draw_programs(&mut rt, st, &call, textures, &programs)
 }
@@ -534,6 +535,7 @@ fn fixed_function_reference(threads: usize, st: &PipelineState, vs: &[([f32; 3],
     let mut rt = RenderTargets {
         color: &mut t.color,
         depth: t.depth.as_mut(),
+        extra: Default::default(),
     };
     r.draw(&mut rt, &st, &call).expect("draw");
     t
@@ -901,6 +903,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
         let mut rt = RenderTargets {
             color: &mut t.color,
             depth: None,
+            extra: Default::default(),
         };
         r.draw_programs(&mut rt, &st, &call, &NO_TEX, &programs)
             .map(|_| ())

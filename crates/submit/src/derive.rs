@@ -200,6 +200,11 @@ fn blend(r: &RegisterFile) -> BlendState {
         op_alpha: bop(Rs::BlendOpAlpha),
         factor: r.rs(Rs::BlendFactor),
         color_write_enable: r.rs(Rs::ColorWriteEnable),
+        color_write_enable_rt: [
+            r.rs(Rs::ColorWriteEnable1),
+            r.rs(Rs::ColorWriteEnable2),
+            r.rs(Rs::ColorWriteEnable3),
+        ],
     }
 }
 

@@ -85,6 +85,9 @@ struct Bind<'p> {
     /// (BIND_TEXTURE_TARGET); `None` for an image.
     color_level: Option<(u32, u32)>,
     depth: Option<u32>,
+    /// Render targets 1–3 (BIND_RENDER_TARGET): an image, or a texture
+    /// level (face, level).
+    extra: [Option<TargetRef>; pl::limits::MAX_RENDER_TARGETS - 1],
     layout: Option<VertexLayout>,
     /// The stride and input registers of vertex-shader draws
     /// (VERTEX_INPUTS).
@@ -96,6 +99,10 @@ struct Bind<'p> {
     /// Texture allocation bound to each stage (SET_TEXTURE).
     textures: [Option<u32>; MAX_STAGES],
 }
+
+/// A colour target as bound: an allocation, with (face, level) when it
+/// is a texture level.
+type TargetRef = (u32, Option<(u32, u32)>);
 
 /// Where vertices or indices come from.
 #[derive(Debug, Clone, Copy)]
@@ -146,6 +153,40 @@ fn put_target(mem: &mut dyn VideoMemory, h: u32, level: Option<(u32, u32)>, s: S
     };
     mem.texture_mut(h)
         .is_some_and(|t| t.put_level(face, lv, s.into_bytes()))
+}
+
+/// Render targets 1–3 of `b`, taken out of video memory (a texture level
+/// the draw also samples is copied, as for target 0). A bound target
+/// that cannot be taken (gone, or the same image or level as another
+/// target) is `Some(None)`: the draw or clear faults.
+fn take_extra(
+    mem: &mut dyn VideoMemory,
+    b: &Bind<'_>,
+) -> [Option<Option<Surface>>; pl::limits::MAX_RENDER_TARGETS - 1] {
+    b.extra.map(|t| {
+        t.map(|(h, level)| {
+            let sampled = b.textures.contains(&Some(h));
+            take_target(mem, h, level, sampled)
+        })
+    })
+}
+
+/// Gives render targets 1–3 back; false if one was bound but could not
+/// be taken (the draw or clear did nothing with it) or put back.
+fn put_extra(
+    mem: &mut dyn VideoMemory,
+    b: &Bind<'_>,
+    extra: [Option<Option<Surface>>; pl::limits::MAX_RENDER_TARGETS - 1],
+) -> bool {
+    let mut ok = true;
+    for (t, s) in b.extra.iter().zip(extra) {
+        match (t, s) {
+            (Some((h, level)), Some(Some(s))) => ok &= put_target(mem, *h, *level, s),
+            (Some(_), _) => ok = false,
+            (None, _) => {}
+        }
+    }
+    ok
 }
 
 impl ExecState {
@@ -277,6 +318,15 @@ impl ExecState {
                     b.color = Some(*texture);
                     b.color_level = Some((*face, *level));
                     b.depth = *depth;
+                    true
+                }
+                Verified::BindRenderTarget { index, target } => {
+                    if let Some(slot) = (*index as usize)
+                        .checked_sub(1)
+                        .and_then(|i| b.extra.get_mut(i))
+                    {
+                        *slot = *target;
+                    }
                     true
                 }
                 Verified::VertexFormat(l) => {
@@ -484,6 +534,8 @@ impl ExecState {
         let Some(mut color) = take_target(mem, ch, b.color_level, sampled) else {
             return false;
         };
+        let mut extra = take_extra(mem, b);
+        let extra_ok = extra.iter().all(|e| !matches!(e, Some(None)));
         let mut depth = b.depth.and_then(|d| mem.take_image(d));
         let mut missing = false;
         let result = {
@@ -509,7 +561,7 @@ impl ExecState {
                 _ => Some(None),
             };
             match (verts, indices) {
-                (Some(v), Some(ix)) => {
+                (Some(v), Some(ix)) if extra_ok => {
                     let call = pl::DrawCall {
                         topology: d.topology,
                         vertices: v,
@@ -522,6 +574,9 @@ impl ExecState {
                     let mut targets = RenderTargets {
                         color: &mut color,
                         depth: depth.as_mut(),
+                        extra: extra
+                            .each_mut()
+                            .map(|e| e.as_mut().and_then(Option::as_mut)),
                     };
                     // Chosen once per draw: a watched draw renders the
                     // same pixels and also replays the watched ones.
@@ -571,7 +626,7 @@ impl ExecState {
                 _ => None,
             }
         };
-        let put = put_target(mem, ch, b.color_level, color);
+        let put = put_target(mem, ch, b.color_level, color) & put_extra(mem, b, extra);
         if let (Some(h), Some(d)) = (b.depth, depth) {
             mem.put_image(h, d);
         }
@@ -602,12 +657,25 @@ impl ExecState {
             return false;
         };
         let mut color = take_target(mem, ch, b.color_level, false);
+        let mut extra = take_extra(mem, b);
         let mut depth = b.depth.and_then(|d| mem.take_image(d));
-        let ok = color.is_some()
-            && self
-                .renderer
-                .clear(color.as_mut(), depth.as_mut(), req)
-                .is_ok();
+        // D3DCLEAR_TARGET clears every bound render target.
+        let extra_ok = extra.iter().all(|e| !matches!(e, Some(None)));
+        let ok = match color.as_mut() {
+            Some(c) if extra_ok => {
+                let mut targets = RenderTargets {
+                    color: c,
+                    depth: None,
+                    extra: extra
+                        .each_mut()
+                        .map(|e| e.as_mut().and_then(Option::as_mut)),
+                };
+                self.renderer.clear_extra(&mut targets, req).is_ok()
+                    && self.renderer.clear(Some(c), depth.as_mut(), req).is_ok()
+            }
+            _ => false,
+        };
+        let ok = put_extra(mem, b, extra) && ok;
         let ok = match color {
             Some(c) => put_target(mem, ch, b.color_level, c) && ok,
             None => ok,

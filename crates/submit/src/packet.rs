@@ -49,6 +49,7 @@ pub mod op {
     pub const SET_SHADER: u8 = 0x16;
     pub const SET_CONSTANTS: u8 = 0x17;
     pub const VERTEX_INPUTS: u8 = 0x18;
+    pub const BIND_RENDER_TARGET: u8 = 0x19;
     /// Privileged (kernel side only) from here.
     pub const FENCE_SIGNAL: u8 = 0x80;
     pub const FENCE_WAIT: u8 = 0x81;
@@ -64,7 +65,8 @@ pub mod flag {
     pub const DEPTH: u8 = 0x01;
     /// DRAW: indexed draw (uses the bound indices).
     pub const INDEXED: u8 = 0x01;
-    /// SET_TEXTURE: unbind the stage (DWORD 2 is 0 and not a reference).
+    /// SET_TEXTURE: unbind the stage (DWORD 2 is 0 and not a reference);
+    /// BIND_RENDER_TARGET: unbind the render target (likewise).
     pub const UNBIND: u8 = 0x01;
 }
 
@@ -440,6 +442,21 @@ pub const RULES: &[Rule] = &[
         flags: 0,
         refs: &[],
         verify: verify::vertex_inputs,
+    },
+    Rule {
+        opcode: op::BIND_RENDER_TARGET,
+        name: "BIND_RENDER_TARGET",
+        user: true,
+        engines: THREE_D,
+        size: Size::Exact(5),
+        flags: flag::UNBIND,
+        refs: &[RefSlot {
+            dword: 2,
+            access: Access::Write,
+            only_if: None,
+            unless: Some(flag::UNBIND),
+        }],
+        verify: verify::bind_render_target,
     },
     Rule {
         opcode: op::FENCE_SIGNAL,
@@ -855,6 +872,20 @@ pub enum Packet<'a> {
         /// Depth/stencil target (the DEPTH flag).
         depth: Option<Ref>,
     },
+    /// BIND_RENDER_TARGET: render target 1–3 (an image, or a face and
+    /// level of a render-target texture), or unbind it (UNBIND flag).
+    BindRenderTarget {
+        /// The render-target slot (SETRENDERTARGET2's RTIndex, 1–3).
+        rt_index: u32,
+        /// The image or texture (`None`: UNBIND).
+        target: Option<Ref>,
+        /// Cube face (0 otherwise).
+        face: u32,
+        /// Mip level (0 for an image).
+        level: u32,
+        /// DWORD 2 of an UNBIND packet (must be 0).
+        unbound: u32,
+    },
     /// BLT: a rectangle of a surface stretched onto a rectangle of
     /// another (or the same) surface.
     Blt {
@@ -1045,6 +1076,15 @@ struct BindTextureTargetDw {
     face: U32,
     level: U32,
     depth: U32,
+}
+
+#[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
+#[repr(C)]
+struct BindRenderTargetDw {
+    rt_index: U32,
+    target: U32,
+    face: U32,
+    level: U32,
 }
 
 #[derive(FromBytes, KnownLayout, Immutable, Unaligned)]
@@ -1309,6 +1349,17 @@ impl<'a> Packet<'a> {
                     depth: depth(offset_of!(BindTextureTargetDw, depth)),
                 }
             }
+            op::BIND_RENDER_TARGET => {
+                let d = f.view::<BindRenderTargetDw>()?;
+                let unbind = f.flags & flag::UNBIND != 0;
+                Packet::BindRenderTarget {
+                    rt_index: d.rt_index.get(),
+                    target: (!unbind).then(|| f.reference(offset_of!(BindRenderTargetDw, target))),
+                    face: d.face.get(),
+                    level: d.level.get(),
+                    unbound: if unbind { d.target.get() } else { 0 },
+                }
+            }
             op::BLT => {
                 let d = f.view::<BltDw>()?;
                 Packet::Blt {
@@ -1418,6 +1469,7 @@ impl<'a> Packet<'a> {
             Packet::SetTexture { .. } => op::SET_TEXTURE,
             Packet::TextureCopy { .. } => op::TEXTURE_COPY,
             Packet::BindTextureTarget { .. } => op::BIND_TEXTURE_TARGET,
+            Packet::BindRenderTarget { .. } => op::BIND_RENDER_TARGET,
             Packet::Blt { .. } => op::BLT,
             Packet::ColorFill { .. } => op::COLOR_FILL,
             Packet::GenerateMips { .. } => op::GENERATE_MIPS,
@@ -1453,6 +1505,7 @@ impl<'a> Packet<'a> {
             Packet::GenerateMips { texture } => vec![texture],
             Packet::Present { image } => vec![image],
             Packet::SetTexture { texture, .. } => texture.into_iter().collect(),
+            Packet::BindRenderTarget { target, .. } => target.into_iter().collect(),
             Packet::BindTextureTarget { texture, depth, .. } => {
                 [Some(texture), depth].into_iter().flatten().collect()
             }
@@ -1575,6 +1628,17 @@ impl fmt::Display for Packet<'_> {
                 write!(f, " texture={texture} face={face} level={level}")?;
                 depth(f, d)
             }
+            Packet::BindRenderTarget {
+                rt_index,
+                target,
+                face,
+                level,
+                unbound,
+            } => match target {
+                Some(t) => write!(f, " rt={rt_index} target={t} face={face} level={level}"),
+                None if *unbound == 0 => write!(f, " rt={rt_index} UNBIND"),
+                None => write!(f, " rt={rt_index} UNBIND target={unbound:#x}"),
+            },
             Packet::Blt { src, dst, blt: b } => {
                 let [l, t, r, bt] = b.src_rect;
                 let [dl, dt, dr, db] = b.dst_rect;
@@ -2209,6 +2273,27 @@ impl Writer {
             None => self.dw(0),
         }
     }
+    /// BIND_RENDER_TARGET: render target `rt_index` (1–3) is face `face`,
+    /// level `level` of allocation-list entry `index` (an image: 0, 0; a
+    /// render-target texture), or unbound (`None`: the UNBIND flag, no
+    /// reference).
+    pub fn bind_render_target(&mut self, rt_index: u32, target: Option<(u32, u32, u32)>) {
+        match target {
+            Some((i, face, level)) => {
+                self.head(op::BIND_RENDER_TARGET, 0, 5);
+                self.dw(rt_index);
+                self.reference(i);
+                self.dw(face);
+                self.dw(level);
+            }
+            None => {
+                self.head(op::BIND_RENDER_TARGET, flag::UNBIND, 5);
+                for v in [rt_index, 0, 0, 0] {
+                    self.dw(v);
+                }
+            }
+        }
+    }
     /// BLT (`b.src` and `b.dst` are allocation-list indices; both become
     /// references).
     pub fn blt(&mut self, b: Blt) {
@@ -2339,6 +2424,8 @@ mod tests {
         });
         w.bind_texture_target(5, 0, 1, Some(1));
         w.bind_texture_target(5, 0, 1, None);
+        w.bind_render_target(2, Some((5, 0, 1)));
+        w.bind_render_target(3, None);
         w.blt(Blt {
             src: 0,
             dst: 4,
@@ -2457,9 +2544,13 @@ mod tests {
                 "TEXTURE_COPY src=@332 face=0 level=0 at=0,0,0 size=4x4x1 dst=@368 face=0 level=0 to=0,0,0",
                 "BIND_TEXTURE_TARGET texture=@396 face=0 level=1 depth=@408",
                 "BIND_TEXTURE_TARGET texture=@416 face=0 level=1",
-                "BLT src=@436 face=0 level=0 rect=0,0,4,4 dst=@464 face=0 level=1 rect=1,1,3,2",
-                "COLOR_FILL dst=@496 face=2 level=0 rect=0,0,2,2 color=0xff00ff00",
-                "GENERATE_MIPS texture=@532",
+                // The packet at 432 (5 DWORDs): its reference is DWORD 2.
+                "BIND_RENDER_TARGET rt=2 target=@440 face=0 level=1",
+                "BIND_RENDER_TARGET rt=3 UNBIND",
+                // Two 20-byte packets more before these: 40 bytes later.
+                "BLT src=@476 face=0 level=0 rect=0,0,4,4 dst=@504 face=0 level=1 rect=1,1,3,2",
+                "COLOR_FILL dst=@536 face=2 level=0 rect=0,0,2,2 color=0xff00ff00",
+                "GENERATE_MIPS texture=@572",
                 "CREATE_SHADER id=3 version=0xfffe0101 tokens=5",
                 "DESTROY_SHADER id=3",
                 "SET_SHADER VERTEX id=3",

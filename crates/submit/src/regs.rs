@@ -446,7 +446,8 @@ const RENDER_STATE_GROUPS: [(Group, &[Rs]); 10] = [
         &[
             Rs::AlphaBlendEnable, Rs::SeparateAlphaBlendEnable, Rs::SrcBlend, Rs::SrcBlendAlpha,
             Rs::DestBlend, Rs::DestBlendAlpha, Rs::BlendOp, Rs::BlendOpAlpha, Rs::BlendFactor,
-            Rs::ColorWriteEnable,
+            Rs::ColorWriteEnable, Rs::ColorWriteEnable1, Rs::ColorWriteEnable2,
+            Rs::ColorWriteEnable3,
         ],
     ),
     (Group::Textures, &[Rs::TextureFactor, Rs::ColorKeyEnable, Rs::ColorKeyBlendEnable]),

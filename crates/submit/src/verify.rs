@@ -45,6 +45,13 @@ pub(crate) enum Verified {
         level: u32,
         depth: Option<u32>,
     },
+    /// BIND_RENDER_TARGET: render target `index` (1–3) is an image
+    /// (`level` `None`) or a face and level of a render-target texture,
+    /// or unbound (`target` `None`).
+    BindRenderTarget {
+        index: u32,
+        target: Option<(u32, Option<(u32, u32)>)>,
+    },
     /// VERTEX_FORMAT: a layout that passed `VertexLayout::validate`.
     VertexFormat(VertexLayout),
     /// SET_VERTICES: a byte range of a buffer.
@@ -151,6 +158,10 @@ impl Verified {
             Verified::BufferCopy { .. }
                 | Verified::TextureCopy(_)
                 | Verified::BindTextureTarget { .. }
+                | Verified::BindRenderTarget {
+                    target: Some((_, Some(_))),
+                    ..
+                }
                 | Verified::Blt(_)
                 | Verified::ColorFill(_)
                 | Verified::GenerateMips { .. }
@@ -196,8 +207,10 @@ pub(crate) fn walk(
 /// What the packets so far bound (a submission starts with nothing).
 #[derive(Debug, Clone, Copy, Default)]
 struct Bound {
-    /// A colour target is bound.
-    target: bool,
+    /// A colour target is bound: its size.
+    target: Option<(u32, u32)>,
+    /// The sizes of render targets 1–3 bound (BIND_RENDER_TARGET).
+    extra: [Option<(u32, u32)>; pl::limits::MAX_RENDER_TARGETS - 1],
     /// A depth/stencil target is bound with it.
     depth: bool,
     layout: Option<VertexLayout>,
@@ -207,6 +220,18 @@ struct Bound {
     vertex_bytes: Option<usize>,
     /// Bytes and width of the bound indices.
     indices: Option<(usize, u32)>,
+}
+
+impl Bound {
+    /// A draw or clear needs a colour target, and render targets 1–3
+    /// bound the size of it (`missing`: the error without one).
+    fn check_targets(&self, f: &Frame<'_>, missing: &'static str) -> Result<()> {
+        let size = self.target.ok_or(f.invalid(missing))?;
+        if self.extra.iter().flatten().any(|s| *s != size) {
+            return Err(f.invalid("render targets of different sizes"));
+        }
+        Ok(())
+    }
 }
 
 /// The verifiers' context: the resolved references and the bindings.
@@ -250,7 +275,7 @@ impl<'r> Checker<'r> {
         (width, height): (u32, u32),
         depth: Option<Ref>,
     ) -> Result<Option<u32>> {
-        self.bound.target = true;
+        self.bound.target = Some((width, height));
         self.bound.depth = false;
         let Some(d) = depth else { return Ok(None) };
         let (h, d) = self.slot(f, d)?;
@@ -363,6 +388,70 @@ pub(crate) fn bind_texture_target(
         face,
         level,
         depth,
+    })
+}
+
+/// BIND_RENDER_TARGET: slot 1–3; a colour image (face and level 0) or
+/// an existing face and level of a render-target texture; with UNBIND,
+/// DWORD 2 is 0. The size is checked against render target 0 by each
+/// DRAW and CLEAR.
+pub(crate) fn bind_render_target(
+    cx: &mut Checker<'_>,
+    f: &Frame<'_>,
+    p: Packet<'_>,
+) -> Result<Verified> {
+    let Packet::BindRenderTarget {
+        rt_index,
+        target,
+        face,
+        level,
+        unbound,
+    } = p
+    else {
+        return Err(cannot_run(f));
+    };
+    let slot = (rt_index as usize)
+        .checked_sub(1)
+        .filter(|i| *i < cx.bound.extra.len())
+        .ok_or(f.invalid("render-target index is not 1, 2 or 3"))?;
+    let Some(t) = target else {
+        if unbound != 0 || face != 0 || level != 0 {
+            return Err(f.invalid("UNBIND with a target"));
+        }
+        if let Some(e) = cx.bound.extra.get_mut(slot) {
+            *e = None;
+        }
+        return Ok(Verified::BindRenderTarget {
+            index: rt_index,
+            target: None,
+        });
+    };
+    let (h, d) = cx.slot(f, t)?;
+    let (size, level_of) = match d.kind {
+        AllocKind::Image {
+            format,
+            width,
+            height,
+        } if format.is_color() && face == 0 && level == 0 => ((width, height), None),
+        AllocKind::Image { .. } => {
+            return Err(f.invalid("render target is not a colour image (face and level 0)"))
+        }
+        AllocKind::Texture {
+            desc,
+            render_target: true,
+        } => {
+            let (_, w, hg) = texture::target_level(&desc, face, level)
+                .ok_or(f.invalid("texture target face or level does not exist"))?;
+            ((w, hg), Some((face, level)))
+        }
+        _ => return Err(f.invalid("render target is not an image or a render-target texture")),
+    };
+    if let Some(e) = cx.bound.extra.get_mut(slot) {
+        *e = Some(size);
+    }
+    Ok(Verified::BindRenderTarget {
+        index: rt_index,
+        target: Some((h, level_of)),
     })
 }
 
@@ -484,9 +573,7 @@ pub(crate) fn draw(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result
     };
     let b = &cx.bound;
     let t = Topology::from_d3d(topology).ok_or(f.invalid("bad topology"))?;
-    if !b.target {
-        return Err(f.invalid("draw without render target"));
-    }
+    b.check_targets(f, "draw without render target")?;
     // The GPU reads the vertices with the stride of VERTEX_FORMAT (fixed
     // function) or of VERTEX_INPUTS (a vertex shader): every bound one
     // must hold the vertices.
@@ -672,9 +759,7 @@ pub(crate) fn clear(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Resul
     if flags.any(!ClearFlags::DEFINED) {
         return Err(f.invalid("undefined clear flags"));
     }
-    if !cx.bound.target {
-        return Err(f.invalid("clear without render target"));
-    }
+    cx.bound.check_targets(f, "clear without render target")?;
     if flags.any(ClearFlags::ZBUFFER | ClearFlags::STENCIL) && !cx.bound.depth {
         return Err(f.invalid("depth/stencil clear without depth target"));
     }

@@ -944,3 +944,147 @@ fn a_hung_context_refuses_submissions_with_device_removed() {
     assert!(!r.kmd.context_hung(gfx2));
     r.kmd.destroy_context(r.gfx, &mut r.mem).unwrap();
 }
+
+/// A 16×16 (or `w`×`w`) A8R8G8B8 image allocation added to the rig.
+fn extra_image(r: &mut Rig, w: u32) -> u32 {
+    let h = r
+        .kmd
+        .create_allocation(AllocationDesc {
+            kind: AllocKind::Image {
+                format: Format::A8R8G8B8,
+                width: w,
+                height: w,
+            },
+            cpu_visible: true,
+        })
+        .unwrap();
+    r.mem.map.insert(
+        h,
+        Storage::Image(Some(Surface::new(Format::A8R8G8B8, w, w).unwrap())),
+    );
+    h
+}
+
+#[test]
+fn bind_render_target_binds_targets_1_to_3_for_clears_not_for_fixed_function() {
+    // Render target 1 = a second 16×16 image. The frame's CLEAR (blue)
+    // comes before the binding and leaves it alone; a CLEAR after it
+    // fills both targets with green; the fixed-function draw of the red
+    // quad (x < 8) then writes target 0 only.
+    let mut r = rig();
+    let t1 = extra_image(&mut r, W);
+    let mut s = frame(&r);
+    let i = s.idx(t1, true);
+    s.w.bind_render_target(1, Some((i, 0, 0)));
+    s.w.clear_targets(1, GREEN, 0.0, 0, &[]);
+    s.w.draw(4, 0, 2, 0, false);
+    let mut rd = s.data(r.gfx);
+    assert_eq!(submit(&mut r, &mut rd), 0);
+    r.kmd.retire_all(&mut r.mem);
+    assert_eq!(r.kmd.stats().faults, 0);
+    assert_eq!((pixel(&r, 2), pixel(&r, 12)), (RED, GREEN));
+    let green = GREEN.to_le_bytes();
+    let want: Vec<u8> = [green[2], green[1], green[0], green[3]].repeat((W * W) as usize);
+    assert_eq!(pixels(&r, t1), want, "target 1: cleared, not drawn");
+}
+
+#[test]
+fn bind_render_target_rejections_change_nothing() {
+    type Edit = fn(&mut Sub, u32);
+    // Each edit follows the reference frame; `t` is an allocation the
+    // case lists itself.
+    let cases: [(&str, u32, Edit, u32); 6] = [
+        // Slots are 1–3 (0 is BIND_TARGETS).
+        (
+            "index 0",
+            W,
+            |s, t| {
+                let i = s.idx(t, true);
+                s.w.bind_render_target(0, Some((i, 0, 0)));
+            },
+            codes::D3DDDIERR_INVALIDINSTRUCTION,
+        ),
+        (
+            "index 4",
+            W,
+            |s, t| {
+                let i = s.idx(t, true);
+                s.w.bind_render_target(4, Some((i, 0, 0)));
+            },
+            codes::D3DDDIERR_INVALIDINSTRUCTION,
+        ),
+        // An image has face and level 0 only.
+        (
+            "image level 1",
+            W,
+            |s, t| {
+                let i = s.idx(t, true);
+                s.w.bind_render_target(1, Some((i, 0, 1)));
+            },
+            codes::D3DDDIERR_INVALIDINSTRUCTION,
+        ),
+        // An 8×8 target 1 with the 16×16 target 0: refused at the draw.
+        (
+            "sizes differ at a draw",
+            8,
+            |s, t| {
+                let i = s.idx(t, true);
+                s.w.bind_render_target(2, Some((i, 0, 0)));
+                s.w.draw(4, 0, 2, 0, false);
+            },
+            codes::D3DDDIERR_INVALIDINSTRUCTION,
+        ),
+        (
+            "sizes differ at a clear",
+            8,
+            |s, t| {
+                let i = s.idx(t, true);
+                s.w.bind_render_target(3, Some((i, 0, 0)));
+                s.w.clear_targets(1, 0, 0.0, 0, &[]);
+            },
+            codes::D3DDDIERR_INVALIDINSTRUCTION,
+        ),
+        // Through a read-only allocation-list entry.
+        (
+            "no write access",
+            W,
+            |s, t| {
+                let i = s.idx(t, false);
+                s.w.bind_render_target(1, Some((i, 0, 0)));
+            },
+            codes::D3DDDIERR_INVALIDHANDLE,
+        ),
+    ];
+    for (what, w, edit, code) in cases {
+        eprintln!("case: {what}");
+        let mut r = rig();
+        let t = extra_image(&mut r, w);
+        let mut s = frame(&r);
+        edit(&mut s, t);
+        let rd = s.data(r.gfx);
+        rejected(&mut r, rd, code);
+    }
+    // A buffer, and a texture without render-target usage, as target 1.
+    for bad in ["buffer", "texture"] {
+        let mut r = rig();
+        let h = if bad == "buffer" { r.vb } else { r.tex };
+        let mut s = frame(&r);
+        let i = s.idx(h, true);
+        s.w.bind_render_target(1, Some((i, 0, 0)));
+        let rd = s.data(r.gfx);
+        rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+    }
+    // A forged handle: the allocation-list entry names no allocation.
+    let mut r = rig();
+    let t = extra_image(&mut r, W);
+    let mut s = frame(&r);
+    let i = s.idx(t, true);
+    s.w.bind_render_target(1, Some((i, 0, 0)));
+    let mut rd = s.data(r.gfx);
+    rd.allocation_list[i as usize].h_allocation = 0xDEAD;
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDHANDLE);
+    // UNBIND carrying a DWORD in the reference's place.
+    let mut r = rig();
+    let rd = with_packet(&r, |s| s.w.raw(op::BIND_RENDER_TARGET, 1, &[1, 7, 0, 0]));
+    rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
+}

@@ -872,7 +872,7 @@ int main(int argc, char **argv) {
         CHECK_HR(softhal_get_caps(drv, &caps), E_INVALIDARG); /* dwSize not set */
         caps.dwSize = sizeof caps;
         CHECK_HR(softhal_get_caps(drv, &caps), D3D_OK);
-        CHECK(caps.NumSimultaneousRTs == 1);
+        CHECK(caps.NumSimultaneousRTs == 4); /* oC0-oC3 */
         CHECK(caps.MaxTextureWidth > 0);
     }
 

@@ -523,6 +523,7 @@ where
     let (gpu, ctx_h, surfaces, ctx, call) = (&mut **gpu, *ctx_h, &mut **surfaces, &**ctx, &**call);
     use crate::umd::LoweredDraw;
     let color = surfaces.get(targets.0)?.target_of(targets.0);
+    let extra = ctx.extra_targets(surfaces)?;
     // D3DTSS_TEXTUREMAP of each stage: a handle that is not a live texture
     // (never created, destroyed, or another kind of surface) samples as no
     // texture (docs/device.md).
@@ -615,6 +616,7 @@ where
     // borrows of `surfaces` end with `lowered`.
     gpu.draws_from(
         (color, targets.1),
+        &extra,
         &textures,
         &ctx.state,
         &shaders,

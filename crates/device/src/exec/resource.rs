@@ -53,7 +53,11 @@ impl<'c> Exec<'_, 'c> {
             C::SetRenderTarget2(recs) => {
                 for r in recs {
                     let (i, h) = (r.rt_index.get(), r.render_target.get());
-                    check_below("RTIndex", u64::from(i), 4)?;
+                    check_below(
+                        "RTIndex",
+                        u64::from(i),
+                        pl::limits::MAX_RENDER_TARGETS as u64,
+                    )?;
                     if i == 0 || h != 0 {
                         self.check_color_target(h)?;
                     }

@@ -270,6 +270,63 @@ pub(crate) fn fragment<
     rec.finish(d.probe, Outcome::Written, Some(new));
 }
 
+/// Render target 1–3 as a pixel shader's `oC1`–`oC3` writes it: its own
+/// format and write mask (D3DRS_COLORWRITEENABLE1..3), the draw's blend.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColorTarget {
+    format: crate::format::Format,
+    bpp: usize,
+    write_mask: u32,
+}
+
+impl ColorTarget {
+    /// A target in `format` written with the channels of
+    /// `color_write_enable` (D3DCOLORWRITEENABLE bits).
+    pub(crate) fn new(format: crate::format::Format, color_write_enable: u32) -> Self {
+        let bpp = format.bytes_per_pixel() as usize;
+        let write_mask = if color_write_enable & 0xF == 0xF {
+            // Whole pixel, as target 0: X bits are written as 0 too.
+            u32::MAX >> (32 - 8 * bpp as u32)
+        } else {
+            format.write_mask(color_write_enable)
+        };
+        ColorTarget {
+            format,
+            bpp,
+            write_mask,
+        }
+    }
+}
+
+/// Writes the colour `color` (BGRA, 0..=255; not fogged) of a fragment
+/// that passed the alpha, stencil and depth tests of target 0 into pixel
+/// (px, py) of render target `i` + 1: blended over it with the draw's
+/// blend state when blending is on (D3DPMISCCAPS_MRTPOSTPIXELSHADERBLENDING),
+/// then its write mask. Nothing is recorded for the pixel watch (it
+/// watches target 0).
+#[inline]
+pub(crate) fn write_target(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    i: usize,
+    ct: &ColorTarget,
+    px: i32,
+    py: i32,
+    color: [i32; 4],
+) {
+    let Some(cell) = t.extra_pixel(i, py, px, ct.bpp) else {
+        return;
+    };
+    let old = load_raw(cell, ct.bpp);
+    let src = if d.features[3] {
+        blend(&d.blend, color, channels_of(ct.format.decode_argb(old)))
+    } else {
+        color
+    };
+    let enc = ct.format.encode_argb(argb_of(src));
+    store_raw(cell, ct.bpp, (old & !ct.write_mask) | (enc & ct.write_mask));
+}
+
 /// The record of one blend (the replay of a watched pixel only).
 fn blend_event(b: &BlendCtx, s: [i32; 4], d: [i32; 4], out: [i32; 4]) -> BlendEvent {
     let weights = |rgb: Blend, a: Blend| {

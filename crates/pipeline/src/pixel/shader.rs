@@ -32,9 +32,13 @@
 //! (ps_3_0: every TEXCOORD varying) is (u, v, 0, 0) of the sprite
 //! (`crate::point::point_sprite_texcoord`).
 //!
-//! *Outputs*: `oC0` (`r0` for ps_1_x) saturated to [0, 1] is the colour;
-//! `oC1..3` would go to further render targets and are not written (one
-//! render target). `oDepth`, when written, clamped to [0, 1] (NaN → 0)
+//! *Outputs*: `oC0` (`r0` for ps_1_x) saturated to [0, 1] is the colour
+//! of render target 0; ps_2_0 and later write `oC1`–`oC3`, saturated, to
+//! render targets 1–3 where one is bound and the shader has an instruction
+//! writing that register (`pixel::output::write_target`: after target 0's
+//! alpha test, stencil and depth test passed, with the draw's blend and the
+//! target's own format and write mask, not fogged; `docs/shaders.md`
+//! §13a). `oDepth`, when written, clamped to [0, 1] (NaN → 0)
 //! replaces the interpolated depth for the depth test and write.
 //! `texkill`ed lanes are not written. Fog (vertex or table, as the state
 //! sets) is blended after the shader for ps_1_x–ps_2_x; ps_3_0 gets none.
@@ -57,7 +61,7 @@ use softhal_shader::exec::{
 };
 use softhal_shader::ir::{RegisterType, Usage};
 
-use super::{DrawCtx, Stats, TileTarget};
+use super::{write_target, ColorTarget, DrawCtx, Stats, TileTarget};
 use crate::cascade::MAX_STAGES;
 use crate::int::{channel_from_f32, usize_from_i32};
 use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
@@ -101,6 +105,9 @@ pub(crate) struct PixelShaderCtx<'a> {
     count: usize,
     /// Bit *s*: varying *s* is a TEXCOORD (point sprites replace it).
     sprite: u16,
+    /// Render targets 1–3 the shader writes (`oC1`–`oC3`) and that are
+    /// bound.
+    targets: [Option<ColorTarget>; crate::limits::MAX_RENDER_TARGETS - 1],
 }
 
 impl<'a> PixelShaderCtx<'a> {
@@ -149,7 +156,41 @@ impl<'a> PixelShaderCtx<'a> {
             ps3,
             count: varyings.count().min(MAX_VARYINGS),
             sprite: varyings.texcoord_mask(),
+            targets: [None; crate::limits::MAX_RENDER_TARGETS - 1],
         }
+    }
+
+    /// Render targets 1–3 bound in `formats`, written with the channels
+    /// of D3DRS_COLORWRITEENABLE1..3 `write_enable` where the shader
+    /// (ps_2_0 and later) has an instruction writing `oC1`–`oC3`.
+    pub(crate) fn with_targets(
+        mut self,
+        formats: &[Option<crate::format::Format>; crate::limits::MAX_RENDER_TARGETS - 1],
+        write_enable: &[u32; crate::limits::MAX_RENDER_TARGETS - 1],
+    ) -> Self {
+        if self.program.profile().is_ps1() || formats.iter().all(Option::is_none) {
+            return self;
+        }
+        let mut written = 0u32;
+        for ins in &self.program.shader().shader().instructions {
+            if let Some(d) = ins.dst() {
+                if d.reg.ty == RegisterType::ColorOut {
+                    written |= 1u32.checked_shl(u32::from(d.reg.index)).unwrap_or(0);
+                }
+            }
+        }
+        for (i, ((t, f), cwe)) in self
+            .targets
+            .iter_mut()
+            .zip(formats)
+            .zip(write_enable)
+            .enumerate()
+        {
+            *t = f
+                .filter(|_| written & (2 << i) != 0)
+                .map(|f| ColorTarget::new(f, *cwe));
+        }
+        self
     }
 }
 
@@ -304,6 +345,7 @@ fn shade_quad(
     let profile = ps.program.profile();
     let zero = [[0.0; 4]; LANES];
     let out = regs.color(profile, 0).unwrap_or(&zero);
+    let mrt = ps.targets.iter().any(Option::is_some);
     for (l, lane) in lanes.iter().enumerate() {
         let bit = 1 << l;
         if q.covered & bit == 0 || regs.killed & bit != 0 {
@@ -327,7 +369,21 @@ fn shade_quad(
             lane.depth
         };
         let (px, py) = (q.x + (l & 1) as i32, q.y + (l >> 1) as i32);
+        let passed = stats.passed;
         (d.frag)(t, d, px, py, bgra, depth, q.ccw, stats);
+        // The output merger counts a fragment in `passed` exactly when it
+        // passed the alpha test (by oC0), stencil and depth: then render
+        // targets 1–3 are written too.
+        if mrt && stats.passed != passed {
+            for (i, ct) in ps.targets.iter().enumerate() {
+                let (Some(ct), Some(o)) = (ct, regs.color(profile, i + 1)) else {
+                    continue;
+                };
+                let c = o[l].map(|x| x.clamp(0.0, 1.0));
+                let bgra = [c[2], c[1], c[0], c[3]].map(|x| channel_from_f32(x * 255.0));
+                write_target(t, d, i, ct, px, py, bgra);
+            }
+        }
     }
 }
 

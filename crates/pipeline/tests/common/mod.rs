@@ -107,6 +107,7 @@ impl Targets {
         let mut t = RenderTargets {
             color: &mut self.color,
             depth: self.depth.as_mut(),
+            extra: Default::default(),
         };
         r.draw(&mut t, st, &call).expect("draw")
     }
@@ -260,6 +261,7 @@ pub fn draw_shaders_8x8(
         let mut rt = RenderTargets {
             color: &mut t.color,
             depth: None,
+            extra: Default::default(),
         };
         let s = r
             .draw_programs(&mut rt, &st, &call, &[None; 8], &programs)
