@@ -662,3 +662,109 @@ fn the_dx8_setvertexshader_with_an_fvf_also_feeds_a_dx9_shader() {
     s.run_fvf(&src, FVF_L, 16, &two_triangles(BLUE)).ok();
     assert_eq!(s.count(BLUE), 256);
 }
+
+/// Draws both triangles with the 2×2 texture (point sampled, WRAP) on
+/// stage/sampler 0, D3DTSS_TEXTURETRANSFORMFLAGS of stage 0 = `ttff`, a
+/// vs_2_0 writing oT0 = (u, v, 0.5, 1) (u, v as in
+/// `a_vs_2_0_reads_an_fvf_as_its_vertex_declaration`: u = 1/64 + sx/16,
+/// v = 1/64 + sy/16 at pixel centre (sx, sy)) and the pixel shader `ps`.
+fn draw_projected(ps: &str, ttff: u32) -> Scene {
+    let mut s = Scene::new(16, 16, false);
+    let t = four_texels(&mut s);
+    let o = 1.0 / 64.0;
+    let v = fvf_triangles(|x, y| {
+        let mut r = 0xFFFF_FFFFu32.to_le_bytes().to_vec();
+        r.extend(floats(&[(x + 1.0) / 2.0 + o, (1.0 - y) / 2.0 + o]));
+        r
+    });
+    let ps = shader_hex(ps);
+    let pre = format!(
+        "TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+         {{ wStage=0 TSState=D3DTSS_TEXTURETRANSFORMFLAGS dwValue={ttff:#x} }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n\
+         SETVERTEXSHADERCONST {{ dwRegister=4 data=[1 1 0 1 0 0 0.5 0] }}\n"
+    );
+    // v2 = (u, v, 0, 1) (FLOAT2 with the default z 0, w 1); oT0 = v2 × c4
+    // + c5 = (u, v, 0.5, 1).
+    let vs = format!(
+        "vs_2_0\ndcl_position v0\ndcl_color v1\ndcl_texcoord v2\n{DP4_POSITION}mov oD0, v1\nmad oT0, v2, c4, c5\n"
+    );
+    draw_fvf_shader(&mut s, &pre, 0x142, 24, &vs, &v).ok();
+    s
+}
+
+/// D3DTTFF_COUNT3 | D3DTTFF_PROJECTED, D3DTTFF_COUNT4 | D3DTTFF_PROJECTED.
+const COUNT3_PROJECTED: u32 = 0x103;
+const COUNT4_PROJECTED: u32 = 0x104;
+
+#[test]
+fn a_ps_1_1_tex_divides_by_the_coordinate_d3dttff_projected_names() {
+    // Point sampling of the 2×2 texture with WRAP picks texel column
+    // ⌊2u⌋ mod 2 (row ⌊2v⌋ mod 2); texels red, green / blue, white.
+    //
+    // COUNT3 | PROJECTED: D3D9 divides the coordinates before the third by
+    // the third, z = ½, so the read is at 2u: column ⌊4u⌋ mod 2 with 4u =
+    // 1/16 + sx/4, i.e. bands of 4 pixels: columns 0..=3 texel 0, 4..=7
+    // texel 1, 8..=11 texel 0 (4u in [2, 3): wraps), 12..=15 texel 1.
+    //
+    // COUNT4 | PROJECTED: divided by w = 1, the coordinates unchanged:
+    // 2u = 1/32 + sx/8, bands of 8 pixels.
+    //
+    // No PROJECTED: unchanged too.
+    let ps = "ps_1_1\ntex t0\nmov r0, t0\n";
+    let s = draw_projected(ps, COUNT3_PROJECTED);
+    for (x, y, c) in [
+        (0, 0, RED),
+        (4, 0, GREEN),
+        (8, 0, RED),
+        (12, 0, GREEN),
+        (0, 4, BLUE),
+        (4, 4, 0xFFFF_FFFF),
+        (8, 8, RED),
+        (12, 12, 0xFFFF_FFFF),
+        (15, 15, 0xFFFF_FFFF),
+    ] {
+        assert_eq!(s.px(x, y), c, "COUNT3|PROJECTED ({x}, {y})");
+    }
+    // 64 pixels per texel: each texel takes 2 × 2 bands of 4 × 4.
+    assert_eq!(s.count(RED), 64);
+    assert_eq!(s.count(GREEN), 64);
+    for ttff in [COUNT4_PROJECTED, 0] {
+        let s = draw_projected(ps, ttff);
+        for (x, y, c) in [
+            (0, 0, RED),
+            (4, 0, RED),
+            (8, 0, GREEN),
+            (7, 7, RED),
+            (8, 8, 0xFFFF_FFFF),
+            (4, 12, BLUE),
+        ] {
+            assert_eq!(s.px(x, y), c, "ttff {ttff:#x} ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn ps_1_4_and_ps_2_0_texld_ignore_d3dttff_projected() {
+    // The same draw as above with COUNT3 | PROJECTED: texld of ps_1_4 and
+    // ps_2_0 reads the coordinates as they are (D3D9 projects there only
+    // with `_dw` / `texldp`), so the texels are in bands of 8 pixels (the
+    // unprojected reading worked out in the test above).
+    for ps in [
+        "ps_1_4\ntexld r0, t0\n",
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    ] {
+        let s = draw_projected(ps, COUNT3_PROJECTED);
+        for (x, y, c) in [(4, 0, RED), (8, 0, GREEN), (4, 12, BLUE), (12, 12, 0xFFFF_FFFF)] {
+            assert_eq!(s.px(x, y), c, "{ps} ({x}, {y})");
+        }
+    }
+    // ps_2_0 texldp divides by w (= 1 here) whatever the stage says: the
+    // same bands of 8.
+    let s = draw_projected(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexldp r0, t0, s0\nmov oC0, r0\n",
+        COUNT3_PROJECTED,
+    );
+    assert_eq!(s.px(4, 0), RED);
+    assert_eq!(s.px(8, 0), GREEN);
+}

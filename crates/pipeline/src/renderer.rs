@@ -377,7 +377,12 @@ impl Renderer {
         };
         let (shade, sets) = match shader {
             Some(_) => {
-                let (s, n) = ShadeCtx::for_pixel_shader(state, textures, pretransformed || shaded);
+                let (s, n) = ShadeCtx::for_pixel_shader(
+                    state,
+                    textures,
+                    pretransformed || shaded,
+                    shaded,
+                );
                 (Some(s), n)
             }
             None => match ShadeCtx::build(state, textures, pretransformed, shaded) {

@@ -21,9 +21,10 @@
 //! *Inputs*: ps_1_x–ps_2_x: `v0`/`v1` the interpolated diffuse and
 //! specular colours clamped to [0, 1] (Gouraud or flat as set-up made
 //! them), `t0..t7` the generic varyings 0..7 (the texture-coordinate
-//! sets), perspective-correct (D3DTTFF_PROJECTED is not applied: ps_1_4/2_x
-//! project with `texld`'s `_dw`/`texldp`, and see `docs/shaders.md` for
-//! ps_1_1–1_3). ps_3_0: each `dcl`'d input register linked once per draw
+//! sets), perspective-correct; D3DTTFF_PROJECTED is handed to the
+//! executor as the stages' `Textures::projection` (ps_1_1–1_3 `tex`,
+//! `texbem`, `texbeml` divide by it; ps_1_4/2_x project with `texld`'s
+//! `_dw`/`texldp` only). ps_3_0: each `dcl`'d input register linked once per draw
 //! to the varying of its semantic (after fixed-function vertex
 //! processing COLOR0/1 → the colours; nothing written → (0, 0, 0, 0);
 //! `docs/shaders.md` §14), `vPos` = the pixel's integer (x, y) and
@@ -249,6 +250,10 @@ impl Textures for StageSamplers<'_, '_> {
             };
         }
         out
+    }
+
+    fn projection(&self, stage: u8) -> Option<usize> {
+        self.shade.projection(usize::from(stage))
     }
 
     fn bump_env(&self, stage: u8) -> BumpEnv {
