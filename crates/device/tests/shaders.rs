@@ -768,3 +768,39 @@ fn ps_1_4_and_ps_2_0_texld_ignore_d3dttff_projected() {
     assert_eq!(s.px(4, 0), RED);
     assert_eq!(s.px(8, 0), GREEN);
 }
+
+#[test]
+fn centroid_inputs_and_lookups_draw_as_the_pixel_centre() {
+    // softhal renders one sample per pixel, at its centre, so the centroid
+    // of the covered samples is the centre: `_centroid` (declarations,
+    // texld*, dsx/dsy) changes nothing. Each shader draws the texture as
+    // in `a_ps_1_1_tex_divides_by_the_coordinate_d3dttff_projected_names`
+    // without projection: texels in quadrants of 8 × 8 pixels.
+    for (centroid, centre) in [
+        (
+            "ps_2_0\ndcl_centroid t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+            "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ),
+        (
+            "ps_2_0\ndcl t0\ndcl_2d s0\ntexld_centroid r0, t0, s0\nmov oC0, r0\n",
+            "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ),
+        (
+            "ps_3_0\ndcl_texcoord0_centroid v0\ndcl_color0_centroid v1\ndcl_2d s0\ntexld r0, v0, s0\nmul oC0, r0, v1\n",
+            "ps_3_0\ndcl_texcoord0 v0\ndcl_color0 v1\ndcl_2d s0\ntexld r0, v0, s0\nmul oC0, r0, v1\n",
+        ),
+    ] {
+        let a = draw_projected(centroid, 0);
+        let b = draw_projected(centre, 0);
+        // The vertex colour is white, so × v1 keeps the texel.
+        for (x, y, c) in [
+            (7, 7, RED),
+            (8, 7, GREEN),
+            (7, 8, BLUE),
+            (8, 8, 0xFFFF_FFFF),
+        ] {
+            assert_eq!(a.px(x, y), c, "{centroid} ({x}, {y})");
+        }
+        assert_eq!(a.rt_bytes(), b.rt_bytes(), "{centroid}");
+    }
+}

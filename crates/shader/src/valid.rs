@@ -1033,8 +1033,23 @@ impl Walk {
         if m.partial_precision && (p.is_vertex() || p.is_sm1()) {
             return fail(ErrorKind::ModifierNotAllowed("_pp outside ps_2_0+"), at);
         }
-        if m.centroid {
-            return fail(ErrorKind::ModifierNotAllowed("_centroid outside dcl"), at);
+        // _centroid: on input declarations (checked there) and, from
+        // ps_2_0, on the texture lookups and dsx/dsy as a hint for their
+        // gradients (DX9 SDK, "Instruction Modifiers (Pixel Shader)").
+        if m.centroid
+            && (p.is_vertex()
+                || p.is_sm1()
+                || !matches!(
+                    op,
+                    Opcode::Tex | Opcode::TexLdd | Opcode::TexLdl | Opcode::Dsx | Opcode::Dsy
+                ))
+        {
+            return fail(
+                ErrorKind::ModifierNotAllowed(
+                    "_centroid outside dcl and ps_2_0+ texld*, dsx, dsy",
+                ),
+                at,
+            );
         }
         if d.shift != 0 && !p.is_ps1() {
             return fail(
