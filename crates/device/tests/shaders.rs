@@ -755,7 +755,12 @@ fn ps_1_4_and_ps_2_0_texld_ignore_d3dttff_projected() {
         "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
     ] {
         let s = draw_projected(ps, COUNT3_PROJECTED);
-        for (x, y, c) in [(4, 0, RED), (8, 0, GREEN), (4, 12, BLUE), (12, 12, 0xFFFF_FFFF)] {
+        for (x, y, c) in [
+            (4, 0, RED),
+            (8, 0, GREEN),
+            (4, 12, BLUE),
+            (12, 12, 0xFFFF_FFFF),
+        ] {
             assert_eq!(s.px(x, y), c, "{ps} ({x}, {y})");
         }
     }
@@ -803,4 +808,64 @@ fn centroid_inputs_and_lookups_draw_as_the_pixel_centre() {
         }
         assert_eq!(a.rt_bytes(), b.rt_bytes(), "{centroid}");
     }
+}
+
+/// vs_3_0 packing TEXCOORD0 into `o3.xy` and TEXCOORD1 into `o3.zw`:
+/// TEXCOORD0 = c4.xy = (1, ½), TEXCOORD1 = c5.xy = (¼, 1); its input
+/// position is declared `.xyz` (the FLOAT3 element's w is the declaration
+/// type's default 1 all the same, so `dp4` with the identity rows gives
+/// w = 1 and the triangles land as in the tests above).
+const VS3_PACKED: &str = "vs_3_0
+dcl_position v0.xyz
+dcl_position o0
+dcl_texcoord0 o3.xy
+dcl_texcoord1 o3.zw
+dp4 o0.x, v0, c0
+dp4 o0.y, v0, c1
+dp4 o0.z, v0, c2
+dp4 o0.w, v0, c3
+mov o3.xy, c4
+mov o3.zw, c5.xyxy
+";
+
+/// Draws both triangles with [`VS3_PACKED`] and the ps_3_0 `ps`.
+fn draw_packed(ps: &str) -> Scene {
+    let mut s = Scene::new(16, 16, false);
+    let vs = shader_hex(VS3_PACKED);
+    let ps = shader_hex(ps);
+    let src = format!(
+        "{}{DECL_PC}CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n\
+         {IDENTITY_C0}SETVERTEXSHADERCONST {{ dwRegister=4 data=[1 0.5 0 0 0.25 1 0 0] }}\n{STREAM16}\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}",
+        setup()
+    );
+    let o = run16(&mut s, &src, &two_triangles(GREEN));
+    assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+    s
+}
+
+#[test]
+fn vs_3_0_outputs_packed_in_one_register_reach_ps_3_0_inputs_by_semantic_and_component() {
+    // D3D9 (dcl_usage, ps_3_0 and vs_3_0): a semantic's components keep
+    // their place; the pixel shader's mask may be any subset of the vertex
+    // shader's. Here the pixel shader declares TEXCOORD1 on v0.zw and
+    // TEXCOORD0 on v1.xy, so v0 = (0, 0, ¼, 1) and v1 = (1, ½, 0, 0); their
+    // sum is (1, ½, ¼, 1): A 255, R 255, G 127.5 → 128, B 63.75 → 64
+    // (round to nearest) on all 256 pixels. (Reading the whole of o3 for
+    // each semantic would give v0 = v1 = (1, ½, ¼, 1), a sum saturated
+    // to (1, 1, ½, 1): 0xFFFFFF80.)
+    let s = draw_packed("ps_3_0\ndcl_texcoord1 v0.zw\ndcl_texcoord0 v1.xy\nadd oC0, v0, v1\n");
+    assert_eq!(s.count(0xFFFF_8040), 256);
+    // The components a declaration does not name read 0: v1 declared .xy
+    // is (1, ½, 0, 0): alpha 0, blue 0.
+    let s = draw_packed("ps_3_0\ndcl_texcoord0 v1.xy\nmov oC0, v1\n");
+    assert_eq!(s.count(0x00FF_8000), 256);
+    // Packed the same way on both sides: v0 = o3 = (1, ½, ¼, 1).
+    let s = draw_packed("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord1 v0.zw\nmov oC0, v0\n");
+    assert_eq!(s.count(0xFFFF_8040), 256);
+    // A subset of the vertex shader's mask: TEXCOORD1's w alone, in
+    // place: v2 = (0, 0, 0, 1), black with alpha 255.
+    let s = draw_packed("ps_3_0\ndcl_texcoord1 v2.w\nmov oC0, v2\n");
+    assert_eq!(s.count(BLACK), 256);
 }

@@ -377,12 +377,8 @@ impl Renderer {
         };
         let (shade, sets) = match shader {
             Some(_) => {
-                let (s, n) = ShadeCtx::for_pixel_shader(
-                    state,
-                    textures,
-                    pretransformed || shaded,
-                    shaded,
-                );
+                let (s, n) =
+                    ShadeCtx::for_pixel_shader(state, textures, pretransformed || shaded, shaded);
                 (Some(s), n)
             }
             None => match ShadeCtx::build(state, textures, pretransformed, shaded) {

@@ -309,6 +309,24 @@ fn declarations() {
     // _centroid only on ps_2_0+ declarations.
     text_ok("ps_2_0\ndcl_centroid t0\nmov r0, t0");
     text_ok("ps_3_0\ndcl_texcoord0_centroid v0\nmov oC0, v0");
+    // ps_3_0 inputs and vs_3_0 outputs may pack several semantics into
+    // one register on disjoint components; a component or a semantic is
+    // declared once (the error at the second declaration's register token,
+    // or its usage token).
+    text_ok("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord1 v0.zw\nmov oC0, v0");
+    text_ok("vs_3_0\ndcl_position v0.xyz\ndcl_position o0\ndcl_texcoord0 o3.xy\ndcl_texcoord1 o3.zw\nmov o0, v0\nmov o3, v0");
+    assert_eq!(
+        text_fail("ps_3_0\ndcl_texcoord0 v0.xyz\ndcl_texcoord1 v0.zw\nmov oC0, v0"),
+        ("bad_declaration", 6)
+    );
+    assert_eq!(
+        text_fail("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord0 v1.xy\nmov oC0, v0"),
+        ("bad_declaration", 5)
+    );
+    assert_eq!(
+        text_fail("vs_3_0\ndcl_position o0\ndcl_texcoord0 o3.xy\ndcl_color o3.y\nmov o0, c0"),
+        ("bad_declaration", 9)
+    );
     assert_eq!(
         text_fail("vs_3_0\ndcl_texcoord_centroid v0"),
         ("bad_declaration", 3)

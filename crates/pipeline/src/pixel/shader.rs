@@ -93,8 +93,8 @@ enum InputSource {
 pub(crate) struct PixelShaderCtx<'a> {
     program: &'a Program,
     constants: &'a BoundConstants,
-    /// ps_3_0: what `v0..v9` read.
-    inputs: [InputSource; PS3_INPUTS],
+    /// ps_3_0: what each component of `v0..v9` reads.
+    inputs: [[InputSource; 4]; PS3_INPUTS],
     /// ps_3_0 (declared inputs, no fog blend after the shader).
     ps3: bool,
     /// Generic varyings set-up interpolates (planes from
@@ -109,38 +109,43 @@ impl<'a> PixelShaderCtx<'a> {
     /// linked to the draw's `varyings`: ps_1_x–ps_2_x read `t#` = slot #
     /// (`varyings` is then the texture-coordinate layout) and `v0`/`v1` =
     /// the colours; ps_3_0 reads each declared input from the slot of
-    /// its semantic, else (COLOR0/1) the vertex's colours, else 0.
+    /// its semantic, else (COLOR0/1) the vertex's colours, else 0 — per
+    /// component: the components a declaration's mask names, in place
+    /// (`dcl_texcoord0 v0.xy` + `dcl_texcoord1 v0.zw` pack two), the
+    /// others 0.
     pub(crate) fn new(
         program: &'a Program,
         constants: &'a BoundConstants,
         varyings: &Varyings,
     ) -> Self {
         let ps3 = program.profile() == softhal_shader::Profile::Ps3_0;
-        let mut inputs = [InputSource::Zero; PS3_INPUTS];
-        let mut declared = 0u16;
+        let mut inputs = [[InputSource::Zero; 4]; PS3_INPUTS];
+        let mut declared = [0u8; PS3_INPUTS];
         if ps3 {
             for d in program.shader().shader().declarations() {
                 if d.reg.ty != RegisterType::Input {
                     continue;
                 }
                 let r = usize::from(d.reg.index);
-                let Some(slot) = inputs.get_mut(r) else {
+                let (Some(slot), Some(seen)) = (inputs.get_mut(r), declared.get_mut(r)) else {
                     continue;
                 };
-                if declared & (1 << r) != 0 {
-                    // The first declaration of a register wins.
-                    continue;
-                }
-                declared |= 1 << r;
                 let sem = Semantic {
                     usage: d.usage,
                     index: d.index,
                 };
-                *slot = match varyings.slot_of(sem) {
+                let source = match varyings.slot_of(sem) {
                     Some(v) => InputSource::Varying(v as u8),
                     None if d.usage == Usage::Color && d.index < 2 => InputSource::Color(d.index),
                     None => InputSource::Zero,
                 };
+                for (c, comp) in slot.iter_mut().enumerate() {
+                    // The first declaration of a component wins.
+                    if d.write_mask & !*seen & (1 << c) != 0 {
+                        *comp = source;
+                    }
+                }
+                *seen |= d.write_mask;
             }
         }
         PixelShaderCtx {
@@ -284,10 +289,12 @@ fn shade_quad(
     let lanes = &q.lanes;
     if ps.ps3 {
         for (reg, src) in regs.input.iter_mut().zip(&ps.inputs) {
-            *reg = std::array::from_fn(|l| match *src {
-                InputSource::Zero => [0.0; 4],
-                InputSource::Color(i) => lanes[l].color[usize::from(i & 1)],
-                InputSource::Varying(s) => lanes[l].varyings[usize::from(s) % MAX_VARYINGS],
+            *reg = std::array::from_fn(|l| {
+                std::array::from_fn(|c| match src[c] {
+                    InputSource::Zero => 0.0,
+                    InputSource::Color(i) => lanes[l].color[usize::from(i & 1)][c],
+                    InputSource::Varying(s) => lanes[l].varyings[usize::from(s) % MAX_VARYINGS][c],
+                })
             });
         }
     } else {
