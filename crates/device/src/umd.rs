@@ -268,7 +268,7 @@ pub(crate) struct Gpu {
     shadow: BTreeMap<u32, Shadow>,
     /// Texture allocations bound per stage in the pending buffer (`None`:
     /// nothing bound yet in this submission).
-    bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
+    bound_textures: Option<[Option<u32>; crate::limits::SAMPLER_STAGES as usize]>,
     bound_targets: Option<(ColorTarget, Option<u32>)>,
     bound_layout: Option<VertexLayout>,
     /// VERTEX_INPUTS in the pending buffer (stride, inputs).
@@ -726,8 +726,11 @@ impl Gpu {
 
     /// SET_TEXTURE for every stage whose binding differs from what the
     /// pending buffer has bound.
-    fn emit_textures(&mut self, textures: &[Option<u32>; pl::stages::MAX_STAGES]) -> Result<()> {
-        let mut allocs = [None; pl::stages::MAX_STAGES];
+    fn emit_textures(
+        &mut self,
+        textures: &[Option<u32>; crate::limits::SAMPLER_STAGES as usize],
+    ) -> Result<()> {
+        let mut allocs = [None; crate::limits::SAMPLER_STAGES as usize];
         for (a, t) in allocs.iter_mut().zip(textures) {
             *a = t.map(|h| self.alloc(h)).transpose()?;
         }
@@ -766,7 +769,7 @@ impl Gpu {
     pub fn draws_from(
         &mut self,
         targets: (ColorTarget, Option<u32>),
-        textures: &[Option<u32>; pl::stages::MAX_STAGES],
+        textures: &[Option<u32>; crate::limits::SAMPLER_STAGES as usize],
         st: &DeviceState,
         shaders: &ShaderBinding<'_>,
         draws: &[LoweredDraw<'_>],

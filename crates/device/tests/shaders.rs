@@ -869,3 +869,128 @@ fn vs_3_0_outputs_packed_in_one_register_reach_ps_3_0_inputs_by_semantic_and_com
     let s = draw_packed("ps_3_0\ndcl_texcoord1 v2.w\nmov oC0, v2\n");
     assert_eq!(s.count(BLACK), 256);
 }
+
+/// A vs_3_0 that lifts the top of each column by the height its `texldl`
+/// reads: v0 = (clip x, b, 0, 1) with b = 0 at a column's foot and 1 at
+/// its top, v1 = (u, ½) the column's texel centre. r1 = v1 × c4 = (u, ½,
+/// 0, 0): level 0 (texldl's w). o0 = (x, −1 + 2·b·h, 0, 1) with c5 =
+/// (−1, 2, 0, 0); oD0 = c6.
+const VS3_DISPLACE: &str = "vs_3_0
+dcl_position v0
+dcl_texcoord v1
+dcl_2d s0
+dcl_position o0
+dcl_color o1
+mul r1, v1, c4
+texldl r0, r1, s0
+mul r2.x, v0.y, r0.x
+mad o0.y, r2.x, c5.y, c5.x
+mov o0.xzw, v0
+mov o1, c6
+";
+
+/// Four columns of a 16 × 16 target, column c from clip x = −1 + c/2 to
+/// −1 + (c + 1)/2, two triangles each (FLOAT3 position, FLOAT2 texcoord:
+/// 20 bytes a vertex, 24 vertices).
+fn columns() -> Vec<u8> {
+    (0..4)
+        .flat_map(|c| {
+            let (x0, x1) = (-1.0 + c as f32 / 2.0, -1.0 + (c + 1) as f32 / 2.0);
+            let u = (c as f32 + 0.5) / 4.0;
+            [
+                (x0, 1.0),
+                (x1, 1.0),
+                (x0, 0.0),
+                (x1, 1.0),
+                (x1, 0.0),
+                (x0, 0.0),
+            ]
+            .into_iter()
+            .flat_map(move |(x, b)| floats(&[x, b, 0.0, u, 0.5]))
+        })
+        .collect()
+}
+
+/// Draws [`columns`] with [`VS3_DISPLACE`] after `pre`.
+fn draw_displaced(s: &mut Scene, pre: &str) -> Outcome {
+    let vs = shader_hex(VS3_DISPLACE);
+    let src = format!(
+        "{}{DIFFUSE_CASCADE}{pre}CREATEVERTEXSHADERDECL {{ dwHandle=0x35 {{ Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION }} \
+         {{ Stream=0 Offset=12 Type=FLOAT2 Usage=TEXCOORD }} {{ Stream=0xff Type=UNUSED }} }}\nSETVERTEXSHADERDECL {{ dwHandle=0x35 }}\n\
+         CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         SETVERTEXSHADERCONST {{ dwRegister=4 data=[1 1 0 0 -1 2 0 0 0 1 0 1] }}\n\
+         SETSTREAMSOURCEUM {{ dwStream=0 dwStride=20 }}\n\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=8 }}",
+        setup()
+    );
+    s.run_fvf(&src, 0x102, 20, &columns())
+}
+
+#[test]
+fn a_vs_3_0_displaces_a_grid_by_heights_it_reads_from_an_r32f_vertex_texture() {
+    // D3DFORMAT_OP_VERTEXTEXTURE is reported for R32F, A32B32G32R32F and
+    // A8R8G8B8 (and not, say, for R5G6B5).
+    let mut s = Scene::new(16, 16, false);
+    for (fmt, vt) in [
+        (softhal_pipeline::texture::TextureFormat::R32F, true),
+        (
+            softhal_pipeline::texture::TextureFormat::A32B32G32R32F,
+            true,
+        ),
+        (softhal_pipeline::texture::TextureFormat::A8R8G8B8, true),
+        (softhal_pipeline::texture::TextureFormat::R5G6B5, false),
+    ] {
+        let f = s.drv.formats();
+        let caps = f.iter().find(|c| c.d3dfmt == fmt.d3dfmt()).unwrap();
+        assert_eq!(caps.vertex_texture, vt, "{fmt:?}");
+    }
+    // A 4 × 1 R32F texture of heights ¼, ½, ¾, 1 bound to
+    // D3DVERTEXTEXTURESAMPLER0 (wStage 257), point sampled (the default
+    // filters; MIPFILTER NONE).
+    let t = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
+        .unwrap();
+    s.drv
+        .lock(t, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
+    s.drv.unlock(t).unwrap();
+    // Column c reads texel c at u = (c + ½)/4 (R32F reads as (h, 1, 1,
+    // 1)), so its top is at clip y −1 + 2h, screen y 8 − 8(−1 + 2h) =
+    // 16 − 16h: 12, 8, 4, 0. Its pixels are the centres (x, y) with
+    // 4c ≤ x < 4c + 4 (left edges in, right edges out: top-left rule) and
+    // 16 − 16h ≤ y ≤ 15 (the top edge is in): 4 × 4, 4 × 8, 4 × 12 and
+    // 4 × 16 = 160 green pixels. The D3DDMAPSAMPLER stage (256) is
+    // accepted (and not used).
+    let o = draw_displaced(
+        &mut s,
+        &format!(
+            "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+             {{ wStage=257 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }} \
+             {{ wStage=256 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }}\n"
+        ),
+    );
+    assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+    assert_eq!(s.count(GREEN), 160);
+    for (x, top) in [(0, 12), (4, 8), (11, 4), (15, 0)] {
+        assert_eq!(s.px(x, top), GREEN, "({x}, {top})");
+        if top > 0 {
+            assert_eq!(s.px(x, top - 1), 0, "({x}, {})", top - 1);
+        }
+        assert_eq!(s.px(x, 15), GREEN, "({x}, 15)");
+    }
+    // Unbound, texldl returns (0, 0, 0, 1): every column has height 0 and
+    // covers no pixel centre.
+    let mut s = Scene::new(16, 16, false);
+    let o = draw_displaced(&mut s, "");
+    assert_eq!(o.ddrval, 0);
+    assert_eq!(s.count(GREEN), 0);
+    // A stage past D3DVERTEXTEXTURESAMPLER3 (260) is an error.
+    let mut s = Scene::new(16, 16, false);
+    let o = draw_displaced(
+        &mut s,
+        "TEXTURESTAGESTATE { wStage=261 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }\n",
+    );
+    assert_ne!(o.ddrval, 0);
+}

@@ -307,12 +307,14 @@ impl Renderer {
                 program,
                 constants,
                 inputs,
+                textures: vertex_textures,
             } => {
                 call.validate_buffers()?;
                 Some(ShaderStage::new(
                     program,
                     constants,
                     inputs,
+                    vertex_textures,
                     state,
                     call,
                     rasterizes_points(state, call),

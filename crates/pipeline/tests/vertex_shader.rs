@@ -123,6 +123,7 @@ fn draw_vs(
             program: prog,
             constants,
             inputs,
+            textures: [None; 4],
         },
         pixel: PixelProgram::FixedFunction,
     };
@@ -910,6 +911,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
         program: &vs,
         constants: &c,
         inputs: &POS_COLOR,
+        textures: [None; 4],
     };
     // A vertex shader bound as the pixel program.
     assert_eq!(
@@ -929,6 +931,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
                 program: &ps,
                 constants: &pc,
                 inputs: &[],
+                textures: [None; 4],
             },
             pixel: PixelProgram::FixedFunction,
         }),
@@ -953,6 +956,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
                     program: &vs,
                     constants: &c,
                     inputs: &[input],
+                    textures: [None; 4],
                 },
                 pixel: PixelProgram::FixedFunction,
             }),

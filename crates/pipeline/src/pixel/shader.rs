@@ -53,8 +53,8 @@
 //! checked per tile as for every draw.
 
 use softhal_shader::exec::{
-    BoundConstants, BumpEnv, Lanes, LodMode, Mask, Program, Registers, SampleRequest, Textures,
-    Vec4, ALL_LANES, LANES,
+    BoundConstants, BumpEnv, Lanes, Mask, Program, Registers, SampleRequest, Textures, Vec4,
+    ALL_LANES, LANES,
 };
 use softhal_shader::ir::{RegisterType, Usage};
 
@@ -66,9 +66,7 @@ use crate::shade::bilinear8_level;
 use crate::shade::{at, vertex_attrs, ShadeCtx};
 use crate::simd::bilinear8;
 use crate::simd::Span;
-use crate::texture::{
-    sample_2d, sample_cube, sample_volume, ColorKeyMode, Derivatives, TextureFormat, TextureKind,
-};
+use crate::texture::{sample_shader_lane, ColorKeyMode, TextureFormat};
 use crate::varying::{Semantic, Varyings, MAX_VARYINGS, VARYING_PLANE};
 
 /// Input registers of ps_3_0 (`v0..v9`).
@@ -223,36 +221,10 @@ impl Textures for StageSamplers<'_, '_> {
             }
             return out;
         }
-        let dims = [tex.width(), tex.height(), tex.depth()].map(|d| d.max(1) as f32);
         for (lane, o) in out.iter_mut().enumerate() {
-            if r.mask & (1 << lane) == 0 {
-                continue;
+            if r.mask & (1 << lane) != 0 {
+                *o = sample_shader_lane(tex, sm, r, lane);
             }
-            let c = r.coords[lane];
-            // texldb's bias scales the footprint by 2^bias (the LOD is its
-            // log2); texldl's level is the footprint of 2^level texels.
-            let dv = match r.lod {
-                LodMode::Gradients { bias } => {
-                    let k = bias[lane].exp2();
-                    let (x, y) = (r.ddx[lane], r.ddy[lane]);
-                    Derivatives {
-                        ddx: [x[0] * k, x[1] * k, x[2] * k],
-                        ddy: [y[0] * k, y[1] * k, y[2] * k],
-                    }
-                }
-                LodMode::Level(level) => {
-                    let k = level[lane].exp2();
-                    Derivatives {
-                        ddx: [k / dims[0], 0.0, 0.0],
-                        ddy: [0.0, k / dims[1], 0.0],
-                    }
-                }
-            };
-            *o = match tex.kind() {
-                TextureKind::Texture2D => sample_2d(tex, sm, [c[0], c[1]], &dv),
-                TextureKind::Cube => sample_cube(tex, sm, [c[0], c[1], c[2]], &dv),
-                TextureKind::Volume => sample_volume(tex, sm, [c[0], c[1], c[2]], &dv),
-            };
         }
         out
     }

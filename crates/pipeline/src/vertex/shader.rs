@@ -25,15 +25,18 @@
 //!   per-run limit, and the watchdog is checked every
 //!   [`limits::WATCHDOG_CHECK_ENTRIES`] runs.
 
-use softhal_shader::exec::{BoundConstants, NoTextures, Program, Registers, LANES};
+use softhal_shader::exec::{
+    BoundConstants, Lanes, Program, Registers, SampleRequest, Textures, LANES,
+};
 use softhal_shader::ir::{rastout, Declaration, Operands, Profile, RegisterType, Usage};
 
 use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
 use crate::int::usize_from;
 use crate::limits;
-use crate::program::ShaderInput;
+use crate::program::{ShaderInput, VERTEX_SAMPLERS};
 use crate::state::PipelineState;
+use crate::texture::{sample_shader_lane, SamplerState, Texture};
 use crate::varying::{Varyings, MAX_VARYINGS};
 use crate::watchdog::{fired, Watchdog};
 
@@ -205,12 +208,35 @@ fn output_declarations(program: &Program) -> impl Iterator<Item = Declaration> +
         .filter(|d| d.reg.ty == RegisterType::OUTPUT)
 }
 
+/// The vertex-texture samplers of a draw as the executor's texture unit:
+/// D3DVERTEXTEXTURESAMPLER*n* = `s`*n*, its texture and sampler state
+/// (`texldl`: explicit level, coordinates as given); an unbound sampler
+/// returns (0, 0, 0, 1).
+#[derive(Clone, Copy)]
+struct VertexSamplers<'a>([Option<(&'a Texture, SamplerState)>; VERTEX_SAMPLERS]);
+
+impl Textures for VertexSamplers<'_> {
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        let mut out = [[0.0, 0.0, 0.0, 1.0]; LANES];
+        let Some(Some((tex, sm))) = self.0.get(usize::from(r.sampler)) else {
+            return out;
+        };
+        for (lane, o) in out.iter_mut().enumerate() {
+            if r.mask & (1 << lane) != 0 {
+                *o = sample_shader_lane(tex, sm, r, lane);
+            }
+        }
+        out
+    }
+}
+
 /// Per-draw constants of the shader implementation of the vertex program.
 #[derive(Clone, Copy)]
 pub(crate) struct ShaderStage<'a> {
     program: &'a Program,
     constants: &'a BoundConstants,
     inputs: &'a [ShaderInput],
+    samplers: VertexSamplers<'a>,
     outputs: OutputMap,
     stride: usize,
     planes_enabled: u32,
@@ -232,7 +258,8 @@ impl std::fmt::Debug for ShaderStage<'_> {
 impl<'a> ShaderStage<'a> {
     /// The vertex stage of a draw running `program`; `points`: the draw
     /// rasterizes points; `fog_alpha`: the specular alpha carries the fog
-    /// factor (`oFog`). Errors (before any pixel is touched): the program
+    /// factor (`oFog`); `textures`: the vertex-texture samplers' textures
+    /// (their states are the draw's). Errors (before any pixel is touched): the program
     /// is not a vertex shader ([`PipelineError::BadProgram`]), an input
     /// register does not exist or its element lies outside the vertex
     /// stride ([`PipelineError::BadVertexLayout`]).
@@ -241,6 +268,7 @@ impl<'a> ShaderStage<'a> {
         program: &'a Program,
         constants: &'a BoundConstants,
         inputs: &'a [ShaderInput],
+        textures: [Option<&'a Texture>; VERTEX_SAMPLERS],
         state: &PipelineState,
         call: &DrawCall<'_>,
         points: bool,
@@ -277,10 +305,12 @@ impl<'a> ShaderStage<'a> {
         } else {
             0
         };
+        let vs = &state.textures.vertex_samplers;
         Ok(ShaderStage {
             program,
             constants,
             inputs,
+            samplers: VertexSamplers(std::array::from_fn(|i| Some((textures[i]?, vs[i])))),
             outputs,
             stride: usize_from(stride),
             planes_enabled,
@@ -327,7 +357,7 @@ impl<'a> ShaderStage<'a> {
                 }
             }
             self.program
-                .run(&mut regs, self.constants, &NoTextures, mask);
+                .run(&mut regs, self.constants, &self.samplers, mask);
             for lane in 0..group.len() {
                 out.push((mask & (1 << lane) != 0).then(|| self.vertex(&regs, lane)));
             }
