@@ -112,10 +112,10 @@ pub struct Caps {
     pub ps20_caps: ShaderCaps2,
     /// D3DCAPS9 VertexTextureFilterCaps: D3DPTFILTERCAPS_MINFPOINT 0x100 |
     /// MAGFPOINT 0x0100_0000, the values the DDK requires of a vs_3_0
-    /// driver. No format reports vertex-texture use (`formats`), so no
-    /// texture can be bound to a vertex sampler and vs_3_0 `texldl` reads
-    /// what an unbound sampler gives (`docs/shaders.md` §12) — the route
-    /// vs_3_0 hardware without vertex texture formats took.
+    /// driver (vs_3_0 hardware filtered vertex textures with POINT only;
+    /// softhal's sampler filters them as it filters any texture, so the
+    /// report is a floor). The formats a vertex sampler reads are those
+    /// [`FormatCaps::vertex_texture`] marks (`docs/shaders.md` §12).
     pub vertex_texture_filter_caps: u32,
     /// D3DCAPS9 MaxVShaderInstructionsExecuted (65 535).
     pub max_vshader_instructions_executed: u32,
@@ -282,6 +282,10 @@ pub struct FormatCaps {
     /// (D3DUSAGE_RENDERTARGET: rendered into and sampled;
     /// `softhal_submit::texture::target_format`).
     pub render_target_texture: bool,
+    /// D3DFORMAT_OP_VERTEXTEXTURE (0x800000): a texture of it can be bound
+    /// to a vertex-texture sampler and read by vs_3_0 `texldl`. R32F and
+    /// A32B32G32R32F (the formats vs_3_0 hardware exposed) and A8R8G8B8.
+    pub vertex_texture: bool,
 }
 
 /// Every format the device accepts, in ascending D3DFORMAT order (FOURCC
@@ -303,6 +307,14 @@ pub fn formats() -> Vec<FormatCaps> {
                 render_target: d.target().is_some_and(Format::is_color),
                 depth_stencil: d.target().is_some_and(Format::is_depth),
                 texture: d.texture().is_some(),
+                vertex_texture: matches!(
+                    d.texture(),
+                    Some(
+                        TextureFormat::R32F
+                            | TextureFormat::A32B32G32R32F
+                            | TextureFormat::A8R8G8B8
+                    )
+                ),
                 render_target_texture: d.texture().is_some_and(|format| {
                     let desc = softhal_pipeline::texture::TextureDesc {
                         kind: softhal_pipeline::texture::TextureKind::Texture2D,

@@ -33,8 +33,14 @@ pub const MAX_CLIP_PLANES: u32 = 6;
 pub const MAX_STREAMS: u32 = 16;
 /// Largest stream stride in bytes.
 pub const MAX_STREAM_STRIDE: u32 = 1024;
-/// Texture stages (`wStage` must be below this; D3DHAL_TSS_MAXSTAGES).
+/// Texture stages (`wStage` must be below this, or one of the sampler
+/// numbers below; D3DHAL_TSS_MAXSTAGES).
 pub const MAX_TEXTURE_STAGES: u32 = 8;
+/// Stages of the device state: the texture stages, then the 4
+/// vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3 — the texture stages
+/// of the GPU register file (`softhal_submit::regs::STAGES`, equal by a
+/// compile-time assertion in `state`).
+pub const SAMPLER_STAGES: u32 = MAX_TEXTURE_STAGES + 4;
 /// Texture-stage-state slots per stage (D3DHAL_TSS_STATESPERSTAGE).
 pub const TSS_PER_STAGE: u32 = 64;
 /// Render-state slots (D3DHAL_MAX_RSTATES).

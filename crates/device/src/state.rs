@@ -250,6 +250,36 @@ pub struct DeviceState {
 
 /// The D3DTSS defaults of stage `s` (the state table's, see
 /// `softhal_types::state`: stage 0 modulates, the others are off).
+/// D3DDMAPSAMPLER, the displacement-map sampler's number in a
+/// TEXTURESTAGESTATE's `wStage`: accepted and not kept (softhal does no
+/// displacement mapping).
+pub const D3DDMAPSAMPLER: u32 = 256;
+/// D3DVERTEXTEXTURESAMPLER0 (= D3DDMAPSAMPLER + 1), the first
+/// vertex-texture sampler's number in `wStage`; the samplers
+/// D3DVERTEXTEXTURESAMPLER0–3 are kept as stages
+/// `MAX_TEXTURE_STAGES..SAMPLER_STAGES` of the device state.
+pub const D3DVERTEXTEXTURESAMPLER0: u32 = D3DDMAPSAMPLER + 1;
+
+// The device's stages are the GPU register file's.
+const _: () = assert!(limits::SAMPLER_STAGES == softhal_submit::regs::STAGES);
+
+/// The device-state stage a TEXTURESTAGESTATE `wStage` addresses:
+/// `Some(Some(s))` a kept stage (0–7 the texture stages, 8–11
+/// D3DVERTEXTEXTURESAMPLER0–3), `Some(None)` D3DDMAPSAMPLER (accepted,
+/// dropped), `None` no such stage.
+pub fn stage_of(w_stage: u32) -> Option<Option<u32>> {
+    if w_stage < limits::MAX_TEXTURE_STAGES {
+        return Some(Some(w_stage));
+    }
+    if w_stage == D3DDMAPSAMPLER {
+        return Some(None);
+    }
+    let stage = w_stage
+        .checked_sub(D3DVERTEXTEXTURESAMPLER0)?
+        .checked_add(limits::MAX_TEXTURE_STAGES)?;
+    (stage < limits::SAMPLER_STAGES).then_some(Some(stage))
+}
+
 fn default_stage(s: usize) -> [u32; limits::TSS_PER_STAGE as usize] {
     let mut t = [0u32; limits::TSS_PER_STAGE as usize];
     for state in Tss::ALL {
@@ -271,7 +301,7 @@ impl Default for DeviceState {
         }
         DeviceState {
             render_states: rs,
-            texture_stages: (0..limits::MAX_TEXTURE_STAGES as usize)
+            texture_stages: (0..limits::SAMPLER_STAGES as usize)
                 .map(default_stage)
                 .collect(),
             transforms: BTreeMap::new(),
@@ -470,8 +500,9 @@ impl DeviceState {
         self.transforms.get(&key).copied().unwrap_or(IDENTITY)
     }
 
-    /// The texture handle bound to each stage (D3DTSS_TEXTUREMAP; 0 = none).
-    pub fn texture_handles(&self) -> [u32; pl::stages::MAX_STAGES] {
+    /// The texture handle bound to each stage (D3DTSS_TEXTUREMAP; 0 =
+    /// none): the texture stages, then the vertex-texture samplers.
+    pub fn texture_handles(&self) -> [u32; limits::SAMPLER_STAGES as usize] {
         std::array::from_fn(|s| {
             self.texture_stages
                 .get(s)

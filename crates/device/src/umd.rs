@@ -271,7 +271,7 @@ pub(crate) struct Gpu {
     shadow: BTreeMap<u32, Shadow>,
     /// Texture allocations bound per stage in the pending buffer (`None`:
     /// nothing bound yet in this submission).
-    bound_textures: Option<[Option<u32>; pl::stages::MAX_STAGES]>,
+    bound_textures: Option<[Option<u32>; crate::limits::SAMPLER_STAGES as usize]>,
     bound_targets: Option<(ColorTarget, Option<u32>)>,
     /// Render targets 1–3 bound in the pending buffer (allocation, face,
     /// level); `None`: not known (after an undone command).
@@ -736,8 +736,11 @@ impl Gpu {
 
     /// SET_TEXTURE for every stage whose binding differs from what the
     /// pending buffer has bound.
-    fn emit_textures(&mut self, textures: &[Option<u32>; pl::stages::MAX_STAGES]) -> Result<()> {
-        let mut allocs = [None; pl::stages::MAX_STAGES];
+    fn emit_textures(
+        &mut self,
+        textures: &[Option<u32>; crate::limits::SAMPLER_STAGES as usize],
+    ) -> Result<()> {
+        let mut allocs = [None; crate::limits::SAMPLER_STAGES as usize];
         for (a, t) in allocs.iter_mut().zip(textures) {
             *a = t.map(|h| self.alloc(h)).transpose()?;
         }
@@ -799,7 +802,7 @@ impl Gpu {
         &mut self,
         targets: (ColorTarget, Option<u32>),
         extra: &[Option<ColorTarget>; EXTRA_TARGETS],
-        textures: &[Option<u32>; pl::stages::MAX_STAGES],
+        textures: &[Option<u32>; crate::limits::SAMPLER_STAGES as usize],
         st: &DeviceState,
         shaders: &ShaderBinding<'_>,
         draws: &[LoweredDraw<'_>],

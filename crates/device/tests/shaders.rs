@@ -662,3 +662,335 @@ fn the_dx8_setvertexshader_with_an_fvf_also_feeds_a_dx9_shader() {
     s.run_fvf(&src, FVF_L, 16, &two_triangles(BLUE)).ok();
     assert_eq!(s.count(BLUE), 256);
 }
+
+/// Draws both triangles with the 2×2 texture (point sampled, WRAP) on
+/// stage/sampler 0, D3DTSS_TEXTURETRANSFORMFLAGS of stage 0 = `ttff`, a
+/// vs_2_0 writing oT0 = (u, v, 0.5, 1) (u, v as in
+/// `a_vs_2_0_reads_an_fvf_as_its_vertex_declaration`: u = 1/64 + sx/16,
+/// v = 1/64 + sy/16 at pixel centre (sx, sy)) and the pixel shader `ps`.
+fn draw_projected(ps: &str, ttff: u32) -> Scene {
+    let mut s = Scene::new(16, 16, false);
+    let t = four_texels(&mut s);
+    let o = 1.0 / 64.0;
+    let v = fvf_triangles(|x, y| {
+        let mut r = 0xFFFF_FFFFu32.to_le_bytes().to_vec();
+        r.extend(floats(&[(x + 1.0) / 2.0 + o, (1.0 - y) / 2.0 + o]));
+        r
+    });
+    let ps = shader_hex(ps);
+    let pre = format!(
+        "TEXTURESTAGESTATE {{ wStage=0 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+         {{ wStage=0 TSState=D3DTSS_TEXTURETRANSFORMFLAGS dwValue={ttff:#x} }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n\
+         SETVERTEXSHADERCONST {{ dwRegister=4 data=[1 1 0 1 0 0 0.5 0] }}\n"
+    );
+    // v2 = (u, v, 0, 1) (FLOAT2 with the default z 0, w 1); oT0 = v2 × c4
+    // + c5 = (u, v, 0.5, 1).
+    let vs = format!(
+        "vs_2_0\ndcl_position v0\ndcl_color v1\ndcl_texcoord v2\n{DP4_POSITION}mov oD0, v1\nmad oT0, v2, c4, c5\n"
+    );
+    draw_fvf_shader(&mut s, &pre, 0x142, 24, &vs, &v).ok();
+    s
+}
+
+/// D3DTTFF_COUNT3 | D3DTTFF_PROJECTED, D3DTTFF_COUNT4 | D3DTTFF_PROJECTED.
+const COUNT3_PROJECTED: u32 = 0x103;
+const COUNT4_PROJECTED: u32 = 0x104;
+
+#[test]
+fn a_ps_1_1_tex_divides_by_the_coordinate_d3dttff_projected_names() {
+    // Point sampling of the 2×2 texture with WRAP picks texel column
+    // ⌊2u⌋ mod 2 (row ⌊2v⌋ mod 2); texels red, green / blue, white.
+    //
+    // COUNT3 | PROJECTED: D3D9 divides the coordinates before the third by
+    // the third, z = ½, so the read is at 2u: column ⌊4u⌋ mod 2 with 4u =
+    // 1/16 + sx/4, i.e. bands of 4 pixels: columns 0..=3 texel 0, 4..=7
+    // texel 1, 8..=11 texel 0 (4u in [2, 3): wraps), 12..=15 texel 1.
+    //
+    // COUNT4 | PROJECTED: divided by w = 1, the coordinates unchanged:
+    // 2u = 1/32 + sx/8, bands of 8 pixels.
+    //
+    // No PROJECTED: unchanged too.
+    let ps = "ps_1_1\ntex t0\nmov r0, t0\n";
+    let s = draw_projected(ps, COUNT3_PROJECTED);
+    for (x, y, c) in [
+        (0, 0, RED),
+        (4, 0, GREEN),
+        (8, 0, RED),
+        (12, 0, GREEN),
+        (0, 4, BLUE),
+        (4, 4, 0xFFFF_FFFF),
+        (8, 8, RED),
+        (12, 12, 0xFFFF_FFFF),
+        (15, 15, 0xFFFF_FFFF),
+    ] {
+        assert_eq!(s.px(x, y), c, "COUNT3|PROJECTED ({x}, {y})");
+    }
+    // 64 pixels per texel: each texel takes 2 × 2 bands of 4 × 4.
+    assert_eq!(s.count(RED), 64);
+    assert_eq!(s.count(GREEN), 64);
+    for ttff in [COUNT4_PROJECTED, 0] {
+        let s = draw_projected(ps, ttff);
+        for (x, y, c) in [
+            (0, 0, RED),
+            (4, 0, RED),
+            (8, 0, GREEN),
+            (7, 7, RED),
+            (8, 8, 0xFFFF_FFFF),
+            (4, 12, BLUE),
+        ] {
+            assert_eq!(s.px(x, y), c, "ttff {ttff:#x} ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn ps_1_4_and_ps_2_0_texld_ignore_d3dttff_projected() {
+    // The same draw as above with COUNT3 | PROJECTED: texld of ps_1_4 and
+    // ps_2_0 reads the coordinates as they are (D3D9 projects there only
+    // with `_dw` / `texldp`), so the texels are in bands of 8 pixels (the
+    // unprojected reading worked out in the test above).
+    for ps in [
+        "ps_1_4\ntexld r0, t0\n",
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    ] {
+        let s = draw_projected(ps, COUNT3_PROJECTED);
+        for (x, y, c) in [
+            (4, 0, RED),
+            (8, 0, GREEN),
+            (4, 12, BLUE),
+            (12, 12, 0xFFFF_FFFF),
+        ] {
+            assert_eq!(s.px(x, y), c, "{ps} ({x}, {y})");
+        }
+    }
+    // ps_2_0 texldp divides by w (= 1 here) whatever the stage says: the
+    // same bands of 8.
+    let s = draw_projected(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexldp r0, t0, s0\nmov oC0, r0\n",
+        COUNT3_PROJECTED,
+    );
+    assert_eq!(s.px(4, 0), RED);
+    assert_eq!(s.px(8, 0), GREEN);
+}
+
+#[test]
+fn centroid_inputs_and_lookups_draw_as_the_pixel_centre() {
+    // softhal renders one sample per pixel, at its centre, so the centroid
+    // of the covered samples is the centre: `_centroid` (declarations,
+    // texld*, dsx/dsy) changes nothing. Each shader draws the texture as
+    // in `a_ps_1_1_tex_divides_by_the_coordinate_d3dttff_projected_names`
+    // without projection: texels in quadrants of 8 × 8 pixels.
+    for (centroid, centre) in [
+        (
+            "ps_2_0\ndcl_centroid t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+            "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ),
+        (
+            "ps_2_0\ndcl t0\ndcl_2d s0\ntexld_centroid r0, t0, s0\nmov oC0, r0\n",
+            "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ),
+        (
+            "ps_3_0\ndcl_texcoord0_centroid v0\ndcl_color0_centroid v1\ndcl_2d s0\ntexld r0, v0, s0\nmul oC0, r0, v1\n",
+            "ps_3_0\ndcl_texcoord0 v0\ndcl_color0 v1\ndcl_2d s0\ntexld r0, v0, s0\nmul oC0, r0, v1\n",
+        ),
+    ] {
+        let a = draw_projected(centroid, 0);
+        let b = draw_projected(centre, 0);
+        // The vertex colour is white, so × v1 keeps the texel.
+        for (x, y, c) in [
+            (7, 7, RED),
+            (8, 7, GREEN),
+            (7, 8, BLUE),
+            (8, 8, 0xFFFF_FFFF),
+        ] {
+            assert_eq!(a.px(x, y), c, "{centroid} ({x}, {y})");
+        }
+        assert_eq!(a.rt_bytes(), b.rt_bytes(), "{centroid}");
+    }
+}
+
+/// vs_3_0 packing TEXCOORD0 into `o3.xy` and TEXCOORD1 into `o3.zw`:
+/// TEXCOORD0 = c4.xy = (1, ½), TEXCOORD1 = c5.xy = (¼, 1); its input
+/// position is declared `.xyz` (the FLOAT3 element's w is the declaration
+/// type's default 1 all the same, so `dp4` with the identity rows gives
+/// w = 1 and the triangles land as in the tests above).
+const VS3_PACKED: &str = "vs_3_0
+dcl_position v0.xyz
+dcl_position o0
+dcl_texcoord0 o3.xy
+dcl_texcoord1 o3.zw
+dp4 o0.x, v0, c0
+dp4 o0.y, v0, c1
+dp4 o0.z, v0, c2
+dp4 o0.w, v0, c3
+mov o3.xy, c4
+mov o3.zw, c5.xyxy
+";
+
+/// Draws both triangles with [`VS3_PACKED`] and the ps_3_0 `ps`.
+fn draw_packed(ps: &str) -> Scene {
+    let mut s = Scene::new(16, 16, false);
+    let vs = shader_hex(VS3_PACKED);
+    let ps = shader_hex(ps);
+    let src = format!(
+        "{}{DECL_PC}CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n\
+         {IDENTITY_C0}SETVERTEXSHADERCONST {{ dwRegister=4 data=[1 0.5 0 0 0.25 1 0 0] }}\n{STREAM16}\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=2 }}",
+        setup()
+    );
+    let o = run16(&mut s, &src, &two_triangles(GREEN));
+    assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+    s
+}
+
+#[test]
+fn vs_3_0_outputs_packed_in_one_register_reach_ps_3_0_inputs_by_semantic_and_component() {
+    // D3D9 (dcl_usage, ps_3_0 and vs_3_0): a semantic's components keep
+    // their place; the pixel shader's mask may be any subset of the vertex
+    // shader's. Here the pixel shader declares TEXCOORD1 on v0.zw and
+    // TEXCOORD0 on v1.xy, so v0 = (0, 0, ¼, 1) and v1 = (1, ½, 0, 0); their
+    // sum is (1, ½, ¼, 1): A 255, R 255, G 127.5 → 128, B 63.75 → 64
+    // (round to nearest) on all 256 pixels. (Reading the whole of o3 for
+    // each semantic would give v0 = v1 = (1, ½, ¼, 1), a sum saturated
+    // to (1, 1, ½, 1): 0xFFFFFF80.)
+    let s = draw_packed("ps_3_0\ndcl_texcoord1 v0.zw\ndcl_texcoord0 v1.xy\nadd oC0, v0, v1\n");
+    assert_eq!(s.count(0xFFFF_8040), 256);
+    // The components a declaration does not name read 0: v1 declared .xy
+    // is (1, ½, 0, 0): alpha 0, blue 0.
+    let s = draw_packed("ps_3_0\ndcl_texcoord0 v1.xy\nmov oC0, v1\n");
+    assert_eq!(s.count(0x00FF_8000), 256);
+    // Packed the same way on both sides: v0 = o3 = (1, ½, ¼, 1).
+    let s = draw_packed("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord1 v0.zw\nmov oC0, v0\n");
+    assert_eq!(s.count(0xFFFF_8040), 256);
+    // A subset of the vertex shader's mask: TEXCOORD1's w alone, in
+    // place: v2 = (0, 0, 0, 1), black with alpha 255.
+    let s = draw_packed("ps_3_0\ndcl_texcoord1 v2.w\nmov oC0, v2\n");
+    assert_eq!(s.count(BLACK), 256);
+}
+
+/// A vs_3_0 that lifts the top of each column by the height its `texldl`
+/// reads: v0 = (clip x, b, 0, 1) with b = 0 at a column's foot and 1 at
+/// its top, v1 = (u, ½) the column's texel centre. r1 = v1 × c4 = (u, ½,
+/// 0, 0): level 0 (texldl's w). o0 = (x, −1 + 2·b·h, 0, 1) with c5 =
+/// (−1, 2, 0, 0); oD0 = c6.
+const VS3_DISPLACE: &str = "vs_3_0
+dcl_position v0
+dcl_texcoord v1
+dcl_2d s0
+dcl_position o0
+dcl_color o1
+mul r1, v1, c4
+texldl r0, r1, s0
+mul r2.x, v0.y, r0.x
+mad o0.y, r2.x, c5.y, c5.x
+mov o0.xzw, v0
+mov o1, c6
+";
+
+/// Four columns of a 16 × 16 target, column c from clip x = −1 + c/2 to
+/// −1 + (c + 1)/2, two triangles each (FLOAT3 position, FLOAT2 texcoord:
+/// 20 bytes a vertex, 24 vertices).
+fn columns() -> Vec<u8> {
+    (0..4)
+        .flat_map(|c| {
+            let (x0, x1) = (-1.0 + c as f32 / 2.0, -1.0 + (c + 1) as f32 / 2.0);
+            let u = (c as f32 + 0.5) / 4.0;
+            [
+                (x0, 1.0),
+                (x1, 1.0),
+                (x0, 0.0),
+                (x1, 1.0),
+                (x1, 0.0),
+                (x0, 0.0),
+            ]
+            .into_iter()
+            .flat_map(move |(x, b)| floats(&[x, b, 0.0, u, 0.5]))
+        })
+        .collect()
+}
+
+/// Draws [`columns`] with [`VS3_DISPLACE`] after `pre`.
+fn draw_displaced(s: &mut Scene, pre: &str) -> Outcome {
+    let vs = shader_hex(VS3_DISPLACE);
+    let src = format!(
+        "{}{DIFFUSE_CASCADE}{pre}CREATEVERTEXSHADERDECL {{ dwHandle=0x35 {{ Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION }} \
+         {{ Stream=0 Offset=12 Type=FLOAT2 Usage=TEXCOORD }} {{ Stream=0xff Type=UNUSED }} }}\nSETVERTEXSHADERDECL {{ dwHandle=0x35 }}\n\
+         CREATEVERTEXSHADERFUNC {{ dwHandle=0x40 code=hex:{vs} }}\nSETVERTEXSHADERFUNC {{ dwHandle=0x40 }}\n\
+         SETVERTEXSHADERCONST {{ dwRegister=4 data=[1 1 0 0 -1 2 0 0 0 1 0 1] }}\n\
+         SETSTREAMSOURCEUM {{ dwStream=0 dwStride=20 }}\n\
+         DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=8 }}",
+        setup()
+    );
+    s.run_fvf(&src, 0x102, 20, &columns())
+}
+
+#[test]
+fn a_vs_3_0_displaces_a_grid_by_heights_it_reads_from_an_r32f_vertex_texture() {
+    // D3DFORMAT_OP_VERTEXTEXTURE is reported for R32F, A32B32G32R32F and
+    // A8R8G8B8 (and not, say, for R5G6B5).
+    let mut s = Scene::new(16, 16, false);
+    for (fmt, vt) in [
+        (softhal_pipeline::texture::TextureFormat::R32F, true),
+        (
+            softhal_pipeline::texture::TextureFormat::A32B32G32R32F,
+            true,
+        ),
+        (softhal_pipeline::texture::TextureFormat::A8R8G8B8, true),
+        (softhal_pipeline::texture::TextureFormat::R5G6B5, false),
+    ] {
+        let f = s.drv.formats();
+        let caps = f.iter().find(|c| c.d3dfmt == fmt.d3dfmt()).unwrap();
+        assert_eq!(caps.vertex_texture, vt, "{fmt:?}");
+    }
+    // A 4 × 1 R32F texture of heights ¼, ½, ¾, 1 bound to
+    // D3DVERTEXTEXTURESAMPLER0 (wStage 257), point sampled (the default
+    // filters; MIPFILTER NONE).
+    let t = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
+        .unwrap();
+    s.drv
+        .lock(t, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
+    s.drv.unlock(t).unwrap();
+    // Column c reads texel c at u = (c + ½)/4 (R32F reads as (h, 1, 1,
+    // 1)), so its top is at clip y −1 + 2h, screen y 8 − 8(−1 + 2h) =
+    // 16 − 16h: 12, 8, 4, 0. Its pixels are the centres (x, y) with
+    // 4c ≤ x < 4c + 4 (left edges in, right edges out: top-left rule) and
+    // 16 − 16h ≤ y ≤ 15 (the top edge is in): 4 × 4, 4 × 8, 4 × 12 and
+    // 4 × 16 = 160 green pixels. The D3DDMAPSAMPLER stage (256) is
+    // accepted (and not used).
+    let o = draw_displaced(
+        &mut s,
+        &format!(
+            "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+             {{ wStage=257 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }} \
+             {{ wStage=256 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }}\n"
+        ),
+    );
+    assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+    assert_eq!(s.count(GREEN), 160);
+    for (x, top) in [(0, 12), (4, 8), (11, 4), (15, 0)] {
+        assert_eq!(s.px(x, top), GREEN, "({x}, {top})");
+        if top > 0 {
+            assert_eq!(s.px(x, top - 1), 0, "({x}, {})", top - 1);
+        }
+        assert_eq!(s.px(x, 15), GREEN, "({x}, 15)");
+    }
+    // Unbound, texldl returns (0, 0, 0, 1): every column has height 0 and
+    // covers no pixel centre.
+    let mut s = Scene::new(16, 16, false);
+    let o = draw_displaced(&mut s, "");
+    assert_eq!(o.ddrval, 0);
+    assert_eq!(s.count(GREEN), 0);
+    // A stage past D3DVERTEXTEXTURESAMPLER3 (260) is an error.
+    let mut s = Scene::new(16, 16, false);
+    let o = draw_displaced(
+        &mut s,
+        "TEXTURESTAGESTATE { wStage=261 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }\n",
+    );
+    assert_ne!(o.ddrval, 0);
+}

@@ -124,6 +124,10 @@ pub const MAX_USER_CLIP_PLANES: usize = 6;
 /// Number of texture coordinate sets a vertex may carry.
 pub const MAX_TEXCOORD_SETS: usize = 8;
 
+/// Vertex-texture samplers: D3DVERTEXTEXTURESAMPLER0–3, the samplers
+/// `s0`–`s3` of vs_3_0.
+pub const VERTEX_SAMPLERS: usize = 4;
+
 /// Largest vertex stride accepted, in bytes.
 pub const MAX_VERTEX_STRIDE: u32 = 1024;
 

@@ -22,6 +22,8 @@
 
 use softhal_shader::exec::{BoundConstants, Program};
 
+use crate::texture::Texture;
+
 use crate::vertex::DeclType;
 
 /// Where one vertex-shader input register is read from: the declaration
@@ -55,8 +57,15 @@ pub enum VertexProgram<'a> {
         /// Where its input registers come from; registers not listed
         /// read (0, 0, 0, 1).
         inputs: &'a [ShaderInput],
+        /// The textures bound to the vertex-texture samplers
+        /// D3DVERTEXTEXTURESAMPLER0–3 (`s0`–`s3` of vs_3_0 `texldl`; their
+        /// sampler states are `PipelineState::textures.vertex_samplers`);
+        /// `None` samples (0, 0, 0, 1).
+        textures: [Option<&'a Texture>; VERTEX_SAMPLERS],
     },
 }
+
+pub use crate::limits::VERTEX_SAMPLERS;
 
 /// What the pixel stage runs before the output merger (alpha test,
 /// stencil and depth, fog blend, alpha blend, write).

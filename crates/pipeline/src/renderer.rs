@@ -312,12 +312,14 @@ impl Renderer {
                 program,
                 constants,
                 inputs,
+                textures: vertex_textures,
             } => {
                 call.validate_buffers()?;
                 Some(ShaderStage::new(
                     program,
                     constants,
                     inputs,
+                    vertex_textures,
                     state,
                     call,
                     rasterizes_points(state, call),
@@ -383,7 +385,8 @@ impl Renderer {
         };
         let (shade, sets) = match shader {
             Some(_) => {
-                let (s, n) = ShadeCtx::for_pixel_shader(state, textures, pretransformed || shaded);
+                let (s, n) =
+                    ShadeCtx::for_pixel_shader(state, textures, pretransformed || shaded, shaded);
                 (Some(s), n)
             }
             None => match ShadeCtx::build(state, textures, pretransformed, shaded) {

@@ -64,6 +64,27 @@ pub(crate) struct ShadeCtx<'a> {
     identity: bool,
 }
 
+/// The number of coordinates each stage's D3DTTFF_PROJECTED divides
+/// over (the last one is the divisor), 0 where the stage does not
+/// project. Fixed-function vertices: D3DTTFF_COUNTn (n ≥ 2) is how many
+/// the texture transform wrote. A vertex shader writes all four and
+/// COUNTn is not applied to them (`docs/shaders.md` §12): the third with
+/// COUNT3, else the fourth.
+fn projected_counts(state: &PipelineState, vertex_shader: bool) -> [u8; MAX_STAGES] {
+    state.textures.transform_flags.map(|f| match f.projected {
+        false => 0,
+        true if vertex_shader => {
+            if f.count == 3 {
+                3
+            } else {
+                4
+            }
+        }
+        true if f.count >= 2 => f.count,
+        true => 0,
+    })
+}
+
 /// Highest stage (exclusive) that samples a texture, or 0.
 fn sampling_stages(stages: &[StageState; MAX_STAGES]) -> usize {
     let mut n = 0;
@@ -105,17 +126,9 @@ impl<'a> ShadeCtx<'a> {
         if identity && fog == FogSource::None {
             return None;
         }
-        let mut projected = [0u8; MAX_STAGES];
+        let projected = projected_counts(state, vertex_shader);
         let mut lod = [false; MAX_STAGES];
         for i in 0..MAX_STAGES {
-            let f = ts.transform_flags[i];
-            if vertex_shader {
-                if f.projected {
-                    projected[i] = if f.count == 3 { 3 } else { 4 };
-                }
-            } else if f.projected && f.count >= 2 {
-                projected[i] = f.count;
-            }
             if let Some(t) = textures[i] {
                 let sm = &ts.samplers[i];
                 lod[i] = t.level_count() > 1 && sm.mip_filter != TextureFilter::None
@@ -145,12 +158,16 @@ impl<'a> ShadeCtx<'a> {
     /// The shading state of a draw whose pixel program is a shader
     /// (`crate::pixel::shader`): the samplers, textures and fog of the
     /// draw's state, all [`MAX_STAGES`] coordinate sets interpolated (a
-    /// shader may read any `t#`), never the identity cascade. Returns the
-    /// number of coordinate sets with it.
+    /// shader may read any `t#`), never the identity cascade; each stage's
+    /// D3DTTFF_PROJECTED divisor ([`ShadeCtx::projection`], applied by the
+    /// ps_1_1–1_3 instructions that honour it). `pretransformed`: fog as
+    /// for pre-transformed vertices; `vertex_shader`: the vertices come
+    /// from a vertex shader. Returns the number of coordinate sets with it.
     pub(crate) fn for_pixel_shader(
         state: &PipelineState,
         textures: &[Option<&'a Texture>; MAX_STAGES],
         pretransformed: bool,
+        vertex_shader: bool,
     ) -> (Self, usize) {
         let ts = &state.textures;
         let mut stages = ts.stages;
@@ -161,7 +178,7 @@ impl<'a> ShadeCtx<'a> {
             stages,
             samplers: ts.samplers,
             textures: *textures,
-            projected: [0; MAX_STAGES],
+            projected: projected_counts(state, vertex_shader),
             lod: [true; MAX_STAGES],
             sets: MAX_STAGES,
             texture_factor: crate::texture::format::argb_to_rgba(ts.texture_factor),
@@ -180,6 +197,15 @@ impl<'a> ShadeCtx<'a> {
     pub(crate) fn sampler(&self, n: usize) -> Option<(&'a Texture, &SamplerState)> {
         match (self.textures.get(n), self.samplers.get(n)) {
             (Some(Some(t)), Some(s)) => Some((*t, s)),
+            _ => None,
+        }
+    }
+
+    /// Stage `n`'s D3DTTFF_PROJECTED divisor: the index (1..=3) of the
+    /// coordinate the others are divided by, `None` when not projected.
+    pub(crate) fn projection(&self, n: usize) -> Option<usize> {
+        match self.projected.get(n) {
+            Some(&c) if c >= 2 => Some(usize::from(c.min(4)) - 1),
             _ => None,
         }
     }

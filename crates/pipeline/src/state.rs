@@ -333,6 +333,9 @@ pub struct TextureStages {
     pub transform_flags: [TextureTransformFlags; MAX_STAGES],
     /// D3DTS_TEXTURE0..7 matrices.
     pub matrices: [Matrix; MAX_STAGES],
+    /// The sampler states of the vertex-texture samplers
+    /// D3DVERTEXTEXTURESAMPLER0–3 (a vs_3_0 shader's `s0`–`s3`).
+    pub vertex_samplers: [SamplerState; crate::program::VERTEX_SAMPLERS],
     /// D3DRS_TEXTUREFACTOR (D3DCOLOR).
     pub texture_factor: u32,
     /// COLORKEYENABLE / COLORKEYBLENDENABLE (stage textures with a colour
@@ -351,6 +354,7 @@ impl Default for TextureStages {
             }),
             transform_flags: [TextureTransformFlags::default(); MAX_STAGES],
             matrices: [Matrix::IDENTITY; MAX_STAGES],
+            vertex_samplers: [SamplerState::default(); crate::program::VERTEX_SAMPLERS],
             texture_factor: 0xFFFF_FFFF,
             color_key: ColorKeyMode::Off,
         }

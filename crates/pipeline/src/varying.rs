@@ -22,10 +22,14 @@
 //!   `pixel::shader`).
 //! - Guarantees: at most [`MAX_VARYINGS`] slots (the ten input registers
 //!   of ps_3_0; fixed function uses at most 8); a slot without a
-//!   semantic reads (0, 0, 0, 0). Flat slots hold the value of the
-//!   primitive's first vertex (copied before clipping, as the colours
-//!   are). Centroid interpolation is not done: `_centroid` inputs are
-//!   interpolated at the pixel centre (`docs/shaders.md` §13).
+//!   semantic reads (0, 0, 0, 0). A semantic is per component: a slot
+//!   may pack several (a ps_3_0 `dcl_texcoord0 v0.xy` with
+//!   `dcl_texcoord1 v0.zw`), each on the components its declaration
+//!   names, in place (component *c* of the slot is component *c* of its
+//!   semantic's attribute); a component without one reads 0. Flat slots
+//!   hold the value of the primitive's first vertex (copied before
+//!   clipping, as the colours are). Centroid interpolation is centre
+//!   interpolation (one sample per pixel, `docs/shaders.md` §13).
 //!
 //! The linkage rules (D3D9's, written out in `docs/shaders.md` §14):
 //! ps_1_x–ps_2_x read `v0`/`v1` = COLOR0/COLOR1 from the vertex's colours
@@ -65,11 +69,15 @@ pub(crate) enum Interpolation {
     Flat,
 }
 
-/// The generic varyings of one draw: count, semantics, interpolation.
+/// The semantic of each component (x, y, z, w) of one slot.
+pub(crate) type Components = [Option<Semantic>; 4];
+
+/// The generic varyings of one draw: count, semantics (per component),
+/// interpolation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Varyings {
     count: u8,
-    semantics: [Option<Semantic>; MAX_VARYINGS],
+    semantics: [Components; MAX_VARYINGS],
     interpolation: [Interpolation; MAX_VARYINGS],
 }
 
@@ -83,19 +91,21 @@ impl Varyings {
         Varyings {
             count: count as u8,
             semantics: std::array::from_fn(|i| {
-                (i < count).then_some(Semantic {
+                [(i < count).then_some(Semantic {
                     usage: Usage::TexCoord,
                     index: i as u8,
-                })
+                }); 4]
             }),
             interpolation: [Interpolation::Perspective; MAX_VARYINGS],
         }
     }
 
-    /// The inputs of a ps_3_0 shader: slot *r* = input register `v`*r*
-    /// with the semantic of its `dcl` (the first one, if a register is
-    /// declared twice); `count` reaches the highest declared register.
-    /// `flat_shading` (D3DSHADE_FLAT) makes the COLOR inputs
+    /// The inputs of a ps_3_0 shader: slot *r* = input register `v`*r*,
+    /// each component with the semantic of the `dcl` whose mask names it
+    /// (several declarations may pack one register; the validator makes
+    /// their masks disjoint, and the first wins here regardless);
+    /// `count` reaches the highest declared register. `flat_shading`
+    /// (D3DSHADE_FLAT) makes a register with a COLOR component
     /// [`Interpolation::Flat`]; the others stay perspective-correct.
     /// `None` if `program` is not ps_3_0 (its inputs are not declared by
     /// semantic).
@@ -105,7 +115,7 @@ impl Varyings {
         }
         let mut v = Varyings {
             count: 0,
-            semantics: [None; MAX_VARYINGS],
+            semantics: [[None; 4]; MAX_VARYINGS],
             interpolation: [Interpolation::Perspective; MAX_VARYINGS],
         };
         for d in program.shader().shader().declarations() {
@@ -116,13 +126,14 @@ impl Varyings {
             let Some(slot) = v.semantics.get_mut(r) else {
                 continue;
             };
-            if slot.is_some() {
-                continue;
+            for (c, comp) in slot.iter_mut().enumerate() {
+                if d.write_mask & (1 << c) != 0 && comp.is_none() {
+                    *comp = Some(Semantic {
+                        usage: d.usage,
+                        index: d.index,
+                    });
+                }
             }
-            *slot = Some(Semantic {
-                usage: d.usage,
-                index: d.index,
-            });
             v.count = v.count.max(r as u8 + 1);
             if flat_shading && d.usage == Usage::Color {
                 v.interpolation[r] = Interpolation::Flat;
@@ -136,10 +147,10 @@ impl Varyings {
         usize::from(self.count)
     }
 
-    /// The semantic of slot `slot` (`None`: nothing is written there, it
-    /// reads 0).
-    pub(crate) fn semantic(&self, slot: usize) -> Option<Semantic> {
-        self.semantics.get(slot).copied().flatten()
+    /// The semantic of each component of slot `slot` (`None`: nothing is
+    /// written there, it reads 0).
+    pub(crate) fn components(&self, slot: usize) -> Components {
+        self.semantics.get(slot).copied().unwrap_or([None; 4])
     }
 
     /// How slot `slot` is interpolated.
@@ -157,18 +168,20 @@ impl Varyings {
             .fold(0, |m, s| m | 1 << s)
     }
 
-    /// The first slot carrying `semantic`.
+    /// The first slot carrying `semantic` on any component (components
+    /// keep their place, so the caller reads the same component there).
     pub(crate) fn slot_of(&self, semantic: Semantic) -> Option<usize> {
         self.semantics[..self.count()]
             .iter()
-            .position(|s| *s == Some(semantic))
+            .position(|s| s.contains(&Some(semantic)))
     }
 
-    /// Bit *s* set: slot *s* is a TEXCOORD (point sprites replace those).
+    /// Bit *s* set: slot *s* carries a TEXCOORD (point sprites replace
+    /// those).
     pub(crate) fn texcoord_mask(&self) -> u16 {
         let mut m = 0;
-        for (s, sem) in self.semantics.iter().enumerate() {
-            if sem.is_some_and(|x| x.usage == Usage::TexCoord) {
+        for (s, comps) in self.semantics.iter().enumerate() {
+            if comps.iter().flatten().any(|x| x.usage == Usage::TexCoord) {
                 m |= 1 << s;
             }
         }
@@ -188,8 +201,8 @@ mod tests {
             usage: Usage::TexCoord,
             index: 2,
         };
-        assert_eq!(v.semantic(2), Some(t2));
-        assert_eq!(v.semantic(3), None);
+        assert_eq!(v.components(2), [Some(t2); 4]);
+        assert_eq!(v.components(3), [None; 4]);
         assert_eq!(v.slot_of(t2), Some(2));
         assert_eq!(v.interpolation(0), Interpolation::Perspective);
         assert_eq!(v.texcoord_mask(), 0b111);

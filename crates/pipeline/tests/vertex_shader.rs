@@ -123,6 +123,7 @@ fn draw_vs(
             program: prog,
             constants,
             inputs,
+            textures: [None; 4],
         },
         pixel: PixelProgram::FixedFunction,
     };
@@ -913,6 +914,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
         program: &vs,
         constants: &c,
         inputs: &POS_COLOR,
+        textures: [None; 4],
     };
     // A vertex shader bound as the pixel program.
     assert_eq!(
@@ -932,6 +934,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
                 program: &ps,
                 constants: &pc,
                 inputs: &[],
+                textures: [None; 4],
             },
             pixel: PixelProgram::FixedFunction,
         }),
@@ -956,6 +959,7 @@ fn errors_are_typed_and_nothing_is_drawn() {
                     program: &vs,
                     constants: &c,
                     inputs: &[input],
+                    textures: [None; 4],
                 },
                 pixel: PixelProgram::FixedFunction,
             }),

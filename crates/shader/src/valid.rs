@@ -331,6 +331,12 @@ enum Region {
 struct Walk {
     profile: Profile,
     declared: [u32; 20],
+    /// ps_3_0 inputs and vs_3_0 outputs: the components of each register
+    /// (`v#` / `o#`, at most 12) a usage declaration has claimed.
+    packed: [u8; 16],
+    /// ps_3_0 inputs and vs_3_0 outputs: the semantics declared, one bit
+    /// per usage index (16) for each D3DDECLUSAGE (14).
+    semantics: [u16; 14],
     stack: Vec<Block>,
     loop_depth: usize,
     if_depth: usize,
@@ -351,6 +357,8 @@ pub fn validate(shader: Shader) -> Result<Validated, ShaderError> {
     let mut w = Walk {
         profile: shader.profile,
         declared: [0; 20],
+        packed: [0; 16],
+        semantics: [0; 14],
         stack: Vec::new(),
         loop_depth: 0,
         if_depth: 0,
@@ -1033,8 +1041,21 @@ impl Walk {
         if m.partial_precision && (p.is_vertex() || p.is_sm1()) {
             return fail(ErrorKind::ModifierNotAllowed("_pp outside ps_2_0+"), at);
         }
-        if m.centroid {
-            return fail(ErrorKind::ModifierNotAllowed("_centroid outside dcl"), at);
+        // _centroid: on input declarations (checked there) and, from
+        // ps_2_0, on the texture lookups and dsx/dsy as a hint for their
+        // gradients (DX9 SDK, "Instruction Modifiers (Pixel Shader)").
+        if m.centroid
+            && (p.is_vertex()
+                || p.is_sm1()
+                || !matches!(
+                    op,
+                    Opcode::Tex | Opcode::TexLdd | Opcode::TexLdl | Opcode::Dsx | Opcode::Dsy
+                ))
+        {
+            return fail(
+                ErrorKind::ModifierNotAllowed("_centroid outside dcl and ps_2_0+ texld*, dsx, dsy"),
+                at,
+            );
         }
         if d.shift != 0 && !p.is_ps1() {
             return fail(
@@ -1222,6 +1243,37 @@ impl Walk {
                 ErrorKind::BadDeclaration("_centroid/_pp outside ps_2_0+ inputs"),
                 at,
             );
+        }
+        // ps_3_0 inputs and vs_3_0 outputs are matched by semantic and
+        // may pack several semantics into one register, each on its own
+        // components; a semantic is declared once (M, dcl_usage for
+        // ps_3_0 and vs_3_0).
+        if let Semantic::Usage { usage, index } = semantic {
+            if (p == Ps3_0 && ty == R::Input) || (p == Vs3_0 && ty == R::TexCrdOut) {
+                let claimed = self
+                    .packed
+                    .get_mut(usize::from(d.reg.index))
+                    .ok_or(ShaderError {
+                        kind: ErrorKind::BadDeclaration("register out of range"),
+                        dword: at,
+                    })?;
+                if *claimed & d.write_mask != 0 {
+                    return fail(ErrorKind::BadDeclaration("a component declared twice"), at);
+                }
+                *claimed |= d.write_mask;
+                let bit = 1u16 << (index & 15);
+                let seen = self.semantics.get_mut(*usage as usize).ok_or(ShaderError {
+                    kind: ErrorKind::BadDeclaration("usage out of range"),
+                    dword: at.saturating_sub(1),
+                })?;
+                if *seen & bit != 0 {
+                    return fail(
+                        ErrorKind::BadDeclaration("a semantic declared twice"),
+                        at.saturating_sub(1),
+                    );
+                }
+                *seen |= bit;
+            }
         }
         if let Some(mask) = self.declared.get_mut(ty as usize) {
             *mask |= 1u32 << (d.reg.index & 31);

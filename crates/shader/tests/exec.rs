@@ -913,3 +913,51 @@ fn w7_skinning_shader_blends_two_bones() {
     // oFog = P.z·0.5 + 0.25.
     assert_eq!(regs.rast_out[1][0][0], 1.75);
 }
+
+/// [`Echo`] with stage 1 projected by coordinate `k` (D3DTTFF_PROJECTED).
+struct ProjectedEcho(usize);
+
+impl Textures for ProjectedEcho {
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        Echo.sample(r)
+    }
+
+    fn bump_env(&self, stage: u8) -> BumpEnv {
+        Echo.bump_env(stage)
+    }
+
+    fn projection(&self, stage: u8) -> Option<usize> {
+        (stage == 1).then_some(self.0)
+    }
+}
+
+/// Runs ps_1_1 `text` with t0 = (0.25, 0.75, 0.5, 1), t1 = (0.5, 1, 0.5,
+/// 2) and stage 1 projected by coordinate `k`.
+fn run_projected(text: &str, k: usize) -> Registers {
+    let p = program(text);
+    let mut regs = Registers::new(&p);
+    regs.texcoord[0] = [[0.25, 0.75, 0.5, 1.0]; LANES];
+    regs.texcoord[1] = [[0.5, 1.0, 0.5, 2.0]; LANES];
+    let bound = p.bind(&Constants::default());
+    p.run(&mut regs, &bound, &ProjectedEcho(k), ALL_LANES);
+    regs
+}
+
+#[test]
+fn ps_1_1_tex_and_texbem_honour_d3dttff_projected_and_texcoord_does_not() {
+    // tex t1, stage 1 projected by w (k = 3): (0.5/2, 1/2) = (0.25, 0.5).
+    let r = run_projected("ps_1_1\ntex t1\nmov r0, t1", 3);
+    assert_eq!(r.temp[0][0], [0.25, 0.5, 0.0, 0.0]);
+    // By z (k = 2, D3DTTFF_COUNT3): (0.5/0.5, 1/0.5) = (1, 2).
+    let r = run_projected("ps_1_1\ntex t1\nmov r0, t1", 2);
+    assert_eq!(r.temp[0][0], [1.0, 2.0, 0.0, 0.0]);
+    // texbem t1, t0: the stage's own coordinates are projected (1, 2),
+    // then the displacement M·(t0.r, t0.g) = 0.5·(0.25, 0.75) is added
+    // undivided (Wine's d3d9 texbem tests): (1.125, 2.375).
+    let r = run_projected("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1", 2);
+    assert_eq!(r.temp[0][0], [1.125, 2.375, 0.0, 0.0]);
+    // texcoord reads the coordinates, not a texture: not projected
+    // (clamped to [0, 1], w = 1).
+    let r = run_projected("ps_1_1\ntexcoord t1\nmov r0, t1", 3);
+    assert_eq!(r.temp[0][0], [0.5, 1.0, 0.5, 1.0]);
+}

@@ -308,9 +308,42 @@ fn declarations() {
     assert_eq!(text_fail_version("ps_1_4\ndcl v0"), "syntax");
     // _centroid only on ps_2_0+ declarations.
     text_ok("ps_2_0\ndcl_centroid t0\nmov r0, t0");
+    text_ok("ps_3_0\ndcl_texcoord0_centroid v0\nmov oC0, v0");
+    // ps_3_0 inputs and vs_3_0 outputs may pack several semantics into
+    // one register on disjoint components; a component or a semantic is
+    // declared once (the error at the second declaration's register token,
+    // or its usage token).
+    text_ok("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord1 v0.zw\nmov oC0, v0");
+    text_ok("vs_3_0\ndcl_position v0.xyz\ndcl_position o0\ndcl_texcoord0 o3.xy\ndcl_texcoord1 o3.zw\nmov o0, v0\nmov o3, v0");
+    assert_eq!(
+        text_fail("ps_3_0\ndcl_texcoord0 v0.xyz\ndcl_texcoord1 v0.zw\nmov oC0, v0"),
+        ("bad_declaration", 6)
+    );
+    assert_eq!(
+        text_fail("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord0 v1.xy\nmov oC0, v0"),
+        ("bad_declaration", 5)
+    );
+    assert_eq!(
+        text_fail("vs_3_0\ndcl_position o0\ndcl_texcoord0 o3.xy\ndcl_color o3.y\nmov o0, c0"),
+        ("bad_declaration", 9)
+    );
     assert_eq!(
         text_fail("vs_3_0\ndcl_texcoord_centroid v0"),
         ("bad_declaration", 3)
+    );
+    // ... and, from ps_2_0, on the texture lookups and dsx/dsy (a hint for
+    // their gradients); on other instructions, in ps_1_x and in vertex
+    // shaders it is refused at the destination token (after the version
+    // token and three DWORDs per dcl, the instruction token, then it).
+    text_ok("ps_2_0\ndcl t0\ndcl_2d s0\ntexld_centroid r0, t0, s0\ntexldp_centroid r1, t0, s0\nmov oC0, r0");
+    text_ok("ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexldl_centroid r0, v0, s0\ndsx_centroid r1, v0\ndsy_centroid r2, v0\nmov oC0, r0");
+    assert_eq!(
+        text_fail("ps_2_0\ndcl t0\nmov_centroid r0, t0\nmov oC0, r0"),
+        ("modifier_not_allowed", 5)
+    );
+    assert_eq!(
+        text_fail("vs_3_0\ndcl_position v0\ndcl_position o0\nmov_centroid o0, v0"),
+        ("modifier_not_allowed", 8)
     );
 }
 

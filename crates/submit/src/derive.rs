@@ -11,7 +11,7 @@
 //! order (each group reads only its own registers); the default register
 //! file derives to `PipelineState::default()`; nothing allocates.
 
-use crate::regs::{id, Group, RegisterFile, CLIP_PLANES, LIGHTS};
+use crate::regs::{id, Group, RegisterFile, CLIP_PLANES, LIGHTS, VERTEX_SAMPLER_STAGE};
 use softhal_pipeline::cascade::{ResultArg, StageState, TextureArgument, TextureOp, MAX_STAGES};
 use softhal_pipeline::fog::{FogMode, FogState};
 use softhal_pipeline::lighting::{Light, LightType, Material, MaterialSource};
@@ -229,6 +229,27 @@ fn fog(r: &RegisterFile) -> FogState {
     }
 }
 
+/// The sampler state of register-file stage `s` (D3DTSS_ADDRESSU …
+/// MAXANISOTROPY; out-of-range values keep the defaults).
+fn sampler(r: &RegisterFile, s: usize) -> SamplerState {
+    let v = |t: Tss| r.tss(s, t);
+    let ds = SamplerState::default();
+    let addr = |t: Tss| en(TextureAddress::from_d3d, v(t), ds.address_u);
+    let filt = |t: Tss, d: TextureFilter| en(TextureFilter::from_d3d, v(t), d);
+    SamplerState {
+        address_u: addr(Tss::AddressU),
+        address_v: addr(Tss::AddressV),
+        address_w: addr(Tss::AddressW),
+        border_color: v(Tss::BorderColor),
+        mag_filter: filt(Tss::MagFilter, ds.mag_filter),
+        min_filter: filt(Tss::MinFilter, ds.min_filter),
+        mip_filter: filt(Tss::MipFilter, ds.mip_filter),
+        mip_lod_bias: f32::from_bits(v(Tss::MipMapLodBias)),
+        max_mip_level: v(Tss::MaxMipLevel),
+        max_anisotropy: v(Tss::MaxAnisotropy).clamp(1, pl::texture::limits::MAX_ANISOTROPY),
+    }
+}
+
 /// The texture stages, samplers, coordinate indices, texture transforms,
 /// TEXTUREFACTOR and colour-key mode. `has_texture` is the pipeline's
 /// (it is set at draw time from the bound textures).
@@ -262,22 +283,8 @@ fn textures(r: &RegisterFile) -> TextureStages {
                 has_texture: false,
             };
         }
-        let ds = SamplerState::default();
-        let addr = |t: Tss| en(TextureAddress::from_d3d, v(t), ds.address_u);
-        let filt = |t: Tss, d: TextureFilter| en(TextureFilter::from_d3d, v(t), d);
         if let Some(sm) = tx.samplers.get_mut(s) {
-            *sm = SamplerState {
-                address_u: addr(Tss::AddressU),
-                address_v: addr(Tss::AddressV),
-                address_w: addr(Tss::AddressW),
-                border_color: v(Tss::BorderColor),
-                mag_filter: filt(Tss::MagFilter, ds.mag_filter),
-                min_filter: filt(Tss::MinFilter, ds.min_filter),
-                mip_filter: filt(Tss::MipFilter, ds.mip_filter),
-                mip_lod_bias: f(Tss::MipMapLodBias),
-                max_mip_level: v(Tss::MaxMipLevel),
-                max_anisotropy: v(Tss::MaxAnisotropy).clamp(1, pl::texture::limits::MAX_ANISOTROPY),
-            };
+            *sm = sampler(r, s);
         }
         if let Some(c) = tx.tex_coord_index.get_mut(s) {
             *c = en(TexCoordIndex::from_d3d, v(Tss::TexCoordIndex), *c);
@@ -292,6 +299,9 @@ fn textures(r: &RegisterFile) -> TextureStages {
         if let Some(m) = tx.matrices.get_mut(s) {
             *m = Matrix(r.transform(ts_texture));
         }
+    }
+    for (i, sm) in tx.vertex_samplers.iter_mut().enumerate() {
+        *sm = sampler(r, (VERTEX_SAMPLER_STAGE as usize).saturating_add(i));
     }
     tx.texture_factor = r.rs(Rs::TextureFactor);
     tx.color_key = ColorKeyMode::from_d3d(r.rs(Rs::ColorKeyEnable), r.rs(Rs::ColorKeyBlendEnable));

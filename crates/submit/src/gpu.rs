@@ -15,12 +15,13 @@ use crate::derive::derive;
 use crate::kmd::{ContextCounters, GpuStats, WatchedDraw};
 use crate::memory::VideoMemory;
 use crate::packet::Engine;
-use crate::regs::RegisterFile;
+use crate::regs::{self, RegisterFile};
 use crate::schedule::Queued;
 use crate::shader::ShaderState;
 use crate::texture;
 use crate::verify::Verified;
 use softhal_pipeline::program::ShaderInput;
+use softhal_pipeline::program::VERTEX_SAMPLERS;
 use softhal_pipeline::stages::MAX_STAGES;
 use softhal_pipeline::texture::Texture;
 use softhal_pipeline::{
@@ -96,8 +97,9 @@ struct Bind<'p> {
     verts: Option<Source<'p>>,
     /// Index source and width.
     idx: Option<(Source<'p>, u32)>,
-    /// Texture allocation bound to each stage (SET_TEXTURE).
-    textures: [Option<u32>; MAX_STAGES],
+    /// Texture allocation bound to each stage (SET_TEXTURE): the stages
+    /// 0–7, then the vertex-texture samplers (`regs::STAGES` in all).
+    textures: [Option<u32>; regs::STAGES as usize],
 }
 
 /// A colour target as bound: an allocation, with (face, level) when it
@@ -540,11 +542,15 @@ impl ExecState {
         let mut missing = false;
         let result = {
             // Looked up now: a texture that vanished reads as unbound.
-            let textures: [Option<&Texture>; MAX_STAGES] = std::array::from_fn(|i| {
+            let mut texture_at = |i: usize| {
                 let h = b.textures.get(i).copied().flatten()?;
                 let t = mem.texture(h);
                 missing |= t.is_none();
                 t
+            };
+            let textures: [Option<&Texture>; MAX_STAGES] = std::array::from_fn(&mut texture_at);
+            let vertex_textures: [Option<&Texture>; VERTEX_SAMPLERS] = std::array::from_fn(|i| {
+                texture_at((regs::VERTEX_SAMPLER_STAGE as usize).saturating_add(i))
             });
             let mem: &dyn VideoMemory = mem;
             let bytes = |src| source_bytes(mem, src);
@@ -584,7 +590,7 @@ impl ExecState {
                     match &self.watch {
                         _ if ctx.shaders.any_bound() => {
                             let inputs = b.inputs.map_or(&[][..], |(_, i)| i);
-                            match ctx.shaders.programs(inputs) {
+                            match ctx.shaders.programs(inputs, vertex_textures) {
                                 Some(programs) => self
                                     .renderer
                                     .draw_programs(

@@ -25,6 +25,7 @@
 
 use softhal_pipeline::cascade::MAX_STAGES;
 use softhal_pipeline::lighting::{Light, LightType, MAX_ACTIVE_LIGHTS};
+use softhal_pipeline::program::VERTEX_SAMPLERS;
 use softhal_pipeline::texture::TextureFilter;
 use softhal_pipeline::PipelineState;
 use softhal_types::state::{Honour, StateInfo, StateKind, NONE};
@@ -36,8 +37,13 @@ use softhal_wire::names::{
 
 /// Number of user clip planes in the register file.
 pub const CLIP_PLANES: u32 = softhal_pipeline::limits::MAX_USER_CLIP_PLANES as u32;
-/// Number of texture stages in the register file.
-pub const STAGES: u32 = MAX_STAGES as u32;
+/// Number of texture stages in the register file: the 8 stages (pixel
+/// samplers) 0–7, then the vertex-texture samplers
+/// D3DVERTEXTEXTURESAMPLER0–3 as stages 8–11 ([`VERTEX_SAMPLER_STAGE`]).
+pub const STAGES: u32 = (MAX_STAGES + VERTEX_SAMPLERS) as u32;
+/// The register-file stage of D3DVERTEXTEXTURESAMPLER0 (its sampler
+/// states, D3DTSS_ADDRESSU … MAXANISOTROPY, are read from it).
+pub const VERTEX_SAMPLER_STAGE: u32 = MAX_STAGES as u32;
 /// Number of light slots in the register file.
 pub const LIGHTS: u32 = MAX_ACTIVE_LIGHTS as u32;
 
@@ -605,7 +611,7 @@ fn at(base: usize, entry: u32, stride: u32, field: u32) -> usize {
 /// Offsets of each bank in the file's storage.
 mod slot {
     pub const STAGES: usize = 0x100;
-    pub const TRANSFORMS: usize = STAGES + 0x40 * 8;
+    pub const TRANSFORMS: usize = STAGES + 0x40 * super::STAGES as usize;
     pub const LIGHTS: usize = TRANSFORMS + 14 * 16;
     pub const MATERIAL: usize = LIGHTS + 0x20 * 8;
     pub const VIEWPORT: usize = MATERIAL + 17;
@@ -934,13 +940,14 @@ mod tests {
         for r in all_ids() {
             if r < 0x100 {
                 assert_eq!(Some(f.rs(Rs::from_raw(r).unwrap())), f.get(r));
-            } else if r < 0x1200 {
+            } else if r < 0x1300 {
                 let (s, t) = ((r - 0x1000) / 0x40, (r - 0x1000) % 0x40);
                 let v = f.tss(s as usize, Tss::from_raw(t).unwrap());
                 assert_eq!(Some(v), f.get(r), "{r:#x}");
             }
         }
-        assert_eq!(f.tss(8, Tss::ColorOp), 0);
+        // Stages 8–11 are the vertex-texture samplers; 12 is none.
+        assert_eq!(f.tss(12, Tss::ColorOp), 0);
     }
 
     /// Out-of-range values are refused and change nothing; unknown ids are
@@ -998,7 +1005,7 @@ mod tests {
             // ADDRESS alias.
             id::tss(0, 0),
             id::tss(0, 12),
-            id::tss(8, Tss::ColorOp.raw()),
+            id::tss(12, Tss::ColorOp.raw()),
             // D3DTS_WORLD_DX7 (1) is stored as D3DTS_WORLD.
             id::transform(1, 0),
             // D3DTS 4..=15 name no transform.

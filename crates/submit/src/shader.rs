@@ -15,7 +15,10 @@
 
 use crate::limits;
 use crate::packet::{ConstantBank, ShaderStage};
-use softhal_pipeline::program::{PixelProgram, Programs, ShaderInput, VertexProgram};
+use softhal_pipeline::program::{
+    PixelProgram, Programs, ShaderInput, VertexProgram, VERTEX_SAMPLERS,
+};
+use softhal_pipeline::texture::Texture;
 use softhal_shader::exec::{BoundConstants, Constants, Program};
 use softhal_shader::Validated;
 use std::collections::BTreeMap;
@@ -157,7 +160,11 @@ impl ShaderState {
     /// Binds the constants of the bound programs (when they changed) and
     /// returns the programs of a draw with `inputs` as the vertex inputs;
     /// `None` when a bound id names no object of its stage.
-    pub(crate) fn programs<'s>(&'s mut self, inputs: &'s [ShaderInput]) -> Option<Programs<'s>> {
+    pub(crate) fn programs<'s>(
+        &'s mut self,
+        inputs: &'s [ShaderInput],
+        vertex_textures: [Option<&'s Texture>; VERTEX_SAMPLERS],
+    ) -> Option<Programs<'s>> {
         let mut programs: [Option<&Program>; 2] = [None, None];
         for (i, stage) in [ShaderStage::Vertex, ShaderStage::Pixel]
             .into_iter()
@@ -186,6 +193,7 @@ impl ShaderState {
                     program,
                     constants,
                     inputs,
+                    textures: vertex_textures,
                 },
                 _ => VertexProgram::FixedFunction,
             },

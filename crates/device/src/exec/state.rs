@@ -166,11 +166,14 @@ impl<'c> Exec<'_, 'c> {
                 self.write_state(
                     recs,
                     |_, r| {
-                        check_below(
-                            "wStage",
-                            u64::from(r.stage.get()),
-                            u64::from(limits::MAX_TEXTURE_STAGES),
-                        )?;
+                        // 0–7, D3DDMAPSAMPLER or D3DVERTEXTEXTURESAMPLER0–3.
+                        if state::stage_of(u32::from(r.stage.get())).is_none() {
+                            check_below(
+                                "wStage",
+                                u64::from(r.stage.get()),
+                                u64::from(limits::MAX_TEXTURE_STAGES),
+                            )?;
+                        }
                         check_below(
                             "TSState",
                             u64::from(r.state.get()),
@@ -178,7 +181,9 @@ impl<'c> Exec<'_, 'c> {
                         )
                     },
                     |w, r| {
-                        let s = u32::from(r.stage.get());
+                        let Some(Some(s)) = state::stage_of(u32::from(r.stage.get())) else {
+                            return;
+                        };
                         let writes = state::texture_stage_writes(
                             u32::from(r.state.get()),
                             r.value.get(),

@@ -21,9 +21,10 @@
 //! *Inputs*: ps_1_x–ps_2_x: `v0`/`v1` the interpolated diffuse and
 //! specular colours clamped to [0, 1] (Gouraud or flat as set-up made
 //! them), `t0..t7` the generic varyings 0..7 (the texture-coordinate
-//! sets), perspective-correct (D3DTTFF_PROJECTED is not applied: ps_1_4/2_x
-//! project with `texld`'s `_dw`/`texldp`, and see `docs/shaders.md` for
-//! ps_1_1–1_3). ps_3_0: each `dcl`'d input register linked once per draw
+//! sets), perspective-correct; D3DTTFF_PROJECTED is handed to the
+//! executor as the stages' `Textures::projection` (ps_1_1–1_3 `tex`,
+//! `texbem`, `texbeml` divide by it; ps_1_4/2_x project with `texld`'s
+//! `_dw`/`texldp` only). ps_3_0: each `dcl`'d input register linked once per draw
 //! to the varying of its semantic (after fixed-function vertex
 //! processing COLOR0/1 → the colours; nothing written → (0, 0, 0, 0);
 //! `docs/shaders.md` §14), `vPos` = the pixel's integer (x, y) and
@@ -56,8 +57,8 @@
 //! checked per tile as for every draw.
 
 use softhal_shader::exec::{
-    BoundConstants, BumpEnv, Lanes, LodMode, Mask, Program, Registers, SampleRequest, Textures,
-    Vec4, ALL_LANES, LANES,
+    BoundConstants, BumpEnv, Lanes, Mask, Program, Registers, SampleRequest, Textures, Vec4,
+    ALL_LANES, LANES,
 };
 use softhal_shader::ir::{RegisterType, Usage};
 
@@ -69,9 +70,7 @@ use crate::shade::bilinear8_level;
 use crate::shade::{at, vertex_attrs, ShadeCtx};
 use crate::simd::bilinear8;
 use crate::simd::Span;
-use crate::texture::{
-    sample_2d, sample_cube, sample_volume, ColorKeyMode, Derivatives, TextureFormat, TextureKind,
-};
+use crate::texture::{sample_shader_lane, ColorKeyMode, TextureFormat};
 use crate::varying::{Semantic, Varyings, MAX_VARYINGS, VARYING_PLANE};
 
 /// Input registers of ps_3_0 (`v0..v9`).
@@ -96,8 +95,8 @@ enum InputSource {
 pub(crate) struct PixelShaderCtx<'a> {
     program: &'a Program,
     constants: &'a BoundConstants,
-    /// ps_3_0: what `v0..v9` read.
-    inputs: [InputSource; PS3_INPUTS],
+    /// ps_3_0: what each component of `v0..v9` reads.
+    inputs: [[InputSource; 4]; PS3_INPUTS],
     /// ps_3_0 (declared inputs, no fog blend after the shader).
     ps3: bool,
     /// Generic varyings set-up interpolates (planes from
@@ -115,38 +114,43 @@ impl<'a> PixelShaderCtx<'a> {
     /// linked to the draw's `varyings`: ps_1_x–ps_2_x read `t#` = slot #
     /// (`varyings` is then the texture-coordinate layout) and `v0`/`v1` =
     /// the colours; ps_3_0 reads each declared input from the slot of
-    /// its semantic, else (COLOR0/1) the vertex's colours, else 0.
+    /// its semantic, else (COLOR0/1) the vertex's colours, else 0 — per
+    /// component: the components a declaration's mask names, in place
+    /// (`dcl_texcoord0 v0.xy` + `dcl_texcoord1 v0.zw` pack two), the
+    /// others 0.
     pub(crate) fn new(
         program: &'a Program,
         constants: &'a BoundConstants,
         varyings: &Varyings,
     ) -> Self {
         let ps3 = program.profile() == softhal_shader::Profile::Ps3_0;
-        let mut inputs = [InputSource::Zero; PS3_INPUTS];
-        let mut declared = 0u16;
+        let mut inputs = [[InputSource::Zero; 4]; PS3_INPUTS];
+        let mut declared = [0u8; PS3_INPUTS];
         if ps3 {
             for d in program.shader().shader().declarations() {
                 if d.reg.ty != RegisterType::Input {
                     continue;
                 }
                 let r = usize::from(d.reg.index);
-                let Some(slot) = inputs.get_mut(r) else {
+                let (Some(slot), Some(seen)) = (inputs.get_mut(r), declared.get_mut(r)) else {
                     continue;
                 };
-                if declared & (1 << r) != 0 {
-                    // The first declaration of a register wins.
-                    continue;
-                }
-                declared |= 1 << r;
                 let sem = Semantic {
                     usage: d.usage,
                     index: d.index,
                 };
-                *slot = match varyings.slot_of(sem) {
+                let source = match varyings.slot_of(sem) {
                     Some(v) => InputSource::Varying(v as u8),
                     None if d.usage == Usage::Color && d.index < 2 => InputSource::Color(d.index),
                     None => InputSource::Zero,
                 };
+                for (c, comp) in slot.iter_mut().enumerate() {
+                    // The first declaration of a component wins.
+                    if d.write_mask & !*seen & (1 << c) != 0 {
+                        *comp = source;
+                    }
+                }
+                *seen |= d.write_mask;
             }
         }
         PixelShaderCtx {
@@ -258,38 +262,16 @@ impl Textures for StageSamplers<'_, '_> {
             }
             return out;
         }
-        let dims = [tex.width(), tex.height(), tex.depth()].map(|d| d.max(1) as f32);
         for (lane, o) in out.iter_mut().enumerate() {
-            if r.mask & (1 << lane) == 0 {
-                continue;
+            if r.mask & (1 << lane) != 0 {
+                *o = sample_shader_lane(tex, sm, r, lane);
             }
-            let c = r.coords[lane];
-            // texldb's bias scales the footprint by 2^bias (the LOD is its
-            // log2); texldl's level is the footprint of 2^level texels.
-            let dv = match r.lod {
-                LodMode::Gradients { bias } => {
-                    let k = bias[lane].exp2();
-                    let (x, y) = (r.ddx[lane], r.ddy[lane]);
-                    Derivatives {
-                        ddx: [x[0] * k, x[1] * k, x[2] * k],
-                        ddy: [y[0] * k, y[1] * k, y[2] * k],
-                    }
-                }
-                LodMode::Level(level) => {
-                    let k = level[lane].exp2();
-                    Derivatives {
-                        ddx: [k / dims[0], 0.0, 0.0],
-                        ddy: [0.0, k / dims[1], 0.0],
-                    }
-                }
-            };
-            *o = match tex.kind() {
-                TextureKind::Texture2D => sample_2d(tex, sm, [c[0], c[1]], &dv),
-                TextureKind::Cube => sample_cube(tex, sm, [c[0], c[1], c[2]], &dv),
-                TextureKind::Volume => sample_volume(tex, sm, [c[0], c[1], c[2]], &dv),
-            };
         }
         out
+    }
+
+    fn projection(&self, stage: u8) -> Option<usize> {
+        self.shade.projection(usize::from(stage))
     }
 
     fn bump_env(&self, stage: u8) -> BumpEnv {
@@ -320,10 +302,12 @@ fn shade_quad(
     let lanes = &q.lanes;
     if ps.ps3 {
         for (reg, src) in regs.input.iter_mut().zip(&ps.inputs) {
-            *reg = std::array::from_fn(|l| match *src {
-                InputSource::Zero => [0.0; 4],
-                InputSource::Color(i) => lanes[l].color[usize::from(i & 1)],
-                InputSource::Varying(s) => lanes[l].varyings[usize::from(s) % MAX_VARYINGS],
+            *reg = std::array::from_fn(|l| {
+                std::array::from_fn(|c| match src[c] {
+                    InputSource::Zero => 0.0,
+                    InputSource::Color(i) => lanes[l].color[usize::from(i & 1)][c],
+                    InputSource::Varying(s) => lanes[l].varyings[usize::from(s) % MAX_VARYINGS][c],
+                })
             });
         }
     } else {

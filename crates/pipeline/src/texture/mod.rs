@@ -14,7 +14,9 @@
 //! * [`sampler`] — [`SamplerState`], addressing, point / bilinear /
 //!   trilinear / anisotropic filtering, LOD, cube and volume sampling,
 //!   colour keying;
-//! * [`fast`] — the A8R8G8B8 + bilinear + WRAP fixed-point fast path.
+//! * [`fast`] — the A8R8G8B8 + bilinear + WRAP fixed-point fast path;
+//! * [`sample_shader_lane`] — one lane of a shader's texture request
+//!   (pixel and vertex shaders alike).
 
 pub mod fast;
 pub mod format;
@@ -31,3 +33,43 @@ pub use sampler::{
     sample_cube, sample_volume, select_mip, ColorKeyMode, Derivatives, KeyedTexel, MipSelection,
     SamplerState, TextureAddress, TextureFilter,
 };
+
+/// One lane of a shader's texture request on `tex` with `sm`: the
+/// coordinates' kind-dependent lookup (2D: u, v; cube and volume: u, v,
+/// w) with the request's level rule. `texldb`'s bias scales the
+/// derivatives by 2^bias (the LOD is their log2, so this adds the bias);
+/// `texldl`'s level is turned into the footprint of 2^level texels (so
+/// level 0 is the base level, MIPMAPLODBIAS and MAXMIPLEVEL applying as
+/// for any sample).
+pub(crate) fn sample_shader_lane(
+    tex: &Texture,
+    sm: &SamplerState,
+    r: &softhal_shader::exec::SampleRequest,
+    lane: usize,
+) -> [f32; 4] {
+    use softhal_shader::exec::LodMode;
+    let (Some(c), Some(x), Some(y)) = (r.coords.get(lane), r.ddx.get(lane), r.ddy.get(lane)) else {
+        return [0.0, 0.0, 0.0, 1.0];
+    };
+    let dv = match r.lod {
+        LodMode::Gradients { bias } => {
+            let k = bias.get(lane).copied().unwrap_or(0.0).exp2();
+            Derivatives {
+                ddx: [x[0] * k, x[1] * k, x[2] * k],
+                ddy: [y[0] * k, y[1] * k, y[2] * k],
+            }
+        }
+        LodMode::Level(level) => {
+            let k = level.get(lane).copied().unwrap_or(0.0).exp2();
+            Derivatives {
+                ddx: [k / tex.width().max(1) as f32, 0.0, 0.0],
+                ddy: [0.0, k / tex.height().max(1) as f32, 0.0],
+            }
+        }
+    };
+    match tex.kind() {
+        TextureKind::Texture2D => sample_2d(tex, sm, [c[0], c[1]], &dv),
+        TextureKind::Cube => sample_cube(tex, sm, [c[0], c[1], c[2]], &dv),
+        TextureKind::Volume => sample_volume(tex, sm, [c[0], c[1], c[2]], &dv),
+    }
+}

@@ -13,8 +13,8 @@
 //!   point size (then POINTSIZE_MIN/MAX), and the draw's generic varyings
 //!   ([`crate::varying::Varyings`]) linked by semantic (`ShaderStage::link`):
 //!   `oT#` for TEXCOORD#, `oD0`/`oD1` saturated for COLOR0/1 before
-//!   vs_3_0, and in vs_3_0 the `o#` declared with the varying's semantic,
-//!   unclamped. The rules and their sources are in `docs/shaders.md` §12
+//!   vs_3_0, and in vs_3_0, per component, the `o#` declared with the
+//!   varying's semantic on a mask naming that component, unclamped. The rules and their sources are in `docs/shaders.md` §12
 //!   and §14.
 //! - Guarantees: four vertices per run (lanes = vertices, a shorter tail
 //!   masked); every read of vertex bytes is bounds-checked (a vertex
@@ -25,15 +25,18 @@
 //!   per-run limit, and the watchdog is checked every
 //!   [`limits::WATCHDOG_CHECK_ENTRIES`] runs.
 
-use softhal_shader::exec::{BoundConstants, NoTextures, Program, Registers, LANES};
+use softhal_shader::exec::{
+    BoundConstants, Lanes, Program, Registers, SampleRequest, Textures, LANES,
+};
 use softhal_shader::ir::{rastout, Declaration, Operands, Profile, RegisterType, Usage};
 
 use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
 use crate::int::usize_from;
 use crate::limits;
-use crate::program::ShaderInput;
+use crate::program::{ShaderInput, VERTEX_SAMPLERS};
 use crate::state::PipelineState;
+use crate::texture::{sample_shader_lane, SamplerState, Texture};
 use crate::varying::{Varyings, MAX_VARYINGS};
 use crate::watchdog::{fired, Watchdog};
 
@@ -65,9 +68,12 @@ struct Slot {
 struct OutputMap {
     position: Option<Slot>,
     colors: [Option<Slot>; 2],
-    /// The register of each generic varying of the draw (after
-    /// [`OutputMap::link`]).
-    varyings: [Option<Slot>; MAX_VARYINGS],
+    /// The register component of each component of each generic varying
+    /// of the draw (after [`OutputMap::link`]).
+    varyings: [[Option<Slot>; 4]; MAX_VARYINGS],
+    /// The varyings whose four components are one register's, in place
+    /// (the common case, read at once).
+    whole: [Option<Slot>; MAX_VARYINGS],
     /// Bit *s*: varying *s* is saturated to [0, 1] (a COLOR output of
     /// vs_1_1–vs_2_x, which Direct3D 9 clamps; vs_3_0 colours are not).
     saturate: u16,
@@ -95,7 +101,8 @@ impl OutputMap {
         OutputMap {
             position: slot(Bank::Rast, usize::from(rastout::POSITION)),
             colors: [slot(Bank::Attr, 0), slot(Bank::Attr, 1)],
-            varyings: [None; MAX_VARYINGS],
+            varyings: [[None; 4]; MAX_VARYINGS],
+            whole: [None; MAX_VARYINGS],
             saturate: 0,
             fog: slot(Bank::Rast, usize::from(rastout::FOG)).filter(|_| writes(rastout::FOG)),
             psize: slot(Bank::Rast, usize::from(rastout::POINT_SIZE))
@@ -131,38 +138,62 @@ impl OutputMap {
         map
     }
 
-    /// Links the draw's generic varyings to the registers that write
-    /// them: vs_1_1–vs_2_x: TEXCOORD*n* = `oT`*n* (n < 8), COLOR0/1 =
-    /// `oD0`/`oD1` saturated; vs_3_0: the first `o#` declared with the
-    /// varying's semantic, unclamped. A semantic the shader does not
-    /// write reads 0.
+    /// Links each component of the draw's generic varyings to the
+    /// register component that writes it, in place (component *c* of a
+    /// semantic is component *c* of its register): vs_1_1–vs_2_x:
+    /// TEXCOORD*n* = `oT`*n* (n < 8), COLOR0/1 = `oD0`/`oD1` saturated;
+    /// vs_3_0: the `o#` declared with the semantic on a mask naming the
+    /// component (the first such), unclamped, so `dcl_texcoord0 o3.xy`
+    /// and `dcl_texcoord1 o3.zw` pack two semantics into `o3`. A
+    /// component the shader does not declare or write reads 0.
     fn link(&mut self, program: &Program, varyings: &Varyings) {
         let vs3 = program.profile() == Profile::Vs3_0;
         self.saturate = 0;
         for (s, out) in self.varyings.iter_mut().enumerate() {
-            *out = None;
-            let Some(sem) = varyings.semantic(s) else {
-                continue;
-            };
-            let index = usize::from(sem.index);
-            let whole = |bank, index| Slot {
-                bank,
-                index,
-                component: 0,
-            };
-            *out = if vs3 {
-                output_declarations(program)
-                    .find(|d| d.usage == sem.usage && d.index == sem.index)
-                    .map(|d| whole(Bank::TexCrd, usize::from(d.reg.index)))
-            } else {
-                match sem.usage {
-                    Usage::TexCoord if index < MAX_STAGES => Some(whole(Bank::TexCrd, index)),
-                    Usage::Color if index < 2 => {
-                        self.saturate |= 1 << s;
-                        Some(whole(Bank::Attr, index))
+            let comps = varyings.components(s);
+            for (c, (o, sem)) in out.iter_mut().zip(comps).enumerate() {
+                *o = None;
+                let Some(sem) = sem else {
+                    continue;
+                };
+                let index = usize::from(sem.index);
+                let at = |bank, index| Slot {
+                    bank,
+                    index,
+                    component: c,
+                };
+                *o = if vs3 {
+                    output_declarations(program)
+                        .find(|d| {
+                            d.usage == sem.usage
+                                && d.index == sem.index
+                                && d.write_mask & (1 << c) != 0
+                        })
+                        .map(|d| at(Bank::TexCrd, usize::from(d.reg.index)))
+                } else {
+                    match sem.usage {
+                        Usage::TexCoord if index < MAX_STAGES => Some(at(Bank::TexCrd, index)),
+                        Usage::Color if index < 2 => {
+                            self.saturate |= 1 << s;
+                            Some(at(Bank::Attr, index))
+                        }
+                        _ => None,
                     }
-                    _ => None,
+                };
+            }
+        }
+        for (w, out) in self.whole.iter_mut().zip(&self.varyings) {
+            *w = match out[0] {
+                Some(first)
+                    if out.iter().enumerate().all(|(c, o)| {
+                        o.is_some_and(|o| {
+                            o.bank == first.bank && o.index == first.index && o.component == c
+                        })
+                    }) =>
+                {
+                    Some(first)
                 }
+                _ => None,
             };
         }
     }
@@ -177,12 +208,35 @@ fn output_declarations(program: &Program) -> impl Iterator<Item = Declaration> +
         .filter(|d| d.reg.ty == RegisterType::OUTPUT)
 }
 
+/// The vertex-texture samplers of a draw as the executor's texture unit:
+/// D3DVERTEXTEXTURESAMPLER*n* = `s`*n*, its texture and sampler state
+/// (`texldl`: explicit level, coordinates as given); an unbound sampler
+/// returns (0, 0, 0, 1).
+#[derive(Clone, Copy)]
+struct VertexSamplers<'a>([Option<(&'a Texture, SamplerState)>; VERTEX_SAMPLERS]);
+
+impl Textures for VertexSamplers<'_> {
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        let mut out = [[0.0, 0.0, 0.0, 1.0]; LANES];
+        let Some(Some((tex, sm))) = self.0.get(usize::from(r.sampler)) else {
+            return out;
+        };
+        for (lane, o) in out.iter_mut().enumerate() {
+            if r.mask & (1 << lane) != 0 {
+                *o = sample_shader_lane(tex, sm, r, lane);
+            }
+        }
+        out
+    }
+}
+
 /// Per-draw constants of the shader implementation of the vertex program.
 #[derive(Clone, Copy)]
 pub(crate) struct ShaderStage<'a> {
     program: &'a Program,
     constants: &'a BoundConstants,
     inputs: &'a [ShaderInput],
+    samplers: VertexSamplers<'a>,
     outputs: OutputMap,
     stride: usize,
     planes_enabled: u32,
@@ -204,7 +258,8 @@ impl std::fmt::Debug for ShaderStage<'_> {
 impl<'a> ShaderStage<'a> {
     /// The vertex stage of a draw running `program`; `points`: the draw
     /// rasterizes points; `fog_alpha`: the specular alpha carries the fog
-    /// factor (`oFog`). Errors (before any pixel is touched): the program
+    /// factor (`oFog`); `textures`: the vertex-texture samplers' textures
+    /// (their states are the draw's). Errors (before any pixel is touched): the program
     /// is not a vertex shader ([`PipelineError::BadProgram`]), an input
     /// register does not exist or its element lies outside the vertex
     /// stride ([`PipelineError::BadVertexLayout`]).
@@ -213,6 +268,7 @@ impl<'a> ShaderStage<'a> {
         program: &'a Program,
         constants: &'a BoundConstants,
         inputs: &'a [ShaderInput],
+        textures: [Option<&'a Texture>; VERTEX_SAMPLERS],
         state: &PipelineState,
         call: &DrawCall<'_>,
         points: bool,
@@ -249,10 +305,12 @@ impl<'a> ShaderStage<'a> {
         } else {
             0
         };
+        let vs = &state.textures.vertex_samplers;
         Ok(ShaderStage {
             program,
             constants,
             inputs,
+            samplers: VertexSamplers(std::array::from_fn(|i| Some((textures[i]?, vs[i])))),
             outputs,
             stride: usize_from(stride),
             planes_enabled,
@@ -299,7 +357,7 @@ impl<'a> ShaderStage<'a> {
                 }
             }
             self.program
-                .run(&mut regs, self.constants, &NoTextures, mask);
+                .run(&mut regs, self.constants, &self.samplers, mask);
             for lane in 0..group.len() {
                 out.push((mask & (1 << lane) != 0).then(|| self.vertex(&regs, lane)));
             }
@@ -389,8 +447,15 @@ impl<'a> ShaderStage<'a> {
             }
         };
         let mut varyings = [[0.0f32; 4]; N];
-        for (s, (t, slot)) in varyings.iter_mut().zip(o.varyings).enumerate() {
-            let v = Self::read(regs, slot, lane).unwrap_or(zero);
+        for (s, (t, slots)) in varyings.iter_mut().zip(o.varyings).enumerate() {
+            let v: [f32; 4] = match o.whole.get(s).copied().flatten() {
+                Some(whole) => Self::read(regs, Some(whole), lane).unwrap_or(zero),
+                None => std::array::from_fn(|c| {
+                    slots[c]
+                        .and_then(|slot| Some(Self::read(regs, Some(slot), lane)?[slot.component]))
+                        .unwrap_or(0.0)
+                }),
+            };
             *t = if o.saturate & (1 << s) != 0 {
                 v.map(sat)
             } else {

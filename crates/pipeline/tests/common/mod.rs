@@ -252,6 +252,7 @@ pub fn draw_shaders_8x8(
                 program: vs,
                 constants: vc,
                 inputs,
+                textures: [None; 4],
             },
             pixel: PixelProgram::Shader {
                 program: ps,

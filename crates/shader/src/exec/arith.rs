@@ -247,10 +247,22 @@ pub fn to_address(x: f32, round: bool) -> i32 {
 /// `texldp`'s projection: x, y, z divided by w, unless w is 0.
 #[inline]
 pub fn project(c: Vec4) -> Vec4 {
-    let w = c[3];
-    if w == 0.0 {
-        c
-    } else {
-        [c[0] / w, c[1] / w, c[2] / w, c[3]]
+    project_on(c, 3)
+}
+
+/// A projection by component `k` (1..=3): the components before it
+/// divided by it, unless it is 0 (then `c` unchanged); the others kept.
+/// `texldp` is `k` = 3; a ps_1_1–1_3 stage with D3DTTFF_PROJECTED divides
+/// by its last counted coordinate.
+#[inline]
+pub fn project_on(c: Vec4, k: usize) -> Vec4 {
+    let q = c.get(k).copied().unwrap_or(1.0);
+    if q == 0.0 {
+        return c;
     }
+    let mut out = c;
+    for o in out.iter_mut().take(k) {
+        *o /= q;
+    }
+    out
 }

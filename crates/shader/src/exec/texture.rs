@@ -80,6 +80,15 @@ pub trait Textures {
         let _ = stage;
         BumpEnv::default()
     }
+
+    /// D3DTTFF_PROJECTED of `stage` (D3DTSS_TEXTURETRANSFORMFLAGS): the
+    /// index (1..=3) of the coordinate the ones before it are divided by,
+    /// `None` when the stage does not project. Only ps_1_1–1_3 `tex`,
+    /// `texbem` and `texbeml` read it.
+    fn projection(&self, stage: u8) -> Option<usize> {
+        let _ = stage;
+        None
+    }
 }
 
 /// No textures bound: every sample is (0, 0, 0, 1), what Direct3D returns
@@ -114,6 +123,18 @@ impl Machine<'_> {
             .unwrap_or([ZERO; LANES])
     }
 
+    /// The texture coordinates of stage `n` as `tex`, `texbem` and
+    /// `texbeml` of ps_1_1–1_3 read them: divided by the stage's
+    /// D3DTTFF_PROJECTED divisor when it has one (D3D9's projected
+    /// textures; ps_1_4 and ps_2_0+ project only with `_dw`/`texldp`).
+    fn projected_texcoord(&self, regs: &Registers, n: u16) -> Lanes {
+        let tc = Self::texcoord(regs, n);
+        match self.textures.projection(n.min(15) as u8) {
+            Some(k) => per_lane(&tc, |c| super::arith::project_on(c, k)),
+            None => tc,
+        }
+    }
+
     /// `t#` as a value (ps_1_x source of a texture-addressing instruction).
     fn texture_reg(regs: &Registers, n: u16) -> Lanes {
         regs.texture
@@ -144,7 +165,8 @@ impl Machine<'_> {
         let values: Lanes = match ins.opcode {
             Tex => match self.profile {
                 Profile::Ps1_1 | Profile::Ps1_2 | Profile::Ps1_3 => {
-                    self.sample_implicit(stage8, Self::texcoord(regs, stage), zero_bias)
+                    let coords = self.projected_texcoord(regs, stage);
+                    self.sample_implicit(stage8, coords, zero_bias)
                 }
                 Profile::Ps1_4 => self.sample_implicit(stage8, read(0, self), zero_bias),
                 _ => {
@@ -201,7 +223,9 @@ impl Machine<'_> {
             },
             TexBem | TexBemL => {
                 let env = self.textures.bump_env(stage8);
-                let tc = Self::texcoord(regs, stage);
+                // The stage's own coordinates are projected, the
+                // displacement added after is not.
+                let tc = self.projected_texcoord(regs, stage);
                 let t = tn();
                 let coords = lanes_from(|l| {
                     let (c, b) = (lane_of(&tc, l), lane_of(&t, l));
