@@ -57,8 +57,8 @@
 //! checked per tile as for every draw.
 
 use softhal_shader::exec::{
-    BoundConstants, BumpEnv, Lanes, Mask, Program, Registers, SampleRequest, Textures, Vec4,
-    ALL_LANES, LANES,
+    BoundConstants, BumpEnv, InputRegister, Inputs, Lanes, Mask, Program, Registers, SampleRequest,
+    Textures, Vec4, ALL_LANES, LANES,
 };
 use softhal_shader::ir::{RegisterType, Usage};
 
@@ -68,9 +68,8 @@ use crate::int::{channel_from_f32, usize_from_i32};
 use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
 use crate::shade::bilinear8_level;
 use crate::shade::{at, vertex_attrs, ShadeCtx};
-use crate::simd::bilinear8;
-use crate::simd::Span;
-use crate::texture::{sample_shader_lane, ColorKeyMode, TextureFormat};
+use crate::simd::{bilinear8_planes, SimdLevel, Span};
+use crate::texture::{sample_shader_lane, ColorKeyMode, LevelRef, TextureFormat};
 use crate::varying::{Semantic, Varyings, MAX_VARYINGS, VARYING_PLANE};
 
 /// Input registers of ps_3_0 (`v0..v9`).
@@ -213,15 +212,227 @@ struct LaneInputs {
     w: f32,
 }
 
-/// A quad's inputs: lanes (x + 2y) and the quad's top-left pixel.
-struct Quad {
-    lanes: [LaneInputs; LANES],
+/// Where a quad is: its top-left pixel, its coverage, its facing.
+#[derive(Clone, Copy)]
+struct QuadPos {
     x: i32,
     y: i32,
     /// Covered lanes (the others are helpers).
     covered: Mask,
     /// Counter-clockwise triangle (two-sided stencil, `vFace`).
     ccw: bool,
+}
+
+impl QuadPos {
+    /// `vPos` (x, y, 0, 0) of the lanes (x + 2y).
+    fn position(&self, out: &mut [[f32; LANES]; 4]) {
+        out[0] = std::array::from_fn(|l| (self.x + (l & 1) as i32) as f32);
+        out[1] = std::array::from_fn(|l| (self.y + (l >> 1) as i32) as f32);
+        out[2] = [0.0; LANES];
+        out[3] = [0.0; LANES];
+    }
+
+    /// `vFace`: −1 for counter-clockwise triangles, else +1.
+    fn face(&self) -> f32 {
+        if self.ccw {
+            -1.0
+        } else {
+            1.0
+        }
+    }
+}
+
+/// What the output merger needs of a lane besides the shader's results.
+struct MergeInputs {
+    /// Depth for the depth test (bias included; W-buffer depth mapped).
+    depth: f32,
+    /// The interpolated specular alpha (vertex fog), in [0, 1].
+    specular_alpha: f32,
+    /// Interpolated z (table fog).
+    fog_z: f32,
+    /// 1 / rhw (table fog).
+    w: f32,
+}
+
+/// A quad's inputs: what the shader reads ([`Inputs`]) and what the
+/// output merger needs.
+trait QuadInputs: Inputs {
+    /// Where the quad is.
+    fn pos(&self) -> &QuadPos;
+    /// The merger's inputs of lane `l`.
+    fn merge(&self, l: usize) -> MergeInputs;
+}
+
+/// Where each component of input register `reg` of a pixel shader bound
+/// as `ps` comes from (`vPos` and `vFace` aside): ps_3_0 inputs as
+/// linked, `v0`/`v1` the colours and `t#` generic varying # (the
+/// texture-coordinate layout) below 3.0.
+fn sources(ps: &PixelShaderCtx<'_>, reg: InputRegister) -> [InputSource; 4] {
+    match reg {
+        InputRegister::Input(i) if ps.ps3 => ps
+            .inputs
+            .get(usize::from(i))
+            .copied()
+            .unwrap_or([InputSource::Zero; 4]),
+        InputRegister::Input(i) if i < 2 => [InputSource::Color(i as u8); 4],
+        InputRegister::Texture(s) if !ps.ps3 && usize::from(s) < MAX_STAGES => {
+            [InputSource::Varying(s as u8); 4]
+        }
+        _ => [InputSource::Zero; 4],
+    }
+}
+
+/// The register `reg` of a pixel shader bound as `ps`, from per-lane
+/// colours and varyings (`color(l, i)`, `varying(l, slot)`).
+fn load_lanes(
+    ps: &PixelShaderCtx<'_>,
+    pos: &QuadPos,
+    reg: InputRegister,
+    color: impl Fn(usize, usize) -> Vec4,
+    varying: impl Fn(usize, usize) -> Vec4,
+    out: &mut [[f32; LANES]; 4],
+) {
+    match reg {
+        InputRegister::Position => return pos.position(out),
+        InputRegister::Face => {
+            *out = [[pos.face(); LANES]; 4];
+            return;
+        }
+        _ => {}
+    }
+    for (c, (plane, src)) in out.iter_mut().zip(sources(ps, reg)).enumerate() {
+        *plane = std::array::from_fn(|l| match src {
+            InputSource::Zero => 0.0,
+            InputSource::Color(i) => color(l, usize::from(i & 1))[c],
+            InputSource::Varying(s) => varying(l, usize::from(s) % MAX_VARYINGS)[c],
+        });
+    }
+}
+
+/// A quad whose lanes' inputs were evaluated one lane at a time (points,
+/// lines).
+struct LaneQuad<'c, 'a> {
+    ps: &'c PixelShaderCtx<'a>,
+    pos: QuadPos,
+    lanes: [LaneInputs; LANES],
+}
+
+impl Inputs for LaneQuad<'_, '_> {
+    fn load(&self, reg: InputRegister, out: &mut [[f32; LANES]; 4]) {
+        let lanes = &self.lanes;
+        load_lanes(
+            self.ps,
+            &self.pos,
+            reg,
+            |l, c| lanes[l].color[c],
+            |l, s| lanes[l].varyings[s],
+            out,
+        );
+    }
+}
+
+impl QuadInputs for LaneQuad<'_, '_> {
+    fn pos(&self) -> &QuadPos {
+        &self.pos
+    }
+
+    fn merge(&self, l: usize) -> MergeInputs {
+        let lane = &self.lanes[l];
+        MergeInputs {
+            depth: lane.depth,
+            specular_alpha: lane.color[1][3],
+            fog_z: lane.fog_z,
+            w: lane.w,
+        }
+    }
+}
+
+/// A quad of a triangle: its inputs evaluated from the set-up planes,
+/// one register at a time (`shade::at` at each lane, times 1/rhw).
+struct TriQuad<'c, 'a> {
+    ps: &'c PixelShaderCtx<'a>,
+    d: &'c DrawCtx<'c>,
+    pos: QuadPos,
+    /// The attribute planes: diffuse, specular (BGRA, 0..=255) from 0,
+    /// the varyings from [`VARYING_PLANE`].
+    planes: &'c [[f32; 3]],
+    /// Depth plane (z = `z[0] + z[1]·fx + z[2]·fy`).
+    z: [f32; 3],
+    /// Depth bias added to W-buffer depth.
+    bias: f32,
+    /// Lanes' offsets from the triangle's reference pixel.
+    fx: [f32; LANES],
+    fy: [f32; LANES],
+    /// Lanes' 1 / rhw.
+    inv: [f32; LANES],
+}
+
+impl TriQuad<'_, '_> {
+    /// Plane `p` (0 if absent) at the lanes, perspective-corrected.
+    #[inline(always)]
+    fn plane(&self, p: usize) -> [f32; LANES] {
+        match self.planes.get(p) {
+            Some(p) => std::array::from_fn(|l| at(p, self.fx[l], self.fy[l]) * self.inv[l]),
+            None => [0.0; LANES],
+        }
+    }
+
+    /// Colour `c` (0 diffuse, 1 specular) component `k` (RGBA) in [0, 1].
+    #[inline(always)]
+    fn color(&self, c: usize, k: usize) -> [f32; LANES] {
+        // Set-up stores BGRA.
+        let bgra = [2, 1, 0, 3][k];
+        self.plane(4 * c + bgra)
+            .map(|x| (x / 255.0).clamp(0.0, 1.0))
+    }
+}
+
+impl Inputs for TriQuad<'_, '_> {
+    fn load(&self, reg: InputRegister, out: &mut [[f32; LANES]; 4]) {
+        match reg {
+            InputRegister::Position => return self.pos.position(out),
+            InputRegister::Face => {
+                *out = [[self.pos.face(); LANES]; 4];
+                return;
+            }
+            _ => {}
+        }
+        for (c, (plane, src)) in out.iter_mut().zip(sources(self.ps, reg)).enumerate() {
+            *plane = match src {
+                InputSource::Zero => [0.0; LANES],
+                InputSource::Color(i) => self.color(usize::from(i & 1), c),
+                InputSource::Varying(s) if usize::from(s) < self.ps.count => {
+                    self.plane(VARYING_PLANE + 4 * usize::from(s) + c)
+                }
+                InputSource::Varying(_) => [0.0; LANES],
+            };
+        }
+    }
+}
+
+impl QuadInputs for TriQuad<'_, '_> {
+    fn pos(&self) -> &QuadPos {
+        &self.pos
+    }
+
+    fn merge(&self, l: usize) -> MergeInputs {
+        let (fx, fy, inv) = (self.fx[l], self.fy[l], self.inv[l]);
+        let z = (self.z[0] + self.z[1] * fx) + self.z[2] * fy;
+        let specular_alpha = self
+            .planes
+            .get(7)
+            .map_or(0.0, |p| ((at(p, fx, fy) * inv) / 255.0).clamp(0.0, 1.0));
+        MergeInputs {
+            depth: if self.d.w_buffer() {
+                self.d.w_depth(inv) + self.bias
+            } else {
+                z
+            },
+            specular_alpha,
+            fog_z: z,
+            w: inv,
+        }
+    }
 }
 
 /// The diffuse (0..4) and specular (4..8) of set-up (BGRA, 0..=255) as
@@ -237,31 +448,62 @@ fn colors(attr: &[f32; 8]) -> [Vec4; 2] {
 /// texture and D3DSAMP_* state, derivatives from the request.
 struct StageSamplers<'s, 'a> {
     shade: &'s ShadeCtx<'a>,
+    simd: SimdLevel,
+    /// Per stage: the level the 8-bit bilinear filter samples, where it
+    /// applies (`shade::bilinear8_level`), and the bits ORed into its
+    /// texels (X8R8G8B8's alpha).
+    bilinear8: [Option<(LevelRef<'a>, u32)>; MAX_STAGES],
 }
 
-impl Textures for StageSamplers<'_, '_> {
-    fn sample(&self, r: &SampleRequest) -> Lanes {
-        let mut out = [[0.0, 0.0, 0.0, 1.0]; LANES];
-        let Some((tex, sm)) = self.shade.sampler(usize::from(r.sampler)) else {
-            return out;
-        };
-        // The 8-bit bilinear filter, where it applies, needs no level of
-        // detail (one level, MAG = MIN).
-        if let Some(level) = bilinear8_level(tex, sm, ColorKeyMode::Off) {
+impl<'s, 'a> StageSamplers<'s, 'a> {
+    /// The samplers of `shade`, filtering with the kernels of `simd`.
+    fn new(shade: &'s ShadeCtx<'a>, simd: SimdLevel) -> Self {
+        let bilinear8 = std::array::from_fn(|n| {
+            let (tex, sm) = shade.sampler(n)?;
+            let level = bilinear8_level(tex, sm, ColorKeyMode::Off)?;
             let force = if level.format == TextureFormat::X8R8G8B8 {
                 0xFF00_0000
             } else {
                 0
             };
+            Some((level, force))
+        });
+        StageSamplers {
+            shade,
+            simd,
+            bilinear8,
+        }
+    }
+}
+
+impl Textures for StageSamplers<'_, '_> {
+    fn sample_planes(
+        &self,
+        sampler: u8,
+        coords: &[[f32; LANES]; 4],
+        _mask: Mask,
+    ) -> Option<[[f32; LANES]; 4]> {
+        // The 8-bit bilinear filter needs no level of detail (one level,
+        // MAG = MIN).
+        let (level, force) = self.bilinear8.get(usize::from(sampler))?.as_ref()?;
+        Some(bilinear8_planes(
+            self.simd, level, coords[0], coords[1], *force,
+        ))
+    }
+
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        let mut out = [[0.0, 0.0, 0.0, 1.0]; LANES];
+        if let Some(planes) = self.sample_planes(r.sampler, &transpose(&r.coords), r.mask) {
             for (lane, o) in out.iter_mut().enumerate() {
                 if r.mask & (1 << lane) != 0 {
-                    let c = r.coords[lane];
-                    let [b, g, r, a] = bilinear8(&level, c[0], c[1], force).to_le_bytes();
-                    *o = [r, g, b, a].map(|x| f32::from(x) / 255.0);
+                    *o = std::array::from_fn(|k| planes[k][lane]);
                 }
             }
             return out;
         }
+        let Some((tex, sm)) = self.shade.sampler(usize::from(r.sampler)) else {
+            return out;
+        };
         for (lane, o) in out.iter_mut().enumerate() {
             if r.mask & (1 << lane) != 0 {
                 *o = sample_shader_lane(tex, sm, r, lane);
@@ -288,56 +530,39 @@ impl Textures for StageSamplers<'_, '_> {
     }
 }
 
+/// Component planes of four lanes' vectors.
+fn transpose(v: &[Vec4; LANES]) -> [[f32; LANES]; 4] {
+    std::array::from_fn(|c| std::array::from_fn(|l| v[l][c]))
+}
+
 /// Runs the shader on one quad and hands its covered, not killed lanes
 /// to the output merger.
-fn shade_quad(
+fn shade_quad<Q: QuadInputs>(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
     ps: &PixelShaderCtx<'_>,
-    sh: &ShadeCtx<'_>,
+    samplers: &StageSamplers<'_, '_>,
     regs: &mut Registers,
-    q: &Quad,
+    q: &Q,
     stats: &mut Stats,
 ) {
-    let lanes = &q.lanes;
-    if ps.ps3 {
-        for (reg, src) in regs.input.iter_mut().zip(&ps.inputs) {
-            *reg = std::array::from_fn(|l| {
-                std::array::from_fn(|c| match src[c] {
-                    InputSource::Zero => 0.0,
-                    InputSource::Color(i) => lanes[l].color[usize::from(i & 1)][c],
-                    InputSource::Varying(s) => lanes[l].varyings[usize::from(s) % MAX_VARYINGS][c],
-                })
-            });
-        }
-    } else {
-        for (i, reg) in regs.input.iter_mut().enumerate().take(2) {
-            *reg = std::array::from_fn(|l| lanes[l].color[i]);
-        }
-        // t# = generic varying # (the texture-coordinate layout).
-        for (s, reg) in regs.texcoord.iter_mut().enumerate().take(MAX_STAGES) {
-            *reg = std::array::from_fn(|l| lanes[l].varyings[s]);
-        }
-    }
-    regs.position = std::array::from_fn(|l| {
-        let (lx, ly) = ((l & 1) as i32, (l >> 1) as i32);
-        [(q.x + lx) as f32, (q.y + ly) as f32, 0.0, 0.0]
-    });
-    regs.face = [if q.ccw { -1.0 } else { 1.0 }; LANES];
-    let samplers = StageSamplers { shade: sh };
-    ps.program.run(regs, ps.constants, &samplers, ALL_LANES);
+    ps.program
+        .run_inputs(regs, ps.constants, samplers, q, ALL_LANES);
+    let sh = samplers.shade;
+    let pos = q.pos();
     let profile = ps.program.profile();
     let zero = [[0.0; 4]; LANES];
     let out = regs.color(profile, 0).unwrap_or(&zero);
     let mrt = ps.targets.iter().any(Option::is_some);
-    for (l, lane) in lanes.iter().enumerate() {
+    for l in 0..LANES {
         let bit = 1 << l;
-        if q.covered & bit == 0 || regs.killed & bit != 0 {
+        if pos.covered & bit == 0 || regs.killed & bit != 0 {
             continue;
         }
+        let lane = q.merge(l);
         let mut c = out[l].map(|x| x.clamp(0.0, 1.0));
         if !ps.ps3 {
-            if let Some(k) = sh.fog_factor(lane.color[1][3], lane.fog_z, lane.w) {
+            if let Some(k) = sh.fog_factor(lane.specular_alpha, lane.fog_z, lane.w) {
                 c = crate::fog::apply_fog(c, sh.fog_color(), k);
             }
         }
@@ -352,9 +577,9 @@ fn shade_quad(
         } else {
             lane.depth
         };
-        let (px, py) = (q.x + (l & 1) as i32, q.y + (l >> 1) as i32);
+        let (px, py) = (pos.x + (l & 1) as i32, pos.y + (l >> 1) as i32);
         let passed = stats.passed;
-        (d.frag)(t, d, px, py, bgra, depth, q.ccw, stats);
+        (d.frag)(t, d, px, py, bgra, depth, pos.ccw, stats);
         // The output merger counts a fragment in `passed` exactly when it
         // passed the alpha test (by oC0), stencil and depth: then render
         // targets 1–3 are written too.
@@ -428,36 +653,7 @@ pub(crate) fn tri_spans(
     let ccw = tri.flags & FLAG_CCW != 0;
     let bb = tri.bbox();
     let rhw = &e.rhw;
-    let inputs = |x: i32, y: i32| {
-        let (fx, fy) = ((x - bb[0]) as f32, (y - bb[1]) as f32);
-        let inv = 1.0 / at(rhw, fx, fy);
-        let mut attr = [0.0f32; 8];
-        for (a, p) in attr.iter_mut().zip(planes) {
-            *a = at(p, fx, fy) * inv;
-        }
-        let varyings = std::array::from_fn(|s| {
-            if s >= count {
-                return [0.0; 4];
-            }
-            std::array::from_fn(|k| {
-                planes
-                    .get(VARYING_PLANE + 4 * s + k)
-                    .map_or(0.0, |p| at(p, fx, fy) * inv)
-            })
-        });
-        let z = (tri.z[0] + tri.z[1] * fx) + tri.z[2] * fy;
-        LaneInputs {
-            color: colors(&attr),
-            varyings,
-            depth: if d.w_buffer() {
-                d.w_depth(inv) + e.bias
-            } else {
-                z
-            },
-            fog_z: z,
-            w: inv,
-        }
-    };
+    let samplers = StageSamplers::new(sh, d.simd);
     let mut regs = scratch_registers(ps.program);
     for r in (0..TILE_ROWS).step_by(2) {
         let pair = [rows[r], rows.get(r + 1).copied().flatten()];
@@ -468,6 +664,8 @@ pub(crate) fn tri_spans(
             continue;
         };
         let qy = t.y0 + r as i32;
+        let fy0 = (qy - bb[1]) as f32;
+        let fy = [fy0, fy0, (qy + 1 - bb[1]) as f32, (qy + 1 - bb[1]) as f32];
         let mut qx = x0 & !1;
         while qx <= x1 {
             let mut covered: Mask = 0;
@@ -478,16 +676,25 @@ pub(crate) fn tri_spans(
                 }
             }
             if covered != 0 {
-                let q = Quad {
-                    lanes: std::array::from_fn(|l| {
-                        inputs(qx + (l & 1) as i32, qy + (l >> 1) as i32)
-                    }),
-                    x: qx,
-                    y: qy,
-                    covered,
-                    ccw,
+                let (fa, fb) = ((qx - bb[0]) as f32, (qx + 1 - bb[0]) as f32);
+                let fx = [fa, fb, fa, fb];
+                let q = TriQuad {
+                    ps,
+                    d,
+                    pos: QuadPos {
+                        x: qx,
+                        y: qy,
+                        covered,
+                        ccw,
+                    },
+                    planes,
+                    z: tri.z,
+                    bias: e.bias,
+                    fx,
+                    fy,
+                    inv: std::array::from_fn(|l| 1.0 / at(rhw, fx[l], fy[l])),
                 };
-                shade_quad(t, d, ps, sh, &mut regs, &q, stats);
+                shade_quad(t, d, ps, &samplers, &mut regs, &q, stats);
             }
             qx += 2;
         }
@@ -539,6 +746,7 @@ pub(crate) fn point(
     };
     let [x0, y0, x1, y1] = r;
     let inside = |x: i32, y: i32| x0 <= x && x <= x1 && y0 <= y && y <= y1;
+    let samplers = StageSamplers::new(sh, d.simd);
     let mut regs = scratch_registers(ps.program);
     let mut qy = y0 & !1;
     while qy <= y1 {
@@ -550,14 +758,17 @@ pub(crate) fn point(
                     covered |= 1 << l;
                 }
             }
-            let q = Quad {
+            let q = LaneQuad {
+                ps,
+                pos: QuadPos {
+                    x: qx,
+                    y: qy,
+                    covered,
+                    ccw: false,
+                },
                 lanes: std::array::from_fn(|l| lane_at(qx + (l & 1) as i32, qy + (l >> 1) as i32)),
-                x: qx,
-                y: qy,
-                covered,
-                ccw: false,
             };
-            shade_quad(t, d, ps, sh, &mut regs, &q, stats);
+            shade_quad(t, d, ps, &samplers, &mut regs, &q, stats);
             qx += 2;
         }
         qy += 2;
@@ -607,18 +818,22 @@ pub(crate) fn line_pixel(
     let quad = [at_param(tt_quad[0]), at_param(tt_quad[1])];
     let (qx, qy) = (px & !1, py & !1);
     let own = ((px & 1) + 2 * (py & 1)) as usize;
-    let q = Quad {
+    let q = LaneQuad {
+        ps,
+        pos: QuadPos {
+            x: qx,
+            y: qy,
+            covered: 1 << own,
+            ccw: false,
+        },
         lanes: std::array::from_fn(|lane| {
             // The lane's offset along the major axis picks its parameter.
             let major = if x_major { lane & 1 } else { lane >> 1 };
             quad[major]
         }),
-        x: qx,
-        y: qy,
-        covered: 1 << own,
-        ccw: false,
     };
+    let samplers = StageSamplers::new(sh, d.simd);
     let mut regs = scratch_registers(ps.program);
-    shade_quad(t, d, ps, sh, &mut regs, &q, stats);
+    shade_quad(t, d, ps, &samplers, &mut regs, &q, stats);
     return_registers(regs);
 }

@@ -22,7 +22,8 @@
 //!   fused fog), one span or all spans of a triangle in a band;
 //! * `planes` — the four 16.16 colour planes of a triangle;
 //! * `small_tri` — the coverage-mask kernel for small triangles;
-//! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture;
+//! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,
+//!   and the same 8-bit bilinear filter for a pixel-shader quad;
 //! * `x86` — the vector helpers the x86 bodies share.
 //!
 //! *Guarantees*:
@@ -61,7 +62,7 @@ pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
-pub(crate) use tex_modulate::{bilinear8, tex_modulate_span, TexSpan};
+pub(crate) use tex_modulate::{bilinear8_planes, tex_modulate_span, TexSpan};
 
 /// Which instruction-set level the kernels use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,12 +1,15 @@
 //! The textured span kernel: stage 0 MODULATE(TEXTURE, DIFFUSE) of a
 //! bilinear, WRAP-addressed A8R8G8B8/X8R8G8B8 level with an 8-bit
-//! fixed-point separable filter, optionally blended SRCALPHA/INVSRCALPHA.
+//! fixed-point separable filter, optionally blended SRCALPHA/INVSRCALPHA;
+//! and the same filter for the four lanes of a pixel-shader quad.
 //!
 //! *Input*: the destination bytes of a span, the texture level, the
-//! span's texture-coordinate and diffuse planes ([`TexSpan`]). *Output*:
-//! the written pixels. *Guarantees*: the AVX2 body writes exactly the
-//! bytes of the scalar twin [`tex_modulate_span_scalar`]; texels are read
-//! only inside the level (`tex_level_ok`).
+//! span's texture-coordinate and diffuse planes ([`TexSpan`]); or a level
+//! and four lanes' (u, v) ([`bilinear8_planes`]). *Output*: the written
+//! pixels; or the four lanes' RGBA in [0, 1] as component planes.
+//! *Guarantees*: the AVX2 bodies give exactly the results of the scalar
+//! twins [`tex_modulate_span_scalar`] and [`bilinear8_planes_scalar`];
+//! texels are read only inside the level (`tex_level_ok`).
 use super::{clamp8, color_at, div255, SimdLevel};
 
 /// One span of the textured fast path (see `shade::TexFast`).
@@ -132,6 +135,44 @@ pub(crate) fn tex_modulate_span(
     tex_modulate_span_scalar(dst, level, p);
 }
 
+/// Scalar twin of [`bilinear8_planes`]: [`bilinear8`] per lane, each
+/// channel as `byte / 255`.
+pub(crate) fn bilinear8_planes_scalar(
+    level: &crate::texture::LevelRef<'_>,
+    u: [f32; 4],
+    v: [f32; 4],
+    force: u32,
+) -> [[f32; 4]; 4] {
+    let mut out = [[0.0; 4]; 4];
+    for l in 0..4 {
+        let [b, g, r, a] = bilinear8(level, u[l], v[l], force).to_le_bytes();
+        for (plane, x) in out.iter_mut().zip([r, g, b, a]) {
+            plane[l] = f32::from(x) / 255.0;
+        }
+    }
+    out
+}
+
+/// [`bilinear8`] of four lanes (a pixel-shader quad) at `(u[l], v[l])`,
+/// with `force` ORed into every texel: planes R, G, B, A of the lanes,
+/// each channel `byte / 255`.
+pub(crate) fn bilinear8_planes(
+    level_simd: SimdLevel,
+    level: &crate::texture::LevelRef<'_>,
+    u: [f32; 4],
+    v: [f32; 4],
+    force: u32,
+) -> [[f32; 4]; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if level_simd == SimdLevel::Avx2 && x86::tex_level_ok(level) {
+        // SAFETY: Avx2 is only selected when AVX2 was detected; the level
+        // passed the bounds check of `tex_level_ok`.
+        return unsafe { x86::bilinear8_planes_avx2(level, u, v, force) };
+    }
+    let _ = level_simd;
+    bilinear8_planes_scalar(level, u, v, force)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     //! x86_64 body (AVX2): masked loads and stores of the lanes inside the
@@ -184,6 +225,94 @@ mod x86 {
             let i1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(i1, s), i1);
             (i0, i1, f)
         }
+    }
+
+    /// [`wrap8`] of four lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn wrap4(c: __m128, size: i32) -> (__m128i, __m128i, __m128i) {
+        let scale = _mm_set1_ps(size as f32 * 256.0);
+        let fr = _mm_sub_ps(c, _mm_floor_ps(c));
+        // Non-finite input → NaN fraction → 0, like the scalar twin.
+        let fr = _mm_and_ps(fr, _mm_cmpord_ps(fr, fr));
+        let q = _mm_sub_epi32(
+            _mm_cvttps_epi32(_mm_floor_ps(_mm_mul_ps(fr, scale))),
+            _mm_set1_epi32(128),
+        );
+        let i = _mm_srai_epi32(q, 8);
+        let f = _mm_and_si128(q, _mm_set1_epi32(255));
+        let s = _mm_set1_epi32(size);
+        let ge = _mm_cmpgt_epi32(i, _mm_set1_epi32(size - 1));
+        let i0 = _mm_blendv_epi8(i, _mm_sub_epi32(i, s), ge);
+        let neg = _mm_cmpgt_epi32(_mm_setzero_si128(), i);
+        let i0 = _mm_blendv_epi8(i0, _mm_set1_epi32(size - 1), neg);
+        let i1 = _mm_add_epi32(i0, _mm_set1_epi32(1));
+        let i1 = _mm_andnot_si128(_mm_cmpeq_epi32(i1, s), i1);
+        (i0, i1, f)
+    }
+
+    /// `lerp8` of four 32-bit lanes: `((a << 8) + b·f − a·f + 128) >> 8`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lerp4(a: __m128i, b: __m128i, f: __m128i) -> __m128i {
+        let h = _mm_sub_epi32(
+            _mm_add_epi32(_mm_slli_epi32(a, 8), _mm_mullo_epi32(b, f)),
+            _mm_mullo_epi32(a, f),
+        );
+        _mm_srli_epi32(_mm_add_epi32(h, _mm_set1_epi32(128)), 8)
+    }
+
+    /// AVX2 twin of `bilinear8_planes_scalar`: the four lanes' texels
+    /// gathered, filtered per channel in 32-bit lanes.
+    ///
+    /// # Safety
+    /// AVX2 must be available and `tex_level_ok(level)` must hold.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn bilinear8_planes_avx2(
+        level: &crate::texture::LevelRef<'_>,
+        u: [f32; 4],
+        v: [f32; 4],
+        force: u32,
+    ) -> [[f32; 4]; 4] {
+        let info = &level.info;
+        let (w, h) = (info.width as i32, info.height as i32);
+        let pitch4 = _mm_set1_epi32((info.row_pitch / 4) as i32);
+        // SAFETY: `u` and `v` are 16 readable bytes each.
+        let (u, v) = unsafe { (_mm_loadu_ps(u.as_ptr()), _mm_loadu_ps(v.as_ptr())) };
+        let (x0, x1, fx) = wrap4(u, w);
+        let (y0, y1, fy) = wrap4(v, h);
+        let (r0, r1) = (_mm_mullo_epi32(y0, pitch4), _mm_mullo_epi32(y1, pitch4));
+        let base = level.data.as_ptr().cast::<i32>();
+        let forcev = _mm_set1_epi32(force as i32);
+        // SAFETY: x < width and y < height (wrap4), so every index is a
+        // texel inside the level's bytes (`tex_level_ok`), below i32::MAX.
+        let t = unsafe {
+            [
+                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r0, x0)),
+                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r0, x1)),
+                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r1, x0)),
+                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r1, x1)),
+            ]
+        }
+        .map(|x| _mm_or_si128(x, forcev));
+        let byte = _mm_set1_epi32(0xFF);
+        let inv = _mm_set1_ps(255.0);
+        let channel = |c: [__m128i; 4]| {
+            let c = c.map(|x| _mm_and_si128(x, byte));
+            let h0 = lerp4(c[0], c[1], fx);
+            let h1 = lerp4(c[2], c[3], fx);
+            let mut o = [0.0f32; 4];
+            let q = _mm_div_ps(_mm_cvtepi32_ps(lerp4(h0, h1, fy)), inv);
+            // SAFETY: `o` is 16 writable bytes.
+            unsafe { _mm_storeu_ps(o.as_mut_ptr(), q) };
+            o
+        };
+        // BGRA in memory: B bits 0..8, G 8..16, R 16..24, A 24..32.
+        let r = channel(t.map(|x| _mm_srli_epi32(x, 16)));
+        let g = channel(t.map(|x| _mm_srli_epi32(x, 8)));
+        let b = channel(t);
+        let a = channel(t.map(|x| _mm_srli_epi32(x, 24)));
+        [r, g, b, a]
     }
 
     /// `round(x / 255)` of 16-bit lanes, x in 0..=65025.
@@ -586,6 +715,30 @@ mod tests {
                 let mut got = dst0.clone();
                 tex_modulate_span(lv.clamp_to_cpu(), &mut got, &level, &p);
                 prop_assert_eq!(&got, &want);
+            }
+        }
+
+        #[test]
+        fn bilinear8_planes_matches_scalar(
+            w in 1u32..10,
+            h in 1u32..10,
+            pad in 0usize..3,
+            x8 in any::<bool>(),
+            seed in any::<u64>(),
+            u in proptest::array::uniform4(-3.0f32..3.0),
+            v in proptest::array::uniform4(-3.0f32..3.0),
+            odd in 0usize..4,
+        ) {
+            let (bytes, info, format) = tex_level(w, h, pad, x8, seed);
+            let level = crate::texture::LevelRef { format, info, data: &bytes, palette: None };
+            // Non-finite coordinates wrap to 0 in both.
+            let mut u = u;
+            u[odd] = [f32::NAN, f32::INFINITY, -0.0, 1.0][odd];
+            let force = if x8 { 0xFF00_0000 } else { 0 };
+            let want = bilinear8_planes_scalar(&level, u, v, force);
+            for lv in LEVELS {
+                let got = bilinear8_planes(lv.clamp_to_cpu(), &level, u, v, force);
+                prop_assert_eq!(got.map(|p| p.map(f32::to_bits)), want.map(|p| p.map(f32::to_bits)));
             }
         }
 

@@ -24,11 +24,13 @@
 //!   assembly reference (`docs/shaders.md` §11).
 
 mod arith;
+mod inputs;
 mod lane;
 mod plan;
 mod planes;
 mod texture;
 
+pub use inputs::{InputRegister, Inputs};
 pub use lane::{ddx, ddy, Lanes, Mask, Vec4, ALL_LANES, LANES};
 pub use texture::{BumpEnv, LodMode, NoTextures, SampleRequest, Textures};
 
@@ -151,6 +153,9 @@ pub struct Registers {
     pub killed: Mask,
     /// The register-plane executor's state.
     planes: planes::PlaneFile,
+    /// A reference run wrote the per-lane temporaries and outputs since
+    /// they were last cleared (the plane executor then clears them all).
+    reference_ran: bool,
 }
 
 impl Registers {
@@ -173,6 +178,7 @@ impl Registers {
             depth_written: false,
             killed: 0,
             planes: planes::PlaneFile::default(),
+            reference_ran: false,
         };
         r.reset(program);
         r
@@ -232,6 +238,30 @@ impl Registers {
         }
         self.address = [[0; 4]; LANES];
         self.predicate = [[false; 4]; LANES];
+        self.depth_out = [0.0; LANES];
+        self.depth_written = false;
+        self.killed = 0;
+        self.reference_ran = false;
+    }
+
+    /// What [`Registers::clear_outputs`] clears, for a run that wrote only
+    /// outputs since the last clear and will overwrite the outputs for
+    /// which `stored` holds: the other outputs, the depth and the kills.
+    fn clear_unstored(&mut self, stored: impl Fn(planes::Store) -> bool) {
+        use planes::Store;
+        let files: [(&mut [Lanes], fn(u16) -> Store); 4] = [
+            (&mut self.rast_out, Store::RastOut),
+            (&mut self.attr_out, Store::AttrOut),
+            (&mut self.texcrd_out, Store::TexCrdOut),
+            (&mut self.color_out, Store::ColorOut),
+        ];
+        for (regs, store) in files {
+            for (i, r) in regs.iter_mut().enumerate() {
+                if !stored(store(i as u16)) {
+                    *r = [ZERO; LANES];
+                }
+            }
+        }
         self.depth_out = [0.0; LANES];
         self.depth_written = false;
         self.killed = 0;
@@ -328,9 +358,44 @@ impl Program {
         mask: Mask,
     ) -> RunStats {
         match &self.planes {
-            Some(code) if code.runs(mask) => code.run(regs, constants, textures, mask),
+            Some(code) if code.runs(mask) => code.run_with(regs, constants, textures, None, mask),
             _ => self.run_reference(regs, constants, textures, mask),
         }
+    }
+
+    /// [`Program::run`] with the inputs (`v#`, the stages' texture
+    /// coordinates, `vPos`, `vFace`) read from `inputs` instead of
+    /// `regs`: the register-plane executor loads them straight into its
+    /// planes; the reference interpreter gets them stored in `regs`
+    /// first. Same results as storing them and calling `run`.
+    pub fn run_inputs(
+        &self,
+        regs: &mut Registers,
+        constants: &BoundConstants,
+        textures: &dyn Textures,
+        inputs: &dyn Inputs,
+        mask: Mask,
+    ) -> RunStats {
+        if let Some(code) = self.planes.as_ref().filter(|c| c.runs(mask)) {
+            return code.run_with(regs, constants, textures, Some(inputs), mask);
+        }
+        let mut planes = [[0.0; LANES]; 4];
+        let mut lanes = |reg| {
+            inputs.load(reg, &mut planes);
+            std::array::from_fn(|l| std::array::from_fn(|c| planes[c][l]))
+        };
+        for (i, r) in regs.input.iter_mut().enumerate() {
+            *r = lanes(InputRegister::Input(i as u16));
+        }
+        for (i, r) in regs.texcoord.iter_mut().enumerate() {
+            *r = lanes(InputRegister::Texture(i as u16));
+        }
+        if !self.profile().is_vertex() {
+            regs.position = lanes(InputRegister::Position);
+            let face: Lanes = lanes(InputRegister::Face);
+            regs.face = std::array::from_fn(|l| face[l][0]);
+        }
+        self.run_reference(regs, constants, textures, mask)
     }
 
     /// Runs the program with the reference interpreter, whatever it uses:
@@ -343,6 +408,7 @@ impl Program {
         mask: Mask,
     ) -> RunStats {
         regs.clear_outputs();
+        regs.reference_ran = true;
         let profile = self.profile();
         if !profile.is_vertex() {
             // ps_1_4 and ps_2_x read t# as texture coordinates; in

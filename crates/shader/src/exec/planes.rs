@@ -22,7 +22,9 @@
 
 use super::arith;
 use super::lane::{Mask, Vec4, ALL_LANES, LANES, ZERO};
-use super::{BoundConstants, LodMode, Registers, RunStats, SampleRequest, Textures};
+use super::{
+    BoundConstants, InputRegister, Inputs, LodMode, Registers, RunStats, SampleRequest, Textures,
+};
 use crate::ir::{
     misctype, Control, Dst, Instruction, Opcode, Operands, Profile, RegisterType, Src, SrcModifier,
 };
@@ -419,7 +421,7 @@ enum Load {
 /// type).
 #[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Store {
+pub(super) enum Store {
     RastOut(u16),
     AttrOut(u16),
     TexCrdOut(u16),
@@ -435,8 +437,12 @@ pub struct PlaneCode {
     /// Constant components the program reads directly: (plane, register,
     /// component), loaded when the bound constants change.
     consts: Vec<(P, u16, u8)>,
-    /// First plane after the constants: zeroed before each run.
+    /// First plane after the constants.
     first_register: usize,
+    /// The planes zeroed before each run: read before they are loaded or
+    /// written (every other plane after the constants is loaded or
+    /// written before it is read).
+    zeroed: Vec<P>,
     loads: Vec<(Load, P)>,
     stores: Vec<(Store, P)>,
     /// The `oDepth` plane, if the program writes it.
@@ -704,6 +710,39 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
             File::Temp => {}
         }
     }
+    // The planes a run zeroes: those read before any operation writes
+    // them (a temporary read unwritten, an output component left
+    // unwritten); every other plane is loaded or written first.
+    let mut written = vec![false; size];
+    let mut zero = vec![false; size];
+    for &(_, p) in &loads {
+        for q in planes_of(p) {
+            if let Some(w) = written.get_mut(usize::from(q)) {
+                *w = true;
+            }
+        }
+    }
+    for op in &mut ops {
+        op.planes(|p, write| {
+            let i = usize::from(*p);
+            if i < first_register || i >= size {
+                return;
+            }
+            if write {
+                written[i] = true;
+            } else if !written[i] {
+                zero[i] = true;
+            }
+        });
+    }
+    let outputs = stores.iter().flat_map(|&(_, p)| planes_of(p));
+    for q in outputs.chain(depth) {
+        let i = usize::from(q);
+        if i < size && !written[i] {
+            zero[i] = true;
+        }
+    }
+    let zeroed = (0..size).filter(|&i| zero[i]).map(|i| i as P).collect();
     let neighbours = ops.iter().any(|op| {
         matches!(
             op,
@@ -721,6 +760,7 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
         size,
         consts: layout.consts,
         first_register,
+        zeroed,
         loads,
         stores,
         depth,
@@ -1182,19 +1222,29 @@ impl PlaneCode {
     }
 
     /// Runs the code for the lanes of `mask`, as
-    /// [`super::Program::run`] defines a run.
-    pub(super) fn run(
+    /// [`super::Program::run`] defines a run, its inputs read from
+    /// `inputs` when given ([`super::Program::run_inputs`]), else from
+    /// `regs`.
+    pub(super) fn run_with(
         &self,
         regs: &mut Registers,
         constants: &BoundConstants,
         textures: &dyn Textures,
+        inputs: Option<&dyn Inputs>,
         mask: Mask,
     ) -> RunStats {
         let stats = RunStats {
             executed: self.executed,
             stopped: false,
         };
-        regs.clear_outputs();
+        // Only the outputs this code does not store need clearing (the
+        // stores below overwrite theirs, every lane); temporaries and
+        // the other per-lane files only after a reference run wrote them.
+        if std::mem::take(&mut regs.reference_ran) {
+            regs.clear_outputs();
+        } else {
+            regs.clear_unstored(|store| self.stores.iter().any(|&(s, _)| s == store));
+        }
         let mask = mask & ALL_LANES;
         if mask == 0 {
             return stats;
@@ -1214,11 +1264,36 @@ impl PlaneCode {
             }
             file.loaded = Some(constants.id);
         }
-        if let Some(rest) = file.planes.get_mut(self.first_register..) {
-            rest.fill([0.0; LANES]);
+        for &p in &self.zeroed {
+            if let Some(x) = file.planes.get_mut(usize::from(p)) {
+                *x = [0.0; LANES];
+            }
         }
         file.address = [[0; LANES]; 4];
         for &(load, p) in &self.loads {
+            if let Some(inputs) = inputs {
+                let reg = match load {
+                    Load::Input(i) => InputRegister::Input(i),
+                    Load::Texture(i) => InputRegister::Texture(i),
+                    Load::Position => InputRegister::Position,
+                    Load::Face => InputRegister::Face,
+                };
+                let at_p = usize::from(p);
+                let Some(out) = file
+                    .planes
+                    .get_mut(at_p..at_p + 4)
+                    .and_then(|s| <&mut [Plane; 4]>::try_from(s).ok())
+                else {
+                    continue;
+                };
+                inputs.load(reg, out);
+                if load == Load::Face {
+                    out[1] = out[0];
+                    out[2] = out[0];
+                    out[3] = out[0];
+                }
+                continue;
+            }
             let src: Option<&[Vec4; LANES]> = match load {
                 Load::Input(i) => regs.input.get(usize::from(i)),
                 Load::Texture(i) => regs.texcoord.get(usize::from(i)),
@@ -1506,6 +1581,21 @@ fn execute(
                 kind,
             } => {
                 let c = coords.map(|p| get(planes, p));
+                if matches!(kind, SampleKind::Implicit | SampleKind::Project) {
+                    let pc = if kind == SampleKind::Project {
+                        transpose(&transpose(&c).map(arith::project))
+                    } else {
+                        c
+                    };
+                    if let Some(out) = textures.sample_planes(sampler, &pc, mask) {
+                        for (k, (&dp, v)) in d.iter().zip(out).enumerate() {
+                            if m & (1 << k) != 0 {
+                                set(planes, dp, v);
+                            }
+                        }
+                        continue;
+                    }
+                }
                 let coords = transpose(&c);
                 let zero = [0.0; LANES];
                 let request = match kind {

@@ -75,6 +75,23 @@ pub trait Textures {
     /// Samples for the lanes of `request.mask`: RGBA per lane.
     fn sample(&self, request: &SampleRequest) -> Lanes;
 
+    /// The result of an implicit-LOD sample of `sampler` at `coords`
+    /// (planes: `coords[c][l]` is component `c` of lane `l`, projection
+    /// already applied) as planes (`[R, G, B, A][lane]`), when the unit
+    /// can answer it without derivatives or bias (a texture of one level)
+    /// — the values [`Textures::sample`] would give for any derivatives —
+    /// or `None` to be asked through `sample`. Lanes outside `mask` may
+    /// hold anything.
+    fn sample_planes(
+        &self,
+        sampler: u8,
+        coords: &[[f32; LANES]; 4],
+        mask: Mask,
+    ) -> Option<[[f32; LANES]; 4]> {
+        let _ = (sampler, coords, mask);
+        None
+    }
+
     /// The bump-environment state of `stage`.
     fn bump_env(&self, stage: u8) -> BumpEnv {
         let _ = stage;
