@@ -249,7 +249,8 @@ impl Registers {
     /// which `stored` holds: the other outputs, the depth and the kills.
     fn clear_unstored(&mut self, stored: impl Fn(planes::Store) -> bool) {
         use planes::Store;
-        let files: [(&mut [Lanes], fn(u16) -> Store); 4] = [
+        type File<'r> = (&'r mut [Lanes], fn(u16) -> Store);
+        let files: [File<'_>; 4] = [
             (&mut self.rast_out, Store::RastOut),
             (&mut self.attr_out, Store::AttrOut),
             (&mut self.texcrd_out, Store::TexCrdOut),
@@ -382,7 +383,7 @@ impl Program {
         let mut planes = [[0.0; LANES]; 4];
         let mut lanes = |reg| {
             inputs.load(reg, &mut planes);
-            std::array::from_fn(|l| std::array::from_fn(|c| planes[c][l]))
+            planes::transpose(&planes)
         };
         for (i, r) in regs.input.iter_mut().enumerate() {
             *r = lanes(InputRegister::Input(i as u16));
@@ -392,8 +393,7 @@ impl Program {
         }
         if !self.profile().is_vertex() {
             regs.position = lanes(InputRegister::Position);
-            let face: Lanes = lanes(InputRegister::Face);
-            regs.face = std::array::from_fn(|l| face[l][0]);
+            regs.face = lanes(InputRegister::Face).map(|v| v[0]);
         }
         self.run_reference(regs, constants, textures, mask)
     }

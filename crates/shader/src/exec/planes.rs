@@ -35,7 +35,7 @@ pub type Plane = [f32; LANES];
 
 /// Rows become columns: four lanes' `Vec4`s ⇄ four component planes.
 #[inline(always)]
-fn transpose(v: &[[f32; 4]; 4]) -> [[f32; 4]; 4] {
+pub(super) fn transpose(v: &[[f32; 4]; 4]) -> [[f32; 4]; 4] {
     [
         [v[0][0], v[1][0], v[2][0], v[3][0]],
         [v[0][1], v[1][1], v[2][1], v[3][1]],
@@ -725,24 +725,35 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
     for op in &mut ops {
         op.planes(|p, write| {
             let i = usize::from(*p);
-            if i < first_register || i >= size {
+            if i < first_register {
                 return;
             }
-            if write {
-                written[i] = true;
-            } else if !written[i] {
-                zero[i] = true;
+            match written.get_mut(i) {
+                Some(w) if write => *w = true,
+                Some(false) => {
+                    if let Some(z) = zero.get_mut(i) {
+                        *z = true;
+                    }
+                }
+                _ => {}
             }
         });
     }
     let outputs = stores.iter().flat_map(|&(_, p)| planes_of(p));
     for q in outputs.chain(depth) {
         let i = usize::from(q);
-        if i < size && !written[i] {
-            zero[i] = true;
+        if written.get(i) == Some(&false) {
+            if let Some(z) = zero.get_mut(i) {
+                *z = true;
+            }
         }
     }
-    let zeroed = (0..size).filter(|&i| zero[i]).map(|i| i as P).collect();
+    let zeroed = zero
+        .iter()
+        .enumerate()
+        .filter(|&(_, &z)| z)
+        .map(|(i, _)| i as P)
+        .collect();
     let neighbours = ops.iter().any(|op| {
         matches!(
             op,
