@@ -4,13 +4,15 @@
 //! same outputs, kills, depth and texture requests, bit for bit (any NaN
 //! equal to any NaN), on random inputs and constants including NaN, ±∞,
 //! 0, −0 and huge values, with some lanes inactive. Programs it does not
-//! run (flow control, ps_1_x) are left to the reference.
+//! run (flow control, ps_1_x) are left to the reference. Inputs fed
+//! through `Program::run_inputs` give what stored inputs give.
 
 use std::cell::RefCell;
 
 use softhal_shader::corpus::{EXAMPLES, W7_PS_TOKENS, W7_VS_TOKENS, W8_PS_TOKENS};
 use softhal_shader::exec::{
-    Constants, Lanes, LodMode, Mask, Program, Registers, SampleRequest, Textures, ALL_LANES, LANES,
+    Constants, InputRegister, Inputs, Lanes, LodMode, Mask, Program, Registers, SampleRequest,
+    Textures, ALL_LANES, LANES,
 };
 use softhal_shader::parse_and_validate;
 use softhal_shader::text::assemble;
@@ -378,6 +380,102 @@ fn programs_with_flow_control_or_ps_1_x_stay_with_the_reference() {
         });
         if text.starts_with("ps_1") || !straight {
             assert!(!p.runs_on_planes(), "{text}");
+        }
+    }
+}
+
+/// A caller's inputs as planes, from per-lane vectors.
+struct StoredInputs {
+    input: Vec<Lanes>,
+    texcoord: Vec<Lanes>,
+    position: Lanes,
+    face: [f32; LANES],
+}
+
+impl Inputs for StoredInputs {
+    fn load(&self, reg: InputRegister, out: &mut [[f32; LANES]; 4]) {
+        let v = match reg {
+            InputRegister::Input(i) => self.input.get(usize::from(i)).copied(),
+            InputRegister::Texture(i) => self.texcoord.get(usize::from(i)).copied(),
+            InputRegister::Position => Some(self.position),
+            InputRegister::Face => Some(self.face.map(|f| [f; 4])),
+        }
+        .unwrap_or([[0.0; 4]; LANES]);
+        *out = std::array::from_fn(|c| std::array::from_fn(|l| v[l][c]));
+    }
+}
+
+#[test]
+fn run_inputs_computes_what_run_computes_with_the_inputs_stored() {
+    // Programs of both executors: the workload shaders and every
+    // straight-line program (plane executor), and the examples with flow
+    // control and ps_1_x (reference interpreter).
+    let mut programs: Vec<Program> = PROGRAMS.iter().map(|t| program(t)).collect();
+    programs.extend(EXAMPLES.iter().map(|t| program(t)));
+    for tokens in [W7_VS_TOKENS, W7_PS_TOKENS, W8_PS_TOKENS] {
+        programs.push(Program::new(parse_and_validate(tokens).unwrap()));
+    }
+    for (n, p) in programs.iter().enumerate() {
+        let mut rng = Rng(n as u64 ^ 0xF00D);
+        let constants = Constants {
+            float: (0..256).map(|_| rng.vec4()).collect(),
+            int: vec![[3, 0, 1, 0]; 16],
+            bool: vec![true; 16],
+        };
+        let bound = p.bind(&constants);
+        let mut stored = Registers::new(p);
+        for r in stored.input.iter_mut().chain(stored.texcoord.iter_mut()) {
+            *r = std::array::from_fn(|_| rng.vec4());
+        }
+        stored.position = std::array::from_fn(|l| [(l & 1) as f32, (l >> 1) as f32, 0.0, 0.0]);
+        stored.face = [-1.0; LANES];
+        let inputs = StoredInputs {
+            input: stored.input.clone(),
+            texcoord: stored.texcoord.clone(),
+            position: stored.position,
+            face: stored.face,
+        };
+        // Fresh registers for run_inputs: nothing is stored in them.
+        let mut fed = Registers::new(p);
+        let (ts, tf) = (Recorder::default(), Recorder::default());
+        for _ in 0..2 {
+            let ss = p.run(&mut stored, &bound, &ts, ALL_LANES);
+            let sf = p.run_inputs(&mut fed, &bound, &tf, &inputs, ALL_LANES);
+            assert_eq!(ss, sf, "program {n}: stats");
+            assert!(
+                same_registers(&stored, &fed),
+                "program {n}:\nrun        {stored:?}\nrun_inputs {fed:?}"
+            );
+            assert!(same_requests(&ts.requests.borrow(), &tf.requests.borrow()));
+        }
+    }
+}
+
+#[test]
+fn unwritten_components_read_zero_on_every_run_of_the_same_registers() {
+    // r1 is read before it is written and oC0.zw, oC1 are never written:
+    // Direct3D's registers start at 0 for every pixel, so with
+    // c0 = (1, 2, 3, 4): r1 = 0 + c0 = (1, 2, 3, 4), r1 = r1 + r1 =
+    // (2, 4, 6, 8), oC0.xy = (2, 4), oC0.zw = 0, oC1 = 0 — on every run,
+    // whatever the previous run left in the registers.
+    let p = program(
+        "ps_2_0
+         def c0, 1, 2, 3, 4
+         add r1, r1, c0
+         add r1, r1, r1
+         mov oC0.xy, r1",
+    );
+    assert!(p.runs_on_planes());
+    let bound = p.bind(&Constants::default());
+    let mut regs = Registers::new(&p);
+    for run in 0..3 {
+        // Leftovers a caller might have put there.
+        regs.color_out[1] = [[9.0; 4]; LANES];
+        regs.color_out[0] = [[7.0; 4]; LANES];
+        p.run(&mut regs, &bound, &Recorder::default(), ALL_LANES);
+        for l in 0..LANES {
+            assert_eq!(regs.color_out[0][l], [2.0, 4.0, 0.0, 0.0], "run {run}");
+            assert_eq!(regs.color_out[1][l], [0.0; 4], "run {run}");
         }
     }
 }
