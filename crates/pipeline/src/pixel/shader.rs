@@ -603,12 +603,16 @@ thread_local! {
     static SCRATCH: std::cell::Cell<Option<Registers>> = const { std::cell::Cell::new(None) };
 }
 
-/// Registers for `program`, the thread's scratch ones when it has them;
-/// hand them back with [`return_registers`].
+/// Registers for `program`, the thread's scratch ones when it has them
+/// (reset only when they have another program's sizes: every quad feeds
+/// all its inputs through `Program::run_inputs`, and a run clears what it
+/// writes); hand them back with [`return_registers`].
 fn scratch_registers(program: &Program) -> Registers {
     match SCRATCH.with(std::cell::Cell::take) {
         Some(mut regs) => {
-            regs.reset(program);
+            if !regs.sized_for(program) {
+                regs.reset(program);
+            }
             regs
         }
         None => Registers::new(program),

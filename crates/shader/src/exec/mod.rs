@@ -184,28 +184,54 @@ impl Registers {
         r
     }
 
-    /// Makes these registers what [`Registers::new`] gives for `program`,
-    /// reusing their memory (no allocation when they already have the
-    /// sizes, as for the quads of successive primitives).
-    pub fn reset(&mut self, program: &Program) {
+    /// The lengths of the per-lane files for `program`: inputs, texture
+    /// coordinates, temporaries, `t#`, `oT#`/`o#`.
+    fn sizes(program: &Program) -> [usize; 5] {
         let count = |ty| usize::from(program.shader.register_count(ty));
         let vertex = program.profile().is_vertex();
-        let fit = |v: &mut Vec<Lanes>, n: usize| {
-            v.clear();
-            v.resize(n, [ZERO; LANES]);
-        };
-        fit(&mut self.input, count(RegisterType::Input));
-        fit(&mut self.texcoord, if vertex { 0 } else { 8 });
-        fit(&mut self.temp, count(RegisterType::Temp));
-        fit(
-            &mut self.texture,
+        [
+            count(RegisterType::Input),
+            if vertex { 0 } else { 8 },
+            count(RegisterType::Temp),
             if vertex {
                 0
             } else {
                 count(RegisterType::TEXTURE)
             },
-        );
-        fit(&mut self.texcrd_out, count(RegisterType::TexCrdOut));
+            count(RegisterType::TexCrdOut),
+        ]
+    }
+
+    /// Whether these registers have the sizes `program` needs (they were
+    /// made or reset for it, or for a program of the same shape): a
+    /// caller that feeds every input through [`Program::run_inputs`] can
+    /// run `program` with them without [`Registers::reset`], since a run
+    /// clears what it writes.
+    pub fn sized_for(&self, program: &Program) -> bool {
+        let [input, texcoord, temp, texture, texcrd_out] = Self::sizes(program);
+        (
+            self.input.len(),
+            self.texcoord.len(),
+            self.temp.len(),
+            self.texture.len(),
+            self.texcrd_out.len(),
+        ) == (input, texcoord, temp, texture, texcrd_out)
+    }
+
+    /// Makes these registers what [`Registers::new`] gives for `program`,
+    /// reusing their memory (no allocation when they already have the
+    /// sizes, as for the quads of successive primitives).
+    pub fn reset(&mut self, program: &Program) {
+        let [input, texcoord, temp, texture, texcrd_out] = Self::sizes(program);
+        let fit = |v: &mut Vec<Lanes>, n: usize| {
+            v.clear();
+            v.resize(n, [ZERO; LANES]);
+        };
+        fit(&mut self.input, input);
+        fit(&mut self.texcoord, texcoord);
+        fit(&mut self.temp, temp);
+        fit(&mut self.texture, texture);
+        fit(&mut self.texcrd_out, texcrd_out);
         self.position = [ZERO; LANES];
         self.face = [1.0; LANES];
         self.clear_outputs();
