@@ -215,6 +215,12 @@ impl<'a> ShadeCtx<'a> {
         self.stages.get(n)
     }
 
+    /// Whether fog is applied after the texture stages (or a ps_1_x–2_x
+    /// pixel shader): [`ShadeCtx::fog_factor`] returns a factor.
+    pub(crate) fn fog_on(&self) -> bool {
+        self.fog != FogSource::None
+    }
+
     /// The fog factor of a fragment (1 = no fog), `None` when fog is off:
     /// vertex fog from the interpolated specular alpha `specular_alpha`
     /// (0..1), table fog from the interpolated `z` or `w`.

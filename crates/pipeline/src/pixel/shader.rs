@@ -246,8 +246,6 @@ impl QuadPos {
 struct MergeInputs {
     /// Depth for the depth test (bias included; W-buffer depth mapped).
     depth: f32,
-    /// The interpolated specular alpha (vertex fog), in [0, 1].
-    specular_alpha: f32,
     /// Interpolated z (table fog).
     fog_z: f32,
     /// 1 / rhw (table fog).
@@ -261,6 +259,9 @@ trait QuadInputs: Inputs {
     fn pos(&self) -> &QuadPos;
     /// The merger's inputs of lane `l`.
     fn merge(&self, l: usize) -> MergeInputs;
+    /// The interpolated specular alpha of lane `l` in [0, 1] (vertex fog:
+    /// asked only when fog is on).
+    fn specular_alpha(&self, l: usize) -> f32;
 }
 
 /// Where each component of input register `reg` of a pixel shader bound
@@ -340,10 +341,13 @@ impl QuadInputs for LaneQuad<'_, '_> {
         let lane = &self.lanes[l];
         MergeInputs {
             depth: lane.depth,
-            specular_alpha: lane.color[1][3],
             fog_z: lane.fog_z,
             w: lane.w,
         }
+    }
+
+    fn specular_alpha(&self, l: usize) -> f32 {
+        self.lanes[l].color[1][3]
     }
 }
 
@@ -371,19 +375,29 @@ impl TriQuad<'_, '_> {
     /// Plane `p` (0 if absent) at the lanes, perspective-corrected.
     #[inline(always)]
     fn plane(&self, p: usize) -> [f32; LANES] {
-        match self.planes.get(p) {
-            Some(p) => std::array::from_fn(|l| at(p, self.fx[l], self.fy[l]) * self.inv[l]),
-            None => [0.0; LANES],
-        }
+        std::array::from_fn(|l| self.value(p, l))
+    }
+
+    /// Plane `p` (0 if absent) at lane `l`, perspective-corrected.
+    #[inline(always)]
+    fn value(&self, p: usize, l: usize) -> f32 {
+        self.planes
+            .get(p)
+            .map_or(0.0, |p| at(p, self.fx[l], self.fy[l]) * self.inv[l])
     }
 
     /// Colour `c` (0 diffuse, 1 specular) component `k` (RGBA) in [0, 1].
     #[inline(always)]
     fn color(&self, c: usize, k: usize) -> [f32; LANES] {
+        std::array::from_fn(|l| self.color_at(c, k, l))
+    }
+
+    /// [`TriQuad::color`] at lane `l`.
+    #[inline(always)]
+    fn color_at(&self, c: usize, k: usize, l: usize) -> f32 {
         // Set-up stores BGRA.
         let bgra = [2, 1, 0, 3][k];
-        self.plane(4 * c + bgra)
-            .map(|x| (x / 255.0).clamp(0.0, 1.0))
+        (self.value(4 * c + bgra, l) / 255.0).clamp(0.0, 1.0)
     }
 }
 
@@ -418,20 +432,19 @@ impl QuadInputs for TriQuad<'_, '_> {
     fn merge(&self, l: usize) -> MergeInputs {
         let (fx, fy, inv) = (self.fx[l], self.fy[l], self.inv[l]);
         let z = (self.z[0] + self.z[1] * fx) + self.z[2] * fy;
-        let specular_alpha = self
-            .planes
-            .get(7)
-            .map_or(0.0, |p| ((at(p, fx, fy) * inv) / 255.0).clamp(0.0, 1.0));
         MergeInputs {
             depth: if self.d.w_buffer() {
                 self.d.w_depth(inv) + self.bias
             } else {
                 z
             },
-            specular_alpha,
             fog_z: z,
             w: inv,
         }
+    }
+
+    fn specular_alpha(&self, l: usize) -> f32 {
+        self.color_at(1, 3, l)
     }
 }
 
@@ -562,7 +575,12 @@ fn shade_quad<Q: QuadInputs>(
         let lane = q.merge(l);
         let mut c = out[l].map(|x| x.clamp(0.0, 1.0));
         if !ps.ps3 {
-            if let Some(k) = sh.fog_factor(lane.specular_alpha, lane.fog_z, lane.w) {
+            let alpha = if sh.fog_on() {
+                q.specular_alpha(l)
+            } else {
+                0.0
+            };
+            if let Some(k) = sh.fog_factor(alpha, lane.fog_z, lane.w) {
                 c = crate::fog::apply_fog(c, sh.fog_color(), k);
             }
         }
