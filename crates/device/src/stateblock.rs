@@ -20,7 +20,7 @@
 //!   sampler, the vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3
 //!   (device stages 8–11) included; its texture states on stages 0–7. No
 //!   group holds a texture binding (D3DTSS_TEXTUREMAP): the DDK leaves the
-//!   "currently realized textures" of a created block to the runtime. A
+//!   bound textures of a created block (and its streams) to the runtime. A
 //!   recorded block holds what was set while recording, texture bindings
 //!   and vertex-sampler states included.
 //! * DELETE frees it. Unknown handles and out-of-order BEGIN/END fail.
