@@ -517,6 +517,7 @@ impl DeviceState {
 mod tests {
     use super::*;
     use n::{CmpFunc, FillMode, VertexBlendFlags};
+    use softhal_types::state::Reader;
 
     #[test]
     fn sanitize_replaces_undefined_values() {
@@ -598,77 +599,32 @@ mod tests {
         );
     }
 
+    /// The render states whose row of the state table says the pipeline
+    /// reads them (`Reader::Pipeline`). The states the device keeps for
+    /// itself or only stores (DITHERENABLE, LINEPATTERN, the legacy stage-0
+    /// states, SCENECAPTURE, ...) are excluded by their rows, not here.
+    fn render_states_the_pipeline_reads() -> Vec<Rs> {
+        Rs::ALL
+            .iter()
+            .copied()
+            .filter(|s| s.info().reads == Reader::Pipeline)
+            .collect()
+    }
+
     /// The comparison above covers the defaults: changing the table's
-    /// default of any state `PipelineState` has a field for (read off the
-    /// pipeline's state structs: raster, depth, stencil, alpha test, blend,
-    /// fog, lighting, vertex blend, point) to another honoured value makes
-    /// the device's translated defaults differ from the pipeline's.
+    /// default of any render state the table says the pipeline reads to
+    /// another honoured value makes the device's translated defaults
+    /// differ from the pipeline's. A state added to the table as read by
+    /// the pipeline and not wired to it fails here.
     #[test]
     fn a_changed_default_is_seen() {
         let base = derived(&DeviceState::default());
-        for s in [
-            Rs::ZEnable,
-            Rs::FillMode,
-            Rs::ShadeMode,
-            Rs::ZWriteEnable,
-            Rs::LastPixel,
-            Rs::SrcBlend,
-            Rs::DestBlend,
-            Rs::CullMode,
-            Rs::ZFunc,
-            Rs::AlphaRef,
-            Rs::AlphaFunc,
-            Rs::AlphaBlendEnable,
-            Rs::FogEnable,
-            Rs::SpecularEnable,
-            Rs::FogColor,
-            Rs::FogTableMode,
-            Rs::FogStart,
-            Rs::FogEnd,
-            Rs::FogDensity,
-            Rs::ZBias,
-            Rs::RangeFogEnable,
-            Rs::StencilEnable,
-            Rs::StencilFail,
-            Rs::StencilFunc,
-            Rs::StencilRef,
-            Rs::StencilMask,
-            Rs::StencilWriteMask,
-            Rs::TextureFactor,
-            Rs::Clipping,
-            Rs::Lighting,
-            Rs::Ambient,
-            Rs::FogVertexMode,
-            Rs::ColorVertex,
-            Rs::LocalViewer,
-            Rs::NormalizeNormals,
-            Rs::DiffuseMaterialSource,
-            Rs::SpecularMaterialSource,
-            Rs::VertexBlend,
-            Rs::ClipPlaneEnable,
-            Rs::PointSize,
-            Rs::PointSizeMin,
-            Rs::PointSpriteEnable,
-            Rs::PointScaleEnable,
-            Rs::PointScaleA,
-            Rs::PointScaleB,
-            Rs::PointScaleC,
-            Rs::PointSizeMax,
-            Rs::IndexedVertexBlendEnable,
-            Rs::ColorWriteEnable,
-            Rs::TweenFactor,
-            Rs::BlendOp,
-            Rs::ScissorTestEnable,
-            Rs::SlopeScaleDepthBias,
-            Rs::TwoSidedStencilMode,
-            Rs::CcwStencilFunc,
-            Rs::BlendFactor,
-            Rs::DepthBias,
-            Rs::SeparateAlphaBlendEnable,
-            Rs::SrcBlendAlpha,
-            Rs::DestBlendAlpha,
-            Rs::BlendOpAlpha,
-        ] {
+        let states = render_states_the_pipeline_reads();
+        // The register file's render states (raster, depth, stencil,
+        // alpha test, blend with the MRT write masks, TEXTUREFACTOR and
+        // colour keying, fog, lighting, vertex blend, points): 74.
+        assert_eq!(states.len(), 74, "{states:?}");
+        for s in states {
             let d = s.info().default;
             // Another value the device keeps for this state.
             let other = [d ^ 1, d ^ 2, 0.5f32.to_bits(), 2]
@@ -682,9 +638,27 @@ mod tests {
         }
     }
 
-    /// The same for the texture-stage states: every state the table puts
-    /// in a state-block list (the states that change what a stage
-    /// draws) has a field in the pipeline's stage, sampler or
+    /// The table's `reads` column and the GPU register file agree: a
+    /// render or texture-stage state is a register exactly when the table
+    /// says the pipeline reads it (so a state the pipeline reads cannot
+    /// be left out of the table's column, nor the column name a state the
+    /// register file does not carry).
+    #[test]
+    fn the_pipeline_reads_the_register_file_states() {
+        use softhal_submit::regs::{all_ids, id};
+        let ids: std::collections::BTreeSet<u32> = all_ids().collect();
+        for s in Rs::ALL {
+            let pipeline = s.info().reads == Reader::Pipeline;
+            assert_eq!(ids.contains(&id::rs(s.raw())), pipeline, "{s}");
+        }
+        for t in Tss::ALL {
+            let pipeline = t.info().reads == Reader::Pipeline;
+            assert_eq!(ids.contains(&id::tss(0, t.raw())), pipeline, "{t}");
+        }
+    }
+
+    /// The same for the texture-stage states: every state the table says
+    /// the pipeline reads has a field in the pipeline's stage, sampler or
     /// texture-coordinate state, so giving stage 0 (whose COLOROP and
     /// ALPHAOP defaults are its own) or stage 1 another value than its
     /// default makes the translated defaults differ from the pipeline's.
@@ -694,9 +668,11 @@ mod tests {
         let states: Vec<Tss> = Tss::ALL
             .iter()
             .copied()
-            .filter(|t| t.info().groups != softhal_types::state::NONE)
+            .filter(|t| t.info().reads == Reader::Pipeline)
             .collect();
-        assert!(states.len() >= 20, "{states:?}");
+        // D3DTSS_COLOROP 1 … TEXCOORDINDEX 11, ADDRESSU 13 … RESULTARG 28
+        // and CONSTANT 32: 28 states.
+        assert_eq!(states.len(), 28, "{states:?}");
         for stage in [0usize, 1] {
             for &t in &states {
                 let info = t.info();

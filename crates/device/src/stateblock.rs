@@ -12,9 +12,17 @@
 //!   also go to `lpdwRStates` under D3DHALDP2_EXECUTEBUFFER).
 //! * CAPTURE re-reads the current values of the block's keys.
 //! * CREATE makes block `dwParam` holding the group `sbType` (ALL, PIXEL,
-//!   VERTEX: the DDK's render and texture-stage state lists, the `groups`
-//!   column of the state table in `softhal_types::state`; ALL is PIXEL and
-//!   VERTEX together) with current values.
+//!   VERTEX: the DDK's render and texture-stage state lists with the
+//!   Direct3D 9 states placed as the Direct3D 9 documentation places them,
+//!   the `groups` column of the state table in `softhal_types::state`; ALL
+//!   is PIXEL and VERTEX together) with current values. A group's sampler
+//!   states (`TextureStageStateType::sampler_state`) are taken on every
+//!   sampler, the vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3
+//!   (device stages 8–11) included; its texture states on stages 0–7. No
+//!   group holds a texture binding (D3DTSS_TEXTUREMAP): the DDK leaves the
+//!   bound textures of a created block (and its streams) to the runtime. A
+//!   recorded block holds what was set while recording, texture bindings
+//!   and vertex-sampler states included.
 //! * DELETE frees it. Unknown handles and out-of-order BEGIN/END fail.
 
 use crate::context::StateKey;
@@ -36,10 +44,17 @@ pub fn group_keys(sb_type: u32, st: &DeviceState) -> Option<Vec<StateKey>> {
         StateBlockType::VertexState => (StateGroup::Vertex, false, true),
     };
     let rs: Vec<u32> = Rs::in_group(table_group).map(Rs::raw).collect();
-    let tss: Vec<u32> = Tss::in_group(table_group).map(Tss::raw).collect();
+    let tss: Vec<Tss> = Tss::in_group(table_group).collect();
     let mut k: Vec<StateKey> = rs.into_iter().map(StateKey::Render).collect();
-    for stage in 0..limits::MAX_TEXTURE_STAGES {
-        k.extend(tss.iter().map(|&t| StateKey::TextureStage(stage, t)));
+    // Texture states on the texture stages, sampler states on every
+    // sampler (the vertex-texture samplers are stages 8–11).
+    for stage in 0..limits::SAMPLER_STAGES {
+        let texture_stage = stage < limits::MAX_TEXTURE_STAGES;
+        k.extend(
+            tss.iter()
+                .filter(|t| texture_stage || t.sampler_state().is_some())
+                .map(|t| StateKey::TextureStage(stage, t.raw())),
+        );
     }
     if pixel {
         k.push(StateKey::PixelShader);
@@ -183,7 +198,7 @@ mod tests {
                     }
                     StateKey::TextureStage(stage, t) => {
                         assert!(Tss::from_raw(t).is_some(), "{g:?}: TSS {t}");
-                        assert!(stage < limits::MAX_TEXTURE_STAGES);
+                        assert!(stage < limits::SAMPLER_STAGES);
                         assert!(t < limits::TSS_PER_STAGE, "{g:?}: TSS {t}");
                         let want = 0x5B00_0000 | stage << 8 | t;
                         assert_eq!(dst.texture_stages[stage as usize][t as usize], want);
@@ -194,7 +209,9 @@ mod tests {
         }
     }
 
-    /// D3DSBT_ALL's render and texture-stage states: the DDK's own list.
+    /// D3DSBT_ALL's render and texture-stage states: the DDK's own list,
+    /// then the Direct3D 9 states it predates (the pixel and vertex ones
+    /// of the two tests below: 172-176, 178-195, 198-209).
     #[test]
     fn all_is_the_ddk_list() {
         let keys = group_keys(StateBlockType::All.raw(), &DeviceState::default()).unwrap();
@@ -205,32 +222,40 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(
-            rs,
-            [
-                7, 8, 9, 10, 14, 15, 16, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 33, 34, 35, 36,
-                37, 38, 40, 47, 48, 52, 53, 54, 55, 56, 57, 58, 59, 60, 128, 129, 130, 131, 132,
-                133, 134, 135, 136, 137, 139, 140, 141, 142, 143, 145, 146, 147, 148, 151, 152,
-                153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 166, 167, 168, 170,
-                171,
-            ]
-        );
-        let stage0: Vec<u32> = keys
-            .iter()
-            .filter_map(|k| match k {
-                StateKey::TextureStage(0, t) => Some(*t),
-                _ => None,
-            })
-            .collect();
+        let mut want = vec![
+            7, 8, 9, 10, 14, 15, 16, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29, 33, 34, 35, 36, 37,
+            38, 40, 47, 48, 52, 53, 54, 55, 56, 57, 58, 59, 60, 128, 129, 130, 131, 132, 133, 134,
+            135, 136, 137, 139, 140, 141, 142, 143, 145, 146, 147, 148, 151, 152, 153, 154, 155,
+            156, 157, 158, 159, 160, 161, 162, 163, 164, 166, 167, 168, 170, 171,
+        ];
+        want.extend((172..=176).chain(178..=195).chain(198..=209));
+        assert_eq!(rs, want);
+        let stage = |n: u32| -> Vec<u32> {
+            keys.iter()
+                .filter_map(|k| match k {
+                    StateKey::TextureStage(s, t) if *s == n => Some(*t),
+                    _ => None,
+                })
+                .collect()
+        };
         // D3DSBT_ALL's texture-stage states: the DDK's PIXELSTATE list
-        // (VERTEXSTATE's TEXCOORDINDEX and TEXTURETRANSFORMFLAGS are in it).
-        assert_eq!(
-            stage0,
-            [
-                1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-                25, 26, 27, 28
-            ]
-        );
+        // (VERTEXSTATE's TEXCOORDINDEX and TEXTURETRANSFORMFLAGS are in
+        // it), then the DX9 sampler states SRGBTEXTURE 29, ELEMENTINDEX 30
+        // (pixel) and DMAPOFFSET 31 (vertex).
+        let stage0 = [
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+            26, 27, 28, 29, 30, 31,
+        ];
+        assert_eq!(stage(0), stage0);
+        assert_eq!(stage(7), stage0);
+        // D3DVERTEXTEXTURESAMPLER0 and 3 (stages 8 and 11): the sampler
+        // states only: ADDRESSU 13, ADDRESSV 14, BORDERCOLOR 15, the
+        // filters 16-18, MIPMAPLODBIAS 19, MAXMIPLEVEL 20, MAXANISOTROPY
+        // 21, ADDRESSW 25, 29-31.
+        let sampler = [13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 29, 30, 31];
+        assert_eq!(stage(8), sampler);
+        assert_eq!(stage(11), sampler);
+        assert_eq!(stage(12), [0u32; 0]);
     }
 
     fn render_states_of(group: StateBlockType) -> Vec<u32> {
@@ -250,16 +275,24 @@ mod tests {
     /// ALPHAREF 24, ALPHAFUNC 25, DITHERENABLE 26, ALPHABLENDENABLE 27,
     /// STIPPLEDALPHA 33, FOGSTART/END/DENSITY 36-38, EDGEANTIALIAS 40,
     /// ZBIAS 47, the stencil states 52-59, TEXTUREFACTOR 60, WRAP0-7
-    /// 128-135, COLORWRITEENABLE 168, BLENDOP 171.
+    /// 128-135, COLORWRITEENABLE 168, BLENDOP 171; then the Direct3D 9
+    /// pixel states ("Saving Pixel State With a StateBlock"):
+    /// SCISSORTESTENABLE 174, SLOPESCALEDEPTHBIAS 175,
+    /// ANTIALIASEDLINEENABLE 176, TWOSIDEDSTENCILMODE 185, the CCW stencil
+    /// states 186-189, COLORWRITEENABLE1-3 190-192, BLENDFACTOR 193,
+    /// SRGBWRITEENABLE 194, DEPTHBIAS 195, WRAP8-15 198-205,
+    /// SEPARATEALPHABLENDENABLE 206, SRCBLENDALPHA 207, DESTBLENDALPHA
+    /// 208, BLENDOPALPHA 209.
     #[test]
     fn pixel_state_is_the_ddk_list() {
-        assert_eq!(
-            render_states_of(StateBlockType::PixelState),
-            [
-                7, 8, 9, 10, 14, 15, 16, 19, 20, 23, 24, 25, 26, 27, 33, 36, 37, 38, 40, 47, 52,
-                53, 54, 55, 56, 57, 58, 59, 60, 128, 129, 130, 131, 132, 133, 134, 135, 168, 171,
-            ]
-        );
+        let mut want = vec![
+            7, 8, 9, 10, 14, 15, 16, 19, 20, 23, 24, 25, 26, 27, 33, 36, 37, 38, 40, 47, 52, 53,
+            54, 55, 56, 57, 58, 59, 60, 128, 129, 130, 131, 132, 133, 134, 135, 168, 171,
+        ];
+        want.extend([174, 175, 176]);
+        want.extend(185..=195);
+        want.extend(198..=209);
+        assert_eq!(render_states_of(StateBlockType::PixelState), want);
     }
 
     /// D3DSBT_VERTEXSTATE's render states, from the DDK's list: SHADEMODE 9,
@@ -271,17 +304,46 @@ mod tests {
     /// SOFTWAREVERTEXPROCESSING 153, the point states 154-160,
     /// MULTISAMPLEANTIALIAS 161, MULTISAMPLEMASK 162, PATCHEDGESTYLE 163,
     /// PATCHSEGMENTS 164, POINTSIZE_MAX 166, INDEXEDVERTEXBLENDENABLE 167,
-    /// TWEENFACTOR 170.
+    /// TWEENFACTOR 170; then the Direct3D 9 vertex states ("Saving Vertex
+    /// States With a StateBlock"): POSITIONDEGREE 172, NORMALDEGREE 173,
+    /// MIN/MAXTESSELLATIONLEVEL 178-179, ADAPTIVETESS_X..W 180-183,
+    /// ENABLEADAPTIVETESSELLATION 184.
     #[test]
     fn vertex_state_is_the_ddk_list() {
+        let mut want = vec![
+            9, 22, 28, 29, 34, 35, 36, 37, 38, 48, 136, 137, 139, 140, 141, 142, 143, 145, 146,
+            147, 148, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 166,
+            167, 170,
+        ];
+        want.extend([172, 173]);
+        want.extend(178..=184);
+        assert_eq!(render_states_of(StateBlockType::VertexState), want);
+    }
+
+    /// The texture-stage states of PIXELSTATE and VERTEXSTATE on a texture
+    /// stage and on a vertex-texture sampler: PIXELSTATE's sampler states
+    /// (ADDRESSU 13 … MAXANISOTROPY 21, ADDRESSW 25, SRGBTEXTURE 29,
+    /// ELEMENTINDEX 30) are on D3DVERTEXTEXTURESAMPLER0 (stage 8) too;
+    /// VERTEXSTATE has TEXCOORDINDEX 11, TEXTURETRANSFORMFLAGS 24 and
+    /// DMAPOFFSET 31 on stage 0 and only DMAPOFFSET on stage 8.
+    #[test]
+    fn sampler_states_are_on_the_vertex_samplers() {
+        let stage = |g: StateBlockType, n: u32| -> Vec<u32> {
+            group_keys(g.raw(), &DeviceState::default())
+                .unwrap()
+                .into_iter()
+                .filter_map(|k| match k {
+                    StateKey::TextureStage(s, t) if s == n => Some(t),
+                    _ => None,
+                })
+                .collect()
+        };
         assert_eq!(
-            render_states_of(StateBlockType::VertexState),
-            [
-                9, 22, 28, 29, 34, 35, 36, 37, 38, 48, 136, 137, 139, 140, 141, 142, 143, 145, 146,
-                147, 148, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164,
-                166, 167, 170,
-            ]
+            stage(StateBlockType::PixelState, 8),
+            [13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 29, 30]
         );
+        assert_eq!(stage(StateBlockType::VertexState, 0), [11, 24, 31]);
+        assert_eq!(stage(StateBlockType::VertexState, 8), [31]);
     }
 
     #[test]

@@ -249,6 +249,168 @@ fn state_blocks_record_execute_capture_create() {
         .ok();
 }
 
+/// The vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3 (TEXTURESTAGESTATE
+/// `wStage` 257–260, device stages 8–11) in state blocks (docs/device.md,
+/// "State blocks"): a group holds the sampler states of every sampler, the
+/// vertex samplers included (D3DSBT_ALL and D3DSBT_PIXELSTATE their
+/// ADDRESSU … ELEMENTINDEX, D3DSBT_VERTEXSTATE only DMAPOFFSET), and no
+/// texture binding; a recorded block holds what was set while recording,
+/// the vertex sampler's texture included.
+#[test]
+fn state_blocks_hold_the_vertex_samplers() {
+    use softhal_pipeline::texture::TextureFormat;
+    let mut s = Scene::new(8, 8, false);
+    let t = s.drv.create_texture(TextureFormat::R32F, 4, 1, 1).unwrap();
+    let u = s.drv.create_texture(TextureFormat::R32F, 4, 1, 1).unwrap();
+    // D3DTSS_ADDRESSU is 13, MAXMIPLEVEL 20, DMAPOFFSET 31, TEXTUREMAP 0.
+    let state = |s: &Scene, stage: usize, tss: usize| {
+        s.drv.context(s.ctx).unwrap().state.texture_stages[stage][tss]
+    };
+    // Sampler 0 (wStage 257 → stage 8): ADDRESSU = CLAMP (3), texture t;
+    // sampler 3 (wStage 260 → stage 11): MAXMIPLEVEL = 2.
+    s.run(&format!(
+        "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_ADDRESSU dwValue=D3DTADDRESS_CLAMP }} \
+         {{ wStage=260 TSState=D3DTSS_MAXMIPLEVEL dwValue=2 }} {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }}\n\
+         STATESET {{ dwOperation=D3DHAL_STATESETCREATE dwParam=1 sbType=D3DSBT_ALL }}\n\
+         STATESET {{ dwOperation=D3DHAL_STATESETCREATE dwParam=2 sbType=D3DSBT_PIXELSTATE }}\n\
+         STATESET {{ dwOperation=D3DHAL_STATESETCREATE dwParam=3 sbType=D3DSBT_VERTEXSTATE }}"
+    ), &[])
+    .ok();
+    assert_eq!(
+        (state(&s, 8, 13), state(&s, 11, 20), state(&s, 8, 0)),
+        (3, 2, t)
+    );
+    // Changed: ADDRESSU = MIRROR (2), MAXMIPLEVEL = 0, texture u.
+    let change = format!(
+        "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_ADDRESSU dwValue=D3DTADDRESS_MIRROR }} \
+         {{ wStage=260 TSState=D3DTSS_MAXMIPLEVEL dwValue=0 }} {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={u} }}\n"
+    );
+    // VERTEXSTATE holds no ADDRESSU or MAXMIPLEVEL (its only sampler
+    // state is DMAPOFFSET): (2, 0, u) stay.
+    s.run(
+        &format!("{change}STATESET {{ dwOperation=D3DHAL_STATESETEXECUTE dwParam=3 }}"),
+        &[],
+    )
+    .ok();
+    assert_eq!(
+        (state(&s, 8, 13), state(&s, 11, 20), state(&s, 8, 0)),
+        (2, 0, u)
+    );
+    // PIXELSTATE and ALL hold both sampler states of the vertex samplers:
+    // (3, 2) again; the texture binding is not in a created block (the
+    // DDK leaves the bound textures of a created block to the runtime):
+    // u stays bound.
+    for block in [2, 1] {
+        s.run(
+            &format!("{change}STATESET {{ dwOperation=D3DHAL_STATESETEXECUTE dwParam={block} }}"),
+            &[],
+        )
+        .ok();
+        assert_eq!(
+            (state(&s, 8, 13), state(&s, 11, 20), state(&s, 8, 0)),
+            (3, 2, u),
+            "block {block}"
+        );
+    }
+    // VERTEXSTATE holds sampler 1's DMAPOFFSET (wStage 258 → stage 9):
+    // 7 captured, 9 set after, 7 after EXECUTE.
+    s.run(
+        "TEXTURESTAGESTATE { wStage=258 TSState=D3DTSS_DMAPOFFSET dwValue=7 }\n\
+           STATESET { dwOperation=D3DHAL_STATESETCAPTURE dwParam=3 }\n\
+           TEXTURESTAGESTATE { wStage=258 TSState=D3DTSS_DMAPOFFSET dwValue=9 }\n\
+           STATESET { dwOperation=D3DHAL_STATESETEXECUTE dwParam=3 }",
+        &[],
+    )
+    .ok();
+    assert_eq!(state(&s, 9, 31), 7);
+    // A recorded block: ADDRESSU and the texture of sampler 0 recorded
+    // (recording does not apply them: (3, u) stay), then set to (CLAMP,
+    // t) (ADDRESSU is CLAMP already) and captured, then changed to
+    // (WRAP 1, none), then executed:
+    // (3, t) restored.
+    s.run(
+        "STATESET { dwOperation=D3DHAL_STATESETBEGIN dwParam=4 }\n\
+         TEXTURESTAGESTATE { wStage=257 TSState=D3DTSS_ADDRESSU dwValue=D3DTADDRESS_BORDER } { wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue=0 }\n\
+         STATESET { dwOperation=D3DHAL_STATESETEND dwParam=4 }",
+        &[],
+    )
+    .ok();
+    assert_eq!((state(&s, 8, 13), state(&s, 8, 0)), (3, u));
+    s.run(&format!(
+        "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }}\n\
+         STATESET {{ dwOperation=D3DHAL_STATESETCAPTURE dwParam=4 }}\n\
+         TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_ADDRESSU dwValue=D3DTADDRESS_WRAP }} {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue=0 }}"
+    ), &[])
+    .ok();
+    assert_eq!((state(&s, 8, 13), state(&s, 8, 0)), (1, 0));
+    s.run(
+        "STATESET { dwOperation=D3DHAL_STATESETEXECUTE dwParam=4 }",
+        &[],
+    )
+    .ok();
+    assert_eq!((state(&s, 8, 13), state(&s, 8, 0)), (3, t));
+}
+
+/// The Direct3D 9 render states of multiple render targets and separate
+/// alpha blending in state blocks: pixel state (the Direct3D 9
+/// documentation's "Saving Pixel State With a StateBlock" lists
+/// COLORWRITEENABLE1–3 (190–192), BLENDFACTOR (193), SEPARATEALPHABLENDENABLE
+/// (206), SRCBLENDALPHA (207), DESTBLENDALPHA (208), BLENDOPALPHA (209)), so
+/// D3DSBT_PIXELSTATE and D3DSBT_ALL restore them and D3DSBT_VERTEXSTATE does
+/// not; the adaptive tessellation states (180–184) are vertex state.
+#[test]
+fn state_blocks_hold_the_direct3d_9_render_states() {
+    let mut s = Scene::new(8, 8, false);
+    let rs = |s: &Scene, n: usize| s.drv.context(s.ctx).unwrap().state.render_states[n];
+    // Captured: COLORWRITEENABLE1 = RED|GREEN (0x3), COLORWRITEENABLE3 =
+    // ALPHA (0x8), SEPARATEALPHABLENDENABLE TRUE, BLENDOPALPHA = MAX (5),
+    // ADAPTIVETESS_X = 2.0.
+    s.run("RENDERSTATE { RenderState=D3DRS_COLORWRITEENABLE1 dwState=D3DCOLORWRITEENABLE_RED|D3DCOLORWRITEENABLE_GREEN } \
+           { RenderState=D3DRS_COLORWRITEENABLE3 dwState=D3DCOLORWRITEENABLE_ALPHA } \
+           { RenderState=D3DRS_SEPARATEALPHABLENDENABLE dwState=TRUE } \
+           { RenderState=D3DRS_BLENDOPALPHA dwState=D3DBLENDOP_MAX } \
+           { RenderState=D3DRS_ADAPTIVETESS_X dwState=2.0 }\n\
+           STATESET { dwOperation=D3DHAL_STATESETCREATE dwParam=1 sbType=D3DSBT_PIXELSTATE }\n\
+           STATESET { dwOperation=D3DHAL_STATESETCREATE dwParam=2 sbType=D3DSBT_VERTEXSTATE }\n\
+           STATESET { dwOperation=D3DHAL_STATESETCREATE dwParam=3 sbType=D3DSBT_ALL }", &[])
+        .ok();
+    let captured = [0x3, 0x8, 1, 5, 2.0f32.to_bits()];
+    let read = |s: &Scene| [190, 192, 206, 209, 180].map(|n| rs(s, n));
+    assert_eq!(read(&s), captured);
+    // Changed back to the defaults: 0xF, 0xF, FALSE, ADD (1), 0.0.
+    let change = "RENDERSTATE { RenderState=D3DRS_COLORWRITEENABLE1 dwState=0xf } \
+           { RenderState=D3DRS_COLORWRITEENABLE3 dwState=0xf } \
+           { RenderState=D3DRS_SEPARATEALPHABLENDENABLE dwState=FALSE } \
+           { RenderState=D3DRS_BLENDOPALPHA dwState=D3DBLENDOP_ADD } \
+           { RenderState=D3DRS_ADAPTIVETESS_X dwState=0.0 }\n";
+    let defaults = [0xF, 0xF, 0, 1, 0];
+    // VERTEXSTATE restores ADAPTIVETESS_X only.
+    let mut arr = [0u32; 256];
+    let b = asm(&format!(
+        "{change}STATESET {{ dwOperation=D3DHAL_STATESETEXECUTE dwParam=2 }}"
+    ));
+    s.run_full(&b, 0, &[], D3DHALDP2_EXECUTEBUFFER, Some(&mut arr))
+        .ok();
+    assert_eq!(read(&s), [0xF, 0xF, 0, 1, 2.0f32.to_bits()]);
+    // PIXELSTATE restores the other four, and lpdwRStates shows them.
+    let b = asm(&format!(
+        "{change}STATESET {{ dwOperation=D3DHAL_STATESETEXECUTE dwParam=1 }}"
+    ));
+    s.run_full(&b, 0, &[], D3DHALDP2_EXECUTEBUFFER, Some(&mut arr))
+        .ok();
+    assert_eq!(read(&s), [0x3, 0x8, 1, 5, 0]);
+    assert_eq!([arr[190], arr[192], arr[206], arr[209]], [0x3, 0x8, 1, 5]);
+    // ALL restores all five.
+    s.run(
+        &format!("{change}STATESET {{ dwOperation=D3DHAL_STATESETEXECUTE dwParam=3 }}"),
+        &[],
+    )
+    .ok();
+    assert_eq!(read(&s), captured);
+    s.run(change, &[]).ok();
+    assert_eq!(read(&s), defaults);
+}
+
 #[test]
 fn lights_material_clip_planes() {
     let mut s = Scene::new(8, 8, false);

@@ -926,6 +926,49 @@ fn draw_displaced(s: &mut Scene, pre: &str) -> Outcome {
     s.run_fvf(&src, 0x102, 20, &columns())
 }
 
+/// A vertex texture in a recorded state block (docs/device.md, item 12: a
+/// recorded block holds what was set while recording, a vertex sampler's
+/// texture binding included): the heights texture of the test below is
+/// bound to D3DVERTEXTEXTURESAMPLER0 (`wStage` 257) only inside BEGIN…END,
+/// so the first draw samples an unbound sampler — (0, 0, 0, 1), height 0,
+/// no pixel centre covered, 0 green pixels — and after EXECUTE the same
+/// draw displaces the grid as below: 4 × 4 + 4 × 8 + 4 × 12 + 4 × 16 = 160
+/// green pixels.
+#[test]
+fn a_recorded_state_block_binds_a_vertex_texture() {
+    let mut s = Scene::new(16, 16, false);
+    let t = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
+        .unwrap();
+    s.drv
+        .lock(t, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
+    s.drv.unlock(t).unwrap();
+    let o = draw_displaced(
+        &mut s,
+        &format!(
+            "STATESET {{ dwOperation=D3DHAL_STATESETBEGIN dwParam=1 }}\n\
+             TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+             {{ wStage=257 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }}\n\
+             STATESET {{ dwOperation=D3DHAL_STATESETEND dwParam=1 }}\n"
+        ),
+    );
+    assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+    assert_eq!(s.count(GREEN), 0);
+    let o = s.run_fvf(
+        "STATESET { dwOperation=D3DHAL_STATESETEXECUTE dwParam=1 }\n\
+         SETSTREAMSOURCEUM { dwStream=0 dwStride=20 }\n\
+         DRAWPRIMITIVE { primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=8 }",
+        0x102,
+        20,
+        &columns(),
+    );
+    assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+    assert_eq!(s.count(GREEN), 160);
+}
+
 #[test]
 fn a_vs_3_0_displaces_a_grid_by_heights_it_reads_from_an_r32f_vertex_texture() {
     // D3DFORMAT_OP_VERTEXTEXTURE is reported for R32F, A32B32G32R32F and

@@ -28,7 +28,7 @@ use softhal_pipeline::lighting::{Light, LightType, MAX_ACTIVE_LIGHTS};
 use softhal_pipeline::program::VERTEX_SAMPLERS;
 use softhal_pipeline::texture::TextureFilter;
 use softhal_pipeline::PipelineState;
-use softhal_types::state::{Honour, StateInfo, StateKind, NONE};
+use softhal_types::state::{Honour, Reader, StateInfo, StateKind, NONE};
 use softhal_types::TextureFilterType;
 use softhal_wire::names::{
     state_value_kind, RenderStateType as Rs, TextureStageStateType as Tss,
@@ -332,6 +332,7 @@ impl Defined {
                 default: (),
                 honour,
                 groups: NONE,
+                reads: Reader::Pipeline,
             }
             .keeps(v),
             Defined::Only(f) => f(v),

@@ -4,7 +4,7 @@
 //! texture-stage state, so a row added, removed or changed on either side
 //! fails. `SOFTHAL_BLESS=1` rewrites the generated part.
 
-use softhal_types::state::{Groups, Honour, StageDefault, StateKind};
+use softhal_types::state::{Groups, Honour, Reader, StageDefault, StateKind};
 use softhal_wire::names::{
     self, state_value_kind, RenderStateType, TextureStageStateType, ValueKind,
 };
@@ -65,27 +65,36 @@ fn groups_text(g: Groups) -> &'static str {
     }
 }
 
+fn reader_text(r: Reader) -> &'static str {
+    match r {
+        Reader::Pipeline => "pipeline",
+        Reader::Device => "device",
+        Reader::Kept => "kept only",
+    }
+}
+
 fn generated() -> String {
     let mut out = String::new();
     out.push_str("\n## Render states\n\n");
-    out.push_str("| # | state | value | default | honoured | state blocks |\n");
-    out.push_str("|---|---|---|---|---|---|\n");
+    out.push_str("| # | state | value | default | honoured | state blocks | read by |\n");
+    out.push_str("|---|---|---|---|---|---|---|\n");
     for s in RenderStateType::ALL {
         let i = s.info();
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {} | {} | {} |",
+            "| {} | `{}` | {} | {} | {} | {} | {} |",
             s.raw(),
             s.name(),
             kind_text(i.kind),
             value(i.kind, i.default),
             honour_text(i.kind, i.honour),
-            groups_text(i.groups)
+            groups_text(i.groups),
+            reader_text(i.reads)
         );
     }
     out.push_str("\n## Texture-stage states\n\n");
-    out.push_str("| # | state | value | default | honoured | state blocks |\n");
-    out.push_str("|---|---|---|---|---|---|\n");
+    out.push_str("| # | state | value | default | honoured | state blocks | read by |\n");
+    out.push_str("|---|---|---|---|---|---|---|\n");
     for s in TextureStageStateType::ALL {
         let i = s.info();
         let default = match i.default {
@@ -99,13 +108,14 @@ fn generated() -> String {
         };
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {} | {} | {} |",
+            "| {} | `{}` | {} | {} | {} | {} | {} |",
             s.raw(),
             s.name(),
             kind_text(i.kind),
             default,
             honour_text(i.kind, i.honour),
-            groups_text(i.groups)
+            groups_text(i.groups),
+            reader_text(i.reads)
         );
     }
     out
@@ -137,18 +147,22 @@ fn states_md_is_the_state_table() {
 /// so the generator itself is tested: D3DRS_FOGSTART (36) is a float
 /// defaulting to 0.0, kept when finite, in both state-block groups;
 /// D3DRS_ZFUNC (23) defaults to D3DCMP_LESSEQUAL; D3DTSS_COLOROP modulates
-/// on stage 0 and is off elsewhere.
+/// on stage 0 and is off elsewhere; all three reach the pipeline, while
+/// D3DRS_DITHERENABLE (26) is only kept (dithering is not implemented).
 #[test]
 fn generated_rows_say_what_the_documentation_says() {
     let g = generated();
     assert!(g.contains(
-        "| 36 | `D3DRS_FOGSTART` | float | `0.0` | finite; others → `0.0` | PIXEL, VERTEX |"
+        "| 36 | `D3DRS_FOGSTART` | float | `0.0` | finite; others → `0.0` | PIXEL, VERTEX | pipeline |"
     ));
     assert!(g.contains(
-        "| 23 | `D3DRS_ZFUNC` | `D3DCMPFUNC` | `D3DCMP_LESSEQUAL` | defined values; others → `D3DCMP_LESSEQUAL` | PIXEL |"
+        "| 23 | `D3DRS_ZFUNC` | `D3DCMPFUNC` | `D3DCMP_LESSEQUAL` | defined values; others → `D3DCMP_LESSEQUAL` | PIXEL | pipeline |"
     ));
     assert!(g.contains(
-        "| 1 | `D3DTSS_COLOROP` | `D3DTEXTUREOP` | stage 0: `D3DTOP_MODULATE`; others: `D3DTOP_DISABLE` | as given | PIXEL |"
+        "| 1 | `D3DTSS_COLOROP` | `D3DTEXTUREOP` | stage 0: `D3DTOP_MODULATE`; others: `D3DTOP_DISABLE` | as given | PIXEL | pipeline |"
+    ));
+    assert!(g.contains(
+        "| 26 | `D3DRS_DITHERENABLE` | BOOL | `FALSE` | `0` (not implemented: off) | PIXEL | kept only |"
     ));
     assert_eq!(
         g.lines()

@@ -12,8 +12,13 @@
 //! * `honour`: what the device does with a value it is given
 //!   ([`Honour`]: as given, replaced when undefined or out of range, or
 //!   forced off for a feature softhal does not implement);
-//! * `groups`: membership of the DDK's state-block lists
-//!   (`D3DSBT_PIXELSTATE`, `D3DSBT_VERTEXSTATE`; `D3DSBT_ALL` is both).
+//! * `groups`: membership of the state-block lists (`D3DSBT_PIXELSTATE`,
+//!   `D3DSBT_VERTEXSTATE`; `D3DSBT_ALL` is both): the DDK's lists, with
+//!   the Direct3D 9 states the DDK does not list placed as the Direct3D 9
+//!   documentation places them (`docs/device.md`, "State blocks");
+//! * `reads`: what acts on the value ([`Reader`]: the pipeline, through
+//!   the GPU register file; the device itself; or nothing, the value is
+//!   only kept).
 //!
 //! Out: `info()` on each state (an exhaustive `match`: a state without a
 //! row does not compile), [`RenderStateType::honoured`] and the group
@@ -162,7 +167,24 @@ impl Honour {
     }
 }
 
-/// Membership of the DDK's state-block lists.
+/// What acts on a state's value once the device has stored it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// The pipeline: the state is a register of the GPU register file
+    /// and the pipeline state derived from it reads it (changing the
+    /// value changes what is drawn).
+    Pipeline,
+    /// The device itself, not the pipeline: a legacy stage-0 state it
+    /// maps onto texture stage 0 or WRAP0, a texture binding, a scene
+    /// marker, a patch setting it tessellates with, a patch it deletes.
+    Device,
+    /// Nobody: the value is stored (and shown in `lpdwRStates` and state
+    /// blocks) and has no effect — a feature softhal does not implement,
+    /// or a state only the runtime uses.
+    Kept,
+}
+
+/// Membership of the state-block lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Groups {
     /// In `D3DSBT_PIXELSTATE` (and so in `D3DSBT_ALL`).
@@ -251,6 +273,8 @@ pub struct StateInfo<D> {
     pub honour: Honour,
     /// State-block membership.
     pub groups: Groups,
+    /// What acts on the value.
+    pub reads: Reader,
 }
 
 impl<D> StateInfo<D> {
@@ -289,7 +313,7 @@ macro_rules! state_table {
             $(
                 $(#[$vmeta:meta])*
                 $Variant:ident = $value:literal => $ddk:literal $(| $alias:literal)*
-                    ; kind $kind:expr, default $default:expr, honour $honour:expr, groups $groups:ident,
+                    ; kind $kind:expr, default $default:expr, honour $honour:expr, groups $groups:ident, reads $reads:ident,
             )*
         }
     ) => {
@@ -309,6 +333,7 @@ macro_rules! state_table {
                         default: $default,
                         honour: $honour,
                         groups: $groups,
+                        reads: $crate::state::Reader::$reads,
                     },)*
                 }
             }
@@ -477,8 +502,83 @@ mod tests {
         assert_eq!(Tss::TexCoordIndex.info().groups, BOTH);
         assert_eq!(Tss::ColorOp.info().groups, PIXEL);
         assert_eq!(Tss::TextureMap.info().groups, NONE);
+        // The Direct3D 9 states the DDK's lists predate, placed by the
+        // Direct3D 9 documentation ("Saving Pixel State / Vertex States
+        // With a StateBlock"): COLORWRITEENABLE1 (190) and the separate
+        // alpha blend (206) are pixel state, the adaptive tessellation
+        // states (180-184) vertex state; MAXVERTEXSHADERINST (196) is the
+        // DDI's own and in neither. The sampler states SRGBTEXTURE and
+        // ELEMENTINDEX are pixel state, DMAPOFFSET vertex state;
+        // D3DTSS_CONSTANT is in neither list.
+        assert_eq!(Rs::ColorWriteEnable1.info().groups, PIXEL);
+        assert_eq!(Rs::SeparateAlphaBlendEnable.info().groups, PIXEL);
+        assert_eq!(Rs::AdaptiveTessX.info().groups, VERTEX);
+        assert_eq!(Rs::EnableAdaptiveTessellation.info().groups, VERTEX);
+        assert_eq!(Rs::MaxVertexShaderInst.info().groups, NONE);
+        assert_eq!(Tss::SrgbTexture.info().groups, PIXEL);
+        assert_eq!(Tss::ElementIndex.info().groups, PIXEL);
+        assert_eq!(Tss::DmapOffset.info().groups, VERTEX);
+        assert_eq!(Tss::Constant.info().groups, NONE);
         assert!(Rs::in_group(StateGroup::Vertex).any(|s| s == Rs::Lighting));
         assert!(!Rs::in_group(StateGroup::Pixel).any(|s| s == Rs::Lighting));
         assert!(Rs::in_group(StateGroup::All).any(|s| s == Rs::Lighting));
+    }
+
+    /// Who reads what: ZFUNC and D3DTSS_CONSTANT reach the pipeline;
+    /// the legacy TEXTUREHANDLE (a stage-0 texture bind), SCENECAPTURE
+    /// and D3DTSS_TEXTUREMAP are the device's; DITHERENABLE (dithering
+    /// is not implemented), LINEPATTERN (retired) and SRGBTEXTURE are
+    /// only kept. A state the device replaces by 0 (not implemented)
+    /// is never read.
+    #[test]
+    fn readers() {
+        assert_eq!(Rs::ZFunc.info().reads, Reader::Pipeline);
+        assert_eq!(Rs::ColorWriteEnable3.info().reads, Reader::Pipeline);
+        assert_eq!(Rs::TextureHandle.info().reads, Reader::Device);
+        assert_eq!(Rs::SceneCapture.info().reads, Reader::Device);
+        assert_eq!(Rs::DitherEnable.info().reads, Reader::Kept);
+        assert_eq!(Rs::LinePattern.info().reads, Reader::Kept);
+        assert_eq!(Tss::Constant.info().reads, Reader::Pipeline);
+        assert_eq!(Tss::TextureMap.info().reads, Reader::Device);
+        assert_eq!(Tss::SrgbTexture.info().reads, Reader::Kept);
+        for s in Rs::ALL {
+            if s.info().honour == Honour::Off {
+                assert_eq!(s.info().reads, Reader::Kept, "{s}");
+            }
+        }
+    }
+
+    /// The sampler states and their `D3DSAMP_*` numbers
+    /// (`D3DSAMPLERSTATETYPE`: ADDRESSU 1 … MAXANISOTROPY 10,
+    /// SRGBTEXTURE 11, ELEMENTINDEX 12, DMAPOFFSET 13); the cascade's
+    /// states, TEXTUREMAP and the DX6/7 ADDRESS are not sampler states.
+    #[test]
+    fn sampler_states() {
+        let numbered: Vec<(Tss, u32)> = Tss::ALL
+            .iter()
+            .filter_map(|&t| t.sampler_state().map(|n| (t, n)))
+            .collect();
+        assert_eq!(
+            numbered,
+            [
+                (Tss::AddressU, 1),
+                (Tss::AddressV, 2),
+                (Tss::BorderColor, 4),
+                (Tss::MagFilter, 5),
+                (Tss::MinFilter, 6),
+                (Tss::MipFilter, 7),
+                (Tss::MipMapLodBias, 8),
+                (Tss::MaxMipLevel, 9),
+                (Tss::MaxAnisotropy, 10),
+                (Tss::AddressW, 3),
+                (Tss::SrgbTexture, 11),
+                (Tss::ElementIndex, 12),
+                (Tss::DmapOffset, 13),
+            ]
+        );
+        assert_eq!(Tss::ColorOp.sampler_state(), None);
+        assert_eq!(Tss::TexCoordIndex.sampler_state(), None);
+        assert_eq!(Tss::Address.sampler_state(), None);
+        assert_eq!(Tss::TextureMap.sampler_state(), None);
     }
 }
