@@ -357,7 +357,18 @@ fn process_prim<const N: usize>(
     planes: &[[f32; 5]],
     out: &mut ChunkOut,
 ) {
-    process_prim_with::<N, _>(ctx, call, p, planes, out, |vi| fetch(call, &ctx.vs, vi));
+    process_prim_with::<N, _>(
+        ctx,
+        call,
+        p,
+        planes,
+        out,
+        // Inlined so that the vertex is built where it is kept: returned
+        // from an out-of-line call, it was read back right after its
+        // stores and stalled on store forwarding (W6's vertex stage).
+        #[inline(always)]
+        |vi| fetch(call, &ctx.vs, vi),
+    );
 }
 
 /// Processes input primitives `range` of `call` into `out` through a
@@ -386,12 +397,19 @@ pub(crate) fn process_range_shaded<const N: usize>(
     let mut planes = [[0f32; 5]; 12];
     let nplanes = clip_planes(ctx, &mut planes);
     let planes = &planes[..nplanes];
-    let lookup = |vi: u64| {
-        let i = indices.binary_search(&vi).ok()?;
-        shaded.get(i).copied().flatten()
-    };
     for p in range {
-        process_prim_with::<N, _>(ctx, call, p, planes, out, lookup);
+        process_prim_with::<N, _>(
+            ctx,
+            call,
+            p,
+            planes,
+            out,
+            #[inline(always)]
+            |vi: u64| {
+                let i = indices.binary_search(&vi).ok()?;
+                shaded.get(i).copied().flatten()
+            },
+        );
     }
 }
 

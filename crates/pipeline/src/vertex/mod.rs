@@ -537,7 +537,14 @@ impl DrawCall<'_> {
 /// the draw's [`crate::varying::Varyings`] gives (fixed function: one
 /// texture-coordinate set per sampling stage; 0 for untextured draws, so
 /// that untextured draws move no extra bytes).
+///
+/// Aligned to 16 bytes so that its size is a multiple of 16 (76 → 80
+/// bytes without varyings): a copy is then whole 16-byte moves at the
+/// same offsets as the stores that wrote it, which the CPU forwards; with
+/// 76 bytes the copies overlap their last move, and reading a vertex just
+/// written stalled on store forwarding (measured on W6's vertex stage).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(align(16))]
 pub(crate) struct Vertex<const N: usize = 0> {
     /// Screen `(x, y, z, rhw)` (pre-transformed) or clip `(x, y, z, w)`.
     pub pos: [f32; 4],
