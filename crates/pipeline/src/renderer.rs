@@ -307,7 +307,9 @@ impl Renderer {
     /// `pixel::shader`), then the output merger. Returns when all pixels
     /// are written. With a vertex shader only `call.layout.stride` is read
     /// of the layout: the shader's inputs say where its registers come
-    /// from.
+    /// from. A pixel shader that equals a fixed-function texture stage
+    /// draws as that stage (`program::matched`, unless
+    /// [`Renderer::set_program_matching`] turned it off).
     pub fn draw_programs(
         &mut self,
         targets: &mut RenderTargets<'_>,
