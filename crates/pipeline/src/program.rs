@@ -14,13 +14,16 @@
 //!   ([`softhal_shader::exec::BoundConstants`]) and, for a vertex shader,
 //!   where each input register `v#` is read from in the vertex bytes.
 //! - Out: nothing by itself; the renderer picks the implementation of each
-//!   stage from it.
+//!   stage from it. A pixel shader that equals a fixed-function stage
+//!   draws as that stage ([`matched`]).
 //! - Guarantees: a shader here has been validated
 //!   ([`softhal_shader::Validated`]), so every register index it names is
 //!   in range for its version; executing it is bounded by the executor's
 //!   own limits.
 
 use softhal_shader::exec::{BoundConstants, Program};
+
+pub(crate) mod matched;
 
 use crate::texture::Texture;
 

@@ -143,6 +143,9 @@ pub struct Renderer {
     scene: Vec<ChunkOut>,
     /// Checked at wave, chunk and tile boundaries (`None`: never stops).
     watchdog: Option<Watchdog>,
+    /// Pixel shaders that equal a fixed-function stage draw as it
+    /// (`program::matched`).
+    match_programs: bool,
 }
 
 /// Joins the threads in `workers` (after their pool is gone).
@@ -224,6 +227,7 @@ impl Renderer {
             bins: Bins::default(),
             scene: Vec::new(),
             watchdog: None,
+            match_programs: true,
         })
     }
 
@@ -263,6 +267,15 @@ impl Renderer {
         self.simd
     }
 
+    /// Enables (the default) or disables drawing a pixel shader that
+    /// equals a fixed-function texture stage as that stage
+    /// (`program::matched`, `docs/shaders.md` §13b); disabled, every
+    /// pixel shader runs on the shader path (what the fast path is
+    /// compared with).
+    pub fn set_program_matching(&mut self, enabled: bool) {
+        self.match_programs = enabled;
+    }
+
     /// Draws primitives without textures. Returns when all pixels are
     /// written.
     pub fn draw(
@@ -294,7 +307,9 @@ impl Renderer {
     /// `pixel::shader`), then the output merger. Returns when all pixels
     /// are written. With a vertex shader only `call.layout.stride` is read
     /// of the layout: the shader's inputs say where its registers come
-    /// from.
+    /// from. A pixel shader that equals a fixed-function texture stage
+    /// draws as that stage (`program::matched`, unless
+    /// [`Renderer::set_program_matching`] turned it off).
     pub fn draw_programs(
         &mut self,
         targets: &mut RenderTargets<'_>,
@@ -303,6 +318,26 @@ impl Renderer {
         textures: &[Option<&Texture>; MAX_STAGES],
         programs: &Programs<'_>,
     ) -> Result<DrawStats, PipelineError> {
+        // A pixel shader that equals a fixed-function stage draws as it,
+        // with the state derived once here (`program::matched`).
+        let matched = match programs.pixel {
+            PixelProgram::Shader { program, .. } if self.match_programs => {
+                let vs = matches!(programs.vertex, VertexProgram::Shader { .. });
+                crate::program::matched::fixed_function(program, state, textures, vs)
+            }
+            _ => None,
+        };
+        let as_fixed_function;
+        let (state, textures, programs) = match &matched {
+            Some(m) => {
+                as_fixed_function = Programs {
+                    vertex: programs.vertex,
+                    pixel: PixelProgram::FixedFunction,
+                };
+                (&m.state, &m.textures, &as_fixed_function)
+            }
+            None => (state, textures, programs),
+        };
         let vertex_shader = match programs.vertex {
             VertexProgram::FixedFunction => {
                 call.validate()?;

@@ -195,6 +195,9 @@ fn v0_reproduces_fixed_function_gouraud() {
     let st = state();
     let run = |pixel: PixelProgram<'_>| {
         render_all(|r| {
+            // The shader path: `mov oC0, v0` would otherwise draw as the
+            // fixed-function stage it equals (tests/matched_pixel_shaders.rs).
+            r.set_program_matching(false);
             let mut t = target(32, 32, None)(r);
             draw(r, &mut t, &st, Topology::TriangleList, &tri, &[], pixel);
             t
@@ -249,6 +252,8 @@ fn ps_1_1_tex_samples_the_checker() {
     st.textures.samplers[0].mag_filter = TextureFilter::Point;
     st.textures.samplers[0].min_filter = TextureFilter::Point;
     let t = render_all(|r| {
+        // The shader path (the program equals stage 0 SELECTARG1(TEXTURE)).
+        r.set_program_matching(false);
         let mut t = target(4, 4, None)(r);
         let vs = rect(0.0, 0.0, 4.0, 4.0, [0.0, 0.0, 1.0, 1.0]);
         draw(

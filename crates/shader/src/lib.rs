@@ -11,6 +11,8 @@
 //! vertices. The DirectX 8 vertex shader declaration (the `D3DVSD_*`
 //! tokens before a DX8 shader's function) has its own reader and text form
 //! ([`decl8`]).
+//! What a pixel shader computes when it is a fixed-function shape, for a
+//! renderer's fast paths: [`pixel_kind`].
 //! For fuzzing the executors: a grammar of random valid programs
 //! ([`generate`]) and the comparison of two executors' runs ([`oracle`]).
 //!
@@ -52,6 +54,7 @@ pub mod front;
 pub mod generate;
 pub mod ir;
 pub mod oracle;
+pub mod pixel_kind;
 pub mod text;
 pub mod valid;
 

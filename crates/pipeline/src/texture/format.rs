@@ -319,6 +319,16 @@ impl TextureFormat {
         matches!(self, F::V8U8 | F::L6V5U5 | F::X8L8V8U8 | F::Q8W8V8U8)
     }
 
+    /// True for the floating-point formats (R16F … A32B32G32R32F), whose
+    /// texels may lie outside [−1, 1].
+    pub fn is_float(self) -> bool {
+        use TextureFormat as F;
+        matches!(
+            self,
+            F::R16F | F::G16R16F | F::A16B16G16R16F | F::R32F | F::G32R32F | F::A32B32G32R32F
+        )
+    }
+
     /// True for palettized formats (P8, A8P8).
     pub fn is_palettized(self) -> bool {
         matches!(self, TextureFormat::P8 | TextureFormat::A8P8)

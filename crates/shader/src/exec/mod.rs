@@ -102,6 +102,8 @@ pub struct Program {
     shader: Validated,
     plan: Plan,
     planes: Option<planes::PlaneCode>,
+    /// What it computes when it is a fixed-function shape (pixel shaders).
+    pixel_kind: Option<crate::pixel_kind::PixelKind>,
 }
 
 /// What one run did.
@@ -300,11 +302,19 @@ impl Program {
     pub fn new(shader: Validated) -> Program {
         let plan = Plan::new(&shader);
         let planes = planes::compile(&shader);
+        let pixel_kind = crate::pixel_kind::pixel_kind(&shader);
         Program {
             shader,
             plan,
             planes,
+            pixel_kind,
         }
+    }
+
+    /// What the program computes when it is one of the fixed-function
+    /// shapes of [`crate::pixel_kind`] (analysed once, here), else `None`.
+    pub fn pixel_kind(&self) -> Option<crate::pixel_kind::PixelKind> {
+        self.pixel_kind
     }
 
     /// Whether runs take the register-plane executor (the shader uses
