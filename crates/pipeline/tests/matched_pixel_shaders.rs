@@ -289,19 +289,7 @@ fn flat_colour_and_fog_are_exact_on_both_paths() {
 /// 2×2 A8R8G8B8 texture: (0, 0) 0xFF804020, (1, 0) 0xFFFFFFFF,
 /// (0, 1) 0x00000000, (1, 1) 0x80FF0000.
 fn small_texture() -> Texture {
-    let mut t = Texture::new(TextureDesc {
-        kind: TextureKind::Texture2D,
-        format: TextureFormat::A8R8G8B8,
-        width: 2,
-        height: 2,
-        depth: 1,
-        levels: 1,
-    })
-    .expect("texture");
-    let texels: [u32; 4] = [0xFF80_4020, 0xFFFF_FFFF, 0x0000_0000, 0x80FF_0000];
-    let bytes: Vec<u8> = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
-    t.upload(0, 0, &bytes, 8).expect("upload");
-    t
+    common::argb_texture(2, 2, &[0xFF80_4020, 0xFFFF_FFFF, 0x0000_0000, 0x80FF_0000])
 }
 
 /// 8×8 A8R8G8B8 texture of pseudo-random texels.

@@ -14,7 +14,7 @@ mod common;
 
 use common::{render_all, shader_constants, shader_program, state, Targets};
 use softhal_pipeline::program::{PixelProgram, Programs, VertexProgram};
-use softhal_pipeline::texture::{Texture, TextureDesc, TextureFilter, TextureFormat, TextureKind};
+use softhal_pipeline::texture::{Texture, TextureFilter};
 use softhal_pipeline::{
     Blend, CmpFunc, DrawCall, DrawStats, Format, PipelineState, PositionKind, RenderTargets,
     Renderer, Topology, VertexLayout, ZBufferType,
@@ -227,20 +227,8 @@ fn v0_reproduces_fixed_function_gouraud() {
 
 /// 2×2 A8R8G8B8 checker: white at (0, 0) and (1, 1), black elsewhere.
 fn checker() -> Texture {
-    let mut t = Texture::new(TextureDesc {
-        kind: TextureKind::Texture2D,
-        format: TextureFormat::A8R8G8B8,
-        width: 2,
-        height: 2,
-        depth: 1,
-        levels: 1,
-    })
-    .expect("texture");
-    let w = 0xFFFF_FFFFu32.to_le_bytes();
-    let b = 0xFF00_0000u32.to_le_bytes();
-    let bytes: Vec<u8> = [w, b, b, w].concat();
-    t.upload(0, 0, &bytes, 8).expect("upload");
-    t
+    let (w, b) = (0xFFFF_FFFF, 0xFF00_0000);
+    common::argb_texture(2, 2, &[w, b, b, w])
 }
 
 #[test]

@@ -119,18 +119,7 @@ fn draw(
 }
 
 fn texture(w: u32, h: u32, texels: &[u32]) -> Texture {
-    let mut t = Texture::new(TextureDesc {
-        kind: TextureKind::Texture2D,
-        format: F::A8R8G8B8,
-        width: w,
-        height: h,
-        depth: 1,
-        levels: 1,
-    })
-    .expect("texture");
-    let b: Vec<u8> = texels.iter().flat_map(|c| c.to_le_bytes()).collect();
-    t.upload(0, 0, &b, w as usize * 4).expect("upload");
-    t
+    common::argb_texture(w, h, texels)
 }
 
 const RED: u32 = 0xFFFF_0000;

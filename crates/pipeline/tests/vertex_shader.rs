@@ -15,7 +15,7 @@ use common::*;
 use softhal_pipeline::fog::FogMode;
 use softhal_pipeline::program::{PixelProgram, Programs, ShaderInput, VertexProgram};
 use softhal_pipeline::texgen::TextureTransformFlags;
-use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
+use softhal_pipeline::texture::Texture;
 use softhal_pipeline::{
     CancelHandle, DeclType, DrawCall, DrawStats, Format, Matrix, PipelineError, PipelineState,
     PositionKind, RenderTargets, Renderer, Topology, VertexLayout, Viewport, Watchdog,
@@ -263,21 +263,7 @@ fn a_tail_of_one_two_or_three_vertices_runs_under_the_lane_mask() {
 /// A 2 × 2 A8R8G8B8 texture: (0,0) 0xFF4080C0, (1,0) 0xFFFFFFFF, (0,1)
 /// 0xFF102030, (1,1) 0xFF00FF00.
 fn texture_2x2() -> Texture {
-    let mut t = Texture::new(TextureDesc {
-        kind: TextureKind::Texture2D,
-        format: TextureFormat::A8R8G8B8,
-        width: 2,
-        height: 2,
-        depth: 1,
-        levels: 1,
-    })
-    .expect("texture");
-    let texels: Vec<u8> = [0xFF40_80C0u32, 0xFFFF_FFFF, 0xFF10_2030, 0xFF00_FF00]
-        .iter()
-        .flat_map(|c| c.to_le_bytes())
-        .collect();
-    t.upload(0, 0, &texels, 8).expect("upload");
-    t
+    common::argb_texture(2, 2, &[0xFF40_80C0, 0xFFFF_FFFF, 0xFF10_2030, 0xFF00_FF00])
 }
 
 /// Two triangles covering the whole 16 × 16 target, position (v0) and

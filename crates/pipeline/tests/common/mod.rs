@@ -271,3 +271,21 @@ pub fn draw_shaders_8x8(
         t
     })
 }
+
+/// A one-level `w` × `h` A8R8G8B8 2D texture holding `texels` (row by
+/// row, each texel 0xAARRGGBB).
+pub fn argb_texture(w: u32, h: u32, texels: &[u32]) -> softhal_pipeline::texture::Texture {
+    use softhal_pipeline::texture::{Texture, TextureDesc, TextureFormat, TextureKind};
+    let mut t = Texture::new(TextureDesc {
+        kind: TextureKind::Texture2D,
+        format: TextureFormat::A8R8G8B8,
+        width: w,
+        height: h,
+        depth: 1,
+        levels: 1,
+    })
+    .expect("texture");
+    let bytes: Vec<u8> = texels.iter().flat_map(|c| c.to_le_bytes()).collect();
+    t.upload(0, 0, &bytes, w as usize * 4).expect("upload");
+    t
+}
