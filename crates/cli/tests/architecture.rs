@@ -95,28 +95,117 @@ fn pipeline_never_sees_dp2_and_wire_knows_nothing_of_rendering() {
     );
 }
 
+/// The module file a `crate::a::b` path of the concept table stands for:
+/// each lowercase segment is a module file (`a.rs` or `a/mod.rs`) under the
+/// one before, until a segment that is not, which must then be an item
+/// named in the last module file (or the crate root) (a function such as
+/// `capture::replay_into`). Returns the failure, if any.
+fn resolve_path(krate: &str, path: &str) -> Result<(), String> {
+    let src = root().join("crates").join(krate).join("src");
+    let mut dir = src.clone();
+    let mut file: Option<PathBuf> = ["lib.rs", "main.rs"]
+        .iter()
+        .map(|f| src.join(f))
+        .find(|f| f.is_file());
+    for seg in path.split("::").filter(|s| !s.is_empty()) {
+        if !seg
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        {
+            break; // a type, trait or constant: named, not a module
+        }
+        let flat = dir.join(format!("{seg}.rs"));
+        let nested = dir.join(seg).join("mod.rs");
+        if flat.is_file() || nested.is_file() {
+            file = Some(if flat.is_file() { flat } else { nested });
+            dir = dir.join(seg);
+            continue;
+        }
+        let Some(parent) = file.as_ref() else {
+            return Err(format!("{krate}::{path}: no module file for `{seg}`"));
+        };
+        let text = std::fs::read_to_string(parent).unwrap();
+        let named = ["fn ", "mod ", "const ", "static ", "macro_rules! "]
+            .iter()
+            .any(|k| text.contains(&format!("{k}{seg}")))
+            || text.contains(&format!("{seg}::"))
+            || text.contains(&format!("{seg},"))
+            || text.contains(&format!("{seg}}}"));
+        if !named {
+            return Err(format!(
+                "{krate}::{path}: `{seg}` is neither a module nor named in {}",
+                parent.display()
+            ));
+        }
+        break;
+    }
+    Ok(())
+}
+
 #[test]
-fn concept_table_names_existing_pipeline_modules() {
+fn concept_table_names_existing_modules() {
     let doc = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
     let table = doc
         .split("## Where each concept lives")
         .nth(1)
+        .and_then(|t| t.split("\n## ").next())
         .expect("concept table");
-    let src = root().join("crates/pipeline/src");
+    let crates = documented_crates();
     let mut named = 0;
-    for part in table.split("`pipeline::").skip(1) {
-        let module: String = part
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        assert!(
-            src.join(format!("{module}.rs")).is_file()
-                || src.join(&module).join("mod.rs").is_file(),
-            "ARCHITECTURE.md names pipeline::{module}, which has no module file"
-        );
-        named += 1;
+    let mut problems = Vec::new();
+    for part in table.split('`').skip(1).step_by(2) {
+        // every `crate::path` inside a code span
+        for word in part.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':')) {
+            let Some((krate, path)) = word.split_once("::") else {
+                continue;
+            };
+            if !crates.iter().any(|c| c == &format!("crates/{krate}")) {
+                continue;
+            }
+            named += 1;
+            if let Err(e) = resolve_path(krate, path) {
+                problems.push(e);
+            }
+        }
     }
-    assert!(named >= 10, "only {named} pipeline modules named");
+    assert!(
+        problems.is_empty(),
+        "ARCHITECTURE.md names what does not exist:\n{}",
+        problems.join("\n")
+    );
+    assert!(
+        named >= 100,
+        "only {named} module paths named in the concept table"
+    );
+}
+
+#[test]
+fn concept_table_check_catches_a_missing_module() {
+    assert!(resolve_path("pipeline", "fog").is_ok());
+    assert!(resolve_path("pipeline", "no_such_module").is_err());
+    assert!(resolve_path("capture", "replay_into").is_ok());
+    assert!(resolve_path("capture", "no_such_function_anywhere").is_err());
+}
+
+#[test]
+fn state_walkthrough_names_existing_files() {
+    let doc = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let section = doc
+        .split("## Following one state")
+        .nth(1)
+        .and_then(|t| t.split("\n## ").next())
+        .expect("the state walk-through section");
+    let mut files = 0;
+    for part in section.split('`').skip(1).step_by(2) {
+        if part.starts_with("crates/") && part.ends_with(".rs") {
+            assert!(
+                root().join(part).is_file(),
+                "ARCHITECTURE.md's state walk-through names {part}, which does not exist"
+            );
+            files += 1;
+        }
+    }
+    assert!(files >= 8, "the walk-through names only {files} files");
 }
 
 /// The crate roots of a workspace member (`src/lib.rs`, `src/main.rs`,
