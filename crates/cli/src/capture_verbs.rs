@@ -418,16 +418,7 @@ pub fn info(a: &InfoArgs) -> ExitCode {
 }
 
 pub(crate) fn write_png(path: &Path, f: &capture::replay::Frame) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), f.width, f.height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc
-        .write_header()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    w.write_image_data(&f.rgba)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    w.finish().map_err(|e| format!("{}: {e}", path.display()))
+    crate::compare::write_rgba_png(path, f.width, f.height, &f.rgba)
 }
 
 /// The golden of image `file` of `capture` in `dir`: `dir/file`, or

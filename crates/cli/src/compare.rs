@@ -89,16 +89,17 @@ pub fn read_png(path: &Path) -> Result<Image, String> {
     })
 }
 
-/// Writes an RGBA8 image as a PNG.
+/// Writes an RGBA8 image as a PNG ([`write_rgba_png`]).
 pub fn write_png(path: &Path, img: &Image) -> Result<(), String> {
+    write_rgba_png(path, img.width, img.height, &img.rgba)
+}
+
+/// Writes tightly packed RGBA8 pixels as a PNG file with the pipeline's
+/// one encoder: every PNG file the command line writes goes through here.
+pub fn write_rgba_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let file = std::fs::File::create(path).map_err(|e| err(&e))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.width, img.height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc.write_header().map_err(|e| err(&e))?;
-    w.write_image_data(&img.rgba).map_err(|e| err(&e))?;
-    w.finish().map_err(|e| err(&e))
+    let bytes = softhal_pipeline::encode_png_rgba8(width, height, rgba).map_err(|e| err(&e))?;
+    std::fs::write(path, bytes).map_err(|e| err(&e))
 }
 
 /// One channel's differences over an image.

@@ -1520,7 +1520,7 @@ pub fn run(a: &DemoArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if let Err(e) = write_png(&a.output, a.width, a.height, &rgba) {
+    if let Err(e) = crate::compare::write_rgba_png(&a.output, a.width, a.height, &rgba) {
         eprintln!("softhal demo: cannot write {}: {e}", a.output.display());
         return ExitCode::from(2);
     }
@@ -1539,19 +1539,4 @@ pub fn run(a: &DemoArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
-}
-
-/// Writes RGBA8 pixels as a PNG.
-pub fn write_png(
-    path: &std::path::Path,
-    width: u32,
-    height: u32,
-    rgba: &[u8],
-) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc.write_header().map_err(|e| e.to_string())?;
-    w.write_image_data(rgba).map_err(|e| e.to_string())
 }

@@ -204,7 +204,7 @@ pub use state::{
     LightingParams, PipelineState, RasterState, ShadeMode, StencilFace, StencilOp, StencilState,
     TextureStages, Transforms, VertexBlendState, Viewport, ZBufferType, NO_LIGHT, ZBIAS_UNIT,
 };
-pub use surface::Surface;
+pub use surface::{encode_png_rgba8, Surface};
 pub use vertex::{
     DeclType, DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout,
 };

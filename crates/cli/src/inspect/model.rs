@@ -87,15 +87,7 @@ impl Output {
         if self.full || self.error.is_some() {
             return None;
         }
-        let mut buf = Vec::new();
-        {
-            let mut enc = png::Encoder::new(&mut buf, img.width, img.height);
-            enc.set_color(png::ColorType::Rgba);
-            enc.set_depth(png::BitDepth::Eight);
-            let mut w = enc.write_header().ok()?;
-            w.write_image_data(&img.rgba).ok()?;
-            w.finish().ok()?;
-        }
+        let buf = softhal_pipeline::encode_png_rgba8(img.width, img.height, &img.rgba).ok()?;
         self.write(&name, &buf);
         self.error.is_none().then_some(name)
     }
