@@ -207,6 +207,22 @@ impl Surface {
     /// missing alpha = 255; depth formats as opaque grey levels of depth).
     pub fn to_rgba8(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(usize_from(self.width) * usize_from(self.height) * 4);
+        // The 32-bit render-target formats a row at a time (B, G, R, A or
+        // X in memory); the same values as the per-pixel decode below.
+        let opaque = match self.format {
+            Format::A8R8G8B8 => Some(false),
+            Format::X8R8G8B8 => Some(true),
+            _ => None,
+        };
+        if let Some(opaque) = opaque {
+            let row_bytes = usize_from(self.width) * 4;
+            for row in self.data.chunks(self.pitch).take(usize_from(self.height)) {
+                for p in row.get(..row_bytes).unwrap_or_default().chunks_exact(4) {
+                    out.extend_from_slice(&[p[2], p[1], p[0], if opaque { 255 } else { p[3] }]);
+                }
+            }
+            return out;
+        }
         for y in 0..self.height {
             for x in 0..self.width {
                 let raw = self.read_pixel(x, y).unwrap_or(0);
@@ -277,6 +293,35 @@ mod tests {
         assert_eq!(&buf[..info.buffer_size()], &rgba[..]);
         // A wrong byte count is an error, not a panic.
         assert!(encode_png_rgba8(3, 2, &rgba[..23]).is_err());
+    }
+
+    /// The row-at-a-time conversion of the 32-bit formats gives what the
+    /// per-pixel decode gives (a padded pitch included).
+    #[test]
+    fn rgba8_of_32_bit_formats_matches_the_pixel_decode() {
+        for format in [Format::A8R8G8B8, Format::X8R8G8B8] {
+            let mut s = Surface::with_pitch(format, 3, 2, 16).unwrap();
+            for (i, (x, y)) in [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+                .into_iter()
+                .enumerate()
+            {
+                let i = u32::try_from(i).unwrap();
+                assert!(s.write_pixel(x, y, 0x1020_3040u32.wrapping_mul(i + 1) ^ 0x8000_0000));
+            }
+            let mut expected = Vec::new();
+            for y in 0..2 {
+                for x in 0..3 {
+                    let [a, r, g, b] = format
+                        .decode_argb(s.read_pixel(x, y).unwrap())
+                        .to_be_bytes();
+                    expected.extend_from_slice(&[r, g, b, a]);
+                }
+            }
+            assert_eq!(s.to_rgba8(), expected, "{format:?}");
+            if format == Format::X8R8G8B8 {
+                assert!(expected.chunks(4).all(|p| p[3] == 255));
+            }
+        }
     }
 
     #[test]
