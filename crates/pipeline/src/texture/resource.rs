@@ -10,7 +10,7 @@
 //! texel of every level is inside its storage; accessors return `None`
 //! instead of panicking for a face or level that does not exist.
 
-use super::format::{decode_argb8, decode_rgba, raw_texel, Palette, TextureFormat};
+use super::format::{argb_to_rgba, decode_argb8, decode_rgba, raw_texel, Palette, TextureFormat};
 use super::limits;
 
 /// What went wrong creating or filling a texture.
@@ -142,6 +142,22 @@ impl LevelRef<'_> {
     pub fn texel(&self, x: u32, y: u32, z: u32) -> [f32; 4] {
         if x >= self.info.width || y >= self.info.height || z >= self.info.depth {
             return [0.0; 4];
+        }
+        // The 32-bit ARGB formats straight from their bytes: what
+        // `decode_rgba` computes for them, without its format dispatch.
+        if let Some(opaque) = match self.format {
+            TextureFormat::A8R8G8B8 => Some(0),
+            TextureFormat::X8R8G8B8 => Some(0xFF00_0000u32),
+            _ => None,
+        } {
+            let at = (y as usize)
+                .checked_mul(self.info.row_pitch)
+                .and_then(|r| r.checked_add(x as usize * 4));
+            let slice = self.slice(z);
+            return match at.and_then(|a| slice.get(a..a.checked_add(4)?)) {
+                Some(b) => argb_to_rgba(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) | opaque),
+                None => [0.0; 4],
+            };
         }
         decode_rgba(
             self.format,

@@ -72,8 +72,20 @@ use softhal_types::TextureFilterType;
 #[inline]
 pub fn address_texel(mode: TextureAddress, i: i64, size: u32) -> Option<u32> {
     let n = i64::from(size.max(1));
+    // A power-of-two size wraps with a mask: the same value as
+    // `rem_euclid` in two's complement, without a division.
+    let pow2 = n & (n - 1) == 0;
     let r = match mode {
+        TextureAddress::Wrap if pow2 => i & (n - 1),
         TextureAddress::Wrap => i.rem_euclid(n),
+        TextureAddress::Mirror if pow2 => {
+            let m = i & (2 * n - 1);
+            if m >= n {
+                2 * n - 1 - m
+            } else {
+                m
+            }
+        }
         TextureAddress::Mirror => {
             let m = i.rem_euclid(2 * n);
             if m >= n {
@@ -337,6 +349,22 @@ pub fn select_mip(
 ) -> MipSelection {
     let last = level_count.saturating_sub(1);
     let base = s.base_level(level_count, lod_clamp);
+    // No mip filter, no anisotropy and the same filter either side of the
+    // magnification switch: the LOD cannot change the result (one probe
+    // of the base level with that filter), so it is not computed.
+    if s.mip_filter == TextureFilter::None
+        && s.min_filter != TextureFilter::Anisotropic
+        && s.mag_filter.is_linear() == s.min_filter.is_linear()
+    {
+        return MipSelection {
+            linear: s.min_filter.is_linear(),
+            level0: base,
+            level1: base,
+            blend: 0.0,
+            probes: 1,
+            axis: d.ddx, // used only by several probes
+        };
+    }
     let scale = |v: [f32; 3]| {
         [
             v[0] * dims[0] as f32,
@@ -422,10 +450,24 @@ pub fn select_mip(
 #[inline]
 fn texel_coord(coord: f32, size: u32, linear: bool) -> (i64, u32) {
     if linear {
-        let q = (coord * (size as f32 * 256.0) - 128.0).floor() as i64;
+        let q = floor_i64(coord * (size as f32 * 256.0) - 128.0);
         (q >> 8, (q & 255) as u32)
     } else {
-        ((coord * size as f32).floor() as i64, 0)
+        (floor_i64(coord * size as f32), 0)
+    }
+}
+
+/// `x.floor() as i64` without the C library's `floorf` call (the baseline
+/// x86_64 target has no rounding instruction): truncate, then step down
+/// when truncation rounded up. The same value for every input — NaN gives
+/// 0 and out-of-range values saturate, as the cast does.
+#[inline(always)]
+fn floor_i64(x: f32) -> i64 {
+    let t = x as i64;
+    if (t as f32) > x {
+        t.saturating_sub(1)
+    } else {
+        t
     }
 }
 
@@ -714,6 +756,73 @@ pub fn sample_cube(tex: &Texture, s: &SamplerState, dir: [f32; 3], d: &Derivativ
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_i64_is_floor_then_cast() {
+        let special = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            1.5,
+            -1.5,
+            2.999_999_8,
+            -2.999_999_8,
+            16_777_215.0,
+            -16_777_217.0,
+            1e20,
+            -1e20,
+            9.223_372e18,
+            -9.223_372e18,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            -1e-45,
+        ];
+        for x in special {
+            assert_eq!(floor_i64(x), x.floor() as i64, "{x}");
+        }
+        // Every 97th bit pattern of the 32-bit floats.
+        for bits in (0..=u32::MAX).step_by(97) {
+            let x = f32::from_bits(bits);
+            assert_eq!(floor_i64(x), x.floor() as i64, "{bits:#x}");
+        }
+    }
+
+    #[test]
+    fn power_of_two_wrap_and_mirror_are_the_euclidean_remainder() {
+        for size in [1u32, 2, 4, 64, 256, 3, 5, 100] {
+            let n = i64::from(size);
+            for i in (-3 * n - 2)..(3 * n + 2) {
+                let wrap = i.rem_euclid(n);
+                let m = i.rem_euclid(2 * n);
+                let mirror = if m >= n { 2 * n - 1 - m } else { m };
+                let want = |r: i64| Some(u32::try_from(r).unwrap());
+                assert_eq!(
+                    address_texel(TextureAddress::Wrap, i, size),
+                    want(wrap),
+                    "{size} {i}"
+                );
+                assert_eq!(
+                    address_texel(TextureAddress::Mirror, i, size),
+                    want(mirror),
+                    "{size} {i}"
+                );
+            }
+            for i in [i64::MIN, i64::MIN + 1, i64::MAX] {
+                assert_eq!(
+                    address_texel(TextureAddress::Wrap, i, size),
+                    Some(u32::try_from(i.rem_euclid(n)).unwrap())
+                );
+            }
+        }
+    }
 
     #[test]
     fn address_modes_on_indices() {
