@@ -216,9 +216,12 @@ impl Surface {
         };
         if let Some(opaque) = opaque {
             let row_bytes = usize_from(self.width) * 4;
-            for row in self.data.chunks(self.pitch).take(usize_from(self.height)) {
-                for p in row.get(..row_bytes).unwrap_or_default().chunks_exact(4) {
-                    out.extend_from_slice(&[p[2], p[1], p[0], if opaque { 255 } else { p[3] }]);
+            out.resize(row_bytes * usize_from(self.height), 0);
+            let rows = self.data.chunks(self.pitch.max(1));
+            for (dst, src) in out.chunks_exact_mut(row_bytes.max(1)).zip(rows) {
+                let src = src.get(..row_bytes).unwrap_or_default();
+                for (d, p) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)) {
+                    d.copy_from_slice(&[p[2], p[1], p[0], if opaque { 255 } else { p[3] }]);
                 }
             }
             return out;
