@@ -111,11 +111,12 @@ pub struct Caps {
     /// D3DCAPS9 PS20Caps (D3DPSHADERCAPS2_0).
     pub ps20_caps: ShaderCaps2,
     /// D3DCAPS9 VertexTextureFilterCaps: D3DPTFILTERCAPS_MINFPOINT 0x100 |
-    /// MAGFPOINT 0x0100_0000, the values the DDK requires of a vs_3_0
-    /// driver (vs_3_0 hardware filtered vertex textures with POINT only;
-    /// softhal's sampler filters them as it filters any texture, so the
-    /// report is a floor). The formats a vertex sampler reads are those
-    /// [`FormatCaps::vertex_texture`] marks (`docs/shaders.md` §12).
+    /// MINFLINEAR 0x200 | MAGFPOINT 0x0100_0000 | MAGFLINEAR 0x0200_0000:
+    /// the point filters the DDK requires of a vs_3_0 driver, and the
+    /// linear ones because softhal's sampler filters a vertex texture as it
+    /// filters any texture (tested by drawing with both). The formats a
+    /// vertex sampler reads are those [`FormatCaps::vertex_texture`] marks
+    /// (`docs/shaders.md` §12).
     pub vertex_texture_filter_caps: u32,
     /// D3DCAPS9 MaxVShaderInstructionsExecuted (65 535).
     pub max_vshader_instructions_executed: u32,
@@ -255,7 +256,7 @@ pub fn caps() -> Caps {
         pixel_shader_1x_max_value: softhal_shader::exec::MAX_PIXEL_SHADER_VALUE,
         vs20_caps: shader_caps2(Profile::Vs2_x, D3DVS20CAPS_PREDICATION),
         ps20_caps: shader_caps2(Profile::Ps2_x, D3DPS20CAPS_ALL),
-        vertex_texture_filter_caps: 0x100 | 0x0100_0000,
+        vertex_texture_filter_caps: 0x100 | 0x200 | 0x0100_0000 | 0x0200_0000,
         max_vshader_instructions_executed: softhal_shader::exec::MAX_INSTRUCTIONS_EXECUTED,
         max_pshader_instructions_executed: softhal_shader::exec::MAX_INSTRUCTIONS_EXECUTED,
         max_vertex_shader30_instruction_slots: slot_limits(Profile::Vs3_0).total,

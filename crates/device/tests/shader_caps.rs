@@ -81,7 +81,10 @@ fn the_caps_are_those_the_ddk_requires_of_shader_model_3() {
     }
     assert!(c.max_vshader_instructions_executed >= 1 << 16);
     assert!(c.max_pshader_instructions_executed >= 1 << 16);
-    assert_eq!(c.vertex_texture_filter_caps, 0x100 | 0x0100_0000);
+    assert_eq!(
+        c.vertex_texture_filter_caps,
+        0x100 | 0x200 | 0x0100_0000 | 0x0200_0000
+    );
     assert_ne!(c.dev_caps2 & 0x40, 0);
     let required = 0x1 | 0x2 | 0x4 | 0x8 | 0x100 | 0x200;
     assert_eq!(c.decl_types & required, required);

@@ -891,12 +891,17 @@ mov o1, c6
 
 /// Four columns of a 16 × 16 target, column c from clip x = −1 + c/2 to
 /// −1 + (c + 1)/2, two triangles each (FLOAT3 position, FLOAT2 texcoord:
-/// 20 bytes a vertex, 24 vertices).
+/// 20 bytes a vertex, 24 vertices), reading texel c's centre.
 fn columns() -> Vec<u8> {
+    columns_reading(|c| (c + 0.5) / 4.0)
+}
+
+/// [`columns`] with column c reading the heights texture at u = `u(c)`.
+fn columns_reading(u: impl Fn(f32) -> f32 + Copy) -> Vec<u8> {
     (0..4)
         .flat_map(|c| {
             let (x0, x1) = (-1.0 + c as f32 / 2.0, -1.0 + (c + 1) as f32 / 2.0);
-            let u = (c as f32 + 0.5) / 4.0;
+            let u = u(c as f32);
             [
                 (x0, 1.0),
                 (x1, 1.0),
@@ -913,6 +918,12 @@ fn columns() -> Vec<u8> {
 
 /// Draws [`columns`] with [`VS3_DISPLACE`] after `pre`.
 fn draw_displaced(s: &mut Scene, pre: &str) -> Outcome {
+    draw_displaced_columns(s, pre, &columns())
+}
+
+/// Draws `vertices` (as [`columns`] makes them) with [`VS3_DISPLACE`]
+/// after `pre`.
+fn draw_displaced_columns(s: &mut Scene, pre: &str, vertices: &[u8]) -> Outcome {
     let vs = shader_hex(VS3_DISPLACE);
     let src = format!(
         "{}{DIFFUSE_CASCADE}{pre}CREATEVERTEXSHADERDECL {{ dwHandle=0x35 {{ Stream=0 Offset=0 Type=FLOAT3 Usage=POSITION }} \
@@ -923,7 +934,7 @@ fn draw_displaced(s: &mut Scene, pre: &str) -> Outcome {
          DRAWPRIMITIVE {{ primType=D3DPT_TRIANGLELIST VStart=0 PrimitiveCount=8 }}",
         setup()
     );
-    s.run_fvf(&src, 0x102, 20, &columns())
+    s.run_fvf(&src, 0x102, 20, vertices)
 }
 
 /// A vertex texture in a recorded state block (docs/device.md, item 12: a
@@ -1036,4 +1047,53 @@ fn a_vs_3_0_displaces_a_grid_by_heights_it_reads_from_an_r32f_vertex_texture() {
         "TEXTURESTAGESTATE { wStage=261 TSState=D3DTSS_MAGFILTER dwValue=D3DTEXF_POINT }\n",
     );
     assert_ne!(o.ddrval, 0);
+}
+
+/// VertexTextureFilterCaps reports MINFLINEAR | MAGFLINEAR, and a vertex
+/// sampler with MAGFILTER LINEAR filters: column c reads the 4 × 1 heights
+/// texture (¼, ½, ¾, 1; WRAP) at u = (c + 1)/4, the edge between texels c
+/// and c + 1, where the bilinear weights are ½ and ½: heights 0.375,
+/// 0.625, 0.875 and (1 + ¼)/2 = 0.625 (texel 3 wraps to texel 0). A
+/// column's top is at screen y 16 − 16h = 10, 6, 2, 6, so it covers rows
+/// top…15: 4 × (6 + 10 + 14 + 10) = 160 green pixels, with the rows
+/// above each top black. POINT at the same u reads texel c + 1 (the
+/// nearest texel of an edge is the one to its right): tops 8, 4, 0, 12.
+#[test]
+fn a_vertex_sampler_filters_linearly_as_its_caps_say() {
+    let caps = softhal_device::caps::caps();
+    assert_eq!(caps.vertex_texture_filter_caps & 0x0200_0200, 0x0200_0200);
+    for (filter, tops) in [
+        ("D3DTEXF_LINEAR", [10, 6, 2, 6]),
+        ("D3DTEXF_POINT", [8, 4, 0, 12]),
+    ] {
+        let mut s = Scene::new(16, 16, false);
+        let t = s
+            .drv
+            .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
+            .unwrap();
+        s.drv
+            .lock(t, LockFlags::default())
+            .unwrap()
+            .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
+        s.drv.unlock(t).unwrap();
+        let o = draw_displaced_columns(
+            &mut s,
+            &format!(
+                "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+                 {{ wStage=257 TSState=D3DTSS_MAGFILTER dwValue={filter} }} \
+                 {{ wStage=257 TSState=D3DTSS_MINFILTER dwValue={filter} }}\n"
+            ),
+            &columns_reading(|c| (c + 1.0) / 4.0),
+        );
+        assert_eq!(o.ddrval, 0, "{:?}", s.drv.last_error());
+        for (c, top) in tops.into_iter().enumerate() {
+            for x in 4 * c as u32..4 * c as u32 + 4 {
+                assert_eq!(s.px(x, top), GREEN, "{filter} ({x}, {top})");
+                assert_eq!(s.px(x, 15), GREEN, "{filter} ({x}, 15)");
+                if top > 0 {
+                    assert_eq!(s.px(x, top - 1), 0, "{filter} ({x}, {})", top - 1);
+                }
+            }
+        }
+    }
 }
