@@ -916,6 +916,21 @@ fn columns_reading(u: impl Fn(f32) -> f32 + Copy) -> Vec<u8> {
         .collect()
 }
 
+/// The 4 × 1 R32F texture of heights ¼, ½, ¾, 1 the displacement tests
+/// bind to a vertex sampler; its handle.
+fn heights_texture(s: &mut Scene) -> u32 {
+    let t = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
+        .unwrap();
+    s.drv
+        .lock(t, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
+    s.drv.unlock(t).unwrap();
+    t
+}
+
 /// Draws [`columns`] with [`VS3_DISPLACE`] after `pre`.
 fn draw_displaced(s: &mut Scene, pre: &str) -> Outcome {
     draw_displaced_columns(s, pre, &columns())
@@ -948,15 +963,7 @@ fn draw_displaced_columns(s: &mut Scene, pre: &str, vertices: &[u8]) -> Outcome 
 #[test]
 fn a_recorded_state_block_binds_a_vertex_texture() {
     let mut s = Scene::new(16, 16, false);
-    let t = s
-        .drv
-        .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
-        .unwrap();
-    s.drv
-        .lock(t, LockFlags::default())
-        .unwrap()
-        .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
-    s.drv.unlock(t).unwrap();
+    let t = heights_texture(&mut s);
     let o = draw_displaced(
         &mut s,
         &format!(
@@ -1001,15 +1008,7 @@ fn a_vs_3_0_displaces_a_grid_by_heights_it_reads_from_an_r32f_vertex_texture() {
     // A 4 × 1 R32F texture of heights ¼, ½, ¾, 1 bound to
     // D3DVERTEXTEXTURESAMPLER0 (wStage 257), point sampled (the default
     // filters; MIPFILTER NONE).
-    let t = s
-        .drv
-        .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
-        .unwrap();
-    s.drv
-        .lock(t, LockFlags::default())
-        .unwrap()
-        .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
-    s.drv.unlock(t).unwrap();
+    let t = heights_texture(&mut s);
     // Column c reads texel c at u = (c + ½)/4 (R32F reads as (h, 1, 1,
     // 1)), so its top is at clip y −1 + 2h, screen y 8 − 8(−1 + 2h) =
     // 16 − 16h: 12, 8, 4, 0. Its pixels are the centres (x, y) with
@@ -1067,15 +1066,7 @@ fn a_vertex_sampler_filters_linearly_as_its_caps_say() {
         ("D3DTEXF_POINT", [8, 4, 0, 12]),
     ] {
         let mut s = Scene::new(16, 16, false);
-        let t = s
-            .drv
-            .create_texture(softhal_pipeline::texture::TextureFormat::R32F, 4, 1, 1)
-            .unwrap();
-        s.drv
-            .lock(t, LockFlags::default())
-            .unwrap()
-            .copy_from_slice(&floats(&[0.25, 0.5, 0.75, 1.0]));
-        s.drv.unlock(t).unwrap();
+        let t = heights_texture(&mut s);
         let o = draw_displaced_columns(
             &mut s,
             &format!(
