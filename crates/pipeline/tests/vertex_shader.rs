@@ -260,6 +260,54 @@ fn a_tail_of_one_two_or_three_vertices_runs_under_the_lane_mask() {
     }
 }
 
+#[test]
+fn wide_batches_of_vertices_and_their_partial_tails_draw_every_triangle() {
+    // 5, 6 and 9 triangles: 15, 18 and 27 vertices, so runs of 16 leave
+    // one partial batch, a tail of 2 and a tail of 11. Triangle k has its
+    // right angle at (1 + 5(k mod 3), 1 + 5(k div 3)), legs 4, colour k.
+    let prog = shader_program(TRANSFORM_VS11);
+    let c = shader_constants(&prog, &PIXELS);
+    let st = state16();
+    let colours: [u32; 9] = std::array::from_fn(|k| 0xFF00_0000 | (0x10 * (k as u32 + 1)) << 8);
+    for count in [5usize, 6, 9] {
+        let mut vs = Vec::new();
+        for (k, &colour) in colours.iter().enumerate().take(count) {
+            let (x, y) = (1.0 + 5.0 * (k % 3) as f32, 1.0 + 5.0 * (k / 3) as f32);
+            vs.push(([x, y, 0.0], colour));
+            vs.push(([x + 4.0, y, 0.0], colour));
+            vs.push(([x, y + 4.0, 0.0], colour));
+        }
+        let b = pos_color(&vs);
+        let t = render_all(|r| {
+            let mut t = target16(r);
+            draw_vs(
+                r,
+                &mut t,
+                &st,
+                Topology::TriangleList,
+                &b,
+                16,
+                &prog,
+                &c,
+                &POS_COLOR,
+                &NO_TEX,
+            )
+            .expect("draw");
+            t
+        });
+        for (k, &colour) in colours.iter().enumerate() {
+            // 4 + 3 + 2 + 1 = 10 pixels, the first at the corner.
+            let px = pixels_of(&t, colour);
+            if k < count {
+                assert_eq!(px.len(), 10, "{count} triangles, triangle {k}");
+                assert_eq!(px[0], (1 + 5 * (k % 3) as u32, 1 + 5 * (k / 3) as u32));
+            } else {
+                assert!(px.is_empty(), "{count} triangles, triangle {k}");
+            }
+        }
+    }
+}
+
 /// A 2 × 2 A8R8G8B8 texture: (0,0) 0xFF4080C0, (1,0) 0xFFFFFFFF, (0,1)
 /// 0xFF102030, (1,1) 0xFF00FF00.
 fn texture_2x2() -> Texture {

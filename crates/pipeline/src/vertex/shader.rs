@@ -1,5 +1,5 @@
 //! The vertex program's shader implementation: a vs_1_1–vs_3_0 shader
-//! run by the reference executor over the vertices of a draw.
+//! run by the shader crate's executors over the vertices of a draw.
 //!
 //! - In: a [`VertexProgram::Shader`](crate::program::VertexProgram) (the
 //!   validated program, its bound constants, where each input register
@@ -16,17 +16,22 @@
 //!   vs_3_0, and in vs_3_0, per component, the `o#` declared with the
 //!   varying's semantic on a mask naming that component, unclamped. The rules and their sources are in `docs/shaders.md` §12
 //!   and §14.
-//! - Guarantees: four vertices per run (lanes = vertices, a shorter tail
-//!   masked); every read of vertex bytes is bounds-checked (a vertex
+//! - Guarantees: [`WIDE`] vertices per run of the register-plane
+//!   executor's wide entry when it takes the program
+//!   ([`Program::run_wide`]: inputs gathered into planes register by
+//!   register, outputs read lane by lane), else four per run of
+//!   [`Program::run`] (lanes = vertices, a shorter tail masked, as the
+//!   last wide batch is); the same vertices either way. Every read of vertex bytes is bounds-checked (a vertex
 //!   outside the buffer gives `None`, and its primitives are dropped as
 //!   fixed function drops them); outputs are whatever the shader computed
 //!   (NaN, ±Inf, huge, zero w): the caller's clipping rejects or clips
 //!   them by its existing rules. Time is bounded by the executor's
 //!   per-run limit, and the watchdog is checked every
-//!   [`limits::WATCHDOG_CHECK_ENTRIES`] runs.
+//!   [`limits::WATCHDOG_CHECK_ENTRIES`] four-vertex runs' worth of
+//!   vertices.
 
 use softhal_shader::exec::{
-    BoundConstants, Lanes, Program, Registers, SampleRequest, Textures, LANES,
+    BoundConstants, Lanes, Program, Registers, SampleRequest, Textures, WideFile, LANES,
 };
 use softhal_shader::ir::{rastout, Declaration, Operands, Profile, RegisterType, Usage};
 
@@ -41,6 +46,9 @@ use crate::varying::{Varyings, MAX_VARYINGS};
 use crate::watchdog::{fired, Watchdog};
 
 use super::{DrawCall, PointParams, Vertex};
+
+/// Vertices per run of the wide executor ([`Program::run_wide`]).
+const WIDE: usize = 16;
 
 /// The register files of the executor's outputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -341,6 +349,10 @@ impl<'a> ShaderStage<'a> {
         out: &mut Vec<Option<Vertex<N>>>,
     ) {
         out.clear();
+        if self.program.runs_wide() && self.shade_wide::<N, WIDE>(call, indices, out) {
+            return;
+        }
+        out.clear();
         let mut regs = Registers::new(self.program);
         for r in &mut regs.input {
             *r = [[0.0, 0.0, 0.0, 1.0]; LANES];
@@ -359,9 +371,93 @@ impl<'a> ShaderStage<'a> {
             self.program
                 .run(&mut regs, self.constants, &self.samplers, mask);
             for lane in 0..group.len() {
-                out.push((mask & (1 << lane) != 0).then(|| self.vertex(&regs, lane)));
+                out.push(
+                    (mask & (1 << lane) != 0)
+                        .then(|| self.vertex(|slot| Self::read(&regs, slot, lane))),
+                );
             }
         }
+    }
+
+    /// [`ShaderStage::shade`] on the wide executor, `W` vertices per run
+    /// ([`Program::run_wide`]): the inputs gathered register by register
+    /// into planes, each vertex built from its lane of the output planes.
+    /// False (and nothing meaningful in `out`) if the executor does not
+    /// take the program.
+    fn shade_wide<const N: usize, const W: usize>(
+        &self,
+        call: &DrawCall<'_>,
+        indices: &[u64],
+        out: &mut Vec<Option<Vertex<N>>>,
+    ) -> bool {
+        let mut file = WideFile::<W>::default();
+        for group in indices.chunks(W) {
+            // The watchdog as often per vertex as the four-lane runs check it.
+            if out.len() % (limits::WATCHDOG_CHECK_ENTRIES * LANES) < W && fired(self.watchdog) {
+                out.resize(indices.len(), None);
+                return true;
+            }
+            let mut bytes: [Option<&[u8]>; W] = [None; W];
+            let mut mask = 0u64;
+            for (lane, (&index, b)) in group.iter().zip(&mut bytes).enumerate() {
+                *b = self.vertex_bytes(call, index);
+                if b.is_some() {
+                    mask |= 1 << lane;
+                }
+            }
+            let mut input = |register: u16, planes: &mut [[f32; W]; 4]| {
+                *planes = [[0.0; W], [0.0; W], [0.0; W], [1.0; W]];
+                for i in self
+                    .inputs
+                    .iter()
+                    .filter(|i| u16::from(i.register) == register)
+                {
+                    for (lane, b) in bytes.iter().enumerate() {
+                        let Some(b) = b else { continue };
+                        let value = b
+                            .get(usize_from(i.offset)..)
+                            .and_then(|e| i.ty.read(e))
+                            .unwrap_or([0.0, 0.0, 0.0, 1.0]);
+                        for (plane, v) in planes.iter_mut().zip(value) {
+                            if let Some(x) = plane.get_mut(lane) {
+                                *x = v;
+                            }
+                        }
+                    }
+                }
+            };
+            let ran =
+                self.program
+                    .run_wide(&mut file, self.constants, &self.samplers, mask, &mut input);
+            if ran.is_none() {
+                return false;
+            }
+            let read = |slot: Slot, lane: usize| -> Option<[f32; 4]> {
+                let ty = match slot.bank {
+                    Bank::Rast => RegisterType::RastOut,
+                    Bank::Attr => RegisterType::AttrOut,
+                    Bank::TexCrd => RegisterType::TexCrdOut,
+                };
+                let index = u16::try_from(slot.index).ok()?;
+                Some(
+                    self.program
+                        .wide_output(&file, ty, index)
+                        .map_or([0.0; 4], |p| p.map(|c| c.get(lane).copied().unwrap_or(0.0))),
+                )
+            };
+            for lane in 0..group.len() {
+                out.push((mask & (1 << lane) != 0).then(|| self.vertex(|slot| read(slot, lane))));
+            }
+        }
+        true
+    }
+
+    /// The bytes of vertex `index`; `None` if it lies outside the buffer.
+    fn vertex_bytes<'c>(&self, call: &DrawCall<'c>, index: u64) -> Option<&'c [u8]> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| i.checked_mul(self.stride))
+            .and_then(|s| call.vertices.get(s..s.checked_add(self.stride)?))
     }
 
     /// Fills lane `lane`'s input registers from vertex `index`; false if
@@ -373,11 +469,7 @@ impl<'a> ShaderStage<'a> {
         regs: &mut Registers,
         lane: usize,
     ) -> bool {
-        let Some(b) = usize::try_from(index)
-            .ok()
-            .and_then(|i| i.checked_mul(self.stride))
-            .and_then(|s| call.vertices.get(s..s.checked_add(self.stride)?))
-        else {
+        let Some(b) = self.vertex_bytes(call, index) else {
             return false;
         };
         for i in self.inputs {
@@ -397,8 +489,7 @@ impl<'a> ShaderStage<'a> {
     }
 
     /// The output register `slot` of lane `lane` (0 when not written).
-    fn read(regs: &Registers, slot: Option<Slot>, lane: usize) -> Option<[f32; 4]> {
-        let s = slot?;
+    fn read(regs: &Registers, s: Slot, lane: usize) -> Option<[f32; 4]> {
         let bank = match s.bank {
             Bank::Rast => regs.rast_out.get(s.index),
             Bank::Attr => regs.attr_out.get(s.index),
@@ -407,22 +498,23 @@ impl<'a> ShaderStage<'a> {
         bank.and_then(|l| l.get(lane)).copied()
     }
 
-    /// The vertex the pipeline consumes from lane `lane`'s outputs.
-    fn vertex<const N: usize>(&self, regs: &Registers, lane: usize) -> Vertex<N> {
+    /// The vertex the pipeline consumes from one lane's outputs, output
+    /// register `slot` of that lane read by `read`.
+    fn vertex<const N: usize>(&self, read: impl Fn(Slot) -> Option<[f32; 4]>) -> Vertex<N> {
         let o = &self.outputs;
         let zero = [0.0; 4];
-        let pos = Self::read(regs, o.position, lane).unwrap_or(zero);
+        let pos = o.position.and_then(&read).unwrap_or(zero);
         // Colours: saturated (NaN → 0), stored as blue, green, red, alpha
         // in 0..=255 like fixed function's.
         let sat = |x: f32| if x > 0.0 { x.min(1.0) } else { 0.0 };
         let bgra = |c: [f32; 4]| [c[2], c[1], c[0], c[3]].map(|x| sat(x) * 255.0);
-        let diffuse = bgra(Self::read(regs, o.colors[0], lane).unwrap_or(zero));
-        let mut specular = bgra(Self::read(regs, o.colors[1], lane).unwrap_or(zero));
+        let diffuse = bgra(o.colors[0].and_then(&read).unwrap_or(zero));
+        let mut specular = bgra(o.colors[1].and_then(&read).unwrap_or(zero));
         if self.fog_alpha {
             // An unwritten oFog means no fog (factor 1).
             let f = o
                 .fog
-                .and_then(|s| Some(Self::read(regs, Some(s), lane)?[s.component]))
+                .and_then(|s| Some(read(s)?[s.component]))
                 .unwrap_or(1.0);
             specular[3] = sat(f) * 255.0;
         }
@@ -439,9 +531,7 @@ impl<'a> ShaderStage<'a> {
         let psize = match &self.point {
             None => 1.0,
             Some(pp) => {
-                let own = o
-                    .psize
-                    .and_then(|s| Some(Self::read(regs, Some(s), lane)?[s.component]));
+                let own = o.psize.and_then(|s| Some(read(s)?[s.component]));
                 // No POINTSCALE with a shader: it computes the size.
                 crate::point::point_size(&pp.state, own, 0.0, pp.viewport_height, true)
             }
@@ -449,10 +539,10 @@ impl<'a> ShaderStage<'a> {
         let mut varyings = [[0.0f32; 4]; N];
         for (s, (t, slots)) in varyings.iter_mut().zip(o.varyings).enumerate() {
             let v: [f32; 4] = match o.whole.get(s).copied().flatten() {
-                Some(whole) => Self::read(regs, Some(whole), lane).unwrap_or(zero),
+                Some(whole) => read(whole).unwrap_or(zero),
                 None => std::array::from_fn(|c| {
                     slots[c]
-                        .and_then(|slot| Some(Self::read(regs, Some(slot), lane)?[slot.component]))
+                        .and_then(|slot| Some(read(slot)?[slot.component]))
                         .unwrap_or(0.0)
                 }),
             };

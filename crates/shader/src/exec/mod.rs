@@ -3,6 +3,9 @@
 //! neighbours, or four vertices — with per-lane masks for divergent flow
 //! control. This is the reference interpreter: the pipeline's vertex and
 //! pixel programs call it, and faster executors are tested against it.
+//! Vertex shaders the register-plane executor runs also go wider: many
+//! vertices per run ([`Program::run_wide`], inputs and outputs as planes
+//! of a [`WideFile`]), each lane with the results of a four-lane run.
 //!
 //! - In: a [`Program`] (a validated shader and its jump table), the
 //!   constants a draw set ([`Constants`], bound once per draw with the
@@ -32,6 +35,7 @@ mod texture;
 
 pub use inputs::{InputRegister, Inputs};
 pub use lane::{ddx, ddy, Lanes, Mask, Vec4, ALL_LANES, LANES};
+pub use planes::WideFile;
 pub use texture::{BumpEnv, LodMode, NoTextures, SampleRequest, Textures};
 
 use crate::ir::{
@@ -321,6 +325,57 @@ impl Program {
     /// nothing it leaves to the reference interpreter).
     pub fn runs_on_planes(&self) -> bool {
         self.planes.is_some()
+    }
+
+    /// Whether [`Program::run_wide`] runs it: a vertex shader the
+    /// register-plane executor runs.
+    pub fn runs_wide(&self) -> bool {
+        self.profile().is_vertex() && self.planes.as_ref().is_some_and(|c| c.runs(0))
+    }
+
+    /// Runs a vertex shader over `N` vertices at once (lane `l` =
+    /// vertex `l`; `N` a multiple of 4, at most 64) on the register-plane
+    /// executor, with the results of [`Program::run`] for each active
+    /// lane, bit for bit: `input(#, planes)` writes input register `v#`
+    /// (`planes[c][l]`: component `c` of lane `l`; called for the
+    /// registers the program reads), [`Program::wide_output`] reads the
+    /// outputs. Lanes outside `mask` (bit `l`: lane `l`) are computed
+    /// from whatever their inputs hold: their outputs mean nothing.
+    /// `None` (nothing run) when [`Program::runs_wide`] is false or `N`
+    /// is not a lane count it takes.
+    pub fn run_wide<const N: usize>(
+        &self,
+        file: &mut WideFile<N>,
+        constants: &BoundConstants,
+        textures: &dyn Textures,
+        mask: u64,
+        input: &mut dyn FnMut(u16, &mut [[f32; N]; 4]),
+    ) -> Option<RunStats> {
+        if !self.runs_wide() || !N.is_multiple_of(4) || N > 64 {
+            return None;
+        }
+        let code = self.planes.as_ref()?;
+        Some(code.run_wide(file, constants, textures, mask, input))
+    }
+
+    /// Output register `ty` `index` of every lane of the last
+    /// [`Program::run_wide`] with `file` (`planes[c][l]`: component `c` of
+    /// lane `l`); `None` when the program does not write it (it reads 0,
+    /// as after [`Program::run`]) or it is not an output register.
+    pub fn wide_output<'f, const N: usize>(
+        &self,
+        file: &'f WideFile<N>,
+        ty: RegisterType,
+        index: u16,
+    ) -> Option<&'f [[f32; N]; 4]> {
+        let store = match ty {
+            RegisterType::RastOut => planes::Store::RastOut(index),
+            RegisterType::AttrOut => planes::Store::AttrOut(index),
+            RegisterType::TexCrdOut => planes::Store::TexCrdOut(index),
+            RegisterType::ColorOut => planes::Store::ColorOut(index),
+            _ => return None,
+        };
+        self.planes.as_ref()?.wide_output(file, store)
     }
 
     /// The shader.

@@ -6,14 +6,23 @@
 //! the programs most Direct3D 9 content uses (vs_1_1–vs_3_0 and
 //! ps_2_0–ps_3_0 without flow control, predication or relative addressing
 //! other than `c[a0.n + k]`); [`compile`] returns `None` for every other
-//! program, which the reference interpreter runs.
+//! program, which the reference interpreter runs. One operation list runs
+//! over any lane count `N` (the operations are generic over it): four
+//! lanes, a 2×2 quad or four vertices, through [`Registers`]
+//! ([`PlaneCode::run_with`]); and `N` vertices at once for vertex shaders
+//! ([`PlaneCode::run_wide`] on a [`WideFile`]), so that each dispatched
+//! operation does several vector instructions' work. The quad operations
+//! (`dsx`, `dsy`, texture samples) treat each group of four lanes as a
+//! quad.
 //!
-//! - In: a [`Validated`] shader (compile time); [`Registers`], bound
-//!   constants and a texture unit (run time).
+//! - In: a [`Validated`] shader (compile time); [`Registers`] or a
+//!   [`WideFile`] with the caller's input planes, bound constants and a
+//!   texture unit (run time).
 //! - Out: the same outputs as the reference interpreter, bit for bit
 //!   (NaN payloads aside): every formula is the reference's own
 //!   (`exec::arith`), evaluated in the same order. Inactive lanes' outputs
-//!   are left at 0, as the reference leaves them.
+//!   are left at 0, as the reference leaves them (a wide run leaves them
+//!   computed from whatever their inputs held).
 //! - Guarantees: every plane number an operation names is proven below the
 //!   file's size when it is compiled, and is still read through checked
 //!   access; relative constant reads are bounds-checked per lane (out of
@@ -1321,9 +1330,20 @@ impl PlaneCode {
                 *x = v;
             }
         }
-        let mut killed: Mask = 0;
-        execute(&self.ops, file, constants, textures, mask, &mut killed);
-        regs.killed = killed & mask;
+        let mut killed = 0;
+        let PlaneFile {
+            planes, address, ..
+        } = file;
+        execute(
+            &self.ops,
+            planes,
+            address,
+            constants,
+            textures,
+            u64::from(mask),
+            &mut killed,
+        );
+        regs.killed = (killed & u64::from(mask)) as Mask;
         let file = &regs.planes;
         let plane = |p: usize| file.planes.get(p).copied().unwrap_or([0.0; LANES]);
         for &(store, p) in &self.stores {
@@ -1352,72 +1372,213 @@ impl PlaneCode {
     }
 }
 
+/// The planes of one wide group of `N` lanes (vertices): the executor's
+/// state a caller of [`super::Program::run_wide`] keeps between runs
+/// (constants stay loaded while the bound constants are the same).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WideFile<const N: usize> {
+    planes: Vec<[f32; N]>,
+    /// `a0`, per component.
+    address: [[i32; N]; 4],
+    /// The [`BoundConstants::id`] whose constants are loaded.
+    loaded: Option<u64>,
+}
+
+impl<const N: usize> Default for WideFile<N> {
+    fn default() -> Self {
+        WideFile {
+            planes: Vec::new(),
+            address: [[0; N]; 4],
+            loaded: None,
+        }
+    }
+}
+
+impl PlaneCode {
+    /// Runs the code over the `N` lanes of `file` (no quad: the caller
+    /// guarantees no operation reads a neighbour, see
+    /// [`PlaneCode::runs`]), each input register `v#` the code reads
+    /// filled by `input(#, planes)`. Lanes outside `mask` are computed
+    /// from whatever their inputs hold; their results mean nothing.
+    pub(super) fn run_wide<const N: usize>(
+        &self,
+        file: &mut WideFile<N>,
+        constants: &BoundConstants,
+        textures: &dyn Textures,
+        mask: u64,
+        input: &mut dyn FnMut(u16, &mut [[f32; N]; 4]),
+    ) -> RunStats {
+        let stats = RunStats {
+            executed: self.executed,
+            stopped: false,
+        };
+        if file.planes.len() != self.size || file.loaded != Some(constants.id) {
+            file.planes.clear();
+            file.planes.resize(self.size, [0.0; N]);
+            for &(p, index, comp) in &self.consts {
+                let v = constants
+                    .float
+                    .get(usize::from(index))
+                    .map_or(0.0, |v| at(v, usize::from(comp)));
+                if let Some(x) = file.planes.get_mut(usize::from(p)) {
+                    *x = [v; N];
+                }
+            }
+            file.loaded = Some(constants.id);
+        }
+        for &p in &self.zeroed {
+            if let Some(x) = file.planes.get_mut(usize::from(p)) {
+                *x = [0.0; N];
+            }
+        }
+        file.address = [[0; N]; 4];
+        for &(load, p) in &self.loads {
+            let at_p = usize::from(p);
+            let Some(out) = file
+                .planes
+                .get_mut(at_p..at_p + 4)
+                .and_then(|s| <&mut [[f32; N]; 4]>::try_from(s).ok())
+            else {
+                continue;
+            };
+            match load {
+                Load::Input(i) => input(i, out),
+                // Not a vertex shader's: (0, 0, 0, 0).
+                Load::Texture(_) | Load::Position | Load::Face => *out = [[0.0; N]; 4],
+            }
+        }
+        let mut killed = 0;
+        execute(
+            &self.ops,
+            &mut file.planes,
+            &mut file.address,
+            constants,
+            textures,
+            mask,
+            &mut killed,
+        );
+        stats
+    }
+
+    /// The four component planes of output register `store` after
+    /// [`PlaneCode::run_wide`]; `None` when the code does not write it
+    /// (it reads 0).
+    pub(super) fn wide_output<'f, const N: usize>(
+        &self,
+        file: &'f WideFile<N>,
+        store: Store,
+    ) -> Option<&'f [[f32; N]; 4]> {
+        let &(_, p) = self.stores.iter().find(|&&(s, _)| s == store)?;
+        let p = usize::from(p);
+        file.planes
+            .get(p..p + 4)
+            .and_then(|s| <&[[f32; N]; 4]>::try_from(s).ok())
+    }
+}
+
 /// Lane-wise `f` of one plane.
 #[inline(always)]
-fn map1(a: Plane, f: impl Fn(f32) -> f32) -> Plane {
-    [f(a[0]), f(a[1]), f(a[2]), f(a[3])]
+fn map1<const N: usize>(a: [f32; N], f: impl Fn(f32) -> f32) -> [f32; N] {
+    let mut out = [0.0; N];
+    for (o, x) in out.iter_mut().zip(a) {
+        *o = f(x);
+    }
+    out
 }
 
 /// Lane-wise `f` of two planes.
 #[inline(always)]
-fn map2(a: Plane, b: Plane, f: impl Fn(f32, f32) -> f32) -> Plane {
-    [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3])]
+fn map2<const N: usize>(a: [f32; N], b: [f32; N], f: impl Fn(f32, f32) -> f32) -> [f32; N] {
+    let mut out = [0.0; N];
+    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+        *o = f(x, y);
+    }
+    out
 }
 
 /// Lane-wise sum.
 #[inline(always)]
-fn add(a: Plane, b: Plane) -> Plane {
+fn add<const N: usize>(a: [f32; N], b: [f32; N]) -> [f32; N] {
     map2(a, b, |x, y| x + y)
 }
 
 /// Lane-wise product.
 #[inline(always)]
-fn mul(a: Plane, b: Plane) -> Plane {
+fn mul<const N: usize>(a: [f32; N], b: [f32; N]) -> [f32; N] {
     map2(a, b, |x, y| x * y)
 }
 
 /// Lane-wise `f` of three planes.
 #[inline(always)]
-fn map3(a: Plane, b: Plane, c: Plane, f: impl Fn(f32, f32, f32) -> f32) -> Plane {
-    [
-        f(a[0], b[0], c[0]),
-        f(a[1], b[1], c[1]),
-        f(a[2], b[2], c[2]),
-        f(a[3], b[3], c[3]),
-    ]
+fn map3<const N: usize>(
+    a: [f32; N],
+    b: [f32; N],
+    c: [f32; N],
+    f: impl Fn(f32, f32, f32) -> f32,
+) -> [f32; N] {
+    let mut out = [0.0; N];
+    for (((o, x), y), z) in out.iter_mut().zip(a).zip(b).zip(c) {
+        *o = f(x, y, z);
+    }
+    out
 }
 
-/// The operations, in order.
-fn execute(
+/// Lane `l` of four component planes, as a register value.
+#[inline(always)]
+fn lane_of<const N: usize>(v: &[[f32; N]; 4], l: usize) -> Vec4 {
+    v.map(|p| p.get(l).copied().unwrap_or(0.0))
+}
+
+/// Quad `q` (lanes `4q..4q + 4`) of a plane.
+#[inline(always)]
+fn quad_of<T: Copy + Default, const N: usize>(v: &[T; N], q: usize) -> [T; 4] {
+    v.chunks_exact(4)
+        .nth(q)
+        .and_then(|s| <[T; 4]>::try_from(s).ok())
+        .unwrap_or_default()
+}
+
+/// The operations, in order, over `N` lanes: lane `l` of every plane is
+/// invocation `l`; the quad operations (derivatives, texture samples)
+/// work on each group of four lanes `4q..4q + 4` as one 2×2 quad.
+/// `mask` bit `l`: lane `l` is active (a texture unit is asked only for
+/// the active lanes of a quad, and not at all for a quad without one).
+fn execute<const N: usize>(
     ops: &[Op],
-    file: &mut PlaneFile,
+    planes: &mut [[f32; N]],
+    address: &mut [[i32; N]; 4],
     constants: &BoundConstants,
     textures: &dyn Textures,
-    mask: Mask,
-    killed: &mut Mask,
+    mask: u64,
+    killed: &mut u64,
 ) {
-    let PlaneFile {
-        planes, address, ..
-    } = file;
-    let planes: &mut [Plane] = planes;
-    let get = |f: &[Plane], p: P| f.get(usize::from(p)).copied().unwrap_or([0.0; LANES]);
-    let set = |f: &mut [Plane], p: P, v: Plane| {
+    let get = |f: &[[f32; N]], p: P| f.get(usize::from(p)).copied().unwrap_or([0.0; N]);
+    let set = |f: &mut [[f32; N]], p: P, v: [f32; N]| {
         if let Some(x) = f.get_mut(usize::from(p)) {
             *x = v;
         }
     };
     // Several destinations of one result.
-    let set_n = |f: &mut [Plane], d: &[P; 4], n: u8, v: Plane| {
+    let set_n = |f: &mut [[f32; N]], d: &[P; 4], n: u8, v: [f32; N]| {
         for &p in d.iter().take(usize::from(n)) {
             if let Some(x) = f.get_mut(usize::from(p)) {
                 *x = v;
             }
         }
     };
+    // Quad `q` of a destination plane.
+    let set_quad = |f: &mut [[f32; N]], p: P, q: usize, v: [f32; 4]| {
+        if let Some(x) = f
+            .get_mut(usize::from(p))
+            .and_then(|x| x.chunks_exact_mut(4).nth(q))
+        {
+            x.copy_from_slice(&v);
+        }
+    };
     for op in ops {
         match *op {
             Op::Mov { d, a } => set(planes, d, get(planes, a)),
-            Op::Set { d, v } => set(planes, d, [v; LANES]),
+            Op::Set { d, v } => set(planes, d, [v; N]),
             Op::Modify { d, a, m } => set(planes, d, map1(get(planes, a), |x| arith::modify(m, x))),
             Op::Add { d, a, b } => set(
                 planes,
@@ -1474,13 +1635,25 @@ fn execute(
             Op::Sgn { d, a } => set(planes, d, map1(get(planes, a), arith::sgn)),
             Op::Dsx { d, a } => {
                 let v = get(planes, a);
-                let (top, bottom) = (v[1] - v[0], v[3] - v[2]);
-                set(planes, d, [top, top, bottom, bottom]);
+                let mut out = [0.0; N];
+                for (o, v) in out.chunks_exact_mut(4).zip(v.chunks_exact(4)) {
+                    if let [v0, v1, v2, v3] = *v {
+                        let (top, bottom) = (v1 - v0, v3 - v2);
+                        o.copy_from_slice(&[top, top, bottom, bottom]);
+                    }
+                }
+                set(planes, d, out);
             }
             Op::Dsy { d, a } => {
                 let v = get(planes, a);
-                let (left, right) = (v[2] - v[0], v[3] - v[1]);
-                set(planes, d, [left, right, left, right]);
+                let mut out = [0.0; N];
+                for (o, v) in out.chunks_exact_mut(4).zip(v.chunks_exact(4)) {
+                    if let [v0, v1, v2, v3] = *v {
+                        let (left, right) = (v2 - v0, v3 - v1);
+                        o.copy_from_slice(&[left, right, left, right]);
+                    }
+                }
+                set(planes, d, out);
             }
             Op::Scalar { f, d, n, a } => {
                 let a = get(planes, a);
@@ -1525,13 +1698,23 @@ fn execute(
                 }
             }
             Op::Vector { f, d, mask: m, a } => {
-                let lanes = transpose(&a.map(|p| get(planes, p))).map(|v| match f {
-                    Vector::Lit => arith::lit(v),
-                    Vector::ExpPVs1 => arith::expp_vs1(v),
-                    Vector::LogPVs1 => arith::logp_vs1(v),
-                    Vector::SinCos => arith::sincos(v),
-                });
-                for (c, (&dp, v)) in d.iter().zip(transpose(&lanes)).enumerate() {
+                let a = a.map(|p| get(planes, p));
+                let mut out = [[0.0; N]; 4];
+                for l in 0..N {
+                    let v = lane_of(&a, l);
+                    let r = match f {
+                        Vector::Lit => arith::lit(v),
+                        Vector::ExpPVs1 => arith::expp_vs1(v),
+                        Vector::LogPVs1 => arith::logp_vs1(v),
+                        Vector::SinCos => arith::sincos(v),
+                    };
+                    for (o, r) in out.iter_mut().zip(r) {
+                        if let Some(x) = o.get_mut(l) {
+                            *x = r;
+                        }
+                    }
+                }
+                for (c, (&dp, v)) in d.iter().zip(out).enumerate() {
                     if m & (1 << c) != 0 {
                         set(planes, dp, v);
                     }
@@ -1544,10 +1727,7 @@ fn execute(
                 }
             }
             Op::FromAddr { d, comp } => {
-                let a = address
-                    .get(usize::from(comp))
-                    .copied()
-                    .unwrap_or([0; LANES]);
+                let a = address.get(usize::from(comp)).copied().unwrap_or([0; N]);
                 set(planes, d, a.map(|x| x as f32));
             }
             Op::Gather {
@@ -1556,17 +1736,20 @@ fn execute(
                 addr,
                 comp,
             } => {
-                let a = address
-                    .get(usize::from(addr))
-                    .copied()
-                    .unwrap_or([0; LANES]);
-                let v: Plane = a.map(|x| {
-                    usize::try_from(i32::from(index).saturating_add(x))
-                        .ok()
-                        .and_then(|i| constants.float.get(i))
-                        .and_then(|c| c.get(usize::from(comp)))
-                        .map_or(0.0, |x| *x)
-                });
+                // Per lane: register `index + a0`, 0 outside the bound
+                // constants (widened: no overflow).
+                let mut v = [0.0; N];
+                if let Some(a) = address.get(usize::from(addr)) {
+                    let (rows, comp) = (&constants.float[..], usize::from(comp));
+                    for (o, &x) in v.iter_mut().zip(a) {
+                        let row = usize::try_from(i64::from(index).saturating_add(i64::from(x)))
+                            .ok()
+                            .and_then(|i| rows.get(i));
+                        if let Some(&c) = row.and_then(|r| r.get(comp)) {
+                            *o = c;
+                        }
+                    }
+                }
                 set(planes, d, v);
             }
             Op::Finish { d, scale, sat } => {
@@ -1592,77 +1775,105 @@ fn execute(
                 kind,
             } => {
                 let c = coords.map(|p| get(planes, p));
-                if matches!(kind, SampleKind::Implicit | SampleKind::Project) {
-                    let pc = if kind == SampleKind::Project {
-                        transpose(&transpose(&c).map(arith::project))
-                    } else {
-                        c
-                    };
-                    if let Some(out) = textures.sample_planes(sampler, &pc, mask) {
-                        for (k, (&dp, v)) in d.iter().zip(out).enumerate() {
-                            if m & (1 << k) != 0 {
-                                set(planes, dp, v);
-                            }
-                        }
+                let gradients = match kind {
+                    SampleKind::Gradients(x, y) => {
+                        Some((x.map(|p| get(planes, p)), y.map(|p| get(planes, p))))
+                    }
+                    _ => None,
+                };
+                let mut quads = mask;
+                for q in 0..N / 4 {
+                    let quad_mask = (quads & 0xF) as Mask;
+                    quads >>= 4;
+                    if quad_mask == 0 {
                         continue;
                     }
-                }
-                let coords = transpose(&c);
-                let zero = [0.0; LANES];
-                let request = match kind {
-                    SampleKind::Implicit | SampleKind::Project | SampleKind::Bias => {
-                        let coords = if kind == SampleKind::Project {
-                            coords.map(arith::project)
-                        } else {
-                            coords
-                        };
-                        SampleRequest {
-                            sampler,
-                            coords,
-                            ddx: super::ddx(&coords),
-                            ddy: super::ddy(&coords),
-                            lod: LodMode::Gradients {
-                                bias: if kind == SampleKind::Bias {
-                                    at(&c, 3)
-                                } else {
-                                    zero
-                                },
-                            },
-                            mask,
+                    let c = c.map(|p| quad_of(&p, q));
+                    let gradients = gradients
+                        .map(|(x, y)| (x.map(|p| quad_of(&p, q)), y.map(|p| quad_of(&p, q))));
+                    let out = sample_quad(textures, sampler, kind, c, gradients, quad_mask);
+                    for (k, (&dp, v)) in d.iter().zip(out).enumerate() {
+                        if m & (1 << k) != 0 {
+                            set_quad(planes, dp, q, v);
                         }
-                    }
-                    SampleKind::Level => SampleRequest {
-                        sampler,
-                        coords,
-                        ddx: [ZERO; LANES],
-                        ddy: [ZERO; LANES],
-                        lod: LodMode::Level(at(&c, 3)),
-                        mask,
-                    },
-                    SampleKind::Gradients(x, y) => SampleRequest {
-                        sampler,
-                        coords,
-                        ddx: transpose(&x.map(|p| get(planes, p))),
-                        ddy: transpose(&y.map(|p| get(planes, p))),
-                        lod: LodMode::Gradients { bias: zero },
-                        mask,
-                    },
-                };
-                let out = transpose(&textures.sample(&request));
-                for (k, (&dp, v)) in d.iter().zip(out).enumerate() {
-                    if m & (1 << k) != 0 {
-                        set(planes, dp, v);
                     }
                 }
             }
             Op::Kill { a } => {
-                let lanes = transpose(&a.map(|p| get(planes, p)));
-                for (l, v) in lanes.iter().enumerate() {
-                    if v.iter().any(|&x| x < 0.0) {
+                let a = a.map(|p| get(planes, p));
+                for l in 0..N.min(64) {
+                    if lane_of(&a, l).iter().any(|&x| x < 0.0) {
                         *killed |= 1 << l;
                     }
                 }
             }
         }
     }
+}
+
+/// One quad's texture sample: component planes of the results, from the
+/// quad's coordinate planes `c` (and, for `texldd`, its gradient planes).
+fn sample_quad(
+    textures: &dyn Textures,
+    sampler: u8,
+    kind: SampleKind,
+    c: [Plane; 4],
+    gradients: Option<([Plane; 4], [Plane; 4])>,
+    mask: Mask,
+) -> [Plane; 4] {
+    if matches!(kind, SampleKind::Implicit | SampleKind::Project) {
+        let pc = if kind == SampleKind::Project {
+            transpose(&transpose(&c).map(arith::project))
+        } else {
+            c
+        };
+        if let Some(out) = textures.sample_planes(sampler, &pc, mask) {
+            return out;
+        }
+    }
+    let coords = transpose(&c);
+    let zero = [0.0; LANES];
+    let request = match (kind, gradients) {
+        (SampleKind::Implicit | SampleKind::Project | SampleKind::Bias, _) => {
+            let coords = if kind == SampleKind::Project {
+                coords.map(arith::project)
+            } else {
+                coords
+            };
+            SampleRequest {
+                sampler,
+                coords,
+                ddx: super::ddx(&coords),
+                ddy: super::ddy(&coords),
+                lod: LodMode::Gradients {
+                    bias: if kind == SampleKind::Bias {
+                        at(&c, 3)
+                    } else {
+                        zero
+                    },
+                },
+                mask,
+            }
+        }
+        (SampleKind::Level, _) => SampleRequest {
+            sampler,
+            coords,
+            ddx: [ZERO; LANES],
+            ddy: [ZERO; LANES],
+            lod: LodMode::Level(at(&c, 3)),
+            mask,
+        },
+        (SampleKind::Gradients(..), g) => {
+            let (x, y) = g.unwrap_or_default();
+            SampleRequest {
+                sampler,
+                coords,
+                ddx: transpose(&x),
+                ddy: transpose(&y),
+                lod: LodMode::Gradients { bias: zero },
+                mask,
+            }
+        }
+    };
+    transpose(&textures.sample(&request))
 }
