@@ -1270,26 +1270,12 @@ impl PlaneCode {
             return stats;
         }
         let file = &mut regs.planes;
-        if file.planes.len() != self.size || file.loaded != Some(constants.id) {
-            file.planes.clear();
-            file.planes.resize(self.size, [0.0; LANES]);
-            for &(p, index, comp) in &self.consts {
-                let v = constants
-                    .float
-                    .get(usize::from(index))
-                    .map_or(0.0, |v| at(v, usize::from(comp)));
-                if let Some(x) = file.planes.get_mut(usize::from(p)) {
-                    *x = [v; LANES];
-                }
-            }
-            file.loaded = Some(constants.id);
-        }
-        for &p in &self.zeroed {
-            if let Some(x) = file.planes.get_mut(usize::from(p)) {
-                *x = [0.0; LANES];
-            }
-        }
-        file.address = [[0; LANES]; 4];
+        self.prepare(
+            &mut file.planes,
+            &mut file.loaded,
+            &mut file.address,
+            constants,
+        );
         for &(load, p) in &self.loads {
             if let Some(inputs) = inputs {
                 let reg = match load {
@@ -1395,6 +1381,39 @@ impl<const N: usize> Default for WideFile<N> {
 }
 
 impl PlaneCode {
+    /// Readies a register file of `N`-lane planes for a run: the bound
+    /// constants' planes loaded once per binding (`loaded` holds the
+    /// [`BoundConstants::id`]), the planes the code reads before writing
+    /// zeroed, the address registers cleared.
+    fn prepare<const N: usize>(
+        &self,
+        planes: &mut Vec<[f32; N]>,
+        loaded: &mut Option<u64>,
+        address: &mut [[i32; N]; 4],
+        constants: &BoundConstants,
+    ) {
+        if planes.len() != self.size || *loaded != Some(constants.id) {
+            planes.clear();
+            planes.resize(self.size, [0.0; N]);
+            for &(p, index, comp) in &self.consts {
+                let v = constants
+                    .float
+                    .get(usize::from(index))
+                    .map_or(0.0, |v| at(v, usize::from(comp)));
+                if let Some(x) = planes.get_mut(usize::from(p)) {
+                    *x = [v; N];
+                }
+            }
+            *loaded = Some(constants.id);
+        }
+        for &p in &self.zeroed {
+            if let Some(x) = planes.get_mut(usize::from(p)) {
+                *x = [0.0; N];
+            }
+        }
+        *address = [[0; N]; 4];
+    }
+
     /// Runs the code over the `N` lanes of `file` (no quad: the caller
     /// guarantees no operation reads a neighbour, see
     /// [`PlaneCode::runs`]), each input register `v#` the code reads
@@ -1412,26 +1431,12 @@ impl PlaneCode {
             executed: self.executed,
             stopped: false,
         };
-        if file.planes.len() != self.size || file.loaded != Some(constants.id) {
-            file.planes.clear();
-            file.planes.resize(self.size, [0.0; N]);
-            for &(p, index, comp) in &self.consts {
-                let v = constants
-                    .float
-                    .get(usize::from(index))
-                    .map_or(0.0, |v| at(v, usize::from(comp)));
-                if let Some(x) = file.planes.get_mut(usize::from(p)) {
-                    *x = [v; N];
-                }
-            }
-            file.loaded = Some(constants.id);
-        }
-        for &p in &self.zeroed {
-            if let Some(x) = file.planes.get_mut(usize::from(p)) {
-                *x = [0.0; N];
-            }
-        }
-        file.address = [[0; N]; 4];
+        self.prepare(
+            &mut file.planes,
+            &mut file.loaded,
+            &mut file.address,
+            constants,
+        );
         for &(load, p) in &self.loads {
             let at_p = usize::from(p);
             let Some(out) = file
