@@ -212,99 +212,68 @@ fn vs_1_1_transform_and_colour_draw_the_expected_pixels() {
     assert_eq!(pixels_of(&t, 0xFF00_0000).len(), 256 - 55);
 }
 
-#[test]
-fn a_tail_of_one_two_or_three_vertices_runs_under_the_lane_mask() {
-    // 3, 6 and 9 vertices: runs of 4 leave tails of 3, 2 and 1 lanes.
-    // Triangle k has its right angle at (1 + 5k, 1), legs 4, colour k.
+/// Draws the first `count` of `colours.len()` right triangles (legs 4)
+/// through `TRANSFORM_VS11`, triangle k in colour k with its right angle
+/// at (1 + 5(k mod 3), 1 + 5(k div 3)), at every thread count and SIMD
+/// level, and checks that each drawn triangle covers its 4 + 3 + 2 + 1 =
+/// 10 pixels, the first at that corner, and the others none.
+fn draw_right_triangles(colours: &[u32], count: usize) {
     let prog = shader_program(TRANSFORM_VS11);
     let c = shader_constants(&prog, &PIXELS);
     let st = state16();
-    let colours = [0xFFFF_0000u32, 0xFF00_FF00, 0xFF00_00FF];
-    for count in 1..=3usize {
-        let mut vs = Vec::new();
-        for (k, &colour) in colours.iter().enumerate().take(count) {
-            let (x, y) = (1.0 + 5.0 * k as f32, 1.0);
-            vs.push(([x, y, 0.0], colour));
-            vs.push(([x + 4.0, y, 0.0], colour));
-            vs.push(([x, y + 4.0, 0.0], colour));
+    let corner = |k: usize| (1 + 5 * (k % 3) as u32, 1 + 5 * (k / 3) as u32);
+    let mut vs = Vec::new();
+    for (k, &colour) in colours.iter().enumerate().take(count) {
+        let (x, y) = corner(k);
+        let (x, y) = (x as f32, y as f32);
+        vs.push(([x, y, 0.0], colour));
+        vs.push(([x + 4.0, y, 0.0], colour));
+        vs.push(([x, y + 4.0, 0.0], colour));
+    }
+    let b = pos_color(&vs);
+    let t = render_all(|r| {
+        let mut t = target16(r);
+        draw_vs(
+            r,
+            &mut t,
+            &st,
+            Topology::TriangleList,
+            &b,
+            16,
+            &prog,
+            &c,
+            &POS_COLOR,
+            &NO_TEX,
+        )
+        .expect("draw");
+        t
+    });
+    for (k, &colour) in colours.iter().enumerate() {
+        let px = pixels_of(&t, colour);
+        if k < count {
+            assert_eq!(px.len(), 10, "{count} triangles, triangle {k}");
+            assert_eq!(px[0], corner(k));
+        } else {
+            assert!(px.is_empty(), "{count} triangles, triangle {k}");
         }
-        let b = pos_color(&vs);
-        let t = render_all(|r| {
-            let mut t = target16(r);
-            draw_vs(
-                r,
-                &mut t,
-                &st,
-                Topology::TriangleList,
-                &b,
-                16,
-                &prog,
-                &c,
-                &POS_COLOR,
-                &NO_TEX,
-            )
-            .expect("draw");
-            t
-        });
-        for (k, &colour) in colours.iter().enumerate() {
-            // A right triangle of legs 4: 4 + 3 + 2 + 1 = 10 pixels, the
-            // first at its corner (1 + 5k, 1).
-            let px = pixels_of(&t, colour);
-            if k < count {
-                assert_eq!(px.len(), 10, "{count} triangles, triangle {k}");
-                assert_eq!(px[0], (1 + 5 * k as u32, 1));
-            } else {
-                assert!(px.is_empty(), "{count} triangles, triangle {k}");
-            }
-        }
+    }
+}
+
+#[test]
+fn a_tail_of_one_two_or_three_vertices_runs_under_the_lane_mask() {
+    // 3, 6 and 9 vertices: runs of 4 leave tails of 3, 2 and 1 lanes.
+    for count in 1..=3 {
+        draw_right_triangles(&[0xFFFF_0000, 0xFF00_FF00, 0xFF00_00FF], count);
     }
 }
 
 #[test]
 fn wide_batches_of_vertices_and_their_partial_tails_draw_every_triangle() {
     // 5, 6 and 9 triangles: 15, 18 and 27 vertices, so runs of 16 leave
-    // one partial batch, a tail of 2 and a tail of 11. Triangle k has its
-    // right angle at (1 + 5(k mod 3), 1 + 5(k div 3)), legs 4, colour k.
-    let prog = shader_program(TRANSFORM_VS11);
-    let c = shader_constants(&prog, &PIXELS);
-    let st = state16();
+    // one partial batch, a tail of 2 and a tail of 11.
     let colours: [u32; 9] = std::array::from_fn(|k| 0xFF00_0000 | (0x10 * (k as u32 + 1)) << 8);
-    for count in [5usize, 6, 9] {
-        let mut vs = Vec::new();
-        for (k, &colour) in colours.iter().enumerate().take(count) {
-            let (x, y) = (1.0 + 5.0 * (k % 3) as f32, 1.0 + 5.0 * (k / 3) as f32);
-            vs.push(([x, y, 0.0], colour));
-            vs.push(([x + 4.0, y, 0.0], colour));
-            vs.push(([x, y + 4.0, 0.0], colour));
-        }
-        let b = pos_color(&vs);
-        let t = render_all(|r| {
-            let mut t = target16(r);
-            draw_vs(
-                r,
-                &mut t,
-                &st,
-                Topology::TriangleList,
-                &b,
-                16,
-                &prog,
-                &c,
-                &POS_COLOR,
-                &NO_TEX,
-            )
-            .expect("draw");
-            t
-        });
-        for (k, &colour) in colours.iter().enumerate() {
-            // 4 + 3 + 2 + 1 = 10 pixels, the first at the corner.
-            let px = pixels_of(&t, colour);
-            if k < count {
-                assert_eq!(px.len(), 10, "{count} triangles, triangle {k}");
-                assert_eq!(px[0], (1 + 5 * (k % 3) as u32, 1 + 5 * (k / 3) as u32));
-            } else {
-                assert!(px.is_empty(), "{count} triangles, triangle {k}");
-            }
-        }
+    for count in [5, 6, 9] {
+        draw_right_triangles(&colours, count);
     }
 }
 
