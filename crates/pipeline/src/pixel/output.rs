@@ -291,6 +291,8 @@ pub(crate) fn store_quad(
     stats: &mut Stats,
 ) {
     let (cf, bpp, wm) = (d.color_format, d.color_bpp, d.write_mask);
+    // A8R8G8B8 written whole: its encoding is the colour itself.
+    let whole_argb = cf == Format::A8R8G8B8 && bpp == 4 && wm == u32::MAX;
     for row in 0..2usize {
         let pair = (lanes >> (2 * row)) & 3;
         if pair == 0 {
@@ -309,6 +311,10 @@ pub(crate) fn store_quad(
         };
         let first = 2 * row + usize::from(pair == 2);
         for (cell, c) in cells.chunks_exact_mut(bpp).zip(&bgra[first..]) {
+            if whole_argb {
+                store_raw(cell, 4, argb_of(*c));
+                continue;
+            }
             let old = load_raw(cell, bpp);
             let enc = cf.encode_argb(argb_of(*c));
             store_raw(cell, bpp, (old & !wm) | (enc & wm));
