@@ -50,7 +50,7 @@ pub(crate) mod shader;
 
 #[cfg(test)]
 use output::blend;
-pub(crate) use output::{fragment, write_target, ColorTarget};
+pub(crate) use output::{fragment, store_quad, write_target, ColorTarget};
 
 use crate::draw_kind::{BlendKind, DepthKind, DrawKind, Shading};
 use crate::format::Format;
@@ -526,6 +526,13 @@ impl<'a> DrawCtx<'a> {
     /// POINTSPRITEENABLE: points get sprite texture coordinates.
     pub(crate) fn point_sprites(&self) -> bool {
         self.sprites
+    }
+
+    /// True if the output merger of this draw is a store through the write
+    /// mask: no depth, stencil or alpha test, no blending, no pixel watch
+    /// (`output::store_quad`).
+    pub(crate) fn plain_store(&self) -> bool {
+        self.features == [false; 4] && self.probe.is_none()
     }
 
     /// True if the draw uses the W-buffer.

@@ -270,6 +270,36 @@ fn ps_1_1_tex_samples_the_checker() {
 }
 
 #[test]
+fn untested_unblended_output_keeps_the_write_mask_and_the_target_edge() {
+    // No depth, stencil or alpha test and no blending: the output merger
+    // only stores. A 3 × 3 target: its quads at x = 2 and y = 2 have
+    // helper lanes outside the target, which must not be written.
+    let p = shader_program("ps_2_0\nmov oC0, c0");
+    // c0 = (0.2, 0.4, 0.6, 0): R 51 = 0x33, G 0x66, B 153 = 0x99, A 0.
+    let c = shader_constants(&p, &[[0.2, 0.4, 0.6, 0.0]]);
+    let mut st = state();
+    // COLORWRITEENABLE red | blue: green and alpha keep BACKGROUND's 0x20
+    // and 0xFF.
+    st.blend.color_write_enable = 0b0101;
+    let t = render_all(|r| {
+        let mut t = target(3, 3, None)(r);
+        let vs = rect(0.0, 0.0, 3.0, 3.0, [0.0; 4]);
+        let s = draw(
+            r,
+            &mut t,
+            &st,
+            Topology::TriangleList,
+            &vs,
+            &[],
+            shader(&p, &c),
+        );
+        assert_eq!(s.pixels_written, 9);
+        t
+    });
+    assert_eq!(pixels_of(&t, 3, 3, 0xFF33_2099).len(), 9);
+}
+
+#[test]
 fn texkill_leaves_pixels_untouched() {
     let p = shader_program("ps_2_0\ndcl t0\ntexkill t0\nmov oC0, c0");
     let c = shader_constants(&p, &[[1.0, 1.0, 1.0, 1.0]]);

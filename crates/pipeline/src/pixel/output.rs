@@ -18,6 +18,10 @@
 //! step costs nothing. The fused SIMD kernels of `crate::pixel` (colour,
 //! colour + depth, blended colour, textured) compute the same steps for the
 //! cases they cover and are tested bit-identical against this one.
+//! [`store_quad`] is the whole merger of a draw with none of the four
+//! features (and no pixel watch): the pixel shaders' quads are stored
+//! through the write mask in one call, with the bytes and counts
+//! [`fragment`] would give.
 
 use super::{BlendCtx, DrawCtx, Stats, TileTarget};
 use crate::format::{load_raw, store_raw, Format};
@@ -268,6 +272,55 @@ pub(crate) fn fragment<
     store_raw(cell, bpp, new);
     stats.written += 1;
     rec.finish(d.probe, Outcome::Written, Some(new));
+}
+
+/// The output merger of a draw whose fragments meet no test and no blend
+/// (no depth, stencil or alpha test, no blending, no pixel watch,
+/// [`DrawCtx::plain_store`]): the colours `bgra` (BGRA, 0..=255) of the
+/// lanes in `lanes` of the 2×2 quad at (x, y) (lane = x + 2y) stored
+/// through the colour write mask, each counted as passed and written —
+/// the bytes and counts [`fragment`] gives each of them, without its
+/// per-fragment dispatch.
+pub(crate) fn store_quad(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    x: i32,
+    y: i32,
+    bgra: &[[i32; 4]; 4],
+    lanes: u8,
+    stats: &mut Stats,
+) {
+    let (cf, bpp, wm) = (d.color_format, d.color_bpp, d.write_mask);
+    // A8R8G8B8 written whole: its encoding is the colour itself.
+    let whole_argb = cf == Format::A8R8G8B8 && bpp == 4 && wm == u32::MAX;
+    for row in 0..2usize {
+        let pair = (lanes >> (2 * row)) & 3;
+        if pair == 0 {
+            continue;
+        }
+        // Both pixels of the row when both are covered (then both are
+        // inside the target), else the one.
+        let (x0, n) = match pair {
+            1 => (x, 1),
+            2 => (x + 1, 1),
+            _ => (x, 2),
+        };
+        stats.passed += n as u64;
+        let Some(cells) = t.color_span(y + row as i32, x0, n, bpp) else {
+            continue;
+        };
+        let first = 2 * row + usize::from(pair == 2);
+        for (cell, c) in cells.chunks_exact_mut(bpp).zip(&bgra[first..]) {
+            if whole_argb {
+                store_raw(cell, 4, argb_of(*c));
+                continue;
+            }
+            let old = load_raw(cell, bpp);
+            let enc = cf.encode_argb(argb_of(*c));
+            store_raw(cell, bpp, (old & !wm) | (enc & wm));
+        }
+        stats.written += n as u64;
+    }
 }
 
 /// Render target 1–3 as a pixel shader's `oC1`–`oC3` writes it: its own

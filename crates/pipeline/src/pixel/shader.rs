@@ -45,6 +45,10 @@
 //! sets) is blended after the shader for ps_1_x–ps_2_x; ps_3_0 gets none.
 //! A NaN colour channel is written as 0, ±∞ as 1 or 0 (the conversion to
 //! 8 bits of `crate::int::channel_from_f32`); nothing panics.
+//! A draw with no depth, stencil or alpha test, no blending, no fog and
+//! one render target hands each quad's converted lanes to
+//! `pixel::output::store_quad` at once instead of one fragment at a time
+//! (same bytes and counts).
 //!
 //! *Samplers*: texture requests go to the stage's texture and D3DSAMP_*
 //! state; a 2D A8R8G8B8/X8R8G8B8 level 0 sampled bilinearly with WRAP
@@ -62,7 +66,7 @@ use softhal_shader::exec::{
 };
 use softhal_shader::ir::{RegisterType, Usage};
 
-use super::{write_target, ColorTarget, DrawCtx, Stats, TileTarget};
+use super::{store_quad, write_target, ColorTarget, DrawCtx, Stats, TileTarget};
 use crate::cascade::MAX_STAGES;
 use crate::int::{channel_from_f32, usize_from_i32};
 use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
@@ -567,6 +571,17 @@ fn shade_quad<Q: QuadInputs>(
     let zero = [[0.0; 4]; LANES];
     let out = regs.color(profile, 0).unwrap_or(&zero);
     let mrt = ps.targets.iter().any(Option::is_some);
+    let to_bgra = |c: &Vec4| {
+        let c = c.map(|x| x.clamp(0.0, 1.0));
+        [c[2], c[1], c[0], c[3]].map(|x| channel_from_f32(x * 255.0))
+    };
+    if !mrt && d.plain_store() && (ps.ps3 || !sh.fog_on()) {
+        // No fog, no test, no blend: the output merger is a store of the
+        // converted lanes (depth and fog inputs unused).
+        let bgra: [[i32; 4]; LANES] = std::array::from_fn(|l| to_bgra(&out[l]));
+        store_quad(t, d, pos.x, pos.y, &bgra, pos.covered & !regs.killed, stats);
+        return;
+    }
     for l in 0..LANES {
         let bit = 1 << l;
         if pos.covered & bit == 0 || regs.killed & bit != 0 {
@@ -606,9 +621,7 @@ fn shade_quad<Q: QuadInputs>(
                 let (Some(ct), Some(o)) = (ct, regs.color(profile, i + 1)) else {
                     continue;
                 };
-                let c = o[l].map(|x| x.clamp(0.0, 1.0));
-                let bgra = [c[2], c[1], c[0], c[3]].map(|x| channel_from_f32(x * 255.0));
-                write_target(t, d, i, ct, px, py, bgra);
+                write_target(t, d, i, ct, px, py, to_bgra(&o[l]));
             }
         }
     }
