@@ -338,7 +338,11 @@ impl SetupCtx {
 /// branches. Returns `false` (having pushed nothing) for a triangle it does
 /// not handle — not affine, or a colour plane out of the 16.16 range —
 /// which the caller then gives to [`setup_triangle`].
-#[inline]
+///
+/// Never inlined: whether it was depended on how the crate happened to be
+/// split into code-generation units, and inlined into `process_range` it
+/// kept that loop's array maps out of line (W1: +5 % instructions).
+#[inline(never)]
 pub(crate) fn setup_plain(
     ctx: &SetupCtx,
     pos: &[[f32; 4]; 3],

@@ -119,7 +119,7 @@ pub(crate) fn gouraud_depth24_span(
     {
         match level {
             SimdLevel::Avx2 => {
-                use super::x86::by_cmp_func;
+                use super::by_cmp_func;
                 // SAFETY: AVX2 was detected (see `gouraud_span`).
                 return unsafe {
                     by_cmp_func!(
@@ -262,7 +262,7 @@ pub(crate) fn gouraud_depth24_spans(
 ) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 {
-        use super::x86::by_cmp_func;
+        use super::by_cmp_func;
         // SAFETY: `level` is Avx2 only when AVX2 and POPCNT were detected.
         return unsafe {
             if t.fog.is_some() {

@@ -21,7 +21,8 @@
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
 //!   fused fog), one span or all spans of a triangle in a band;
 //! * `planes` — the four 16.16 colour planes of a triangle;
-//! * `small_tri` — the coverage-mask kernel for small triangles;
+//! * `small_tri` — the coverage-mask kernel for small triangles (over
+//!   `wide`);
 //! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,
 //!   and the same 8-bit bilinear filter for a pixel-shader quad;
 //! * `x86` — the vector helpers the x86 bodies share.
@@ -46,6 +47,7 @@
 //! Colour channel order in every `[i32; 4]` is the memory order of an
 //! A8R8G8B8 pixel: blue, green, red, alpha.
 #![allow(unsafe_code)]
+use crate::state::CmpFunc;
 
 mod blend;
 mod depth24;
@@ -165,6 +167,59 @@ pub(crate) fn pack_pixel_sse2(v: &[i32; 4], and_mask: u32) -> u32 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     pack_pixel(v, and_mask)
+}
+
+/// The depth function a kernel instantiated for the D3DCMPFUNC number `F`
+/// (1 NEVER … 8 ALWAYS) tests with: the kernels take the function as a
+/// const parameter, chosen once per triangle by [`by_cmp_func`], so that
+/// the per-8-pixel loop carries no dispatch.
+#[inline(always)]
+const fn cmp_func_of(f: u8) -> CmpFunc {
+    match f {
+        1 => CmpFunc::Never,
+        2 => CmpFunc::Less,
+        3 => CmpFunc::Equal,
+        4 => CmpFunc::LessEqual,
+        5 => CmpFunc::Greater,
+        6 => CmpFunc::NotEqual,
+        7 => CmpFunc::GreaterEqual,
+        _ => CmpFunc::Always,
+    }
+}
+
+/// Calls the kernel `$k::<$pre…, F>($args…)` instantiated for the
+/// D3DCMPFUNC number `F` of `$func` (see [`cmp_func_of`]): the one place a
+/// run-time depth function becomes a compile-time one.
+macro_rules! by_cmp_func {
+    ($func:expr, $($k:ident)::+, [$($pre:tt),*], ($($arg:expr),*)) => {
+        match $func {
+            CmpFunc::Never => $($k)::+::<$($pre,)* 1>($($arg),*),
+            CmpFunc::Less => $($k)::+::<$($pre,)* 2>($($arg),*),
+            CmpFunc::Equal => $($k)::+::<$($pre,)* 3>($($arg),*),
+            CmpFunc::LessEqual => $($k)::+::<$($pre,)* 4>($($arg),*),
+            CmpFunc::Greater => $($k)::+::<$($pre,)* 5>($($arg),*),
+            CmpFunc::NotEqual => $($k)::+::<$($pre,)* 6>($($arg),*),
+            CmpFunc::GreaterEqual => $($k)::+::<$($pre,)* 7>($($arg),*),
+            CmpFunc::Always => $($k)::+::<$($pre,)* 8>($($arg),*),
+        }
+    };
+}
+use by_cmp_func;
+
+/// Lanes where `new F old` holds (`F` as in [`cmp_func_of`]), over the
+/// vector layer: the depth test of the kernels written over `wide`.
+#[inline(always)]
+fn depth_test<const F: u8, V: wide::I32x8>(new: V, old: V) -> V::Mask {
+    match cmp_func_of(F) {
+        CmpFunc::Never => !new.simd_eq(new),
+        CmpFunc::Less => old.simd_gt(new),
+        CmpFunc::Equal => new.simd_eq(old),
+        CmpFunc::LessEqual => !new.simd_gt(old),
+        CmpFunc::Greater => new.simd_gt(old),
+        CmpFunc::NotEqual => !new.simd_eq(old),
+        CmpFunc::GreaterEqual => !old.simd_gt(new),
+        CmpFunc::Always => new.simd_eq(new),
+    }
 }
 
 /// Colour at lane `i` of a span: `start + i·step` (wrapping).

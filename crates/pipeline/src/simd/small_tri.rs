@@ -5,9 +5,14 @@
 //! *Input*: a [`SmallTri`] (edge values, region, colour and depth planes)
 //! and the band's rows. *Output*: written pixels and depths, the number
 //! of pixels that passed. *Guarantees*: covers exactly the pixels of the
-//! exact edge walker of `raster`; the AVX2 body writes exactly the bytes
-//! of the scalar twin [`small_tri_depth24_scalar`].
-use super::{pack_pixel, z24, BandRows, SimdLevel};
+//! exact edge walker of `raster`; one kernel, written over the vector
+//! layer ([`super::wide`]) and instantiated at every level, writes
+//! exactly the bytes of the pixel-at-a-time [`small_tri_depth24_scalar`]
+//! (the reference its proptest compares every level with, and the
+//! fallback where a vector would reach past the band).
+#![forbid(unsafe_code)]
+use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
+use super::{by_cmp_func, depth_test, pack_pixel, z24, BandRows, SimdLevel};
 use crate::state::CmpFunc;
 
 /// Largest width and height, in pixels, of the region the small-triangle
@@ -63,7 +68,8 @@ fn small_covered(s: &SmallTri, i: i32, j: i32) -> bool {
     })
 }
 
-/// Scalar twin of [`small_tri_depth24`].
+/// [`small_tri_depth24`] one pixel at a time: the reference of the
+/// vector kernel, and its fallback near the band's end.
 pub(crate) fn small_tri_depth24_scalar(b: &mut BandRows<'_>, s: &SmallTri) -> (u32, u32) {
     let mut passed = 0;
     let mut covered = 0;
@@ -114,215 +120,264 @@ pub(crate) fn small_tri_depth24_scalar(b: &mut BandRows<'_>, s: &SmallTri) -> (u
 /// [`gouraud_depth24_spans`]: depth in bits 31..8, low byte kept; Gouraud
 /// colour straight into a 32-bit target). Returns the pixels that passed
 /// and the pixels the triangle covered (in the region and the band).
-/// The AVX2 kernel may load and store back unchanged up to 7 pixels past
-/// a row of the region when the band has room.
+/// The vector kernel may load and store back unchanged up to 7 pixels
+/// past a row of the region when the band has room; when it has not (the
+/// last rows of a band at the right edge of the surface) the
+/// pixel-at-a-time [`small_tri_depth24_scalar`] runs instead.
+///
+/// [`gouraud_depth24_spans`]: super::gouraud_depth24_spans
+#[inline(never)]
 pub(crate) fn small_tri_depth24(
     level: SimdLevel,
     b: &mut BandRows<'_>,
     s: &SmallTri,
 ) -> (u32, u32) {
-    #[cfg(target_arch = "x86_64")]
-    if level == SimdLevel::Avx2 {
-        use super::x86::by_cmp_func;
-        // SAFETY: `level` is Avx2 only when AVX2 and POPCNT were detected.
-        return unsafe { by_cmp_func!(s.func, x86::small_tri_avx2, [], (b, s)) };
-    }
-    let _ = level;
-    small_tri_depth24_scalar(b, s)
+    by_cmp_func!(s.func, small_tri_at, [], (level, b, s))
 }
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    //! x86_64 body (AVX2): full-width loads and stores of rows inside the
-    //! band, lanes outside the coverage stored back unchanged.
-    use super::super::x86::{cmp_const, load4, pack8};
-    use super::super::BandRows;
-    use super::{small_tri_depth24_scalar, SmallTri};
-    use std::arch::x86_64::*;
-
-    /// Per-triangle registers of the small-triangle kernel.
-    struct SmallRegs {
-        /// 0xFF in every lane (the kept low byte of the depth).
-        low8: __m256i,
-        /// All ones where depth writes are on.
-        write: __m256i,
-        /// AND mask of the packed colour.
-        andm: __m256i,
+/// [`small_tri_depth24`] with the depth function `F` fixed (see
+/// [`super::cmp_func_of`]).
+#[inline(always)]
+fn small_tri_at<const F: u8>(level: SimdLevel, b: &mut BandRows<'_>, s: &SmallTri) -> (u32, u32) {
+    let w = s.x1.wrapping_sub(s.x0).wrapping_add(1);
+    let h = s.y1.wrapping_sub(s.y0).wrapping_add(1);
+    let (Ok(row0), Ok(xu)) = (
+        usize::try_from(s.y0.wrapping_sub(b.y0)),
+        usize::try_from(s.x0),
+    ) else {
+        return small_tri_depth24_scalar(b, s);
+    };
+    if !(1..=SMALL_MAX).contains(&w) || !(1..=SMALL_MAX).contains(&h) {
+        return small_tri_depth24_scalar(b, s);
     }
+    let vec_bytes = if w > 8 { 64 } else { 32 };
+    let last = row0 + (h - 1) as usize;
+    let (cp, dp) = (b.color_pitch, b.depth_pitch);
+    if last * cp + xu * 4 + vec_bytes > b.color.len()
+        || last * dp + xu * 4 + vec_bytes > b.depth.len()
+    {
+        return small_tri_depth24_scalar(b, s);
+    }
+    let k = SmallTriKernel {
+        color: &mut *b.color,
+        color_at: row0 * cp + xu * 4,
+        color_pitch: cp,
+        depth: &mut *b.depth,
+        depth_at: row0 * dp + xu * 4,
+        depth_pitch: dp,
+        s,
+        w,
+        h,
+    };
+    // By reference (see `gouraud_span`).
+    match (w > 8, s.write) {
+        (true, true) => level.dispatch(&mut Rows::<F, true, true>(k)),
+        (true, false) => level.dispatch(&mut Rows::<F, true, false>(k)),
+        (false, true) => level.dispatch(&mut Rows::<F, false, true>(k)),
+        (false, false) => level.dispatch(&mut Rows::<F, false, false>(k)),
+    }
+}
 
-    /// One 8-pixel vector of a row of the small-triangle kernel: coverage
-    /// from the edge values `e` and the region lanes `colmask`, then the
-    /// same depth test, depth write and colour write as `depth8` (depth
-    /// `zx + zy`, with `zx = zref + dzdx·fx` per lane). Returns the lanes
-    /// that passed and the lanes covered.
-    ///
-    /// # Safety
-    /// AVX2 must be available; `c` and `d` must be valid for reads and
-    /// writes of 32 bytes. Lanes outside the coverage are stored back
-    /// unchanged.
+/// The arguments of the vector kernel of [`small_tri_depth24`]: the
+/// band's colour and depth bytes and where the region's first pixel is in
+/// them; every row of the region has 32 bytes per vector there (checked
+/// by the caller).
+struct SmallTriKernel<'a> {
+    color: &'a mut [u8],
+    color_at: usize,
+    color_pitch: usize,
+    depth: &'a mut [u8],
+    depth_at: usize,
+    depth_pitch: usize,
+    s: &'a SmallTri,
+    /// Region width and height, `1..=SMALL_MAX`.
+    w: i32,
+    h: i32,
+}
+
+/// The vector kernel for depth function `F` (see [`super::cmp_func_of`]),
+/// with two 8-pixel vectors per row when `TWO` (regions wider than 8),
+/// else one, and depth writes when `WRITE`: fixed per instantiation so
+/// that the row loop tests none of them.
+struct Rows<'a, const F: u8, const TWO: bool, const WRITE: bool>(SmallTriKernel<'a>);
+
+/// Per-triangle values of one 8-pixel vector of the region's rows.
+struct Columns<S: Simd> {
+    /// Lanes inside the region.
+    inside: S::M32x8,
+    /// `zref + dzdx·fx` per lane.
+    zx: S::F32x8,
+}
+
+/// Per-triangle values every vector shares.
+struct Shared<S: Simd> {
+    /// 0xFF per lane: the low byte of the depth, kept.
+    low8: S::I32x8,
+    /// AND mask of the packed colour.
+    and_mask: S::I32x8,
+    /// 0.0, 1.0 and 2^24 − 1 per lane (the depth clamp and scale).
+    zero: S::F32x8,
+    one: S::F32x8,
+    scale: S::F32x8,
+}
+
+/// One 8-pixel vector of a row: coverage from the edge values `e` and
+/// the region's lanes, the depth test of `new = zx + zy` against the
+/// depth bytes `d`, the depth write (when `WRITE`), the colour write of the colours `r`
+/// (one pixel per half of each vector, as `gouraud_span`) into `c`.
+/// Lanes not covered or failing are stored back unchanged. Returns the
+/// lanes that passed and the lanes covered.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn small8<S: Simd, const F: u8, const WRITE: bool>(
+    s: S,
+    k: &Shared<S>,
+    col: &Columns<S>,
+    e: &[S::I32x8; 3],
+    zy: S::F32x8,
+    r: &[S::I32x8; 4],
+    c: &mut [u8; 32],
+    d: &mut [u8; 32],
+) -> (u32, u32) {
+    let cov = (e[0] | e[1] | e[2]).simd_gt(s.splat_i32(-1)) & col.inside;
+    let z = (col.zx + zy).max(k.zero).min(k.one);
+    let zq = z.mul(k.scale).round_i32();
+    let old_raw = s.load_i32(d);
+    let pass = depth_test::<F, _>(zq, old_raw.shr_logical::<8>()) & cov;
+    if WRITE {
+        let new_d = zq.shl::<8>() | (old_raw & k.low8);
+        S::I32x8::select(pass, new_d, old_raw).store(d);
+    }
+    let color = S::I32x8::pack_u8_sat([
+        r[0].shr::<16>(),
+        r[1].shr::<16>(),
+        r[2].shr::<16>(),
+        r[3].shr::<16>(),
+    ]) & k.and_mask;
+    S::I32x8::select(pass, color, s.load_i32(c)).store(c);
+    (pass.bitmask().count_ones(), cov.bitmask().count_ones())
+}
+
+impl<const F: u8, const TWO: bool, const WRITE: bool> Kernel for &mut Rows<'_, F, TWO, WRITE> {
+    type Output = (u32, u32);
+
+    /// Edge values, colours and the `dz/dy` term are stepped from row to
+    /// row with additions (wrapping, as the direct formulas of
+    /// [`small_tri_depth24_scalar`]); the per-lane depth part
+    /// `zref + dzdx·fx` is computed once.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn small8<const F: u8>(
-        k: &SmallRegs,
-        e: &[__m256i; 3],
-        colmask: __m256i,
-        zx: __m256,
-        zy: __m256,
-        r: &[__m256i; 4],
-        c: *mut u8,
-        d: *mut u8,
-    ) -> (u32, u32) {
-        // SAFETY: the caller guarantees AVX2 and 32 valid bytes at `c`
-        // and `d`.
-        unsafe {
-            let neg = _mm256_srai_epi32(_mm256_or_si256(_mm256_or_si256(e[0], e[1]), e[2]), 31);
-            let cov = _mm256_andnot_si256(neg, colmask);
-            let z = _mm256_add_ps(zx, zy);
-            let z = _mm256_min_ps(_mm256_max_ps(z, _mm256_setzero_ps()), _mm256_set1_ps(1.0));
-            let zq = _mm256_cvtps_epi32(_mm256_mul_ps(z, _mm256_set1_ps(16_777_215.0)));
-            let old_raw = _mm256_loadu_si256(d.cast_const().cast());
-            let old = _mm256_srli_epi32(old_raw, 8);
-            let pass = _mm256_and_si256(cmp_const::<F>(zq, old), cov);
-            let new_d =
-                _mm256_or_si256(_mm256_slli_epi32(zq, 8), _mm256_and_si256(old_raw, k.low8));
-            let out_d = _mm256_blendv_epi8(old_raw, new_d, _mm256_and_si256(pass, k.write));
-            let col = _mm256_and_si256(pack8(r), k.andm);
-            let old_c = _mm256_loadu_si256(c.cast_const().cast());
-            let out_c = _mm256_blendv_epi8(old_c, col, pass);
-            _mm256_storeu_si256(d.cast(), out_d);
-            _mm256_storeu_si256(c.cast(), out_c);
-            let lanes =
-                |m: __m256i| (_mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32).count_ones();
-            (lanes(pass), lanes(cov))
-        }
-    }
-
-    /// AVX2 twin of `small_tri_depth24_scalar` for depth function `F`:
-    /// one (region width ≤ 8) or two 8-lane vectors per row. Edge values,
-    /// colours and the `dz/dy` term are stepped from row to row with
-    /// additions (wrapping, as the scalar twin's direct formulas); the
-    /// per-lane depth part `zref + dzdx·fx` is computed once. When a
-    /// vector of the region could reach past the band's bytes (the last
-    /// row of a band at the right edge of the surface) the scalar twin
-    /// runs instead.
-    ///
-    /// # Safety
-    /// AVX2 and POPCNT must be available.
-    #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn small_tri_avx2<const F: u8>(
-        b: &mut BandRows<'_>,
-        s: &SmallTri,
-    ) -> (u32, u32) {
-        let w = s.x1.wrapping_sub(s.x0).wrapping_add(1);
-        let h = s.y1.wrapping_sub(s.y0).wrapping_add(1);
-        let (Ok(row0), Ok(xu)) = (
-            usize::try_from(s.y0.wrapping_sub(b.y0)),
-            usize::try_from(s.x0),
-        ) else {
-            return small_tri_depth24_scalar(b, s);
+    fn run<S: Simd>(self, s: S) -> (u32, u32) {
+        let k = &mut self.0;
+        let t = k.s;
+        let lane = s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]);
+        let splat = |v: i32| s.splat_i32(v);
+        // Edge values of row y0, per lane, and their row step.
+        // (Arrays written out, not `map`ped: a closure passed to a
+        // library function may be compiled outside this level's features.)
+        let [e0, e1, e2] = t.edges;
+        let at_x0 = |ed: [i32; 3]| splat(ed[0]) + splat(ed[1]).mul(lane);
+        let mut e = [at_x0(e0), at_x0(e1), at_x0(e2)];
+        let ey = [splat(e0[2]), splat(e1[2]), splat(e2[2])];
+        let fx0 = t.x0.wrapping_sub(t.rx);
+        let columns = |first: i32| Columns::<S> {
+            inside: splat(k.w - first).simd_gt(lane),
+            zx: s.splat_f32(t.z[0])
+                + s.splat_f32(t.z[1])
+                    .mul((splat(fx0.wrapping_add(first)) + lane).to_f32()),
         };
-        if !(1..=super::SMALL_MAX).contains(&w) || !(1..=super::SMALL_MAX).contains(&h) {
-            return small_tri_depth24_scalar(b, s);
-        }
-        let two = w > 8;
-        let vec_bytes = if two { 64 } else { 32 };
-        let last = row0 + (h - 1) as usize;
-        let (cp, dp) = (b.color_pitch, b.depth_pitch);
-        let coff = row0 * cp + xu * 4;
-        let doff = row0 * dp + xu * 4;
-        if last * cp + xu * 4 + vec_bytes > b.color.len()
-            || last * dp + xu * 4 + vec_bytes > b.depth.len()
-        {
-            return small_tri_depth24_scalar(b, s);
-        }
-        let lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
-        let set1 = _mm256_set1_epi32;
-        // Edge values of row y0, per lane; their row and 8-column steps.
-        let mut e = s
-            .edges
-            .map(|ed| _mm256_add_epi32(set1(ed[0]), _mm256_mullo_epi32(set1(ed[1]), lane)));
-        let ey = s.edges.map(|ed| set1(ed[2]));
-        let e8 = s.edges.map(|ed| set1(ed[1].wrapping_mul(8)));
-        let colmask0 = _mm256_cmpgt_epi32(set1(w), lane);
-        let colmask1 = _mm256_cmpgt_epi32(set1(w - 8), lane);
-        // Depth: zref + dzdx·fx per lane, for both vectors.
-        let fx0 = s.x0.wrapping_sub(s.rx);
-        let zxv = |x: i32| {
-            _mm256_add_ps(
-                _mm256_set1_ps(s.z[0]),
-                _mm256_mul_ps(
-                    _mm256_set1_ps(s.z[1]),
-                    _mm256_cvtepi32_ps(_mm256_add_epi32(set1(x), lane)),
-                ),
+        let cols0 = columns(0);
+        // Colours: vector k holds pixel k (low half) and pixel k + 4 (high
+        // half), BGRA 16.16.
+        let sx = s.repeat4_i32(t.diffuse[1]);
+        let sy = s.repeat4_i32(t.diffuse[2]);
+        let mut dy = t.y0.wrapping_sub(t.ry);
+        let start = s.repeat4_i32(t.diffuse[0]) + splat(fx0).mul(sx) + splat(dy).mul(sy);
+        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+        let r0 = start + (sx.shl::<2>() & high);
+        let r1 = r0 + sx;
+        let r2 = r1 + sx;
+        let mut r = [r0, r1, r2, r2 + sx];
+        // The second vector: 8 columns on.
+        let (cols1, e8, step8) = if TWO {
+            (
+                columns(8),
+                [
+                    splat(e0[1].wrapping_mul(8)),
+                    splat(e1[1].wrapping_mul(8)),
+                    splat(e2[1].wrapping_mul(8)),
+                ],
+                sx.shl::<3>(),
             )
+        } else {
+            (columns(0), [splat(0); 3], splat(0))
         };
-        let zx0 = zxv(fx0);
-        let zx1 = zxv(fx0.wrapping_add(8));
-        // Colours: register k holds lanes k (low half) and k + 4 (high
-        // half), BGRA 16.16, as in `gouraud_span_avx2`.
-        let both = |v: &[i32; 4]| {
-            // SAFETY: `v` is 16 readable bytes (unaligned load).
-            let x = unsafe { load4(v) };
-            _mm256_set_m128i(x, x)
+        let sh = Shared::<S> {
+            low8: splat(0xFF),
+            and_mask: splat(t.and_mask as i32),
+            zero: s.splat_f32(0.0),
+            one: s.splat_f32(1.0),
+            scale: s.splat_f32(16_777_215.0),
         };
-        let (base, sx, sy) = (
-            both(&s.diffuse[0]),
-            both(&s.diffuse[1]),
-            both(&s.diffuse[2]),
-        );
-        let start = _mm256_add_epi32(
-            _mm256_add_epi32(base, _mm256_mullo_epi32(set1(fx0), sx)),
-            _mm256_mullo_epi32(set1(s.y0.wrapping_sub(s.ry)), sy),
-        );
-        let hi4 =
-            _mm256_blend_epi32::<0b1111_0000>(_mm256_setzero_si256(), _mm256_slli_epi32(sx, 2));
-        let mut r = [_mm256_setzero_si256(); 4];
-        let mut acc = _mm256_add_epi32(start, hi4);
-        for rk in r.iter_mut() {
-            *rk = acc;
-            acc = _mm256_add_epi32(acc, sx);
-        }
-        let step8 = _mm256_slli_epi32(sx, 3);
-        let regs = SmallRegs {
-            low8: set1(0xFF),
-            write: set1(if s.write { -1 } else { 0 }),
-            andm: set1(s.and_mask as i32),
-        };
-        let color = b.color.as_mut_ptr();
-        let depth = b.depth.as_mut_ptr();
         let (mut passed, mut covered) = (0, 0);
-        let mut dy = s.y0.wrapping_sub(s.ry);
-        for j in 0..h as usize {
-            let zy = _mm256_set1_ps(s.z[2] * dy as f32);
-            // SAFETY: row0 + j ≤ last, so the 32 (or 64) bytes at these
-            // offsets lie inside the colour and depth bytes (checked
-            // above); lanes outside the coverage are stored back
-            // unchanged.
-            unsafe {
-                let c = color.add(coff + j * cp);
-                let d = depth.add(doff + j * dp);
-                let (p, v) = small8::<F>(&regs, &e, colmask0, zx0, zy, &r, c, d);
-                passed += p;
-                covered += v;
-                if two {
-                    let e1 = [0, 1, 2].map(|i| _mm256_add_epi32(e[i], e8[i]));
-                    let r1 = r.map(|x| _mm256_add_epi32(x, step8));
-                    let (p, v) =
-                        small8::<F>(&regs, &e1, colmask1, zx1, zy, &r1, c.add(32), d.add(32));
-                    passed += p;
-                    covered += v;
-                }
-            }
+        let (mut co, mut dof) = (k.color_at, k.depth_at);
+        for _ in 0..k.h {
+            let zy = s.splat_f32(t.z[2] * dy as f32);
+            // Never `None`: the caller checked that every row holds 32
+            // bytes per vector of colour and of depth.
+            let (p, v) = if TWO {
+                let (Some(c), Some(d)) = (
+                    k.color
+                        .get_mut(co..)
+                        .and_then(|c| c.first_chunk_mut::<64>()),
+                    k.depth
+                        .get_mut(dof..)
+                        .and_then(|d| d.first_chunk_mut::<64>()),
+                ) else {
+                    break;
+                };
+                let (Some((c0, c1)), Some((d0, d1))) = (halves(c), halves(d)) else {
+                    break;
+                };
+                let e_8 = [e[0] + e8[0], e[1] + e8[1], e[2] + e8[2]];
+                let r_8 = [r[0] + step8, r[1] + step8, r[2] + step8, r[3] + step8];
+                let (p0, v0) = small8::<S, F, WRITE>(s, &sh, &cols0, &e, zy, &r, c0, d0);
+                let (p1, v1) = small8::<S, F, WRITE>(s, &sh, &cols1, &e_8, zy, &r_8, c1, d1);
+                (p0 + p1, v0 + v1)
+            } else {
+                let (Some(c), Some(d)) = (
+                    k.color
+                        .get_mut(co..)
+                        .and_then(|c| c.first_chunk_mut::<32>()),
+                    k.depth
+                        .get_mut(dof..)
+                        .and_then(|d| d.first_chunk_mut::<32>()),
+                ) else {
+                    break;
+                };
+                small8::<S, F, WRITE>(s, &sh, &cols0, &e, zy, &r, c, d)
+            };
+            passed += p;
+            covered += v;
+            co += k.color_pitch;
+            dof += k.depth_pitch;
             for i in 0..3 {
-                e[i] = _mm256_add_epi32(e[i], ey[i]);
+                e[i] = e[i] + ey[i];
             }
             for rk in r.iter_mut() {
-                *rk = _mm256_add_epi32(*rk, sy);
+                *rk = *rk + sy;
             }
             dy = dy.wrapping_add(1);
         }
         (passed, covered)
     }
+}
+
+/// The two 8-pixel vectors of 64 bytes (never `None`: the sizes are
+/// fixed).
+#[inline(always)]
+fn halves(v: &mut [u8; 64]) -> Option<(&mut [u8; 32], &mut [u8; 32])> {
+    let (a, b) = v.split_first_chunk_mut::<32>()?;
+    Some((a, b.first_chunk_mut::<32>()?))
 }
 
 #[cfg(test)]

@@ -67,39 +67,11 @@ pub(super) unsafe fn cmp_avx2(func: CmpFunc, new: __m256i, old: __m256i) -> __m2
 }
 
 /// [`cmp_avx2`] with the function fixed at compile time: `F` is the
-/// D3DCMPFUNC number (1 NEVER … 8 ALWAYS), chosen once per triangle by
-/// [`by_cmp_func`] so that the per-8-pixel loop carries no dispatch.
+/// D3DCMPFUNC number (see [`super::cmp_func_of`]), chosen once per
+/// triangle by [`super::by_cmp_func`] so that the per-8-pixel loop carries
+/// no dispatch.
 #[inline(always)]
 pub(super) unsafe fn cmp_const<const F: u8>(new: __m256i, old: __m256i) -> __m256i {
-    let func = match F {
-        1 => CmpFunc::Never,
-        2 => CmpFunc::Less,
-        3 => CmpFunc::Equal,
-        4 => CmpFunc::LessEqual,
-        5 => CmpFunc::Greater,
-        6 => CmpFunc::NotEqual,
-        7 => CmpFunc::GreaterEqual,
-        _ => CmpFunc::Always,
-    };
     // SAFETY: register-only AVX2 operations (callers enable AVX2).
-    unsafe { cmp_avx2(func, new, old) }
+    unsafe { cmp_avx2(super::cmp_func_of(F), new, old) }
 }
-
-/// Calls the kernel `$k::<$pre…, F>($args…)` instantiated for the
-/// D3DCMPFUNC number `F` of `$func` (see [`cmp_const`]): the one place a
-/// run-time depth function becomes a compile-time one.
-macro_rules! by_cmp_func {
-    ($func:expr, $($k:ident)::+, [$($pre:tt),*], ($($arg:expr),*)) => {
-        match $func {
-            CmpFunc::Never => $($k)::+::<$($pre,)* 1>($($arg),*),
-            CmpFunc::Less => $($k)::+::<$($pre,)* 2>($($arg),*),
-            CmpFunc::Equal => $($k)::+::<$($pre,)* 3>($($arg),*),
-            CmpFunc::LessEqual => $($k)::+::<$($pre,)* 4>($($arg),*),
-            CmpFunc::Greater => $($k)::+::<$($pre,)* 5>($($arg),*),
-            CmpFunc::NotEqual => $($k)::+::<$($pre,)* 6>($($arg),*),
-            CmpFunc::GreaterEqual => $($k)::+::<$($pre,)* 7>($($arg),*),
-            CmpFunc::Always => $($k)::+::<$($pre,)* 8>($($arg),*),
-        }
-    };
-}
-pub(super) use by_cmp_func;

@@ -95,6 +95,12 @@ impl Simd for Avx2 {
         I32x8(unsafe { _mm256_loadu_si256(v.as_ptr().cast()) })
     }
     #[inline(always)]
+    fn load_i32(self, src: &[u8; 32]) -> I32x8 {
+        // SAFETY: AVX2 is proven by `self`; `src` is exactly 32 readable
+        // bytes and loadu has no alignment requirement.
+        I32x8(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
+    }
+    #[inline(always)]
     fn repeat4_i32(self, v: [i32; 4]) -> I32x8 {
         // SAFETY: AVX2 is proven by `self`; `v` is 16 readable bytes and
         // loadu has no alignment requirement.
@@ -175,6 +181,10 @@ impl super::I32x8 for I32x8 {
     fn shr_logical<const N: i32>(self) -> Self {
         const { assert!(N >= 0 && N < 32) };
         Self(reg!(_mm256_srli_epi32::<N>(self.0)))
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(reg!(_mm256_mullo_epi32(self.0, o.0)))
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {

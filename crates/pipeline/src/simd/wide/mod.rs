@@ -91,6 +91,9 @@ pub(crate) trait Simd: Copy {
     fn splat_i32(self, v: i32) -> Self::I32x8;
     /// Lane `i` is `v[i]`.
     fn i32x8(self, v: [i32; 8]) -> Self::I32x8;
+    /// Lane `i` is the little-endian i32 at bytes `4i..4i + 4` of `src`
+    /// (the inverse of [`I32x8::store`]).
+    fn load_i32(self, src: &[u8; 32]) -> Self::I32x8;
     /// Lanes 0..4 and 4..8 are both `v` (one BGRA pixel per half).
     fn repeat4_i32(self, v: [i32; 4]) -> Self::I32x8;
     /// Every lane `v`.
@@ -119,6 +122,8 @@ pub(crate) trait I32x8:
     fn shr<const N: i32>(self) -> Self;
     /// Each lane shifted right by `N`, filling with zeros (0 ≤ N < 32).
     fn shr_logical<const N: i32>(self) -> Self;
+    /// Lane-wise product, its low 32 bits (wrapping).
+    fn mul(self, o: Self) -> Self;
     /// Lane-wise signed minimum.
     fn min(self, o: Self) -> Self;
     /// Lane-wise signed maximum.
@@ -249,6 +254,11 @@ mod tests {
         v.iter().map(|x| x.to_bits()).collect()
     }
 
+    /// The lanes of `v` as little-endian bytes.
+    fn bytes_of(v: [i32; 8]) -> [u8; 32] {
+        std::array::from_fn(|i| v[i / 4].to_le_bytes()[i % 4])
+    }
+
     /// Every i32 operation on `a`, `b`, one after the other.
     struct IntOps([i32; 8], [i32; 8]);
     impl Probe for IntOps {
@@ -261,6 +271,8 @@ mod tests {
                 a & b,
                 a | b,
                 a ^ b,
+                a.mul(b),
+                s.load_i32(&bytes_of(self.1)),
                 a.shl::<3>(),
                 a.shr::<16>(),
                 a.shr_logical::<16>(),
@@ -392,6 +404,22 @@ mod tests {
         let mut dst = [0xEEu8; 13];
         v.store_prefix(&mut dst);
         assert_eq!(dst, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xEE]);
+    }
+
+    #[test]
+    fn mul_keeps_the_low_32_bits_and_load_reads_little_endian() {
+        // 0x1_0001 · 0x1_0001 = 0x1_0002_0001 → 0x0002_0001; −3 · 7 = −21;
+        // i32::MIN · −1 = 2^31 → i32::MIN (wrapped).
+        let a = Scalar.i32x8([0x1_0001, -3, i32::MIN, 0, 1, 2, 3, 4]);
+        let b = Scalar.i32x8([0x1_0001, 7, -1, 9, 1, 2, 3, 4]);
+        assert_eq!(
+            a.mul(b).to_array(),
+            [0x0002_0001, -21, i32::MIN, 0, 1, 4, 9, 16]
+        );
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&[1, 2, 3, 4, 0xFF, 0xFF, 0xFF, 0xFF]);
+        let v = Scalar.load_i32(&bytes).to_array();
+        assert_eq!(&v[..3], &[0x0403_0201, -1, 0]);
     }
 
     #[test]

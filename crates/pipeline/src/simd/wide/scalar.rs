@@ -48,6 +48,12 @@ impl Simd for Scalar {
         I32x8(v)
     }
     #[inline(always)]
+    fn load_i32(self, src: &[u8; 32]) -> I32x8 {
+        I32x8(std::array::from_fn(|i| {
+            i32::from_le_bytes([src[4 * i], src[4 * i + 1], src[4 * i + 2], src[4 * i + 3]])
+        }))
+    }
+    #[inline(always)]
     fn repeat4_i32(self, v: [i32; 4]) -> I32x8 {
         I32x8(std::array::from_fn(|i| v[i % 4]))
     }
@@ -115,6 +121,10 @@ impl super::I32x8 for I32x8 {
     fn shr_logical<const N: i32>(self) -> Self {
         const { assert!(N >= 0 && N < 32) };
         Self(self.0.map(|a| ((a as u32) >> N) as i32))
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, i32::wrapping_mul))
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {

@@ -85,6 +85,18 @@ impl Simd for Sse2 {
         })
     }
     #[inline(always)]
+    fn load_i32(self, src: &[u8; 32]) -> I32x8 {
+        // SAFETY: SSE2 is proven by `self`; `src` is exactly 32 readable
+        // bytes, each load reads 16 of them (at 0 and 16), and loadu has
+        // no alignment requirement.
+        I32x8(unsafe {
+            [
+                _mm_loadu_si128(src.as_ptr().cast()),
+                _mm_loadu_si128(src.as_ptr().add(16).cast()),
+            ]
+        })
+    }
+    #[inline(always)]
     fn repeat4_i32(self, v: [i32; 4]) -> I32x8 {
         // SAFETY: SSE2 is proven by `self`; `v` is 16 readable bytes and
         // loadu has no alignment requirement.
@@ -164,6 +176,22 @@ impl super::I32x8 for I32x8 {
     fn shr_logical<const N: i32>(self) -> Self {
         const { assert!(N >= 0 && N < 32) };
         Self(self.0.map(|a| reg!(_mm_srli_epi32::<N>(a))))
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        // SSE2 has no pmulld: the even lanes' and the odd lanes' 64-bit
+        // products (pmuludq; their low 32 bits do not depend on
+        // signedness), their low halves gathered back in lane order.
+        Self(halves(self.0, o.0, |a, b| {
+            reg!({
+                let even = _mm_mul_epu32(a, b);
+                let odd = _mm_mul_epu32(_mm_srli_epi64::<32>(a), _mm_srli_epi64::<32>(b));
+                _mm_unpacklo_epi32(
+                    _mm_shuffle_epi32::<0b00_00_10_00>(even),
+                    _mm_shuffle_epi32::<0b00_00_10_00>(odd),
+                )
+            })
+        }))
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {
