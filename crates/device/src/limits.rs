@@ -36,11 +36,14 @@ pub const MAX_STREAM_STRIDE: u32 = 1024;
 /// Texture stages (`wStage` must be below this, or one of the sampler
 /// numbers below; D3DHAL_TSS_MAXSTAGES).
 pub const MAX_TEXTURE_STAGES: u32 = 8;
-/// Stages of the device state: the texture stages, then the 4
+/// Pixel samplers: the samplers `s0`–`s15` of ps_2_0–ps_3_0, `wStage`
+/// 0–15 (the first [`MAX_TEXTURE_STAGES`] are also the texture stages).
+pub const PIXEL_SAMPLERS: u32 = 16;
+/// Stages of the device state: the pixel samplers, then the 4
 /// vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3 — the texture stages
 /// of the GPU register file (`softhal_submit::regs::STAGES`, equal by a
 /// compile-time assertion in `state`).
-pub const SAMPLER_STAGES: u32 = MAX_TEXTURE_STAGES + 4;
+pub const SAMPLER_STAGES: u32 = PIXEL_SAMPLERS + 4;
 /// Texture-stage-state slots per stage (D3DHAL_TSS_STATESPERSTAGE).
 pub const TSS_PER_STAGE: u32 = 64;
 /// Render-state slots (D3DHAL_MAX_RSTATES).

@@ -257,18 +257,18 @@ pub const D3DDMAPSAMPLER: u32 = 256;
 /// D3DVERTEXTEXTURESAMPLER0 (= D3DDMAPSAMPLER + 1), the first
 /// vertex-texture sampler's number in `wStage`; the samplers
 /// D3DVERTEXTEXTURESAMPLER0–3 are kept as stages
-/// `MAX_TEXTURE_STAGES..SAMPLER_STAGES` of the device state.
+/// `PIXEL_SAMPLERS..SAMPLER_STAGES` of the device state.
 pub const D3DVERTEXTEXTURESAMPLER0: u32 = D3DDMAPSAMPLER + 1;
 
 // The device's stages are the GPU register file's.
 const _: () = assert!(limits::SAMPLER_STAGES == softhal_submit::regs::STAGES);
 
 /// The device-state stage a TEXTURESTAGESTATE `wStage` addresses:
-/// `Some(Some(s))` a kept stage (0–7 the texture stages, 8–11
-/// D3DVERTEXTEXTURESAMPLER0–3), `Some(None)` D3DDMAPSAMPLER (accepted,
-/// dropped), `None` no such stage.
+/// `Some(Some(s))` a kept stage (0–15 the pixel samplers, of which 0–7
+/// are the texture stages; 16–19 D3DVERTEXTEXTURESAMPLER0–3),
+/// `Some(None)` D3DDMAPSAMPLER (accepted, dropped), `None` no such stage.
 pub fn stage_of(w_stage: u32) -> Option<Option<u32>> {
-    if w_stage < limits::MAX_TEXTURE_STAGES {
+    if w_stage < limits::PIXEL_SAMPLERS {
         return Some(Some(w_stage));
     }
     if w_stage == D3DDMAPSAMPLER {
@@ -276,7 +276,7 @@ pub fn stage_of(w_stage: u32) -> Option<Option<u32>> {
     }
     let stage = w_stage
         .checked_sub(D3DVERTEXTEXTURESAMPLER0)?
-        .checked_add(limits::MAX_TEXTURE_STAGES)?;
+        .checked_add(limits::PIXEL_SAMPLERS)?;
     (stage < limits::SAMPLER_STAGES).then_some(Some(stage))
 }
 

@@ -17,8 +17,9 @@
 //!   the `groups` column of the state table in `softhal_types::state`; ALL
 //!   is PIXEL and VERTEX together) with current values. A group's sampler
 //!   states (`TextureStageStateType::sampler_state`) are taken on every
-//!   sampler, the vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3
-//!   (device stages 8–11) included; its texture states on stages 0–7. No
+//!   sampler — the pixel samplers 0–15 and the vertex-texture samplers
+//!   D3DVERTEXTEXTURESAMPLER0–3 (device stages 16–19); its texture states
+//!   on the texture stages 0–7. No
 //!   group holds a texture binding (D3DTSS_TEXTUREMAP): the DDK leaves the
 //!   bound textures of a created block (and its streams) to the runtime. A
 //!   recorded block holds what was set while recording, texture bindings
@@ -47,7 +48,7 @@ pub fn group_keys(sb_type: u32, st: &DeviceState) -> Option<Vec<StateKey>> {
     let tss: Vec<Tss> = Tss::in_group(table_group).collect();
     let mut k: Vec<StateKey> = rs.into_iter().map(StateKey::Render).collect();
     // Texture states on the texture stages, sampler states on every
-    // sampler (the vertex-texture samplers are stages 8–11).
+    // sampler (pixel samplers 0–15, the vertex-texture samplers 16–19).
     for stage in 0..limits::SAMPLER_STAGES {
         let texture_stage = stage < limits::MAX_TEXTURE_STAGES;
         k.extend(
@@ -248,14 +249,16 @@ mod tests {
         ];
         assert_eq!(stage(0), stage0);
         assert_eq!(stage(7), stage0);
-        // D3DVERTEXTEXTURESAMPLER0 and 3 (stages 8 and 11): the sampler
+        // The pixel samplers past the texture stages (8 and 15) and
+        // D3DVERTEXTEXTURESAMPLER0 and 3 (stages 16 and 19): the sampler
         // states only: ADDRESSU 13, ADDRESSV 14, BORDERCOLOR 15, the
         // filters 16-18, MIPMAPLODBIAS 19, MAXMIPLEVEL 20, MAXANISOTROPY
         // 21, ADDRESSW 25, 29-31.
         let sampler = [13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 29, 30, 31];
-        assert_eq!(stage(8), sampler);
-        assert_eq!(stage(11), sampler);
-        assert_eq!(stage(12), [0u32; 0]);
+        for n in [8, 15, 16, 19] {
+            assert_eq!(stage(n), sampler, "stage {n}");
+        }
+        assert_eq!(stage(20), [0u32; 0]);
     }
 
     fn render_states_of(group: StateBlockType) -> Vec<u32> {
@@ -323,9 +326,10 @@ mod tests {
     /// The texture-stage states of PIXELSTATE and VERTEXSTATE on a texture
     /// stage and on a vertex-texture sampler: PIXELSTATE's sampler states
     /// (ADDRESSU 13 … MAXANISOTROPY 21, ADDRESSW 25, SRGBTEXTURE 29,
-    /// ELEMENTINDEX 30) are on D3DVERTEXTEXTURESAMPLER0 (stage 8) too;
-    /// VERTEXSTATE has TEXCOORDINDEX 11, TEXTURETRANSFORMFLAGS 24 and
-    /// DMAPOFFSET 31 on stage 0 and only DMAPOFFSET on stage 8.
+    /// ELEMENTINDEX 30) are on pixel sampler 8 and on
+    /// D3DVERTEXTEXTURESAMPLER0 (stage 16) too; VERTEXSTATE has
+    /// TEXCOORDINDEX 11, TEXTURETRANSFORMFLAGS 24 and DMAPOFFSET 31 on
+    /// stage 0 and only DMAPOFFSET on stages 8 and 16.
     #[test]
     fn sampler_states_are_on_the_vertex_samplers() {
         let stage = |g: StateBlockType, n: u32| -> Vec<u32> {
@@ -338,12 +342,14 @@ mod tests {
                 })
                 .collect()
         };
-        assert_eq!(
-            stage(StateBlockType::PixelState, 8),
-            [13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 29, 30]
-        );
+        for n in [8, 16] {
+            assert_eq!(
+                stage(StateBlockType::PixelState, n),
+                [13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 29, 30]
+            );
+            assert_eq!(stage(StateBlockType::VertexState, n), [31]);
+        }
         assert_eq!(stage(StateBlockType::VertexState, 0), [11, 24, 31]);
-        assert_eq!(stage(StateBlockType::VertexState, 8), [31]);
     }
 
     #[test]

@@ -238,7 +238,7 @@ fn failing_commands(s: &Scene) -> Vec<String> {
         "TRIANGLELIST count=5 wVStart=0".into(),
         "INDEXEDTRIANGLELIST2 wVStart=3 { wV1=0 wV2=1 wV3=2 } { wV1=0 wV2=1 wV3=200 }".into(),
         "RENDERSTATE { RenderState=D3DRS_ZFUNC dwState=1 } { RenderState=999 dwState=1 }".into(),
-        "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_COLOROP dwValue=1 } { wStage=8 TSState=D3DTSS_COLOROP dwValue=1 }".into(),
+        "TEXTURESTAGESTATE { wStage=0 TSState=D3DTSS_COLOROP dwValue=1 } { wStage=16 TSState=D3DTSS_COLOROP dwValue=1 }".into(),
         "SETLIGHT { dwIndex=40 dwDataType=D3DHAL_SETLIGHT_ENABLE }".into(),
         "SETTRANSFORM { xfrmType=D3DTS_VIEW _11=3.0 } { xfrmType=7 _11=1.0 }".into(),
         format!("COLORFILL {{ dwSurface={} rRect.right=4 rRect.bottom=4 Color=0 }} {{ dwSurface=12345 rRect.right=4 rRect.bottom=4 Color=0 }}", s.rt),

@@ -250,7 +250,7 @@ fn state_blocks_record_execute_capture_create() {
 }
 
 /// The vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3 (TEXTURESTAGESTATE
-/// `wStage` 257–260, device stages 8–11) in state blocks (docs/device.md,
+/// `wStage` 257–260, device stages 16–19) in state blocks (docs/device.md,
 /// "State blocks"): a group holds the sampler states of every sampler, the
 /// vertex samplers included (D3DSBT_ALL and D3DSBT_PIXELSTATE their
 /// ADDRESSU … ELEMENTINDEX, D3DSBT_VERTEXSTATE only DMAPOFFSET), and no
@@ -266,8 +266,8 @@ fn state_blocks_hold_the_vertex_samplers() {
     let state = |s: &Scene, stage: usize, tss: usize| {
         s.drv.context(s.ctx).unwrap().state.texture_stages[stage][tss]
     };
-    // Sampler 0 (wStage 257 → stage 8): ADDRESSU = CLAMP (3), texture t;
-    // sampler 3 (wStage 260 → stage 11): MAXMIPLEVEL = 2.
+    // Sampler 0 (wStage 257 → stage 16): ADDRESSU = CLAMP (3), texture t;
+    // sampler 3 (wStage 260 → stage 19): MAXMIPLEVEL = 2.
     s.run(&format!(
         "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_ADDRESSU dwValue=D3DTADDRESS_CLAMP }} \
          {{ wStage=260 TSState=D3DTSS_MAXMIPLEVEL dwValue=2 }} {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }}\n\
@@ -277,7 +277,7 @@ fn state_blocks_hold_the_vertex_samplers() {
     ), &[])
     .ok();
     assert_eq!(
-        (state(&s, 8, 13), state(&s, 11, 20), state(&s, 8, 0)),
+        (state(&s, 16, 13), state(&s, 19, 20), state(&s, 16, 0)),
         (3, 2, t)
     );
     // Changed: ADDRESSU = MIRROR (2), MAXMIPLEVEL = 0, texture u.
@@ -293,7 +293,7 @@ fn state_blocks_hold_the_vertex_samplers() {
     )
     .ok();
     assert_eq!(
-        (state(&s, 8, 13), state(&s, 11, 20), state(&s, 8, 0)),
+        (state(&s, 16, 13), state(&s, 19, 20), state(&s, 16, 0)),
         (2, 0, u)
     );
     // PIXELSTATE and ALL hold both sampler states of the vertex samplers:
@@ -307,12 +307,12 @@ fn state_blocks_hold_the_vertex_samplers() {
         )
         .ok();
         assert_eq!(
-            (state(&s, 8, 13), state(&s, 11, 20), state(&s, 8, 0)),
+            (state(&s, 16, 13), state(&s, 19, 20), state(&s, 16, 0)),
             (3, 2, u),
             "block {block}"
         );
     }
-    // VERTEXSTATE holds sampler 1's DMAPOFFSET (wStage 258 → stage 9):
+    // VERTEXSTATE holds sampler 1's DMAPOFFSET (wStage 258 → stage 17):
     // 7 captured, 9 set after, 7 after EXECUTE.
     s.run(
         "TEXTURESTAGESTATE { wStage=258 TSState=D3DTSS_DMAPOFFSET dwValue=7 }\n\
@@ -322,7 +322,7 @@ fn state_blocks_hold_the_vertex_samplers() {
         &[],
     )
     .ok();
-    assert_eq!(state(&s, 9, 31), 7);
+    assert_eq!(state(&s, 17, 31), 7);
     // A recorded block: ADDRESSU and the texture of sampler 0 recorded
     // (recording does not apply them: (3, u) stay), then set to (CLAMP,
     // t) (ADDRESSU is CLAMP already) and captured, then changed to
@@ -335,20 +335,20 @@ fn state_blocks_hold_the_vertex_samplers() {
         &[],
     )
     .ok();
-    assert_eq!((state(&s, 8, 13), state(&s, 8, 0)), (3, u));
+    assert_eq!((state(&s, 16, 13), state(&s, 16, 0)), (3, u));
     s.run(&format!(
         "TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue={t} }}\n\
          STATESET {{ dwOperation=D3DHAL_STATESETCAPTURE dwParam=4 }}\n\
          TEXTURESTAGESTATE {{ wStage=257 TSState=D3DTSS_ADDRESSU dwValue=D3DTADDRESS_WRAP }} {{ wStage=257 TSState=D3DTSS_TEXTUREMAP dwValue=0 }}"
     ), &[])
     .ok();
-    assert_eq!((state(&s, 8, 13), state(&s, 8, 0)), (1, 0));
+    assert_eq!((state(&s, 16, 13), state(&s, 16, 0)), (1, 0));
     s.run(
         "STATESET { dwOperation=D3DHAL_STATESETEXECUTE dwParam=4 }",
         &[],
     )
     .ok();
-    assert_eq!((state(&s, 8, 13), state(&s, 8, 0)), (3, t));
+    assert_eq!((state(&s, 16, 13), state(&s, 16, 0)), (3, t));
 }
 
 /// The Direct3D 9 render states of multiple render targets and separate

@@ -366,6 +366,63 @@ fn a_ps_1_1_samples_its_texture_with_tex_t0() {
     assert_eq!(s.px(2, 2), 0xFFFF_FFFF);
 }
 
+/// ps_2_0 has sixteen samplers, `s0`–`s15`; the runtime binds sampler
+/// `n` with TEXTURESTAGESTATE `wStage` n (its texture as D3DTSS_TEXTUREMAP,
+/// its D3DSAMP_* states as their stage-state numbers), past the eight
+/// texture stages too.
+#[test]
+fn a_ps_2_0_samples_s8_to_s15_bound_at_wstage_8_to_15() {
+    let mut s = Scene::new(4, 4, false);
+    let t = four_texels(&mut s);
+    let gray = s
+        .drv
+        .create_texture(softhal_pipeline::texture::TextureFormat::A8R8G8B8, 1, 1, 1)
+        .unwrap();
+    s.drv
+        .lock(gray, LockFlags::default())
+        .unwrap()
+        .copy_from_slice(&0xFF80_8080u32.to_le_bytes());
+    s.drv.unlock(gray).unwrap();
+    // s9: the 2×2 texture at u' = 2u, MIRROR in u (wStage 9's ADDRESSU);
+    // s15: the 1×1 gray (0x80 = 128/255); s8: nothing bound, which
+    // samples (0, 0, 0, 1). oC0 = s9 · s15 + s8.
+    let ps = shader_hex(
+        "ps_2_0
+dcl t0
+dcl_2d s8
+dcl_2d s9
+dcl_2d s15
+mul r3, t0, c0
+         texld r0, r3, s9
+texld r1, t0, s15
+texld r2, t0, s8
+         mul r0, r0, r1
+add r0, r0, r2
+mov oC0, r0
+",
+    );
+    let v = tquad(0.0, 0.0, 4.0, 4.0, BLACK, 0);
+    let src = format!(
+        "{NOCULL}TEXTURESTAGESTATE {{ wStage=9 TSState=D3DTSS_TEXTUREMAP dwValue={t} }} \
+         {{ wStage=9 TSState=D3DTSS_ADDRESSU dwValue=D3DTADDRESS_MIRROR }} \
+         {{ wStage=15 TSState=D3DTSS_TEXTUREMAP dwValue={gray} }}\n\
+         CREATEPIXELSHADER {{ dwHandle=0x20 code=hex:{ps} }}\nSETPIXELSHADER {{ dwHandle=0x20 }}\n\
+         SETPIXELSHADERCONST {{ dwRegister=0 data=[2 1 0 0] }}\nTRIANGLELIST count=2 wVStart=0"
+    );
+    s.run_fvf(&src, FVF_TLT, 32, &v).ok();
+    // Pixel (x, y): u' = (x + ½)/2 = 0.25, 0.75, 1.25, 1.75; mirrored
+    // 0.25, 0.75, 0.75, 0.25: texel columns 0, 1, 1, 0. v = (y + ½)/4:
+    // rows 0, 0, 1, 1. Each texel channel times 128/255 is 128 (0x80),
+    // alpha 1 · 1 + 1 saturates to 255.
+    let (r, g, b, w) = (0xFF80_0000, 0xFF00_8000, 0xFF00_0080, 0xFF80_8080);
+    let want = [[r, g, g, r], [r, g, g, r], [b, w, w, b], [b, w, w, b]];
+    for (y, row) in want.iter().enumerate() {
+        for (x, &c) in row.iter().enumerate() {
+            assert_eq!(s.px(x as u32, y as u32), c, "pixel ({x}, {y})");
+        }
+    }
+}
+
 #[test]
 fn shader_command_errors_name_their_command() {
     let mut s = Scene::new(8, 8, false);

@@ -128,6 +128,12 @@ pub const MAX_TEXCOORD_SETS: usize = 8;
 /// `s0`–`s3` of vs_3_0.
 pub const VERTEX_SAMPLERS: usize = 4;
 
+/// Pixel samplers: the samplers `s0`–`s15` of ps_2_0–ps_3_0. The first
+/// [`crate::texture::limits::MAX_TEXTURE_STAGES`] are also the samplers
+/// of the fixed-function texture stages (sampler `n` is stage `n`'s).
+pub const PIXEL_SAMPLERS: usize = 16;
+const _: () = assert!(PIXEL_SAMPLERS >= crate::texture::limits::MAX_TEXTURE_STAGES);
+
 /// Largest vertex stride accepted, in bytes.
 pub const MAX_VERTEX_STRIDE: u32 = 1024;
 

@@ -35,6 +35,7 @@ use crate::cascade::MAX_STAGES;
 use crate::error::PipelineError;
 use crate::fog::FogSource;
 use crate::geometry::{process_range, process_range_shaded, GeometryCtx};
+use crate::limits::PIXEL_SAMPLERS;
 use crate::limits::{self, TILE_SIZE};
 use crate::math::Rect;
 use crate::pixel::shader::PixelShaderCtx;
@@ -297,11 +298,13 @@ impl Renderer {
         call: &DrawCall<'_>,
         textures: &[Option<&Texture>; MAX_STAGES],
     ) -> Result<DrawStats, PipelineError> {
-        self.draw_programs(targets, state, call, textures, &Programs::FIXED_FUNCTION)
+        let samplers = sampler_textures(textures);
+        self.draw_programs(targets, state, call, &samplers, &Programs::FIXED_FUNCTION)
     }
 
-    /// Draws primitives with the textures bound to the 8 stages and the
-    /// vertex and pixel `programs`: at each stage fixed function or a
+    /// Draws primitives with the textures bound to the 16 pixel samplers
+    /// (the first 8 are the texture stages') and the vertex and pixel
+    /// `programs`: at each stage fixed function or a
     /// shader (a vertex shader run four vertices at a time,
     /// `vertex::shader`; a pixel shader run in 2×2 quads,
     /// `pixel::shader`), then the output merger. Returns when all pixels
@@ -315,7 +318,7 @@ impl Renderer {
         targets: &mut RenderTargets<'_>,
         state: &PipelineState,
         call: &DrawCall<'_>,
-        textures: &[Option<&Texture>; MAX_STAGES],
+        textures: &[Option<&Texture>; PIXEL_SAMPLERS],
         programs: &Programs<'_>,
     ) -> Result<DrawStats, PipelineError> {
         // A pixel shader that equals a fixed-function stage draws as it,
@@ -672,7 +675,8 @@ impl Renderer {
         };
         let before: Vec<_> = watch.pixels().iter().map(|&p| read(targets, p)).collect();
         let stats = self.draw_textured(targets, state, call, textures)?;
-        let mut out = self.replay_watched(targets, state, call, textures, watch, &before)?;
+        let samplers = sampler_textures(textures);
+        let mut out = self.replay_watched(targets, state, call, &samplers, watch, &before)?;
         for h in &mut out {
             let (c, z) = read(targets, (h.x, h.y));
             h.matches_target = (h.color_after, h.depth_after) == (c, z);
@@ -690,7 +694,7 @@ impl Renderer {
         targets: &RenderTargets<'_>,
         state: &PipelineState,
         call: &DrawCall<'_>,
-        textures: &[Option<&Texture>; MAX_STAGES],
+        textures: &[Option<&Texture>; PIXEL_SAMPLERS],
         watch: &PixelWatch,
         before: &[(Option<u32>, Option<u32>)],
     ) -> Result<Vec<PixelHistory>, PipelineError> {
@@ -1211,6 +1215,14 @@ fn flush(
     };
     bins.clear();
     total
+}
+
+/// The pixel samplers' textures of a draw with textures on the texture
+/// stages only (samplers 8–15 unbound).
+fn sampler_textures<'t>(
+    stages: &[Option<&'t Texture>; MAX_STAGES],
+) -> [Option<&'t Texture>; PIXEL_SAMPLERS] {
+    std::array::from_fn(|i| stages.get(i).copied().flatten())
 }
 
 #[cfg(test)]

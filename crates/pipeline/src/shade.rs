@@ -32,6 +32,7 @@
 
 use crate::cascade::{run_cascade, CascadeInputs, StageState, TextureArg, TextureOp, MAX_STAGES};
 use crate::fog::{FogSource, FogState};
+use crate::limits::PIXEL_SAMPLERS;
 use crate::pixel::{DrawCtx, Stats, TileTarget};
 use crate::prim::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
 use crate::simd;
@@ -47,8 +48,9 @@ use crate::watch::Recorder;
 #[derive(Clone, Copy)]
 pub(crate) struct ShadeCtx<'a> {
     stages: [StageState; MAX_STAGES],
-    samplers: [SamplerState; MAX_STAGES],
-    textures: [Option<&'a Texture>; MAX_STAGES],
+    /// The pixel samplers' states and textures (the stages' first).
+    samplers: [SamplerState; PIXEL_SAMPLERS],
+    textures: [Option<&'a Texture>; PIXEL_SAMPLERS],
     /// Component count of stages whose coordinates are projected (else 0).
     projected: [u8; MAX_STAGES],
     /// Stages whose sample depends on the LOD.
@@ -109,7 +111,7 @@ impl<'a> ShadeCtx<'a> {
     /// coordinate, or the third with COUNT3; `docs/shaders.md`).
     pub(crate) fn build(
         state: &PipelineState,
-        textures: &[Option<&'a Texture>; MAX_STAGES],
+        textures: &[Option<&'a Texture>; PIXEL_SAMPLERS],
         pretransformed: bool,
         vertex_shader: bool,
     ) -> Option<(Self, usize)> {
@@ -165,7 +167,7 @@ impl<'a> ShadeCtx<'a> {
     /// from a vertex shader. Returns the number of coordinate sets with it.
     pub(crate) fn for_pixel_shader(
         state: &PipelineState,
-        textures: &[Option<&'a Texture>; MAX_STAGES],
+        textures: &[Option<&'a Texture>; PIXEL_SAMPLERS],
         pretransformed: bool,
         vertex_shader: bool,
     ) -> (Self, usize) {

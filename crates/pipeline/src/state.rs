@@ -317,16 +317,18 @@ pub struct Transforms {
     pub projection: Matrix,
 }
 
-/// Texture-stage state of the 8 stages (D3DTSS_* and sampler states),
-/// TEXTUREFACTOR and colour keying.
+/// Texture-stage state of the 8 stages (D3DTSS_*), the sampler states of
+/// the 16 pixel samplers (the stages' first), TEXTUREFACTOR and colour
+/// keying.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TextureStages {
     /// COLOROP … RESULTARG, BUMPENVMAT*, BUMPENVL*, CONSTANT of each stage.
     /// `has_texture` is overwritten at draw time from the bound textures.
     pub stages: [StageState; MAX_STAGES],
     /// ADDRESSU/V/W, BORDERCOLOR, MAG/MIN/MIPFILTER, MIPMAPLODBIAS,
-    /// MAXMIPLEVEL, MAXANISOTROPY of each stage's sampler.
-    pub samplers: [SamplerState; MAX_STAGES],
+    /// MAXMIPLEVEL, MAXANISOTROPY of each pixel sampler (`s0`–`s15` of
+    /// ps_2_0+; sampler `n` < 8 is texture stage `n`'s).
+    pub samplers: [SamplerState; crate::limits::PIXEL_SAMPLERS],
     /// D3DTSS_TEXCOORDINDEX of each stage (default: set = stage number).
     pub tex_coord_index: [TexCoordIndex; MAX_STAGES],
     /// D3DTSS_TEXTURETRANSFORMFLAGS of each stage.
@@ -347,7 +349,7 @@ impl Default for TextureStages {
     fn default() -> Self {
         TextureStages {
             stages: std::array::from_fn(StageState::default_for),
-            samplers: [SamplerState::default(); MAX_STAGES],
+            samplers: [SamplerState::default(); crate::limits::PIXEL_SAMPLERS],
             tex_coord_index: std::array::from_fn(|i| TexCoordIndex {
                 set: i as u16,
                 mode: crate::texgen::TexCoordIndexMode::PassThru,

@@ -110,7 +110,7 @@ fn flat(diffuse: u32, specular: u32) -> Vec<TV> {
 fn draw(
     st: &PipelineState,
     vs: &[TV],
-    textures: &[Option<&Texture>; 8],
+    textures: &[Option<&Texture>; 16],
     pixel: Option<(&Program, &BoundConstants)>,
     matching: bool,
 ) -> (Targets, DrawStats) {
@@ -169,8 +169,8 @@ fn compare(
     st: &PipelineState,
     ff: &PipelineState,
     vs: &[TV],
-    textures: &[Option<&Texture>; 8],
-    ff_textures: &[Option<&Texture>; 8],
+    textures: &[Option<&Texture>; 16],
+    ff_textures: &[Option<&Texture>; 16],
 ) -> (Targets, Targets) {
     let p = shader_program(program);
     assert!(p.pixel_kind().is_some(), "{program} has a kind");
@@ -224,7 +224,7 @@ fn stage0(
 
 use softhal_pipeline::stages::{TextureArg as Arg, TextureOp as Op};
 
-const NONE: [Option<&Texture>; 8] = [None; 8];
+const NONE: [Option<&Texture>; 16] = [None; 16];
 
 #[test]
 fn colour_kind_equals_selectarg1_diffuse() {
@@ -424,7 +424,7 @@ fn near_misses_draw_what_the_shader_says() {
     let same_on_both_paths = |program: &str,
                               vs: &[TV],
                               st: &PipelineState,
-                              textures: &[Option<&Texture>; 8],
+                              textures: &[Option<&Texture>; 16],
                               float: &[[f32; 4]]| {
         let p = shader_program(program);
         let c = shader_constants(&p, float);

@@ -88,7 +88,7 @@ fn draw(
     let b = bytes(vs);
     let l = layout();
     let call = DrawCall::new(topology, &b, &l, common::prim_count(topology, vs.len()));
-    let mut bound = [None; 8];
+    let mut bound = [None; 16];
     for (o, t) in bound.iter_mut().zip(textures) {
         *o = *t;
     }

@@ -110,7 +110,7 @@ fn draw_vs(
     prog: &Program,
     constants: &BoundConstants,
     inputs: &[ShaderInput],
-    textures: &[Option<&Texture>; 8],
+    textures: &[Option<&Texture>; 16],
 ) -> Result<DrawStats, PipelineError> {
     let layout = VertexLayout {
         stride,
@@ -135,7 +135,7 @@ fn draw_vs(
     r.draw_programs(&mut rt, st, &call, textures, &programs)
 }
 
-const NO_TEX: [Option<&Texture>; 8] = [None; 8];
+const NO_TEX: [Option<&Texture>; 16] = [None; 16];
 
 /// The vs_1_1 transform + colour passthrough of the task.
 const TRANSFORM_VS11: &str = "vs_1_1

@@ -250,7 +250,8 @@ fn sampler(r: &RegisterFile, s: usize) -> SamplerState {
     }
 }
 
-/// The texture stages, samplers, coordinate indices, texture transforms,
+/// The texture stages, the pixel and vertex samplers, coordinate indices,
+/// texture transforms,
 /// TEXTUREFACTOR and colour-key mode. `has_texture` is the pipeline's
 /// (it is set at draw time from the bound textures).
 fn textures(r: &RegisterFile) -> TextureStages {
@@ -299,6 +300,10 @@ fn textures(r: &RegisterFile) -> TextureStages {
         if let Some(m) = tx.matrices.get_mut(s) {
             *m = Matrix(r.transform(ts_texture));
         }
+    }
+    // The pixel samplers past the texture stages (ps_2_0+ `s8`–`s15`).
+    for (s, sm) in tx.samplers.iter_mut().enumerate().skip(MAX_STAGES) {
+        *sm = sampler(r, s);
     }
     for (i, sm) in tx.vertex_samplers.iter_mut().enumerate() {
         *sm = sampler(r, (VERTEX_SAMPLER_STAGE as usize).saturating_add(i));

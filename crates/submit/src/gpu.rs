@@ -20,6 +20,7 @@ use crate::schedule::Queued;
 use crate::shader::ShaderState;
 use crate::texture;
 use crate::verify::Verified;
+use softhal_pipeline::limits::PIXEL_SAMPLERS;
 use softhal_pipeline::program::ShaderInput;
 use softhal_pipeline::program::VERTEX_SAMPLERS;
 use softhal_pipeline::stages::MAX_STAGES;
@@ -98,7 +99,8 @@ struct Bind<'p> {
     /// Index source and width.
     idx: Option<(Source<'p>, u32)>,
     /// Texture allocation bound to each stage (SET_TEXTURE): the stages
-    /// 0–7, then the vertex-texture samplers (`regs::STAGES` in all).
+    /// 0–15 the pixel samplers (0–7 also the texture stages'), then the
+    /// vertex-texture samplers (`regs::STAGES` in all).
     textures: [Option<u32>; regs::STAGES as usize],
 }
 
@@ -548,7 +550,10 @@ impl ExecState {
                 missing |= t.is_none();
                 t
             };
-            let textures: [Option<&Texture>; MAX_STAGES] = std::array::from_fn(&mut texture_at);
+            let textures: [Option<&Texture>; PIXEL_SAMPLERS] = std::array::from_fn(&mut texture_at);
+            // Fixed function samples the texture stages' (the first).
+            let stage_textures: [Option<&Texture>; MAX_STAGES] =
+                std::array::from_fn(|i| textures.get(i).copied().flatten());
             let vertex_textures: [Option<&Texture>; VERTEX_SAMPLERS] = std::array::from_fn(|i| {
                 texture_at((regs::VERTEX_SAMPLER_STAGE as usize).saturating_add(i))
             });
@@ -606,11 +611,11 @@ impl ExecState {
                         }
                         None => self
                             .renderer
-                            .draw_textured(&mut targets, &ctx.state, &call, &textures)
+                            .draw_textured(&mut targets, &ctx.state, &call, &stage_textures)
                             .ok(),
                         Some(w) => self
                             .renderer
-                            .draw_watched(&mut targets, &ctx.state, &call, &textures, w)
+                            .draw_watched(&mut targets, &ctx.state, &call, &stage_textures, w)
                             .ok()
                             .map(|(stats, pixels)| {
                                 let n: usize = pixels.iter().map(|p| p.events.len()).sum();

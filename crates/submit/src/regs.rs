@@ -23,8 +23,8 @@
 //! * [`all_ids`] lists every register once, ascending; ids are decoded
 //!   with arithmetic (constant time), nothing allocates.
 
-use softhal_pipeline::cascade::MAX_STAGES;
 use softhal_pipeline::lighting::{Light, LightType, MAX_ACTIVE_LIGHTS};
+use softhal_pipeline::limits::PIXEL_SAMPLERS;
 use softhal_pipeline::program::VERTEX_SAMPLERS;
 use softhal_pipeline::texture::TextureFilter;
 use softhal_pipeline::PipelineState;
@@ -37,13 +37,14 @@ use softhal_wire::names::{
 
 /// Number of user clip planes in the register file.
 pub const CLIP_PLANES: u32 = softhal_pipeline::limits::MAX_USER_CLIP_PLANES as u32;
-/// Number of texture stages in the register file: the 8 stages (pixel
-/// samplers) 0–7, then the vertex-texture samplers
-/// D3DVERTEXTEXTURESAMPLER0–3 as stages 8–11 ([`VERTEX_SAMPLER_STAGE`]).
-pub const STAGES: u32 = (MAX_STAGES + VERTEX_SAMPLERS) as u32;
+/// Number of texture stages in the register file: the 16 pixel samplers
+/// 0–15 (ps_2_0+ `s0`–`s15`; 0–7 are also the fixed-function texture
+/// stages, 8–15 only sampler states), then the vertex-texture samplers
+/// D3DVERTEXTEXTURESAMPLER0–3 as stages 16–19 ([`VERTEX_SAMPLER_STAGE`]).
+pub const STAGES: u32 = (PIXEL_SAMPLERS + VERTEX_SAMPLERS) as u32;
 /// The register-file stage of D3DVERTEXTEXTURESAMPLER0 (its sampler
 /// states, D3DTSS_ADDRESSU … MAXANISOTROPY, are read from it).
-pub const VERTEX_SAMPLER_STAGE: u32 = MAX_STAGES as u32;
+pub const VERTEX_SAMPLER_STAGE: u32 = PIXEL_SAMPLERS as u32;
 /// Number of light slots in the register file.
 pub const LIGHTS: u32 = MAX_ACTIVE_LIGHTS as u32;
 
@@ -941,14 +942,14 @@ mod tests {
         for r in all_ids() {
             if r < 0x100 {
                 assert_eq!(Some(f.rs(Rs::from_raw(r).unwrap())), f.get(r));
-            } else if r < 0x1300 {
+            } else if r < 0x1500 {
                 let (s, t) = ((r - 0x1000) / 0x40, (r - 0x1000) % 0x40);
                 let v = f.tss(s as usize, Tss::from_raw(t).unwrap());
                 assert_eq!(Some(v), f.get(r), "{r:#x}");
             }
         }
-        // Stages 8–11 are the vertex-texture samplers; 12 is none.
-        assert_eq!(f.tss(12, Tss::ColorOp), 0);
+        // Stages 16–19 are the vertex-texture samplers; 20 is none.
+        assert_eq!(f.tss(20, Tss::ColorOp), 0);
     }
 
     /// Out-of-range values are refused and change nothing; unknown ids are
@@ -1006,7 +1007,7 @@ mod tests {
             // ADDRESS alias.
             id::tss(0, 0),
             id::tss(0, 12),
-            id::tss(12, Tss::ColorOp.raw()),
+            id::tss(20, Tss::ColorOp.raw()),
             // D3DTS_WORLD_DX7 (1) is stored as D3DTS_WORLD.
             id::transform(1, 0),
             // D3DTS 4..=15 name no transform.

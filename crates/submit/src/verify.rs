@@ -832,8 +832,9 @@ pub(crate) fn present(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Res
     Ok(Verified::Present)
 }
 
-/// SET_TEXTURE: a stage 0–11 (0–7 the texture stages, 8–11 the
-/// vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3) and a texture (or
+/// SET_TEXTURE: a stage 0–19 (0–15 the pixel samplers, 0–7 of them the
+/// texture stages; 16–19 the vertex-texture samplers
+/// D3DVERTEXTEXTURESAMPLER0–3) and a texture (or
 /// UNBIND with DWORD 2 = 0).
 pub(crate) fn set_texture(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) -> Result<Verified> {
     let Packet::SetTexture {
@@ -845,7 +846,7 @@ pub(crate) fn set_texture(cx: &mut Checker<'_>, f: &Frame<'_>, p: Packet<'_>) ->
         return Err(cannot_run(f));
     };
     if stage >= regs::STAGES {
-        return Err(f.invalid("texture stage is not 0–11"));
+        return Err(f.invalid("texture stage is not 0–19"));
     }
     let texture = match texture {
         None => {

@@ -297,12 +297,12 @@ fn a_texture_that_vanished_reads_as_unbound_and_counts_a_fault() {
 
 #[test]
 fn set_texture_rejections_change_nothing() {
-    // Stage 12 (0–7 the texture stages, 8–11 the vertex-texture
+    // Stage 20 (0–15 the pixel samplers, 16–19 the vertex-texture
     // samplers).
     let mut r = rig();
     let mut s = textured_draw(&r, None, WHITE);
     let t = s.idx(r.tex, false);
-    s.w.set_texture(12, Some(t));
+    s.w.set_texture(20, Some(t));
     let rd = s.data(r.gfx);
     rejected(&mut r, rd, codes::D3DDDIERR_INVALIDINSTRUCTION);
     // A buffer, and an image, where a texture is needed.

@@ -166,12 +166,12 @@ impl<'c> Exec<'_, 'c> {
                 self.write_state(
                     recs,
                     |_, r| {
-                        // 0–7, D3DDMAPSAMPLER or D3DVERTEXTEXTURESAMPLER0–3.
+                        // 0–15, D3DDMAPSAMPLER or D3DVERTEXTEXTURESAMPLER0–3.
                         if state::stage_of(u32::from(r.stage.get())).is_none() {
                             check_below(
                                 "wStage",
                                 u64::from(r.stage.get()),
-                                u64::from(limits::MAX_TEXTURE_STAGES),
+                                u64::from(limits::PIXEL_SAMPLERS),
                             )?;
                         }
                         check_below(

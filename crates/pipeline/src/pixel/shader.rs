@@ -461,15 +461,15 @@ fn colors(attr: &[f32; 8]) -> [Vec4; 2] {
     [rgba(&attr[0..4]), rgba(&attr[4..8])]
 }
 
-/// The pipeline's samplers as the executor's texture unit: stage `n`'s
+/// The pipeline's samplers as the executor's texture unit: sampler `n`'s
 /// texture and D3DSAMP_* state, derivatives from the request.
 struct StageSamplers<'s, 'a> {
     shade: &'s ShadeCtx<'a>,
     simd: SimdLevel,
-    /// Per stage: the level the 8-bit bilinear filter samples, where it
+    /// Per sampler: the level the 8-bit bilinear filter samples, where it
     /// applies (`shade::bilinear8_level`), and the bits ORed into its
     /// texels (X8R8G8B8's alpha).
-    bilinear8: [Option<(LevelRef<'a>, u32)>; MAX_STAGES],
+    bilinear8: [Option<(LevelRef<'a>, u32)>; crate::limits::PIXEL_SAMPLERS],
 }
 
 impl<'s, 'a> StageSamplers<'s, 'a> {

@@ -27,7 +27,8 @@
 use softhal_shader::exec::Program;
 use softhal_shader::pixel_kind::{ColorInput, PixelKind};
 
-use crate::cascade::{StageState, TextureArg, TextureArgument, TextureOp, MAX_STAGES};
+use crate::cascade::{StageState, TextureArg, TextureArgument, TextureOp};
+use crate::limits::PIXEL_SAMPLERS;
 use crate::state::PipelineState;
 use crate::texture::{ColorKeyMode, Texture};
 
@@ -37,7 +38,7 @@ pub(crate) struct Matched<'a> {
     /// The draw's state with the cascade the program equals.
     pub state: PipelineState,
     /// The textures the derived stages sample.
-    pub textures: [Option<&'a Texture>; MAX_STAGES],
+    pub textures: [Option<&'a Texture>; PIXEL_SAMPLERS],
 }
 
 /// The texture-stage argument of a colour input.
@@ -62,7 +63,7 @@ fn color_arg(c: ColorInput) -> TextureArgument {
 pub(crate) fn fixed_function<'a>(
     program: &Program,
     state: &PipelineState,
-    textures: &[Option<&'a Texture>; MAX_STAGES],
+    textures: &[Option<&'a Texture>; PIXEL_SAMPLERS],
     vertex_shader: bool,
 ) -> Option<Matched<'a>> {
     let kind = program.pixel_kind()?;
@@ -88,7 +89,7 @@ pub(crate) fn fixed_function<'a>(
     let mut derived = *state;
     let ts = &state.textures;
     let out = &mut derived.textures;
-    let mut bound = [None; MAX_STAGES];
+    let mut bound = [None; PIXEL_SAMPLERS];
     out.stages = std::array::from_fn(StageState::default_for);
     let s0 = &mut out.stages[0];
     s0.color_op = op;
@@ -162,7 +163,7 @@ mod tests {
         state.textures.stages[1].color_op = TextureOp::Add;
         state.textures.samplers[3].mag_filter = crate::texture::TextureFilter::Point;
         state.textures.tex_coord_index[2].set = 5;
-        let mut textures = [None; MAX_STAGES];
+        let mut textures = [None; PIXEL_SAMPLERS];
         textures[3] = Some(&tex);
         textures[0] = Some(&tex);
         let derive = |text: &str, vertex_shader: bool| {
@@ -178,7 +179,7 @@ mod tests {
             )
         );
         assert_eq!(m.state.textures.stages[1].color_op, TextureOp::Disable);
-        assert_eq!(m.textures, [None; MAX_STAGES]);
+        assert_eq!(m.textures, [None; PIXEL_SAMPLERS]);
         assert!(!m.state.raster.specular_enable);
         assert_eq!(m.state.textures.color_key, ColorKeyMode::Off);
         // `texld r0, t2, s3` × v1: stage 3's texture and sampler, set 2's
@@ -196,7 +197,7 @@ mod tests {
             )
         );
         assert!(m.textures[0].is_some_and(|t| std::ptr::eq(t, &tex)));
-        assert_eq!(m.textures[1..], [None; MAX_STAGES - 1]);
+        assert_eq!(m.textures[1..], [None; PIXEL_SAMPLERS - 1]);
         assert_eq!(m.state.textures.samplers[0], state.textures.samplers[3]);
         assert_eq!(m.state.textures.tex_coord_index[0].set, 5);
         let m = derive("ps_1_1\ntex t0\nmov r0, t0", true);
@@ -220,7 +221,7 @@ mod tests {
         let tex = texture(TextureFormat::A8R8G8B8);
         let float = texture(TextureFormat::A32B32G32R32F);
         let state = PipelineState::default();
-        let mut textures = [None; MAX_STAGES];
+        let mut textures = [None; PIXEL_SAMPLERS];
         textures[0] = Some(&tex);
         let sample_t1 = program("ps_2_0\ndcl t1\ndcl_2d s0\ntexld r0, t1, s0\nmov oC0, r0");
         let sample_t0 = program("ps_1_1\ntex t0\nmul r0, t0, v0");
@@ -232,7 +233,7 @@ mod tests {
         // A vertex shader's oT1 is not stage 0's coordinate set.
         assert!(fixed_function(&sample_t1, &state, &textures, true).is_none());
         // No texture on the sampler.
-        assert!(fixed_function(&sample_t0, &state, &[None; MAX_STAGES], false).is_none());
+        assert!(fixed_function(&sample_t0, &state, &[None; PIXEL_SAMPLERS], false).is_none());
         // D3DTTFF_PROJECTED on the set sampled.
         let mut projected = state;
         projected.textures.transform_flags[1].projected = true;

@@ -265,7 +265,7 @@ pub fn draw_shaders_8x8(
             extra: Default::default(),
         };
         let s = r
-            .draw_programs(&mut rt, &st, &call, &[None; 8], &programs)
+            .draw_programs(&mut rt, &st, &call, &[None; 16], &programs)
             .expect("draw");
         assert_eq!(s.pixels_written, 64);
         t
