@@ -232,6 +232,42 @@ fn address_register_rounds_and_relative_reads_are_bounded() {
     assert_eq!(ot(&r, 1), [8.0; 4]);
 }
 
+/// A constant read through a0 is read whole once and shared by the
+/// instructions that read it again (until a0 changes): each read still
+/// takes its own swizzle and modifier, and a read after a0 changes gets
+/// the new register.
+#[test]
+fn relative_reads_of_one_register_keep_their_own_swizzles() {
+    // c_i = (i, i + ¼, i + ½, i + ¾).
+    let consts = Constants {
+        float: (0..16)
+            .map(|i| {
+                let i = i as f32;
+                [i, i + 0.25, i + 0.5, i + 0.75]
+            })
+            .collect(),
+        ..Constants::default()
+    };
+    let r = run_with(
+        "vs_2_0
+         def c20, 1.0, 3.0, 0.0, 0.0
+         dcl_position v0
+         mova a0.x, c20.x
+         mov oT0, c[a0.x + 2].wzyx
+         mov oT1, -c[a0.x + 2].yyxx
+         mova a0.x, c20.y
+         add oT2, c[a0.x + 2], c[a0.x + 2].x",
+        &[],
+        &consts,
+        &NoTextures,
+    );
+    // a0.x = 1: c3 = (3, 3.25, 3.5, 3.75).
+    assert_eq!(ot(&r, 0), [3.75, 3.5, 3.25, 3.0]);
+    assert_eq!(ot(&r, 1), [-3.25, -3.25, -3.0, -3.0]);
+    // a0.x = 3: c5 = (5, 5.25, 5.5, 5.75), plus its x = 5.
+    assert_eq!(ot(&r, 2), [10.0, 10.25, 10.5, 10.75]);
+}
+
 #[test]
 fn vs_1_1_expp_and_logp_give_their_four_parts() {
     let r = run(

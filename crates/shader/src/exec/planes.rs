@@ -26,7 +26,8 @@
 //! - Guarantees: every plane number an operation names is proven below the
 //!   file's size when it is compiled, and is still read through checked
 //!   access; relative constant reads are bounds-checked per lane (out of
-//!   range reads 0). A run executes each operation once: time is linear
+//!   range reads 0), the whole register at once, and shared by later
+//!   reads of the same `c[a0.n + k]` until `a0.n` is written. A run executes each operation once: time is linear
 //!   in the program, which validation bounded.
 
 use super::arith;
@@ -256,12 +257,12 @@ enum Op {
         d: P,
         comp: u8,
     },
-    /// Component `comp` of constant `index + a0[addr]`, per lane.
+    /// Constant `index + a0[addr]`, per lane, into the planes `d`
+    /// (x, y, z, w): one bounds check a lane for the four components.
     Gather {
-        d: P,
+        d: [P; 4],
         index: u16,
         addr: u8,
-        comp: u8,
     },
     /// The result modifiers: × `scale`, then `_sat`.
     Finish {
@@ -331,7 +332,8 @@ impl Op {
                 f(a, false);
                 f(d, true);
             }
-            Op::Set { d, .. } | Op::FromAddr { d, .. } | Op::Gather { d, .. } => f(d, true),
+            Op::Set { d, .. } | Op::FromAddr { d, .. } => f(d, true),
+            Op::Gather { d, .. } => each(d, true, f),
             Op::Finish { d, .. } => {
                 f(d, false);
                 f(d, true);
@@ -495,6 +497,10 @@ struct Layout {
     /// (register file, number) → first of its four planes.
     registers: Vec<((File, u16), P)>,
     consts: Vec<(P, u16, u8)>,
+    /// (constant `index`, a0 component) of a relative read `c[a0.n +
+    /// index]` → first of the four planes its gather fills (written only
+    /// by `Op::Gather`, so a gather stays valid until a0.n changes).
+    relative: Vec<((u16, u8), P)>,
     size: usize,
 }
 
@@ -504,6 +510,13 @@ impl Layout {
             .iter()
             .find(|(k, _)| *k == (file, index))
             .map(|&(_, p)| p)
+    }
+
+    fn relative(&self, index: u16, addr: u8) -> Option<(usize, P)> {
+        self.relative
+            .iter()
+            .position(|(k, _)| *k == (index, addr))
+            .and_then(|i| Some((i, self.relative.get(i)?.1)))
     }
 
     fn constant(&self, index: u16, comp: u8) -> Option<P> {
@@ -608,6 +621,7 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
     }
     // Pass 1: the planes of every register and constant read directly.
     let mut consts: Vec<(u16, u8)> = Vec::new();
+    let mut relative: Vec<(u16, u8)> = Vec::new();
     let mut registers: Vec<(File, u16)> = Vec::new();
     for ins in instructions {
         if ins.opcode.is_declaration() {
@@ -621,11 +635,14 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
             for r in 0..k {
                 let index = s.reg.index.saturating_add(r);
                 match s.reg.ty {
-                    RegisterType::Const if s.relative.is_none() => {
-                        for c in 0..4 {
-                            consts.push((index, s.swizzle.component(c)));
+                    RegisterType::Const => match &s.relative {
+                        None => {
+                            for c in 0..4 {
+                                consts.push((index, s.swizzle.component(c)));
+                            }
                         }
-                    }
+                        Some(a) => relative.push((index, a.swizzle.component(0))),
+                    },
                     ty => {
                         if let Some(f) = file_of(profile, ty, index) {
                             if !(profile.is_vertex() && ty == RegisterType::Addr) {
@@ -649,11 +666,14 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
     }
     consts.sort_unstable();
     consts.dedup();
+    relative.sort_unstable();
+    relative.dedup();
     registers.sort_unstable();
     registers.dedup();
     let mut layout = Layout {
         registers: Vec::new(),
         consts: Vec::new(),
+        relative: Vec::new(),
         size: 0,
     };
     for &(index, comp) in &consts {
@@ -665,12 +685,17 @@ pub fn compile(shader: &Validated) -> Option<PlaneCode> {
         layout.registers.push((r, layout.size as P));
         layout.size = layout.size.saturating_add(4);
     }
+    for &k in &relative {
+        layout.relative.push((k, layout.size as P));
+        layout.size = layout.size.saturating_add(4);
+    }
     let scratch = layout.size;
     // Pass 2: the operations.
     let mut c = Compiler {
         profile,
         layout: &layout,
         ops: Vec::new(),
+        gathered: vec![false; layout.relative.len()],
         scratch,
         next: scratch,
         high: scratch,
@@ -792,6 +817,9 @@ struct Compiler<'l> {
     profile: Profile,
     layout: &'l Layout,
     ops: Vec<Op>,
+    /// Per `Layout::relative` entry: its planes hold the constant for the
+    /// current a0 (gathered since a0's component last changed).
+    gathered: Vec<bool>,
     /// First scratch plane.
     scratch: usize,
     /// Next free scratch plane of this instruction.
@@ -815,14 +843,15 @@ impl Compiler<'_> {
             RegisterType::Const => match &s.relative {
                 None => self.layout.constant(index, comp),
                 Some(r) => {
-                    let d = self.temp();
-                    self.ops.push(Op::Gather {
-                        d,
-                        index,
-                        addr: r.swizzle.component(0),
-                        comp,
-                    });
-                    Some(d)
+                    let addr = r.swizzle.component(0);
+                    let (i, base) = self.layout.relative(index, addr)?;
+                    let d = planes_of(base);
+                    let done = self.gathered.get_mut(i)?;
+                    if !*done {
+                        *done = true;
+                        self.ops.push(Op::Gather { d, index, addr });
+                    }
+                    Some(at(&d, usize::from(comp)))
                 }
             },
             RegisterType::Addr if self.profile.is_vertex() => {
@@ -916,6 +945,14 @@ impl Compiler<'_> {
                         a: at(&a, usize::from(c)),
                         round: ins.opcode == Mova,
                     });
+                    // Gathers through a0.c must be made again.
+                    for (&((_, addr), _), done) in
+                        self.layout.relative.iter().zip(&mut self.gathered)
+                    {
+                        if addr == c {
+                            *done = false;
+                        }
+                    }
                 }
             }
             return Some(());
@@ -1735,27 +1772,28 @@ fn execute<const N: usize>(
                 let a = address.get(usize::from(comp)).copied().unwrap_or([0; N]);
                 set(planes, d, a.map(|x| x as f32));
             }
-            Op::Gather {
-                d,
-                index,
-                addr,
-                comp,
-            } => {
+            Op::Gather { d, index, addr } => {
                 // Per lane: register `index + a0`, 0 outside the bound
                 // constants (widened: no overflow).
-                let mut v = [0.0; N];
+                let mut v = [[0.0; N]; 4];
                 if let Some(a) = address.get(usize::from(addr)) {
-                    let (rows, comp) = (&constants.float[..], usize::from(comp));
-                    for (o, &x) in v.iter_mut().zip(a) {
+                    let rows = &constants.float[..];
+                    for (l, &x) in a.iter().enumerate() {
                         let row = usize::try_from(i64::from(index).saturating_add(i64::from(x)))
                             .ok()
                             .and_then(|i| rows.get(i));
-                        if let Some(&c) = row.and_then(|r| r.get(comp)) {
-                            *o = c;
+                        if let Some(r) = row {
+                            for (c, o) in v.iter_mut().enumerate() {
+                                if let (Some(o), Some(&x)) = (o.get_mut(l), r.get(c)) {
+                                    *o = x;
+                                }
+                            }
                         }
                     }
                 }
-                set(planes, d, v);
+                for (&p, v) in d.iter().zip(v) {
+                    set(planes, p, v);
+                }
             }
             Op::Finish { d, scale, sat } => {
                 let v = get(planes, d);
