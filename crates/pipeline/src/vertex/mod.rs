@@ -182,6 +182,77 @@ impl DeclType {
     }
 }
 
+impl DeclType {
+    /// [`DeclType::read`] for the `W` lanes of a wide vertex-shader run:
+    /// lane `l`'s element at `offset` of `vertices[l]` into `planes[c][l]`
+    /// ((0, 0, 0, 1) if the element runs past the vertex's bytes); lanes
+    /// without bytes are left as they are. The same values as `read`,
+    /// with the type matched once for all lanes.
+    pub fn read_planes<const W: usize>(
+        self,
+        vertices: &[Option<&[u8]>; W],
+        offset: usize,
+        planes: &mut [[f32; W]; 4],
+    ) {
+        use DeclType::*;
+        let f = |b: &[u8], i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        match self {
+            Float1 => fill::<W, 4>(vertices, offset, planes, |b| [f(b, 0), 0.0, 0.0, 1.0]),
+            Float2 => fill::<W, 8>(vertices, offset, planes, |b| [f(b, 0), f(b, 4), 0.0, 1.0]),
+            Float3 => fill::<W, 12>(vertices, offset, planes, |b| {
+                [f(b, 0), f(b, 4), f(b, 8), 1.0]
+            }),
+            Float4 => fill::<W, 16>(vertices, offset, planes, |b| {
+                [f(b, 0), f(b, 4), f(b, 8), f(b, 12)]
+            }),
+            Ubyte4 => fill::<W, 4>(vertices, offset, planes, |b| {
+                [b[0], b[1], b[2], b[3]].map(f32::from)
+            }),
+            D3dColor => fill::<W, 4>(vertices, offset, planes, |b| {
+                [b[2], b[1], b[0], b[3]].map(|c| f32::from(c) / 255.0)
+            }),
+            _ => {
+                for (l, v) in vertices.iter().enumerate() {
+                    let Some(v) = v else { continue };
+                    let value = v
+                        .get(offset..)
+                        .and_then(|e| self.read(e))
+                        .unwrap_or([0.0, 0.0, 0.0, 1.0]);
+                    set_lane(planes, l, value);
+                }
+            }
+        }
+    }
+}
+
+/// Lane `l` of the four planes set to `value`.
+#[inline(always)]
+fn set_lane<const W: usize>(planes: &mut [[f32; W]; 4], l: usize, value: [f32; 4]) {
+    for (p, x) in planes.iter_mut().zip(value) {
+        if let Some(o) = p.get_mut(l) {
+            *o = x;
+        }
+    }
+}
+
+/// [`DeclType::read_planes`] of a type of `S` bytes decoded by `decode`.
+#[inline(always)]
+fn fill<const W: usize, const S: usize>(
+    vertices: &[Option<&[u8]>; W],
+    offset: usize,
+    planes: &mut [[f32; W]; 4],
+    decode: impl Fn(&[u8; S]) -> [f32; 4],
+) {
+    for (l, v) in vertices.iter().enumerate() {
+        let Some(v) = v else { continue };
+        let value = v
+            .get(offset..)
+            .and_then(|e| e.first_chunk::<S>())
+            .map_or([0.0, 0.0, 0.0, 1.0], &decode);
+        set_lane(planes, l, value);
+    }
+}
+
 /// One texture coordinate set: offset and number of floats (1..=4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TexCoordElement {
@@ -1004,6 +1075,43 @@ pub(crate) fn fetch<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `read_planes` gives every lane what `read` gives its element, for
+    /// every D3DDECLTYPE: lanes without bytes untouched, an element cut
+    /// short by the vertex's end (0, 0, 0, 1).
+    #[test]
+    fn read_planes_is_read_lane_by_lane() {
+        // 20 bytes of varied bit patterns (NaN, denormal, ±, halves).
+        let bytes: Vec<u8> = (0u32..20).map(|i| (i * 73 + 41) as u8 ^ 0x5A).collect();
+        for t in (0..=16).filter_map(DeclType::from_d3d) {
+            for offset in [0usize, 3, 8, 12] {
+                // Lane 0: whole; 1: none; 2: cut to 14 bytes; 3: to 4.
+                let vertices = [
+                    Some(&bytes[..]),
+                    None,
+                    Some(&bytes[..14]),
+                    Some(&bytes[..4]),
+                ];
+                let mut planes = [[7.0f32; 4]; 4];
+                t.read_planes(&vertices, offset, &mut planes);
+                for (l, v) in vertices.iter().enumerate() {
+                    let want = match v {
+                        None => [7.0; 4],
+                        Some(v) => v
+                            .get(offset..)
+                            .and_then(|e| t.read(e))
+                            .unwrap_or([0.0, 0.0, 0.0, 1.0]),
+                    };
+                    let got: [f32; 4] = std::array::from_fn(|c| planes[c][l]);
+                    assert_eq!(
+                        got.map(f32::to_bits),
+                        want.map(f32::to_bits),
+                        "{t:?} offset {offset} lane {l}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn layout_validation() {

@@ -412,18 +412,7 @@ impl<'a> ShaderStage<'a> {
                     .iter()
                     .filter(|i| u16::from(i.register) == register)
                 {
-                    for (lane, b) in bytes.iter().enumerate() {
-                        let Some(b) = b else { continue };
-                        let value = b
-                            .get(usize_from(i.offset)..)
-                            .and_then(|e| i.ty.read(e))
-                            .unwrap_or([0.0, 0.0, 0.0, 1.0]);
-                        for (plane, v) in planes.iter_mut().zip(value) {
-                            if let Some(x) = plane.get_mut(lane) {
-                                *x = v;
-                            }
-                        }
-                    }
+                    i.ty.read_planes(&bytes, usize_from(i.offset), planes);
                 }
             };
             let ran =
@@ -432,16 +421,27 @@ impl<'a> ShaderStage<'a> {
             if ran.is_none() {
                 return false;
             }
+            // The output planes, looked up once per run rather than per
+            // lane: `oPos oFog oPts`, `oD0 oD1`, `oT#`/`o#`.
+            let planes_of = |ty: RegisterType, index: usize| {
+                u16::try_from(index)
+                    .ok()
+                    .and_then(|i| self.program.wide_output(&file, ty, i))
+            };
+            let rast: [_; 3] = std::array::from_fn(|i| planes_of(RegisterType::RastOut, i));
+            let attr: [_; 2] = std::array::from_fn(|i| planes_of(RegisterType::AttrOut, i));
+            let texcrd: [_; 16] = std::array::from_fn(|i| planes_of(RegisterType::TexCrdOut, i));
             let read = |slot: Slot, lane: usize| -> Option<[f32; 4]> {
-                let ty = match slot.bank {
-                    Bank::Rast => RegisterType::RastOut,
-                    Bank::Attr => RegisterType::AttrOut,
-                    Bank::TexCrd => RegisterType::TexCrdOut,
+                let bank = match slot.bank {
+                    Bank::Rast => &rast[..],
+                    Bank::Attr => &attr[..],
+                    Bank::TexCrd => &texcrd[..],
                 };
-                let index = u16::try_from(slot.index).ok()?;
+                u16::try_from(slot.index).ok()?;
                 Some(
-                    self.program
-                        .wide_output(&file, ty, index)
+                    bank.get(slot.index)
+                        .copied()
+                        .flatten()
                         .map_or([0.0; 4], |p| p.map(|c| c.get(lane).copied().unwrap_or(0.0))),
                 )
             };
