@@ -37,8 +37,10 @@ pub const MAX_STREAM_STRIDE: u32 = 1024;
 /// numbers below; D3DHAL_TSS_MAXSTAGES).
 pub const MAX_TEXTURE_STAGES: u32 = 8;
 /// Pixel samplers: the samplers `s0`–`s15` of ps_2_0–ps_3_0, `wStage`
-/// 0–15 (the first [`MAX_TEXTURE_STAGES`] are also the texture stages).
+/// 0–15 (the first [`MAX_TEXTURE_STAGES`] are also the texture stages);
+/// the pipeline's count.
 pub const PIXEL_SAMPLERS: u32 = 16;
+const _: () = assert!(PIXEL_SAMPLERS as usize == softhal_pipeline::limits::PIXEL_SAMPLERS);
 /// Stages of the device state: the pixel samplers, then the 4
 /// vertex-texture samplers D3DVERTEXTEXTURESAMPLER0–3 — the texture stages
 /// of the GPU register file (`softhal_submit::regs::STAGES`, equal by a
