@@ -557,7 +557,9 @@ fn supported(profile: Profile, ins: &Instruction) -> bool {
         | Exp | Log | ExpP | LogP | Lit | Dst | Lrp | Frc | M4x4 | M4x3 | M3x4 | M3x3 | M3x2
         | Pow | Crs | Sgn | Abs | Nrm | SinCos | Cnd | Cmp | Dp2Add => true,
         Dsx | Dsy | TexKill => !profile.is_vertex(),
-        Tex | TexLdl | TexLdd => !profile.is_vertex(),
+        // vs_3_0 samples its vertex textures with `texldl` only.
+        TexLdl => true,
+        Tex | TexLdd => !profile.is_vertex(),
         _ => false,
     };
     if !op_ok {
