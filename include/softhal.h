@@ -2330,7 +2330,7 @@ SOFTHAL_LAYOUT(offsetof(D3DDDICB_RENDER, pBegunAPISequenceNumberLow1) == 672);
 /* ---- softhal's own types and constants -------------------------------- */
 #define SOFTHAL_MAX_THREADS 0x100 /* most render threads softhal_driver_create accepts (more: DDERR_INVALIDPARAMS) */
 #define SOFTHAL_DEFAULT_GPU_TIMEOUT_MS 0x7D0 /* a new driver's GPU timeout per submission, ms (softhal_driver_set_timeout) */
-#define SOFTHAL_API_VERSION 0x20001 /* major << 16 | minor */
+#define SOFTHAL_API_VERSION 0x30000 /* major << 16 | minor */
 #define SOFTHAL_CAPS_SIZE_2_0 0x90 /* sizeof(SOFTHAL_CAPS) of API 2.0 (fields up to Queries), still accepted as dwSize */
 #define SOFTHAL_SURFACE_RENDERTARGET 0x1 /* colour render target */
 #define SOFTHAL_SURFACE_DEPTHSTENCIL 0x2 /* depth/stencil buffer */

@@ -333,8 +333,11 @@ pub type ParseUnknownCommandFn = unsafe extern "system" fn(
 /// reads the buffers the driver hands out (`softhal_render_context_get_buffers`),
 /// not the host's own, and every driver has a default render context.
 /// Minor 1: `SOFTHAL_CAPS` gains the shader caps after `Queries`
-/// (`SOFTHAL_CAPS_SIZE_2_0` still accepted).
-pub const SOFTHAL_API_VERSION: u32 = 0x0002_0001;
+/// (`SOFTHAL_CAPS_SIZE_2_0` still accepted). Major 3: the texture stages
+/// of the GPU commands a render-callback host submits (SET_TEXTURE, the
+/// texture-stage registers) are the 16 pixel samplers 0–15, then the
+/// vertex-texture samplers 16–19 (they were 8–11).
+pub const SOFTHAL_API_VERSION: u32 = 0x0003_0000;
 /// `sizeof(SOFTHAL_CAPS)` of API 2.0 (up to `Queries`): a host built
 /// against it gets those fields filled.
 pub const SOFTHAL_CAPS_SIZE_2_0: u32 = 144;

@@ -280,5 +280,5 @@ fn shared_library_links() {
         .arg("-o")
         .arg(&exe));
     let out = run(&mut Command::new(&exe));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("softhal 0x00020001"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("softhal 0x00030000"));
 }
