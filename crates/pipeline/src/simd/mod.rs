@@ -20,7 +20,8 @@
 //!   instantiation per blend-factor pair);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
 //!   fused fog), one span or all spans of a triangle in a band;
-//! * `planes` — the four 16.16 colour planes of a triangle;
+//! * `planes` — the four 16.16 colour planes of a triangle (over
+//!   `wide`);
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
 //!   `wide`);
 //! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,

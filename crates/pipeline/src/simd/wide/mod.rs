@@ -1,6 +1,6 @@
 //! The safe vector layer: 8-lane value types (`i32`, `f32`, lane masks)
-//! with one implementation per instruction-set level, and the marker
-//! values that prove a level is available.
+//! and 4-lane `f64` with one implementation per instruction-set level,
+//! and the marker values that prove a level is available.
 //!
 //! *Input*: a [`SimdLevel`] (detected at run time, or requested and
 //! clamped) and a [`Kernel`]: a span kernel written once as
@@ -100,6 +100,14 @@ pub(crate) trait Simd: Copy {
     fn splat_f32(self, v: f32) -> Self::F32x8;
     /// Lane `i` is `v[i]`.
     fn f32x8(self, v: [f32; 8]) -> Self::F32x8;
+
+    // The f64 lanes of `simd::planes`.
+    /// Four f64 lanes.
+    type F64x4: F64x4;
+    /// Every lane `v`.
+    fn splat_f64(self, v: f64) -> Self::F64x4;
+    /// Lane `i` is `v[i]` widened to f64 (exact).
+    fn f64x4_from_f32(self, v: &[f32; 4]) -> Self::F64x4;
 }
 
 /// Eight i32 lanes; `+`, `-` wrap, `&`, `|`, `^` are bitwise.
@@ -184,6 +192,25 @@ pub(crate) trait M32x8:
 {
     /// Bit `i` is set when lane `i` is.
     fn bitmask(self) -> u32;
+}
+
+/// Four f64 lanes; `+`, `-` and `*` are IEEE operations (round to nearest
+/// even, no fused multiply-add).
+pub(crate) trait F64x4: Copy + Add<Output = Self> + Sub<Output = Self> {
+    /// Lane-wise product.
+    fn mul(self, o: Self) -> Self;
+    /// Each lane with its sign bit cleared.
+    fn abs(self) -> Self;
+    /// Bit `i` is set when lane `i` of `self` is less than that of `o`
+    /// (false for NaN).
+    fn lt_bitmask(self, o: Self) -> u32;
+    /// The low 32 bits of `bits(x + 1.5·2^52) − bits(1.5·2^52)` per lane
+    /// (64-bit wrapping difference): for |x| < 2^51 the low 32 bits of `x`
+    /// rounded to the nearest integer, ties to even (the fast path of
+    /// `int::round_i64`); defined, meaningless bits for other lanes.
+    fn round_i64_low32(self) -> [i32; 4];
+    /// The lanes as an array.
+    fn to_array(self) -> [f64; 4];
 }
 
 impl SimdLevel {
@@ -439,5 +466,67 @@ mod tests {
         let (a, b) = (Scalar.splat_f32(f32::NAN), Scalar.splat_f32(1.0));
         assert_eq!(a.min(b).to_array(), [1.0; 8]);
         assert!(b.max(a).to_array()[0].is_nan());
+    }
+
+    /// Every f64 operation on `a`, `b` (each lane as its two 32-bit
+    /// halves).
+    struct F64Ops([f32; 4], [f32; 4], f64);
+    impl Probe for F64Ops {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b) = (s.f64x4_from_f32(&self.0), s.f64x4_from_f32(&self.1));
+            let k = s.splat_f64(self.2);
+            let mut out = Vec::new();
+            for v in [a + b, a - b, a.mul(k), a.mul(b).abs(), k, (a - k).abs()] {
+                for x in v.to_array() {
+                    let x = x.to_bits();
+                    out.extend([x as u32, (x >> 32) as u32]);
+                }
+            }
+            for v in [a, a.mul(k), b.mul(k) + k] {
+                out.extend(v.round_i64_low32().map(|x| x as u32));
+            }
+            out.push(a.lt_bitmask(b));
+            out.push(a.abs().lt_bitmask(k));
+            out
+        }
+    }
+
+    /// f64 scales with the planes' cases: 16.16 (65536), huge, NaN.
+    fn scale() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            any::<f64>(),
+            -1e6f64..1e6,
+            Just(65536.0f64),
+            Just(-0.5f64),
+            Just(f64::NAN),
+            Just(3.0e15f64),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn f64_ops_agree_at_every_level(
+            a in proptest::array::uniform4(float()),
+            b in proptest::array::uniform4(float()),
+            k in scale(),
+        ) {
+            assert_levels_agree(&F64Ops(a, b, k))?;
+        }
+    }
+
+    #[test]
+    fn round_i64_low32_is_ties_to_even_and_wraps_to_the_low_bits() {
+        // 2.5 → 2 and −3.5 → −4 (ties to even); 2^32 + 7.25 → 2^32 + 7,
+        // whose low 32 bits are 7; −1 → 0xFFFF_FFFF.
+        let v = Scalar.f64x4_from_f32(&[2.5, -3.5, 4_294_967_296.0, -1.0]);
+        let v = v + Scalar.f64x4_from_f32(&[0.0, 0.0, 7.25, 0.0]);
+        assert_eq!(v.round_i64_low32(), [2, -4, 7, -1]);
+        // Bit i of lt_bitmask is lane i: 1 < 2 and −0.5 < 0.5; NaN
+        // compares false, 3 is not below 3; abs(−0.5) is 0.5, not below
+        // 0.5.
+        let a = Scalar.f64x4_from_f32(&[1.0, f32::NAN, -0.5, 3.0]);
+        let b = Scalar.f64x4_from_f32(&[2.0, 2.0, 0.5, 3.0]);
+        assert_eq!(a.lt_bitmask(b), 0b0101);
+        assert_eq!(a.abs().lt_bitmask(b), 0b0001);
     }
 }

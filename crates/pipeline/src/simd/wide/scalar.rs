@@ -65,6 +65,16 @@ impl Simd for Scalar {
     fn f32x8(self, v: [f32; 8]) -> F32x8 {
         F32x8(v)
     }
+
+    type F64x4 = F64x4;
+    #[inline(always)]
+    fn splat_f64(self, v: f64) -> F64x4 {
+        F64x4([v; 4])
+    }
+    #[inline(always)]
+    fn f64x4_from_f32(self, v: &[f32; 4]) -> F64x4 {
+        F64x4([v[0].into(), v[1].into(), v[2].into(), v[3].into()])
+    }
 }
 
 impl Add for I32x8 {
@@ -265,5 +275,57 @@ impl super::M32x8 for M32x8 {
             .iter()
             .enumerate()
             .fold(0, |m, (i, &a)| m | (u32::from(a < 0) << i))
+    }
+}
+
+/// Four f64 lanes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct F64x4([f64; 4]);
+
+#[inline(always)]
+fn zip4<U>(a: [f64; 4], b: [f64; 4], f: impl Fn(f64, f64) -> U) -> [U; 4] {
+    std::array::from_fn(|i| f(a[i], b[i]))
+}
+
+impl Add for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(zip4(self.0, o.0, |a, b| a + b))
+    }
+}
+impl Sub for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(zip4(self.0, o.0, |a, b| a - b))
+    }
+}
+
+impl super::F64x4 for F64x4 {
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(zip4(self.0, o.0, |a, b| a * b))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Self(self.0.map(f64::abs))
+    }
+    #[inline(always)]
+    fn lt_bitmask(self, o: Self) -> u32 {
+        zip4(self.0, o.0, |a, b| a < b)
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &lt)| m | (u32::from(lt) << i))
+    }
+    #[inline(always)]
+    fn round_i64_low32(self) -> [i32; 4] {
+        const M: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
+        self.0
+            .map(|x| ((x + M).to_bits() as i64).wrapping_sub(M.to_bits() as i64) as i32)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f64; 4] {
+        self.0
     }
 }
