@@ -244,6 +244,29 @@ impl SimdLevel {
     }
 }
 
+/// Asks the CPU to start loading the cache lines of `v` (a pure hint: no
+/// effect on results; nothing where the target has no prefetch).
+#[inline(always)]
+pub(crate) fn prefetch<T>(v: &T) {
+    #[cfg(target_arch = "x86_64")]
+    sse2::prefetch(v);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
+/// One BGRA pixel of 16.16 channels packed to bytes: byte `c` of the
+/// little-endian result is `v[c] >> 16` clamped to `0..=255`. On x86-64
+/// with SSE2's saturating packs (baseline, no level needed): i32 → i16
+/// saturating to ±32 767, then i16 → u8 saturating to 0..=255, the same
+/// as clamping `v >> 16` directly.
+#[inline(always)]
+pub(crate) fn pack_pixel_u8_sat(v: &[i32; 4]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::pack_pixel_u8_sat(v);
+    #[cfg(not(target_arch = "x86_64"))]
+    u32::from_le_bytes([0, 1, 2, 3].map(|c| crate::int::clamp_u8(v[c] >> 16)))
+}
+
 #[cfg(test)]
 mod tests {
     //! Every operation of every level the CPU has against the scalar

@@ -32,6 +32,35 @@ impl Sse2 {
     }
 }
 
+/// [`super::prefetch`] on x86-64: `prefetcht0` of every 64-byte line of
+/// `v`.
+#[inline(always)]
+pub(super) fn prefetch<T>(v: &T) {
+    let p = (v as *const T).cast::<i8>();
+    let mut off = 0;
+    while off < std::mem::size_of::<T>() {
+        // SAFETY: a prefetch is a hint: it cannot fault or modify memory,
+        // and `p + off` stays inside the object `v`. SSE (which provides
+        // it) is part of the x86_64 baseline.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
+        off += 64;
+    }
+}
+
+/// [`super::pack_pixel_u8_sat`] on x86-64.
+#[inline(always)]
+pub(super) fn pack_pixel_u8_sat(v: &[i32; 4]) -> u32 {
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these register-only
+    // intrinsics are available on every CPU this code runs on; none of
+    // them reads or writes memory.
+    let packed = unsafe {
+        let x = _mm_srai_epi32::<16>(_mm_set_epi32(v[3], v[2], v[1], v[0]));
+        let w = _mm_packs_epi32(x, x);
+        _mm_cvtsi128_si32(_mm_packus_epi16(w, w))
+    };
+    packed as u32
+}
+
 /// Eight i32 lanes: lanes 0..4 in `.0[0]`, 4..8 in `.0[1]`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct I32x8([__m128i; 2]);
