@@ -17,7 +17,7 @@
 //! intrinsic bodies:
 //! * `gouraud` — a Gouraud span into a 32-bit target (over `wide`);
 //! * `blend` — a Gouraud span blended over a 32-bit target (one
-//!   instantiation per blend-factor pair);
+//!   instantiation per blend-factor pair; over `wide`);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
 //!   fused fog), one span or all spans of a triangle in a band;
 //! * `planes` — the four 16.16 colour planes of a triangle (over

@@ -128,6 +128,15 @@ impl Simd for Avx2 {
         // loadu has no alignment requirement.
         F64x4(unsafe { _mm256_cvtps_pd(_mm_loadu_ps(v.as_ptr())) })
     }
+
+    #[inline(always)]
+    fn load_i32_prefix(self, src: &[u8]) -> I32x8 {
+        let n = (src.len() / 4).min(8);
+        // SAFETY: AVX2 is proven by `self`; the mask enables lanes 0..n,
+        // whose bytes 0..4n lie inside `src` (4n ≤ src.len()); maskload
+        // does not access disabled lanes (they read as 0).
+        I32x8(unsafe { _mm256_maskload_epi32(src.as_ptr().cast(), first_lanes(n)) })
+    }
 }
 
 impl Add for I32x8 {
@@ -255,6 +264,42 @@ impl super::I32x8 for I32x8 {
         // whose bytes 0..4n lie inside `dst` (4n ≤ dst.len()); maskstore
         // does not access disabled lanes.
         unsafe { _mm256_maskstore_epi32(dst.as_mut_ptr().cast(), first_lanes(n), self.0) };
+    }
+
+    #[inline(always)]
+    fn widen_lo_u8_u16(self) -> Self {
+        Self(reg!(_mm256_unpacklo_epi8(self.0, _mm256_setzero_si256())))
+    }
+    #[inline(always)]
+    fn widen_hi_u8_u16(self) -> Self {
+        Self(reg!(_mm256_unpackhi_epi8(self.0, _mm256_setzero_si256())))
+    }
+    #[inline(always)]
+    fn pack_i16_u8_sat(lo: Self, hi: Self) -> Self {
+        Self(reg!(_mm256_packus_epi16(lo.0, hi.0)))
+    }
+    #[inline(always)]
+    fn mul_lo_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_mullo_epi16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn mul_hi_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_mulhi_epu16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn add_sat_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_adds_epu16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn shr_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        Self(reg!(_mm256_srli_epi16::<N>(self.0)))
+    }
+    #[inline(always)]
+    fn splat_alpha_u16(self) -> Self {
+        Self(reg!(_mm256_shufflehi_epi16::<0xFF>(
+            _mm256_shufflelo_epi16::<0xFF>(self.0)
+        )))
     }
 }
 

@@ -108,6 +108,12 @@ pub(crate) trait Simd: Copy {
     fn splat_f64(self, v: f64) -> Self::F64x4;
     /// Lane `i` is `v[i]` widened to f64 (exact).
     fn f64x4_from_f32(self, v: &[f32; 4]) -> Self::F64x4;
+
+    // The partial load of `simd::blend`.
+    /// Lane `i < min(8, src.len() / 4)` is the little-endian i32 at bytes
+    /// `4i..4i + 4` of `src`, the other lanes 0 (the inverse of
+    /// [`I32x8::store_prefix`]); no byte past those lanes is read.
+    fn load_i32_prefix(self, src: &[u8]) -> Self::I32x8;
 }
 
 /// Eight i32 lanes; `+`, `-` wrap, `&`, `|`, `^` are bitwise.
@@ -158,6 +164,29 @@ pub(crate) trait I32x8:
     /// Writes the first `min(8, dst.len() / 4)` lanes, little-endian, to
     /// the start of `dst`; no other byte of `dst` is touched.
     fn store_prefix(self, dst: &mut [u8]);
+
+    // The 16-bit lanes of `simd::blend`: the vector as sixteen u16 lanes
+    // (u16 lane 2k is the low half of i32 lane k) in two halves of eight
+    // (i32 lanes 0..4 and 4..8), as AVX2 arranges them.
+    /// Bytes 0..8 of each half, zero-extended to the half's u16 lanes.
+    fn widen_lo_u8_u16(self) -> Self;
+    /// Bytes 8..16 of each half, zero-extended to the half's u16 lanes.
+    fn widen_hi_u8_u16(self) -> Self;
+    /// The u16 lanes of `lo` and `hi` read as i16 and clamped to
+    /// `0..=255`: bytes 0..8 of each half from `lo`'s half, bytes 8..16
+    /// from `hi`'s (so it undoes the two widens).
+    fn pack_i16_u8_sat(lo: Self, hi: Self) -> Self;
+    /// u16 lane-wise product, its low 16 bits.
+    fn mul_lo_u16(self, o: Self) -> Self;
+    /// u16 lane-wise product (unsigned), its high 16 bits.
+    fn mul_hi_u16(self, o: Self) -> Self;
+    /// u16 lane-wise sum, saturating at 65 535.
+    fn add_sat_u16(self, o: Self) -> Self;
+    /// Each u16 lane shifted right by `N`, filling with zeros (0 ≤ N < 16).
+    fn shr_u16<const N: i32>(self) -> Self;
+    /// Each group of four u16 lanes (one widened BGRA pixel) set to its
+    /// fourth (the alpha).
+    fn splat_alpha_u16(self) -> Self;
 }
 
 /// Eight f32 lanes; `+`, `-` and `*` are IEEE operations (round to
@@ -551,5 +580,105 @@ mod tests {
         let b = Scalar.f64x4_from_f32(&[2.0, 2.0, 0.5, 3.0]);
         assert_eq!(a.lt_bitmask(b), 0b0101);
         assert_eq!(a.abs().lt_bitmask(b), 0b0001);
+    }
+
+    /// Every u16 operation on `a`, `b`.
+    struct U16Ops([i32; 8], [i32; 8]);
+    impl Probe for U16Ops {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b) = (s.i32x8(self.0), s.i32x8(self.1));
+            let mut out = Vec::new();
+            for v in [
+                a.widen_lo_u8_u16(),
+                a.widen_hi_u8_u16(),
+                S::I32x8::pack_i16_u8_sat(a, b),
+                S::I32x8::pack_i16_u8_sat(a.widen_lo_u8_u16(), a.widen_hi_u8_u16()),
+                a.mul_lo_u16(b),
+                a.mul_hi_u16(b),
+                a.add_sat_u16(b),
+                a.shr_u16::<7>(),
+                a.shr_u16::<15>(),
+                a.splat_alpha_u16(),
+            ] {
+                out.extend(bits_i(v.to_array()));
+            }
+            let bytes = bytes_of(self.1);
+            for n in [0, 3, 4, 13, 31, 32] {
+                out.extend(bits_i(s.load_i32_prefix(&bytes[..n]).to_array()));
+            }
+            out
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn u16_ops_agree_at_every_level(
+            a in proptest::array::uniform8(any::<i32>()),
+            b in proptest::array::uniform8(prop_oneof![any::<i32>(), 0i32..0x100_0100]),
+        ) {
+            assert_levels_agree(&U16Ops(a, b))?;
+        }
+    }
+
+    #[test]
+    fn u16_lanes_by_hand() {
+        // Bytes 0..8 of the first half (lanes 0, 1) widen to its eight
+        // u16 lanes, bytes 8..16 (lanes 2, 3) under `hi`; the second half
+        // (lanes 4..8) likewise; packing the two undoes it.
+        let v = Scalar.i32x8([
+            0x8403_0201u32 as i32,
+            0x0807_0605,
+            0x0C0B_0A09,
+            0x100F_0E0D,
+            5,
+            6,
+            7,
+            8,
+        ]);
+        let lo = v.widen_lo_u8_u16();
+        let hi = v.widen_hi_u8_u16();
+        assert_eq!(
+            lo.to_array(),
+            [
+                0x0002_0001,
+                0x0084_0003,
+                0x0006_0005,
+                0x0008_0007,
+                5,
+                0,
+                6,
+                0
+            ]
+        );
+        assert_eq!(&hi.to_array()[..2], &[0x000A_0009, 0x000C_000B]);
+        assert_eq!(<Scalar as Simd>::I32x8::pack_i16_u8_sat(lo, hi), v);
+        // Packing reads i16: 0x0100 (256) → 255, 0xFFFF (−1) → 0, 0x8000
+        // (−32768) → 0, 0x00FF → 255.
+        let w = Scalar.i32x8([0xFFFF_0100u32 as i32, 0x00FF_8000, 0, 0, 0, 0, 0, 0]);
+        let p = <Scalar as Simd>::I32x8::pack_i16_u8_sat(w, w).to_array();
+        assert_eq!(p[0], 0xFF00_00FFu32 as i32);
+        // 0xFFFF · 0xFFFF = 0xFFFE_0001: low 0x0001, high 0xFFFE; 0xFF00 ·
+        // 0x0200 = 0x01FE_0000: low 0, high 0x01FE; 0xFF00 + 0x0200 (and
+        // 0xFFFF + 0xFFFF) saturate to 0xFFFF; 0x8081 >> 7 = 0x0101; the
+        // alpha of pixel 0 (u16 lane 3) fills u16 lanes 0..4.
+        let x = Scalar.i32x8([0xFF00_FFFFu32 as i32, 0x1234_0000, 0, 0, 0, 0, 0, 0]);
+        let y = Scalar.i32x8([0x0200_FFFF, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(x.mul_lo_u16(y).to_array()[0], 0x0000_0001);
+        assert_eq!(x.mul_hi_u16(y).to_array()[0], 0x01FE_FFFE);
+        assert_eq!(x.add_sat_u16(y).to_array()[0], -1);
+        assert_eq!(
+            Scalar.splat_i32(0x8081).shr_u16::<7>().to_array()[0],
+            0x0101
+        );
+        assert_eq!(
+            x.splat_alpha_u16().to_array()[..2],
+            [0x1234_1234, 0x1234_1234]
+        );
+        // 13 bytes hold 3 whole lanes; byte 12 is not read.
+        let src = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xEE];
+        assert_eq!(
+            Scalar.load_i32_prefix(&src).to_array(),
+            [0x0403_0201, 0x0807_0605, 0x0C0B_0A09, 0, 0, 0, 0, 0]
+        );
     }
 }

@@ -157,6 +157,15 @@ impl Simd for Sse2 {
         let x = unsafe { _mm_loadu_ps(v.as_ptr()) };
         F64x4(reg!([_mm_cvtps_pd(x), _mm_cvtps_pd(_mm_movehl_ps(x, x))]))
     }
+
+    #[inline(always)]
+    fn load_i32_prefix(self, src: &[u8]) -> I32x8 {
+        // SSE2 has no masked load: read whole lanes into a copy.
+        let mut all = [0u8; 32];
+        let n = (src.len() / 4).min(8) * 4;
+        all[..n].copy_from_slice(&src[..n]);
+        self.load_i32(&all)
+    }
 }
 
 impl Add for I32x8 {
@@ -302,6 +311,49 @@ impl super::I32x8 for I32x8 {
         self.store(&mut all);
         let n = (dst.len() / 4).min(8) * 4;
         dst[..n].copy_from_slice(&all[..n]);
+    }
+
+    #[inline(always)]
+    fn widen_lo_u8_u16(self) -> Self {
+        Self(
+            self.0
+                .map(|a| reg!(_mm_unpacklo_epi8(a, _mm_setzero_si128()))),
+        )
+    }
+    #[inline(always)]
+    fn widen_hi_u8_u16(self) -> Self {
+        Self(
+            self.0
+                .map(|a| reg!(_mm_unpackhi_epi8(a, _mm_setzero_si128()))),
+        )
+    }
+    #[inline(always)]
+    fn pack_i16_u8_sat(lo: Self, hi: Self) -> Self {
+        Self(halves(lo.0, hi.0, |a, b| reg!(_mm_packus_epi16(a, b))))
+    }
+    #[inline(always)]
+    fn mul_lo_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_mullo_epi16(a, b))))
+    }
+    #[inline(always)]
+    fn mul_hi_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_mulhi_epu16(a, b))))
+    }
+    #[inline(always)]
+    fn add_sat_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_adds_epu16(a, b))))
+    }
+    #[inline(always)]
+    fn shr_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        Self(self.0.map(|a| reg!(_mm_srli_epi16::<N>(a))))
+    }
+    #[inline(always)]
+    fn splat_alpha_u16(self) -> Self {
+        Self(
+            self.0
+                .map(|a| reg!(_mm_shufflehi_epi16::<0xFF>(_mm_shufflelo_epi16::<0xFF>(a)))),
+        )
     }
 }
 
