@@ -10,10 +10,14 @@
 //! with the source channel `clamp((start + i·step) >> 16, 0, 255)` and
 //! the destination read from `dst` (OR `dst_or`: 0xFF00_0000 makes a
 //! missing X8 alpha read as 255), exactly the generic pixel path's
-//! `pixel::blend` of 8-bit channels; the AVX2 body writes exactly the
-//! bytes of the scalar twin [`blend_span_scalar`]. The SSE levels use
-//! the scalar twin.
-use super::{clamp8, color_at, div255, SimdLevel};
+//! `pixel::blend` of 8-bit channels. One kernel, written over the vector
+//! layer ([`super::wide`], u16 lanes for the products) and instantiated
+//! at every level, writes exactly the bytes of the pixel-at-a-time
+//! reference of its tests (`tests::reference`), which every level is
+//! compared with.
+#![forbid(unsafe_code)]
+use super::wide::{I32x8, Kernel, Simd};
+use super::SimdLevel;
 
 /// Blend factor codes: the const parameters of the kernel.
 pub(crate) mod factor {
@@ -77,171 +81,111 @@ pub(crate) fn blend_span_fn(src: u8, dst: u8) -> Option<BlendSpanFn> {
     })
 }
 
-/// Factor `f` of channel `ch` for source `s` and destination `d`.
-#[inline(always)]
-fn factor_of(f: u8, ch: usize, s: &[i32; 4], d: &[i32; 4]) -> i32 {
-    match f {
-        factor::ONE => 255,
-        factor::SRC_ALPHA => s[3],
-        factor::INV_SRC_ALPHA => 255 - s[3],
-        factor::SRC_COLOR => s[ch],
-        factor::INV_SRC_COLOR => 255 - s[ch],
-        factor::DEST_COLOR => d[ch],
-        factor::INV_DEST_COLOR => 255 - d[ch],
-        factor::DEST_ALPHA => d[3],
-        factor::INV_DEST_ALPHA => 255 - d[3],
-        _ => 0,
-    }
-}
-
-/// Scalar twin of [`blend_span`].
-pub(crate) fn blend_span_scalar<const SF: u8, const DF: u8>(dst: &mut [u8], p: &BlendSpan) {
-    for (i, px) in dst.chunks_exact_mut(4).enumerate() {
-        let c = color_at(&p.start, &p.step, i);
-        let s = c.map(|v| i32::from(clamp8(v)));
-        let old = u32::from_le_bytes([px[0], px[1], px[2], px[3]]) | p.dst_or;
-        let d = old.to_le_bytes().map(i32::from);
-        let mut out = [0u8; 4];
-        for (ch, o) in out.iter_mut().enumerate() {
-            let x = s[ch] * factor_of(SF, ch, &s, &d) + d[ch] * factor_of(DF, ch, &s, &d);
-            // x ≤ 2·255²: the rounded quotient saturates at 255 exactly
-            // where x ≥ 255², so clamping x first is the same.
-            *o = div255(x.min(255 * 255)) as u8;
-        }
-        let w = u32::from_le_bytes(out) & p.and_mask;
-        px.copy_from_slice(&w.to_le_bytes());
-    }
-}
-
 /// Blended Gouraud span with factors `SF`, `DF` (see module docs).
 pub(crate) fn blend_span<const SF: u8, const DF: u8>(
     level: SimdLevel,
     dst: &mut [u8],
     p: &BlendSpan,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if level == SimdLevel::Avx2 {
-        // SAFETY: `level` is Avx2 only when `SimdLevel::detect` saw AVX2
-        // (the renderer clamps requested levels to the CPU).
-        unsafe { x86::blend_span_avx2::<SF, DF>(dst, p) };
-        return;
-    }
-    let _ = level;
-    blend_span_scalar::<SF, DF>(dst, p);
+    level.dispatch(&mut Blend::<SF, DF> { dst, p });
 }
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    //! x86_64 body (AVX2): full 32-byte chunks with unaligned loads and
-    //! stores, the tail with masked loads and stores of the lanes inside
-    //! the span.
-    use super::super::x86::{load4, pack8, tail_mask};
-    use super::{factor, BlendSpan};
-    use std::arch::x86_64::*;
+/// The arguments of [`blend_span`].
+struct Blend<'a, 'b, const SF: u8, const DF: u8> {
+    dst: &'a mut [u8],
+    p: &'b BlendSpan,
+}
 
-    /// Factor `F` of 4 pixels widened to 16-bit lanes (BGRA per pixel).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn factor16<const F: u8>(s: __m256i, d: __m256i) -> __m256i {
-        let inv = |x: __m256i| _mm256_sub_epi16(_mm256_set1_epi16(255), x);
-        // Alpha (word 3 of each pixel) into all four words.
-        let alpha = |x: __m256i| _mm256_shufflehi_epi16::<0xFF>(_mm256_shufflelo_epi16::<0xFF>(x));
-        match F {
-            factor::ONE => _mm256_set1_epi16(255),
-            factor::SRC_ALPHA => alpha(s),
-            factor::INV_SRC_ALPHA => inv(alpha(s)),
-            factor::SRC_COLOR => s,
-            factor::INV_SRC_COLOR => inv(s),
-            factor::DEST_COLOR => d,
-            factor::INV_DEST_COLOR => inv(d),
-            factor::DEST_ALPHA => alpha(d),
-            factor::INV_DEST_ALPHA => inv(alpha(d)),
-            _ => _mm256_setzero_si256(),
+impl<const SF: u8, const DF: u8> Kernel for &mut Blend<'_, '_, SF, DF> {
+    type Output = ();
+
+    /// Whole 32-byte chunks, then the whole pixels of the tail; vector k
+    /// holds pixel i+k (BGRA) in its low half and pixel i+k+4 in its high
+    /// half, the arrangement `pack_u8_sat` turns into pixels i..i+8.
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let p = self.p;
+        let step2 = s.repeat4_i32(p.step);
+        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+        let v0 = s.repeat4_i32(p.start) + (step2.shl::<2>() & high);
+        let v1 = v0 + step2;
+        let v2 = v1 + step2;
+        let mut v = [v0, v1, v2, v2 + step2];
+        let step8 = step2.shl::<3>();
+        let dst_or = s.splat_i32(p.dst_or as i32);
+        let and_mask = s.splat_i32(p.and_mask as i32);
+        let (body, tail) = self.dst.as_chunks_mut::<32>();
+        for chunk in body {
+            let old = s.load_i32(chunk) | dst_or;
+            (blend8::<SF, DF, S>(s, source8(&v), old) & and_mask).store(chunk);
+            v[0] = v[0] + step8;
+            v[1] = v[1] + step8;
+            v[2] = v[2] + step8;
+            v[3] = v[3] + step8;
+        }
+        if tail.len() >= 4 {
+            let old = s.load_i32_prefix(tail) | dst_or;
+            (blend8::<SF, DF, S>(s, source8(&v), old) & and_mask).store_prefix(tail);
         }
     }
+}
 
-    /// `min(round((s·Fs + d·Fd) / 255), 255)` of 16-bit lanes.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn blend16<const SF: u8, const DF: u8>(s: __m256i, d: __m256i) -> __m256i {
-        // Each product ≤ 255², exact in unsigned 16 bits; the sum
-        // saturates at 65535 and is clamped to 255² (see the scalar twin).
-        let x = _mm256_adds_epu16(
-            _mm256_mullo_epi16(s, factor16::<SF>(s, d)),
-            _mm256_mullo_epi16(d, factor16::<DF>(s, d)),
-        );
-        let x = _mm256_min_epu16(x, _mm256_set1_epi16((255 * 255) as i16));
-        _mm256_srli_epi16(
-            _mm256_mulhi_epu16(
-                _mm256_add_epi16(x, _mm256_set1_epi16(127)),
-                _mm256_set1_epi16(0x8081u16 as i16),
-            ),
-            7,
-        )
-    }
+/// The 8 source pixels of the colour vectors `v` (see [`Blend`]'s
+/// `run`), packed.
+#[inline(always)]
+fn source8<V: I32x8>(v: &[V; 4]) -> V {
+    V::pack_u8_sat([
+        v[0].shr::<16>(),
+        v[1].shr::<16>(),
+        v[2].shr::<16>(),
+        v[3].shr::<16>(),
+    ])
+}
 
-    /// Blends 8 packed source pixels over 8 packed destination pixels.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn blend8<const SF: u8, const DF: u8>(src: __m256i, dst: __m256i) -> __m256i {
-        let z = _mm256_setzero_si256();
-        let lo = blend16::<SF, DF>(_mm256_unpacklo_epi8(src, z), _mm256_unpacklo_epi8(dst, z));
-        let hi = blend16::<SF, DF>(_mm256_unpackhi_epi8(src, z), _mm256_unpackhi_epi8(dst, z));
-        _mm256_packus_epi16(lo, hi)
+/// Factor `F` of 4 pixels widened to u16 lanes (BGRA per pixel), from the
+/// widened source `s` and destination `d`; `c255` has 255 in every u16
+/// lane (so `x ^ c255` is `255 − x` for the channels, all ≤ 255), `zero`
+/// 0.
+#[inline(always)]
+fn factor16<const F: u8, V: I32x8>(s: V, d: V, c255: V, zero: V) -> V {
+    match F {
+        factor::ONE => c255,
+        factor::SRC_ALPHA => s.splat_alpha_u16(),
+        factor::INV_SRC_ALPHA => s.splat_alpha_u16() ^ c255,
+        factor::SRC_COLOR => s,
+        factor::INV_SRC_COLOR => s ^ c255,
+        factor::DEST_COLOR => d,
+        factor::INV_DEST_COLOR => d ^ c255,
+        factor::DEST_ALPHA => d.splat_alpha_u16(),
+        factor::INV_DEST_ALPHA => d.splat_alpha_u16() ^ c255,
+        _ => zero,
     }
+}
 
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn blend_span_avx2<const SF: u8, const DF: u8>(
-        dst: &mut [u8],
-        p: &BlendSpan,
-    ) {
-        let n8 = dst.len() / 32;
-        // The register arrangement of `gouraud_span_avx2`: register k
-        // holds pixel i+k low and i+k+4 high, so `pack8` gives pixels in
-        // order.
-        // SAFETY: register-only AVX2 operations; loads from local arrays.
-        let (mut r, step8) = unsafe {
-            let s = load4(&p.step);
-            let s4 = _mm_slli_epi32(s, 2);
-            let mut r = [_mm256_setzero_si256(); 4];
-            let mut lo = load4(&p.start);
-            for rk in r.iter_mut() {
-                let hi = _mm_add_epi32(lo, s4);
-                *rk = _mm256_set_m128i(hi, lo);
-                lo = _mm_add_epi32(lo, s);
-            }
-            let s8 = _mm_slli_epi32(s, 3);
-            (r, _mm256_set_m128i(s8, s8))
-        };
-        let dst_or = _mm256_set1_epi32(p.dst_or as i32);
-        let andm = _mm256_set1_epi32(p.and_mask as i32);
-        let (body, tail) = dst.split_at_mut(n8 * 32);
-        for chunk in body.chunks_exact_mut(32) {
-            // SAFETY: `chunk` is exactly 32 readable and writable bytes;
-            // loadu/storeu have no alignment requirement.
-            unsafe {
-                let old = _mm256_or_si256(_mm256_loadu_si256(chunk.as_ptr().cast()), dst_or);
-                let out = _mm256_and_si256(blend8::<SF, DF>(pack8(&r), old), andm);
-                _mm256_storeu_si256(chunk.as_mut_ptr().cast(), out);
-                for rk in r.iter_mut() {
-                    *rk = _mm256_add_epi32(*rk, step8);
-                }
-            }
-        }
-        let rem = tail.len() / 4;
-        if rem > 0 {
-            // SAFETY: lanes < rem are inside `tail` (rem·4 ≤ tail.len());
-            // masked-off lanes are neither read by maskload nor written by
-            // maskstore.
-            unsafe {
-                let mask = tail_mask(rem);
-                let old = _mm256_maskload_epi32(tail.as_ptr().cast(), mask);
-                let old = _mm256_or_si256(old, dst_or);
-                let out = _mm256_and_si256(blend8::<SF, DF>(pack8(&r), old), andm);
-                _mm256_maskstore_epi32(tail.as_mut_ptr().cast(), mask, out);
-            }
-        }
-    }
+/// Blends 8 packed source pixels over 8 packed destination pixels: each
+/// half of each vector widened to u16 lanes, blended, packed back.
+#[inline(always)]
+fn blend8<const SF: u8, const DF: u8, S: Simd>(s: S, src: S::I32x8, dst: S::I32x8) -> S::I32x8 {
+    let lo = blend16::<SF, DF, S>(s, src.widen_lo_u8_u16(), dst.widen_lo_u8_u16());
+    let hi = blend16::<SF, DF, S>(s, src.widen_hi_u8_u16(), dst.widen_hi_u8_u16());
+    S::I32x8::pack_i16_u8_sat(lo, hi)
+}
+
+/// `round((s·Fs + d·Fd) / 255)` of u16 lanes, where it is below 256, and
+/// 256 or 257 where the scalar's `min(…, 255)` gives 255 (the pack to
+/// bytes then saturates to 255): each product ≤ 255², exact in u16; the
+/// sum and the `+ 127` of `simd::div255` saturate at 65 535, whose quotient,
+/// `(65 535 · 0x8081) >> 23` = 257, is the largest; below 255² + 1 the
+/// sum is exact and the quotient is `div255`'s.
+#[inline(always)]
+fn blend16<const SF: u8, const DF: u8, S: Simd>(s: S, a: S::I32x8, d: S::I32x8) -> S::I32x8 {
+    let (c255, zero) = (s.splat_i32(0x00FF_00FF), s.splat_i32(0));
+    let x = a
+        .mul_lo_u16(factor16::<SF, _>(a, d, c255, zero))
+        .add_sat_u16(d.mul_lo_u16(factor16::<DF, _>(a, d, c255, zero)));
+    x.add_sat_u16(s.splat_i32(0x007F_007F))
+        .mul_hi_u16(s.splat_i32(0x8081_8081u32 as i32))
+        .shr_u16::<7>()
 }
 
 #[cfg(test)]
@@ -249,6 +193,44 @@ mod tests {
     use super::super::tests::LEVELS;
     use super::*;
     use proptest::prelude::*;
+
+    use super::super::{clamp8, color_at, div255};
+
+    /// Factor `f` of channel `ch` for source `s` and destination `d`.
+    fn factor_of(f: u8, ch: usize, s: &[i32; 4], d: &[i32; 4]) -> i32 {
+        match f {
+            factor::ONE => 255,
+            factor::SRC_ALPHA => s[3],
+            factor::INV_SRC_ALPHA => 255 - s[3],
+            factor::SRC_COLOR => s[ch],
+            factor::INV_SRC_COLOR => 255 - s[ch],
+            factor::DEST_COLOR => d[ch],
+            factor::INV_DEST_COLOR => 255 - d[ch],
+            factor::DEST_ALPHA => d[3],
+            factor::INV_DEST_ALPHA => 255 - d[3],
+            _ => 0,
+        }
+    }
+
+    /// [`blend_span`] with factors `sf`, `df`, one pixel at a time, as the
+    /// module documentation says.
+    fn reference(sf: u8, df: u8, dst: &mut [u8], p: &BlendSpan) {
+        for (i, px) in dst.chunks_exact_mut(4).enumerate() {
+            let c = color_at(&p.start, &p.step, i);
+            let s = c.map(|v| i32::from(clamp8(v)));
+            let old = u32::from_le_bytes([px[0], px[1], px[2], px[3]]) | p.dst_or;
+            let d = old.to_le_bytes().map(i32::from);
+            let mut out = [0u8; 4];
+            for (ch, o) in out.iter_mut().enumerate() {
+                let x = s[ch] * factor_of(sf, ch, &s, &d) + d[ch] * factor_of(df, ch, &s, &d);
+                // x ≤ 2·255²: the rounded quotient saturates at 255
+                // exactly where x ≥ 255², so clamping x first is the same.
+                *o = div255(x.min(255 * 255)) as u8;
+            }
+            let w = u32::from_le_bytes(out) & p.and_mask;
+            px.copy_from_slice(&w.to_le_bytes());
+        }
+    }
 
     /// Every factor pair of [`blend_span_fn`], and one it does not have.
     fn pairs() -> Vec<(u8, u8)> {
@@ -282,7 +264,8 @@ mod tests {
             dst_or: 0,
             and_mask: u32::MAX,
         };
-        for level in [SimdLevel::Scalar, SimdLevel::Avx2.clamp_to_cpu()] {
+        for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
+            let level = level.clamp_to_cpu();
             let mut px = [10u8, 20, 30, 64].repeat(11);
             blend_span::<{ factor::SRC_ALPHA }, { factor::INV_SRC_ALPHA }>(level, &mut px, &p);
             // G: (12800 + 2540) / 255 = 60.16; R: (6400 + 3810) / 255 =
@@ -294,13 +277,14 @@ mod tests {
 
     proptest! {
         #[test]
-        fn blend_span_matches_scalar(
+        fn blend_span_matches_reference(
             n in 0usize..40,
             start in proptest::array::uniform4(any::<i32>()),
             step in proptest::array::uniform4(-0x80_0000i32..0x80_0000),
             old in proptest::collection::vec(any::<u8>(), 160),
             pair in 0usize..12,
             xrgb in any::<bool>(),
+            odd in 0usize..4,
         ) {
             let (sf, df) = pairs()[pair];
             let f = blend_span_fn(sf, df).unwrap_or(blend_span::<0, 0>);
@@ -310,12 +294,13 @@ mod tests {
                 dst_or: if xrgb { 0xFF00_0000 } else { 0 },
                 and_mask: if xrgb { 0x00FF_FFFF } else { u32::MAX },
             };
-            let mut want = old[..n * 4].to_vec();
-            f(SimdLevel::Scalar, &mut want, &p);
-            for level in LEVELS {
-                let mut got = old[..n * 4].to_vec();
-                f(level.clamp_to_cpu(), &mut got, &p);
-                prop_assert_eq!(&got, &want);
+            let mut want = old[..n * 4 + odd].to_vec();
+            reference(sf, df, &mut want, &p);
+            for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
+                let level = level.clamp_to_cpu();
+                let mut got = old[..n * 4 + odd].to_vec();
+                f(level, &mut got, &p);
+                prop_assert_eq!(&got, &want, "{:?}", level);
             }
         }
     }

@@ -17,10 +17,11 @@
 //! intrinsic bodies:
 //! * `gouraud` — a Gouraud span into a 32-bit target (over `wide`);
 //! * `blend` — a Gouraud span blended over a 32-bit target (one
-//!   instantiation per blend-factor pair);
+//!   instantiation per blend-factor pair; over `wide`);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
 //!   fused fog), one span or all spans of a triangle in a band;
-//! * `planes` — the four 16.16 colour planes of a triangle;
+//! * `planes` — the four 16.16 colour planes of a triangle (over
+//!   `wide`);
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
 //!   `wide`);
 //! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,
@@ -38,7 +39,8 @@
 //!   ever called when its features were detected;
 //! * every `unsafe` operation sits in an `unsafe {}` block with a
 //!   `// SAFETY:` comment (`unsafe_op_in_unsafe_fn` is denied), in `wide`
-//!   or in an intrinsic kernel's file;
+//!   or in an intrinsic kernel's file (this file holds none: the prefetch
+//!   hint and the baseline pixel pack are operations of `wide`);
 //! * colours use wrapping i32 16.16 fixed point: `v(i) = start + i·step`
 //!   (mod 2^32), so stepping by 1 lane or 8 lanes gives the same values;
 //!   depth uses the same IEEE f32 operations in the same order in both
@@ -65,6 +67,7 @@ pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
 pub(crate) use tex_modulate::{bilinear8_planes, tex_modulate_span, TexSpan};
+pub(crate) use wide::prefetch;
 
 /// Which instruction-set level the kernels use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -104,27 +107,6 @@ impl SimdLevel {
     }
 }
 
-/// Asks the CPU to start loading the cache lines of `v` (a pure hint: no
-/// effect on results).
-#[inline(always)]
-pub(crate) fn prefetch<T>(v: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = (v as *const T).cast::<i8>();
-        let mut off = 0;
-        while off < std::mem::size_of::<T>() {
-            // SAFETY: a prefetch is a hint: it cannot fault or modify
-            // memory, and `p + off` stays inside the object `v`. SSE (which
-            // provides it) is part of the x86_64 baseline.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
-            off += 64;
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = v;
-}
-
 /// `x / 255` rounded to nearest, for `x` in `0..=65025` (integer colour
 /// products): `(x + 127) / 255`, computed as the kernels do.
 #[inline(always)]
@@ -143,30 +125,12 @@ fn pack_pixel(v: &[i32; 4], and_mask: u32) -> u32 {
 }
 
 /// [`pack_pixel`] for code outside the SIMD levels' kernels (the line
-/// loop): on x86-64 with SSE2's saturating packs, which every x86-64 CPU
-/// has (i32 → i16 saturating to ±32 767, then i16 → u8 saturating to
-/// 0..=255, the same as clamping `v >> 16` to 0..=255 directly). Four
-/// instructions where the element-wise clamps compiled to about
-/// eighteen. Equal to [`pack_pixel`] for every input (tested).
+/// loop): [`wide::pack_pixel_u8_sat`], four instructions on x86-64 where
+/// the element-wise clamps compiled to about eighteen. Equal to
+/// [`pack_pixel`] for every input (tested).
 #[inline(always)]
 pub(crate) fn pack_pixel_sse2(v: &[i32; 4], and_mask: u32) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{
-            _mm_cvtsi128_si32, _mm_packs_epi32, _mm_packus_epi16, _mm_set_epi32, _mm_srai_epi32,
-        };
-        // SAFETY: SSE2 is part of the x86-64 baseline, so these
-        // register-only intrinsics are available on every CPU this code
-        // runs on; none of them reads or writes memory.
-        let packed = unsafe {
-            let x = _mm_srai_epi32::<16>(_mm_set_epi32(v[3], v[2], v[1], v[0]));
-            let w = _mm_packs_epi32(x, x);
-            _mm_cvtsi128_si32(_mm_packus_epi16(w, w))
-        };
-        packed as u32 & and_mask
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    pack_pixel(v, and_mask)
+    wide::pack_pixel_u8_sat(v) & and_mask
 }
 
 /// The depth function a kernel instantiated for the D3DCMPFUNC number `F`

@@ -3,9 +3,14 @@
 //! *Input*: the diffuse colours of the three vertices and the triangle's
 //! plane geometry ([`PlaneGeom`]). *Output*: `[reference, d/dx, d/dy]` per
 //! channel, or `None` when a channel does not fit 16.16.
-//! *Guarantees*: the AVX2 body returns exactly what the scalar twin
+//! *Guarantees*: one kernel, written over the vector layer
+//! ([`super::wide`], four f64 lanes: one per channel) and instantiated at
+//! every level, returns exactly what the channel-at-a-time
 //! [`color_planes_scalar`] returns (same IEEE operations in the same
-//! order, the rounding of `int::round_i64`).
+//! order, the rounding of `int::round_i64`); the proptest compares every
+//! level with it.
+#![forbid(unsafe_code)]
+use super::wide::{F64x4, Kernel, Simd};
 use super::SimdLevel;
 
 /// The geometry shared by a triangle's attribute planes (see
@@ -63,7 +68,9 @@ pub(crate) fn to_fixed(refv: f64, gx: f64, gy: f64) -> Option<[i32; 3]> {
     ])
 }
 
-/// Scalar twin of [`color_planes`].
+/// [`color_planes`] one channel at a time: the reference of the vector
+/// kernel, and its fallback for triangles whose planes leave the range of
+/// its rounding.
 pub(crate) fn color_planes_scalar(c: &[[f32; 4]; 3], g: &PlaneGeom) -> Option<[[i32; 4]; 3]> {
     let mut out = [[0i32; 4]; 3];
     for ch in 0..4 {
@@ -84,88 +91,50 @@ pub(crate) fn color_planes(
     c: &[[f32; 4]; 3],
     g: &PlaneGeom,
 ) -> Option<[[i32; 4]; 3]> {
-    #[cfg(target_arch = "x86_64")]
-    if level == SimdLevel::Avx2 {
-        // SAFETY: `level` is Avx2 only when AVX2 was detected.
-        return unsafe { x86::color_planes_avx2(c, g) };
-    }
-    let _ = level;
-    color_planes_scalar(c, g)
+    level.dispatch(&ColorPlanes { c, g })
 }
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    //! x86_64 body (AVX2).
-    use super::PlaneGeom;
-    use std::arch::x86_64::*;
+/// The arguments of [`color_planes`].
+struct ColorPlanes<'a> {
+    c: &'a [[f32; 4]; 3],
+    g: &'a PlaneGeom,
+}
 
-    /// AVX2 twin of `color_planes_scalar`: the four channels as the four
-    /// f64 lanes, the same IEEE operations in the same order (no FMA), and
-    /// the rounding of `int::round_i64` (add 1.5·2^52, subtract its bits).
-    /// Lanes outside the fast rounding range (|x| ≥ 2^51), out of range or
-    /// NaN send the whole triangle to the scalar twin.
-    ///
-    /// # Safety
-    /// AVX2 must be available.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn color_planes_avx2(
-        c: &[[f32; 4]; 3],
-        g: &PlaneGeom,
-    ) -> Option<[[i32; 4]; 3]> {
-        // SAFETY: each row of `c` is 16 readable bytes (unaligned load).
-        let [a0, a1, a2] = c
-            .each_ref()
-            .map(|v| unsafe { _mm256_cvtps_pd(_mm_loadu_ps(v.as_ptr())) });
-        let set = _mm256_set1_pd;
-        let (da1, da2) = (_mm256_sub_pd(a1, a0), _mm256_sub_pd(a2, a0));
-        let gx = _mm256_mul_pd(
-            _mm256_sub_pd(
-                _mm256_mul_pd(da1, set(g.dy2)),
-                _mm256_mul_pd(da2, set(g.dy1)),
-            ),
-            set(g.inv),
-        );
-        let gy = _mm256_mul_pd(
-            _mm256_sub_pd(
-                _mm256_mul_pd(da2, set(g.dx1)),
-                _mm256_mul_pd(da1, set(g.dx2)),
-            ),
-            set(g.inv),
-        );
-        let r0 = _mm256_add_pd(
-            _mm256_add_pd(a0, _mm256_mul_pd(gx, set(g.rx))),
-            _mm256_mul_pd(gy, set(g.ry)),
-        );
-        let k = set(65536.0);
-        let dx = _mm256_mul_pd(gx, k);
-        let dy = _mm256_mul_pd(gy, k);
-        let r = _mm256_add_pd(_mm256_mul_pd(r0, k), set(32768.0));
-        let abs = |v: __m256d| _mm256_andnot_pd(set(-0.0), v);
-        let lim = set((1u64 << 30) as f64);
-        let ok = _mm256_and_pd(
-            _mm256_and_pd(
-                _mm256_cmp_pd::<_CMP_LT_OQ>(abs(dx), lim),
-                _mm256_cmp_pd::<_CMP_LT_OQ>(abs(dy), lim),
-            ),
-            _mm256_cmp_pd::<_CMP_LT_OQ>(abs(r), set((1u64 << 51) as f64)),
-        );
-        if _mm256_movemask_pd(ok) != 0xF {
-            return super::color_planes_scalar(c, g);
+impl Kernel for &ColorPlanes<'_> {
+    type Output = Option<[[i32; 4]; 3]>;
+
+    /// The four channels as the four f64 lanes: [`PlaneGeom::plane`] and
+    /// [`to_fixed`] with the same IEEE operations in the same order (no
+    /// FMA) and the rounding of `int::round_i64`. A lane outside that
+    /// rounding's fast range (|x| ≥ 2^51), out of range or NaN sends the
+    /// whole triangle to [`color_planes_scalar`].
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Option<[[i32; 4]; 3]> {
+        let ColorPlanes { c, g } = *self;
+        let a0 = s.f64x4_from_f32(&c[0]);
+        let a1 = s.f64x4_from_f32(&c[1]);
+        let a2 = s.f64x4_from_f32(&c[2]);
+        let (da1, da2) = (a1 - a0, a2 - a0);
+        let inv = s.splat_f64(g.inv);
+        let gx = (da1.mul(s.splat_f64(g.dy2)) - da2.mul(s.splat_f64(g.dy1))).mul(inv);
+        let gy = (da2.mul(s.splat_f64(g.dx1)) - da1.mul(s.splat_f64(g.dx2))).mul(inv);
+        let r0 = (a0 + gx.mul(s.splat_f64(g.rx))) + gy.mul(s.splat_f64(g.ry));
+        let k = s.splat_f64(65536.0);
+        let dx = gx.mul(k);
+        let dy = gy.mul(k);
+        let r = r0.mul(k) + s.splat_f64(32768.0);
+        let lim = s.splat_f64((1u64 << 30) as f64);
+        let ok = dx.abs().lt_bitmask(lim)
+            & dy.abs().lt_bitmask(lim)
+            & r.abs().lt_bitmask(s.splat_f64((1u64 << 51) as f64));
+        if ok != 0xF {
+            return color_planes_scalar(c, g);
         }
-        const M: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
-        let round = |v: __m256d| {
-            // Low 32 bits of each rounded i64 lane, in lanes 0..4.
-            let q = _mm256_sub_epi64(
-                _mm256_castpd_si256(_mm256_add_pd(v, set(M))),
-                _mm256_set1_epi64x(M.to_bits() as i64),
-            );
-            let lo = _mm256_permutevar8x32_epi32(q, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-            let mut out = [0i32; 4];
-            // SAFETY: `out` is 16 writable bytes (unaligned store).
-            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm256_castsi256_si128(lo)) };
-            out
-        };
-        Some([round(r), round(dx), round(dy)])
+        Some([
+            r.round_i64_low32(),
+            dx.round_i64_low32(),
+            dy.round_i64_low32(),
+        ])
     }
 }
 

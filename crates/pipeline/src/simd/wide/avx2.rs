@@ -116,6 +116,27 @@ impl Simd for Avx2 {
         // loadu has no alignment requirement.
         F32x8(unsafe { _mm256_loadu_ps(v.as_ptr()) })
     }
+
+    type F64x4 = F64x4;
+    #[inline(always)]
+    fn splat_f64(self, v: f64) -> F64x4 {
+        F64x4(reg!(_mm256_set1_pd(v)))
+    }
+    #[inline(always)]
+    fn f64x4_from_f32(self, v: &[f32; 4]) -> F64x4 {
+        // SAFETY: AVX2 is proven by `self`; `v` is 16 readable bytes and
+        // loadu has no alignment requirement.
+        F64x4(unsafe { _mm256_cvtps_pd(_mm_loadu_ps(v.as_ptr())) })
+    }
+
+    #[inline(always)]
+    fn load_i32_prefix(self, src: &[u8]) -> I32x8 {
+        let n = (src.len() / 4).min(8);
+        // SAFETY: AVX2 is proven by `self`; the mask enables lanes 0..n,
+        // whose bytes 0..4n lie inside `src` (4n ≤ src.len()); maskload
+        // does not access disabled lanes (they read as 0).
+        I32x8(unsafe { _mm256_maskload_epi32(src.as_ptr().cast(), first_lanes(n)) })
+    }
 }
 
 impl Add for I32x8 {
@@ -244,6 +265,42 @@ impl super::I32x8 for I32x8 {
         // does not access disabled lanes.
         unsafe { _mm256_maskstore_epi32(dst.as_mut_ptr().cast(), first_lanes(n), self.0) };
     }
+
+    #[inline(always)]
+    fn widen_lo_u8_u16(self) -> Self {
+        Self(reg!(_mm256_unpacklo_epi8(self.0, _mm256_setzero_si256())))
+    }
+    #[inline(always)]
+    fn widen_hi_u8_u16(self) -> Self {
+        Self(reg!(_mm256_unpackhi_epi8(self.0, _mm256_setzero_si256())))
+    }
+    #[inline(always)]
+    fn pack_i16_u8_sat(lo: Self, hi: Self) -> Self {
+        Self(reg!(_mm256_packus_epi16(lo.0, hi.0)))
+    }
+    #[inline(always)]
+    fn mul_lo_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_mullo_epi16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn mul_hi_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_mulhi_epu16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn add_sat_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_adds_epu16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn shr_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        Self(reg!(_mm256_srli_epi16::<N>(self.0)))
+    }
+    #[inline(always)]
+    fn splat_alpha_u16(self) -> Self {
+        Self(reg!(_mm256_shufflehi_epi16::<0xFF>(
+            _mm256_shufflelo_epi16::<0xFF>(self.0)
+        )))
+    }
 }
 
 impl Add for F32x8 {
@@ -325,5 +382,67 @@ impl super::M32x8 for M32x8 {
     #[inline(always)]
     fn bitmask(self) -> u32 {
         reg!(_mm256_movemask_ps(_mm256_castsi256_ps(self.0))) as u32
+    }
+}
+
+/// Four f64 lanes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct F64x4(__m256d);
+
+impl Add for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(reg!(_mm256_add_pd(self.0, o.0)))
+    }
+}
+impl Sub for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(reg!(_mm256_sub_pd(self.0, o.0)))
+    }
+}
+
+impl super::F64x4 for F64x4 {
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(reg!(_mm256_mul_pd(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Self(reg!(_mm256_andnot_pd(_mm256_set1_pd(-0.0), self.0)))
+    }
+    #[inline(always)]
+    fn lt_bitmask(self, o: Self) -> u32 {
+        reg!(_mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(self.0, o.0))) as u32
+    }
+    #[inline(always)]
+    fn round_i64_low32(self) -> [i32; 4] {
+        const M: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
+        let lo = reg!({
+            let q = _mm256_sub_epi64(
+                _mm256_castpd_si256(_mm256_add_pd(self.0, _mm256_set1_pd(M))),
+                _mm256_set1_epi64x(M.to_bits() as i64),
+            );
+            // The low halves of the four 64-bit lanes, in lanes 0..4.
+            _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+                q,
+                _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6),
+            ))
+        });
+        let mut out = [0i32; 4];
+        // SAFETY: AVX2 is proven by `self`; `out` is 16 writable bytes and
+        // storeu has no alignment requirement.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), lo) };
+        out
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f64; 4] {
+        let mut out = [0f64; 4];
+        // SAFETY: AVX2 is proven by `self`; `out` is 32 writable bytes and
+        // storeu has no alignment requirement.
+        unsafe { _mm256_storeu_pd(out.as_mut_ptr(), self.0) };
+        out
     }
 }

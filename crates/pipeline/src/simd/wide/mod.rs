@@ -1,6 +1,6 @@
 //! The safe vector layer: 8-lane value types (`i32`, `f32`, lane masks)
-//! with one implementation per instruction-set level, and the marker
-//! values that prove a level is available.
+//! and 4-lane `f64` with one implementation per instruction-set level,
+//! and the marker values that prove a level is available.
 //!
 //! *Input*: a [`SimdLevel`] (detected at run time, or requested and
 //! clamped) and a [`Kernel`]: a span kernel written once as
@@ -100,6 +100,20 @@ pub(crate) trait Simd: Copy {
     fn splat_f32(self, v: f32) -> Self::F32x8;
     /// Lane `i` is `v[i]`.
     fn f32x8(self, v: [f32; 8]) -> Self::F32x8;
+
+    // The f64 lanes of `simd::planes`.
+    /// Four f64 lanes.
+    type F64x4: F64x4;
+    /// Every lane `v`.
+    fn splat_f64(self, v: f64) -> Self::F64x4;
+    /// Lane `i` is `v[i]` widened to f64 (exact).
+    fn f64x4_from_f32(self, v: &[f32; 4]) -> Self::F64x4;
+
+    // The partial load of `simd::blend`.
+    /// Lane `i < min(8, src.len() / 4)` is the little-endian i32 at bytes
+    /// `4i..4i + 4` of `src`, the other lanes 0 (the inverse of
+    /// [`I32x8::store_prefix`]); no byte past those lanes is read.
+    fn load_i32_prefix(self, src: &[u8]) -> Self::I32x8;
 }
 
 /// Eight i32 lanes; `+`, `-` wrap, `&`, `|`, `^` are bitwise.
@@ -150,6 +164,29 @@ pub(crate) trait I32x8:
     /// Writes the first `min(8, dst.len() / 4)` lanes, little-endian, to
     /// the start of `dst`; no other byte of `dst` is touched.
     fn store_prefix(self, dst: &mut [u8]);
+
+    // The 16-bit lanes of `simd::blend`: the vector as sixteen u16 lanes
+    // (u16 lane 2k is the low half of i32 lane k) in two halves of eight
+    // (i32 lanes 0..4 and 4..8), as AVX2 arranges them.
+    /// Bytes 0..8 of each half, zero-extended to the half's u16 lanes.
+    fn widen_lo_u8_u16(self) -> Self;
+    /// Bytes 8..16 of each half, zero-extended to the half's u16 lanes.
+    fn widen_hi_u8_u16(self) -> Self;
+    /// The u16 lanes of `lo` and `hi` read as i16 and clamped to
+    /// `0..=255`: bytes 0..8 of each half from `lo`'s half, bytes 8..16
+    /// from `hi`'s (so it undoes the two widens).
+    fn pack_i16_u8_sat(lo: Self, hi: Self) -> Self;
+    /// u16 lane-wise product, its low 16 bits.
+    fn mul_lo_u16(self, o: Self) -> Self;
+    /// u16 lane-wise product (unsigned), its high 16 bits.
+    fn mul_hi_u16(self, o: Self) -> Self;
+    /// u16 lane-wise sum, saturating at 65 535.
+    fn add_sat_u16(self, o: Self) -> Self;
+    /// Each u16 lane shifted right by `N`, filling with zeros (0 ≤ N < 16).
+    fn shr_u16<const N: i32>(self) -> Self;
+    /// Each group of four u16 lanes (one widened BGRA pixel) set to its
+    /// fourth (the alpha).
+    fn splat_alpha_u16(self) -> Self;
 }
 
 /// Eight f32 lanes; `+`, `-` and `*` are IEEE operations (round to
@@ -186,6 +223,25 @@ pub(crate) trait M32x8:
     fn bitmask(self) -> u32;
 }
 
+/// Four f64 lanes; `+`, `-` and `*` are IEEE operations (round to nearest
+/// even, no fused multiply-add).
+pub(crate) trait F64x4: Copy + Add<Output = Self> + Sub<Output = Self> {
+    /// Lane-wise product.
+    fn mul(self, o: Self) -> Self;
+    /// Each lane with its sign bit cleared.
+    fn abs(self) -> Self;
+    /// Bit `i` is set when lane `i` of `self` is less than that of `o`
+    /// (false for NaN).
+    fn lt_bitmask(self, o: Self) -> u32;
+    /// The low 32 bits of `bits(x + 1.5·2^52) − bits(1.5·2^52)` per lane
+    /// (64-bit wrapping difference): for |x| < 2^51 the low 32 bits of `x`
+    /// rounded to the nearest integer, ties to even (the fast path of
+    /// `int::round_i64`); defined, meaningless bits for other lanes.
+    fn round_i64_low32(self) -> [i32; 4];
+    /// The lanes as an array.
+    fn to_array(self) -> [f64; 4];
+}
+
 impl SimdLevel {
     /// Runs `k` at the best level the CPU has that is not above `self`
     /// (the markers check the CPU, so a level above it is never entered).
@@ -215,6 +271,29 @@ impl SimdLevel {
         }
         Scalar.vectorize(k)
     }
+}
+
+/// Asks the CPU to start loading the cache lines of `v` (a pure hint: no
+/// effect on results; nothing where the target has no prefetch).
+#[inline(always)]
+pub(crate) fn prefetch<T>(v: &T) {
+    #[cfg(target_arch = "x86_64")]
+    sse2::prefetch(v);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = v;
+}
+
+/// One BGRA pixel of 16.16 channels packed to bytes: byte `c` of the
+/// little-endian result is `v[c] >> 16` clamped to `0..=255`. On x86-64
+/// with SSE2's saturating packs (baseline, no level needed): i32 → i16
+/// saturating to ±32 767, then i16 → u8 saturating to 0..=255, the same
+/// as clamping `v >> 16` directly.
+#[inline(always)]
+pub(crate) fn pack_pixel_u8_sat(v: &[i32; 4]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::pack_pixel_u8_sat(v);
+    #[cfg(not(target_arch = "x86_64"))]
+    u32::from_le_bytes([0, 1, 2, 3].map(|c| crate::int::clamp_u8(v[c] >> 16)))
 }
 
 #[cfg(test)]
@@ -439,5 +518,167 @@ mod tests {
         let (a, b) = (Scalar.splat_f32(f32::NAN), Scalar.splat_f32(1.0));
         assert_eq!(a.min(b).to_array(), [1.0; 8]);
         assert!(b.max(a).to_array()[0].is_nan());
+    }
+
+    /// Every f64 operation on `a`, `b` (each lane as its two 32-bit
+    /// halves).
+    struct F64Ops([f32; 4], [f32; 4], f64);
+    impl Probe for F64Ops {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b) = (s.f64x4_from_f32(&self.0), s.f64x4_from_f32(&self.1));
+            let k = s.splat_f64(self.2);
+            let mut out = Vec::new();
+            for v in [a + b, a - b, a.mul(k), a.mul(b).abs(), k, (a - k).abs()] {
+                for x in v.to_array() {
+                    let x = x.to_bits();
+                    out.extend([x as u32, (x >> 32) as u32]);
+                }
+            }
+            for v in [a, a.mul(k), b.mul(k) + k] {
+                out.extend(v.round_i64_low32().map(|x| x as u32));
+            }
+            out.push(a.lt_bitmask(b));
+            out.push(a.abs().lt_bitmask(k));
+            out
+        }
+    }
+
+    /// f64 scales with the planes' cases: 16.16 (65536), huge, NaN.
+    fn scale() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            any::<f64>(),
+            -1e6f64..1e6,
+            Just(65536.0f64),
+            Just(-0.5f64),
+            Just(f64::NAN),
+            Just(3.0e15f64),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn f64_ops_agree_at_every_level(
+            a in proptest::array::uniform4(float()),
+            b in proptest::array::uniform4(float()),
+            k in scale(),
+        ) {
+            assert_levels_agree(&F64Ops(a, b, k))?;
+        }
+    }
+
+    #[test]
+    fn round_i64_low32_is_ties_to_even_and_wraps_to_the_low_bits() {
+        // 2.5 → 2 and −3.5 → −4 (ties to even); 2^32 + 7.25 → 2^32 + 7,
+        // whose low 32 bits are 7; −1 → 0xFFFF_FFFF.
+        let v = Scalar.f64x4_from_f32(&[2.5, -3.5, 4_294_967_296.0, -1.0]);
+        let v = v + Scalar.f64x4_from_f32(&[0.0, 0.0, 7.25, 0.0]);
+        assert_eq!(v.round_i64_low32(), [2, -4, 7, -1]);
+        // Bit i of lt_bitmask is lane i: 1 < 2 and −0.5 < 0.5; NaN
+        // compares false, 3 is not below 3; abs(−0.5) is 0.5, not below
+        // 0.5.
+        let a = Scalar.f64x4_from_f32(&[1.0, f32::NAN, -0.5, 3.0]);
+        let b = Scalar.f64x4_from_f32(&[2.0, 2.0, 0.5, 3.0]);
+        assert_eq!(a.lt_bitmask(b), 0b0101);
+        assert_eq!(a.abs().lt_bitmask(b), 0b0001);
+    }
+
+    /// Every u16 operation on `a`, `b`.
+    struct U16Ops([i32; 8], [i32; 8]);
+    impl Probe for U16Ops {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b) = (s.i32x8(self.0), s.i32x8(self.1));
+            let mut out = Vec::new();
+            for v in [
+                a.widen_lo_u8_u16(),
+                a.widen_hi_u8_u16(),
+                S::I32x8::pack_i16_u8_sat(a, b),
+                S::I32x8::pack_i16_u8_sat(a.widen_lo_u8_u16(), a.widen_hi_u8_u16()),
+                a.mul_lo_u16(b),
+                a.mul_hi_u16(b),
+                a.add_sat_u16(b),
+                a.shr_u16::<7>(),
+                a.shr_u16::<15>(),
+                a.splat_alpha_u16(),
+            ] {
+                out.extend(bits_i(v.to_array()));
+            }
+            let bytes = bytes_of(self.1);
+            for n in [0, 3, 4, 13, 31, 32] {
+                out.extend(bits_i(s.load_i32_prefix(&bytes[..n]).to_array()));
+            }
+            out
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn u16_ops_agree_at_every_level(
+            a in proptest::array::uniform8(any::<i32>()),
+            b in proptest::array::uniform8(prop_oneof![any::<i32>(), 0i32..0x100_0100]),
+        ) {
+            assert_levels_agree(&U16Ops(a, b))?;
+        }
+    }
+
+    #[test]
+    fn u16_lanes_by_hand() {
+        // Bytes 0..8 of the first half (lanes 0, 1) widen to its eight
+        // u16 lanes, bytes 8..16 (lanes 2, 3) under `hi`; the second half
+        // (lanes 4..8) likewise; packing the two undoes it.
+        let v = Scalar.i32x8([
+            0x8403_0201u32 as i32,
+            0x0807_0605,
+            0x0C0B_0A09,
+            0x100F_0E0D,
+            5,
+            6,
+            7,
+            8,
+        ]);
+        let lo = v.widen_lo_u8_u16();
+        let hi = v.widen_hi_u8_u16();
+        assert_eq!(
+            lo.to_array(),
+            [
+                0x0002_0001,
+                0x0084_0003,
+                0x0006_0005,
+                0x0008_0007,
+                5,
+                0,
+                6,
+                0
+            ]
+        );
+        assert_eq!(&hi.to_array()[..2], &[0x000A_0009, 0x000C_000B]);
+        assert_eq!(<Scalar as Simd>::I32x8::pack_i16_u8_sat(lo, hi), v);
+        // Packing reads i16: 0x0100 (256) → 255, 0xFFFF (−1) → 0, 0x8000
+        // (−32768) → 0, 0x00FF → 255.
+        let w = Scalar.i32x8([0xFFFF_0100u32 as i32, 0x00FF_8000, 0, 0, 0, 0, 0, 0]);
+        let p = <Scalar as Simd>::I32x8::pack_i16_u8_sat(w, w).to_array();
+        assert_eq!(p[0], 0xFF00_00FFu32 as i32);
+        // 0xFFFF · 0xFFFF = 0xFFFE_0001: low 0x0001, high 0xFFFE; 0xFF00 ·
+        // 0x0200 = 0x01FE_0000: low 0, high 0x01FE; 0xFF00 + 0x0200 (and
+        // 0xFFFF + 0xFFFF) saturate to 0xFFFF; 0x8081 >> 7 = 0x0101; the
+        // alpha of pixel 0 (u16 lane 3) fills u16 lanes 0..4.
+        let x = Scalar.i32x8([0xFF00_FFFFu32 as i32, 0x1234_0000, 0, 0, 0, 0, 0, 0]);
+        let y = Scalar.i32x8([0x0200_FFFF, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(x.mul_lo_u16(y).to_array()[0], 0x0000_0001);
+        assert_eq!(x.mul_hi_u16(y).to_array()[0], 0x01FE_FFFE);
+        assert_eq!(x.add_sat_u16(y).to_array()[0], -1);
+        assert_eq!(
+            Scalar.splat_i32(0x8081).shr_u16::<7>().to_array()[0],
+            0x0101
+        );
+        assert_eq!(
+            x.splat_alpha_u16().to_array()[..2],
+            [0x1234_1234, 0x1234_1234]
+        );
+        // 13 bytes hold 3 whole lanes; byte 12 is not read.
+        let src = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0xEE];
+        assert_eq!(
+            Scalar.load_i32_prefix(&src).to_array(),
+            [0x0403_0201, 0x0807_0605, 0x0C0B_0A09, 0, 0, 0, 0, 0]
+        );
     }
 }

@@ -65,6 +65,25 @@ impl Simd for Scalar {
     fn f32x8(self, v: [f32; 8]) -> F32x8 {
         F32x8(v)
     }
+
+    type F64x4 = F64x4;
+    #[inline(always)]
+    fn splat_f64(self, v: f64) -> F64x4 {
+        F64x4([v; 4])
+    }
+    #[inline(always)]
+    fn f64x4_from_f32(self, v: &[f32; 4]) -> F64x4 {
+        F64x4([v[0].into(), v[1].into(), v[2].into(), v[3].into()])
+    }
+
+    #[inline(always)]
+    fn load_i32_prefix(self, src: &[u8]) -> I32x8 {
+        let mut v = [0i32; 8];
+        for (l, b) in v.iter_mut().zip(src.chunks_exact(4)) {
+            *l = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        I32x8(v)
+    }
 }
 
 impl Add for I32x8 {
@@ -181,6 +200,82 @@ impl super::I32x8 for I32x8 {
             d.copy_from_slice(&v.to_le_bytes());
         }
     }
+
+    #[inline(always)]
+    fn widen_lo_u8_u16(self) -> Self {
+        let b = bytes(self.0);
+        from_u16(std::array::from_fn(|j| u16::from(b[16 * (j / 8) + j % 8])))
+    }
+    #[inline(always)]
+    fn widen_hi_u8_u16(self) -> Self {
+        let b = bytes(self.0);
+        from_u16(std::array::from_fn(|j| {
+            u16::from(b[16 * (j / 8) + 8 + j % 8])
+        }))
+    }
+    #[inline(always)]
+    fn pack_i16_u8_sat(lo: Self, hi: Self) -> Self {
+        let (lo, hi) = (to_u16(lo.0), to_u16(hi.0));
+        let b: [u8; 32] = std::array::from_fn(|i| {
+            let (h, j) = (i / 16, i % 16);
+            let w = if j < 8 {
+                lo[8 * h + j]
+            } else {
+                hi[8 * h + j - 8]
+            };
+            crate::int::clamp_u8(i32::from(w as i16))
+        });
+        Self(std::array::from_fn(|k| {
+            i32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])
+        }))
+    }
+    #[inline(always)]
+    fn mul_lo_u16(self, o: Self) -> Self {
+        let (a, b) = (to_u16(self.0), to_u16(o.0));
+        from_u16(std::array::from_fn(|j| a[j].wrapping_mul(b[j])))
+    }
+    #[inline(always)]
+    fn mul_hi_u16(self, o: Self) -> Self {
+        let (a, b) = (to_u16(self.0), to_u16(o.0));
+        from_u16(std::array::from_fn(|j| {
+            ((u32::from(a[j]) * u32::from(b[j])) >> 16) as u16
+        }))
+    }
+    #[inline(always)]
+    fn add_sat_u16(self, o: Self) -> Self {
+        let (a, b) = (to_u16(self.0), to_u16(o.0));
+        from_u16(std::array::from_fn(|j| a[j].saturating_add(b[j])))
+    }
+    #[inline(always)]
+    fn shr_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        from_u16(to_u16(self.0).map(|w| w >> N))
+    }
+    #[inline(always)]
+    fn splat_alpha_u16(self) -> Self {
+        let a = to_u16(self.0);
+        from_u16(std::array::from_fn(|j| a[j | 3]))
+    }
+}
+
+/// The lanes of `v` as sixteen u16 lanes (the low half of lane k first).
+#[inline(always)]
+fn to_u16(v: [i32; 8]) -> [u16; 16] {
+    std::array::from_fn(|j| ((v[j / 2] as u32) >> (16 * (j % 2))) as u16)
+}
+
+/// The inverse of [`to_u16`].
+#[inline(always)]
+fn from_u16(w: [u16; 16]) -> I32x8 {
+    I32x8(std::array::from_fn(|k| {
+        (u32::from(w[2 * k]) | u32::from(w[2 * k + 1]) << 16) as i32
+    }))
+}
+
+/// The lanes of `v` as little-endian bytes.
+#[inline(always)]
+fn bytes(v: [i32; 8]) -> [u8; 32] {
+    std::array::from_fn(|i| v[i / 4].to_le_bytes()[i % 4])
 }
 
 impl Add for F32x8 {
@@ -265,5 +360,57 @@ impl super::M32x8 for M32x8 {
             .iter()
             .enumerate()
             .fold(0, |m, (i, &a)| m | (u32::from(a < 0) << i))
+    }
+}
+
+/// Four f64 lanes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct F64x4([f64; 4]);
+
+#[inline(always)]
+fn zip4<U>(a: [f64; 4], b: [f64; 4], f: impl Fn(f64, f64) -> U) -> [U; 4] {
+    std::array::from_fn(|i| f(a[i], b[i]))
+}
+
+impl Add for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(zip4(self.0, o.0, |a, b| a + b))
+    }
+}
+impl Sub for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(zip4(self.0, o.0, |a, b| a - b))
+    }
+}
+
+impl super::F64x4 for F64x4 {
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(zip4(self.0, o.0, |a, b| a * b))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Self(self.0.map(f64::abs))
+    }
+    #[inline(always)]
+    fn lt_bitmask(self, o: Self) -> u32 {
+        zip4(self.0, o.0, |a, b| a < b)
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &lt)| m | (u32::from(lt) << i))
+    }
+    #[inline(always)]
+    fn round_i64_low32(self) -> [i32; 4] {
+        const M: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
+        self.0
+            .map(|x| ((x + M).to_bits() as i64).wrapping_sub(M.to_bits() as i64) as i32)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f64; 4] {
+        self.0
     }
 }

@@ -32,6 +32,35 @@ impl Sse2 {
     }
 }
 
+/// [`super::prefetch`] on x86-64: `prefetcht0` of every 64-byte line of
+/// `v`.
+#[inline(always)]
+pub(super) fn prefetch<T>(v: &T) {
+    let p = (v as *const T).cast::<i8>();
+    let mut off = 0;
+    while off < std::mem::size_of::<T>() {
+        // SAFETY: a prefetch is a hint: it cannot fault or modify memory,
+        // and `p + off` stays inside the object `v`. SSE (which provides
+        // it) is part of the x86_64 baseline.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
+        off += 64;
+    }
+}
+
+/// [`super::pack_pixel_u8_sat`] on x86-64.
+#[inline(always)]
+pub(super) fn pack_pixel_u8_sat(v: &[i32; 4]) -> u32 {
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these register-only
+    // intrinsics are available on every CPU this code runs on; none of
+    // them reads or writes memory.
+    let packed = unsafe {
+        let x = _mm_srai_epi32::<16>(_mm_set_epi32(v[3], v[2], v[1], v[0]));
+        let w = _mm_packs_epi32(x, x);
+        _mm_cvtsi128_si32(_mm_packus_epi16(w, w))
+    };
+    packed as u32
+}
+
 /// Eight i32 lanes: lanes 0..4 in `.0[0]`, 4..8 in `.0[1]`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct I32x8([__m128i; 2]);
@@ -113,6 +142,29 @@ impl Simd for Sse2 {
         // SAFETY: SSE2 is proven by `self`; `v` is 32 readable bytes, each
         // load reads 16 of them, and loadu has no alignment requirement.
         F32x8(unsafe { [_mm_loadu_ps(v.as_ptr()), _mm_loadu_ps(v.as_ptr().add(4))] })
+    }
+
+    type F64x4 = F64x4;
+    #[inline(always)]
+    fn splat_f64(self, v: f64) -> F64x4 {
+        let h = reg!(_mm_set1_pd(v));
+        F64x4([h, h])
+    }
+    #[inline(always)]
+    fn f64x4_from_f32(self, v: &[f32; 4]) -> F64x4 {
+        // SAFETY: SSE2 is proven by `self`; `v` is 16 readable bytes and
+        // loadu has no alignment requirement.
+        let x = unsafe { _mm_loadu_ps(v.as_ptr()) };
+        F64x4(reg!([_mm_cvtps_pd(x), _mm_cvtps_pd(_mm_movehl_ps(x, x))]))
+    }
+
+    #[inline(always)]
+    fn load_i32_prefix(self, src: &[u8]) -> I32x8 {
+        // SSE2 has no masked load: read whole lanes into a copy.
+        let mut all = [0u8; 32];
+        let n = (src.len() / 4).min(8) * 4;
+        all[..n].copy_from_slice(&src[..n]);
+        self.load_i32(&all)
     }
 }
 
@@ -260,6 +312,49 @@ impl super::I32x8 for I32x8 {
         let n = (dst.len() / 4).min(8) * 4;
         dst[..n].copy_from_slice(&all[..n]);
     }
+
+    #[inline(always)]
+    fn widen_lo_u8_u16(self) -> Self {
+        Self(
+            self.0
+                .map(|a| reg!(_mm_unpacklo_epi8(a, _mm_setzero_si128()))),
+        )
+    }
+    #[inline(always)]
+    fn widen_hi_u8_u16(self) -> Self {
+        Self(
+            self.0
+                .map(|a| reg!(_mm_unpackhi_epi8(a, _mm_setzero_si128()))),
+        )
+    }
+    #[inline(always)]
+    fn pack_i16_u8_sat(lo: Self, hi: Self) -> Self {
+        Self(halves(lo.0, hi.0, |a, b| reg!(_mm_packus_epi16(a, b))))
+    }
+    #[inline(always)]
+    fn mul_lo_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_mullo_epi16(a, b))))
+    }
+    #[inline(always)]
+    fn mul_hi_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_mulhi_epu16(a, b))))
+    }
+    #[inline(always)]
+    fn add_sat_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_adds_epu16(a, b))))
+    }
+    #[inline(always)]
+    fn shr_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        Self(self.0.map(|a| reg!(_mm_srli_epi16::<N>(a))))
+    }
+    #[inline(always)]
+    fn splat_alpha_u16(self) -> Self {
+        Self(
+            self.0
+                .map(|a| reg!(_mm_shufflehi_epi16::<0xFF>(_mm_shufflelo_epi16::<0xFF>(a)))),
+        )
+    }
 }
 
 impl Add for F32x8 {
@@ -348,5 +443,77 @@ impl super::M32x8 for M32x8 {
             .0
             .map(|a| reg!(_mm_movemask_ps(_mm_castsi128_ps(a))) as u32);
         lo | hi << 4
+    }
+}
+
+/// Four f64 lanes: lanes 0..2 in `.0[0]`, 2..4 in `.0[1]`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct F64x4([__m128d; 2]);
+
+impl Add for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_add_pd(a, b))))
+    }
+}
+impl Sub for F64x4 {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_sub_pd(a, b))))
+    }
+}
+
+impl super::F64x4 for F64x4 {
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_mul_pd(a, b))))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        let [lo, hi] = self.0;
+        let sign = reg!(_mm_set1_pd(-0.0));
+        Self(reg!([_mm_andnot_pd(sign, lo), _mm_andnot_pd(sign, hi)]))
+    }
+    #[inline(always)]
+    fn lt_bitmask(self, o: Self) -> u32 {
+        let [lo, hi] = halves(self.0, o.0, |a, b| {
+            reg!(_mm_movemask_pd(_mm_cmplt_pd(a, b))) as u32
+        });
+        lo | hi << 2
+    }
+    #[inline(always)]
+    fn round_i64_low32(self) -> [i32; 4] {
+        const M: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
+        let [lo, hi] = self.0;
+        let lo = reg!({
+            let m = _mm_set1_pd(M);
+            let mb = _mm_set1_epi64x(M.to_bits() as i64);
+            let qlo = _mm_sub_epi64(_mm_castpd_si128(_mm_add_pd(lo, m)), mb);
+            let qhi = _mm_sub_epi64(_mm_castpd_si128(_mm_add_pd(hi, m)), mb);
+            // The low halves of the 64-bit lanes: 0, 1 then 2, 3.
+            _mm_unpacklo_epi64(
+                _mm_shuffle_epi32::<0b00_00_10_00>(qlo),
+                _mm_shuffle_epi32::<0b00_00_10_00>(qhi),
+            )
+        });
+        let mut out = [0i32; 4];
+        // SAFETY: SSE2 is proven by `self`; `out` is 16 writable bytes and
+        // storeu has no alignment requirement.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), lo) };
+        out
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f64; 4] {
+        let mut out = [0f64; 4];
+        // SAFETY: SSE2 is proven by `self`; `out` is 32 writable bytes,
+        // each store writes 16 of them (at 0 and 16), and storeu has no
+        // alignment requirement.
+        unsafe {
+            _mm_storeu_pd(out.as_mut_ptr(), self.0[0]);
+            _mm_storeu_pd(out.as_mut_ptr().add(2), self.0[1]);
+        }
+        out
     }
 }
