@@ -303,6 +303,15 @@ fn every_crate_but_pipeline_and_capi_forbids_unsafe() {
     }
 }
 
+/// `text` without its line comments (doc comments included), so that a
+/// comment naming `unsafe` is not taken for code.
+fn without_comments(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn pipeline_allows_unsafe_only_in_its_simd_tree() {
     let src = root().join("crates/pipeline/src");
@@ -331,11 +340,7 @@ fn pipeline_allows_unsafe_only_in_its_simd_tree() {
             "{} allows unsafe code",
             path.display()
         );
-        let code = text
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let code = without_comments(&text);
         assert!(
             in_simd || !code.contains("unsafe {") && !code.contains("unsafe fn"),
             "{} contains unsafe code outside pipeline::simd",
@@ -377,11 +382,7 @@ fn pipeline_simd_unsafe_lives_in_the_vector_layer() {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         if rel == Path::new("mod.rs") {
-            let code = text
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("//"))
-                .collect::<Vec<_>>()
-                .join("\n");
+            let code = without_comments(&text);
             assert!(
                 !code.contains("unsafe {") && !code.contains("unsafe fn"),
                 "simd/mod.rs holds unsafe code: it belongs in the vector layer"
