@@ -375,6 +375,12 @@ fn process_prim<const N: usize>(
 /// vertex shader: the vertices the range uses are shaded first (each
 /// vertex number once, four per run), then every primitive is assembled,
 /// clipped and set up from them exactly as fixed function's are.
+///
+/// Never inlined: whether it was depended on how the crate happened to be
+/// split into code-generation units (inlined into `renderer::set_up`, all
+/// five instances at once, when `simd::depth24` moved onto the vector
+/// layer).
+#[inline(never)]
 pub(crate) fn process_range_shaded<const N: usize>(
     ctx: &GeometryCtx,
     shader: &ShaderStage<'_>,
@@ -383,13 +389,18 @@ pub(crate) fn process_range_shaded<const N: usize>(
     out: &mut ChunkOut,
 ) {
     let arity = call.topology.arity();
-    let mut indices: Vec<u64> = range
-        .clone()
-        .flat_map(|p| {
-            let el = call.topology.element(p);
-            (0..arity).filter_map(move |k| call.vertex_index(el[k]))
-        })
-        .collect();
+    // A plain loop, not `flat_map(…).collect()`: the adapter's `next` was
+    // left out of line depending on the crate's split into
+    // code-generation units (+66 M on W7).
+    let mut indices: Vec<u64> = Vec::new();
+    for p in range.clone() {
+        let el = call.topology.element(p);
+        for &v in el.iter().take(arity) {
+            if let Some(i) = call.vertex_index(v) {
+                indices.push(i);
+            }
+        }
+    }
     indices.sort_unstable();
     indices.dedup();
     let mut shaded = Vec::with_capacity(indices.len());

@@ -188,6 +188,7 @@ impl DeclType {
     /// ((0, 0, 0, 1) if the element runs past the vertex's bytes); lanes
     /// without bytes are left as they are. The same values as `read`,
     /// with the type matched once for all lanes.
+    #[inline]
     pub fn read_planes<const W: usize>(
         self,
         vertices: &[Option<&[u8]>; W],
