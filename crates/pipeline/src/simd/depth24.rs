@@ -1,15 +1,22 @@
 //! Gouraud spans with a 24-bit depth test (depth in bits 31..8 of a D24S8,
 //! D24X8 or D24X4S4 buffer; the low byte is kept), optionally with fog
-//! fused from the specular alpha.
+//! fused from the specular alpha: all spans of one triangle in a band of
+//! rows.
 //!
-//! *Input*: the colour and depth bytes of one span ([`gouraud_depth24_span`])
-//! or of a band of rows with all spans of one triangle
-//! ([`gouraud_depth24_spans`]), colour and depth planes, the depth
-//! function. *Output*: written pixels and depths, the number of pixels
-//! that passed. *Guarantees*: the SSE2, SSE4.1 and AVX2 bodies write
-//! exactly the bytes of the scalar twins; bytes past a span that a vector
-//! may touch are stored back unchanged.
-use super::{clamp8, color_at, div255, pack_pixel, z24, BandRows, SimdLevel};
+//! *Input*: the band's colour and depth bytes ([`BandRows`]), the spans
+//! of one triangle, its colour, depth and fog planes and depth function
+//! ([`TriDepth24`]). *Output*: written pixels and depths, the number of
+//! pixels that passed. *Guarantees*: one kernel, written over the vector
+//! layer ([`super::wide`]) and instantiated at every level, writes exactly
+//! the bytes of the pixel-at-a-time [`gouraud_depth24_spans_scalar`] (the
+//! reference its proptests compare every level with); bytes past a span
+//! that a vector touches are stored back unchanged, and no byte outside
+//! the band is read or written.
+#![forbid(unsafe_code)]
+use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
+use super::{
+    by_cmp_func, clamp8, color_at, depth_test, div255, pack_pixel, z24, BandRows, SimdLevel,
+};
 use crate::state::CmpFunc;
 
 /// Depth-test parameters of a span for a 24-bit depth in bits 31..8.
@@ -28,8 +35,7 @@ pub(crate) struct Depth24Params {
     /// Depth writes enabled.
     pub write: bool,
     /// Fog: factor plane value (16.16, ×255) at the first span pixel, its
-    /// step per pixel, and the fog colour (BGR_). Only the scalar and AVX2
-    /// kernels support it (callers route other levels to the scalar twin).
+    /// step per pixel, and the fog colour (BGR_).
     pub fog: Option<(i32, i32, [i32; 4])>,
 }
 
@@ -51,12 +57,16 @@ impl FogFixed {
 }
 
 /// Fogs one 8-bit channel: `round((c·f + fc·(255 − f)) / 255)`.
+// The reference only: the kernel fogs in `depth8`.
+#[cfg_attr(not(test), allow(dead_code))]
 #[inline(always)]
 fn fog8(c: i32, f: i32, fc: i32) -> i32 {
     div255(c * f + fc * (255 - f))
 }
 
-/// Scalar twin of [`gouraud_depth24_span`].
+/// One span of `n` pixels, one pixel at a time: the reference of the
+/// vector kernel of [`gouraud_depth24_spans`].
+#[cfg_attr(not(test), allow(dead_code))] // the proptests' reference
 pub(crate) fn gouraud_depth24_span_scalar(
     color: &mut [u8],
     depth: &mut [u8],
@@ -95,54 +105,6 @@ pub(crate) fn gouraud_depth24_span_scalar(
         }
     }
     passed
-}
-
-/// Gouraud span of `n` pixels with a depth test against a depth buffer
-/// holding 24 bits of depth in bits 31..8 (D24S8, D24X8, D24X4S4; the low
-/// byte is kept). Returns the number of pixels that passed.
-///
-/// `color` and `depth` start at the span and may extend beyond its `n`
-/// pixels: the vector kernels may then read up to one vector of pixels past
-/// the span and store them back unchanged (cheaper than masked stores).
-#[allow(clippy::too_many_arguments)] // a kernel entry: flat scalar arguments
-pub(crate) fn gouraud_depth24_span(
-    level: SimdLevel,
-    color: &mut [u8],
-    depth: &mut [u8],
-    n: usize,
-    start: [i32; 4],
-    step: [i32; 4],
-    and_mask: u32,
-    p: &Depth24Params,
-) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        match level {
-            SimdLevel::Avx2 => {
-                use super::by_cmp_func;
-                // SAFETY: AVX2 was detected (see `gouraud_span`).
-                return unsafe {
-                    by_cmp_func!(
-                        p.func,
-                        x86::depth24_avx2,
-                        [],
-                        (color, depth, n, start, step, and_mask, p)
-                    )
-                };
-            }
-            SimdLevel::Sse41 => {
-                // SAFETY: SSE4.1 was detected.
-                return unsafe { x86::depth24_sse41(color, depth, n, start, step, and_mask, p) };
-            }
-            SimdLevel::Sse2 => {
-                // SAFETY: SSE2 is baseline on x86_64.
-                return unsafe { x86::depth24_sse2(color, depth, n, start, step, and_mask, p) };
-            }
-            SimdLevel::Scalar => {}
-        }
-    }
-    let _ = level;
-    gouraud_depth24_span_scalar(color, depth, n, start, step, and_mask, p)
 }
 
 /// One span of a triangle inside a band of rows: row, first column,
@@ -186,7 +148,7 @@ type SpanSetup = (
     Depth24Params,
 );
 
-/// Per-span set-up shared by both twins: byte ranges (extended by up to one
+/// Per-span set-up shared by the kernel and its reference: byte ranges (extended by up to one
 /// vector past the span when the band has room), start colour and depth
 /// parameters.
 #[inline(always)]
@@ -226,7 +188,9 @@ fn span_setup(b: &BandRows<'_>, sp: &Span, t: &TriDepth24) -> Option<SpanSetup> 
     Some((coff..cend, doff..dend, start, p))
 }
 
-/// Scalar twin of [`gouraud_depth24_spans`].
+/// [`gouraud_depth24_spans`] one pixel at a time: the reference of its
+/// vector kernel.
+#[cfg_attr(not(test), allow(dead_code))] // the proptests' reference
 pub(crate) fn gouraud_depth24_spans_scalar(
     b: &mut BandRows<'_>,
     spans: &[Span],
@@ -252,399 +216,192 @@ pub(crate) fn gouraud_depth24_spans_scalar(
     passed
 }
 
-/// [`gouraud_depth24_span`] over all spans of one triangle in a band, with
-/// the loop-invariant set-up done once. Returns the pixels that passed.
+/// All spans of one triangle in a band: a Gouraud colour with a 24-bit
+/// depth test (and fused fog when `t.fog` is set), the loop-invariant
+/// set-up done once. Returns the pixels that passed.
+///
+/// One kernel, written over the vector layer and instantiated at every
+/// level, writes exactly the bytes of [`gouraud_depth24_spans_scalar`]
+/// (the pixel-at-a-time reference). Where a span's last vector has room
+/// in the band it loads and stores back unchanged up to 7 pixels past the
+/// span; where it has not (the end of the band) only the span's whole
+/// lanes in the band are read and written.
+#[inline(never)]
 pub(crate) fn gouraud_depth24_spans(
     level: SimdLevel,
     b: &mut BandRows<'_>,
     spans: &[Span],
     t: &TriDepth24,
 ) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if level == SimdLevel::Avx2 {
-        use super::by_cmp_func;
-        // SAFETY: `level` is Avx2 only when AVX2 and POPCNT were detected.
-        return unsafe {
-            if t.fog.is_some() {
-                by_cmp_func!(t.func, x86::depth24_spans_avx2, [true], (b, spans, t))
-            } else {
-                by_cmp_func!(t.func, x86::depth24_spans_avx2, [false], (b, spans, t))
-            }
-        };
+    if t.fog.is_some() {
+        by_cmp_func!(t.func, spans_at, [true], (level, b, spans, t))
+    } else {
+        by_cmp_func!(t.func, spans_at, [false], (level, b, spans, t))
     }
-    if level == SimdLevel::Scalar || t.fog.is_some() {
-        return gouraud_depth24_spans_scalar(b, spans, t);
-    }
-    let mut passed = 0;
-    for sp in spans {
-        let Some((cr, dr, start, p)) = span_setup(b, sp, t) else {
-            continue;
-        };
-        if let (Some(c), Some(d)) = (b.color.get_mut(cr), b.depth.get_mut(dr)) {
-            passed += gouraud_depth24_span(
-                level,
-                c,
-                d,
-                sp.n as usize,
-                start,
-                t.diffuse[1],
-                t.and_mask,
-                &p,
-            );
-        }
-    }
-    passed
 }
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    //! x86_64 bodies: only store through `chunks_exact_mut` chunks of the
-    //! exact store width, through masked stores of the lanes inside a
-    //! span, or back the unchanged bytes of lanes past it.
-    use super::super::x86::{cmp_const, load4, pack4, pack8, tail_mask};
-    use super::super::{color_at, BandRows};
-    use super::{gouraud_depth24_span_scalar, span_setup, Depth24Params, Span, TriDepth24};
-    use crate::state::CmpFunc;
-    use std::arch::x86_64::*;
+/// [`gouraud_depth24_spans`] with fog (`FOG`) and the depth function `F`
+/// (see [`super::cmp_func_of`]) fixed.
+#[inline(always)]
+fn spans_at<const FOG: bool, const F: u8>(
+    level: SimdLevel,
+    b: &mut BandRows<'_>,
+    spans: &[Span],
+    t: &TriDepth24,
+) -> u32 {
+    // By reference (see `gouraud_span`).
+    level.dispatch(&mut Spans::<F, FOG> { b, spans, t })
+}
 
-    /// Lane mask (all ones) where `new FUNC old` holds, SSE2.
+/// The arguments of the vector kernel of [`gouraud_depth24_spans`], for
+/// the depth function `F` and with fog when `FOG`: fixed per
+/// instantiation so that the 8-pixel loop tests neither.
+struct Spans<'a, 'b, const F: u8, const FOG: bool> {
+    b: &'a mut BandRows<'b>,
+    spans: &'a [Span],
+    t: &'a TriDepth24,
+}
+
+/// Per-triangle values every 8-pixel vector shares.
+struct Shared<S: Simd> {
+    /// `zref`, `dzdx` per lane.
+    zref: S::F32x8,
+    dzdx: S::F32x8,
+    /// 0.0, 1.0 and 2^24 − 1 per lane (the depth clamp and scale).
+    zero: S::F32x8,
+    one: S::F32x8,
+    scale: S::F32x8,
+    /// 0xFF per lane: the low byte of the depth, kept.
+    low8: S::I32x8,
+    /// Every lane set when depth writes are on, else none.
+    write: S::M32x8,
+    /// Lane numbers 0..8.
+    lane: S::I32x8,
+    /// AND mask of the packed colour.
+    and_mask: S::I32x8,
+    /// Fog colour per channel lane (one BGR_ pixel per half), 0..=255
+    /// per lane, and the alpha lanes (3 and 7), which fog leaves alone.
+    fog_color: S::I32x8,
+    alpha: S::M32x8,
+}
+
+/// One 8-pixel vector of a span starting at column offset `x` (relative
+/// to the planes' reference) of a row whose `dz/dy` term is `zy`: the
+/// depth test of the plane's depth against `old_d`, the colours `r` (one
+/// pixel per half of each vector, as `gouraud_span`), fogged with the
+/// factors `fr` (same arrangement) when `FOG`. Lanes outside `inside` or
+/// failing the test keep `old_c` and `old_d`. Returns the colour and depth
+/// to store and the lanes that passed.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn depth8<S: Simd, const F: u8, const FOG: bool>(
+    s: S,
+    k: &Shared<S>,
+    zy: S::F32x8,
+    x: i32,
+    r: &[S::I32x8; 4],
+    fr: &[S::I32x8; 4],
+    old_c: S::I32x8,
+    old_d: S::I32x8,
+    inside: Option<S::M32x8>,
+) -> (S::I32x8, S::I32x8, u32) {
+    let fx = (s.splat_i32(x) + k.lane).to_f32();
+    let z = (k.zref + k.dzdx.mul(fx)) + zy;
+    let zq = z.max(k.zero).min(k.one).mul(k.scale).round_i32();
+    let test = depth_test::<F, _>(zq, old_d.shr_logical::<8>());
+    let pass = match inside {
+        Some(m) => test & m,
+        None => test,
+    };
+    let new_d = zq.shl::<8>() | (old_d & k.low8);
+    let out_d = S::I32x8::select(pass & k.write, new_d, old_d);
+    let col = if FOG {
+        // c·f + fc·(255 − f), rounded / 255 (as `div255`), per colour
+        // lane; the alpha lanes keep c. The same as `fog8` of the
+        // reference.
+        S::I32x8::pack_u8_sat([
+            fogged(s, k, r[0], fr[0]),
+            fogged(s, k, r[1], fr[1]),
+            fogged(s, k, r[2], fr[2]),
+            fogged(s, k, r[3], fr[3]),
+        ])
+    } else {
+        S::I32x8::pack_u8_sat([
+            r[0].shr::<16>(),
+            r[1].shr::<16>(),
+            r[2].shr::<16>(),
+            r[3].shr::<16>(),
+        ])
+    } & k.and_mask;
+    (
+        S::I32x8::select(pass, col, old_c),
+        out_d,
+        pass.bitmask().count_ones(),
+    )
+}
+
+/// Colour lanes `c` (16.16) fogged with the factor lanes `f` (16.16,
+/// × 255): `c·f + fc·(255 − f)`, rounded / 255 (as `div255`), per colour
+/// lane; the alpha lanes keep `c`, clamped. The same as `fog8` of the
+/// reference. A function, not a closure: a closure was compiled out of
+/// line (+12 % on W7).
+#[inline(always)]
+fn fogged<S: Simd>(s: S, k: &Shared<S>, c: S::I32x8, f: S::I32x8) -> S::I32x8 {
+    let zero = s.splat_i32(0);
+    let c255 = s.splat_i32(255);
+    let cv = c.shr::<16>().max(zero).min(c255);
+    let f = f.shr::<16>().max(zero).min(c255);
+    let x = cv.mul(f) + k.fog_color.mul(c255 - f);
+    let q = (x + s.splat_i32(127))
+        .mul(s.splat_i32(0x8081))
+        .shr_logical::<23>();
+    S::I32x8::select(k.alpha, cv, q)
+}
+
+impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
+    type Output = u32;
+
+    /// Colour (and fog factor) vectors of a span are built from
+    /// per-triangle vectors (`ref + dx·ddx + dy·ddy + lane·ddx`, wrapping
+    /// like the reference) and stepped by 8 pixels with additions.
     #[inline(always)]
-    unsafe fn cmp_sse2(func: CmpFunc, new: __m128i, old: __m128i) -> __m128i {
-        // SAFETY: register-only SSE2 operations.
-        unsafe {
-            let ones = _mm_set1_epi32(-1);
-            match func {
-                CmpFunc::Never => _mm_setzero_si128(),
-                CmpFunc::Less => _mm_cmpgt_epi32(old, new),
-                CmpFunc::Equal => _mm_cmpeq_epi32(new, old),
-                CmpFunc::LessEqual => _mm_xor_si128(_mm_cmpgt_epi32(new, old), ones),
-                CmpFunc::Greater => _mm_cmpgt_epi32(new, old),
-                CmpFunc::NotEqual => _mm_xor_si128(_mm_cmpeq_epi32(new, old), ones),
-                CmpFunc::GreaterEqual => _mm_xor_si128(_mm_cmpgt_epi32(old, new), ones),
-                CmpFunc::Always => ones,
-            }
-        }
-    }
-
-    /// Shared 4-lane body of the SSE2 and SSE4.1 depth kernels.
-    #[inline(always)]
-    unsafe fn depth24_sse_body<const SSE41: bool>(
-        color: &mut [u8],
-        depth: &mut [u8],
-        n: usize,
-        start: [i32; 4],
-        step: [i32; 4],
-        and_mask: u32,
-        p: &Depth24Params,
-    ) -> u32 {
-        let n = n.min(color.len() / 4).min(depth.len() / 4);
-        let n4 = n / 4;
-        let mut passed = 0u32;
-        // SAFETY: register-only SSE2 operations; loads from local arrays.
-        let (mut v, step4, andm, zref, dzdx, zy, zero, one, scale, low8, write, lane) = unsafe {
-            let s = load4(&step);
-            let v0 = load4(&start);
-            let v1 = _mm_add_epi32(v0, s);
-            let v2 = _mm_add_epi32(v1, s);
-            let v3 = _mm_add_epi32(v2, s);
-            (
-                [v0, v1, v2, v3],
-                _mm_slli_epi32(s, 2),
-                _mm_set1_epi32(and_mask as i32),
-                _mm_set1_ps(p.zref),
-                _mm_set1_ps(p.dzdx),
-                _mm_set1_ps(p.zy),
-                _mm_setzero_ps(),
-                _mm_set1_ps(1.0),
-                _mm_set1_ps(16_777_215.0),
-                _mm_set1_epi32(0xFF),
-                _mm_set1_epi32(if p.write { -1 } else { 0 }),
-                _mm_set_epi32(3, 2, 1, 0),
-            )
+    fn run<S: Simd>(self, s: S) -> u32 {
+        let Spans { b, spans, t } = self;
+        let t = *t;
+        let splat = |v: i32| s.splat_i32(v);
+        // Vector k holds pixel k (low half) and pixel k + 4 (high half).
+        let base = s.repeat4_i32(t.diffuse[0]);
+        let sx = s.repeat4_i32(t.diffuse[1]);
+        let sy = s.repeat4_i32(t.diffuse[2]);
+        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+        let lofs0 = sx.shl::<2>() & high;
+        let step8 = sx.shl::<3>();
+        let fplane = match t.fog {
+            Some(f) if FOG => f.plane,
+            _ => [0; 3],
         };
-        let (cbody, ctail) = color.split_at_mut(n4 * 16);
-        let (dbody, dtail) = depth.split_at_mut(n4 * 16);
-        for (k, (c, d)) in cbody
-            .chunks_exact_mut(16)
-            .zip(dbody.chunks_exact_mut(16))
-            .enumerate()
-        {
-            // SAFETY: `c` and `d` are exactly 16 bytes each, valid for
-            // unaligned loads and stores; the rest is register arithmetic.
-            unsafe {
-                let x = p.fx0.wrapping_add((k * 4) as i32);
-                let fx = _mm_cvtepi32_ps(_mm_add_epi32(_mm_set1_epi32(x), lane));
-                let z = _mm_add_ps(_mm_add_ps(zref, _mm_mul_ps(dzdx, fx)), zy);
-                let z = _mm_min_ps(_mm_max_ps(z, zero), one);
-                let zq = _mm_cvtps_epi32(_mm_mul_ps(z, scale));
-                let old_raw = _mm_loadu_si128(d.as_ptr().cast());
-                let old = _mm_srli_epi32(old_raw, 8);
-                let pass = cmp_sse2(p.func, zq, old);
-                let new_d = _mm_or_si128(_mm_slli_epi32(zq, 8), _mm_and_si128(old_raw, low8));
-                let wmask = _mm_and_si128(pass, write);
-                let col = _mm_and_si128(pack4(v[0], v[1], v[2], v[3]), andm);
-                let old_c = _mm_loadu_si128(c.as_ptr().cast());
-                let (out_d, out_c) = if SSE41 {
-                    (
-                        _mm_blendv_epi8(old_raw, new_d, wmask),
-                        _mm_blendv_epi8(old_c, col, pass),
-                    )
-                } else {
-                    (
-                        _mm_or_si128(
-                            _mm_and_si128(wmask, new_d),
-                            _mm_andnot_si128(wmask, old_raw),
-                        ),
-                        _mm_or_si128(_mm_and_si128(pass, col), _mm_andnot_si128(pass, old_c)),
-                    )
-                };
-                _mm_storeu_si128(d.as_mut_ptr().cast(), out_d);
-                _mm_storeu_si128(c.as_mut_ptr().cast(), out_c);
-                passed += (_mm_movemask_ps(_mm_castsi128_ps(pass)) as u32).count_ones();
-                for vk in v.iter_mut() {
-                    *vk = _mm_add_epi32(*vk, step4);
-                }
-            }
-        }
-        let done = n4 * 4;
-        let tail = Depth24Params {
-            fx0: p.fx0.wrapping_add(done as i32),
-            ..*p
+        let fcol = match t.fog {
+            Some(f) if FOG => f.color,
+            _ => [0; 4],
         };
-        passed
-            + gouraud_depth24_span_scalar(
-                ctail,
-                dtail,
-                n - done,
-                color_at(&start, &step, done),
-                step,
-                and_mask,
-                &tail,
-            )
-    }
-
-    #[target_feature(enable = "sse2")]
-    pub(super) unsafe fn depth24_sse2(
-        color: &mut [u8],
-        depth: &mut [u8],
-        n: usize,
-        start: [i32; 4],
-        step: [i32; 4],
-        and_mask: u32,
-        p: &Depth24Params,
-    ) -> u32 {
-        // SAFETY: this function requires SSE2, which the body needs.
-        unsafe { depth24_sse_body::<false>(color, depth, n, start, step, and_mask, p) }
-    }
-
-    #[target_feature(enable = "sse4.1")]
-    pub(super) unsafe fn depth24_sse41(
-        color: &mut [u8],
-        depth: &mut [u8],
-        n: usize,
-        start: [i32; 4],
-        step: [i32; 4],
-        and_mask: u32,
-        p: &Depth24Params,
-    ) -> u32 {
-        // SAFETY: this function requires SSE4.1 (which implies SSE2), which
-        // the body's blendv path needs.
-        unsafe { depth24_sse_body::<true>(color, depth, n, start, step, and_mask, p) }
-    }
-
-    #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn depth24_avx2<const F: u8>(
-        color: &mut [u8],
-        depth: &mut [u8],
-        n: usize,
-        start: [i32; 4],
-        step: [i32; 4],
-        and_mask: u32,
-        p: &Depth24Params,
-    ) -> u32 {
-        // SAFETY: this function enables the AVX2 and POPCNT features the
-        // body needs.
-        unsafe { depth24_avx2_body::<F>(color, depth, n, start, step, and_mask, p) }
-    }
-
-    /// Body of the AVX2 depth kernel, inlined into its AVX2 callers.
-    ///
-    /// # Safety
-    /// AVX2 and POPCNT must be available.
-    #[inline(always)]
-    unsafe fn depth24_avx2_body<const F: u8>(
-        color: &mut [u8],
-        depth: &mut [u8],
-        n: usize,
-        start: [i32; 4],
-        step: [i32; 4],
-        and_mask: u32,
-        p: &Depth24Params,
-    ) -> u32 {
-        let n = n.min(color.len() / 4).min(depth.len() / 4);
-        let n8 = n / 8;
-        let mut passed = 0u32;
-        // SAFETY: register-only AVX2 operations; loads from local arrays.
-        let (mut r, step8, andm, zref, dzdx, zy, zero, one, scale, low8, write, lane) = unsafe {
-            let s = load4(&step);
-            let s4 = _mm_slli_epi32(s, 2);
-            let mut r = [_mm256_setzero_si256(); 4];
-            let mut lo = load4(&start);
-            for rk in r.iter_mut() {
-                *rk = _mm256_set_m128i(_mm_add_epi32(lo, s4), lo);
-                lo = _mm_add_epi32(lo, s);
-            }
-            let s8 = _mm_slli_epi32(s, 3);
-            (
-                r,
-                _mm256_set_m128i(s8, s8),
-                _mm256_set1_epi32(and_mask as i32),
-                _mm256_set1_ps(p.zref),
-                _mm256_set1_ps(p.dzdx),
-                _mm256_set1_ps(p.zy),
-                _mm256_setzero_ps(),
-                _mm256_set1_ps(1.0),
-                _mm256_set1_ps(16_777_215.0),
-                _mm256_set1_epi32(0xFF),
-                _mm256_set1_epi32(if p.write { -1 } else { 0 }),
-                _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0),
-            )
-        };
-        let (cbody, ctail) = color.split_at_mut(n8 * 32);
-        let (dbody, dtail) = depth.split_at_mut(n8 * 32);
-        let k = Depth8 {
-            zref,
-            dzdx,
-            zy,
-            zero,
-            one,
-            scale,
-            low8,
-            write,
-            lane,
-            andm,
-        };
-        for (i, (c, d)) in cbody
-            .chunks_exact_mut(32)
-            .zip(dbody.chunks_exact_mut(32))
-            .enumerate()
-        {
-            let x = p.fx0.wrapping_add((i * 8) as i32);
-            // SAFETY: `c` and `d` are exactly 32 bytes each; with an
-            // all-ones mask every lane is inside them.
-            passed += unsafe {
-                depth8::<false, F>(
-                    &k,
-                    &r,
-                    x,
-                    c.as_mut_ptr(),
-                    d.as_mut_ptr(),
-                    _mm256_set1_epi32(-1),
-                    None,
-                )
-            };
-            for rk in r.iter_mut() {
-                // SAFETY: a register-only AVX2 operation; this function's
-                // contract requires AVX2.
-                *rk = unsafe { _mm256_add_epi32(*rk, step8) };
-            }
-        }
-        let rem = n - n8 * 8;
-        if rem > 0 {
-            let x = p.fx0.wrapping_add((n8 * 8) as i32);
-            // SAFETY: register-only AVX2 operations; this function's
-            // contract requires AVX2.
-            let mask = unsafe { tail_mask(rem) };
-            passed += if ctail.len() >= 32 && dtail.len() >= 32 {
-                // SAFETY: both tails hold at least 32 bytes, so full-width
-                // loads and stores are in bounds; lanes ≥ rem are outside
-                // `pass` and are stored back unchanged.
-                unsafe {
-                    depth8::<false, F>(
-                        &k,
-                        &r,
-                        x,
-                        ctail.as_mut_ptr(),
-                        dtail.as_mut_ptr(),
-                        mask,
-                        None,
-                    )
-                }
-            } else {
-                // SAFETY: lanes < rem are inside `ctail` and `dtail`
-                // (rem ≤ n − n8·8 and n ≤ len/4); masked loads/stores do
-                // not touch masked-off lanes.
-                unsafe {
-                    depth8::<true, F>(
-                        &k,
-                        &r,
-                        x,
-                        ctail.as_mut_ptr(),
-                        dtail.as_mut_ptr(),
-                        mask,
-                        None,
-                    )
-                }
-            };
-        }
-        passed
-    }
-
-    /// All spans of one triangle (see `gouraud_depth24_spans`). Colour
-    /// vectors of a span are built from per-triangle vectors
-    /// (`ref + dx·ddx + dy·ddy + lane·ddx`, wrapping like the scalar twin)
-    /// and every loop-invariant register is set up once.
-    #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn depth24_spans_avx2<const FOG: bool, const F: u8>(
-        b: &mut BandRows<'_>,
-        spans: &[Span],
-        t: &TriDepth24,
-    ) -> u32 {
-        let both = |v: &[i32; 4]| {
-            // SAFETY: `v` is 16 readable bytes (unaligned load).
-            let x = unsafe { load4(v) };
-            _mm256_set_m128i(x, x)
-        };
-        let base = both(&t.diffuse[0]);
-        let sx = both(&t.diffuse[1]);
-        let sy = both(&t.diffuse[2]);
-        // Register k holds lanes k (low half) and k + 4 (high half).
-        let lofs: [__m256i; 4] = [0, 1, 2, 3].map(|k| {
-            _mm256_mullo_epi32(sx, _mm256_set_epi32(k + 4, k + 4, k + 4, k + 4, k, k, k, k))
-        });
-        let step8 = _mm256_slli_epi32(sx, 3);
-        // Fog factor planes, replicated over the 4 channel lanes.
-        let fplane = t.fog.map_or([0; 3], |f| f.plane);
-        let (fbase, fsx, fsy) = (
-            _mm256_set1_epi32(fplane[0]),
-            _mm256_set1_epi32(fplane[1]),
-            _mm256_set1_epi32(fplane[2]),
-        );
-        let flofs: [__m256i; 4] = [0, 1, 2, 3].map(|k| {
-            _mm256_mullo_epi32(
-                fsx,
-                _mm256_set_epi32(k + 4, k + 4, k + 4, k + 4, k, k, k, k),
-            )
-        });
-        let fstep8 = _mm256_slli_epi32(fsx, 3);
-        let fcol = t.fog.map_or([0; 4], |f| f.color);
-        let fc = both(&fcol);
-        // Monomorphised: without fog no fog register is live in the loop.
-        let fog_on = FOG && t.fog.is_some();
-        let mut k = Depth8 {
-            zref: _mm256_set1_ps(t.z[0]),
-            dzdx: _mm256_set1_ps(t.z[1]),
-            zy: _mm256_setzero_ps(),
-            zero: _mm256_setzero_ps(),
-            one: _mm256_set1_ps(1.0),
-            scale: _mm256_set1_ps(16_777_215.0),
-            low8: _mm256_set1_epi32(0xFF),
-            write: _mm256_set1_epi32(if t.write { -1 } else { 0 }),
-            lane: _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0),
-            andm: _mm256_set1_epi32(t.and_mask as i32),
+        let (fbase, fsx, fsy) = (splat(fplane[0]), splat(fplane[1]), splat(fplane[2]));
+        let flofs0 = fsx.shl::<2>() & high;
+        let fstep8 = fsx.shl::<3>();
+        let k = Shared::<S> {
+            zref: s.splat_f32(t.z[0]),
+            dzdx: s.splat_f32(t.z[1]),
+            zero: s.splat_f32(0.0),
+            one: s.splat_f32(1.0),
+            scale: s.splat_f32(16_777_215.0),
+            low8: splat(0xFF),
+            write: splat(i32::from(t.write)).simd_eq(splat(1)),
+            lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
+            and_mask: splat(t.and_mask as i32),
+            fog_color: s.repeat4_i32(fcol),
+            alpha: s.i32x8([0, 0, 0, -1, 0, 0, 0, -1]).simd_eq(splat(-1)),
         };
         let mut passed = 0;
-        for sp in spans {
+        for sp in *spans {
             let Some((cr, dr, _, p)) = span_setup(b, sp, t) else {
                 continue;
             };
@@ -653,201 +410,92 @@ mod x86 {
             };
             let n = (sp.n as usize).min(color.len() / 4).min(depth.len() / 4);
             let n8 = n / 8;
-            let start = _mm256_add_epi32(
-                _mm256_add_epi32(base, _mm256_mullo_epi32(_mm256_set1_epi32(sp.x - t.rx), sx)),
-                _mm256_mullo_epi32(_mm256_set1_epi32(sp.y - t.ry), sy),
-            );
-            let mut r = lofs.map(|l| _mm256_add_epi32(start, l));
-            let mut fr = [_mm256_setzero_si256(); 4];
-            if fog_on {
-                let fstart = _mm256_add_epi32(
-                    _mm256_add_epi32(
-                        fbase,
-                        _mm256_mullo_epi32(_mm256_set1_epi32(sp.x - t.rx), fsx),
-                    ),
-                    _mm256_mullo_epi32(_mm256_set1_epi32(sp.y - t.ry), fsy),
-                );
-                for (f, l) in fr.iter_mut().zip(flofs) {
-                    *f = _mm256_add_epi32(fstart, l);
-                }
+            let (dx, dy) = (splat(sp.x - t.rx), splat(sp.y - t.ry));
+            let r0 = base + dx.mul(sx) + dy.mul(sy) + lofs0;
+            let r1 = r0 + sx;
+            let r2 = r1 + sx;
+            let mut r = [r0, r1, r2, r2 + sx];
+            let mut fr = [splat(0); 4];
+            if FOG {
+                let f0 = fbase + dx.mul(fsx) + dy.mul(fsy) + flofs0;
+                let f1 = f0 + fsx;
+                let f2 = f1 + fsx;
+                fr = [f0, f1, f2, f2 + fsx];
             }
-            k.zy = _mm256_set1_ps(p.zy);
-            let (cbody, ctail) = color.split_at_mut(n8 * 32);
-            let (dbody, dtail) = depth.split_at_mut(n8 * 32);
-            for (i, (c, d)) in cbody
-                .chunks_exact_mut(32)
-                .zip(dbody.chunks_exact_mut(32))
-                .enumerate()
+            let zy = s.splat_f32(p.zy);
+            let (Some((cbody, ctail)), Some((dbody, dtail))) = (
+                color.split_at_mut_checked(n8 * 32),
+                depth.split_at_mut_checked(n8 * 32),
+            ) else {
+                continue;
+            };
+            let mut x = p.fx0;
+            for (c, d) in cbody
+                .as_chunks_mut::<32>()
+                .0
+                .iter_mut()
+                .zip(dbody.as_chunks_mut::<32>().0)
             {
-                let x = p.fx0.wrapping_add((i * 8) as i32);
-                // SAFETY: `c` and `d` are exactly 32 bytes each; AVX2 and
-                // POPCNT are enabled in this function.
-                passed += unsafe {
-                    depth8::<false, F>(
-                        &k,
-                        &r,
-                        x,
-                        c.as_mut_ptr(),
-                        d.as_mut_ptr(),
-                        _mm256_set1_epi32(-1),
-                        fog_on.then_some((&fr, fc)),
-                    )
-                };
+                let (out_c, out_d, np) =
+                    depth8::<S, F, FOG>(s, &k, zy, x, &r, &fr, s.load_i32(c), s.load_i32(d), None);
+                out_d.store(d);
+                out_c.store(c);
+                passed += np;
+                x = x.wrapping_add(8);
                 for rk in r.iter_mut() {
-                    *rk = _mm256_add_epi32(*rk, step8);
+                    *rk = *rk + step8;
                 }
-                if fog_on {
+                if FOG {
                     for fk in fr.iter_mut() {
-                        *fk = _mm256_add_epi32(*fk, fstep8);
+                        *fk = *fk + fstep8;
                     }
                 }
             }
             let rem = n - n8 * 8;
             if rem > 0 {
-                let x = p.fx0.wrapping_add((n8 * 8) as i32);
-                // SAFETY: register-only AVX2 operations; AVX2 is enabled in
-                // this function.
-                let mask = unsafe { tail_mask(rem) };
-                passed += if ctail.len() >= 32 && dtail.len() >= 32 {
-                    // SAFETY: both tails hold at least 32 bytes; lanes ≥ rem
-                    // are outside `pass` and are stored back unchanged.
-                    unsafe {
-                        depth8::<false, F>(
-                            &k,
-                            &r,
-                            x,
-                            ctail.as_mut_ptr(),
-                            dtail.as_mut_ptr(),
-                            mask,
-                            fog_on.then_some((&fr, fc)),
-                        )
-                    }
+                let inside = Some(splat(rem as i32).simd_gt(k.lane));
+                if let (Some(c), Some(d)) =
+                    (ctail.first_chunk_mut::<32>(), dtail.first_chunk_mut::<32>())
+                {
+                    // Lanes past the span are outside `inside`: stored
+                    // back unchanged.
+                    let (out_c, out_d, np) = depth8::<S, F, FOG>(
+                        s,
+                        &k,
+                        zy,
+                        x,
+                        &r,
+                        &fr,
+                        s.load_i32(c),
+                        s.load_i32(d),
+                        inside,
+                    );
+                    out_d.store(d);
+                    out_c.store(c);
+                    passed += np;
                 } else {
-                    // SAFETY: lanes < rem are inside both tails; masked
-                    // loads/stores do not touch masked-off lanes.
-                    unsafe {
-                        depth8::<true, F>(
-                            &k,
-                            &r,
-                            x,
-                            ctail.as_mut_ptr(),
-                            dtail.as_mut_ptr(),
-                            mask,
-                            fog_on.then_some((&fr, fc)),
-                        )
-                    }
-                };
+                    // The band ends within a vector: only whole lanes
+                    // inside it are read and written back.
+                    let (out_c, out_d, np) = depth8::<S, F, FOG>(
+                        s,
+                        &k,
+                        zy,
+                        x,
+                        &r,
+                        &fr,
+                        s.load_i32_prefix(ctail),
+                        s.load_i32_prefix(dtail),
+                        inside,
+                    );
+                    out_d.store_prefix(dtail);
+                    out_c.store_prefix(ctail);
+                    passed += np;
+                }
             }
         }
         passed
     }
-
-    /// Loop-invariant registers of the AVX2 depth kernel.
-    struct Depth8 {
-        zref: __m256,
-        dzdx: __m256,
-        zy: __m256,
-        zero: __m256,
-        one: __m256,
-        scale: __m256,
-        low8: __m256i,
-        write: __m256i,
-        lane: __m256i,
-        andm: __m256i,
-    }
-
-    /// One 8-pixel step of the AVX2 depth kernel; returns the number of
-    /// lanes (within `mask`) that passed.
-    ///
-    /// # Safety
-    /// AVX2 must be available; `c` and `d` must be valid for reads and
-    /// writes of 32 bytes (`MASKED` false) or of the lanes selected by
-    /// `mask` (`MASKED` true). Lanes outside `mask` never pass, so a full
-    /// store writes their old values back.
-    #[inline(always)]
-    unsafe fn depth8<const MASKED: bool, const F: u8>(
-        k: &Depth8,
-        r: &[__m256i; 4],
-        x: i32,
-        c: *mut u8,
-        d: *mut u8,
-        mask: __m256i,
-        fog: Option<(&[__m256i; 4], __m256i)>,
-    ) -> u32 {
-        // SAFETY: the caller guarantees AVX2 and the validity of `c` and
-        // `d` for the selected lanes.
-        unsafe {
-            let fx = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x), k.lane));
-            let z = _mm256_add_ps(_mm256_add_ps(k.zref, _mm256_mul_ps(k.dzdx, fx)), k.zy);
-            let z = _mm256_min_ps(_mm256_max_ps(z, k.zero), k.one);
-            let zq = _mm256_cvtps_epi32(_mm256_mul_ps(z, k.scale));
-            let (old_raw, old_c) = if MASKED {
-                (
-                    _mm256_maskload_epi32(d.cast_const().cast(), mask),
-                    _mm256_maskload_epi32(c.cast_const().cast(), mask),
-                )
-            } else {
-                (
-                    _mm256_loadu_si256(d.cast_const().cast()),
-                    _mm256_loadu_si256(c.cast_const().cast()),
-                )
-            };
-            let old = _mm256_srli_epi32(old_raw, 8);
-            let pass = _mm256_and_si256(cmp_const::<F>(zq, old), mask);
-            let new_d =
-                _mm256_or_si256(_mm256_slli_epi32(zq, 8), _mm256_and_si256(old_raw, k.low8));
-            let wmask = _mm256_and_si256(pass, k.write);
-            let col = match fog {
-                None => _mm256_and_si256(pack8(r), k.andm),
-                Some((fr, fc)) => {
-                    // c·f + fc·(255 − f), rounded /255, per colour lane;
-                    // alpha lanes (3 of each pixel) keep c. Same as
-                    // `fog8` of the scalar twin.
-                    let z = _mm256_setzero_si256();
-                    let c255 = _mm256_set1_epi32(255);
-                    let mut o = [z; 4];
-                    for i in 0..4 {
-                        let cv = _mm256_min_epi32(
-                            _mm256_max_epi32(_mm256_srai_epi32(r[i], 16), z),
-                            c255,
-                        );
-                        let fv = _mm256_min_epi32(
-                            _mm256_max_epi32(_mm256_srai_epi32(fr[i], 16), z),
-                            c255,
-                        );
-                        let f = _mm256_shuffle_epi32::<0xFF>(fv);
-                        let x = _mm256_add_epi32(
-                            _mm256_mullo_epi32(cv, f),
-                            _mm256_mullo_epi32(fc, _mm256_sub_epi32(c255, f)),
-                        );
-                        let fogged = _mm256_srli_epi32(
-                            _mm256_mullo_epi32(
-                                _mm256_add_epi32(x, _mm256_set1_epi32(127)),
-                                _mm256_set1_epi32(0x8081),
-                            ),
-                            23,
-                        );
-                        o[i] = _mm256_blend_epi32::<0b1000_1000>(fogged, cv);
-                    }
-                    let a = _mm256_packs_epi32(o[0], o[1]);
-                    let b = _mm256_packs_epi32(o[2], o[3]);
-                    _mm256_and_si256(_mm256_packus_epi16(a, b), k.andm)
-                }
-            };
-            let out_d = _mm256_blendv_epi8(old_raw, new_d, wmask);
-            let out_c = _mm256_blendv_epi8(old_c, col, pass);
-            if MASKED {
-                _mm256_maskstore_epi32(d.cast(), mask, out_d);
-                _mm256_maskstore_epi32(c.cast(), mask, out_c);
-            } else {
-                _mm256_storeu_si256(d.cast(), out_d);
-                _mm256_storeu_si256(c.cast(), out_c);
-            }
-            (_mm256_movemask_ps(_mm256_castsi256_ps(pass)) as u32).count_ones()
-        }
-    }
 }
-
 #[cfg(test)]
 mod tests {
     use super::super::tests::{funcs, LEVELS};
@@ -855,47 +503,6 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        #[test]
-        fn depth24_span_matches_scalar(
-            n in 0usize..40,
-            extra in 0usize..12,
-            start in proptest::array::uniform4(-0x100_0000i32..0x1100_0000),
-            step in proptest::array::uniform4(-0x8_0000i32..0x8_0000),
-            zref in -0.5f32..1.5,
-            dzdx in -0.1f32..0.1,
-            zy in -0.5f32..0.5,
-            fx0 in -100i32..100,
-            func in funcs(),
-            write in any::<bool>(),
-            seed in any::<u64>(),
-        ) {
-            // The slices extend `extra` pixels past the span; those bytes
-            // must come out unchanged.
-            let p = Depth24Params { zref, dzdx, zy, fx0, func, write, fog: None };
-            let len = (n + extra) * 4;
-            let mut s = seed;
-            let mut depth0 = vec![0u8; len];
-            for b in depth0.iter_mut() {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                *b = (s >> 56) as u8;
-            }
-            let mut want_c = vec![7u8; len];
-            let mut want_d = depth0.clone();
-            let want_n =
-                gouraud_depth24_span_scalar(&mut want_c, &mut want_d, n, start, step, u32::MAX, &p);
-            prop_assert!(want_c[n * 4..].iter().all(|&b| b == 7));
-            prop_assert_eq!(&want_d[n * 4..], &depth0[n * 4..]);
-            for level in LEVELS {
-                let level = level.clamp_to_cpu();
-                let mut c = vec![7u8; len];
-                let mut d = depth0.clone();
-                let got_n = gouraud_depth24_span(level, &mut c, &mut d, n, start, step, u32::MAX, &p);
-                prop_assert_eq!(got_n, want_n);
-                prop_assert_eq!(&c, &want_c);
-                prop_assert_eq!(&d, &want_d);
-            }
-        }
-
         #[test]
         fn depth24_spans_match_scalar(
             rows in proptest::collection::vec((0i32..16, 0i32..20, 1u32..13), 0..12),
@@ -926,7 +533,7 @@ mod tests {
                 let mut b = BandRows { color: &mut want_c, color_pitch: w * 4, depth: &mut want_d, depth_pitch: w * 4, y0: 0 };
                 gouraud_depth24_spans_scalar(&mut b, &spans, &t)
             };
-            for level in LEVELS {
+            for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
                 let level = level.clamp_to_cpu();
                 let mut c = vec![9u8; w * h * 4];
                 let mut d = depth0.clone();

@@ -19,7 +19,7 @@
 //! * `blend` — a Gouraud span blended over a 32-bit target (one
 //!   instantiation per blend-factor pair; over `wide`);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
-//!   fused fog), one span or all spans of a triangle in a band;
+//!   fused fog), all spans of a triangle in a band (over `wide`);
 //! * `planes` — the four 16.16 colour planes of a triangle (over
 //!   `wide`);
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
