@@ -25,7 +25,8 @@
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
 //!   `wide`);
 //! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,
-//!   and the same 8-bit bilinear filter for a pixel-shader quad;
+//!   and the same 8-bit bilinear filter for a pixel-shader quad (both
+//!   over `wide`);
 //! * `x86` — the vector helpers the x86 bodies share.
 //!
 //! *Guarantees*:
@@ -66,7 +67,7 @@ pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
-pub(crate) use tex_modulate::{bilinear8_planes, tex_modulate_span, TexSpan};
+pub(crate) use tex_modulate::{bilinear8_planes, tex_modulate_span, TexLevel, TexSpan};
 pub(crate) use wide::prefetch;
 
 /// Which instruction-set level the kernels use.
