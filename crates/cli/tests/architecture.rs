@@ -349,13 +349,10 @@ fn pipeline_allows_unsafe_only_in_its_simd_tree() {
     }
 }
 
-/// The files of `pipeline::simd` that still hold hand-written intrinsics
-/// (kernels not yet written over the vector layer and their shared
-/// helpers). This list only shrinks: a kernel ported onto `simd/wide/`
-/// leaves it and must then forbid `unsafe`; the module root `mod.rs`
-/// (which cannot forbid `unsafe` for its children) must hold none.
-const SIMD_FILES_WITH_INTRINSICS: [&str; 2] = ["tex_modulate.rs", "x86.rs"];
-
+/// Every kernel of `pipeline::simd` is written over the vector layer
+/// `simd/wide/` and forbids `unsafe`; the module root `mod.rs` (which
+/// cannot forbid `unsafe` for its children) holds none: hand-written
+/// intrinsics live only in the layer's levels.
 #[test]
 fn pipeline_simd_unsafe_lives_in_the_vector_layer() {
     let simd = root().join("crates/pipeline/src/simd");
@@ -364,20 +361,10 @@ fn pipeline_simd_unsafe_lives_in_the_vector_layer() {
         wide.join("mod.rs").is_file(),
         "the vector layer simd/wide/ is missing"
     );
-    for name in SIMD_FILES_WITH_INTRINSICS {
-        assert!(
-            simd.join(name).is_file(),
-            "simd/{name} is listed as holding intrinsics but does not exist: drop it from the list"
-        );
-    }
     let mut kernels = 0;
     for path in rust_files(&simd) {
         let rel = path.strip_prefix(&simd).unwrap();
-        if path.starts_with(&wide)
-            || SIMD_FILES_WITH_INTRINSICS
-                .iter()
-                .any(|f| rel == Path::new(f))
-        {
+        if path.starts_with(&wide) {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();

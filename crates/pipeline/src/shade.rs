@@ -657,7 +657,7 @@ pub(crate) fn line_pixel_full(
 #[derive(Clone, Copy)]
 pub(crate) struct TexFast<'a> {
     /// The texture's only level.
-    level: crate::texture::LevelRef<'a>,
+    level: simd::TexLevel<'a>,
     /// SRCALPHA/INVSRCALPHA blending.
     blend: bool,
 }
@@ -729,7 +729,7 @@ impl<'a> TexFast<'a> {
             return None;
         }
         Some(TexFast {
-            level: bilinear8_level(tex, sm, sh.color_key)?,
+            level: simd::TexLevel::new(bilinear8_level(tex, sm, sh.color_key)?),
             blend,
         })
     }

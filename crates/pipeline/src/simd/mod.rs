@@ -1,5 +1,6 @@
-//! Vectorised span kernels (x86_64 SSE2 / SSE4.1 / AVX2) and their scalar
-//! twins: the only module tree of the crate that contains `unsafe`.
+//! Vectorised span kernels, written once over the safe vector layer
+//! `wide` (scalar, SSE2 / SSE4.1, AVX2 levels): the only module tree of
+//! the crate that contains `unsafe`, all of it in `wide`'s levels.
 //!
 //! *Input*: one span (or one small triangle) of one band of rows: the
 //! destination bytes (already sliced, so every store is in bounds by
@@ -12,9 +13,8 @@
 //! `i32`/`f32`/mask types per level and the marker values that prove a
 //! level, with [`SimdLevel::dispatch`] running a kernel written once over
 //! them (such kernels forbid `unsafe`). One file per kernel holds the
-//! kernel, its dispatch and its proptests together; the kernels not yet
-//! written over `wide` also hold a scalar twin and SSE2/SSE4.1/AVX2
-//! intrinsic bodies:
+//! kernel, its dispatch and its proptests together (every kernel is
+//! written over `wide`):
 //! * `gouraud` — a Gouraud span into a 32-bit target (over `wide`);
 //! * `blend` — a Gouraud span blended over a 32-bit target (one
 //!   instantiation per blend-factor pair; over `wide`);
@@ -25,21 +25,19 @@
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
 //!   `wide`);
 //! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,
-//!   and the same 8-bit bilinear filter for a pixel-shader quad;
-//! * `x86` — the vector helpers the x86 bodies share.
+//!   and the same 8-bit bilinear filter for a pixel-shader quad (both
+//!   over `wide`).
 //!
 //! *Guarantees*:
 //! * a kernel over `wide` gives the same bytes at every level because
 //!   each operation of the layer does (tested per operation), and its
-//!   proptest compares every level with a pixel-at-a-time reference; every
-//!   intrinsic kernel has a scalar twin (`*_scalar`) producing the same
-//!   bytes for every input; tests compare them (proptest);
+//!   proptest compares every level with a pixel-at-a-time reference;
 //! * the kernel variant is chosen at run time with
 //!   `is_x86_feature_detected!` ([`SimdLevel::detect`]); a variant is only
 //!   ever called when its features were detected;
 //! * every `unsafe` operation sits in an `unsafe {}` block with a
 //!   `// SAFETY:` comment (`unsafe_op_in_unsafe_fn` is denied), in `wide`
-//!   or in an intrinsic kernel's file (this file holds none: the prefetch
+//!   (the kernel files forbid `unsafe`; this file holds none: the prefetch
 //!   hint and the baseline pixel pack are operations of `wide`);
 //! * colours use wrapping i32 16.16 fixed point: `v(i) = start + i·step`
 //!   (mod 2^32), so stepping by 1 lane or 8 lanes gives the same values;
@@ -58,15 +56,13 @@ mod planes;
 mod small_tri;
 mod tex_modulate;
 pub(crate) mod wide;
-#[cfg(target_arch = "x86_64")]
-mod x86;
 
 pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
 pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
-pub(crate) use tex_modulate::{bilinear8_planes, tex_modulate_span, TexSpan};
+pub(crate) use tex_modulate::{bilinear8_planes, tex_modulate_span, TexLevel, TexSpan};
 pub(crate) use wide::prefetch;
 
 /// Which instruction-set level the kernels use.

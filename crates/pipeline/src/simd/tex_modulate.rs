@@ -7,9 +7,15 @@
 //! span's texture-coordinate and diffuse planes ([`TexSpan`]); or a level
 //! and four lanes' (u, v) ([`bilinear8_planes`]). *Output*: the written
 //! pixels; or the four lanes' RGBA in [0, 1] as component planes.
-//! *Guarantees*: the AVX2 bodies give exactly the results of the scalar
-//! twins [`tex_modulate_span_scalar`] and [`bilinear8_planes_scalar`];
-//! texels are read only inside the level (`tex_level_ok`).
+//! *Guarantees*: both kernels are written once over the vector layer
+//! ([`super::wide`]) and instantiated at every level; for a level that
+//! passes `tex_level_ok` they give exactly the results of the
+//! pixel-at-a-time twins [`tex_modulate_span_scalar`] and
+//! [`bilinear8_planes_scalar`] (which take every other level), compared
+//! at every level by the proptests; texels are read only inside the
+//! level's bytes (the layer's gather clamps each index to them).
+#![forbid(unsafe_code)]
+use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{clamp8, color_at, div255, SimdLevel};
 
 /// One span of the textured fast path (see `shade::TexFast`).
@@ -111,7 +117,9 @@ pub(crate) fn tex_modulate_span_scalar(
 /// Textured span: pixel i = round(bilinear texel × diffuse / 255) per
 /// channel (texel from [`bilinear8`]),
 /// optionally blended SRCALPHA/INVSRCALPHA over `dst` (`round(x/255)`,
-/// as the generic blend), ANDed with the mask.
+/// as the generic blend), ANDed with the mask. The kernel ([`TexModulate`],
+/// over the vector layer) runs at every level for a level that passes
+/// [`tex_level_ok`]; any other level takes the scalar twin.
 ///
 /// Inlined into its caller: called once per span (W3 draws 2.6 million
 /// 64-pixel spans a frame), an outlined dispatch cost 44 instructions a
@@ -121,18 +129,343 @@ pub(crate) fn tex_modulate_span_scalar(
 pub(crate) fn tex_modulate_span(
     level_simd: SimdLevel,
     dst: &mut [u8],
-    level: &crate::texture::LevelRef<'_>,
+    level: &TexLevel<'_>,
     p: &TexSpan,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if level_simd == SimdLevel::Avx2 && x86::tex_level_ok(level) {
-        // SAFETY: Avx2 is only selected when AVX2 was detected; the level
-        // passed the bounds check of `tex_level_ok`.
-        unsafe { x86::tex_modulate_avx2(dst, level, p) };
+    let (vector, level) = (level.vector, &level.level);
+    if !vector {
+        tex_modulate_span_scalar(dst, level, p);
         return;
     }
-    let _ = level_simd;
-    tex_modulate_span_scalar(dst, level, p);
+    match (p.blend, p.v[1] == 0.0) {
+        (false, false) => level_simd.dispatch(TexModulate::<false, false> { dst, level, p }),
+        (false, true) => level_simd.dispatch(TexModulate::<false, true> { dst, level, p }),
+        (true, false) => level_simd.dispatch(TexModulate::<true, false> { dst, level, p }),
+        (true, true) => level_simd.dispatch(TexModulate::<true, true> { dst, level, p }),
+    }
+}
+
+/// A level for [`tex_modulate_span`], with [`tex_level_ok`] asked once
+/// (per draw, not per span).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TexLevel<'a> {
+    level: crate::texture::LevelRef<'a>,
+    /// `tex_level_ok(&level)`.
+    vector: bool,
+}
+
+impl<'a> TexLevel<'a> {
+    /// `level`, checked for the vector kernel.
+    pub(crate) fn new(level: crate::texture::LevelRef<'a>) -> Self {
+        let vector = tex_level_ok(&level);
+        TexLevel { level, vector }
+    }
+}
+
+/// True if every texel index the vector kernels can form (x < width,
+/// y < height) lies inside the level's bytes, and the level is a 32-bit
+/// format with a whole number of texels per row: then their texel fetches
+/// read what [`texel`] reads, and every index fits an i32.
+fn tex_level_ok(level: &crate::texture::LevelRef<'_>) -> bool {
+    use crate::texture::TextureFormat as F;
+    let i = &level.info;
+    let (w, h) = (i.width as usize, i.height as usize);
+    matches!(level.format, F::A8R8G8B8 | F::X8R8G8B8)
+        && w >= 1
+        && h >= 1
+        && i.row_pitch.is_multiple_of(4)
+        && (h - 1)
+            .checked_mul(i.row_pitch)
+            .and_then(|v| v.checked_add(w * 4))
+            .is_some_and(|end| end <= level.data.len())
+        && h.checked_mul(i.row_pitch / 4)
+            .is_some_and(|v| v < i32::MAX as usize)
+        && w < (1 << 20)
+}
+
+/// The arguments of [`tex_modulate_span`], blending when `BLEND`; `VROW`
+/// when v is constant along the span (dv/dx = 0, e.g. screen-aligned
+/// quads): `v0 + 0·fx` is `v0` for every lane, so the rows and the
+/// vertical fraction are computed once.
+struct TexModulate<'a, 'b, 'c, const BLEND: bool, const VROW: bool> {
+    dst: &'a mut [u8],
+    level: &'b crate::texture::LevelRef<'c>,
+    p: &'b TexSpan,
+}
+
+/// What every 8 pixels of a span share (set up once per span).
+#[derive(Clone, Copy)]
+struct Setup<'d, S: Simd> {
+    /// Lane numbers 0..8.
+    lane: S::I32x8,
+    /// The u and v planes and `inv`, splatted.
+    u: [S::F32x8; 3],
+    v: [S::F32x8; 3],
+    inv: S::F32x8,
+    /// Width and height × 256.
+    ws: S::F32x8,
+    hs: S::F32x8,
+    w: i32,
+    h: i32,
+    /// Row pitch in texels.
+    pitch4: S::I32x8,
+    /// ORed into every texel (0xFF00_0000 for X8R8G8B8).
+    force: S::I32x8,
+    /// 255 in every u16 lane.
+    c255: S::I32x8,
+    zero: S::I32x8,
+    and_mask: S::I32x8,
+    /// With `VROW`: the rows (texel offsets), their bytes (each `4 ·
+    /// width` long, or empty if outside the level) and the vertical
+    /// fraction, computed once.
+    vrow: (S::I32x8, S::I32x8, S::I32x8),
+    rows: [&'d [u8]; 2],
+}
+
+impl<const BLEND: bool, const VROW: bool> Kernel for TexModulate<'_, '_, '_, BLEND, VROW> {
+    type Output = ();
+
+    /// Whole 32-byte chunks, then the whole pixels of the tail; diffuse
+    /// vector k holds pixel i+k (BGRA) in its low half and pixel i+k+4 in
+    /// its high half (as `simd::blend`).
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let TexModulate { dst, level, p } = self;
+        let st = setup::<VROW, S>(s, level, p);
+        let step2 = s.repeat4_i32(p.step);
+        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+        let d0 = s.repeat4_i32(p.start) + (step2.shl::<2>() & high);
+        let d1 = d0 + step2;
+        let d2 = d1 + step2;
+        let mut d = [d0, d1, d2, d2 + step2];
+        let step8 = step2.shl::<3>();
+        let mut fx = s.splat_i32(p.fx0) + st.lane;
+        let eight = s.splat_i32(8);
+        let data = level.data;
+        let (body, tail) = dst.as_chunks_mut::<32>();
+        for chunk in body {
+            let old = if BLEND { s.load_i32(chunk) } else { st.zero };
+            tex8::<BLEND, VROW, S>(s, &st, data, fx, &d, old).store(chunk);
+            fx = fx + eight;
+            d[0] = d[0] + step8;
+            d[1] = d[1] + step8;
+            d[2] = d[2] + step8;
+            d[3] = d[3] + step8;
+        }
+        if tail.len() >= 4 {
+            let old = if BLEND {
+                s.load_i32_prefix(tail)
+            } else {
+                st.zero
+            };
+            tex8::<BLEND, VROW, S>(s, &st, data, fx, &d, old).store_prefix(tail);
+        }
+    }
+}
+
+/// The [`Setup`] of a span.
+#[inline(always)]
+fn setup<'d, const VROW: bool, S: Simd>(
+    s: S,
+    level: &crate::texture::LevelRef<'d>,
+    p: &TexSpan,
+) -> Setup<'d, S> {
+    let info = &level.info;
+    let (w, h) = (info.width as i32, info.height as i32);
+    let pitch4 = s.splat_i32((info.row_pitch / 4) as i32);
+    let force = if level.format == crate::texture::TextureFormat::X8R8G8B8 {
+        0xFF00_0000u32 as i32
+    } else {
+        0
+    };
+    let u = [
+        s.splat_f32(p.u[0]),
+        s.splat_f32(p.u[1]),
+        s.splat_f32(p.u[2]),
+    ];
+    let v = [
+        s.splat_f32(p.v[0]),
+        s.splat_f32(p.v[1]),
+        s.splat_f32(p.v[2]),
+    ];
+    let inv = s.splat_f32(p.inv);
+    let hs = s.splat_f32(h as f32 * 256.0);
+    let zero = s.splat_i32(0);
+    let (vrow, rows) = if VROW {
+        let (y0, y1, fy) = wrap8(s, (v[0] + v[2]).mul(inv), hs, h);
+        let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
+        let len = 4 * w as usize;
+        let (at0, at1) = (4 * r0.to_array()[0] as usize, 4 * r1.to_array()[0] as usize);
+        let rows = [
+            level.data.get(at0..at0 + len).unwrap_or_default(),
+            level.data.get(at1..at1 + len).unwrap_or_default(),
+        ];
+        ((r0, r1, fy), rows)
+    } else {
+        ((zero, zero, zero), [&[][..], &[][..]])
+    };
+    Setup {
+        lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
+        u,
+        v,
+        inv,
+        ws: s.splat_f32(w as f32 * 256.0),
+        hs,
+        w,
+        h,
+        pitch4,
+        force: s.splat_i32(force),
+        c255: s.splat_i32(0x00FF_00FF),
+        zero,
+        and_mask: s.splat_i32(p.and_mask as i32),
+        vrow,
+        rows,
+    }
+}
+
+/// Wrapped bilinear coordinates of 8 lanes (see `texture::fast`): texel
+/// 0, texel 1, 8-bit fraction; `scale` is `size · 256`.
+#[inline(always)]
+fn wrap8<S: Simd>(s: S, c: S::F32x8, scale: S::F32x8, size: i32) -> (S::I32x8, S::I32x8, S::I32x8) {
+    // Non-finite input → NaN fraction → 0, like the scalar twin.
+    let fr = (c - c.floor()).nan_to_zero();
+    let q = fr.mul(scale).floor().trunc_i32() - s.splat_i32(128);
+    let i = q.shr::<8>();
+    let f = q & s.splat_i32(255);
+    let (sz, last, zero) = (s.splat_i32(size), s.splat_i32(size - 1), s.splat_i32(0));
+    let i0 = S::I32x8::select(i.simd_gt(last), i - sz, i);
+    let i0 = S::I32x8::select(zero.simd_gt(i), last, i0);
+    let i1 = i0 + s.splat_i32(1);
+    let i1 = S::I32x8::select(i1.simd_eq(sz), zero, i1);
+    (i0, i1, f)
+}
+
+/// `round((a·(256 − f) + b·f) / 256)` of u16 lanes, computed wrapping
+/// (exact: the true value lies in 0..=65408).
+#[inline(always)]
+fn lerp16<V: I32x8>(a: V, b: V, f: V, c128: V) -> V {
+    a.shl_u16::<8>()
+        .add_u16(b.sub_u16(a).mul_lo_u16(f))
+        .add_u16(c128)
+        .shr_u16::<8>()
+}
+
+/// `round(x / 255)` of u16 lanes, x in 0..=65025 ([`div255`]).
+#[inline(always)]
+fn div255_16<S: Simd>(s: S, x: S::I32x8) -> S::I32x8 {
+    x.add_u16(s.splat_i32(0x007F_007F))
+        .mul_hi_u16(s.splat_i32(0x8081_8081u32 as i32))
+        .shr_u16::<7>()
+}
+
+/// Texels `x..x + 8` and `x + 1..x + 9` of `row` (None past its end).
+#[inline(always)]
+fn row9(row: &[u8], x: usize) -> Option<(&[u8; 32], &[u8; 32])> {
+    let t = row.get(4 * x..)?.first_chunk::<36>()?;
+    Some((t.first_chunk::<32>()?, t.last_chunk::<32>()?))
+}
+
+/// 8 pixels of the span (see [`tex_modulate_span`]), their columns `fx`
+/// relative to the reference column, diffuse `d` and destination `old`
+/// (read when `BLEND`), packed. Texels and diffuse are processed in two
+/// u16 halves: "lo" = pixels 0, 1 | 4, 5 and "hi" = 2, 3 | 6, 7 (the
+/// arrangement of `widen_lo/hi_u8_u16` of 8 packed pixels).
+#[inline(always)]
+fn tex8<const BLEND: bool, const VROW: bool, S: Simd>(
+    s: S,
+    st: &Setup<'_, S>,
+    data: &[u8],
+    fx: S::I32x8,
+    d: &[S::I32x8; 4],
+    old: S::I32x8,
+) -> S::I32x8 {
+    let fxl = fx.to_f32();
+    let u = ((st.u[0] + st.u[1].mul(fxl)) + st.u[2]).mul(st.inv);
+    let (x0, x1, fxf) = wrap8(s, u, st.ws, st.w);
+    let (r0, r1, fy) = if VROW {
+        st.vrow
+    } else {
+        let v = ((st.v[0] + st.v[1].mul(fxl)) + st.v[2]).mul(st.inv);
+        let (y0, y1, fy) = wrap8(s, v, st.hs, st.h);
+        (y0.mul(st.pitch4), y1.mul(st.pitch4), fy)
+    };
+    let (fx_lo, fx_hi) = (fxf.spread_lo_u16(), fxf.spread_hi_u16());
+    let c128 = s.splat_i32(0x0080_0080);
+    let force = st.force;
+    // Magnification near 1:1 with v constant along the span: the 8 pixels
+    // read texels x00..x00 + 8 of the same two rows (no wrap: x00 + 8 <
+    // width), two plain loads per row.
+    let mut rows = None;
+    if VROW {
+        let x00 = x0.to_array()[0];
+        if x0.simd_eq(s.splat_i32(x00) + st.lane).bitmask() == 0xFF {
+            // 0 ≤ x00 < width (wrap8).
+            if let (Some(a), Some(b)) = (
+                row9(st.rows[0], x00 as usize),
+                row9(st.rows[1], x00 as usize),
+            ) {
+                rows = Some((a, b));
+            }
+        }
+    }
+    let h = match rows {
+        Some(((a0, b0), (a1, b1))) => {
+            let (a0, b0) = (s.load_i32(a0) | force, s.load_i32(b0) | force);
+            let (a1, b1) = (s.load_i32(a1) | force, s.load_i32(b1) | force);
+            [
+                [
+                    lerp16(a0.widen_lo_u8_u16(), b0.widen_lo_u8_u16(), fx_lo, c128),
+                    lerp16(a0.widen_hi_u8_u16(), b0.widen_hi_u8_u16(), fx_hi, c128),
+                ],
+                [
+                    lerp16(a1.widen_lo_u8_u16(), b1.widen_lo_u8_u16(), fx_lo, c128),
+                    lerp16(a1.widen_hi_u8_u16(), b1.widen_hi_u8_u16(), fx_hi, c128),
+                ],
+            ]
+        }
+        None => {
+            // Texels x0 and x1 of both rows; zipped, each half holds the
+            // x0 texels of two pixels, then their x1 texels.
+            let t00 = s.gather_u32(data, r0 + x0) | force;
+            let t01 = s.gather_u32(data, r0 + x1) | force;
+            let t10 = s.gather_u32(data, r1 + x0) | force;
+            let t11 = s.gather_u32(data, r1 + x1) | force;
+            let (p0l, p0h) = (t00.zip_lo_i64(t01), t00.zip_hi_i64(t01));
+            let (p1l, p1h) = (t10.zip_lo_i64(t11), t10.zip_hi_i64(t11));
+            [
+                [
+                    lerp16(p0l.widen_lo_u8_u16(), p0l.widen_hi_u8_u16(), fx_lo, c128),
+                    lerp16(p0h.widen_lo_u8_u16(), p0h.widen_hi_u8_u16(), fx_hi, c128),
+                ],
+                [
+                    lerp16(p1l.widen_lo_u8_u16(), p1l.widen_hi_u8_u16(), fx_lo, c128),
+                    lerp16(p1h.widen_lo_u8_u16(), p1h.widen_hi_u8_u16(), fx_hi, c128),
+                ],
+            ]
+        }
+    };
+    // Diffuse in the same halves: the i16 pack of (d0, d1) is pixels
+    // 0, 1 | 4, 5.
+    let (zero, c255) = (st.zero, st.c255);
+    let dl = S::I32x8::pack_i32_i16_sat(d[0].shr::<16>(), d[1].shr::<16>()).clamp_i16(zero, c255);
+    let dh = S::I32x8::pack_i32_i16_sat(d[2].shr::<16>(), d[3].shr::<16>()).clamp_i16(zero, c255);
+    let tl = lerp16(h[0][0], h[1][0], fy.spread_lo_u16(), c128);
+    let th = lerp16(h[0][1], h[1][1], fy.spread_hi_u16(), c128);
+    let mut lo = div255_16(s, tl.mul_lo_u16(dl));
+    let mut hi = div255_16(s, th.mul_lo_u16(dh));
+    if BLEND {
+        lo = blend16(s, lo, old.widen_lo_u8_u16(), c255);
+        hi = blend16(s, hi, old.widen_hi_u8_u16(), c255);
+    }
+    S::I32x8::pack_i16_u8_sat(lo, hi) & st.and_mask
+}
+
+/// SRCALPHA/INVSRCALPHA of u16 lanes: `round((s·a + o·(255 − a)) / 255)`
+/// with `a` the alpha of each pixel of `src`.
+#[inline(always)]
+fn blend16<S: Simd>(s: S, src: S::I32x8, o: S::I32x8, c255: S::I32x8) -> S::I32x8 {
+    let a = src.splat_alpha_u16();
+    div255_16(s, src.mul_lo_u16(a).add_u16(o.mul_lo_u16(c255.sub_u16(a))))
 }
 
 /// Scalar twin of [`bilinear8_planes`]: [`bilinear8`] per lane, each
@@ -155,7 +488,9 @@ pub(crate) fn bilinear8_planes_scalar(
 
 /// [`bilinear8`] of four lanes (a pixel-shader quad) at `(u[l], v[l])`,
 /// with `force` ORed into every texel: planes R, G, B, A of the lanes,
-/// each channel `byte / 255`.
+/// each channel `byte / 255`. The kernel ([`Quad`], over the vector
+/// layer) runs at every level for a level that passes [`tex_level_ok`];
+/// any other level takes the scalar twin.
 pub(crate) fn bilinear8_planes(
     level_simd: SimdLevel,
     level: &crate::texture::LevelRef<'_>,
@@ -163,469 +498,101 @@ pub(crate) fn bilinear8_planes(
     v: [f32; 4],
     force: u32,
 ) -> [[f32; 4]; 4] {
-    #[cfg(target_arch = "x86_64")]
-    if level_simd == SimdLevel::Avx2 && x86::tex_level_ok(level) {
-        // SAFETY: Avx2 is only selected when AVX2 was detected; the level
-        // passed the bounds check of `tex_level_ok`.
-        return unsafe { x86::bilinear8_planes_avx2(level, u, v, force) };
+    if !tex_level_ok(level) {
+        return bilinear8_planes_scalar(level, u, v, force);
     }
-    let _ = level_simd;
-    bilinear8_planes_scalar(level, u, v, force)
+    level_simd.dispatch(Quad { level, u, v, force })
 }
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    //! x86_64 body (AVX2): masked loads and stores of the lanes inside the
-    //! span; texel gathers only inside the level.
-    use super::super::x86::load4;
-    use super::TexSpan;
-    use std::arch::x86_64::*;
+/// The arguments of [`bilinear8_planes`].
+struct Quad<'a, 'l> {
+    level: &'a crate::texture::LevelRef<'l>,
+    u: [f32; 4],
+    v: [f32; 4],
+    force: u32,
+}
 
-    /// True if every texel index the AVX2 texture kernel can form (x <
-    /// width, y < height) lies inside the level's bytes, and the level is
-    /// a 32-bit format with a whole number of texels per row.
-    pub(super) fn tex_level_ok(level: &crate::texture::LevelRef<'_>) -> bool {
-        use crate::texture::TextureFormat as F;
-        let i = &level.info;
-        let (w, h) = (i.width as usize, i.height as usize);
-        matches!(level.format, F::A8R8G8B8 | F::X8R8G8B8)
-            && w >= 1
-            && h >= 1
-            && i.row_pitch.is_multiple_of(4)
-            && (h - 1)
-                .checked_mul(i.row_pitch)
-                .and_then(|v| v.checked_add(w * 4))
-                .is_some_and(|end| end <= level.data.len())
-            && h.checked_mul(i.row_pitch / 4)
-                .is_some_and(|v| v < i32::MAX as usize)
-            && w < (1 << 20)
-    }
+impl Kernel for Quad<'_, '_> {
+    type Output = [[f32; 4]; 4];
 
-    /// Wrapped bilinear coordinates of 8 lanes (see `texture::fast`):
-    /// texel 0, texel 1, 8-bit fraction.
+    /// Lanes 0..4 and 4..8 both hold the quad's four lanes; the texels
+    /// are gathered once, and two channels are filtered at a time in
+    /// 32-bit lanes: red in lanes 0..4 with green in 4..8, then blue with
+    /// alpha (each half's texels scaled by a power of 256 so that one
+    /// shift brings its channel down).
     #[inline(always)]
-    unsafe fn wrap8(c: __m256, scale: __m256, size: i32) -> (__m256i, __m256i, __m256i) {
-        // SAFETY: register-only AVX2 operations (callers enable AVX2).
-        unsafe {
-            let fr = _mm256_sub_ps(c, _mm256_floor_ps(c));
-            // Non-finite input → NaN fraction → 0, like the scalar twin.
-            let fr = _mm256_and_ps(fr, _mm256_cmp_ps::<_CMP_ORD_Q>(fr, fr));
-            let q = _mm256_sub_epi32(
-                _mm256_cvttps_epi32(_mm256_floor_ps(_mm256_mul_ps(fr, scale))),
-                _mm256_set1_epi32(128),
-            );
-            let i = _mm256_srai_epi32(q, 8);
-            let f = _mm256_and_si256(q, _mm256_set1_epi32(255));
-            let s = _mm256_set1_epi32(size);
-            let ge = _mm256_cmpgt_epi32(i, _mm256_set1_epi32(size - 1));
-            let i0 = _mm256_blendv_epi8(i, _mm256_sub_epi32(i, s), ge);
-            let neg = _mm256_cmpgt_epi32(_mm256_setzero_si256(), i);
-            let i0 = _mm256_blendv_epi8(i0, _mm256_set1_epi32(size - 1), neg);
-            let i1 = _mm256_add_epi32(i0, _mm256_set1_epi32(1));
-            let i1 = _mm256_andnot_si256(_mm256_cmpeq_epi32(i1, s), i1);
-            (i0, i1, f)
-        }
-    }
-
-    /// [`wrap8`] of four lanes.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn wrap4(c: __m128, size: i32) -> (__m128i, __m128i, __m128i) {
-        let scale = _mm_set1_ps(size as f32 * 256.0);
-        let fr = _mm_sub_ps(c, _mm_floor_ps(c));
-        // Non-finite input → NaN fraction → 0, like the scalar twin.
-        let fr = _mm_and_ps(fr, _mm_cmpord_ps(fr, fr));
-        let q = _mm_sub_epi32(
-            _mm_cvttps_epi32(_mm_floor_ps(_mm_mul_ps(fr, scale))),
-            _mm_set1_epi32(128),
-        );
-        let i = _mm_srai_epi32(q, 8);
-        let f = _mm_and_si128(q, _mm_set1_epi32(255));
-        let s = _mm_set1_epi32(size);
-        let ge = _mm_cmpgt_epi32(i, _mm_set1_epi32(size - 1));
-        let i0 = _mm_blendv_epi8(i, _mm_sub_epi32(i, s), ge);
-        let neg = _mm_cmpgt_epi32(_mm_setzero_si128(), i);
-        let i0 = _mm_blendv_epi8(i0, _mm_set1_epi32(size - 1), neg);
-        let i1 = _mm_add_epi32(i0, _mm_set1_epi32(1));
-        let i1 = _mm_andnot_si128(_mm_cmpeq_epi32(i1, s), i1);
-        (i0, i1, f)
-    }
-
-    /// `lerp8` of four 32-bit lanes: `((a << 8) + b·f − a·f + 128) >> 8`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn lerp4(a: __m128i, b: __m128i, f: __m128i) -> __m128i {
-        let h = _mm_sub_epi32(
-            _mm_add_epi32(_mm_slli_epi32(a, 8), _mm_mullo_epi32(b, f)),
-            _mm_mullo_epi32(a, f),
-        );
-        _mm_srli_epi32(_mm_add_epi32(h, _mm_set1_epi32(128)), 8)
-    }
-
-    /// AVX2 twin of `bilinear8_planes_scalar`: the four lanes' texels
-    /// gathered, filtered per channel in 32-bit lanes.
-    ///
-    /// # Safety
-    /// AVX2 must be available and `tex_level_ok(level)` must hold.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn bilinear8_planes_avx2(
-        level: &crate::texture::LevelRef<'_>,
-        u: [f32; 4],
-        v: [f32; 4],
-        force: u32,
-    ) -> [[f32; 4]; 4] {
-        let info = &level.info;
+    fn run<S: Simd>(self, s: S) -> [[f32; 4]; 4] {
+        let info = &self.level.info;
         let (w, h) = (info.width as i32, info.height as i32);
-        let pitch4 = _mm_set1_epi32((info.row_pitch / 4) as i32);
-        // SAFETY: `u` and `v` are 16 readable bytes each.
-        let (u, v) = unsafe { (_mm_loadu_ps(u.as_ptr()), _mm_loadu_ps(v.as_ptr())) };
-        let (x0, x1, fx) = wrap4(u, w);
-        let (y0, y1, fy) = wrap4(v, h);
-        let (r0, r1) = (_mm_mullo_epi32(y0, pitch4), _mm_mullo_epi32(y1, pitch4));
-        let base = level.data.as_ptr().cast::<i32>();
-        let forcev = _mm_set1_epi32(force as i32);
-        // SAFETY: x < width and y < height (wrap4), so every index is a
-        // texel inside the level's bytes (`tex_level_ok`), below i32::MAX.
-        let t = unsafe {
-            [
-                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r0, x0)),
-                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r0, x1)),
-                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r1, x0)),
-                _mm_i32gather_epi32::<4>(base, _mm_add_epi32(r1, x1)),
-            ]
-        }
-        .map(|x| _mm_or_si128(x, forcev));
-        let byte = _mm_set1_epi32(0xFF);
-        let inv = _mm_set1_ps(255.0);
-        let channel = |c: [__m128i; 4]| {
-            let c = c.map(|x| _mm_and_si128(x, byte));
-            let h0 = lerp4(c[0], c[1], fx);
-            let h1 = lerp4(c[2], c[3], fx);
-            let mut o = [0.0f32; 4];
-            let q = _mm_div_ps(_mm_cvtepi32_ps(lerp4(h0, h1, fy)), inv);
-            // SAFETY: `o` is 16 writable bytes.
-            unsafe { _mm_storeu_ps(o.as_mut_ptr(), q) };
-            o
-        };
+        let pitch4 = s.splat_i32((info.row_pitch / 4) as i32);
+        let [u0, u1, u2, u3] = self.u;
+        let [v0, v1, v2, v3] = self.v;
+        let u = s.f32x8([u0, u1, u2, u3, u0, u1, u2, u3]);
+        let v = s.f32x8([v0, v1, v2, v3, v0, v1, v2, v3]);
+        let (x0, x1, fx) = wrap8(s, u, s.splat_f32(w as f32 * 256.0), w);
+        let (y0, y1, fy) = wrap8(s, v, s.splat_f32(h as f32 * 256.0), h);
+        let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
+        let data = self.level.data;
+        let force = s.splat_i32(self.force as i32);
+        let t = [
+            s.gather_u32(data, r0 + x0) | force,
+            s.gather_u32(data, r0 + x1) | force,
+            s.gather_u32(data, r1 + x0) | force,
+            s.gather_u32(data, r1 + x1) | force,
+        ];
         // BGRA in memory: B bits 0..8, G 8..16, R 16..24, A 24..32.
-        let r = channel(t.map(|x| _mm_srli_epi32(x, 16)));
-        let g = channel(t.map(|x| _mm_srli_epi32(x, 8)));
-        let b = channel(t);
-        let a = channel(t.map(|x| _mm_srli_epi32(x, 24)));
-        [r, g, b, a]
+        let k_rg = s.i32x8([1, 1, 1, 1, 1 << 8, 1 << 8, 1 << 8, 1 << 8]);
+        let k_ba = s.i32x8([1 << 24, 1 << 24, 1 << 24, 1 << 24, 1, 1, 1, 1]);
+        let byte = s.splat_i32(0xFF);
+        let rg = quad_channels(
+            s,
+            [
+                t[0].mul(k_rg).shr_logical::<16>() & byte,
+                t[1].mul(k_rg).shr_logical::<16>() & byte,
+                t[2].mul(k_rg).shr_logical::<16>() & byte,
+                t[3].mul(k_rg).shr_logical::<16>() & byte,
+            ],
+            fx,
+            fy,
+        );
+        let ba = quad_channels(
+            s,
+            [
+                t[0].mul(k_ba).shr_logical::<24>(),
+                t[1].mul(k_ba).shr_logical::<24>(),
+                t[2].mul(k_ba).shr_logical::<24>(),
+                t[3].mul(k_ba).shr_logical::<24>(),
+            ],
+            fx,
+            fy,
+        );
+        [
+            [rg[0], rg[1], rg[2], rg[3]],
+            [rg[4], rg[5], rg[6], rg[7]],
+            [ba[0], ba[1], ba[2], ba[3]],
+            [ba[4], ba[5], ba[6], ba[7]],
+        ]
     }
+}
 
-    /// `round(x / 255)` of 16-bit lanes, x in 0..=65025.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn div255_16(x: __m256i) -> __m256i {
-        _mm256_srli_epi16(
-            _mm256_mulhi_epu16(
-                _mm256_add_epi16(x, _mm256_set1_epi16(127)),
-                _mm256_set1_epi16(0x8081u16 as i16),
-            ),
-            7,
-        )
-    }
+/// [`lerp8`] of 32-bit lanes, as `(a << 8) + (b − a)·f + 128 >> 8`
+/// (wrapping; the same value, since the true one lies in 0..=65408).
+#[inline(always)]
+fn lerp32<S: Simd>(s: S, a: S::I32x8, b: S::I32x8, f: S::I32x8) -> S::I32x8 {
+    (a.shl::<8>() + (b - a).mul(f) + s.splat_i32(128)).shr_logical::<8>()
+}
 
-    /// `round((a·(256 − f) + b·f) / 256)` in wrapping 16-bit lanes (exact:
-    /// the true value lies in 0..=65408).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn lerp16(a: __m256i, b: __m256i, f: __m256i) -> __m256i {
-        let h = _mm256_add_epi16(
-            _mm256_slli_epi16(a, 8),
-            _mm256_mullo_epi16(_mm256_sub_epi16(b, a), f),
-        );
-        _mm256_srli_epi16(_mm256_add_epi16(h, _mm256_set1_epi16(128)), 8)
-    }
-
-    /// AVX2 twin of `tex_modulate_span_scalar`. Pixels are processed 8 at
-    /// a time in two 16-bit halves: "lo" = pixels 0, 1 | 4, 5 and "hi" =
-    /// 2, 3 | 6, 7 (the order of `unpack*_epi8` on 8 packed pixels), four
-    /// channels each.
-    ///
-    /// # Safety
-    /// AVX2 must be available and `tex_level_ok(level)` must hold.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn tex_modulate_avx2(
-        dst: &mut [u8],
-        level: &crate::texture::LevelRef<'_>,
-        p: &TexSpan,
-    ) {
-        let info = &level.info;
-        let (w, h) = (info.width as i32, info.height as i32);
-        let pitch4 = _mm256_set1_epi32((info.row_pitch / 4) as i32);
-        let force: u64 = if level.format == crate::texture::TextureFormat::X8R8G8B8 {
-            0xFF00_0000_FF00_0000
-        } else {
-            0
-        };
-        let base = level.data.as_ptr().cast::<u32>();
-        let lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
-        let set = _mm256_set1_ps;
-        let (u0, u1, u2, v0, v1, v2, inv) = (
-            set(p.u[0]),
-            set(p.u[1]),
-            set(p.u[2]),
-            set(p.v[0]),
-            set(p.v[1]),
-            set(p.v[2]),
-            set(p.inv),
-        );
-        let (ws, hs) = (set(w as f32 * 256.0), set(h as f32 * 256.0));
-        // Diffuse registers as in `gouraud_span_avx2`: register k holds
-        // pixel k (low half) and pixel k + 4 (high half), BGRA i32.
-        // SAFETY: `p.step` is 16 readable bytes.
-        let st = unsafe { load4(&p.step) };
-        let mut r = [_mm256_setzero_si256(); 4];
-        {
-            // SAFETY: `p.start` is 16 readable bytes.
-            let mut lo = unsafe { load4(&p.start) };
-            let s4 = _mm_slli_epi32(st, 2);
-            for rk in r.iter_mut() {
-                *rk = _mm256_set_m128i(_mm_add_epi32(lo, s4), lo);
-                lo = _mm_add_epi32(lo, st);
-            }
-        }
-        let s8 = _mm_slli_epi32(st, 3);
-        let step8 = _mm256_set_m128i(s8, s8);
-        let zero = _mm256_setzero_si256();
-        let c255 = _mm256_set1_epi16(255);
-        let andm = _mm256_set1_epi32(p.and_mask as i32);
-        // Broadcast a pixel's 16-bit value over its 4 channel slots.
-        let bc_lo = _mm256_setr_epi8(
-            0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5, 0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4,
-            5, 4, 5,
-        );
-        let bc_hi = _mm256_setr_epi8(
-            8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13, 8, 9, 8, 9, 8, 9, 8, 9, 12, 13,
-            12, 13, 12, 13, 12, 13,
-        );
-        let wlast = (w - 1) as usize;
-        // v constant along the span (dv/dx = 0, e.g. screen-aligned
-        // quads): `v0 + 0·fx` is `v0` for every lane, so the rows and the
-        // vertical fraction are computed once.
-        let vrow = (p.v[1] == 0.0).then(|| {
-            let v = _mm256_mul_ps(_mm256_add_ps(v0, v2), inv);
-            // SAFETY: AVX2 is enabled in this function.
-            let (y0, y1, fy) = unsafe { wrap8(v, hs, h) };
-            (
-                _mm256_mullo_epi32(y0, pitch4),
-                _mm256_mullo_epi32(y1, pitch4),
-                fy,
-            )
-        });
-        let mut i = 0usize;
-        for chunk in dst.chunks_mut(32) {
-            let rem = chunk.len() / 4;
-            let fxl = _mm256_cvtepi32_ps(_mm256_add_epi32(
-                _mm256_set1_epi32(p.fx0.wrapping_add(i as i32)),
-                lane,
-            ));
-            let u = _mm256_mul_ps(
-                _mm256_add_ps(_mm256_add_ps(u0, _mm256_mul_ps(u1, fxl)), u2),
-                inv,
-            );
-            // SAFETY: AVX2 is enabled in this function.
-            let (x0, _, fx) = unsafe { wrap8(u, ws, w) };
-            let (r0, r1, fy) = match vrow {
-                Some(c) => c,
-                None => {
-                    let v = _mm256_mul_ps(
-                        _mm256_add_ps(_mm256_add_ps(v0, _mm256_mul_ps(v1, fxl)), v2),
-                        inv,
-                    );
-                    // SAFETY: AVX2 is enabled in this function.
-                    let (y0, y1, fy) = unsafe { wrap8(v, hs, h) };
-                    (
-                        _mm256_mullo_epi32(y0, pitch4),
-                        _mm256_mullo_epi32(y1, pitch4),
-                        fy,
-                    )
-                }
-            };
-            // Lanes whose pair (x0, x0 + 1) wraps around the row.
-            let wraps = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                x0,
-                _mm256_set1_epi32(w - 1),
-            )));
-            let idx = [_mm256_add_epi32(r0, x0), _mm256_add_epi32(r1, x0)];
-            let forcev = _mm256_set1_epi64x(force as i64);
-            // The texel pairs of pixels (0, 1 | 4, 5) and (2, 3 | 6, 7) of
-            // each row, 8 bytes per pixel.
-            // Horizontal lerps of both rows, as 16-bit lo/hi halves.
-            let fxw = _mm256_and_si256(fx, _mm256_set1_epi32(0xFFFF));
-            let (fx_lo, fx_hi) = (
-                _mm256_shuffle_epi8(fxw, bc_lo),
-                _mm256_shuffle_epi8(fxw, bc_hi),
-            );
-            let mut hrow = [[zero; 2]; 2];
-            let x00 = _mm256_cvtsi256_si32(x0);
-            // Magnification near 1:1 with v constant along the span: the 8
-            // pixels read texels x00..x00 + 8 of the same two rows (no
-            // wrap), two plain loads per row.
-            let contiguous = vrow.is_some()
-                && x00 >= 0
-                && x00 + 8 < w
-                && _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                    x0,
-                    _mm256_add_epi32(_mm256_set1_epi32(x00), lane),
-                ))) == 0xFF;
-            if contiguous {
-                let rows = [_mm256_cvtsi256_si32(r0), _mm256_cvtsi256_si32(r1)];
-                for (rw, hr) in rows.iter().zip(hrow.iter_mut()) {
-                    // SAFETY: the row offset is that of a row < height
-                    // and x00 + 9 ≤ width, so texels x00..=x00 + 8 of the
-                    // row lie inside the level (`tex_level_ok`).
-                    let (a, b) = unsafe {
-                        let p = base.add(*rw as usize + x00 as usize);
-                        (
-                            _mm256_loadu_si256(p.cast()),
-                            _mm256_loadu_si256(p.add(1).cast()),
-                        )
-                    };
-                    let (a, b) = (_mm256_or_si256(a, forcev), _mm256_or_si256(b, forcev));
-                    hr[0] = lerp16(
-                        _mm256_unpacklo_epi8(a, zero),
-                        _mm256_unpacklo_epi8(b, zero),
-                        fx_lo,
-                    );
-                    hr[1] = lerp16(
-                        _mm256_unpackhi_epi8(a, zero),
-                        _mm256_unpackhi_epi8(b, zero),
-                        fx_hi,
-                    );
-                }
-            } else {
-                // Closures called twice rather than `array::map`, which
-                // LLVM does not always inline here (`pixel::fixed_start`).
-                let pairs: [[__m256i; 2]; 2] = if wraps == 0 {
-                    let gather = |ix: __m256i| {
-                        let q0 = _mm256_permutevar8x32_epi32(
-                            ix,
-                            _mm256_setr_epi32(0, 1, 4, 5, 0, 0, 0, 0),
-                        );
-                        let q1 = _mm256_permutevar8x32_epi32(
-                            ix,
-                            _mm256_setr_epi32(2, 3, 6, 7, 0, 0, 0, 0),
-                        );
-                        // SAFETY: x0 + 1 < width in every lane, so both texels
-                        // of each pair lie inside the level (`tex_level_ok`).
-                        let [g0, g1] = unsafe {
-                            [
-                                _mm256_i32gather_epi64::<4>(
-                                    base.cast(),
-                                    _mm256_castsi256_si128(q0),
-                                ),
-                                _mm256_i32gather_epi64::<4>(
-                                    base.cast(),
-                                    _mm256_castsi256_si128(q1),
-                                ),
-                            ]
-                        };
-                        [_mm256_or_si256(g0, forcev), _mm256_or_si256(g1, forcev)]
-                    };
-                    [gather(idx[0]), gather(idx[1])]
-                } else {
-                    let mut xi = [0i32; 8];
-                    let mut ri = [[0i32; 8]; 2];
-                    // SAFETY: the arrays are 32 writable bytes each.
-                    unsafe {
-                        _mm256_storeu_si256(xi.as_mut_ptr().cast(), x0);
-                        _mm256_storeu_si256(ri[0].as_mut_ptr().cast(), r0);
-                        _mm256_storeu_si256(ri[1].as_mut_ptr().cast(), r1);
-                    }
-                    let pair = |rw: &[i32; 8], k: usize| -> i64 {
-                        let (row, x) = (rw[k] as usize, xi[k] as usize);
-                        // SAFETY: x < width and the row offset belongs to a
-                        // row < height (wrap8), so texels row + x and row + x
-                        // + 1 (when x + 1 < width) or row + 0 lie inside the
-                        // level (`tex_level_ok`).
-                        let v = unsafe {
-                            if x < wlast {
-                                base.add(row + x).cast::<u64>().read_unaligned()
-                            } else {
-                                u64::from(base.add(row + x).read_unaligned())
-                                    | u64::from(base.add(row).read_unaligned()) << 32
-                            }
-                        };
-                        (v | force) as i64
-                    };
-                    let row = |rw: &[i32; 8]| {
-                        [
-                            _mm256_set_epi64x(pair(rw, 5), pair(rw, 4), pair(rw, 1), pair(rw, 0)),
-                            _mm256_set_epi64x(pair(rw, 7), pair(rw, 6), pair(rw, 3), pair(rw, 2)),
-                        ]
-                    };
-                    [row(&ri[0]), row(&ri[1])]
-                };
-                for (pr, hr) in pairs.iter().zip(hrow.iter_mut()) {
-                    for (hk, (vv, fw)) in hr.iter_mut().zip([(pr[0], fx_lo), (pr[1], fx_hi)]) {
-                        // Words: [a_k, b_k | a_k+4, b_k+4] for the two pixels.
-                        let e = _mm256_unpacklo_epi8(vv, zero);
-                        let o = _mm256_unpackhi_epi8(vv, zero);
-                        let a = _mm256_unpacklo_epi64(e, o);
-                        let b = _mm256_unpackhi_epi64(e, o);
-                        *hk = lerp16(a, b, fw);
-                    }
-                }
-            }
-            let fyw = _mm256_and_si256(fy, _mm256_set1_epi32(0xFFFF));
-            let fy16 = [
-                _mm256_shuffle_epi8(fyw, bc_lo),
-                _mm256_shuffle_epi8(fyw, bc_hi),
-            ];
-            // Diffuse in the same halves: packs(r0, r1) = pixels 0, 1 | 4, 5.
-            let clamp = |x: __m256i| _mm256_min_epi16(_mm256_max_epi16(x, zero), c255);
-            let d16 = [
-                clamp(_mm256_packs_epi32(
-                    _mm256_srai_epi32(r[0], 16),
-                    _mm256_srai_epi32(r[1], 16),
-                )),
-                clamp(_mm256_packs_epi32(
-                    _mm256_srai_epi32(r[2], 16),
-                    _mm256_srai_epi32(r[3], 16),
-                )),
-            ];
-            let mut s16 = [zero; 2];
-            for k in 0..2 {
-                let t = lerp16(hrow[0][k], hrow[1][k], fy16[k]);
-                s16[k] = div255_16(_mm256_mullo_epi16(t, d16[k]));
-            }
-            let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(rem as i32), lane);
-            if p.blend {
-                // SAFETY: lanes < rem lie inside `chunk`; masked-off lanes
-                // are not read.
-                let old = unsafe { _mm256_maskload_epi32(chunk.as_ptr().cast(), mask) };
-                // Destination in the lo/hi arrangement.
-                let ol = _mm256_unpacklo_epi8(old, zero);
-                let oh = _mm256_unpackhi_epi8(old, zero);
-                // unpack gives pixels 0, 1 | 4, 5 and 2, 3 | 6, 7.
-                for (sk, o) in s16.iter_mut().zip([ol, oh]) {
-                    let a = _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(*sk, 0xFF), 0xFF);
-                    let ia = _mm256_sub_epi16(c255, a);
-                    *sk = div255_16(_mm256_add_epi16(
-                        _mm256_mullo_epi16(*sk, a),
-                        _mm256_mullo_epi16(o, ia),
-                    ));
-                }
-            }
-            let px = _mm256_and_si256(_mm256_packus_epi16(s16[0], s16[1]), andm);
-            if rem == 8 {
-                // SAFETY: the chunk is exactly 32 bytes.
-                unsafe { _mm256_storeu_si256(chunk.as_mut_ptr().cast(), px) };
-            } else {
-                // SAFETY: lanes < rem lie inside `chunk`; masked-off lanes
-                // are not written.
-                unsafe { _mm256_maskstore_epi32(chunk.as_mut_ptr().cast(), mask, px) };
-            }
-            for rk in r.iter_mut() {
-                *rk = _mm256_add_epi32(*rk, step8);
-            }
-            i += 8;
-        }
-    }
+/// The filter of two channels of the quad: `c` are the channel bytes of
+/// the four texels (x0 y0, x1 y0, x0 y1, x1 y1), `fx`, `fy` the
+/// fractions; each lane as `byte / 255`.
+#[inline(always)]
+fn quad_channels<S: Simd>(s: S, c: [S::I32x8; 4], fx: S::I32x8, fy: S::I32x8) -> [f32; 8] {
+    let h0 = lerp32(s, c[0], c[1], fx);
+    let h1 = lerp32(s, c[2], c[3], fx);
+    lerp32(s, h0, h1, fy)
+        .to_f32()
+        .div(s.splat_f32(255.0))
+        .to_array()
 }
 
 #[cfg(test)]
@@ -711,9 +678,9 @@ mod tests {
             let dst0: Vec<u8> = (0..n * 4).map(|i| (i * 37 % 251) as u8).collect();
             let mut want = dst0.clone();
             tex_modulate_span_scalar(&mut want, &level, &p);
-            for lv in LEVELS {
+            for lv in std::iter::once(SimdLevel::Scalar).chain(LEVELS) {
                 let mut got = dst0.clone();
-                tex_modulate_span(lv.clamp_to_cpu(), &mut got, &level, &p);
+                tex_modulate_span(lv.clamp_to_cpu(), &mut got, &TexLevel::new(level), &p);
                 prop_assert_eq!(&got, &want);
             }
         }
@@ -736,7 +703,7 @@ mod tests {
             u[odd] = [f32::NAN, f32::INFINITY, -0.0, 1.0][odd];
             let force = if x8 { 0xFF00_0000 } else { 0 };
             let want = bilinear8_planes_scalar(&level, u, v, force);
-            for lv in LEVELS {
+            for lv in std::iter::once(SimdLevel::Scalar).chain(LEVELS) {
                 let got = bilinear8_planes(lv.clamp_to_cpu(), &level, u, v, force);
                 prop_assert_eq!(got.map(|p| p.map(f32::to_bits)), want.map(|p| p.map(f32::to_bits)));
             }

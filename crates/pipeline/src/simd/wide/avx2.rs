@@ -137,6 +137,26 @@ impl Simd for Avx2 {
         // does not access disabled lanes (they read as 0).
         I32x8(unsafe { _mm256_maskload_epi32(src.as_ptr().cast(), first_lanes(n)) })
     }
+
+    #[inline(always)]
+    fn gather_u32(self, data: &[u8], idx: I32x8) -> I32x8 {
+        /// What an empty `data` reads (every lane 0).
+        static NONE: [u8; 4] = [0; 4];
+        let n = (data.len() / 4).min(1 << 31);
+        // A select, not a branch: hoisted out of a kernel's loop.
+        let (base, last) = match n.checked_sub(1) {
+            Some(last) => (data.as_ptr(), last as i32),
+            None => (NONE.as_ptr(), 0),
+        };
+        // SAFETY: AVX2 is proven by `self`; every index is clamped (as
+        // unsigned, so a negative one too) to `last`, whose 4 bytes at
+        // `4·last` lie inside `data` (or are `NONE`), and 0 ≤ last <
+        // 2^31, so the gather's signed index is that offset.
+        I32x8(unsafe {
+            let i = _mm256_min_epu32(idx.0, _mm256_set1_epi32(last));
+            _mm256_i32gather_epi32::<4>(base.cast(), i)
+        })
+    }
 }
 
 impl Add for I32x8 {
@@ -301,6 +321,56 @@ impl super::I32x8 for I32x8 {
             _mm256_shufflelo_epi16::<0xFF>(self.0)
         )))
     }
+
+    #[inline(always)]
+    fn add_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_add_epi16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn sub_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_sub_epi16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn shl_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        Self(reg!(_mm256_slli_epi16::<N>(self.0)))
+    }
+    #[inline(always)]
+    fn clamp_i16(self, lo: Self, hi: Self) -> Self {
+        Self(reg!(_mm256_min_epi16(_mm256_max_epi16(self.0, lo.0), hi.0)))
+    }
+    #[inline(always)]
+    fn pack_i32_i16_sat(a: Self, b: Self) -> Self {
+        Self(reg!(_mm256_packs_epi32(a.0, b.0)))
+    }
+    #[inline(always)]
+    fn spread_lo_u16(self) -> Self {
+        Self(reg!(_mm256_shuffle_epi8(
+            self.0,
+            _mm256_setr_epi8(
+                0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5, 0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5,
+                4, 5, 4, 5,
+            ),
+        )))
+    }
+    #[inline(always)]
+    fn spread_hi_u16(self) -> Self {
+        Self(reg!(_mm256_shuffle_epi8(
+            self.0,
+            _mm256_setr_epi8(
+                8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13, 8, 9, 8, 9, 8, 9, 8, 9, 12,
+                13, 12, 13, 12, 13, 12, 13,
+            ),
+        )))
+    }
+    #[inline(always)]
+    fn zip_lo_i64(self, o: Self) -> Self {
+        Self(reg!(_mm256_unpacklo_epi64(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn zip_hi_i64(self, o: Self) -> Self {
+        Self(reg!(_mm256_unpackhi_epi64(self.0, o.0)))
+    }
 }
 
 impl Add for F32x8 {
@@ -353,6 +423,26 @@ impl super::F32x8 for F32x8 {
         // storeu has no alignment requirement.
         unsafe { _mm256_storeu_ps(out.as_mut_ptr(), self.0) };
         out
+    }
+
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        Self(reg!(_mm256_div_ps(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn floor(self) -> Self {
+        Self(reg!(_mm256_floor_ps(self.0)))
+    }
+    #[inline(always)]
+    fn trunc_i32(self) -> I32x8 {
+        I32x8(reg!(_mm256_cvttps_epi32(self.0)))
+    }
+    #[inline(always)]
+    fn nan_to_zero(self) -> Self {
+        Self(reg!(_mm256_and_ps(
+            self.0,
+            _mm256_cmp_ps::<_CMP_ORD_Q>(self.0, self.0)
+        )))
     }
 }
 

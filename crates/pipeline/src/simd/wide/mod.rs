@@ -114,6 +114,14 @@ pub(crate) trait Simd: Copy {
     /// `4i..4i + 4` of `src`, the other lanes 0 (the inverse of
     /// [`I32x8::store_prefix`]); no byte past those lanes is read.
     fn load_i32_prefix(self, src: &[u8]) -> Self::I32x8;
+
+    // The texel fetch of `simd::tex_modulate`.
+    /// Lane `i` is the little-endian u32 at index `min(idx[i] as u32,
+    /// n − 1)` of `data` read as u32s, `n = min(data.len() / 4, 2^31)`
+    /// (so an index past the end, or negative, reads the last one); every
+    /// lane 0 when `data` holds no whole u32. No byte outside `data` is
+    /// read.
+    fn gather_u32(self, data: &[u8], idx: Self::I32x8) -> Self::I32x8;
 }
 
 /// Eight i32 lanes; `+`, `-` wrap, `&`, `|`, `^` are bitwise.
@@ -187,6 +195,36 @@ pub(crate) trait I32x8:
     /// Each group of four u16 lanes (one widened BGRA pixel) set to its
     /// fourth (the alpha).
     fn splat_alpha_u16(self) -> Self;
+
+    // The bilinear filter of `simd::tex_modulate`: more u16 lanes (as
+    // above) and 64-bit interleaves.
+    /// u16 lane-wise sum, wrapping.
+    fn add_u16(self, o: Self) -> Self;
+    /// u16 lane-wise difference, wrapping.
+    fn sub_u16(self, o: Self) -> Self;
+    /// Each u16 lane shifted left by `N` (0 ≤ N < 16).
+    fn shl_u16<const N: i32>(self) -> Self;
+    /// Each u16 lane, read as i16, clamped to the same lanes of `lo` and
+    /// `hi` (as i16): `min(max(self, lo), hi)`.
+    fn clamp_i16(self, lo: Self, hi: Self) -> Self;
+    /// i32 lanes of `a` and `b` clamped to the i16 range, as u16 lanes:
+    /// half `h` of the result is half `h` of `a` (u16 lanes 0..4), then
+    /// half `h` of `b` (u16 lanes 4..8).
+    fn pack_i32_i16_sat(a: Self, b: Self) -> Self;
+    /// The low u16 of i32 lanes `4h` and `4h + 1` each repeated over four
+    /// u16 lanes of half `h`: one value per pixel of pixels 0, 1 | 4, 5
+    /// spread over its channels, the arrangement of
+    /// [`Self::widen_lo_u8_u16`] of 8 packed pixels.
+    fn spread_lo_u16(self) -> Self;
+    /// As [`Self::spread_lo_u16`] with i32 lanes `4h + 2`, `4h + 3`
+    /// (pixels 2, 3 | 6, 7, the arrangement of [`Self::widen_hi_u8_u16`]).
+    fn spread_hi_u16(self) -> Self;
+    /// Half `h` of the result is i32 lanes `4h`, `4h + 1` of `self`, then
+    /// those of `o`.
+    fn zip_lo_i64(self, o: Self) -> Self;
+    /// Half `h` of the result is i32 lanes `4h + 2`, `4h + 3` of `self`,
+    /// then those of `o`.
+    fn zip_hi_i64(self, o: Self) -> Self;
 }
 
 /// Eight f32 lanes; `+`, `-` and `*` are IEEE operations (round to
@@ -213,6 +251,18 @@ pub(crate) trait F32x8: Copy + Add<Output = Self> + Sub<Output = Self> {
     fn round_i32(self) -> Self::I32;
     /// The lanes as an array.
     fn to_array(self) -> [f32; 8];
+
+    // The texture coordinates of `simd::tex_modulate`.
+    /// Lane-wise IEEE quotient.
+    fn div(self, o: Self) -> Self;
+    /// Each lane rounded toward −∞ (NaN and infinities kept, −0.0 stays
+    /// −0.0).
+    fn floor(self) -> Self;
+    /// Each lane rounded toward zero; `i32::MIN` for NaN and for values
+    /// outside the i32 range (as `cvttps2dq`).
+    fn trunc_i32(self) -> Self::I32;
+    /// Each NaN lane replaced by +0.0, the others kept.
+    fn nan_to_zero(self) -> Self;
 }
 
 /// Eight lane masks.
@@ -680,5 +730,119 @@ mod tests {
             Scalar.load_i32_prefix(&src).to_array(),
             [0x0403_0201, 0x0807_0605, 0x0C0B_0A09, 0, 0, 0, 0, 0]
         );
+    }
+
+    /// Every operation of the bilinear filter on `a`, `b`, `c` (i32),
+    /// `x`, `y` (f32), and gathers from `data` at `a` and `c`.
+    struct FilterOps([i32; 8], [i32; 8], [i32; 8], [f32; 8], [f32; 8], Vec<u8>);
+    impl Probe for FilterOps {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b, c) = (s.i32x8(self.0), s.i32x8(self.1), s.i32x8(self.2));
+            let (x, y) = (s.f32x8(self.3), s.f32x8(self.4));
+            let mut out = Vec::new();
+            for v in [
+                a.add_u16(b),
+                a.sub_u16(b),
+                a.shl_u16::<8>(),
+                a.shl_u16::<15>(),
+                a.clamp_i16(b, c),
+                S::I32x8::pack_i32_i16_sat(a, b.shr::<12>()),
+                a.spread_lo_u16(),
+                a.spread_hi_u16(),
+                a.zip_lo_i64(b),
+                a.zip_hi_i64(b),
+                s.gather_u32(&self.5, a),
+                s.gather_u32(&self.5, c),
+                x.trunc_i32(),
+                x.mul(y).floor().trunc_i32(),
+            ] {
+                out.extend(bits_i(v.to_array()));
+            }
+            // NaN payloads are not specified: every NaN compares as one.
+            let canon = |v: [f32; 8]| v.map(|f| if f.is_nan() { f32::NAN } else { f });
+            for v in [
+                x.div(y),
+                x.floor(),
+                x.nan_to_zero(),
+                (x - x.floor()).nan_to_zero(),
+            ] {
+                out.extend(bits_f(canon(v.to_array())));
+            }
+            out
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn filter_ops_agree_at_every_level(
+            a in proptest::array::uniform8(prop_oneof![any::<i32>(), -2i32..12]),
+            b in proptest::array::uniform8(prop_oneof![any::<i32>(), 0i32..0x00FF_00FF]),
+            c in proptest::array::uniform8(prop_oneof![any::<i32>(), 0i32..12]),
+            x in proptest::array::uniform8(float()),
+            y in proptest::array::uniform8(float()),
+            data in proptest::collection::vec(any::<u8>(), 0..44),
+        ) {
+            assert_levels_agree(&FilterOps(a, b, c, x, y, data))?;
+        }
+    }
+
+    #[test]
+    fn filter_ops_by_hand() {
+        let s = Scalar;
+        type V = <Scalar as Simd>::I32x8;
+        // u16 lanes wrap: 0x0001 − 0x0002 = 0xFFFF, 0xFFFF + 0x0002 =
+        // 0x0001; 0x0181 << 8 = 0x8100.
+        let a = s.i32x8([0xFFFF_0001u32 as i32, 0x0181, 0, 0, 0, 0, 0, 0]);
+        let b = s.i32x8([0x0002_0002, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(a.sub_u16(b).to_array()[0], 0xFFFD_FFFFu32 as i32);
+        assert_eq!(a.add_u16(b).to_array()[0], 0x0001_0003);
+        assert_eq!(a.shl_u16::<8>().to_array()[1], 0x8100);
+        // As i16, 0xFFFF is −1 (below 0) and 0x0181 is 385 (above 255).
+        let (zero, c255) = (s.splat_i32(0), s.splat_i32(0x00FF_00FF));
+        assert_eq!(a.clamp_i16(zero, c255).to_array()[..2], [1, 0xFF]);
+        // i32 → i16 saturating, a's half then b's: 40000 → 32767, −40000
+        // → −32768.
+        let p = V::pack_i32_i16_sat(s.i32x8([40000, -40000, 5, -5, 0, 0, 0, 0]), zero);
+        assert_eq!(
+            p.to_array()[..4],
+            [0x8000_7FFFu32 as i32, 0xFFFB_0005u32 as i32, 0, 0]
+        );
+        // Per pixel values 10..18 (high halves ignored): the low spread is
+        // pixels 0, 1 | 4, 5 over four u16 lanes each, the high one 2, 3
+        // | 6, 7.
+        let f = s.i32x8([10, 11, 12, 13, 14, 0x7_000F, 16, 17]);
+        assert_eq!(
+            f.spread_lo_u16().to_array(),
+            [0xA_000A, 0xA_000A, 0xB_000B, 0xB_000B, 0xE_000E, 0xE_000E, 0xF_000F, 0xF_000F]
+        );
+        assert_eq!(f.spread_hi_u16().to_array()[0], 0xC_000C);
+        assert_eq!(f.spread_hi_u16().to_array()[7], 0x11_0011);
+        // 64-bit interleaves within each half.
+        let g = s.i32x8([20, 21, 22, 23, 24, 25, 26, 27]);
+        assert_eq!(
+            f.zip_lo_i64(g).to_array(),
+            [10, 11, 20, 21, 14, 0x7_000F, 24, 25]
+        );
+        assert_eq!(f.zip_hi_i64(g).to_array(), [12, 13, 22, 23, 16, 17, 26, 27]);
+        // Ten bytes hold two whole u32s: index 2, −1 and i32::MAX read the
+        // last (index 1); no whole u32 reads 0.
+        let data = [1, 0, 0, 0, 0x78, 0x56, 0x34, 0x12, 9, 9];
+        let idx = s.i32x8([1, 0, 2, -1, 1, 1, 0, i32::MAX]);
+        let last = 0x1234_5678;
+        assert_eq!(
+            s.gather_u32(&data, idx).to_array(),
+            [last, 1, last, last, last, last, 1, last]
+        );
+        assert_eq!(s.gather_u32(&data[..3], idx).to_array(), [0; 8]);
+        // floor: −0.5 → −1, −0.0 stays −0.0, 2.5 → 2; trunc: −2.7 → −2,
+        // 3e9 and NaN → i32::MIN; NaN → +0.0; 7 / 2 = 3.5.
+        let v = s.f32x8([-0.5, -0.0, 2.5, -2.7, 3.0e9, f32::NAN, 7.0, 0.75]);
+        let fl = v.floor().to_array();
+        assert_eq!(fl[0], -1.0);
+        assert_eq!(fl[1].to_bits(), (-0.0f32).to_bits());
+        assert_eq!(fl[2], 2.0);
+        assert_eq!(v.trunc_i32().to_array()[3..6], [-2, i32::MIN, i32::MIN]);
+        assert_eq!(v.nan_to_zero().to_array()[5].to_bits(), 0);
+        assert_eq!(v.div(s.splat_f32(2.0)).to_array()[6], 3.5);
     }
 }

@@ -84,6 +84,18 @@ impl Simd for Scalar {
         }
         I32x8(v)
     }
+
+    #[inline(always)]
+    fn gather_u32(self, data: &[u8], idx: I32x8) -> I32x8 {
+        let n = (data.len() / 4).min(1 << 31);
+        I32x8(std::array::from_fn(|l| {
+            let Some(last) = n.checked_sub(1) else {
+                return 0;
+            };
+            let at = 4 * (idx.0[l] as u32 as usize).min(last);
+            i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+        }))
+    }
 }
 
 impl Add for I32x8 {
@@ -256,6 +268,75 @@ impl super::I32x8 for I32x8 {
         let a = to_u16(self.0);
         from_u16(std::array::from_fn(|j| a[j | 3]))
     }
+
+    #[inline(always)]
+    fn add_u16(self, o: Self) -> Self {
+        let (a, b) = (to_u16(self.0), to_u16(o.0));
+        from_u16(std::array::from_fn(|j| a[j].wrapping_add(b[j])))
+    }
+    #[inline(always)]
+    fn sub_u16(self, o: Self) -> Self {
+        let (a, b) = (to_u16(self.0), to_u16(o.0));
+        from_u16(std::array::from_fn(|j| a[j].wrapping_sub(b[j])))
+    }
+    #[inline(always)]
+    fn shl_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        from_u16(to_u16(self.0).map(|w| w << N))
+    }
+    #[inline(always)]
+    fn clamp_i16(self, lo: Self, hi: Self) -> Self {
+        let (v, lo, hi) = (to_u16(self.0), to_u16(lo.0), to_u16(hi.0));
+        from_u16(std::array::from_fn(|j| {
+            (v[j] as i16).max(lo[j] as i16).min(hi[j] as i16) as u16
+        }))
+    }
+    #[inline(always)]
+    fn pack_i32_i16_sat(a: Self, b: Self) -> Self {
+        from_u16(std::array::from_fn(|j| {
+            let (h, k) = (j / 8, j % 8);
+            let x = if k < 4 {
+                a.0[4 * h + k]
+            } else {
+                b.0[4 * h + k - 4]
+            };
+            x.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16
+        }))
+    }
+    #[inline(always)]
+    fn spread_lo_u16(self) -> Self {
+        from_u16(std::array::from_fn(|j| {
+            self.0[4 * (j / 8) + j % 8 / 4] as u16
+        }))
+    }
+    #[inline(always)]
+    fn spread_hi_u16(self) -> Self {
+        from_u16(std::array::from_fn(|j| {
+            self.0[4 * (j / 8) + 2 + j % 8 / 4] as u16
+        }))
+    }
+    #[inline(always)]
+    fn zip_lo_i64(self, o: Self) -> Self {
+        Self(std::array::from_fn(|i| {
+            let (h, k) = (i / 4, i % 4);
+            if k < 2 {
+                self.0[4 * h + k]
+            } else {
+                o.0[4 * h + k - 2]
+            }
+        }))
+    }
+    #[inline(always)]
+    fn zip_hi_i64(self, o: Self) -> Self {
+        Self(std::array::from_fn(|i| {
+            let (h, k) = (i / 4, i % 4);
+            if k < 2 {
+                self.0[4 * h + 2 + k]
+            } else {
+                o.0[4 * h + k]
+            }
+        }))
+    }
 }
 
 /// The lanes of `v` as sixteen u16 lanes (the low half of lane k first).
@@ -328,6 +409,31 @@ impl super::F32x8 for F32x8 {
     #[inline(always)]
     fn to_array(self) -> [f32; 8] {
         self.0
+    }
+
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        Self(zip(self.0, o.0, |a, b| a / b))
+    }
+    #[inline(always)]
+    fn floor(self) -> Self {
+        Self(self.0.map(f32::floor))
+    }
+    #[inline(always)]
+    fn trunc_i32(self) -> I32x8 {
+        I32x8(self.0.map(|a| {
+            let t = a.trunc();
+            // In range (NaN is not): exact, since `t` is an integer.
+            if (-2_147_483_648.0..2_147_483_648.0).contains(&t) {
+                t as i32
+            } else {
+                i32::MIN
+            }
+        }))
+    }
+    #[inline(always)]
+    fn nan_to_zero(self) -> Self {
+        Self(self.0.map(|a| if a.is_nan() { 0.0 } else { a }))
     }
 }
 

@@ -166,6 +166,20 @@ impl Simd for Sse2 {
         all[..n].copy_from_slice(&src[..n]);
         self.load_i32(&all)
     }
+
+    #[inline(always)]
+    fn gather_u32(self, data: &[u8], idx: I32x8) -> I32x8 {
+        // SSE2 has no gather: lane by lane, as the scalar level.
+        let n = (data.len() / 4).min(1 << 31);
+        let idx = super::I32x8::to_array(idx);
+        self.i32x8(std::array::from_fn(|l| {
+            let Some(last) = n.checked_sub(1) else {
+                return 0;
+            };
+            let at = 4 * (idx[l] as u32 as usize).min(last);
+            i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+        }))
+    }
 }
 
 impl Add for I32x8 {
@@ -355,6 +369,54 @@ impl super::I32x8 for I32x8 {
                 .map(|a| reg!(_mm_shufflehi_epi16::<0xFF>(_mm_shufflelo_epi16::<0xFF>(a)))),
         )
     }
+
+    #[inline(always)]
+    fn add_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_add_epi16(a, b))))
+    }
+    #[inline(always)]
+    fn sub_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_sub_epi16(a, b))))
+    }
+    #[inline(always)]
+    fn shl_u16<const N: i32>(self) -> Self {
+        const { assert!(N >= 0 && N < 16) };
+        Self(self.0.map(|a| reg!(_mm_slli_epi16::<N>(a))))
+    }
+    #[inline(always)]
+    fn clamp_i16(self, lo: Self, hi: Self) -> Self {
+        let m = halves(self.0, lo.0, |a, b| reg!(_mm_max_epi16(a, b)));
+        Self(halves(m, hi.0, |a, b| reg!(_mm_min_epi16(a, b))))
+    }
+    #[inline(always)]
+    fn pack_i32_i16_sat(a: Self, b: Self) -> Self {
+        Self(halves(a.0, b.0, |x, y| reg!(_mm_packs_epi32(x, y))))
+    }
+    #[inline(always)]
+    fn spread_lo_u16(self) -> Self {
+        // i32 lanes (0, 1) of each half → u16 lanes 0 ×4, then 2 ×4.
+        Self(self.0.map(|a| {
+            reg!(_mm_shufflehi_epi16::<0>(_mm_shufflelo_epi16::<0>(
+                _mm_shuffle_epi32::<0b01_01_00_00>(a)
+            )))
+        }))
+    }
+    #[inline(always)]
+    fn spread_hi_u16(self) -> Self {
+        Self(self.0.map(|a| {
+            reg!(_mm_shufflehi_epi16::<0>(_mm_shufflelo_epi16::<0>(
+                _mm_shuffle_epi32::<0b11_11_10_10>(a)
+            )))
+        }))
+    }
+    #[inline(always)]
+    fn zip_lo_i64(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_unpacklo_epi64(a, b))))
+    }
+    #[inline(always)]
+    fn zip_hi_i64(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_unpackhi_epi64(a, b))))
+    }
 }
 
 impl Add for F32x8 {
@@ -411,6 +473,36 @@ impl super::F32x8 for F32x8 {
             _mm_storeu_ps(out.as_mut_ptr().add(4), self.0[1]);
         }
         out
+    }
+
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_div_ps(a, b))))
+    }
+    #[inline(always)]
+    fn floor(self) -> Self {
+        // SSE2 has no roundps: below 2^23 in magnitude, the truncation,
+        // minus one where it lies above the value, with the value's sign
+        // (so −0.0 stays −0.0 and −0.5 gives −1.0); larger values,
+        // infinities and NaN are already whole and are kept.
+        Self(self.0.map(|a| {
+            reg!({
+                let sign = _mm_and_ps(a, _mm_set1_ps(-0.0));
+                let small = _mm_cmplt_ps(_mm_andnot_ps(sign, a), _mm_set1_ps(8_388_608.0));
+                let t = _mm_cvtepi32_ps(_mm_cvttps_epi32(a));
+                let t = _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, a), _mm_set1_ps(1.0)));
+                let t = _mm_or_ps(t, sign);
+                _mm_or_ps(_mm_and_ps(small, t), _mm_andnot_ps(small, a))
+            })
+        }))
+    }
+    #[inline(always)]
+    fn trunc_i32(self) -> I32x8 {
+        I32x8(self.0.map(|a| reg!(_mm_cvttps_epi32(a))))
+    }
+    #[inline(always)]
+    fn nan_to_zero(self) -> Self {
+        Self(self.0.map(|a| reg!(_mm_and_ps(a, _mm_cmpord_ps(a, a)))))
     }
 }
 
