@@ -140,7 +140,7 @@ impl StageState {
     }
 
     /// True if the colour operation reads the stage's texture.
-    fn color_reads_texture(&self) -> bool {
+    pub(crate) fn color_reads_texture(&self) -> bool {
         reads_texture(
             self.color_op,
             [self.color_arg0, self.color_arg1, self.color_arg2],
@@ -148,7 +148,7 @@ impl StageState {
     }
 
     /// True if the alpha operation reads the stage's texture.
-    fn alpha_reads_texture(&self) -> bool {
+    pub(crate) fn alpha_reads_texture(&self) -> bool {
         self.color_op != TextureOp::DotProduct3
             && reads_texture(
                 self.alpha_op,

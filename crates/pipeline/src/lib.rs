@@ -159,6 +159,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod bin;
+mod cascade8;
 mod draw_kind;
 mod error;
 mod format;

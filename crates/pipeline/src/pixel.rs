@@ -250,6 +250,9 @@ pub(crate) struct DrawCtx<'a> {
     pub shade: Option<ShadeCtx<'a>>,
     /// The textured fast path (W3/W4 case), when the draw allows it.
     pub tex_fast: Option<TexFast<'a>>,
+    /// The 8-bit texture-stage cascade (`crate::cascade8`), when the draw
+    /// allows it and the textured fast path does not take it.
+    pub cascade8: Option<crate::cascade8::Cascade8<'a>>,
     /// Affine small triangles (`prim::FLAG_SMALL`) may use the
     /// coverage-mask kernel `simd::small_tri_depth24`: the draw takes
     /// [`FastPath::ColorDepth24`] without fog, and the SIMD level is AVX2
@@ -406,6 +409,9 @@ impl<'a> DrawCtx<'a> {
         };
         let (tri_span, frag, full_span, full_frag) =
             select_generic::<NoRecord>(depth_test, stencil, alpha_test, blend);
+        let tex_fast = shade
+            .as_ref()
+            .and_then(|s| TexFast::new(s, state, color_format, depth_test, stencil, alpha_test));
         let st = &state.stencil;
         DrawCtx {
             color_format,
@@ -444,9 +450,14 @@ impl<'a> DrawCtx<'a> {
             frag,
             full_frag,
             sprites: state.point.sprite_enable,
-            tex_fast: shade.as_ref().and_then(|s| {
-                TexFast::new(s, state, color_format, depth_test, stencil, alpha_test)
-            }),
+            tex_fast,
+            cascade8: if tex_fast.is_none() {
+                shade.as_ref().and_then(|s| {
+                    crate::cascade8::Cascade8::new(s, state, color_format, depth_test, stencil)
+                })
+            } else {
+                None
+            },
             fog_fast: fog_only,
             small: fast == FastPath::ColorDepth24
                 && fog_only.is_none()
@@ -466,6 +477,7 @@ impl<'a> DrawCtx<'a> {
             fast: FastPath::None,
             fog_fast: None,
             tex_fast: None,
+            cascade8: None,
             small: false,
             pixel_shader: Some(ps),
             ..self
@@ -490,6 +502,7 @@ impl<'a> DrawCtx<'a> {
             full_frag,
             fog_fast: None,
             tex_fast: None,
+            cascade8: None,
             small: false,
             probe: Some(probe),
             ..self
@@ -665,6 +678,11 @@ pub(crate) fn tri_spans(
     }
     if let Some(tf) = &d.tex_fast {
         if crate::shade::tex_fast_spans(t, d, tf, tri, extra, planes, spans, stats) {
+            return;
+        }
+    }
+    if let Some(c8) = &d.cascade8 {
+        if crate::cascade8::cascade8_spans(t, c8, tri, extra, planes, spans, stats) {
             return;
         }
     }

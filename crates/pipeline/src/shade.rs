@@ -241,6 +241,26 @@ impl<'a> ShadeCtx<'a> {
         }
     }
 
+    /// Where the fog factor comes from.
+    pub(crate) fn fog_source(&self) -> FogSource {
+        self.fog
+    }
+
+    /// The texture stages (with `has_texture` set).
+    pub(crate) fn stages(&self) -> &[StageState; MAX_STAGES] {
+        &self.stages
+    }
+
+    /// Number of interpolated coordinate sets (stages 0..sets have them).
+    pub(crate) fn sets(&self) -> usize {
+        self.sets
+    }
+
+    /// D3DRS_COLORKEYENABLE / COLORKEYBLENDENABLE.
+    pub(crate) fn color_key(&self) -> ColorKeyMode {
+        self.color_key
+    }
+
     /// FOGCOLOR (D3DCOLOR).
     pub(crate) fn fog_color(&self) -> u32 {
         self.fog_state.color

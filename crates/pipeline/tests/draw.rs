@@ -1002,3 +1002,128 @@ fn fused_fog_matches_full_path() {
     }
     check_golden("p2_fog_fused", &fused.color);
 }
+
+/// A `w × h` A8R8G8B8 texture of one colour.
+fn solid(w: u32, h: u32, argb: u32) -> Texture {
+    let b: Vec<u8> = (0..w * h).flat_map(|_| argb.to_le_bytes()).collect();
+    texture(F::A8R8G8B8, w, h, &b, 4 * w as usize)
+}
+
+/// The DX7 surface of W10 (`docs/benchmarks.md`): stage 0 MODULATE(TEXTURE,
+/// DIFFUSE) with SELECTARG1(TEXTURE) alpha, stage 1 MODULATE2X(TEXTURE,
+/// CURRENT) from coordinate set 0, bilinear WRAP, SPECULARENABLE, vertex
+/// fog, alpha test GREATER `aref`. With a D16 depth buffer (test ALWAYS)
+/// the draw leaves the 8-bit cascade for the float path.
+fn dx7_surface_state(aref: u32) -> PipelineState {
+    let mut st = common::state();
+    for s in 0..2 {
+        st.textures.samplers[s].mag_filter = Fl::Linear;
+        st.textures.samplers[s].min_filter = Fl::Linear;
+    }
+    let s0 = &mut st.textures.stages[0];
+    s0.color_op = Op::Modulate;
+    s0.color_arg1 = TextureArgument::new(S::Texture);
+    s0.color_arg2 = TextureArgument::new(S::Diffuse);
+    s0.alpha_op = Op::SelectArg1;
+    s0.alpha_arg1 = TextureArgument::new(S::Texture);
+    let s1 = &mut st.textures.stages[1];
+    s1.color_op = Op::Modulate2x;
+    s1.color_arg1 = TextureArgument::new(S::Texture);
+    s1.color_arg2 = TextureArgument::new(S::Current);
+    s1.alpha_op = Op::SelectArg1;
+    s1.alpha_arg1 = TextureArgument::new(S::Current);
+    st.textures.tex_coord_index[1].set = 0;
+    st.raster.specular_enable = true;
+    st.fog.enable = true;
+    st.fog.color = 0xFF00_00FF;
+    st.alpha_test.enable = true;
+    st.alpha_test.func = softhal_pipeline::CmpFunc::Greater;
+    st.alpha_test.reference = aref;
+    st.depth.z_enable = ZBufferType::True;
+    st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+    st
+}
+
+/// The 8-bit cascade of a DX7 surface, worked out by hand: colour map
+/// texel 0x80C04020, light map 0xFF808080, diffuse white, specular
+/// 0x80102030 (fog factor 128/255), fog colour blue. Stage 0: the texel;
+/// stage 1: 2·t·128/255 → R 192.75, G 64.25, B 32.13; specular added →
+/// 0.8187, 0.3775, 0.3142 (×255: 208.75, 96.25, 80.13); fogged, f·c +
+/// (1 − f)·fog → 104.8, 48.3, 167.2 → 0x80 69 30 A7, alpha the texel's
+/// 0x80. GREATER 0x7F passes, GREATER 0x80 rejects (the clear colour
+/// stays). Both the 8-bit cascade (no depth buffer) and the float path (a
+/// D16 buffer) give these bytes.
+#[test]
+fn dx7_surface_by_hand() {
+    let (map, light) = (solid(2, 2, 0x80C0_4020), solid(2, 2, 0xFF80_8080));
+    for (aref, want) in [(0x7F, 0x8069_30A7), (0x80, 0xFF10_1010)] {
+        for depth in [None, Some(Format::D16)] {
+            let t = render_all(|r| {
+                let mut t = Targets::new(8, 4, Format::A8R8G8B8, depth);
+                t.clear(r, 0xFF10_1010, 1.0, 0);
+                let mut vs = quad(0.0, 0.0, 8.0, 4.0, [0xFFFF_FFFF; 4], [0.1, 0.2, 1.7, 0.9]);
+                for v in &mut vs {
+                    v.specular = 0x8010_2030;
+                }
+                draw(
+                    r,
+                    &mut t,
+                    &dx7_surface_state(aref),
+                    &vs,
+                    &[Some(&map), Some(&light)],
+                );
+                t
+            });
+            for y in 0..4 {
+                for x in 0..8 {
+                    let got = t.px(x, y);
+                    assert_eq!(got, want, "({x}, {y}) aref {aref:#x} depth {depth:?}");
+                }
+            }
+        }
+    }
+}
+
+/// The 8-bit cascade agrees with the float path within two units per
+/// channel (each 8-bit product is within half a unit, the 8-bit bilinear
+/// texel within one; MODULATE2X doubles stage 0's error) on gradients of
+/// every input: bilinear texels between distinct values, Gouraud diffuse
+/// and specular, a fog factor from 0x10 to 0xF0.
+#[test]
+fn dx7_surface_cascade8_matches_float_path() {
+    let map = tex4();
+    let mut lb = Vec::new();
+    for y in 0..4u32 {
+        for x in 0..4u32 {
+            let g = 64 + ((x * 37 + y * 51) & 127);
+            lb.extend_from_slice(&(0xFF00_0000 | g << 16 | g << 8 | g).to_le_bytes());
+        }
+    }
+    let light = texture(F::A8R8G8B8, 4, 4, &lb, 16);
+    let (map, light) = (&map, &light);
+    let scene = |depth: Option<Format>| {
+        render_all(move |r| {
+            let mut t = Targets::new(40, 30, Format::A8R8G8B8, depth);
+            t.clear(r, 0xFF00_0000, 1.0, 0);
+            let mut vs = quad(0.0, 0.0, 40.0, 30.0, CORNERS, [0.05, 0.1, 2.3, 1.7]);
+            for (i, v) in vs.iter_mut().enumerate() {
+                v.specular = [0x10u32, 0xF0, 0x80, 0x10, 0x80, 0x40][i] << 24 | 0x0011_2233;
+            }
+            draw(
+                r,
+                &mut t,
+                &dx7_surface_state(0x50),
+                &vs,
+                &[Some(map), Some(light)],
+            );
+            t
+        })
+    };
+    let (fixed, float) = (scene(None), scene(Some(Format::D16)));
+    for y in 0..30 {
+        for x in 0..40 {
+            let (a, b) = (fixed.px(x, y), float.px(x, y));
+            assert!(argb_close(a, b, 2), "({x}, {y}): {a:08x} vs {b:08x}");
+        }
+    }
+}

@@ -60,7 +60,7 @@ impl FogFixed {
 // The reference only: the kernel fogs in `depth8`.
 #[cfg_attr(not(test), allow(dead_code))]
 #[inline(always)]
-fn fog8(c: i32, f: i32, fc: i32) -> i32 {
+pub(crate) fn fog8(c: i32, f: i32, fc: i32) -> i32 {
     div255(c * f + fc * (255 - f))
 }
 

@@ -58,11 +58,11 @@ mod tex_modulate;
 pub(crate) mod wide;
 
 pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
-pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
+pub(crate) use depth24::{fog8, gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
-pub(crate) use tex_modulate::{bilinear8_planes, tex_modulate_span, TexLevel, TexSpan};
+pub(crate) use tex_modulate::{bilinear8, bilinear8_planes, tex_modulate_span, TexLevel, TexSpan};
 pub(crate) use wide::prefetch;
 
 /// Which instruction-set level the kernels use.

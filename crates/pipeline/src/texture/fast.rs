@@ -26,10 +26,19 @@ use super::resource::LevelRef;
 /// Wrapped fixed-point coordinate: (texel 0, texel 1, 8-bit fraction).
 #[inline(always)]
 pub(crate) fn wrap_coord(c: f32, size: u32) -> (usize, usize, u32) {
-    let c = if c.is_finite() { c - c.floor() } else { 0.0 };
+    // `c - c.floor()` without the C library's `floorf` (the baseline
+    // x86_64 target has no rounding instruction): below 2^23 the floor is
+    // an exact integer; from 2^23 on every f32 is an integer (fraction 0).
+    let c = if c.abs() < 8_388_608.0 {
+        c - super::sampler::floor_i64(c) as f32
+    } else {
+        0.0
+    };
     let size = size.max(1);
-    // c in [0, 1) so q in [-128, size·256 − 128]; size ≤ 8192 fits i32.
-    let q = (c * (size as f32 * 256.0)).floor() as i32 - 128;
+    // c in [0, 1] (NaN gave 0) so the product is not negative and its
+    // floor is the truncation: q in [-128, size·256 − 128]; size ≤ 8192
+    // fits i32.
+    let q = (c * (size as f32 * 256.0)) as i32 - 128;
     let i = q >> 8;
     let f = (q & 255) as u32;
     let s = size as i32;
@@ -103,4 +112,66 @@ pub fn bilinear_wrap_argb8_x4(level: &LevelRef<'_>, u: [f32; 4], v: [f32; 4]) ->
         bilinear_wrap_argb8(level, u[2], v[2])?,
         bilinear_wrap_argb8(level, u[3], v[3])?,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_coord;
+
+    /// `wrap_coord` with the C library's floor, as it was written first.
+    fn wrap_coord_floorf(c: f32, size: u32) -> (usize, usize, u32) {
+        let c = if c.is_finite() { c - c.floor() } else { 0.0 };
+        let size = size.max(1);
+        let q = (c * (size as f32 * 256.0)).floor() as i32 - 128;
+        let s = size as i32;
+        let i = q >> 8;
+        let i0 = if i < 0 {
+            s - 1
+        } else if i >= s {
+            i - s
+        } else {
+            i
+        };
+        let i1 = if i0 + 1 >= s { 0 } else { i0 + 1 };
+        (i0 as usize, i1 as usize, (q & 255) as u32)
+    }
+
+    #[test]
+    fn wrap_coord_equals_the_floor_of_the_c_library() {
+        let mut c = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -0.5,
+            1e-9,
+            -1e-9,
+            8_388_607.5,
+            -8_388_607.5,
+            8_388_608.0,
+            -8_388_608.0,
+            3e9,
+            -3e9,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            0.999_999_94,
+            -0.999_999_94,
+        ]
+        .to_vec();
+        // Every 1/64 texel step over a few wraps, both signs.
+        c.extend((-2000..2000).map(|i| i as f32 / 256.0 + 1.0 / 128.0));
+        for &c in &c {
+            for size in [1, 2, 3, 4, 256, 1000, 8192] {
+                assert_eq!(
+                    wrap_coord(c, size),
+                    wrap_coord_floorf(c, size),
+                    "{c} {size}"
+                );
+            }
+        }
+    }
 }

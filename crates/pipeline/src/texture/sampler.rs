@@ -462,7 +462,7 @@ fn texel_coord(coord: f32, size: u32, linear: bool) -> (i64, u32) {
 /// when truncation rounded up. The same value for every input — NaN gives
 /// 0 and out-of-range values saturate, as the cast does.
 #[inline(always)]
-fn floor_i64(x: f32) -> i64 {
+pub(crate) fn floor_i64(x: f32) -> i64 {
     let t = x as i64;
     if (t as f32) > x {
         t.saturating_sub(1)
