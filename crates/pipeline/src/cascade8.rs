@@ -275,10 +275,8 @@ impl<'a> Cascade8<'a> {
                 tfactor: self.tfactor,
             };
             let mut out = [0; 4];
-            for (k, o) in out.iter_mut().enumerate().take(3) {
-                *o = regs.channel(st.color, k);
-            }
-            out[3] = regs.channel(st.alpha, 3);
+            regs.apply::<0, 3>(st.color, &mut out);
+            regs.apply::<3, 4>(st.alpha, &mut out);
             current = out;
         }
         if self.specular_add {
@@ -323,26 +321,43 @@ impl Regs {
         }
     }
 
-    /// Channel `k` (0..4, blue, green, red, alpha) of `s`'s result, in
-    /// 0..=255.
+    /// Channels `K` (blue, green, red: `0..3`; alpha: `3..4`) of `s`'s
+    /// result, each in 0..=255; the other channels of `out` unchanged.
     #[inline(always)]
-    fn channel(&self, s: StageOp, k: usize) -> i32 {
-        let x = self.read(s.arg1)[k];
-        let y = self.read(s.arg2)[k];
+    fn apply<const LO: usize, const HI: usize>(&self, s: StageOp, out: &mut [i32; 4]) {
+        let x = self.read(s.arg1);
+        let y = self.read(s.arg2);
         match s.op {
-            Op8::Keep => self.current[k],
-            Op8::SelectArg1 => x,
-            Op8::SelectArg2 => y,
-            Op8::Modulate(shift) => (((x * y) << shift) + 127) / 255,
-            Op8::Add => x + y,
-            Op8::AddSigned => x + y - 128,
-            Op8::Subtract => x - y,
+            Op8::Keep => out[LO..HI].copy_from_slice(&self.current[LO..HI]),
+            Op8::SelectArg1 => out[LO..HI].copy_from_slice(&x[LO..HI]),
+            Op8::SelectArg2 => out[LO..HI].copy_from_slice(&y[LO..HI]),
+            Op8::Modulate(shift) => {
+                for k in LO..HI {
+                    out[k] = ((((x[k] * y[k]) << shift) + 127) / 255).min(255);
+                }
+            }
+            Op8::Add => {
+                for k in LO..HI {
+                    out[k] = (x[k] + y[k]).min(255);
+                }
+            }
+            Op8::AddSigned => {
+                for k in LO..HI {
+                    out[k] = (x[k] + y[k] - 128).clamp(0, 255);
+                }
+            }
+            Op8::Subtract => {
+                for k in LO..HI {
+                    out[k] = (x[k] - y[k]).max(0);
+                }
+            }
             Op8::Blend(a) => {
                 let f = self.read(a)[3];
-                (x * f + y * (255 - f) + 127) / 255
+                for k in LO..HI {
+                    out[k] = (x[k] * f + y[k] * (255 - f) + 127) / 255;
+                }
             }
         }
-        .clamp(0, 255)
     }
 }
 

@@ -48,11 +48,22 @@ fn texel(data: &[u8], row: usize, x: usize) -> u32 {
         .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// One channel of the separable 8-bit bilinear filter of the fast path:
-/// `h = round((a·(256 − f) + b·f) / 256)` — exact in 16-bit lanes.
+/// The four channels of a packed texel, one per 16-bit field:
+/// `0x00AA_00RR_00GG_00BB`.
 #[inline(always)]
-fn lerp8(a: u32, b: u32, f: u32) -> u32 {
-    ((a << 8) + b * f - a * f + 128) >> 8
+fn spread(x: u32) -> u64 {
+    let x = u64::from(x);
+    (x & 0xFF) | (x & 0xFF00) << 8 | (x & 0xFF_0000) << 16 | (x & 0xFF00_0000) << 24
+}
+
+/// The separable 8-bit bilinear filter of the fast path on all four
+/// channels at once ([`spread`] fields): per channel `h = (a·(256 − f) +
+/// b·f + 128) >> 8` (`f` < 256), which stays below 65 408, so no field
+/// carries into the next.
+#[inline(always)]
+fn lerp8(a: u64, b: u64, f: u32) -> u64 {
+    let f = u64::from(f);
+    ((a * (256 - f) + b * f + 0x0080_0080_0080_0080) >> 8) & 0x00FF_00FF_00FF_00FF
 }
 
 /// Bilinear WRAP sample of a 32-bit level for the textured fast path:
@@ -74,14 +85,10 @@ pub(crate) fn bilinear8(level: &crate::texture::LevelRef<'_>, u: f32, v: f32, fo
         texel(d, r1, x0) | force,
         texel(d, r1, x1) | force,
     ];
-    let mut out = 0;
-    for sh in [0u32, 8, 16, 24] {
-        let c = t.map(|x| (x >> sh) & 0xFF);
-        let h0 = lerp8(c[0], c[1], fx);
-        let h1 = lerp8(c[2], c[3], fx);
-        out |= lerp8(h0, h1, fy) << sh;
-    }
-    out
+    let h0 = lerp8(spread(t[0]), spread(t[1]), fx);
+    let h1 = lerp8(spread(t[2]), spread(t[3]), fx);
+    let o = lerp8(h0, h1, fy);
+    (o & 0xFF | (o >> 8) & 0xFF00 | (o >> 16) & 0xFF_0000 | (o >> 24) & 0xFF00_0000) as u32
 }
 
 /// Scalar twin of [`tex_modulate_span`].
