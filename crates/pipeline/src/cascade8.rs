@@ -34,7 +34,7 @@
 use crate::cascade::{ResultArg, TextureArg, TextureArgument, TextureOp};
 use crate::fog::FogSource;
 use crate::pixel::{fixed_start, Stats, TileTarget};
-use crate::prim::{TriExtra, TriSetup, FLAG_PERSPECTIVE};
+use crate::prim::{TriExtra, TriSetup};
 use crate::shade::{bilinear8_level, ShadeCtx};
 use crate::simd;
 use crate::state::{CmpFunc, PipelineState};
@@ -374,12 +374,9 @@ pub(crate) fn cascade8_spans(
     spans: &[simd::Span],
     stats: &mut Stats,
 ) -> bool {
-    let Some(e) = extra else {
+    let Some((e, inv)) = crate::shade::affine(tri, extra) else {
         return false;
     };
-    if tri.flags & FLAG_PERSPECTIVE != 0 || e.rhw[1] != 0.0 || e.rhw[2] != 0.0 {
-        return false;
-    }
     // The u and v planes of every sampling stage.
     let mut uvp = [[[0.0f32; 3]; 2]; STAGES8];
     for (n, (st, p)) in c8.stages.iter().zip(&mut uvp).enumerate() {
@@ -392,7 +389,6 @@ pub(crate) fn cascade8_spans(
         }
     }
     let bb = tri.bbox();
-    let inv = 1.0 / e.rhw[0];
     let mut written = 0u64;
     for sp in spans {
         let n = sp.n as usize;

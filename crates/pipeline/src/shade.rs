@@ -793,6 +793,19 @@ impl ShadeCtx<'_> {
     }
 }
 
+/// The side record of an affine triangle (one rhw for the whole
+/// triangle) and its 1 / rhw; `None` for a perspective triangle or one
+/// without a side record. The span paths over `attr · rhw` planes
+/// evaluate them affinely with this one divisor.
+pub(crate) fn affine<'e>(
+    tri: &TriSetup,
+    extra: Option<&'e TriExtra>,
+) -> Option<(&'e TriExtra, f32)> {
+    let e = extra?;
+    let affine = tri.flags & FLAG_PERSPECTIVE == 0 && e.rhw[1] == 0.0 && e.rhw[2] == 0.0;
+    affine.then(|| (e, 1.0 / e.rhw[0]))
+}
+
 /// Runs the textured fast path over the spans of an affine triangle;
 /// false (nothing drawn) if the triangle does not qualify.
 #[allow(clippy::too_many_arguments)]
@@ -806,17 +819,13 @@ pub(crate) fn tex_fast_spans(
     spans: &[simd::Span],
     stats: &mut Stats,
 ) -> bool {
-    let Some(e) = extra else {
+    let Some((_, inv)) = affine(tri, extra) else {
         return false;
     };
     let (Some(pu), Some(pv)) = (planes.get(VARYING_PLANE), planes.get(VARYING_PLANE + 1)) else {
         return false;
     };
-    if tri.flags & FLAG_PERSPECTIVE != 0 || e.rhw[1] != 0.0 || e.rhw[2] != 0.0 {
-        return false;
-    }
     let bb = tri.bbox();
-    let inv = 1.0 / e.rhw[0];
     let mut written = 0u64;
     for sp in spans {
         let n = sp.n as usize;
