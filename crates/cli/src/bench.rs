@@ -128,6 +128,10 @@ pub struct BenchArgs {
     /// texture count).
     #[arg(long)]
     pub sweep: bool,
+    /// With `--sweep`: only the combinations whose name contains this text
+    /// (for example `--only "point filter"`).
+    #[arg(long, value_name = "TEXT", requires = "sweep")]
+    pub only: Option<String>,
     /// Write the last frame of each workload as `<dir>/<W>.png`.
     #[arg(long, value_name = "DIR")]
     pub dump: Option<std::path::PathBuf>,

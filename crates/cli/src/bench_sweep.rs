@@ -410,7 +410,12 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             "combination", "tex", "Mpix/s", "checksum"
         );
     }
-    for comb in combinations() {
+    let wanted = |c: &Combination| {
+        args.only
+            .as_ref()
+            .is_none_or(|o| c.name.contains(o.as_str()))
+    };
+    for comb in combinations().into_iter().filter(wanted) {
         let measured =
             Dp2Rig::new(&mesh, &comb.setup, args.threads, !args.no_simd).and_then(|mut rig| {
                 let t = time_batches(&mut rig, pixels, args, true)?;

@@ -65,3 +65,35 @@ fn the_shader_workloads_have_no_pipeline_path() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("W7") && err.contains("--path dp2"), "{err}");
 }
+
+#[test]
+fn sweep_only_measures_the_named_combinations() {
+    // `--only` keeps the rows whose name contains the text: "flat shading"
+    // is one combination, so one row and the summary of its texture count.
+    let o = Command::new(env!("CARGO_BIN_EXE_softhal"))
+        .args([
+            "bench",
+            "--sweep",
+            "--only",
+            "flat shading",
+            "--frames",
+            "1",
+            "--noise-control",
+            "false",
+            "--json",
+        ])
+        .output()
+        .expect("run softhal bench --sweep");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let rows: Vec<_> = lines
+        .iter()
+        .filter(|v| v.get("summary").is_none())
+        .collect();
+    assert_eq!(rows.len(), 1, "{lines:?}");
+    assert_eq!(rows[0]["combination"], "flat shading");
+    assert_eq!(rows[0]["textures"], 0);
+}
