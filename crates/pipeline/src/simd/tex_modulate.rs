@@ -144,12 +144,16 @@ pub(crate) fn tex_modulate_span(
         tex_modulate_span_scalar(dst, level, p);
         return;
     }
-    match (p.blend, p.v[1] == 0.0) {
-        (false, false) => level_simd.dispatch(TexModulate::<false, false> { dst, level, p }),
-        (false, true) => level_simd.dispatch(TexModulate::<false, true> { dst, level, p }),
-        (true, false) => level_simd.dispatch(TexModulate::<true, false> { dst, level, p }),
-        (true, true) => level_simd.dispatch(TexModulate::<true, true> { dst, level, p }),
+    let plain = level.format != crate::texture::TextureFormat::X8R8G8B8 && p.and_mask == u32::MAX;
+    macro_rules! run {
+        ($($b:literal, $v:literal, $q:literal);*) => {
+            match (p.blend, p.v[1] == 0.0, plain) {
+                $(($b, $v, $q) => level_simd.dispatch(TexModulate::<$b, $v, $q> { dst, level, p }),)*
+            }
+        };
     }
+    run!(false, false, false; false, false, true; false, true, false; false, true, true;
+         true, false, false; true, false, true; true, true, false; true, true, true)
 }
 
 /// A level for [`tex_modulate_span`], with [`tex_level_ok`] asked once
@@ -193,8 +197,11 @@ fn tex_level_ok(level: &crate::texture::LevelRef<'_>) -> bool {
 /// The arguments of [`tex_modulate_span`], blending when `BLEND`; `VROW`
 /// when v is constant along the span (dv/dx = 0, e.g. screen-aligned
 /// quads): `v0 + 0·fx` is `v0` for every lane, so the rows and the
-/// vertical fraction are computed once.
-struct TexModulate<'a, 'b, 'c, const BLEND: bool, const VROW: bool> {
+/// vertical fraction are computed once; `PLAIN` when no alpha is forced
+/// (not an X8R8G8B8 level) and the mask keeps every channel: two fewer
+/// vector registers in the loop (W3 +8 %, W4 +2 % wall clock, measured
+/// interleaved; the register pressure of the loop spills otherwise).
+struct TexModulate<'a, 'b, 'c, const BLEND: bool, const VROW: bool, const PLAIN: bool> {
     dst: &'a mut [u8],
     level: &'b crate::texture::LevelRef<'c>,
     p: &'b TexSpan,
@@ -229,7 +236,9 @@ struct Setup<'d, S: Simd> {
     rows: [&'d [u8]; 2],
 }
 
-impl<const BLEND: bool, const VROW: bool> Kernel for TexModulate<'_, '_, '_, BLEND, VROW> {
+impl<const BLEND: bool, const VROW: bool, const PLAIN: bool> Kernel
+    for TexModulate<'_, '_, '_, BLEND, VROW, PLAIN>
+{
     type Output = ();
 
     /// Whole 32-byte chunks, then the whole pixels of the tail; diffuse
@@ -252,7 +261,7 @@ impl<const BLEND: bool, const VROW: bool> Kernel for TexModulate<'_, '_, '_, BLE
         let (body, tail) = dst.as_chunks_mut::<32>();
         for chunk in body {
             let old = if BLEND { s.load_i32(chunk) } else { st.zero };
-            tex8::<BLEND, VROW, S>(s, &st, data, fx, &d, old).store(chunk);
+            tex8::<BLEND, VROW, PLAIN, S>(s, &st, data, fx, &d, old).store(chunk);
             fx = fx + eight;
             d[0] = d[0] + step8;
             d[1] = d[1] + step8;
@@ -265,7 +274,7 @@ impl<const BLEND: bool, const VROW: bool> Kernel for TexModulate<'_, '_, '_, BLE
             } else {
                 st.zero
             };
-            tex8::<BLEND, VROW, S>(s, &st, data, fx, &d, old).store_prefix(tail);
+            tex8::<BLEND, VROW, PLAIN, S>(s, &st, data, fx, &d, old).store_prefix(tail);
         }
     }
 }
@@ -378,7 +387,7 @@ fn row9(row: &[u8], x: usize) -> Option<(&[u8; 32], &[u8; 32])> {
 /// u16 halves: "lo" = pixels 0, 1 | 4, 5 and "hi" = 2, 3 | 6, 7 (the
 /// arrangement of `widen_lo/hi_u8_u16` of 8 packed pixels).
 #[inline(always)]
-fn tex8<const BLEND: bool, const VROW: bool, S: Simd>(
+fn tex8<const BLEND: bool, const VROW: bool, const PLAIN: bool, S: Simd>(
     s: S,
     st: &Setup<'_, S>,
     data: &[u8],
@@ -398,6 +407,7 @@ fn tex8<const BLEND: bool, const VROW: bool, S: Simd>(
     };
     let (fx_lo, fx_hi) = (fxf.spread_lo_u16(), fxf.spread_hi_u16());
     let c128 = s.splat_i32(0x0080_0080);
+    // `PLAIN`: no alpha forced (an A8R8G8B8 level) and no channel masked.
     let force = st.force;
     // Magnification near 1:1 with v constant along the span: the 8 pixels
     // read texels x00..x00 + 8 of the same two rows (no wrap: x00 + 8 <
@@ -417,8 +427,14 @@ fn tex8<const BLEND: bool, const VROW: bool, S: Simd>(
     }
     let h = match rows {
         Some(((a0, b0), (a1, b1))) => {
-            let (a0, b0) = (s.load_i32(a0) | force, s.load_i32(b0) | force);
-            let (a1, b1) = (s.load_i32(a1) | force, s.load_i32(b1) | force);
+            let (a0, b0) = (
+                or_force::<PLAIN, _>(s.load_i32(a0), force),
+                or_force::<PLAIN, _>(s.load_i32(b0), force),
+            );
+            let (a1, b1) = (
+                or_force::<PLAIN, _>(s.load_i32(a1), force),
+                or_force::<PLAIN, _>(s.load_i32(b1), force),
+            );
             [
                 [
                     lerp16(a0.widen_lo_u8_u16(), b0.widen_lo_u8_u16(), fx_lo, c128),
@@ -433,10 +449,10 @@ fn tex8<const BLEND: bool, const VROW: bool, S: Simd>(
         None => {
             // Texels x0 and x1 of both rows; zipped, each half holds the
             // x0 texels of two pixels, then their x1 texels.
-            let t00 = s.gather_u32(data, r0 + x0) | force;
-            let t01 = s.gather_u32(data, r0 + x1) | force;
-            let t10 = s.gather_u32(data, r1 + x0) | force;
-            let t11 = s.gather_u32(data, r1 + x1) | force;
+            let t00 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x0), force);
+            let t01 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x1), force);
+            let t10 = or_force::<PLAIN, _>(s.gather_u32(data, r1 + x0), force);
+            let t11 = or_force::<PLAIN, _>(s.gather_u32(data, r1 + x1), force);
             let (p0l, p0h) = (t00.zip_lo_i64(t01), t00.zip_hi_i64(t01));
             let (p1l, p1h) = (t10.zip_lo_i64(t11), t10.zip_hi_i64(t11));
             [
@@ -464,7 +480,22 @@ fn tex8<const BLEND: bool, const VROW: bool, S: Simd>(
         lo = blend16(s, lo, old.widen_lo_u8_u16(), c255);
         hi = blend16(s, hi, old.widen_hi_u8_u16(), c255);
     }
-    S::I32x8::pack_i16_u8_sat(lo, hi) & st.and_mask
+    let px = S::I32x8::pack_i16_u8_sat(lo, hi);
+    if PLAIN {
+        px
+    } else {
+        px & st.and_mask
+    }
+}
+
+/// `t | force`, or `t` when `PLAIN` (force is 0).
+#[inline(always)]
+fn or_force<const PLAIN: bool, V: I32x8>(t: V, force: V) -> V {
+    if PLAIN {
+        t
+    } else {
+        t | force
+    }
 }
 
 /// SRCALPHA/INVSRCALPHA of u16 lanes: `round((s·a + o·(255 − a)) / 255)`
