@@ -308,7 +308,8 @@ fn setup<'d, const VROW: bool, S: Simd>(
     let hs = s.splat_f32(h as f32 * 256.0);
     let zero = s.splat_i32(0);
     let (vrow, rows) = if VROW {
-        let (y0, y1, fy) = wrap8(s, (v[0] + v[2]).mul(inv), hs, h);
+        let (y0, fy) = wrap8(s, (v[0] + v[2]).mul(inv), hs, h);
+        let y1 = next8(s, y0, h);
         let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
         let len = 4 * w as usize;
         let (at0, at1) = (4 * r0.to_array()[0] as usize, 4 * r1.to_array()[0] as usize);
@@ -340,20 +341,27 @@ fn setup<'d, const VROW: bool, S: Simd>(
 }
 
 /// Wrapped bilinear coordinates of 8 lanes (see `texture::fast`): texel
-/// 0, texel 1, 8-bit fraction; `scale` is `size · 256`.
+/// 0 and the 8-bit fraction; `scale` is `size · 256` (exact in f32: size <
+/// 2^20, `tex_level_ok`). Texel 1 is [`next8`] of texel 0.
 #[inline(always)]
-fn wrap8<S: Simd>(s: S, c: S::F32x8, scale: S::F32x8, size: i32) -> (S::I32x8, S::I32x8, S::I32x8) {
+fn wrap8<S: Simd>(s: S, c: S::F32x8, scale: S::F32x8, size: i32) -> (S::I32x8, S::I32x8) {
     // Non-finite input → NaN fraction → 0, like the scalar twin.
     let fr = (c - c.floor()).nan_to_zero();
+    // fr in [0, 1], so the product is at most `scale` and q at most
+    // size·256 − 128: i = q >> 8 lies in [-1, size − 1] and only -1 wraps
+    // (the scalar twin's `i >= size` branch is never taken).
     let q = fr.mul(scale).floor().trunc_i32() - s.splat_i32(128);
     let i = q.shr::<8>();
     let f = q & s.splat_i32(255);
-    let (sz, last, zero) = (s.splat_i32(size), s.splat_i32(size - 1), s.splat_i32(0));
-    let i0 = S::I32x8::select(i.simd_gt(last), i - sz, i);
-    let i0 = S::I32x8::select(zero.simd_gt(i), last, i0);
+    let i0 = S::I32x8::select(s.splat_i32(0).simd_gt(i), s.splat_i32(size - 1), i);
+    (i0, f)
+}
+
+/// Texel 1 of [`wrap8`]'s texel 0: the next one, wrapping at `size`.
+#[inline(always)]
+fn next8<S: Simd>(s: S, i0: S::I32x8, size: i32) -> S::I32x8 {
     let i1 = i0 + s.splat_i32(1);
-    let i1 = S::I32x8::select(i1.simd_eq(sz), zero, i1);
-    (i0, i1, f)
+    S::I32x8::select(i1.simd_eq(s.splat_i32(size)), s.splat_i32(0), i1)
 }
 
 /// `round((a·(256 − f) + b·f) / 256)` of u16 lanes, computed wrapping
@@ -397,13 +405,13 @@ fn tex8<const BLEND: bool, const VROW: bool, const PLAIN: bool, S: Simd>(
 ) -> S::I32x8 {
     let fxl = fx.to_f32();
     let u = ((st.u[0] + st.u[1].mul(fxl)) + st.u[2]).mul(st.inv);
-    let (x0, x1, fxf) = wrap8(s, u, st.ws, st.w);
+    let (x0, fxf) = wrap8(s, u, st.ws, st.w);
     let (r0, r1, fy) = if VROW {
         st.vrow
     } else {
         let v = ((st.v[0] + st.v[1].mul(fxl)) + st.v[2]).mul(st.inv);
-        let (y0, y1, fy) = wrap8(s, v, st.hs, st.h);
-        (y0.mul(st.pitch4), y1.mul(st.pitch4), fy)
+        let (y0, fy) = wrap8(s, v, st.hs, st.h);
+        (y0.mul(st.pitch4), next8(s, y0, st.h).mul(st.pitch4), fy)
     };
     let (fx_lo, fx_hi) = (fxf.spread_lo_u16(), fxf.spread_hi_u16());
     let c128 = s.splat_i32(0x0080_0080);
@@ -449,6 +457,7 @@ fn tex8<const BLEND: bool, const VROW: bool, const PLAIN: bool, S: Simd>(
         None => {
             // Texels x0 and x1 of both rows; zipped, each half holds the
             // x0 texels of two pixels, then their x1 texels.
+            let x1 = next8(s, x0, st.w);
             let t00 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x0), force);
             let t01 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x1), force);
             let t10 = or_force::<PLAIN, _>(s.gather_u32(data, r1 + x0), force);
@@ -567,8 +576,9 @@ impl Kernel for Quad<'_, '_> {
         let [v0, v1, v2, v3] = self.v;
         let u = s.f32x8([u0, u1, u2, u3, u0, u1, u2, u3]);
         let v = s.f32x8([v0, v1, v2, v3, v0, v1, v2, v3]);
-        let (x0, x1, fx) = wrap8(s, u, s.splat_f32(w as f32 * 256.0), w);
-        let (y0, y1, fy) = wrap8(s, v, s.splat_f32(h as f32 * 256.0), h);
+        let (x0, fx) = wrap8(s, u, s.splat_f32(w as f32 * 256.0), w);
+        let (y0, fy) = wrap8(s, v, s.splat_f32(h as f32 * 256.0), h);
+        let (x1, y1) = (next8(s, x0, w), next8(s, y0, h));
         let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
         let data = self.level.data;
         let force = s.splat_i32(self.force as i32);
