@@ -15,7 +15,8 @@
 #![forbid(unsafe_code)]
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{
-    by_cmp_func, clamp8, color_at, depth_test, div255, pack_pixel, z24, BandRows, SimdLevel,
+    by_cmp_func, clamp8, color_at, depth_test, div255, div255_16, pack_pixel, z24, BandRows,
+    SimdLevel,
 };
 use crate::state::CmpFunc;
 
@@ -279,10 +280,10 @@ struct Shared<S: Simd> {
     lane: S::I32x8,
     /// AND mask of the packed colour.
     and_mask: S::I32x8,
-    /// Fog colour per channel lane (one BGR_ pixel per half), 0..=255
-    /// per lane, and the alpha lanes (3 and 7), which fog leaves alone.
-    fog_color: S::I32x8,
-    alpha: S::M32x8,
+    /// Fog colour per u16 lane (B, G, R, 0 per pixel), and the alpha u16
+    /// lanes (the high half of odd i32 lanes), which fog leaves alone.
+    fog_color16: S::I32x8,
+    alpha16: S::I32x8,
 }
 
 /// One 8-pixel vector of a span starting at column offset `x` (relative
@@ -316,15 +317,13 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
     let new_d = zq.shl::<8>() | (old_d & k.low8);
     let out_d = S::I32x8::select(pass & k.write, new_d, old_d);
     let col = if FOG {
-        // c·f + fc·(255 − f), rounded / 255 (as `div255`), per colour
-        // lane; the alpha lanes keep c. The same as `fog8` of the
-        // reference.
-        S::I32x8::pack_u8_sat([
-            fogged(s, k, r[0], fr[0]),
-            fogged(s, k, r[1], fr[1]),
-            fogged(s, k, r[2], fr[2]),
-            fogged(s, k, r[3], fr[3]),
-        ])
+        // c·f + fc·(255 − f), rounded / 255 (`div255`), in u16 lanes:
+        // pixels 0, 1 | 4, 5 and 2, 3 | 6, 7 (the packs' arrangement),
+        // every channel clamped to 0..=255 first; the alpha lanes keep c.
+        // The same as `fog8` of the reference.
+        let c = [channels16(s, r[0], r[1]), channels16(s, r[2], r[3])];
+        let f = [channels16(s, fr[0], fr[1]), channels16(s, fr[2], fr[3])];
+        S::I32x8::pack_i16_u8_sat(fog16(s, k, c[0], f[0]), fog16(s, k, c[1], f[1]))
     } else {
         S::I32x8::pack_u8_sat([
             r[0].shr::<16>(),
@@ -340,22 +339,24 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
     )
 }
 
-/// Colour lanes `c` (16.16) fogged with the factor lanes `f` (16.16,
-/// × 255): `c·f + fc·(255 − f)`, rounded / 255 (as `div255`), per colour
-/// lane; the alpha lanes keep `c`, clamped. The same as `fog8` of the
-/// reference. A function, not a closure: a closure was compiled out of
-/// line (+12 % on W7).
+/// The 16.16 channel lanes of two vectors (one pixel per half each) as
+/// u16 lanes clamped to `0..=255`: half `h` holds pixel `h` of `a`, then
+/// that of `b` (`pack_i32_i16_sat`). Functions, not closures: a closure
+/// in a kernel was compiled out of line (+12 % on W7).
 #[inline(always)]
-fn fogged<S: Simd>(s: S, k: &Shared<S>, c: S::I32x8, f: S::I32x8) -> S::I32x8 {
-    let zero = s.splat_i32(0);
-    let c255 = s.splat_i32(255);
-    let cv = c.shr::<16>().max(zero).min(c255);
-    let f = f.shr::<16>().max(zero).min(c255);
-    let x = cv.mul(f) + k.fog_color.mul(c255 - f);
-    let q = (x + s.splat_i32(127))
-        .mul(s.splat_i32(0x8081))
-        .shr_logical::<23>();
-    S::I32x8::select(k.alpha, cv, q)
+fn channels16<S: Simd>(s: S, a: S::I32x8, b: S::I32x8) -> S::I32x8 {
+    S::I32x8::pack_i32_i16_sat(a.shr::<16>(), b.shr::<16>())
+        .clamp_i16(s.splat_i32(0), s.splat_i32(0x00FF_00FF))
+}
+
+/// Colour u16 lanes `c` fogged with the factor lanes `f` (both from
+/// [`channels16`]): `round((c·f + fc·(255 − f)) / 255)` per colour lane,
+/// the alpha lanes keep `c`: `fog8` of the reference, lane by lane.
+#[inline(always)]
+fn fog16<S: Simd>(s: S, k: &Shared<S>, c: S::I32x8, f: S::I32x8) -> S::I32x8 {
+    let inv = s.splat_i32(0x00FF_00FF).sub_u16(f);
+    let q = div255_16(s, c.mul_lo_u16(f).add_u16(k.fog_color16.mul_lo_u16(inv)));
+    q ^ ((q ^ c) & k.alpha16)
 }
 
 impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
@@ -397,8 +398,15 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
             write: splat(i32::from(t.write)).simd_eq(splat(1)),
             lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
             and_mask: splat(t.and_mask as i32),
-            fog_color: s.repeat4_i32(fcol),
-            alpha: s.i32x8([0, 0, 0, -1, 0, 0, 0, -1]).simd_eq(splat(-1)),
+            fog_color16: {
+                let bg = (fcol[0] & 0xFF) | (fcol[1] & 0xFF) << 16;
+                let r = fcol[2] & 0xFF;
+                s.i32x8([bg, r, bg, r, bg, r, bg, r])
+            },
+            alpha16: {
+                let a = 0xFFFF_0000u32 as i32;
+                s.i32x8([0, a, 0, a, 0, a, 0, a])
+            },
         };
         let mut passed = 0;
         for sp in *spans {

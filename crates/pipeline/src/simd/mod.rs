@@ -110,6 +110,15 @@ pub(crate) fn div255(x: i32) -> i32 {
     (((x + 127) as u32 * 0x8081) >> 23) as i32
 }
 
+/// `round(x / 255)` of u16 lanes, x in 0..=65025 ([`div255`]).
+#[inline(always)]
+pub(crate) fn div255_16<S: wide::Simd>(s: S, x: S::I32x8) -> S::I32x8 {
+    use wide::I32x8 as _;
+    x.add_u16(s.splat_i32(0x007F_007F))
+        .mul_hi_u16(s.splat_i32(0x8081_8081u32 as i32))
+        .shr_u16::<7>()
+}
+
 #[inline(always)]
 fn clamp8(v: i32) -> u8 {
     crate::int::clamp_u8(v >> 16)

@@ -16,7 +16,7 @@
 //! level's bytes (the layer's gather clamps each index to them).
 #![forbid(unsafe_code)]
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
-use super::{clamp8, color_at, div255, SimdLevel};
+use super::{clamp8, color_at, div255, div255_16, SimdLevel};
 
 /// One span of the textured fast path (see `shade::TexFast`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -372,14 +372,6 @@ fn lerp16<V: I32x8>(a: V, b: V, f: V, c128: V) -> V {
         .add_u16(b.sub_u16(a).mul_lo_u16(f))
         .add_u16(c128)
         .shr_u16::<8>()
-}
-
-/// `round(x / 255)` of u16 lanes, x in 0..=65025 ([`div255`]).
-#[inline(always)]
-fn div255_16<S: Simd>(s: S, x: S::I32x8) -> S::I32x8 {
-    x.add_u16(s.splat_i32(0x007F_007F))
-        .mul_hi_u16(s.splat_i32(0x8081_8081u32 as i32))
-        .shr_u16::<7>()
 }
 
 /// Texels `x..x + 8` and `x + 1..x + 9` of `row` (None past its end).
