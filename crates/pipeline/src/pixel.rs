@@ -682,7 +682,7 @@ pub(crate) fn tri_spans(
         }
     }
     if let Some(c8) = &d.cascade8 {
-        if crate::cascade8::cascade8_spans(t, c8, tri, extra, planes, spans, stats) {
+        if crate::cascade8::cascade8_spans(t, c8, d.simd, tri, extra, planes, spans, stats) {
             return;
         }
     }

@@ -26,7 +26,11 @@
 //!   `wide`);
 //! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,
 //!   and the same 8-bit bilinear filter for a pixel-shader quad (both
-//!   over `wide`).
+//!   over `wide`);
+//! * `cascade8` — the 8-bit texture-stage cascade (`crate::cascade8`)
+//!   over the spans of a triangle: up to four stages, each sampling with
+//!   `tex_modulate`'s filter, specular, fog and the alpha test (over
+//!   `wide`).
 //!
 //! *Guarantees*:
 //! * a kernel over `wide` gives the same bytes at every level because
@@ -50,6 +54,7 @@
 use crate::state::CmpFunc;
 
 mod blend;
+mod cascade8;
 mod depth24;
 mod gouraud;
 mod planes;
@@ -58,11 +63,14 @@ mod tex_modulate;
 pub(crate) mod wide;
 
 pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
-pub(crate) use depth24::{fog8, gouraud_depth24_spans, FogFixed, Span, TriDepth24};
+pub(crate) use cascade8::{cascade8_spans, Band, Cascade8Tri};
+pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
-pub(crate) use tex_modulate::{bilinear8, bilinear8_planes, tex_modulate_span, TexLevel, TexSpan};
+pub(crate) use tex_modulate::{
+    bilinear8_planes, tex_level_ok, tex_modulate_span, TexLevel, TexSpan,
+};
 pub(crate) use wide::prefetch;
 
 /// Which instruction-set level the kernels use.

@@ -177,7 +177,7 @@ impl<'a> TexLevel<'a> {
 /// y < height) lies inside the level's bytes, and the level is a 32-bit
 /// format with a whole number of texels per row: then their texel fetches
 /// read what [`texel`] reads, and every index fits an i32.
-fn tex_level_ok(level: &crate::texture::LevelRef<'_>) -> bool {
+pub(crate) fn tex_level_ok(level: &crate::texture::LevelRef<'_>) -> bool {
     use crate::texture::TextureFormat as F;
     let i = &level.info;
     let (w, h) = (i.width as usize, i.height as usize);
@@ -210,12 +210,30 @@ struct TexModulate<'a, 'b, 'c, const BLEND: bool, const VROW: bool, const PLAIN:
 /// What every 8 pixels of a span share (set up once per span).
 #[derive(Clone, Copy)]
 struct Setup<'d, S: Simd> {
-    /// Lane numbers 0..8.
-    lane: S::I32x8,
+    /// The level as the filter reads it.
+    filter: Filter<'d, S>,
     /// The u and v planes and `inv`, splatted.
     u: [S::F32x8; 3],
     v: [S::F32x8; 3],
     inv: S::F32x8,
+    /// 255 in every u16 lane.
+    c255: S::I32x8,
+    zero: S::I32x8,
+    and_mask: S::I32x8,
+    /// With `VROW`: the span's rows.
+    rows: Rows<'d, S>,
+}
+
+/// A level as the vector bilinear filter ([`Filter::sample`]) reads it:
+/// its sizes, pitch and the bits ORed into its texels, splatted once (per
+/// span of [`tex_modulate_span`], per triangle of `simd::cascade8`). For
+/// a level that passes [`tex_level_ok`] the filter gives the bytes of
+/// [`bilinear8`].
+#[derive(Clone, Copy)]
+pub(super) struct Filter<'d, S: Simd> {
+    data: &'d [u8],
+    /// Lane numbers 0..8.
+    pub(super) lane: S::I32x8,
     /// Width and height × 256.
     ws: S::F32x8,
     hs: S::F32x8,
@@ -225,15 +243,154 @@ struct Setup<'d, S: Simd> {
     pitch4: S::I32x8,
     /// ORed into every texel (0xFF00_0000 for X8R8G8B8).
     force: S::I32x8,
-    /// 255 in every u16 lane.
-    c255: S::I32x8,
     zero: S::I32x8,
-    and_mask: S::I32x8,
-    /// With `VROW`: the rows (texel offsets), their bytes (each `4 ·
-    /// width` long, or empty if outside the level) and the vertical
-    /// fraction, computed once.
+}
+
+/// With v constant along a span (`VROW`): its two rows (texel offsets),
+/// their bytes (each `4 · width` long, or empty if outside the level) and
+/// the vertical fraction, computed once per span by [`Filter::rows`].
+#[derive(Clone, Copy)]
+pub(super) struct Rows<'d, S: Simd> {
     vrow: (S::I32x8, S::I32x8, S::I32x8),
     rows: [&'d [u8]; 2],
+}
+
+impl<'d, S: Simd> Filter<'d, S> {
+    /// The filter of `level`, `force` ORed into its texels.
+    #[inline(always)]
+    pub(super) fn new(s: S, level: &crate::texture::LevelRef<'d>, force: u32) -> Self {
+        let info = &level.info;
+        let (w, h) = (info.width as i32, info.height as i32);
+        Filter {
+            data: level.data,
+            lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
+            ws: s.splat_f32(w as f32 * 256.0),
+            hs: s.splat_f32(h as f32 * 256.0),
+            w,
+            h,
+            pitch4: s.splat_i32((info.row_pitch / 4) as i32),
+            force: s.splat_i32(force as i32),
+            zero: s.splat_i32(0),
+        }
+    }
+
+    /// The [`Rows`] of a span along which v is `v` (every lane equal)
+    /// when `VROW`; nothing (never read) otherwise.
+    #[inline(always)]
+    pub(super) fn rows<const VROW: bool>(&self, s: S, v: S::F32x8) -> Rows<'d, S> {
+        if !VROW {
+            let zero = self.zero;
+            return Rows {
+                vrow: (zero, zero, zero),
+                rows: [&[][..], &[][..]],
+            };
+        }
+        let (y0, fy) = wrap8(s, v, self.hs, self.h);
+        let y1 = next8(s, y0, self.h);
+        let (r0, r1) = (y0.mul(self.pitch4), y1.mul(self.pitch4));
+        let len = 4 * self.w as usize;
+        let (at0, at1) = (4 * r0.to_array()[0] as usize, 4 * r1.to_array()[0] as usize);
+        let rows = [
+            self.data.get(at0..at0 + len).unwrap_or_default(),
+            self.data.get(at1..at1 + len).unwrap_or_default(),
+        ];
+        Rows {
+            vrow: (r0, r1, fy),
+            rows,
+        }
+    }
+
+    /// [`bilinear8`] of 8 lanes at `(u, v)` (with `VROW`, v is the one of
+    /// `rows` and the argument is not read), as u16 halves: "lo" = pixels
+    /// 0, 1 | 4, 5 and "hi" = 2, 3 | 6, 7 (the arrangement of
+    /// `widen_lo/hi_u8_u16` of 8 packed pixels), BGRA per pixel; `PLAIN` when the level forces no alpha (its force bits are 0, not ORed).
+    #[inline(always)]
+    pub(super) fn sample<const VROW: bool, const PLAIN: bool>(
+        &self,
+        s: S,
+        rows: &Rows<'d, S>,
+        u: S::F32x8,
+        v: S::F32x8,
+    ) -> [S::I32x8; 2] {
+        let data = self.data;
+        let (x0, fxf) = wrap8(s, u, self.ws, self.w);
+        let (r0, r1, fy) = if VROW {
+            rows.vrow
+        } else {
+            let (y0, fy) = wrap8(s, v, self.hs, self.h);
+            (
+                y0.mul(self.pitch4),
+                next8(s, y0, self.h).mul(self.pitch4),
+                fy,
+            )
+        };
+        let (fx_lo, fx_hi) = (fxf.spread_lo_u16(), fxf.spread_hi_u16());
+        let c128 = s.splat_i32(0x0080_0080);
+        let force = self.force;
+        // Magnification near 1:1 with v constant along the span: the 8
+        // pixels read texels x00..x00 + 8 of the same two rows (no wrap:
+        // x00 + 8 < width), two plain loads per row.
+        let mut pair = None;
+        if VROW {
+            let x00 = x0.to_array()[0];
+            if x0.simd_eq(s.splat_i32(x00) + self.lane).bitmask() == 0xFF {
+                // 0 ≤ x00 < width (wrap8).
+                if let (Some(a), Some(b)) = (
+                    row9(rows.rows[0], x00 as usize),
+                    row9(rows.rows[1], x00 as usize),
+                ) {
+                    pair = Some((a, b));
+                }
+            }
+        }
+        let h = match pair {
+            Some(((a0, b0), (a1, b1))) => {
+                let (a0, b0) = (
+                    or_force::<PLAIN, _>(s.load_i32(a0), force),
+                    or_force::<PLAIN, _>(s.load_i32(b0), force),
+                );
+                let (a1, b1) = (
+                    or_force::<PLAIN, _>(s.load_i32(a1), force),
+                    or_force::<PLAIN, _>(s.load_i32(b1), force),
+                );
+                [
+                    [
+                        lerp16(a0.widen_lo_u8_u16(), b0.widen_lo_u8_u16(), fx_lo, c128),
+                        lerp16(a0.widen_hi_u8_u16(), b0.widen_hi_u8_u16(), fx_hi, c128),
+                    ],
+                    [
+                        lerp16(a1.widen_lo_u8_u16(), b1.widen_lo_u8_u16(), fx_lo, c128),
+                        lerp16(a1.widen_hi_u8_u16(), b1.widen_hi_u8_u16(), fx_hi, c128),
+                    ],
+                ]
+            }
+            None => {
+                // Texels x0 and x1 of both rows; zipped, each half holds
+                // the x0 texels of two pixels, then their x1 texels.
+                let x1 = next8(s, x0, self.w);
+                let t00 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x0), force);
+                let t01 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x1), force);
+                let t10 = or_force::<PLAIN, _>(s.gather_u32(data, r1 + x0), force);
+                let t11 = or_force::<PLAIN, _>(s.gather_u32(data, r1 + x1), force);
+                let (p0l, p0h) = (t00.zip_lo_i64(t01), t00.zip_hi_i64(t01));
+                let (p1l, p1h) = (t10.zip_lo_i64(t11), t10.zip_hi_i64(t11));
+                [
+                    [
+                        lerp16(p0l.widen_lo_u8_u16(), p0l.widen_hi_u8_u16(), fx_lo, c128),
+                        lerp16(p0h.widen_lo_u8_u16(), p0h.widen_hi_u8_u16(), fx_hi, c128),
+                    ],
+                    [
+                        lerp16(p1l.widen_lo_u8_u16(), p1l.widen_hi_u8_u16(), fx_lo, c128),
+                        lerp16(p1h.widen_lo_u8_u16(), p1h.widen_hi_u8_u16(), fx_hi, c128),
+                    ],
+                ]
+            }
+        };
+        [
+            lerp16(h[0][0], h[1][0], fy.spread_lo_u16(), c128),
+            lerp16(h[0][1], h[1][1], fy.spread_hi_u16(), c128),
+        ]
+    }
 }
 
 impl<const BLEND: bool, const VROW: bool, const PLAIN: bool> Kernel
@@ -255,13 +412,12 @@ impl<const BLEND: bool, const VROW: bool, const PLAIN: bool> Kernel
         let d2 = d1 + step2;
         let mut d = [d0, d1, d2, d2 + step2];
         let step8 = step2.shl::<3>();
-        let mut fx = s.splat_i32(p.fx0) + st.lane;
+        let mut fx = s.splat_i32(p.fx0) + st.filter.lane;
         let eight = s.splat_i32(8);
-        let data = level.data;
         let (body, tail) = dst.as_chunks_mut::<32>();
         for chunk in body {
             let old = if BLEND { s.load_i32(chunk) } else { st.zero };
-            tex8::<BLEND, VROW, PLAIN, S>(s, &st, data, fx, &d, old).store(chunk);
+            tex8::<BLEND, VROW, PLAIN, S>(s, &st, fx, &d, old).store(chunk);
             fx = fx + eight;
             d[0] = d[0] + step8;
             d[1] = d[1] + step8;
@@ -274,7 +430,7 @@ impl<const BLEND: bool, const VROW: bool, const PLAIN: bool> Kernel
             } else {
                 st.zero
             };
-            tex8::<BLEND, VROW, PLAIN, S>(s, &st, data, fx, &d, old).store_prefix(tail);
+            tex8::<BLEND, VROW, PLAIN, S>(s, &st, fx, &d, old).store_prefix(tail);
         }
     }
 }
@@ -286,14 +442,12 @@ fn setup<'d, const VROW: bool, S: Simd>(
     level: &crate::texture::LevelRef<'d>,
     p: &TexSpan,
 ) -> Setup<'d, S> {
-    let info = &level.info;
-    let (w, h) = (info.width as i32, info.height as i32);
-    let pitch4 = s.splat_i32((info.row_pitch / 4) as i32);
     let force = if level.format == crate::texture::TextureFormat::X8R8G8B8 {
-        0xFF00_0000u32 as i32
+        0xFF00_0000
     } else {
         0
     };
+    let filter = Filter::new(s, level, force);
     let u = [
         s.splat_f32(p.u[0]),
         s.splat_f32(p.u[1]),
@@ -305,37 +459,15 @@ fn setup<'d, const VROW: bool, S: Simd>(
         s.splat_f32(p.v[2]),
     ];
     let inv = s.splat_f32(p.inv);
-    let hs = s.splat_f32(h as f32 * 256.0);
-    let zero = s.splat_i32(0);
-    let (vrow, rows) = if VROW {
-        let (y0, fy) = wrap8(s, (v[0] + v[2]).mul(inv), hs, h);
-        let y1 = next8(s, y0, h);
-        let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
-        let len = 4 * w as usize;
-        let (at0, at1) = (4 * r0.to_array()[0] as usize, 4 * r1.to_array()[0] as usize);
-        let rows = [
-            level.data.get(at0..at0 + len).unwrap_or_default(),
-            level.data.get(at1..at1 + len).unwrap_or_default(),
-        ];
-        ((r0, r1, fy), rows)
-    } else {
-        ((zero, zero, zero), [&[][..], &[][..]])
-    };
+    let rows = filter.rows::<VROW>(s, (v[0] + v[2]).mul(inv));
     Setup {
-        lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
+        filter,
         u,
         v,
         inv,
-        ws: s.splat_f32(w as f32 * 256.0),
-        hs,
-        w,
-        h,
-        pitch4,
-        force: s.splat_i32(force),
         c255: s.splat_i32(0x00FF_00FF),
-        zero,
+        zero: s.splat_i32(0),
         and_mask: s.splat_i32(p.and_mask as i32),
-        vrow,
         rows,
     }
 }
@@ -390,91 +522,23 @@ fn row9(row: &[u8], x: usize) -> Option<(&[u8; 32], &[u8; 32])> {
 fn tex8<const BLEND: bool, const VROW: bool, const PLAIN: bool, S: Simd>(
     s: S,
     st: &Setup<'_, S>,
-    data: &[u8],
     fx: S::I32x8,
     d: &[S::I32x8; 4],
     old: S::I32x8,
 ) -> S::I32x8 {
     let fxl = fx.to_f32();
     let u = ((st.u[0] + st.u[1].mul(fxl)) + st.u[2]).mul(st.inv);
-    let (x0, fxf) = wrap8(s, u, st.ws, st.w);
-    let (r0, r1, fy) = if VROW {
-        st.vrow
+    let v = if VROW {
+        u
     } else {
-        let v = ((st.v[0] + st.v[1].mul(fxl)) + st.v[2]).mul(st.inv);
-        let (y0, fy) = wrap8(s, v, st.hs, st.h);
-        (y0.mul(st.pitch4), next8(s, y0, st.h).mul(st.pitch4), fy)
+        ((st.v[0] + st.v[1].mul(fxl)) + st.v[2]).mul(st.inv)
     };
-    let (fx_lo, fx_hi) = (fxf.spread_lo_u16(), fxf.spread_hi_u16());
-    let c128 = s.splat_i32(0x0080_0080);
-    // `PLAIN`: no alpha forced (an A8R8G8B8 level) and no channel masked.
-    let force = st.force;
-    // Magnification near 1:1 with v constant along the span: the 8 pixels
-    // read texels x00..x00 + 8 of the same two rows (no wrap: x00 + 8 <
-    // width), two plain loads per row.
-    let mut rows = None;
-    if VROW {
-        let x00 = x0.to_array()[0];
-        if x0.simd_eq(s.splat_i32(x00) + st.lane).bitmask() == 0xFF {
-            // 0 ≤ x00 < width (wrap8).
-            if let (Some(a), Some(b)) = (
-                row9(st.rows[0], x00 as usize),
-                row9(st.rows[1], x00 as usize),
-            ) {
-                rows = Some((a, b));
-            }
-        }
-    }
-    let h = match rows {
-        Some(((a0, b0), (a1, b1))) => {
-            let (a0, b0) = (
-                or_force::<PLAIN, _>(s.load_i32(a0), force),
-                or_force::<PLAIN, _>(s.load_i32(b0), force),
-            );
-            let (a1, b1) = (
-                or_force::<PLAIN, _>(s.load_i32(a1), force),
-                or_force::<PLAIN, _>(s.load_i32(b1), force),
-            );
-            [
-                [
-                    lerp16(a0.widen_lo_u8_u16(), b0.widen_lo_u8_u16(), fx_lo, c128),
-                    lerp16(a0.widen_hi_u8_u16(), b0.widen_hi_u8_u16(), fx_hi, c128),
-                ],
-                [
-                    lerp16(a1.widen_lo_u8_u16(), b1.widen_lo_u8_u16(), fx_lo, c128),
-                    lerp16(a1.widen_hi_u8_u16(), b1.widen_hi_u8_u16(), fx_hi, c128),
-                ],
-            ]
-        }
-        None => {
-            // Texels x0 and x1 of both rows; zipped, each half holds the
-            // x0 texels of two pixels, then their x1 texels.
-            let x1 = next8(s, x0, st.w);
-            let t00 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x0), force);
-            let t01 = or_force::<PLAIN, _>(s.gather_u32(data, r0 + x1), force);
-            let t10 = or_force::<PLAIN, _>(s.gather_u32(data, r1 + x0), force);
-            let t11 = or_force::<PLAIN, _>(s.gather_u32(data, r1 + x1), force);
-            let (p0l, p0h) = (t00.zip_lo_i64(t01), t00.zip_hi_i64(t01));
-            let (p1l, p1h) = (t10.zip_lo_i64(t11), t10.zip_hi_i64(t11));
-            [
-                [
-                    lerp16(p0l.widen_lo_u8_u16(), p0l.widen_hi_u8_u16(), fx_lo, c128),
-                    lerp16(p0h.widen_lo_u8_u16(), p0h.widen_hi_u8_u16(), fx_hi, c128),
-                ],
-                [
-                    lerp16(p1l.widen_lo_u8_u16(), p1l.widen_hi_u8_u16(), fx_lo, c128),
-                    lerp16(p1h.widen_lo_u8_u16(), p1h.widen_hi_u8_u16(), fx_hi, c128),
-                ],
-            ]
-        }
-    };
+    let [tl, th] = st.filter.sample::<VROW, PLAIN>(s, &st.rows, u, v);
     // Diffuse in the same halves: the i16 pack of (d0, d1) is pixels
     // 0, 1 | 4, 5.
     let (zero, c255) = (st.zero, st.c255);
     let dl = S::I32x8::pack_i32_i16_sat(d[0].shr::<16>(), d[1].shr::<16>()).clamp_i16(zero, c255);
     let dh = S::I32x8::pack_i32_i16_sat(d[2].shr::<16>(), d[3].shr::<16>()).clamp_i16(zero, c255);
-    let tl = lerp16(h[0][0], h[1][0], fy.spread_lo_u16(), c128);
-    let th = lerp16(h[0][1], h[1][1], fy.spread_hi_u16(), c128);
     let mut lo = div255_16(s, tl.mul_lo_u16(dl));
     let mut hi = div255_16(s, th.mul_lo_u16(dh));
     if BLEND {

@@ -1,0 +1,738 @@
+//! The 8-bit texture-stage cascade kernel: the spans of one triangle in a
+//! band through the stages of `crate::cascade8`, eight pixels at a time.
+//!
+//! *Input*: the band's colour rows, the draw's [`Cascade8`] (its stages,
+//! texture factor, specular add, fog, alpha test), the triangle's
+//! diffuse, specular and texture-coordinate planes ([`Cascade8Tri`]) and
+//! its spans. *Output*: the pixels that pass the alpha test written to
+//! the A8R8G8B8/X8R8G8B8 rows, and their number.
+//!
+//! *Guarantees*: one kernel, written over the vector layer
+//! ([`super::wide`]) and instantiated at every level, so it gives the
+//! same bytes at every level (each layer operation does; the tests below
+//! compare the levels on random draws of every stage operation, and the
+//! kernel with a pixel-at-a-time reference of `crate::cascade8`'s
+//! arithmetic). Every channel is a byte held in a u16 lane (four lanes a
+//! pixel, in `tex_modulate`'s halves: pixels 0, 1 | 4, 5 and 2, 3 | 6,
+//! 7); texels come from `tex_modulate`'s filter ([`Filter`]), so they are
+//! [`super::bilinear8`]'s bytes. Per-draw choices (how many stages, which
+//! operation) are branches taken once per 8 pixels, never per pixel; v
+//! constant along every sampling stage's spans is a const parameter.
+//! Bytes of a span's row outside the pixels that pass are left as they
+//! were; no byte outside the band is read or written.
+#![forbid(unsafe_code)]
+use super::div255_16;
+use super::tex_modulate::{Filter, Rows};
+use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
+use super::{depth_test, SimdLevel, Span};
+use crate::cascade8::{Arg8, Cascade8, Op8, StageOp, STAGES8};
+use crate::state::CmpFunc;
+
+/// One triangle of the cascade: its planes, relative to the reference
+/// pixel `(rx, ry)` (the corner of its bounding box).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Cascade8Tri {
+    /// Diffuse 16.16 planes (BGRA): `[at reference, d/dx, d/dy]`.
+    pub diffuse: [[i32; 4]; 3],
+    /// Specular 16.16 planes (BGRA; the alpha is the fog factor × 255).
+    pub specular: [[i32; 4]; 3],
+    /// Per stage, the u and v planes (`attr · rhw`: `[at reference,
+    /// d/dx, d/dy]`) of the stages that sample; u of a pixel is `((u0 +
+    /// u1·fx) + u2·fy) · inv`.
+    pub uv: [[[f32; 3]; 2]; STAGES8],
+    /// 1 / rhw (affine triangles only).
+    pub inv: f32,
+    /// Reference column and row.
+    pub rx: i32,
+    /// See `rx`.
+    pub ry: i32,
+}
+
+/// The band of colour rows a kernel writes: row `y0` starts at byte 0.
+pub(crate) struct Band<'a> {
+    /// Colour bytes.
+    pub color: &'a mut [u8],
+    /// Colour pitch.
+    pub pitch: usize,
+    /// First row.
+    pub y0: i32,
+}
+
+/// Runs the cascade `c8` over `spans` of `tri` in `band` at `level`; the
+/// number of pixels written (those that passed the alpha test).
+pub(crate) fn cascade8_spans(
+    level: SimdLevel,
+    band: Band<'_>,
+    c8: &Cascade8<'_>,
+    tri: &Cascade8Tri,
+    spans: &[Span],
+) -> u64 {
+    // v constant along the spans of every sampling stage.
+    let mut vrow = true;
+    for (st, uv) in c8.stages.iter().zip(&tri.uv) {
+        if st.is_some_and(|s| s.texture.is_some()) && uv[1][1] != 0.0 {
+            vrow = false;
+        }
+    }
+    if vrow {
+        level.dispatch(Run::<true> {
+            band,
+            c8,
+            tri,
+            spans,
+        })
+    } else {
+        level.dispatch(Run::<false> {
+            band,
+            c8,
+            tri,
+            spans,
+        })
+    }
+}
+
+/// The arguments of [`cascade8_spans`]; `VROW` when v is constant along
+/// the spans of every sampling stage.
+struct Run<'a, 'b, const VROW: bool> {
+    band: Band<'a>,
+    c8: &'b Cascade8<'b>,
+    tri: &'b Cascade8Tri,
+    spans: &'b [Span],
+}
+
+/// What every 8 pixels of a triangle share (set up once per triangle).
+#[derive(Clone, Copy)]
+struct Consts<S: Simd> {
+    zero: S::I32x8,
+    /// 255, 127, 128 in every u16 lane.
+    c255: S::I32x8,
+    c127: S::I32x8,
+    c128: S::I32x8,
+    /// 0x8081 in every u16 lane (`div255`'s multiplier).
+    m8081: S::I32x8,
+    /// All ones in the u16 lanes of alpha.
+    alpha16: S::I32x8,
+    /// All ones in the u16 lanes of blue, green and red.
+    rgb16: S::I32x8,
+    /// TFACTOR, one pixel's four u16 lanes repeated.
+    tfactor: S::I32x8,
+    /// The fog colour likewise (alpha 0).
+    fog: S::I32x8,
+    /// The alpha-test reference in every i32 lane.
+    aref: S::I32x8,
+    and_mask: S::I32x8,
+    inv: S::F32x8,
+}
+
+/// One sampling stage's planes for one span, and its rows with `VROW`.
+#[derive(Clone, Copy)]
+struct StageSpan<'d, S: Simd> {
+    u: [S::F32x8; 3],
+    v: [S::F32x8; 3],
+    rows: Rows<'d, S>,
+}
+
+/// Four bytes (BGRA) as one pixel's u16 lanes, repeated over the vector.
+#[inline(always)]
+fn repeat16<S: Simd>(s: S, c: [i32; 4]) -> S::I32x8 {
+    let (lo, hi) = (c[0] | c[1] << 16, c[2] | c[3] << 16);
+    s.i32x8([lo, hi, lo, hi, lo, hi, lo, hi])
+}
+
+impl<const VROW: bool> Kernel for Run<'_, '_, VROW> {
+    type Output = u64;
+
+    /// Per span: whole 32-byte chunks, then the whole pixels of the tail;
+    /// colour vector k holds pixel i+k (16.16 BGRA) in its low half and
+    /// pixel i+k+4 in its high half (as `simd::tex_modulate`).
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> u64 {
+        let Run {
+            band,
+            c8,
+            tri,
+            spans,
+        } = self;
+        let zero = s.splat_i32(0);
+        let [fb, fg, fr] = c8.fog.unwrap_or([0; 3]);
+        let k = Consts::<S> {
+            zero,
+            c255: s.splat_i32(0x00FF_00FF),
+            c127: s.splat_i32(0x007F_007F),
+            c128: s.splat_i32(0x0080_0080),
+            m8081: s.splat_i32(0x8081_8081u32 as i32),
+            alpha16: repeat16(s, [0, 0, 0, 0xFFFF]),
+            rgb16: repeat16(s, [0xFFFF, 0xFFFF, 0xFFFF, 0]),
+            tfactor: repeat16(s, c8.tfactor),
+            fog: repeat16(s, [fb, fg, fr, 0]),
+            aref: s.splat_i32(match c8.alpha_test {
+                Some((_, r)) => r,
+                None => 0,
+            }),
+            and_mask: s.splat_i32(c8.and_mask as i32),
+            inv: s.splat_f32(tri.inv),
+        };
+        let mut filters: [Option<Filter<'_, S>>; STAGES8] = [None; STAGES8];
+        let mut same = [false; STAGES8];
+        let mut need_spec = c8.specular_add || c8.fog.is_some();
+        for n in 0..STAGES8 {
+            let Some(st) = &c8.stages[n] else { break };
+            if let Some((level, force)) = &st.texture {
+                filters[n] = Some(Filter::new(s, level, *force));
+            }
+            same[n] = st.alpha == st.color;
+            for o in [st.color, st.alpha] {
+                need_spec |= o.op == Op8::Blend(Arg8::Specular)
+                    || o.op != Op8::Keep && (o.arg1 == Arg8::Specular || o.arg2 == Arg8::Specular);
+            }
+        }
+        let lane = s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]);
+        let eight = s.splat_i32(8);
+        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+        let (dstep, sstep) = (
+            s.repeat4_i32(tri.diffuse[1]),
+            s.repeat4_i32(tri.specular[1]),
+        );
+        let (d8, s8) = (dstep.shl::<3>(), sstep.shl::<3>());
+        let Band { color, pitch, y0 } = band;
+        let mut written = 0u64;
+        for sp in spans {
+            let n = sp.n as usize;
+            let at = crate::int::usize_from_i32(sp.y - y0) * pitch
+                + crate::int::usize_from_i32(sp.x) * 4;
+            let Some(row) = color.get_mut(at..at + 4 * n) else {
+                continue;
+            };
+            let (dx, dy) = (sp.x - tri.rx, sp.y - tri.ry);
+            let fy = dy as f32;
+            let mut st_span: [Option<StageSpan<'_, S>>; STAGES8] = [None; STAGES8];
+            for i in 0..STAGES8 {
+                if let Some(f) = &filters[i] {
+                    let [pu, pv] = tri.uv[i];
+                    let u = [
+                        s.splat_f32(pu[0]),
+                        s.splat_f32(pu[1]),
+                        s.splat_f32(pu[2] * fy),
+                    ];
+                    let v = [
+                        s.splat_f32(pv[0]),
+                        s.splat_f32(pv[1]),
+                        s.splat_f32(pv[2] * fy),
+                    ];
+                    let rows = f.rows::<VROW>(s, (v[0] + v[2]).mul(k.inv));
+                    st_span[i] = Some(StageSpan { u, v, rows });
+                }
+            }
+            let mut d = start4(
+                s,
+                crate::pixel::fixed_start(&tri.diffuse, dx, dy),
+                dstep,
+                high,
+            );
+            let mut sc = start4(
+                s,
+                crate::pixel::fixed_start(&tri.specular, dx, dy),
+                sstep,
+                high,
+            );
+            let mut fx = s.splat_i32(dx) + lane;
+            let (body, tail) = row.as_chunks_mut::<32>();
+            for chunk in body {
+                let (px, live) =
+                    shade8::<VROW, S>(s, &k, c8, &filters, &st_span, &same, need_spec, fx, &d, &sc);
+                // The output merger of the cascade: the live pixels
+                // written, the others left as they were.
+                let m = live.bitmask();
+                if m == 0xFF {
+                    px.store(chunk);
+                } else {
+                    S::I32x8::select(live, px, s.load_i32(chunk)).store(chunk);
+                }
+                written += u64::from(m.count_ones());
+                fx = fx + eight;
+                for j in 0..4 {
+                    d[j] = d[j] + d8;
+                    sc[j] = sc[j] + s8;
+                }
+            }
+            if tail.len() >= 4 {
+                let (px, live) =
+                    shade8::<VROW, S>(s, &k, c8, &filters, &st_span, &same, need_spec, fx, &d, &sc);
+                let old = s.load_i32_prefix(tail);
+                S::I32x8::select(live, px, old).store_prefix(tail);
+                let m = live.bitmask() & ((1u32 << (tail.len() / 4)) - 1);
+                written += u64::from(m.count_ones());
+            }
+        }
+        written
+    }
+}
+
+/// The four colour vectors of the first 8 pixels of a span from its start
+/// colour and step (see [`Run`]'s `run`).
+#[inline(always)]
+fn start4<S: Simd>(s: S, start: [i32; 4], step: S::I32x8, high: S::I32x8) -> [S::I32x8; 4] {
+    let v0 = s.repeat4_i32(start) + (step.shl::<2>() & high);
+    let v1 = v0 + step;
+    let v2 = v1 + step;
+    [v0, v1, v2, v2 + step]
+}
+
+/// 16.16 colour vectors (see [`start4`]) as bytes in u16 halves, each
+/// channel `clamp(v >> 16, 0, 255)`.
+#[inline(always)]
+fn halves<S: Simd>(k: &Consts<S>, v: &[S::I32x8; 4]) -> [S::I32x8; 2] {
+    [
+        S::I32x8::pack_i32_i16_sat(v[0].shr::<16>(), v[1].shr::<16>()).clamp_i16(k.zero, k.c255),
+        S::I32x8::pack_i32_i16_sat(v[2].shr::<16>(), v[3].shr::<16>()).clamp_i16(k.zero, k.c255),
+    ]
+}
+
+/// The bytes an operation reads for 8 pixels, in u16 halves.
+#[derive(Clone, Copy)]
+struct Regs<V> {
+    diffuse: [V; 2],
+    current: [V; 2],
+    texture: [V; 2],
+    specular: [V; 2],
+    tfactor: [V; 2],
+}
+
+impl<V: Copy> Regs<V> {
+    #[inline(always)]
+    fn read(&self, a: Arg8) -> [V; 2] {
+        match a {
+            Arg8::Diffuse => self.diffuse,
+            Arg8::Current => self.current,
+            Arg8::Texture => self.texture,
+            Arg8::Specular => self.specular,
+            Arg8::TFactor => self.tfactor,
+        }
+    }
+}
+
+/// `x` where `m` has ones, else `y` (u16 lanes).
+#[inline(always)]
+fn merge<V: I32x8>(x: V, y: V, m: V) -> V {
+    y ^ ((x ^ y) & m)
+}
+
+/// `min(round(x·y·2^shift / 255), 255)` of u16 lanes (bytes): the product
+/// is exact; doubled with saturation at 65 535 (where the true quotient
+/// is already above 255), plus 127 saturating, divided as `div255`
+/// (exact for every u16), then clamped.
+#[inline(always)]
+fn modulate16<S: Simd>(k: &Consts<S>, x: S::I32x8, y: S::I32x8, shift: u8) -> S::I32x8 {
+    let mut p = x.mul_lo_u16(y);
+    for _ in 0..shift {
+        p = p.add_sat_u16(p);
+    }
+    p.add_sat_u16(k.c127)
+        .mul_hi_u16(k.m8081)
+        .shr_u16::<7>()
+        .clamp_i16(k.zero, k.c255)
+}
+
+/// All four channels of `op` for 8 pixels (see `crate::cascade8` for the
+/// arithmetic; every result is in 0..=255).
+#[inline(always)]
+fn apply<S: Simd>(s: S, k: &Consts<S>, op: StageOp, r: &Regs<S::I32x8>) -> [S::I32x8; 2] {
+    let x = r.read(op.arg1);
+    let y = r.read(op.arg2);
+    let (zero, c255) = (k.zero, k.c255);
+    match op.op {
+        Op8::Keep => r.current,
+        Op8::SelectArg1 => x,
+        Op8::SelectArg2 => y,
+        Op8::Modulate(0) => [
+            div255_16(s, x[0].mul_lo_u16(y[0])),
+            div255_16(s, x[1].mul_lo_u16(y[1])),
+        ],
+        Op8::Modulate(shift) => [
+            modulate16(k, x[0], y[0], shift),
+            modulate16(k, x[1], y[1], shift),
+        ],
+        Op8::Add => [
+            x[0].add_u16(y[0]).clamp_i16(zero, c255),
+            x[1].add_u16(y[1]).clamp_i16(zero, c255),
+        ],
+        Op8::AddSigned => [
+            x[0].add_u16(y[0]).sub_u16(k.c128).clamp_i16(zero, c255),
+            x[1].add_u16(y[1]).sub_u16(k.c128).clamp_i16(zero, c255),
+        ],
+        Op8::Subtract => [
+            x[0].sub_u16(y[0]).clamp_i16(zero, c255),
+            x[1].sub_u16(y[1]).clamp_i16(zero, c255),
+        ],
+        Op8::Blend(a) => {
+            let f = r.read(a);
+            let (f0, f1) = (f[0].splat_alpha_u16(), f[1].splat_alpha_u16());
+            [
+                div255_16(
+                    s,
+                    x[0].mul_lo_u16(f0)
+                        .add_u16(y[0].mul_lo_u16(c255.sub_u16(f0))),
+                ),
+                div255_16(
+                    s,
+                    x[1].mul_lo_u16(f1)
+                        .add_u16(y[1].mul_lo_u16(c255.sub_u16(f1))),
+                ),
+            ]
+        }
+    }
+}
+
+/// Lanes where `a func reference` holds: the alpha test (`func` is
+/// chosen per draw; one branch per 8 pixels).
+#[inline(always)]
+fn alpha_test<V: I32x8>(func: CmpFunc, a: V, reference: V) -> V::Mask {
+    match func {
+        CmpFunc::Never => depth_test::<1, V>(a, reference),
+        CmpFunc::Less => depth_test::<2, V>(a, reference),
+        CmpFunc::Equal => depth_test::<3, V>(a, reference),
+        CmpFunc::LessEqual => depth_test::<4, V>(a, reference),
+        CmpFunc::Greater => depth_test::<5, V>(a, reference),
+        CmpFunc::NotEqual => depth_test::<6, V>(a, reference),
+        CmpFunc::GreaterEqual => depth_test::<7, V>(a, reference),
+        CmpFunc::Always => depth_test::<8, V>(a, reference),
+    }
+}
+
+/// 8 pixels of a span, their columns `fx` relative to the reference
+/// column, diffuse `d` and specular `sc` (16.16, see [`start4`]): the
+/// packed colours (ANDed with the target's mask) and the lanes that pass
+/// the alpha test. This pair is the cascade's whole result for the
+/// output merger.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn shade8<const VROW: bool, S: Simd>(
+    s: S,
+    k: &Consts<S>,
+    c8: &Cascade8<'_>,
+    filters: &[Option<Filter<'_, S>>; STAGES8],
+    st_span: &[Option<StageSpan<'_, S>>; STAGES8],
+    same: &[bool; STAGES8],
+    need_spec: bool,
+    fx: S::I32x8,
+    d: &[S::I32x8; 4],
+    sc: &[S::I32x8; 4],
+) -> (S::I32x8, S::M32x8) {
+    let fxl = fx.to_f32();
+    let diffuse = halves(k, d);
+    let specular = if need_spec {
+        halves(k, sc)
+    } else {
+        [k.zero; 2]
+    };
+    let mut r = Regs {
+        diffuse,
+        current: diffuse,
+        texture: [k.zero; 2],
+        specular,
+        tfactor: [k.tfactor; 2],
+    };
+    for n in 0..STAGES8 {
+        let Some(st) = &c8.stages[n] else { break };
+        r.texture = match (&filters[n], &st_span[n]) {
+            (Some(f), Some(p)) => {
+                let u = ((p.u[0] + p.u[1].mul(fxl)) + p.u[2]).mul(k.inv);
+                let v = if VROW {
+                    u
+                } else {
+                    ((p.v[0] + p.v[1].mul(fxl)) + p.v[2]).mul(k.inv)
+                };
+                f.sample::<VROW, false>(s, &p.rows, u, v)
+            }
+            _ => [k.zero; 2],
+        };
+        let c = apply(s, k, st.color, &r);
+        r.current = if same[n] {
+            c
+        } else {
+            let a = apply(s, k, st.alpha, &r);
+            [merge(a[0], c[0], k.alpha16), merge(a[1], c[1], k.alpha16)]
+        };
+    }
+    let mut cur = r.current;
+    if c8.specular_add {
+        for h in 0..2 {
+            cur[h] = cur[h]
+                .add_u16(specular[h] & k.rgb16)
+                .clamp_i16(k.zero, k.c255);
+        }
+    }
+    if c8.fog.is_some() {
+        for h in 0..2 {
+            let f = specular[h].splat_alpha_u16();
+            let x = cur[h]
+                .mul_lo_u16(f)
+                .add_u16(k.fog.mul_lo_u16(k.c255.sub_u16(f)));
+            cur[h] = merge(div255_16(s, x), cur[h], k.rgb16);
+        }
+    }
+    let px = S::I32x8::pack_i16_u8_sat(cur[0], cur[1]);
+    let live = match c8.alpha_test {
+        Some((func, _)) => alpha_test(func, px.shr_logical::<24>(), k.aref),
+        None => k.zero.simd_eq(k.zero),
+    };
+    (px & k.and_mask, live)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::LEVELS;
+    use super::super::{color_at, div255};
+    use super::*;
+    use crate::cascade8::Stage8;
+    use crate::texture::{LevelInfo, LevelRef, TextureFormat};
+    use proptest::prelude::*;
+
+    /// One pixel's operation by the formulas of `crate::cascade8`'s
+    /// module documentation, on channels `lo..hi` of `out`.
+    fn op_ref(o: StageOp, regs: &[[i32; 4]; 5], lo: usize, hi: usize, out: &mut [i32; 4]) {
+        let read = |a: Arg8| {
+            regs[match a {
+                Arg8::Diffuse => 0,
+                Arg8::Current => 1,
+                Arg8::Texture => 2,
+                Arg8::Specular => 3,
+                Arg8::TFactor => 4,
+            }]
+        };
+        let (x, y) = (read(o.arg1), read(o.arg2));
+        for k in lo..hi {
+            out[k] = match o.op {
+                Op8::Keep => regs[1][k],
+                Op8::SelectArg1 => x[k],
+                Op8::SelectArg2 => y[k],
+                Op8::Modulate(shift) => ((((x[k] * y[k]) << shift) + 127) / 255).min(255),
+                Op8::Add => (x[k] + y[k]).min(255),
+                Op8::AddSigned => (x[k] + y[k] - 128).clamp(0, 255),
+                Op8::Subtract => (x[k] - y[k]).max(0),
+                Op8::Blend(a) => {
+                    let f = read(a)[3];
+                    (x[k] * f + y[k] * (255 - f) + 127) / 255
+                }
+            };
+        }
+    }
+
+    /// The cascade one pixel at a time: what every level must write.
+    fn reference(c8: &Cascade8<'_>, tri: &Cascade8Tri, spans: &[Span], band: Band<'_>) -> u64 {
+        let mut written = 0;
+        for sp in spans {
+            let (dx, dy) = (sp.x - tri.rx, sp.y - tri.ry);
+            let d0 = crate::pixel::fixed_start(&tri.diffuse, dx, dy);
+            let s0 = crate::pixel::fixed_start(&tri.specular, dx, dy);
+            for i in 0..sp.n as usize {
+                let byte = |v: [i32; 4]| v.map(|c| i32::from(crate::int::clamp_u8(c >> 16)));
+                let diffuse = byte(color_at(&d0, &tri.diffuse[1], i));
+                let specular = byte(color_at(&s0, &tri.specular[1], i));
+                let fx = (dx + i as i32) as f32;
+                let mut cur = diffuse;
+                for (n, st) in c8.stages.iter().enumerate() {
+                    let Some(st) = st else { break };
+                    let mut texel = [0; 4];
+                    if let Some((level, force)) = &st.texture {
+                        let [u, v] =
+                            tri.uv[n].map(|p| ((p[0] + p[1] * fx) + p[2] * dy as f32) * tri.inv);
+                        let t = super::super::tex_modulate::bilinear8(level, u, v, *force);
+                        texel = t.to_le_bytes().map(i32::from);
+                    }
+                    let regs = [diffuse, cur, texel, specular, c8.tfactor];
+                    let mut out = [0; 4];
+                    op_ref(st.color, &regs, 0, 3, &mut out);
+                    op_ref(st.alpha, &regs, 3, 4, &mut out);
+                    cur = out;
+                }
+                if c8.specular_add {
+                    for k in 0..3 {
+                        cur[k] = (cur[k] + specular[k]).min(255);
+                    }
+                }
+                if let Some(fc) = c8.fog {
+                    for k in 0..3 {
+                        cur[k] = div255(cur[k] * specular[3] + fc[k] * (255 - specular[3]));
+                    }
+                }
+                if let Some((func, r)) = c8.alpha_test {
+                    if !func.test(cur[3], r) {
+                        continue;
+                    }
+                }
+                let px = u32::from_le_bytes(cur.map(|c| c as u8)) & c8.and_mask;
+                let at = (sp.y - band.y0) as usize * band.pitch + (sp.x as usize + i) * 4;
+                band.color[at..at + 4].copy_from_slice(&px.to_le_bytes());
+                written += 1;
+            }
+        }
+        written
+    }
+
+    fn arg8() -> impl Strategy<Value = Arg8> {
+        prop_oneof![
+            Just(Arg8::Diffuse),
+            Just(Arg8::Current),
+            Just(Arg8::Texture),
+            Just(Arg8::Specular),
+            Just(Arg8::TFactor),
+        ]
+    }
+
+    fn stage_op() -> impl Strategy<Value = StageOp> {
+        let op = prop_oneof![
+            Just(Op8::Keep),
+            Just(Op8::SelectArg1),
+            Just(Op8::SelectArg2),
+            (0u8..3).prop_map(Op8::Modulate),
+            Just(Op8::Add),
+            Just(Op8::AddSigned),
+            Just(Op8::Subtract),
+            arg8().prop_map(Op8::Blend),
+        ];
+        (op, arg8(), arg8()).prop_map(|(op, arg1, arg2)| StageOp { op, arg1, arg2 })
+    }
+
+    /// Texel bytes from a seed.
+    fn texels(n: usize, seed: u64) -> Vec<u8> {
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (s >> 56) as u8
+            })
+            .collect()
+    }
+
+    /// A `w × h` level over `bytes` (A8R8G8B8 or X8R8G8B8).
+    fn level(bytes: &[u8], w: u32, h: u32, x8: bool) -> LevelRef<'_> {
+        LevelRef {
+            format: if x8 {
+                TextureFormat::X8R8G8B8
+            } else {
+                TextureFormat::A8R8G8B8
+            },
+            info: LevelInfo {
+                width: w,
+                height: h,
+                depth: 1,
+                row_pitch: 4 * w as usize,
+                slice_pitch: 4 * (w * h) as usize,
+            },
+            data: bytes,
+            palette: None,
+        }
+    }
+
+    const W: usize = 40;
+    const H: usize = 3;
+
+    /// Runs `c8` over `spans` of `tri` in a `W × H` band at every level
+    /// and with the reference; all must write the same bytes and count.
+    fn check(c8: &Cascade8<'_>, tri: &Cascade8Tri, spans: &[Span]) -> Result<(), TestCaseError> {
+        let band0: Vec<u8> = (0..W * H * 4).map(|i| (i * 37 % 251) as u8).collect();
+        let mut want = band0.clone();
+        let n = reference(
+            c8,
+            tri,
+            spans,
+            Band {
+                color: &mut want,
+                pitch: W * 4,
+                y0: 5,
+            },
+        );
+        for lv in std::iter::once(SimdLevel::Scalar).chain(LEVELS) {
+            let mut got = band0.clone();
+            let band = Band {
+                color: &mut got,
+                pitch: W * 4,
+                y0: 5,
+            };
+            let m = cascade8_spans(lv.clamp_to_cpu(), band, c8, tri, spans);
+            prop_assert_eq!(&got, &want, "{:?}", lv);
+            prop_assert_eq!(m, n, "{:?}", lv);
+        }
+        Ok(())
+    }
+
+    fn funcs() -> impl Strategy<Value = CmpFunc> {
+        super::super::tests::funcs()
+    }
+
+    proptest! {
+        /// Every operation over every argument, up to four stages, with
+        /// and without specular add, fog and the alpha test: the kernel
+        /// at every level writes the reference's bytes.
+        #[test]
+        fn kernel_matches_reference_at_every_level(
+            ops in proptest::collection::vec((stage_op(), stage_op(), any::<bool>()), 1..=4),
+            sizes in proptest::array::uniform4((1u32..12, 1u32..6, any::<bool>(), any::<u64>())),
+            tfactor in proptest::array::uniform4(0i32..256),
+            specular_add in any::<bool>(),
+            fog in proptest::option::of(proptest::array::uniform3(0i32..256)),
+            atest in proptest::option::of((funcs(), 0i32..256)),
+            x8_target in any::<bool>(),
+            diffuse in proptest::array::uniform3(proptest::array::uniform4(-0x40_0000i32..0x140_0000)),
+            specular in proptest::array::uniform3(proptest::array::uniform4(-0x40_0000i32..0x140_0000)),
+            uv in proptest::array::uniform4(proptest::array::uniform2(
+                proptest::array::uniform3(-2.0f32..2.0))),
+            v_const in any::<bool>(),
+            unit in any::<bool>(),
+            inv in 0.5f32..2.0,
+            spans in proptest::collection::vec((5i32..8, 0i32..W as i32, 1u32..W as u32), 1..4),
+        ) {
+            let bytes: Vec<Vec<u8>> = sizes
+                .iter()
+                .map(|&(w, h, _, seed)| texels(4 * ((w + if unit { 64 } else { 0 }) * h) as usize, seed))
+                .collect();
+            let mut stages = [None; STAGES8];
+            for (n, &(color, alpha, tex)) in ops.iter().enumerate() {
+                let (w, h, x8, _) = sizes[n];
+                // `unit`: one texel per pixel along a wide texture, so
+                // that the contiguous rows of the filter run.
+                let w = if unit { w + 64 } else { w };
+                let lv = level(&bytes[n], w, h, x8);
+                prop_assert!(super::super::tex_level_ok(&lv));
+                stages[n] = Some(Stage8 {
+                    color,
+                    alpha,
+                    texture: tex.then_some((lv, if x8 { 0xFF00_0000 } else { 0 })),
+                });
+            }
+            let c8 = Cascade8 {
+                stages,
+                tfactor,
+                specular_add,
+                fog,
+                alpha_test: atest,
+                and_mask: if x8_target { 0x00FF_FFFF } else { u32::MAX },
+            };
+            let mut uv = uv;
+            for (n, p) in uv.iter_mut().enumerate() {
+                if v_const {
+                    p[1][1] = 0.0;
+                }
+                if unit {
+                    p[0][1] = 1.0 / (sizes[n].0 + 64) as f32;
+                }
+            }
+            let tri = Cascade8Tri {
+                diffuse,
+                specular: [specular[0], [specular[1][0] / 8, specular[1][1] / 8, specular[1][2] / 8, specular[1][3] / 8], specular[2]],
+                uv,
+                inv: if unit { 1.0 } else { inv },
+                rx: 3,
+                ry: 4,
+            };
+            let spans: Vec<Span> = spans
+                .iter()
+                .map(|&(y, x, n)| Span { y, x, n: n.min(W as u32 - x as u32) })
+                .collect();
+            check(&c8, &tri, &spans)?;
+        }
+    }
+}
