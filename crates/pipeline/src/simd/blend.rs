@@ -183,6 +183,15 @@ fn blend16<const SF: u8, const DF: u8, S: Simd>(s: S, a: S::I32x8, d: S::I32x8) 
     let x = a
         .mul_lo_u16(factor16::<SF, _>(a, d, c255, zero))
         .add_sat_u16(d.mul_lo_u16(factor16::<DF, _>(a, d, c255, zero)));
+    div255_u16(s, x)
+}
+
+/// `round(x / 255)` of u16 lanes as `simd::div255` computes it,
+/// `((x + 127) · 0x8081) >> 23`, with the `+ 127` saturating at 65 535:
+/// exact for `x ≤ 255²`, 255 to 257 above (see [`blend16`]). The one
+/// rounding of the blend kernels (this one and `simd::merge`).
+#[inline(always)]
+pub(super) fn div255_u16<S: Simd>(s: S, x: S::I32x8) -> S::I32x8 {
     x.add_sat_u16(s.splat_i32(0x007F_007F))
         .mul_hi_u16(s.splat_i32(0x8081_8081u32 as i32))
         .shr_u16::<7>()

@@ -307,7 +307,7 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
 ) -> (S::I32x8, S::I32x8, u32) {
     let fx = (s.splat_i32(x) + k.lane).to_f32();
     let z = (k.zref + k.dzdx.mul(fx)) + zy;
-    let zq = z.max(k.zero).min(k.one).mul(k.scale).round_i32();
+    let zq = quantize::<S>(z, k.zero, k.one, k.scale);
     let test = depth_test::<F, _>(zq, old_d.shr_logical::<8>());
     let pass = match inside {
         Some(m) => test & m,
@@ -338,6 +338,21 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
         out_d,
         pass.bitmask().count_ones(),
     )
+}
+
+/// Depth lanes `z` quantised to a depth channel of `scale` = 2^n − 1
+/// (n ≤ 24) as `Format::quantize_depth` does: clamped to `[0, 1]` (NaN
+/// to 0: `max` returns its second operand on NaN), scaled, rounded ties
+/// to even. `zero`, `one` are 0.0 and 1.0 per lane. The one formula of
+/// the depth kernels (this one and `simd::merge`).
+#[inline(always)]
+pub(super) fn quantize<S: Simd>(
+    z: S::F32x8,
+    zero: S::F32x8,
+    one: S::F32x8,
+    scale: S::F32x8,
+) -> S::I32x8 {
+    z.max(zero).min(one).mul(scale).round_i32()
 }
 
 /// Colour lanes `c` (16.16) fogged with the factor lanes `f` (16.16,
