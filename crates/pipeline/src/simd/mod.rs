@@ -20,6 +20,11 @@
 //!   instantiation per blend-factor pair; over `wide`);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
 //!   fused fog), all spans of a triangle in a band (over `wide`);
+//! * `merge` — the output merger over 8 lanes (alpha test, 16/24-bit
+//!   depth, blending, write mask, 32- and 16-bit targets), chosen once per
+//!   draw (`Merge8`), with the span loop of untextured affine triangles
+//!   that ends in it and the entry other kernels end in (`MergeUser`)
+//!   (over `wide`);
 //! * `planes` — the four 16.16 colour planes of a triangle (over
 //!   `wide`);
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
@@ -52,6 +57,7 @@ use crate::state::CmpFunc;
 mod blend;
 mod depth24;
 mod gouraud;
+mod merge;
 mod planes;
 mod small_tri;
 mod tex_modulate;
@@ -60,6 +66,7 @@ pub(crate) mod wide;
 pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
 pub(crate) use depth24::{fog8, gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
+pub(crate) use merge::{merge_spans, spans_inside, Merge8, MergeBlend, MergeTri};
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
 pub(crate) use tex_modulate::{bilinear8, bilinear8_planes, tex_modulate_span, TexLevel, TexSpan};
