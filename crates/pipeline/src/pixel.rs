@@ -234,6 +234,10 @@ pub(crate) struct DrawCtx<'a> {
     pub fast: FastPath,
     /// The blended span kernel of [`FastPath::ColorBlend`].
     blend_span: Option<simd::BlendSpanFn>,
+    /// The output merger over 8 lanes (`simd::merge`) of untextured
+    /// affine triangles that take no [`FastPath`], when it covers the
+    /// draw's state.
+    merge: Option<simd::Merge8>,
     /// SIMD level for the kernels.
     pub simd: SimdLevel,
     /// Generic triangle span routine.
@@ -407,6 +411,32 @@ impl<'a> DrawCtx<'a> {
         } else {
             ds.w_near + 0.001
         };
+        let alpha_ref = i32::from((state.alpha_test.reference & 0xFF) as u8);
+        let factor = [i32::from(fb), i32::from(fg), i32::from(fr), i32::from(fa)];
+        let merge = if shade.is_none()
+            && fast == FastPath::None
+            && !stencil
+            && !(depth_test && ds.z_enable == ZBufferType::UseW)
+        {
+            let mb = simd::MergeBlend {
+                src,
+                dst,
+                op: b.op,
+                src_a,
+                dst_a,
+                op_a,
+                factor,
+            };
+            simd::Merge8::new(
+                color_format,
+                write_mask,
+                depth_test.then_some((dfmt, ds.z_func, ds.z_write)),
+                alpha_test.then_some((state.alpha_test.func, alpha_ref)),
+                blend.then_some(&mb),
+            )
+        } else {
+            None
+        };
         let (tri_span, frag, full_span, full_frag) =
             select_generic::<NoRecord>(depth_test, stencil, alpha_test, blend);
         let tex_fast = shade
@@ -430,7 +460,7 @@ impl<'a> DrawCtx<'a> {
             stencil_write_mask: st.write_mask,
             stencil_bits,
             alpha_func: state.alpha_test.func,
-            alpha_ref: i32::from((state.alpha_test.reference & 0xFF) as u8),
+            alpha_ref,
             blend: BlendCtx {
                 src,
                 dst,
@@ -438,13 +468,14 @@ impl<'a> DrawCtx<'a> {
                 src_a,
                 dst_a,
                 op_a,
-                factor: [i32::from(fb), i32::from(fg), i32::from(fr), i32::from(fa)],
+                factor,
             },
             write_mask,
             and_mask,
             specular_add,
             fast,
             blend_span,
+            merge,
             simd,
             tri_span: if shade.is_some() { full_span } else { tri_span },
             frag,
@@ -475,6 +506,7 @@ impl<'a> DrawCtx<'a> {
     pub(crate) fn with_pixel_shader(self, ps: &'a shader::PixelShaderCtx<'a>) -> Self {
         DrawCtx {
             fast: FastPath::None,
+            merge: None,
             fog_fast: None,
             tex_fast: None,
             cascade8: None,
@@ -500,6 +532,7 @@ impl<'a> DrawCtx<'a> {
             },
             frag,
             full_frag,
+            merge: None,
             fog_fast: None,
             tex_fast: None,
             cascade8: None,
@@ -562,6 +595,12 @@ impl<'a> DrawCtx<'a> {
     /// True if the specular colour is added.
     pub(crate) fn specular_add(&self) -> bool {
         self.specular_add
+    }
+
+    /// The 8-lane output merger of the draw, if it has one (tests).
+    #[cfg(test)]
+    pub(crate) fn merge8(&self) -> Option<simd::Merge8> {
+        self.merge
     }
 }
 
@@ -718,6 +757,28 @@ pub(crate) fn tri_spans(
         stats.written += passed;
         stats.passed += passed;
         return;
+    }
+    if let Some(m) = &d.merge {
+        // Set only for draws without shading, so `tri_span` would take
+        // the generic loop: the merger gives its bytes and counts.
+        let depth_bpp = if d.features[0] { d.depth_bpp } else { 0 };
+        let mut band = t.band_rows();
+        if tri.flags & FLAG_PERSPECTIVE == 0
+            && simd::spans_inside(&band, spans, d.color_bpp, depth_bpp)
+        {
+            let bb = tri.bbox();
+            let mt = simd::MergeTri {
+                diffuse: tri.diffuse,
+                specular: extra.filter(|_| d.specular_add).map(|e| e.specular),
+                z: tri.z,
+                rx: bb[0],
+                ry: bb[1],
+            };
+            let passed = u64::from(simd::merge_spans(m, d.simd, &mut band, spans, &mt));
+            stats.written += passed;
+            stats.passed += passed;
+            return;
+        }
     }
     for sp in spans {
         let n = i32::try_from(sp.n).unwrap_or(1).max(1);

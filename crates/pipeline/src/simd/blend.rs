@@ -17,7 +17,7 @@
 //! compared with.
 #![forbid(unsafe_code)]
 use super::wide::{I32x8, Kernel, Simd};
-use super::SimdLevel;
+use super::{div255_u16, SimdLevel};
 
 /// Blend factor codes: the const parameters of the kernel.
 pub(crate) mod factor {
@@ -183,9 +183,7 @@ fn blend16<const SF: u8, const DF: u8, S: Simd>(s: S, a: S::I32x8, d: S::I32x8) 
     let x = a
         .mul_lo_u16(factor16::<SF, _>(a, d, c255, zero))
         .add_sat_u16(d.mul_lo_u16(factor16::<DF, _>(a, d, c255, zero)));
-    x.add_sat_u16(s.splat_i32(0x007F_007F))
-        .mul_hi_u16(s.splat_i32(0x8081_8081u32 as i32))
-        .shr_u16::<7>()
+    div255_u16(s, x)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 //! Bytes of a span's row outside the pixels that pass are left as they
 //! were; no byte outside the band is read or written.
 #![forbid(unsafe_code)]
-use super::div255_16;
+use super::div255_u16;
 use super::tex_modulate::{Filter, Rows};
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{depth_test, SimdLevel, Span};
@@ -345,8 +345,8 @@ fn apply<S: Simd>(s: S, k: &Consts<S>, op: StageOp, r: &Regs<S::I32x8>) -> [S::I
         Op8::SelectArg1 => x,
         Op8::SelectArg2 => y,
         Op8::Modulate(0) => [
-            div255_16(s, x[0].mul_lo_u16(y[0])),
-            div255_16(s, x[1].mul_lo_u16(y[1])),
+            div255_u16(s, x[0].mul_lo_u16(y[0])),
+            div255_u16(s, x[1].mul_lo_u16(y[1])),
         ],
         Op8::Modulate(shift) => [
             modulate16(k, x[0], y[0], shift),
@@ -368,12 +368,12 @@ fn apply<S: Simd>(s: S, k: &Consts<S>, op: StageOp, r: &Regs<S::I32x8>) -> [S::I
             let f = r.read(a);
             let (f0, f1) = (f[0].splat_alpha_u16(), f[1].splat_alpha_u16());
             [
-                div255_16(
+                div255_u16(
                     s,
                     x[0].mul_lo_u16(f0)
                         .add_u16(y[0].mul_lo_u16(c255.sub_u16(f0))),
                 ),
-                div255_16(
+                div255_u16(
                     s,
                     x[1].mul_lo_u16(f1)
                         .add_u16(y[1].mul_lo_u16(c255.sub_u16(f1))),
@@ -468,7 +468,7 @@ fn shade8<const VROW: bool, S: Simd>(
             let x = cur[h]
                 .mul_lo_u16(f)
                 .add_u16(k.fog.mul_lo_u16(k.c255.sub_u16(f)));
-            cur[h] = merge(div255_16(s, x), cur[h], k.rgb16);
+            cur[h] = merge(div255_u16(s, x), cur[h], k.rgb16);
         }
     }
     let px = S::I32x8::pack_i16_u8_sat(cur[0], cur[1]);

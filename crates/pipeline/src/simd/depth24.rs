@@ -15,7 +15,7 @@
 #![forbid(unsafe_code)]
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{
-    by_cmp_func, clamp8, color_at, depth_test, div255, div255_16, pack_pixel, z24, BandRows,
+    by_cmp_func, clamp8, color_at, depth_test, div255, div255_u16, pack_pixel, z24, BandRows,
     SimdLevel,
 };
 use crate::state::CmpFunc;
@@ -308,7 +308,7 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
 ) -> (S::I32x8, S::I32x8, u32) {
     let fx = (s.splat_i32(x) + k.lane).to_f32();
     let z = (k.zref + k.dzdx.mul(fx)) + zy;
-    let zq = z.max(k.zero).min(k.one).mul(k.scale).round_i32();
+    let zq = quantize::<S>(z, k.zero, k.one, k.scale);
     let test = depth_test::<F, _>(zq, old_d.shr_logical::<8>());
     let pass = match inside {
         Some(m) => test & m,
@@ -339,6 +339,21 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
     )
 }
 
+/// Depth lanes `z` quantised to a depth channel of `scale` = 2^n − 1
+/// (n ≤ 24) as `Format::quantize_depth` does: clamped to `[0, 1]` (NaN
+/// to 0: `max` returns its second operand on NaN), scaled, rounded ties
+/// to even. `zero`, `one` are 0.0 and 1.0 per lane. The one formula of
+/// the depth kernels (this one and `simd::merge`).
+#[inline(always)]
+pub(super) fn quantize<S: Simd>(
+    z: S::F32x8,
+    zero: S::F32x8,
+    one: S::F32x8,
+    scale: S::F32x8,
+) -> S::I32x8 {
+    z.max(zero).min(one).mul(scale).round_i32()
+}
+
 /// The 16.16 channel lanes of two vectors (one pixel per half each) as
 /// u16 lanes clamped to `0..=255`: half `h` holds pixel `h` of `a`, then
 /// that of `b` (`pack_i32_i16_sat`). Functions, not closures: a closure
@@ -355,7 +370,7 @@ fn channels16<S: Simd>(s: S, a: S::I32x8, b: S::I32x8) -> S::I32x8 {
 #[inline(always)]
 fn fog16<S: Simd>(s: S, k: &Shared<S>, c: S::I32x8, f: S::I32x8) -> S::I32x8 {
     let inv = s.splat_i32(0x00FF_00FF).sub_u16(f);
-    let q = div255_16(s, c.mul_lo_u16(f).add_u16(k.fog_color16.mul_lo_u16(inv)));
+    let q = div255_u16(s, c.mul_lo_u16(f).add_u16(k.fog_color16.mul_lo_u16(inv)));
     q ^ ((q ^ c) & k.alpha16)
 }
 

@@ -20,6 +20,11 @@
 //!   instantiation per blend-factor pair; over `wide`);
 //! * `depth24` — Gouraud spans with a 24-bit depth test (optionally with
 //!   fused fog), all spans of a triangle in a band (over `wide`);
+//! * `merge` — the output merger over 8 lanes (alpha test, 16/24-bit
+//!   depth, blending, write mask, 32- and 16-bit targets), chosen once per
+//!   draw (`Merge8`), with the span loop of untextured affine triangles
+//!   that ends in it and the entry other kernels end in (`MergeUser`)
+//!   (over `wide`);
 //! * `planes` — the four 16.16 colour planes of a triangle (over
 //!   `wide`);
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
@@ -57,6 +62,7 @@ mod blend;
 mod cascade8;
 mod depth24;
 mod gouraud;
+mod merge;
 mod planes;
 mod small_tri;
 mod tex_modulate;
@@ -66,6 +72,7 @@ pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
 pub(crate) use cascade8::{cascade8_spans, Band, Cascade8Tri};
 pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
+pub(crate) use merge::{merge_spans, spans_inside, Merge8, MergeBlend, MergeTri};
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
 pub(crate) use tex_modulate::{
@@ -118,11 +125,15 @@ pub(crate) fn div255(x: i32) -> i32 {
     (((x + 127) as u32 * 0x8081) >> 23) as i32
 }
 
-/// `round(x / 255)` of u16 lanes, x in 0..=65025 ([`div255`]).
+/// `round(x / 255)` of u16 lanes as [`div255`] computes it,
+/// `((x + 127) · 0x8081) >> 23`, with the `+ 127` saturating at 65 535:
+/// exact for `x ≤ 255²`, 255 to 257 above (blending's sums, see
+/// `simd::blend`). The one rounding of the u16-lane kernels (blend,
+/// merge, the textured span, the 8-bit cascade, depth24's fog).
 #[inline(always)]
-pub(crate) fn div255_16<S: wide::Simd>(s: S, x: S::I32x8) -> S::I32x8 {
+pub(crate) fn div255_u16<S: wide::Simd>(s: S, x: S::I32x8) -> S::I32x8 {
     use wide::I32x8 as _;
-    x.add_u16(s.splat_i32(0x007F_007F))
+    x.add_sat_u16(s.splat_i32(0x007F_007F))
         .mul_hi_u16(s.splat_i32(0x8081_8081u32 as i32))
         .shr_u16::<7>()
 }

@@ -16,7 +16,7 @@
 //! level's bytes (the layer's gather clamps each index to them).
 #![forbid(unsafe_code)]
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
-use super::{clamp8, color_at, div255, div255_16, SimdLevel};
+use super::{clamp8, color_at, div255, div255_u16, SimdLevel};
 
 /// One span of the textured fast path (see `shade::TexFast`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -539,8 +539,8 @@ fn tex8<const BLEND: bool, const VROW: bool, const PLAIN: bool, S: Simd>(
     let (zero, c255) = (st.zero, st.c255);
     let dl = S::I32x8::pack_i32_i16_sat(d[0].shr::<16>(), d[1].shr::<16>()).clamp_i16(zero, c255);
     let dh = S::I32x8::pack_i32_i16_sat(d[2].shr::<16>(), d[3].shr::<16>()).clamp_i16(zero, c255);
-    let mut lo = div255_16(s, tl.mul_lo_u16(dl));
-    let mut hi = div255_16(s, th.mul_lo_u16(dh));
+    let mut lo = div255_u16(s, tl.mul_lo_u16(dl));
+    let mut hi = div255_u16(s, th.mul_lo_u16(dh));
     if BLEND {
         lo = blend16(s, lo, old.widen_lo_u8_u16(), c255);
         hi = blend16(s, hi, old.widen_hi_u8_u16(), c255);
@@ -568,7 +568,7 @@ fn or_force<const PLAIN: bool, V: I32x8>(t: V, force: V) -> V {
 #[inline(always)]
 fn blend16<S: Simd>(s: S, src: S::I32x8, o: S::I32x8, c255: S::I32x8) -> S::I32x8 {
     let a = src.splat_alpha_u16();
-    div255_16(s, src.mul_lo_u16(a).add_u16(o.mul_lo_u16(c255.sub_u16(a))))
+    div255_u16(s, src.mul_lo_u16(a).add_u16(o.mul_lo_u16(c255.sub_u16(a))))
 }
 
 /// Scalar twin of [`bilinear8_planes`]: [`bilinear8`] per lane, each

@@ -157,6 +157,12 @@ impl Simd for Avx2 {
             _mm256_i32gather_epi32::<4>(base.cast(), i)
         })
     }
+    #[inline(always)]
+    fn load_u16x8(self, src: &[u8; 16]) -> I32x8 {
+        // SAFETY: AVX2 is proven by `self`; `src` is exactly 16 readable
+        // bytes and loadu has no alignment requirement.
+        I32x8(unsafe { _mm256_cvtepu16_epi32(_mm_loadu_si128(src.as_ptr().cast())) })
+    }
 }
 
 impl Add for I32x8 {
@@ -370,6 +376,40 @@ impl super::I32x8 for I32x8 {
     #[inline(always)]
     fn zip_hi_i64(self, o: Self) -> Self {
         Self(reg!(_mm256_unpackhi_epi64(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn store_u16x8(self, dst: &mut [u8; 16]) {
+        // Bytes 0, 1 of each lane to the low 8 bytes of its half, then
+        // the two halves' low quadwords together.
+        let packed = reg!({
+            let w = _mm256_shuffle_epi8(
+                self.0,
+                _mm256_setr_epi8(
+                    0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 4, 5, 8, 9, 12,
+                    13, -1, -1, -1, -1, -1, -1, -1, -1,
+                ),
+            );
+            _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b00_00_10_00>(w))
+        });
+        // SAFETY: AVX2 is proven by `self`; `dst` is exactly 16 writable
+        // bytes and storeu has no alignment requirement.
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), packed) };
+    }
+    #[inline(always)]
+    fn sub_sat_u16(self, o: Self) -> Self {
+        Self(reg!(_mm256_subs_epu16(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn add_sat_u8(self, o: Self) -> Self {
+        Self(reg!(_mm256_adds_epu8(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn min_u8(self, o: Self) -> Self {
+        Self(reg!(_mm256_min_epu8(self.0, o.0)))
+    }
+    #[inline(always)]
+    fn max_u8(self, o: Self) -> Self {
+        Self(reg!(_mm256_max_epu8(self.0, o.0)))
     }
 }
 

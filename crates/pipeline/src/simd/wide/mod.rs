@@ -122,6 +122,11 @@ pub(crate) trait Simd: Copy {
     /// lane 0 when `data` holds no whole u32. No byte outside `data` is
     /// read.
     fn gather_u32(self, data: &[u8], idx: Self::I32x8) -> Self::I32x8;
+
+    // The 16-bit colour and depth rows of `simd::merge`.
+    /// Lane `i` is the little-endian u16 at bytes `2i..2i + 2` of `src`,
+    /// zero-extended (the inverse of [`I32x8::store_u16x8`]).
+    fn load_u16x8(self, src: &[u8; 16]) -> Self::I32x8;
 }
 
 /// Eight i32 lanes; `+`, `-` wrap, `&`, `|`, `^` are bitwise.
@@ -225,6 +230,20 @@ pub(crate) trait I32x8:
     /// Half `h` of the result is i32 lanes `4h + 2`, `4h + 3` of `self`,
     /// then those of `o`.
     fn zip_hi_i64(self, o: Self) -> Self;
+
+    // The output merger of `simd::merge`: 16-bit rows, the subtracting
+    // blend operations, MIN/MAX and the specular add on packed pixels.
+    /// Writes the low 16 bits of lane `i`, little-endian, to bytes
+    /// `2i..2i + 2` of `dst`.
+    fn store_u16x8(self, dst: &mut [u8; 16]);
+    /// u16 lane-wise difference, saturating at 0.
+    fn sub_sat_u16(self, o: Self) -> Self;
+    /// u8 lane-wise sum, saturating at 255.
+    fn add_sat_u8(self, o: Self) -> Self;
+    /// u8 lane-wise unsigned minimum.
+    fn min_u8(self, o: Self) -> Self;
+    /// u8 lane-wise unsigned maximum.
+    fn max_u8(self, o: Self) -> Self;
 }
 
 /// Eight f32 lanes; `+`, `-` and `*` are IEEE operations (round to
@@ -844,5 +863,64 @@ mod tests {
         assert_eq!(v.trunc_i32().to_array()[3..6], [-2, i32::MIN, i32::MIN]);
         assert_eq!(v.nan_to_zero().to_array()[5].to_bits(), 0);
         assert_eq!(v.div(s.splat_f32(2.0)).to_array()[6], 3.5);
+    }
+
+    /// Every operation of the output merger on `a`, `b`.
+    struct MergeOps([i32; 8], [i32; 8]);
+    impl Probe for MergeOps {
+        fn at<S: Simd>(&self, s: S) -> Vec<u32> {
+            let (a, b) = (s.i32x8(self.0), s.i32x8(self.1));
+            let mut out = Vec::new();
+            let half: [u8; 16] = std::array::from_fn(|i| bytes_of(self.0)[i]);
+            for v in [
+                a.sub_sat_u16(b),
+                b.sub_sat_u16(a),
+                a.add_sat_u8(b),
+                a.min_u8(b),
+                a.max_u8(b),
+                s.load_u16x8(&half),
+            ] {
+                out.extend(bits_i(v.to_array()));
+            }
+            let mut dst = [0x5Au8; 16];
+            b.store_u16x8(&mut dst);
+            out.extend(dst.iter().map(|&x| u32::from(x)));
+            out
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn merge_ops_agree_at_every_level(
+            a in proptest::array::uniform8(any::<i32>()),
+            b in proptest::array::uniform8(prop_oneof![any::<i32>(), 0i32..0x1_0000]),
+        ) {
+            assert_levels_agree(&MergeOps(a, b))?;
+        }
+    }
+
+    #[test]
+    fn merge_ops_by_hand() {
+        let s = Scalar;
+        // u16 lanes: 0x0005 − 0x0007 saturates to 0, 0x9000 − 0x1000 =
+        // 0x8000; bytes: 0xF0 + 0x20 saturates to 0xFF, 0x01 + 0x02 = 3;
+        // unsigned byte min/max of 0x80 and 0x7F are 0x7F and 0x80.
+        let a = s.i32x8([0x9000_0005u32 as i32, 0x0000_01F0, 0x80, 0, 0, 0, 0, 0]);
+        let b = s.i32x8([0x1000_0007, 0x0000_0220, 0x7F, 0, 0, 0, 0, 0]);
+        assert_eq!(a.sub_sat_u16(b).to_array()[0], 0x8000_0000u32 as i32);
+        assert_eq!(a.add_sat_u8(b).to_array()[1], 0x0000_03FF);
+        assert_eq!(a.min_u8(b).to_array()[2], 0x7F);
+        assert_eq!(a.max_u8(b).to_array()[2], 0x80);
+        // u16 rows: bytes (0x34, 0x12) are lane 0 = 0x1234; storing keeps
+        // the low 16 bits of each lane (0x0001_ABCD → 0xABCD).
+        let mut row = [0u8; 16];
+        row[..4].copy_from_slice(&[0x34, 0x12, 0xFF, 0xFF]);
+        let v = s.load_u16x8(&row);
+        assert_eq!(v.to_array()[..3], [0x1234, 0xFFFF, 0]);
+        let mut out = [0u8; 16];
+        s.i32x8([0x0001_ABCD, 2, 0, 0, 0, 0, 0, -1])
+            .store_u16x8(&mut out);
+        assert_eq!(out[..4], [0xCD, 0xAB, 2, 0]);
+        assert_eq!(out[14..], [0xFF, 0xFF]);
     }
 }

@@ -96,6 +96,12 @@ impl Simd for Scalar {
             i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
         }))
     }
+    #[inline(always)]
+    fn load_u16x8(self, src: &[u8; 16]) -> I32x8 {
+        I32x8(std::array::from_fn(|i| {
+            i32::from(u16::from_le_bytes([src[2 * i], src[2 * i + 1]]))
+        }))
+    }
 }
 
 impl Add for I32x8 {
@@ -337,6 +343,34 @@ impl super::I32x8 for I32x8 {
             }
         }))
     }
+    #[inline(always)]
+    fn store_u16x8(self, dst: &mut [u8; 16]) {
+        for (i, l) in self.0.iter().enumerate() {
+            let b = (*l as u16).to_le_bytes();
+            dst[2 * i] = b[0];
+            dst[2 * i + 1] = b[1];
+        }
+    }
+    #[inline(always)]
+    fn sub_sat_u16(self, o: Self) -> Self {
+        let (a, b) = (to_u16(self.0), to_u16(o.0));
+        from_u16(std::array::from_fn(|j| a[j].saturating_sub(b[j])))
+    }
+    #[inline(always)]
+    fn add_sat_u8(self, o: Self) -> Self {
+        let (a, b) = (bytes(self.0), bytes(o.0));
+        from_bytes(std::array::from_fn(|j| a[j].saturating_add(b[j])))
+    }
+    #[inline(always)]
+    fn min_u8(self, o: Self) -> Self {
+        let (a, b) = (bytes(self.0), bytes(o.0));
+        from_bytes(std::array::from_fn(|j| a[j].min(b[j])))
+    }
+    #[inline(always)]
+    fn max_u8(self, o: Self) -> Self {
+        let (a, b) = (bytes(self.0), bytes(o.0));
+        from_bytes(std::array::from_fn(|j| a[j].max(b[j])))
+    }
 }
 
 /// The lanes of `v` as sixteen u16 lanes (the low half of lane k first).
@@ -357,6 +391,14 @@ fn from_u16(w: [u16; 16]) -> I32x8 {
 #[inline(always)]
 fn bytes(v: [i32; 8]) -> [u8; 32] {
     std::array::from_fn(|i| v[i / 4].to_le_bytes()[i % 4])
+}
+
+/// The inverse of [`bytes`].
+#[inline(always)]
+fn from_bytes(b: [u8; 32]) -> I32x8 {
+    I32x8(std::array::from_fn(|k| {
+        i32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])
+    }))
 }
 
 impl Add for F32x8 {

@@ -180,6 +180,16 @@ impl Simd for Sse2 {
             i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
         }))
     }
+    #[inline(always)]
+    fn load_u16x8(self, src: &[u8; 16]) -> I32x8 {
+        // SAFETY: SSE2 is proven by `self`; `src` is exactly 16 readable
+        // bytes and loadu has no alignment requirement.
+        let x = unsafe { _mm_loadu_si128(src.as_ptr().cast()) };
+        I32x8(reg!([
+            _mm_unpacklo_epi16(x, _mm_setzero_si128()),
+            _mm_unpackhi_epi16(x, _mm_setzero_si128())
+        ]))
+    }
 }
 
 impl Add for I32x8 {
@@ -416,6 +426,34 @@ impl super::I32x8 for I32x8 {
     #[inline(always)]
     fn zip_hi_i64(self, o: Self) -> Self {
         Self(halves(self.0, o.0, |a, b| reg!(_mm_unpackhi_epi64(a, b))))
+    }
+    #[inline(always)]
+    fn store_u16x8(self, dst: &mut [u8; 16]) {
+        // The low 16 bits sign-extended (shift up, arithmetic shift
+        // down) are in the i16 range, so the saturating pack keeps them.
+        let h = self
+            .0
+            .map(|a| reg!(_mm_srai_epi32::<16>(_mm_slli_epi32::<16>(a))));
+        let packed = reg!(_mm_packs_epi32(h[0], h[1]));
+        // SAFETY: SSE2 is proven by `self`; `dst` is exactly 16 writable
+        // bytes and storeu has no alignment requirement.
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), packed) };
+    }
+    #[inline(always)]
+    fn sub_sat_u16(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_subs_epu16(a, b))))
+    }
+    #[inline(always)]
+    fn add_sat_u8(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_adds_epu8(a, b))))
+    }
+    #[inline(always)]
+    fn min_u8(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_min_epu8(a, b))))
+    }
+    #[inline(always)]
+    fn max_u8(self, o: Self) -> Self {
+        Self(halves(self.0, o.0, |a, b| reg!(_mm_max_epu8(a, b))))
     }
 }
 

@@ -1,0 +1,1281 @@
+//! The output merger over 8 lanes: alpha test → depth test and write →
+//! alpha blend → colour write mask → write, for 8 fragments of one row at
+//! once, written once over the vector layer ([`super::wide`]).
+//!
+//! *Input*: the draw's output-merger state, resolved once per draw into a
+//! [`Merge8`] (`None` for what it does not cover); per call, 32-byte
+//! windows of the colour and depth rows starting at the first fragment,
+//! the number of fragments (≤ 8), their colours (packed BGRA8, one pixel
+//! per `I32x8` lane, already shaded and fogged), a live-lane mask and
+//! their depths (`F32x8`, bias included, unclamped). *Output*: the colour
+//! and depth bytes of the live fragments that pass updated, the others'
+//! bytes stored back unchanged, and the number that passed (the
+//! `written` and `passed` counts of `pixel::Stats`: with no stencil they
+//! are equal).
+//!
+//! *Covers*: ALPHATESTENABLE with every ALPHAFUNC; a Z-buffer test with
+//! every ZFUNC and optional write on D24S8/D24X8/D24X4S4 (depth in bits
+//! 31..8, the low byte kept) and D16/D16_LOCKABLE; blending with BLENDOP
+//! ADD/SUBTRACT/REVSUBTRACT/MIN/MAX and the factors ZERO, ONE,
+//! SRC/INVSRC COLOR, SRC/INVSRC ALPHA, DEST/INVDEST ALPHA, DEST/INVDEST
+//! COLOR, BLENDFACTOR/INVBLENDFACTOR (BOTHSRCALPHA and BOTHINVSRCALPHA
+//! resolved by the caller), with a separate alpha equation;
+//! COLORWRITEENABLE; targets A8R8G8B8, X8R8G8B8, R5G6B5, X1R5G5B5,
+//! A1R5G5B5. Not covered (`Merge8::new` gives `None`, the scalar merger
+//! `pixel::output::fragment` stays): stencil, W-buffering, other depth or
+//! target formats, SRCALPHASAT, the pixel watch.
+//!
+//! *Guarantees*: bit-identical to `pixel::output::fragment` for what it
+//! covers, at every level (the proptest below compares both over random
+//! states, colours, depths and destination bytes): the depth quantisation
+//! is `depth24`'s, the blend rounding `blend`'s, the 16-bit encodings
+//! `Format::encode_argb`/`decode_argb`'s (tested over every 16-bit
+//! value).
+//!
+//! *Shape*: the structural choices (depth format, target format, blend
+//! on / ADD only / general) are const parameters of [`MergeLanes`], chosen
+//! once per call by [`Merge8::run`]; the functions and factors are lane
+//! masks, so a draw's state costs no branch per fragment. A kernel
+//! generic over `S: Simd` reaches the merger through [`MergeUser`]: it is
+//! handed a [`MergeLanes`] and calls [`MergeLanes::merge`] with its lanes
+//! (the span loop of untextured affine triangles, [`merge_spans`], is
+//! one such user).
+#![forbid(unsafe_code)]
+use super::depth24::quantize;
+use super::div255_u16;
+use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
+use super::{BandRows, SimdLevel, Span};
+use crate::format::Format;
+use crate::state::{Blend, BlendOp, CmpFunc};
+
+/// Depth codes: the `DEPTH` parameter of [`MergeLanes`].
+pub(crate) mod depth {
+    /// No depth test.
+    pub const NONE: u8 = 0;
+    /// 24-bit depth in bits 31..8 of 32 (D24S8, D24X8, D24X4S4).
+    pub const D24: u8 = 1;
+    /// 16-bit depth (D16, D16_LOCKABLE).
+    pub const D16: u8 = 2;
+}
+
+/// Target codes: the `FMT` parameter of [`MergeLanes`].
+pub(crate) mod target {
+    /// A8R8G8B8 or X8R8G8B8 (the X byte by masks).
+    pub const ARGB32: u8 = 0;
+    /// R5G6B5.
+    pub const R5G6B5: u8 = 1;
+    /// X1R5G5B5.
+    pub const X1R5G5B5: u8 = 2;
+    /// A1R5G5B5.
+    pub const A1R5G5B5: u8 = 3;
+}
+
+/// Blend codes: the `BLEND` parameter of [`MergeLanes`].
+pub(crate) mod blend {
+    /// The source is written.
+    pub const OFF: u8 = 0;
+    /// BLENDOP ADD on every channel.
+    pub const ADD: u8 = 1;
+    /// Any covered operations (per channel).
+    pub const ANY: u8 = 2;
+}
+
+/// The blend state the merger is built from (factor pairs resolved).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MergeBlend {
+    /// SRCBLEND, DESTBLEND, BLENDOP of the colour channels.
+    pub src: Blend,
+    /// DESTBLEND.
+    pub dst: Blend,
+    /// BLENDOP.
+    pub op: BlendOp,
+    /// The alpha channel's (the colour ones when not separate).
+    pub src_a: Blend,
+    /// DESTBLENDALPHA.
+    pub dst_a: Blend,
+    /// BLENDOPALPHA.
+    pub op_a: BlendOp,
+    /// BLENDFACTOR, BGRA, 0..=255.
+    pub factor: [i32; 4],
+}
+
+/// The terms of one blend factor per channel of a widened pixel: u16
+/// lane masks (0xFFFF or 0) as the two i32 lanes `[B | G << 16, R | A <<
+/// 16]`; the factor is `((s & src) | (sA & src_alpha) | (d & dst) | (dA &
+/// dst_alpha) | konst) ^ inv`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct FactorTerms {
+    src: [i32; 2],
+    src_alpha: [i32; 2],
+    dst: [i32; 2],
+    dst_alpha: [i32; 2],
+    konst: [i32; 2],
+    inv: [i32; 2],
+}
+
+/// Sets u16 lane `ch` (0 B, 1 G, 2 R, 3 A) of a widened-pixel pattern.
+fn set_u16(p: &mut [i32; 2], ch: usize, v: i32) {
+    let (lane, shift) = (ch / 2, 16 * (ch % 2));
+    if let Some(l) = p.get_mut(lane) {
+        *l = ((*l as u32 & !(0xFFFF << shift)) | (((v as u32) & 0xFFFF) << shift)) as i32;
+    }
+}
+
+impl FactorTerms {
+    /// Adds factor `f` of channel `ch` (`k`: BLENDFACTOR); `None` if the
+    /// merger has no term for it.
+    fn set(&mut self, f: Blend, ch: usize, k: i32) -> Option<()> {
+        let all = 0xFFFF;
+        match f {
+            Blend::Zero => {}
+            Blend::One => set_u16(&mut self.konst, ch, 255),
+            Blend::SrcColor => set_u16(&mut self.src, ch, all),
+            Blend::InvSrcColor => {
+                set_u16(&mut self.src, ch, all);
+                set_u16(&mut self.inv, ch, 255);
+            }
+            Blend::SrcAlpha => set_u16(&mut self.src_alpha, ch, all),
+            Blend::InvSrcAlpha => {
+                set_u16(&mut self.src_alpha, ch, all);
+                set_u16(&mut self.inv, ch, 255);
+            }
+            Blend::DestAlpha => set_u16(&mut self.dst_alpha, ch, all),
+            Blend::InvDestAlpha => {
+                set_u16(&mut self.dst_alpha, ch, all);
+                set_u16(&mut self.inv, ch, 255);
+            }
+            Blend::DestColor => set_u16(&mut self.dst, ch, all),
+            Blend::InvDestColor => {
+                set_u16(&mut self.dst, ch, all);
+                set_u16(&mut self.inv, ch, 255);
+            }
+            Blend::BlendFactor => set_u16(&mut self.konst, ch, k & 0xFF),
+            Blend::InvBlendFactor => {
+                set_u16(&mut self.konst, ch, k & 0xFF);
+                set_u16(&mut self.inv, ch, 255);
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+/// A comparison function as its three outcomes: lanes where `new <
+/// reference`, `==`, `>` pass (each −1 or 0).
+fn outcomes(f: CmpFunc) -> [i32; 3] {
+    let (lt, eq, gt) = match f {
+        CmpFunc::Never => (false, false, false),
+        CmpFunc::Less => (true, false, false),
+        CmpFunc::Equal => (false, true, false),
+        CmpFunc::LessEqual => (true, true, false),
+        CmpFunc::Greater => (false, false, true),
+        CmpFunc::NotEqual => (true, false, true),
+        CmpFunc::GreaterEqual => (false, true, true),
+        CmpFunc::Always => (true, true, true),
+    };
+    [-i32::from(lt), -i32::from(eq), -i32::from(gt)]
+}
+
+/// The output-merger state of a draw, resolved once (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Merge8 {
+    depth: u8,
+    target: u8,
+    blend: u8,
+    /// ALPHAFUNC's outcomes (every one when the test is off), ALPHAREF.
+    alpha: [i32; 3],
+    alpha_ref: i32,
+    /// ZFUNC's outcomes, ZWRITEENABLE (−1 or 0).
+    z: [i32; 3],
+    z_write: i32,
+    src: FactorTerms,
+    dst: FactorTerms,
+    /// Per u16 lane of a widened pixel: ADD, SUBTRACT, REVSUBTRACT.
+    op_add: [i32; 2],
+    op_sub: [i32; 2],
+    op_rsub: [i32; 2],
+    /// Per byte of a packed BGRA pixel: the factors' result, MIN, MAX.
+    byte_factors: i32,
+    byte_min: i32,
+    byte_max: i32,
+    /// OR-ed into a decoded 32-bit destination (X8R8G8B8's alpha reads
+    /// 255), AND-ed into an encoded one (its X byte is written 0).
+    dst_or: i32,
+    enc_and: i32,
+    /// The colour write mask of the encoded pixel.
+    write_mask: i32,
+}
+
+impl Merge8 {
+    /// The merger of a draw into `color_format` with `write_mask` (the
+    /// encoded pixel's bits written: `Format::write_mask`, or every byte
+    /// of the pixel), a depth test `(format, ZFUNC, ZWRITEENABLE)`, an
+    /// alpha test `(ALPHAFUNC, ALPHAREF)`, blending; `None` when any of
+    /// them is outside what it covers (stencil and W-buffering are the
+    /// caller's to exclude).
+    pub(crate) fn new(
+        color_format: Format,
+        write_mask: u32,
+        depth_test: Option<(Format, CmpFunc, bool)>,
+        alpha_test: Option<(CmpFunc, i32)>,
+        blending: Option<&MergeBlend>,
+    ) -> Option<Merge8> {
+        let target = match color_format {
+            Format::A8R8G8B8 | Format::X8R8G8B8 => target::ARGB32,
+            Format::R5G6B5 => target::R5G6B5,
+            Format::X1R5G5B5 => target::X1R5G5B5,
+            Format::A1R5G5B5 => target::A1R5G5B5,
+            _ => return None,
+        };
+        let (depth, z, z_write) = match depth_test {
+            None => (depth::NONE, [0; 3], 0),
+            Some((f, func, write)) => {
+                let code = match f {
+                    Format::D24S8 | Format::D24X8 | Format::D24X4S4 => depth::D24,
+                    Format::D16 | Format::D16Lockable => depth::D16,
+                    _ => return None,
+                };
+                (code, outcomes(func), -i32::from(write))
+            }
+        };
+        let (alpha, alpha_ref) = match alpha_test {
+            None => (outcomes(CmpFunc::Always), 0),
+            Some((func, reference)) => (outcomes(func), reference),
+        };
+        let mut m = Merge8 {
+            depth,
+            target,
+            blend: blend::OFF,
+            alpha,
+            alpha_ref,
+            z,
+            z_write,
+            src: FactorTerms::default(),
+            dst: FactorTerms::default(),
+            op_add: [0; 2],
+            op_sub: [0; 2],
+            op_rsub: [0; 2],
+            byte_factors: 0,
+            byte_min: 0,
+            byte_max: 0,
+            dst_or: if color_format == Format::X8R8G8B8 {
+                0xFF00_0000u32 as i32
+            } else {
+                0
+            },
+            enc_and: if color_format == Format::X8R8G8B8 {
+                0x00FF_FFFF
+            } else {
+                -1
+            },
+            write_mask: write_mask as i32,
+        };
+        if let Some(b) = blending {
+            m.blend = if b.op == BlendOp::Add && b.op_a == BlendOp::Add {
+                blend::ADD
+            } else {
+                blend::ANY
+            };
+            for ch in 0..4 {
+                let (sf, df, op) = if ch == 3 {
+                    (b.src_a, b.dst_a, b.op_a)
+                } else {
+                    (b.src, b.dst, b.op)
+                };
+                let k = *b.factor.get(ch)?;
+                m.src.set(sf, ch, k)?;
+                m.dst.set(df, ch, k)?;
+                let byte = 0xFF << (8 * ch);
+                match op {
+                    BlendOp::Add => set_u16(&mut m.op_add, ch, 0xFFFF),
+                    BlendOp::Subtract => set_u16(&mut m.op_sub, ch, 0xFFFF),
+                    BlendOp::RevSubtract => set_u16(&mut m.op_rsub, ch, 0xFFFF),
+                    BlendOp::Min => m.byte_min |= byte,
+                    BlendOp::Max => m.byte_max |= byte,
+                }
+                if matches!(op, BlendOp::Add | BlendOp::Subtract | BlendOp::RevSubtract) {
+                    m.byte_factors |= byte;
+                }
+            }
+        }
+        Some(m)
+    }
+
+    /// Runs `u` with this draw's [`MergeLanes`] at `level` (the best the
+    /// CPU has up to it): the const parameters are matched here, once.
+    pub(crate) fn run<U: MergeUser>(&self, level: SimdLevel, u: U) -> U::Output {
+        macro_rules! at {
+            ($(($d:ident, $t:ident, $b:ident)),*) => {
+                match (self.depth, self.target, self.blend) {
+                    $((depth::$d, target::$t, blend::$b) => level.dispatch(At::<U, { depth::$d }, { target::$t }, { blend::$b }> { m: self, u }),)*
+                    _ => level.dispatch(At::<U, { depth::NONE }, { target::ARGB32 }, { blend::ANY }> { m: self, u }),
+                }
+            };
+        }
+        macro_rules! per_blend {
+            ($(($d:ident, $t:ident)),*) => {
+                at!($(($d, $t, OFF), ($d, $t, ADD), ($d, $t, ANY)),*)
+            };
+        }
+        per_blend!(
+            (NONE, ARGB32),
+            (NONE, R5G6B5),
+            (NONE, X1R5G5B5),
+            (NONE, A1R5G5B5),
+            (D24, ARGB32),
+            (D24, R5G6B5),
+            (D24, X1R5G5B5),
+            (D24, A1R5G5B5),
+            (D16, ARGB32),
+            (D16, R5G6B5),
+            (D16, X1R5G5B5),
+            (D16, A1R5G5B5)
+        )
+    }
+}
+
+/// A kernel that ends in the merger: run by [`Merge8::run`] with the
+/// level's vector types and the draw's [`MergeLanes`], whose const
+/// parameters it passes through (so it is instantiated per combination).
+pub(crate) trait MergeUser {
+    /// What the kernel returns.
+    type Output;
+    /// The kernel; must be `#[inline(always)]` (it is compiled inside the
+    /// level's entry).
+    fn run<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
+        self,
+        s: S,
+        m: &MergeLanes<S, DEPTH, FMT, BLEND>,
+    ) -> Self::Output;
+}
+
+/// The [`Kernel`] of one combination of [`Merge8::run`].
+struct At<'a, U, const DEPTH: u8, const FMT: u8, const BLEND: u8> {
+    m: &'a Merge8,
+    u: U,
+}
+
+impl<U: MergeUser, const DEPTH: u8, const FMT: u8, const BLEND: u8> Kernel
+    for At<'_, U, DEPTH, FMT, BLEND>
+{
+    type Output = U::Output;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> U::Output {
+        let lanes = MergeLanes::<S, DEPTH, FMT, BLEND>::new(s, self.m);
+        self.u.run(s, &lanes)
+    }
+}
+
+/// The terms of a factor as vectors.
+struct FactorV<V> {
+    src: V,
+    src_alpha: V,
+    dst: V,
+    dst_alpha: V,
+    konst: V,
+    inv: V,
+}
+
+/// A draw's merger state as lanes of level `S`, for the depth, target and
+/// blend codes `DEPTH`, `FMT`, `BLEND` (see [`depth`], [`target`],
+/// [`blend`]).
+pub(crate) struct MergeLanes<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> {
+    lane: S::I32x8,
+    a_lt: S::M32x8,
+    a_eq: S::M32x8,
+    a_gt: S::M32x8,
+    a_ref: S::I32x8,
+    z_lt: S::M32x8,
+    z_eq: S::M32x8,
+    z_gt: S::M32x8,
+    z_write: S::M32x8,
+    zero: S::F32x8,
+    one: S::F32x8,
+    z_scale: S::F32x8,
+    src: FactorV<S::I32x8>,
+    dst: FactorV<S::I32x8>,
+    op_add: S::I32x8,
+    op_sub: S::I32x8,
+    op_rsub: S::I32x8,
+    byte_factors: S::I32x8,
+    byte_min: S::I32x8,
+    byte_max: S::I32x8,
+    dst_or: S::I32x8,
+    enc_and: S::I32x8,
+    write_mask: S::I32x8,
+    keep_mask: S::I32x8,
+}
+
+/// Lanes of `v`: −1 → set.
+#[inline(always)]
+fn mask_of<S: Simd>(s: S, v: i32) -> S::M32x8 {
+    s.splat_i32(v).simd_eq(s.splat_i32(-1))
+}
+
+/// A widened-pixel pattern repeated over the vector.
+#[inline(always)]
+fn pattern<S: Simd>(s: S, p: [i32; 2]) -> S::I32x8 {
+    s.repeat4_i32([p[0], p[1], p[0], p[1]])
+}
+
+#[inline(always)]
+fn factor_v<S: Simd>(s: S, t: &FactorTerms) -> FactorV<S::I32x8> {
+    FactorV {
+        src: pattern(s, t.src),
+        src_alpha: pattern(s, t.src_alpha),
+        dst: pattern(s, t.dst),
+        dst_alpha: pattern(s, t.dst_alpha),
+        konst: pattern(s, t.konst),
+        inv: pattern(s, t.inv),
+    }
+}
+
+/// The factor `f` of widened source `a` (alpha `sa`) and destination `d`
+/// (alpha `da`).
+#[inline(always)]
+fn factor<V: I32x8>(f: &FactorV<V>, a: V, sa: V, d: V, da: V) -> V {
+    ((a & f.src) | (sa & f.src_alpha) | (d & f.dst) | (da & f.dst_alpha) | f.konst) ^ f.inv
+}
+
+/// `new F reference` per lane, `F` given by its outcomes.
+#[inline(always)]
+fn compare<V: I32x8>(new: V, reference: V, lt: V::Mask, eq: V::Mask, gt: V::Mask) -> V::Mask {
+    (reference.simd_gt(new) & lt) | (new.simd_eq(reference) & eq) | (new.simd_gt(reference) & gt)
+}
+
+impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEPTH, FMT, BLEND> {
+    /// The lanes of `m`.
+    #[inline(always)]
+    fn new(s: S, m: &Merge8) -> Self {
+        MergeLanes {
+            lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
+            a_lt: mask_of(s, m.alpha[0]),
+            a_eq: mask_of(s, m.alpha[1]),
+            a_gt: mask_of(s, m.alpha[2]),
+            a_ref: s.splat_i32(m.alpha_ref),
+            z_lt: mask_of(s, m.z[0]),
+            z_eq: mask_of(s, m.z[1]),
+            z_gt: mask_of(s, m.z[2]),
+            z_write: mask_of(s, m.z_write),
+            zero: s.splat_f32(0.0),
+            one: s.splat_f32(1.0),
+            z_scale: s.splat_f32(if DEPTH == depth::D16 {
+                65_535.0
+            } else {
+                16_777_215.0
+            }),
+            src: factor_v(s, &m.src),
+            dst: factor_v(s, &m.dst),
+            op_add: pattern(s, m.op_add),
+            op_sub: pattern(s, m.op_sub),
+            op_rsub: pattern(s, m.op_rsub),
+            byte_factors: s.splat_i32(m.byte_factors),
+            byte_min: s.splat_i32(m.byte_min),
+            byte_max: s.splat_i32(m.byte_max),
+            dst_or: s.splat_i32(m.dst_or),
+            enc_and: s.splat_i32(m.enc_and),
+            write_mask: s.splat_i32(m.write_mask),
+            keep_mask: s.splat_i32(!m.write_mask),
+        }
+    }
+
+    /// The output merger of fragments `0..n` (n ≤ 8; lanes at or past `n`
+    /// are not live) whose colour bytes start at `color` and depth bytes
+    /// at `depth` (32-byte windows: 4 bytes a pixel for 32-bit targets and
+    /// D24, 2 for 16-bit ones and D16; `depth` is not touched without a
+    /// depth test): `rgba` the colours (packed BGRA8 per lane), `live`
+    /// the fragments covered, `z` their depths. Every byte of the windows
+    /// that no passing fragment owns is stored back unchanged. Returns
+    /// the number of fragments that passed (each counted as passed and
+    /// written by `pixel::Stats`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn merge(
+        &self,
+        s: S,
+        color: &mut [u8; 32],
+        depth: &mut [u8; 32],
+        n: usize,
+        rgba: S::I32x8,
+        live: S::M32x8,
+        z: S::F32x8,
+    ) -> u32 {
+        let live = live & s.splat_i32(n.min(8) as i32).simd_gt(self.lane);
+        let alpha = rgba.shr_logical::<24>();
+        let mut pass = live & compare(alpha, self.a_ref, self.a_lt, self.a_eq, self.a_gt);
+        if DEPTH == depth::D24 {
+            let old = s.load_i32(depth);
+            let zq = quantize::<S>(z, self.zero, self.one, self.z_scale);
+            let stored = old.shr_logical::<8>();
+            pass = pass & compare(zq, stored, self.z_lt, self.z_eq, self.z_gt);
+            let new = zq.shl::<8>() | (old & s.splat_i32(0xFF));
+            S::I32x8::select(pass & self.z_write, new, old).store(depth);
+        } else if DEPTH == depth::D16 {
+            let Some((d16, _)) = depth.split_first_chunk_mut::<16>() else {
+                return 0;
+            };
+            let old = s.load_u16x8(d16);
+            let zq = quantize::<S>(z, self.zero, self.one, self.z_scale);
+            pass = pass & compare(zq, old, self.z_lt, self.z_eq, self.z_gt);
+            S::I32x8::select(pass & self.z_write, zq, old).store_u16x8(d16);
+        }
+        if FMT == target::ARGB32 {
+            let old = s.load_i32(color);
+            let src = self.blended(s, rgba, old | self.dst_or);
+            let new = (old & self.keep_mask) | (src & self.enc_and & self.write_mask);
+            S::I32x8::select(pass, new, old).store(color);
+        } else {
+            let Some((c16, _)) = color.split_first_chunk_mut::<16>() else {
+                return 0;
+            };
+            let old = s.load_u16x8(c16);
+            let src = if BLEND == blend::OFF {
+                rgba
+            } else {
+                self.blended(s, rgba, decode16::<S, FMT>(s, old))
+            };
+            let enc = encode16::<S, FMT>(s, src);
+            let new = (old & self.keep_mask) | (enc & self.write_mask);
+            S::I32x8::select(pass, new, old).store_u16x8(c16);
+        }
+        pass.bitmask().count_ones()
+    }
+
+    /// The blend of the packed sources `src` over the packed (decoded)
+    /// destinations `dst`, or `src` without blending.
+    #[inline(always)]
+    fn blended(&self, s: S, src: S::I32x8, dst: S::I32x8) -> S::I32x8 {
+        if BLEND == blend::OFF {
+            return src;
+        }
+        let lo = self.blend16(s, src.widen_lo_u8_u16(), dst.widen_lo_u8_u16());
+        let hi = self.blend16(s, src.widen_hi_u8_u16(), dst.widen_hi_u8_u16());
+        let out = S::I32x8::pack_i16_u8_sat(lo, hi);
+        if BLEND == blend::ADD {
+            return out;
+        }
+        (out & self.byte_factors)
+            | (src.min_u8(dst) & self.byte_min)
+            | (src.max_u8(dst) & self.byte_max)
+    }
+
+    /// `round((s·Fs ∘ d·Fd) / 255)` of u16 lanes (as `simd::blend`'s,
+    /// with the operation ∘ of each channel: ADD, SUBTRACT, REVSUBTRACT,
+    /// the differences saturating at 0 as the scalar's `max(x, 0)`).
+    #[inline(always)]
+    fn blend16(&self, s: S, a: S::I32x8, d: S::I32x8) -> S::I32x8 {
+        let (sa, da) = (a.splat_alpha_u16(), d.splat_alpha_u16());
+        let p = a.mul_lo_u16(factor(&self.src, a, sa, d, da));
+        let q = d.mul_lo_u16(factor(&self.dst, a, sa, d, da));
+        let x = if BLEND == blend::ADD {
+            p.add_sat_u16(q)
+        } else {
+            (p.add_sat_u16(q) & self.op_add)
+                | (p.sub_sat_u16(q) & self.op_sub)
+                | (q.sub_sat_u16(p) & self.op_rsub)
+        };
+        div255_u16(s, x)
+    }
+}
+
+/// A 5-bit channel `v` as 8 bits, `Format::decode_argb`'s `(v·255 + 15)
+/// / 31`: the quotient as `(x · 33 826) >> 20`, exact for `x < 34 952`
+/// (`33 826 · 31 = 2^20 + 30`), and `x ≤ 7 920`.
+#[inline(always)]
+fn expand5<S: Simd>(s: S, v: S::I32x8) -> S::I32x8 {
+    (v.mul(s.splat_i32(255)) + s.splat_i32(15))
+        .mul(s.splat_i32(33_826))
+        .shr_logical::<20>()
+}
+
+/// A 6-bit channel `v` as 8 bits, `(v·255 + 31) / 63`: the quotient as
+/// `(x · 16 645) >> 20`, exact for `x < 17 772` (`16 645 · 63 = 2^20 +
+/// 59`), and `x ≤ 16 096`.
+#[inline(always)]
+fn expand6<S: Simd>(s: S, v: S::I32x8) -> S::I32x8 {
+    (v.mul(s.splat_i32(255)) + s.splat_i32(31))
+        .mul(s.splat_i32(16_645))
+        .shr_logical::<20>()
+}
+
+/// 16-bit pixels (one per lane) of target `FMT` decoded to packed BGRA8
+/// as `Format::decode_argb` (5- and 6-bit channels rounded to nearest,
+/// a 1-bit alpha 0 or 255, a missing alpha 255; tested over every
+/// value).
+#[inline(always)]
+fn decode16<S: Simd, const FMT: u8>(s: S, raw: S::I32x8) -> S::I32x8 {
+    let five = s.splat_i32(0x1F);
+    let b = expand5(s, raw & five);
+    let (g, r) = if FMT == target::R5G6B5 {
+        (
+            expand6(s, raw.shr_logical::<5>() & s.splat_i32(0x3F)),
+            expand5(s, raw.shr_logical::<11>() & five),
+        )
+    } else {
+        (
+            expand5(s, raw.shr_logical::<5>() & five),
+            expand5(s, raw.shr_logical::<10>() & five),
+        )
+    };
+    let alpha = s.splat_i32(0xFF00_0000u32 as i32);
+    let a = if FMT == target::A1R5G5B5 {
+        raw.shl::<16>().shr::<7>() & alpha
+    } else {
+        alpha
+    };
+    b | g.shl::<8>() | r.shl::<16>() | a
+}
+
+/// Packed BGRA8 colours encoded as 16-bit pixels of target `FMT`
+/// (`Format::encode_argb`: each channel's top bits, no alpha bit for
+/// R5G6B5 and X1R5G5B5).
+#[inline(always)]
+fn encode16<S: Simd, const FMT: u8>(s: S, p: S::I32x8) -> S::I32x8 {
+    let b = p.shr_logical::<3>() & s.splat_i32(0x1F);
+    if FMT == target::R5G6B5 {
+        b | (p.shr_logical::<5>() & s.splat_i32(0x07E0))
+            | (p.shr_logical::<8>() & s.splat_i32(0xF800))
+    } else {
+        let rgb = b
+            | (p.shr_logical::<6>() & s.splat_i32(0x03E0))
+            | (p.shr_logical::<9>() & s.splat_i32(0x7C00));
+        if FMT == target::A1R5G5B5 {
+            rgb | (p.shr_logical::<16>() & s.splat_i32(0x8000))
+        } else {
+            rgb
+        }
+    }
+}
+
+/// An untextured affine triangle as [`merge_spans`] draws it: the 16.16
+/// diffuse (and specular, when added) planes and the depth plane, with
+/// their reference pixel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MergeTri {
+    /// Diffuse planes `[value, d/dx, d/dy]` per BGRA channel (16.16).
+    pub diffuse: [[i32; 4]; 3],
+    /// Specular planes, added to B, G, R with saturation (SPECULARENABLE).
+    pub specular: Option<[[i32; 4]; 3]>,
+    /// Depth plane `[z, dz/dx, dz/dy]` (bias included).
+    pub z: [f32; 3],
+    /// Reference pixel of the planes.
+    pub rx: i32,
+    /// Reference row.
+    pub ry: i32,
+}
+
+/// True if every span's pixels lie inside the band's rows (colour, and
+/// depth when `depth_bpp` is not 0), so that [`merge_spans`] draws all of
+/// them.
+pub(crate) fn spans_inside(
+    b: &BandRows<'_>,
+    spans: &[Span],
+    color_bpp: usize,
+    depth_bpp: usize,
+) -> bool {
+    spans.iter().all(|sp| {
+        let (Ok(row), Ok(x)) = (usize::try_from(sp.y - b.y0), usize::try_from(sp.x)) else {
+            return false;
+        };
+        let end = x + sp.n as usize;
+        row * b.color_pitch + end * color_bpp <= b.color.len()
+            && (depth_bpp == 0 || row * b.depth_pitch + end * depth_bpp <= b.depth.len())
+    })
+}
+
+/// All spans of an untextured affine triangle `t` in a band through the
+/// merger `m`: per 8 pixels the colours of `pixel::tri_span_generic`
+/// (diffuse clamped from the 16.16 planes, plus the specular ones when
+/// set) and its depths, merged. Returns the fragments that passed. The
+/// caller checks that the spans lie inside the band ([`spans_inside`]);
+/// bytes outside it are never touched.
+pub(crate) fn merge_spans(
+    m: &Merge8,
+    level: SimdLevel,
+    b: &mut BandRows<'_>,
+    spans: &[Span],
+    t: &MergeTri,
+) -> u32 {
+    m.run(level, SpanLoop { b, spans, t })
+}
+
+/// The arguments of [`merge_spans`].
+struct SpanLoop<'a, 'b> {
+    b: &'a mut BandRows<'b>,
+    spans: &'a [Span],
+    t: &'a MergeTri,
+}
+
+/// Four colour vectors of 8 pixels (pixel k in the low half of vector k,
+/// pixel k + 4 in its high half, as `gouraud_span`) packed.
+#[inline(always)]
+fn pack8<V: I32x8>(r: &[V; 4]) -> V {
+    V::pack_u8_sat([
+        r[0].shr::<16>(),
+        r[1].shr::<16>(),
+        r[2].shr::<16>(),
+        r[3].shr::<16>(),
+    ])
+}
+
+/// The colour vectors of plane `p` at the span start `(dx, dy)`.
+#[inline(always)]
+fn plane_start<S: Simd>(s: S, p: &[[i32; 4]; 3], dx: i32, dy: i32) -> [S::I32x8; 4] {
+    let sx = s.repeat4_i32(p[1]);
+    let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+    let r0 = s.repeat4_i32(p[0])
+        + s.splat_i32(dx).mul(sx)
+        + s.splat_i32(dy).mul(s.repeat4_i32(p[2]))
+        + (sx.shl::<2>() & high);
+    let r1 = r0 + sx;
+    let r2 = r1 + sx;
+    [r0, r1, r2, r2 + sx]
+}
+
+impl MergeUser for SpanLoop<'_, '_> {
+    type Output = u32;
+
+    #[inline(always)]
+    fn run<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
+        self,
+        s: S,
+        m: &MergeLanes<S, DEPTH, FMT, BLEND>,
+    ) -> u32 {
+        let SpanLoop { b, spans, t } = self;
+        let cbpp = if FMT == target::ARGB32 { 4 } else { 2 };
+        let dbpp = match DEPTH {
+            depth::D24 => 4,
+            depth::D16 => 2,
+            _ => 0,
+        };
+        let step8 = s.repeat4_i32(t.diffuse[1]).shl::<3>();
+        let spec = t.specular.unwrap_or([[0; 4]; 3]);
+        let spec_step8 = s.repeat4_i32(spec[1]).shl::<3>();
+        let rgb = s.splat_i32(0x00FF_FFFF);
+        let (zref, dzdx) = (s.splat_f32(t.z[0]), s.splat_f32(t.z[1]));
+        let all = s.splat_i32(0).simd_eq(s.splat_i32(0));
+        let mut none = [0u8; 32];
+        let mut passed = 0;
+        for sp in spans {
+            let (Ok(row), Ok(x0)) = (usize::try_from(sp.y - b.y0), usize::try_from(sp.x)) else {
+                continue;
+            };
+            let (dx, dy) = (sp.x - t.rx, sp.y - t.ry);
+            let mut r = plane_start(s, &t.diffuse, dx, dy);
+            let mut sr = plane_start(s, &spec, dx, dy);
+            let zy = s.splat_f32(t.z[2] * dy as f32);
+            let n = sp.n as usize;
+            let mut i = 0;
+            while i < n {
+                let mut rgba = pack8(&r);
+                if t.specular.is_some() {
+                    rgba = rgba.add_sat_u8(pack8(&sr) & rgb);
+                }
+                let fx = (s.splat_i32(dx.wrapping_add(i as i32)) + m.lane).to_f32();
+                let z = (zref + dzdx.mul(fx)) + zy;
+                let coff = row * b.color_pitch + (x0 + i) * cbpp;
+                let doff = row * b.depth_pitch + (x0 + i) * dbpp;
+                let k = n - i;
+                let cw = match b.color.get_mut(coff..) {
+                    Some(c) => c.first_chunk_mut::<32>(),
+                    None => None,
+                };
+                let dw = if DEPTH == depth::NONE {
+                    Some(&mut none)
+                } else {
+                    match b.depth.get_mut(doff..) {
+                        Some(d) => d.first_chunk_mut::<32>(),
+                        None => None,
+                    }
+                };
+                if let (Some(c), Some(d)) = (cw, dw) {
+                    passed += m.merge(s, c, d, k, rgba, all, z);
+                } else {
+                    passed += merge_copy(s, m, b, coff, doff, k, rgba, z);
+                }
+                i += 8;
+                for v in &mut r {
+                    *v = *v + step8;
+                }
+                for v in &mut sr {
+                    *v = *v + spec_step8;
+                }
+            }
+        }
+        passed
+    }
+}
+
+/// [`MergeLanes::merge`] of a vector whose 32-byte windows reach past the
+/// end of the band: on copies of the bytes that exist, copied back.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn merge_copy<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
+    s: S,
+    m: &MergeLanes<S, DEPTH, FMT, BLEND>,
+    b: &mut BandRows<'_>,
+    coff: usize,
+    doff: usize,
+    n: usize,
+    rgba: S::I32x8,
+    z: S::F32x8,
+) -> u32 {
+    let mut c = [0u8; 32];
+    let mut d = [0u8; 32];
+    let cn = b.color.len().saturating_sub(coff).min(32);
+    let dn = if DEPTH == depth::NONE {
+        0
+    } else {
+        b.depth.len().saturating_sub(doff).min(32)
+    };
+    if let (Some(src), Some(dst)) = (b.color.get(coff..coff + cn), c.get_mut(..cn)) {
+        dst.copy_from_slice(src);
+    }
+    if let (Some(src), Some(dst)) = (b.depth.get(doff..doff + dn), d.get_mut(..dn)) {
+        dst.copy_from_slice(src);
+    }
+    let all = s.splat_i32(0).simd_eq(s.splat_i32(0));
+    let passed = m.merge(s, &mut c, &mut d, n, rgba, all, z);
+    if let (Some(dst), Some(src)) = (b.color.get_mut(coff..coff + cn), c.get(..cn)) {
+        dst.copy_from_slice(src);
+    }
+    if let (Some(dst), Some(src)) = (b.depth.get_mut(doff..doff + dn), d.get(..dn)) {
+        dst.copy_from_slice(src);
+    }
+    passed
+}
+
+/// [`MergeLanes::merge`] with its lanes from arrays (`live`: bit `i` for
+/// lane `i`), at `level`: the tests' entry.
+#[cfg(test)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn merge_arrays(
+    m: &Merge8,
+    level: SimdLevel,
+    color: &mut [u8; 32],
+    depth: &mut [u8; 32],
+    n: usize,
+    rgba: [u32; 8],
+    live: u8,
+    z: [f32; 8],
+) -> u32 {
+    m.run(
+        level,
+        Arrays {
+            color,
+            depth,
+            n,
+            rgba,
+            live,
+            z,
+        },
+    )
+}
+
+/// The arguments of [`merge_arrays`].
+#[cfg(test)]
+struct Arrays<'a> {
+    color: &'a mut [u8; 32],
+    depth: &'a mut [u8; 32],
+    n: usize,
+    rgba: [u32; 8],
+    live: u8,
+    z: [f32; 8],
+}
+
+#[cfg(test)]
+impl MergeUser for Arrays<'_> {
+    type Output = u32;
+    #[inline(always)]
+    fn run<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
+        self,
+        s: S,
+        m: &MergeLanes<S, DEPTH, FMT, BLEND>,
+    ) -> u32 {
+        let rgba = s.i32x8(self.rgba.map(|v| v as i32));
+        let bits = s.i32x8(std::array::from_fn(|i| i32::from((self.live >> i) & 1)));
+        let live = bits.simd_eq(s.splat_i32(1));
+        m.merge(
+            s,
+            self.color,
+            self.depth,
+            self.n,
+            rgba,
+            live,
+            s.f32x8(self.z),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{funcs, LEVELS};
+    use super::*;
+    use crate::pixel::{DrawCtx, FastPath, Stats, TileTarget};
+    use crate::state::{PipelineState, ZBufferType};
+    use proptest::prelude::*;
+
+    const TARGETS: [Format; 5] = [
+        Format::A8R8G8B8,
+        Format::X8R8G8B8,
+        Format::R5G6B5,
+        Format::X1R5G5B5,
+        Format::A1R5G5B5,
+    ];
+    const DEPTHS: [Option<Format>; 6] = [
+        None,
+        Some(Format::D24S8),
+        Some(Format::D24X8),
+        Some(Format::D24X4S4),
+        Some(Format::D16),
+        Some(Format::D16Lockable),
+    ];
+    const FACTORS: [Blend; 14] = [
+        Blend::Zero,
+        Blend::One,
+        Blend::SrcColor,
+        Blend::InvSrcColor,
+        Blend::SrcAlpha,
+        Blend::InvSrcAlpha,
+        Blend::DestAlpha,
+        Blend::InvDestAlpha,
+        Blend::DestColor,
+        Blend::InvDestColor,
+        Blend::BlendFactor,
+        Blend::InvBlendFactor,
+        Blend::BothSrcAlpha,
+        Blend::BothInvSrcAlpha,
+    ];
+    const OPS: [BlendOp; 5] = [
+        BlendOp::Add,
+        BlendOp::Subtract,
+        BlendOp::RevSubtract,
+        BlendOp::Min,
+        BlendOp::Max,
+    ];
+
+    fn levels() -> impl Iterator<Item = SimdLevel> {
+        [SimdLevel::Scalar]
+            .into_iter()
+            .chain(LEVELS)
+            .map(SimdLevel::clamp_to_cpu)
+    }
+
+    /// The merger of `state` into `cf` (with a depth buffer `df`).
+    fn ctx(state: &PipelineState, cf: Format, df: Option<Format>) -> DrawCtx<'static> {
+        DrawCtx::new(state, cf, df, SimdLevel::Scalar, None)
+    }
+
+    /// Runs the merger at every level over copies of `c`, `d` (the first
+    /// fragment at pixel `x`) and checks they agree; returns the bytes
+    /// and count.
+    #[allow(clippy::too_many_arguments)]
+    fn merged(
+        m: &Merge8,
+        cbpp: usize,
+        dbpp: usize,
+        x: usize,
+        c: &[u8],
+        d: &[u8],
+        n: usize,
+        rgba: [u32; 8],
+        live: u8,
+        z: [f32; 8],
+    ) -> (Vec<u8>, Vec<u8>, u32) {
+        let mut all = Vec::new();
+        for level in levels() {
+            let (mut c, mut d) = (c.to_vec(), d.to_vec());
+            let mut cw = [0u8; 32];
+            let mut dw = [0u8; 32];
+            cw.copy_from_slice(&c[x * cbpp..x * cbpp + 32]);
+            dw.copy_from_slice(&d[x * dbpp..x * dbpp + 32]);
+            let k = merge_arrays(m, level, &mut cw, &mut dw, n, rgba, live, z);
+            c[x * cbpp..x * cbpp + 32].copy_from_slice(&cw);
+            d[x * dbpp..x * dbpp + 32].copy_from_slice(&dw);
+            all.push((c, d, k));
+        }
+        for other in &all[1..] {
+            assert_eq!(other, &all[0]);
+        }
+        all.swap_remove(0)
+    }
+
+    proptest! {
+        /// The merger gives the bytes and counts of `fragment` (the
+        /// scalar output merger), fragment by fragment, at every level.
+        #[test]
+        fn merge_matches_fragment(
+            (ti, di) in (0usize..5, 0usize..6),
+            (zf, zw, zmatch) in (funcs(), any::<bool>(), any::<u8>()),
+            atest in proptest::option::of((funcs(), any::<u8>())),
+            blend in proptest::option::of((0usize..14, 0usize..14, 0usize..5)),
+            alpha_eq in proptest::option::of((0usize..14, 0usize..14, 0usize..5)),
+            (factor, cwe) in (any::<u32>(), 0u32..16),
+            (x, n, live) in (0usize..8, 1usize..=8, any::<u8>()),
+            rgba in proptest::array::uniform8(any::<u32>()),
+            z in proptest::array::uniform8(prop_oneof![
+                -0.2f32..1.2, Just(0.0f32), Just(1.0f32), Just(f32::NAN), any::<f32>()
+            ]),
+            c0 in proptest::collection::vec(any::<u8>(), 64),
+            d0 in proptest::collection::vec(any::<u8>(), 64),
+        ) {
+            let (cf, df) = (TARGETS[ti], DEPTHS[di]);
+            let mut st = PipelineState::default();
+            st.depth.z_enable = ZBufferType::True;
+            st.depth.z_func = zf;
+            st.depth.z_write = zw;
+            if let Some((f, r)) = atest {
+                st.alpha_test.enable = true;
+                st.alpha_test.func = f;
+                st.alpha_test.reference = u32::from(r);
+            }
+            if let Some((s, d, op)) = blend {
+                st.blend.enable = true;
+                st.blend.src = FACTORS[s];
+                st.blend.dst = FACTORS[d];
+                st.blend.op = OPS[op];
+                if let Some((sa, da, opa)) = alpha_eq {
+                    st.blend.separate_alpha = true;
+                    st.blend.src_alpha = FACTORS[sa];
+                    st.blend.dst_alpha = FACTORS[da];
+                    st.blend.op_alpha = OPS[opa];
+                }
+            }
+            st.blend.factor = factor;
+            st.blend.color_write_enable = cwe;
+            let dctx = ctx(&st, cf, df);
+            // Only the fused colour kernels' draws go without it.
+            let Some(m) = dctx.merge8() else {
+                prop_assert!(dctx.fast != FastPath::None);
+                return Ok(());
+            };
+            let cbpp = cf.bytes_per_pixel() as usize;
+            let dbpp = df.map_or(4, |f| f.bytes_per_pixel() as usize);
+            // Some lanes' stored depth equal to their own (EQUAL, LESSEQUAL).
+            let mut d0 = d0;
+            if let Some(f) = df {
+                for (i, zi) in z.iter().enumerate() {
+                    if zmatch >> i & 1 != 0 {
+                        let o = (x + i) * dbpp;
+                        let raw = crate::format::load_raw(&d0[o..], dbpp);
+                        let q = f.quantize_depth(*zi);
+                        let new = f.pack_depth_stencil(raw, q, f.unpack_stencil(raw));
+                        crate::format::store_raw(&mut d0[o..], dbpp, new);
+                    }
+                }
+            }
+            let (mut want_c, mut want_d) = (c0.clone(), d0.clone());
+            let mut stats = Stats::default();
+            {
+                let mut t = TileTarget {
+                    color: &mut want_c,
+                    color_pitch: 64,
+                    depth: &mut want_d,
+                    depth_pitch: 64,
+                    y0: 0,
+                    extra: Default::default(),
+                    extra_pitch: [0; crate::limits::MAX_RENDER_TARGETS - 1],
+                };
+                for i in 0..n {
+                    if live >> i & 1 != 0 {
+                        let c = rgba[i].to_le_bytes().map(i32::from);
+                        (dctx.frag)(&mut t, &dctx, (x + i) as i32, 0, c, z[i], false, &mut stats);
+                    }
+                }
+            }
+            let (got_c, got_d, k) = merged(&m, cbpp, dbpp, x, &c0, &d0, n, rgba, live, z);
+            prop_assert_eq!(&got_c, &want_c);
+            prop_assert_eq!(&got_d, &want_d);
+            prop_assert_eq!(u64::from(k), stats.passed);
+            prop_assert_eq!(u64::from(k), stats.written);
+        }
+    }
+
+    /// Every 16-bit value of each 16-bit target decodes as
+    /// `Format::decode_argb`; every 8-bit value of each channel encodes as
+    /// `Format::encode_argb`.
+    #[test]
+    fn sixteen_bit_targets_code_as_format() {
+        struct Codes(u8, [i32; 8]);
+        impl Kernel for &Codes {
+            type Output = ([i32; 8], [i32; 8]);
+            #[inline(always)]
+            fn run<S: Simd>(self, s: S) -> Self::Output {
+                let v = s.i32x8(self.1);
+                match self.0 {
+                    target::R5G6B5 => (
+                        decode16::<S, { target::R5G6B5 }>(s, v).to_array(),
+                        encode16::<S, { target::R5G6B5 }>(s, v).to_array(),
+                    ),
+                    target::X1R5G5B5 => (
+                        decode16::<S, { target::X1R5G5B5 }>(s, v).to_array(),
+                        encode16::<S, { target::X1R5G5B5 }>(s, v).to_array(),
+                    ),
+                    _ => (
+                        decode16::<S, { target::A1R5G5B5 }>(s, v).to_array(),
+                        encode16::<S, { target::A1R5G5B5 }>(s, v).to_array(),
+                    ),
+                }
+            }
+        }
+        for (code, f) in [
+            (target::R5G6B5, Format::R5G6B5),
+            (target::X1R5G5B5, Format::X1R5G5B5),
+            (target::A1R5G5B5, Format::A1R5G5B5),
+        ] {
+            for level in levels() {
+                for base in (0..0x1_0000).step_by(8) {
+                    let raw: [i32; 8] = std::array::from_fn(|i| base + i as i32);
+                    let (dec, _) = level.dispatch(&Codes(code, raw));
+                    for i in 0..8 {
+                        assert_eq!(
+                            dec[i] as u32,
+                            f.decode_argb(raw[i] as u32),
+                            "{f:?} {:#x}",
+                            raw[i]
+                        );
+                    }
+                }
+                for c in (0..256).step_by(8) {
+                    // Channels c, 255 − c, c ^ 0x5A, c + 1 (B, G, R, A).
+                    let px: [i32; 8] = std::array::from_fn(|i| {
+                        let c = c + i as u32;
+                        u32::from_le_bytes([
+                            c as u8,
+                            (255 - c) as u8,
+                            (c ^ 0x5A) as u8,
+                            (c + 1) as u8,
+                        ]) as i32
+                    });
+                    let (_, enc) = level.dispatch(&Codes(code, px));
+                    for i in 0..8 {
+                        let argb = px[i] as u32;
+                        assert_eq!(enc[i] as u32, f.encode_argb(argb), "{f:?} {argb:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// One fragment through the merger of `st` into `cf` over the colour
+    /// `dst` (and depth `stored`): the pixel's new bytes, its depth
+    /// bytes and whether it passed, the same at every level.
+    fn one(
+        st: &PipelineState,
+        cf: Format,
+        df: Option<Format>,
+        rgba: u32,
+        z: f32,
+        dst: u32,
+        stored: u32,
+    ) -> (u32, u32, u32) {
+        let m = ctx(st, cf, df).merge8().expect("covered");
+        let (cbpp, dbpp) = (cf.bytes_per_pixel() as usize, 4);
+        let mut c = vec![0u8; 64];
+        let mut d = vec![0u8; 64];
+        crate::format::store_raw(&mut c, cbpp, dst);
+        crate::format::store_raw(&mut d, 4, stored);
+        let (c, d, k) = merged(&m, cbpp, dbpp, 0, &c, &d, 1, [rgba; 8], 1, [z; 8]);
+        (
+            crate::format::load_raw(&c, cbpp),
+            crate::format::load_raw(&d, 4),
+            k,
+        )
+    }
+
+    /// SRCALPHA/INVSRCALPHA onto R5G6B5, worked by hand: source (B, G,
+    /// R, A) = (200, 100, 50, 128) over 0xF810 (red 31 → 255, green 0,
+    /// blue 16 → 16·255/31 = 131.6 → 132, alpha absent → 255):
+    /// B (200·128 + 132·127) / 255 = 42 364 / 255 = 166.1 → 166,
+    /// G 12 800 / 255 = 50.2 → 50, R (6 400 + 255·127) / 255 = 152.1
+    /// → 152; encoded 166 >> 3 = 20, 50 >> 2 = 12, 152 >> 3 = 19:
+    /// 19 << 11 | 12 << 5 | 20 = 0x9994.
+    #[test]
+    fn r5g6b5_blend_by_hand() {
+        let mut st = PipelineState::default();
+        st.blend.enable = true;
+        st.blend.src = Blend::SrcAlpha;
+        st.blend.dst = Blend::InvSrcAlpha;
+        let src = u32::from_le_bytes([200, 100, 50, 128]);
+        let (c, _, k) = one(&st, Format::R5G6B5, None, src, 0.0, 0xF810, 0);
+        assert_eq!((c, k), (0x9994, 1));
+        // A1R5G5B5 with the same blend over 0xFC10 (alpha 1 → 255, red
+        // 31, green 0, blue 16): alpha (128·128 + 255·127) / 255 = 191.3
+        // → 191, whose top bit is 1; blue 166 >> 3 = 20, green 50 >> 3 =
+        // 6, red 19: 1 << 15 | 19 << 10 | 6 << 5 | 20 = 0xCCD4.
+        let (c, _, _) = one(&st, Format::A1R5G5B5, None, src, 0.0, 0xFC10, 0);
+        assert_eq!(c, 0xCCD4);
+    }
+
+    /// BLENDOP MAX and REVSUBTRACT with ONE/ONE on X8R8G8B8, by hand:
+    /// source (10, 200, 50, 0) and destination (100, 100, 100, X): MAX
+    /// gives (100, 200, 100), REVSUBTRACT d − s = (90, 0, 50); the X byte
+    /// is written 0.
+    #[test]
+    fn max_and_revsubtract_by_hand() {
+        let mut st = PipelineState::default();
+        st.blend.enable = true;
+        st.blend.src = Blend::One;
+        st.blend.dst = Blend::One;
+        st.blend.op = BlendOp::Max;
+        let src = u32::from_le_bytes([10, 200, 50, 0]);
+        let dst = u32::from_le_bytes([100, 100, 100, 0x77]);
+        let (c, _, _) = one(&st, Format::X8R8G8B8, None, src, 0.0, dst, 0);
+        assert_eq!(c.to_le_bytes(), [100, 200, 100, 0]);
+        st.blend.op = BlendOp::RevSubtract;
+        let (c, _, _) = one(&st, Format::X8R8G8B8, None, src, 0.0, dst, 0);
+        assert_eq!(c.to_le_bytes(), [90, 0, 50, 0]);
+        // BLENDFACTOR/ZERO with factor 0x40_80_20_FF (A, R, G, B) on
+        // A8R8G8B8: B 10·255 / 255 = 10, G 200·32 / 255 = 25.1 → 25, R
+        // 50·128 / 255 = 25.1 → 25, A 0.
+        st.blend.op = BlendOp::Add;
+        st.blend.src = Blend::BlendFactor;
+        st.blend.dst = Blend::Zero;
+        st.blend.factor = 0x4080_20FF;
+        let (c, _, _) = one(&st, Format::A8R8G8B8, None, src, 0.0, dst, 0);
+        assert_eq!(c.to_le_bytes(), [10, 25, 25, 0]);
+    }
+
+    /// ALPHAFUNC GREATER with ALPHAREF 0x80: alpha 0x80 fails (nothing
+    /// written, not counted), 0x81 passes; COLORWRITEENABLE red only on
+    /// X1R5G5B5 keeps every bit but red's (bits 14..10).
+    #[test]
+    fn alpha_test_and_write_mask_by_hand() {
+        let mut st = PipelineState::default();
+        st.alpha_test.enable = true;
+        st.alpha_test.func = CmpFunc::Greater;
+        st.alpha_test.reference = 0x80;
+        st.blend.color_write_enable = 1;
+        let white = |a: u8| u32::from_le_bytes([255, 255, 255, a]);
+        let (c, _, k) = one(&st, Format::X1R5G5B5, None, white(0x80), 0.0, 0x8123, 0);
+        assert_eq!((c, k), (0x8123, 0));
+        let (c, _, k) = one(&st, Format::X1R5G5B5, None, white(0x81), 0.0, 0x8123, 0);
+        assert_eq!((c, k), (0xFD23, 1));
+    }
+
+    /// Depth by hand. D16: z = 0.5 is 32 767.5 · … rounded to even,
+    /// 32 768; LESS fails against 32 768 and passes against 32 769,
+    /// writing 0x8000. D24S8: z = 0.25 is 4 194 303.75 → 0x40_0000;
+    /// LESSEQUAL passes against 0x40_0000 and fails against 0x3F_FFFF;
+    /// the stencil byte is kept.
+    #[test]
+    fn depth_by_hand() {
+        let mut st = PipelineState::default();
+        st.depth.z_enable = ZBufferType::True;
+        st.depth.z_func = CmpFunc::Less;
+        st.depth.z_write = true;
+        let src = 0xFF10_2030;
+        let f = Some(Format::D16);
+        let (c, d, k) = one(&st, Format::A8R8G8B8, f, src, 0.5, 7, 32_768);
+        assert_eq!((c, d & 0xFFFF, k), (7, 32_768, 0));
+        let (c, d, k) = one(&st, Format::A8R8G8B8, f, src, 0.5, 7, 32_769);
+        assert_eq!((c, d & 0xFFFF, k), (src, 0x8000, 1));
+        st.depth.z_func = CmpFunc::LessEqual;
+        // (Into R5G6B5: D24 into A8R8G8B8 is the fused kernel's.)
+        let f = Some(Format::D24S8);
+        let (_, d, k) = one(&st, Format::R5G6B5, f, src, 0.25, 7, 0x4000_0011);
+        assert_eq!((d, k), (0x4000_0011, 1));
+        let (c, d, k) = one(&st, Format::R5G6B5, f, src, 0.25, 7, 0x3FFF_FF22);
+        assert_eq!((c, d, k), (7, 0x3FFF_FF22, 0));
+    }
+}
