@@ -23,6 +23,13 @@
 //!   over the target with BLENDOP ADD and one of the factor pairs that
 //!   have a kernel (`simd::blend_span_fn`: SRCALPHA/INVSRCALPHA, ONE/ONE,
 //!   DESTCOLOR/ZERO, …), bit-identical to [`blend`];
+//! * otherwise, when the output merger over 8 lanes covers the draw
+//!   (`simd::Merge8`: no stencil, no W-buffer, depth on D24S8/D24X8/
+//!   D24X4S4 or D16, A8R8G8B8/X8R8G8B8/R5G6B5/X1R5G5B5/A1R5G5B5, the
+//!   common blend factors with any BLENDOP, any alpha test and write
+//!   mask), its span loop (`simd::merge_spans`): colours (specular added)
+//!   and depths 8 pixels at a time, merged bit-identically to
+//!   [`fragment`];
 //! * otherwise a generic scalar loop monomorphised over
 //!   `<DEPTH, STENCIL, ALPHA_TEST, BLEND>` so that disabled features cost
 //!   nothing.

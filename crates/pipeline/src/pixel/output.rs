@@ -16,8 +16,9 @@
 //! monomorphised over the enabled features (`<DEPTH, STENCIL, ATEST,
 //! BLEND>`) and the recorder `R` of the pixel watch, so that a disabled
 //! step costs nothing. The fused SIMD kernels of `crate::pixel` (colour,
-//! colour + depth, blended colour, textured) compute the same steps for the
-//! cases they cover and are tested bit-identical against this one.
+//! colour + depth, blended colour, textured) and the output merger over 8
+//! lanes (`crate::simd::merge`) compute the same steps for the cases they
+//! cover and are tested bit-identical against this one.
 //! [`store_quad`] is the whole merger of a draw with none of the four
 //! features (and no pixel watch): the pixel shaders' quads are stored
 //! through the write mask in one call, with the bytes and counts
