@@ -160,18 +160,20 @@ pub(crate) struct Cascade8<'a> {
 }
 
 impl<'a> Cascade8<'a> {
-    /// The 8-bit cascade of a draw, if it qualifies (see the module docs).
+    /// The 8-bit cascade of a draw, if it qualifies (see the module docs);
+    /// `sh` is `None` when the draw's colour is the diffuse colour (an
+    /// identity cascade, no fog: `ShadeCtx::build`).
     pub(crate) fn new(
-        sh: &ShadeCtx<'a>,
+        sh: Option<&ShadeCtx<'a>>,
         state: &PipelineState,
         color_format: crate::Format,
         depth_test: bool,
         stencil: bool,
     ) -> Option<Self> {
-        let fog = match sh.fog_source() {
+        let fog = match sh.map_or(FogSource::None, ShadeCtx::fog_source) {
             FogSource::None => None,
             FogSource::SpecularAlpha | FogSource::Vertex(_) => {
-                let [_, r, g, b] = sh.fog_color().to_be_bytes();
+                let [_, r, g, b] = sh.map_or(0, ShadeCtx::fog_color).to_be_bytes();
                 Some([b, g, r].map(i32::from))
             }
             FogSource::Table(_) => return None,
@@ -189,7 +191,13 @@ impl<'a> Cascade8<'a> {
         }
         let mut stages = [None; STAGES8];
         let mut enabled = 0;
-        for (n, st) in sh.stages().iter().enumerate() {
+        // An identity cascade runs no stage: CURRENT is the diffuse colour.
+        let stage_list = match sh {
+            Some(sh) if !sh.identity() => &sh.stages()[..],
+            _ => &[],
+        };
+        for (n, st) in stage_list.iter().enumerate() {
+            let Some(sh) = sh else { break };
             if st.color_op == TextureOp::Disable {
                 break;
             }
@@ -236,7 +244,12 @@ impl<'a> Cascade8<'a> {
             })
         });
         let specular_add = state.raster.specular_enable;
-        if enabled == 0 || reads_specular && !specular_add && fog.is_none() {
+        // With no stage the cascade is worth running only for what the
+        // colour kernels lack: specular add, fog, the alpha test.
+        let extras = specular_add || fog.is_some() || state.alpha_test.enable;
+        if enabled == 0 && (!stage_list.is_empty() || !extras)
+            || reads_specular && !specular_add && fog.is_none()
+        {
             return None;
         }
         let [a, r, g, b] = state.textures.texture_factor.to_be_bytes();
@@ -274,8 +287,13 @@ pub(crate) fn cascade8_spans(
     spans: &[simd::Span],
     stats: &mut Stats,
 ) -> bool {
-    let Some((e, inv)) = crate::shade::affine(tri, extra) else {
-        return false;
+    let plain = c8.stages.iter().all(Option::is_none) && !c8.specular_add && c8.fog.is_none();
+    let (specular, inv) = match (crate::shade::affine(tri, extra), extra) {
+        (Some((e, inv)), _) => (e.specular, inv),
+        // Without a side record the triangle is affine; with no stage,
+        // specular or fog nothing reads 1 / rhw or the specular planes.
+        (None, None) if plain => ([[0; 4]; 3], 1.0),
+        _ => return false,
     };
     // The u and v planes of every sampling stage.
     let mut uv = [[[0.0f32; 3]; 2]; STAGES8];
@@ -291,7 +309,7 @@ pub(crate) fn cascade8_spans(
     let bb = tri.bbox();
     let ct = simd::Cascade8Tri {
         diffuse: tri.diffuse,
-        specular: e.specular,
+        specular,
         uv,
         inv,
         rx: bb[0],

@@ -490,9 +490,13 @@ impl<'a> DrawCtx<'a> {
             sprites: state.point.sprite_enable,
             tex_fast,
             cascade8: if tex_fast.is_none() {
-                shade.as_ref().and_then(|s| {
-                    crate::cascade8::Cascade8::new(s, state, color_format, depth_test, stencil)
-                })
+                crate::cascade8::Cascade8::new(
+                    shade.as_ref(),
+                    state,
+                    color_format,
+                    depth_test,
+                    stencil,
+                )
             } else {
                 None
             },

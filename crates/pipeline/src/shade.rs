@@ -256,6 +256,12 @@ impl<'a> ShadeCtx<'a> {
         self.sets
     }
 
+    /// True if the colour is the diffuse colour before specular and fog
+    /// (no texture sampled, every stage passes CURRENT through).
+    pub(crate) fn identity(&self) -> bool {
+        self.identity
+    }
+
     /// D3DRS_COLORKEYENABLE / COLORKEYBLENDENABLE.
     pub(crate) fn color_key(&self) -> ColorKeyMode {
         self.color_key

@@ -1127,3 +1127,89 @@ fn dx7_surface_cascade8_matches_float_path() {
         }
     }
 }
+
+/// No texture stage, the colour the diffuse one (stage 0 SELECTARG1
+/// DIFFUSE), with what the 8-bit cascade adds to it. Worked out by hand:
+/// diffuse 0xFF804020, specular 0x40102030 (fog factor 64/255), fog
+/// colour blue. Specular added: R 0x80 + 0x10 = 144, G 0x40 + 0x20 = 96,
+/// B 0x20 + 0x30 = 80; fogged, (c·64 + fog·191) / 255: R 9216 / 255 =
+/// 36.1 → 0x24, G 6144 / 255 = 24.1 → 0x18, B (5120 + 48705) / 255 =
+/// 211.1 → 0xD3; alpha 0xFF. Without specular and fog, an alpha test
+/// GREATER 0x7F passes the diffuse alpha 0x80 and GREATER 0x80 rejects it
+/// (the clear colour stays). The cascade (no depth buffer) and the float
+/// path (a D16 buffer, test ALWAYS) give these bytes.
+#[test]
+fn no_stage_cascade_by_hand() {
+    // (specular and fog, alpha test reference, expected pixel)
+    let cases = [
+        (true, None, 0xFF24_18D3),
+        (false, Some(0x7F), 0x8080_4020),
+        (false, Some(0x80), 0xFF10_1010),
+    ];
+    for (spec_fog, aref, want) in cases {
+        for depth in [None, Some(Format::D16)] {
+            let t = render_all(|r| {
+                let mut t = Targets::new(8, 4, Format::A8R8G8B8, depth);
+                t.clear(r, 0xFF10_1010, 1.0, 0);
+                let colour = if spec_fog { 0xFF80_4020 } else { 0x8080_4020 };
+                let mut vs = quad(0.0, 0.0, 8.0, 4.0, [colour; 4], [0.0; 4]);
+                for v in &mut vs {
+                    v.specular = 0x4010_2030;
+                }
+                let mut st = common::state();
+                let s0 = &mut st.textures.stages[0];
+                s0.color_op = Op::SelectArg1;
+                s0.color_arg1 = TextureArgument::new(S::Diffuse);
+                s0.alpha_op = Op::SelectArg1;
+                s0.alpha_arg1 = TextureArgument::new(S::Diffuse);
+                st.raster.specular_enable = spec_fog;
+                st.fog.enable = spec_fog;
+                st.fog.color = 0xFF00_00FF;
+                if let Some(a) = aref {
+                    st.alpha_test.enable = true;
+                    st.alpha_test.func = softhal_pipeline::CmpFunc::Greater;
+                    st.alpha_test.reference = a;
+                }
+                st.depth.z_enable = ZBufferType::True;
+                st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+                draw(r, &mut t, &st, &vs, &[]);
+                t
+            });
+            for y in 0..4 {
+                for x in 0..8 {
+                    let got = t.px(x, y);
+                    assert_eq!(got, want, "({x}, {y}) {spec_fog} {aref:?} depth {depth:?}");
+                }
+            }
+        }
+    }
+}
+
+/// With no texture stage the 8-bit cascade (specular add, vertex fog,
+/// alpha test) agrees with the float path within one unit per channel
+/// (each step is within half a unit) on Gouraud diffuse and specular and
+/// a fog factor from 0x10 to 0xF0.
+#[test]
+fn no_stage_cascade_matches_float_path() {
+    let scene = |depth: Option<Format>| {
+        render_all(move |r| {
+            let mut t = Targets::new(40, 30, Format::A8R8G8B8, depth);
+            t.clear(r, 0xFF00_0000, 1.0, 0);
+            let mut vs = quad(0.0, 0.0, 40.0, 30.0, CORNERS, [0.0; 4]);
+            for (i, v) in vs.iter_mut().enumerate() {
+                v.specular = [0x10u32, 0xF0, 0x80, 0x10, 0x80, 0x40][i] << 24 | 0x0011_2233;
+            }
+            let mut st = dx7_surface_state(0x50);
+            st.textures.stages[0].color_op = Op::Disable;
+            draw(r, &mut t, &st, &vs, &[]);
+            t
+        })
+    };
+    let (fixed, float) = (scene(None), scene(Some(Format::D16)));
+    for y in 0..30 {
+        for x in 0..40 {
+            let (a, b) = (fixed.px(x, y), float.px(x, y));
+            assert!(argb_close(a, b, 1), "({x}, {y}): {a:08x} vs {b:08x}");
+        }
+    }
+}
