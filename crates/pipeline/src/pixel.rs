@@ -65,7 +65,7 @@ use crate::int::{clamp_u8, usize_from, usize_from_i32};
 use crate::prim::{TriExtra, TriSetup, FLAG_CCW, FLAG_PERSPECTIVE};
 use crate::shade::{FullFragFn, FullInputs, ShadeCtx, TexFast};
 use crate::simd::{self, SimdLevel};
-use crate::state::{Blend, BlendOp, CmpFunc, PipelineState, StencilFace, ZBufferType};
+use crate::state::{Blend, CmpFunc, PipelineState, StencilFace, ZBufferType};
 use crate::watch::{NoRecord, Probe, Record, Recorder};
 
 /// Pixel counts of a piece of work.
@@ -185,17 +185,7 @@ pub(crate) enum FastPath {
     ColorBlend,
 }
 
-/// Resolved blending state.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct BlendCtx {
-    src: Blend,
-    dst: Blend,
-    op: BlendOp,
-    src_a: Blend,
-    dst_a: Blend,
-    op_a: BlendOp,
-    factor: [i32; 4],
-}
+pub(crate) use crate::simd::BlendCtx;
 
 /// Generic triangle span routine.
 pub(crate) type TriSpanFn = fn(
@@ -420,26 +410,26 @@ impl<'a> DrawCtx<'a> {
         };
         let alpha_ref = i32::from((state.alpha_test.reference & 0xFF) as u8);
         let factor = [i32::from(fb), i32::from(fg), i32::from(fr), i32::from(fa)];
+        let blend_ctx = BlendCtx {
+            src,
+            dst,
+            op: b.op,
+            src_a,
+            dst_a,
+            op_a,
+            factor,
+        };
         let merge = if shade.is_none()
             && fast == FastPath::None
             && !stencil
             && !(depth_test && ds.z_enable == ZBufferType::UseW)
         {
-            let mb = simd::MergeBlend {
-                src,
-                dst,
-                op: b.op,
-                src_a,
-                dst_a,
-                op_a,
-                factor,
-            };
             simd::Merge8::new(
                 color_format,
                 write_mask,
                 depth_test.then_some((dfmt, ds.z_func, ds.z_write)),
                 alpha_test.then_some((state.alpha_test.func, alpha_ref)),
-                blend.then_some(&mb),
+                blend.then_some(&blend_ctx),
             )
         } else {
             None
@@ -468,15 +458,7 @@ impl<'a> DrawCtx<'a> {
             stencil_bits,
             alpha_func: state.alpha_test.func,
             alpha_ref,
-            blend: BlendCtx {
-                src,
-                dst,
-                op: b.op,
-                src_a,
-                dst_a,
-                op_a,
-                factor,
-            },
+            blend: blend_ctx,
             write_mask,
             and_mask,
             specular_add,
@@ -861,6 +843,7 @@ pub(crate) fn tri_span(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::BlendOp;
 
     fn ctx(src: Blend, dst: Blend, op: BlendOp) -> BlendCtx {
         BlendCtx {

@@ -80,9 +80,11 @@ pub(crate) mod blend {
     pub const ANY: u8 = 2;
 }
 
-/// The blend state the merger is built from (factor pairs resolved).
+/// Resolved blending state (factor pairs resolved, the alpha channel's
+/// own or the colour ones): what the output merger blends with, both this
+/// vector merger and `pixel::output`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct MergeBlend {
+pub(crate) struct BlendCtx {
     /// SRCBLEND, DESTBLEND, BLENDOP of the colour channels.
     pub src: Blend,
     /// DESTBLEND.
@@ -218,7 +220,7 @@ impl Merge8 {
         write_mask: u32,
         depth_test: Option<(Format, CmpFunc, bool)>,
         alpha_test: Option<(CmpFunc, i32)>,
-        blending: Option<&MergeBlend>,
+        blending: Option<&BlendCtx>,
     ) -> Option<Merge8> {
         let target = match color_format {
             Format::A8R8G8B8 | Format::X8R8G8B8 => target::ARGB32,
