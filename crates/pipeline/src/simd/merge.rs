@@ -127,36 +127,24 @@ impl FactorTerms {
     /// Adds factor `f` of channel `ch` (`k`: BLENDFACTOR); `None` if the
     /// merger has no term for it.
     fn set(&mut self, f: Blend, ch: usize, k: i32) -> Option<()> {
-        let all = 0xFFFF;
-        match f {
-            Blend::Zero => {}
-            Blend::One => set_u16(&mut self.konst, ch, 255),
-            Blend::SrcColor => set_u16(&mut self.src, ch, all),
-            Blend::InvSrcColor => {
-                set_u16(&mut self.src, ch, all);
-                set_u16(&mut self.inv, ch, 255);
-            }
-            Blend::SrcAlpha => set_u16(&mut self.src_alpha, ch, all),
-            Blend::InvSrcAlpha => {
-                set_u16(&mut self.src_alpha, ch, all);
-                set_u16(&mut self.inv, ch, 255);
-            }
-            Blend::DestAlpha => set_u16(&mut self.dst_alpha, ch, all),
-            Blend::InvDestAlpha => {
-                set_u16(&mut self.dst_alpha, ch, all);
-                set_u16(&mut self.inv, ch, 255);
-            }
-            Blend::DestColor => set_u16(&mut self.dst, ch, all),
-            Blend::InvDestColor => {
-                set_u16(&mut self.dst, ch, all);
-                set_u16(&mut self.inv, ch, 255);
-            }
-            Blend::BlendFactor => set_u16(&mut self.konst, ch, k & 0xFF),
-            Blend::InvBlendFactor => {
-                set_u16(&mut self.konst, ch, k & 0xFF);
-                set_u16(&mut self.inv, ch, 255);
+        use Blend as B;
+        // The term the factor reads, the value of its lane, and whether
+        // it is the inverse (`255 − x`, applied as `^ 255`).
+        let (term, value, inverse) = match f {
+            B::Zero => return Some(()),
+            B::One => (&mut self.konst, 255, false),
+            B::SrcColor | B::InvSrcColor => (&mut self.src, 0xFFFF, f == B::InvSrcColor),
+            B::SrcAlpha | B::InvSrcAlpha => (&mut self.src_alpha, 0xFFFF, f == B::InvSrcAlpha),
+            B::DestAlpha | B::InvDestAlpha => (&mut self.dst_alpha, 0xFFFF, f == B::InvDestAlpha),
+            B::DestColor | B::InvDestColor => (&mut self.dst, 0xFFFF, f == B::InvDestColor),
+            B::BlendFactor | B::InvBlendFactor => {
+                (&mut self.konst, k & 0xFF, f == B::InvBlendFactor)
             }
             _ => return None,
+        };
+        set_u16(term, ch, value);
+        if inverse {
+            set_u16(&mut self.inv, ch, 255);
         }
         Some(())
     }
