@@ -642,6 +642,36 @@ fn lines_across_tile_corners() {
     }
 }
 
+/// One draw of three pre-transformed lines: one far past the guard band
+/// (clipped: the whole row from its start to the target's edge), one
+/// with a NaN end (dropped: nothing), one inside (its pixels). Each is
+/// drawn as if it were alone.
+#[test]
+fn lines_clipped_dropped_and_drawn_in_one_draw() {
+    let mut r = softhal_pipeline::Renderer::new(1).expect("renderer");
+    let mut st = state();
+    st.raster.last_pixel = false;
+    let mut t = Targets::new(64, 64, Format::A8R8G8B8, None);
+    let mut verts = [
+        v(2.0, 5.0, 0),
+        v(1.0e9, 5.0, 0),
+        v(10.0, 10.0, 0),
+        v(f32::NAN, 20.0, 0),
+        v(20.0, 30.0, 0),
+        v(30.0, 30.0, 0),
+    ];
+    for x in &mut verts {
+        x.diffuse = 0xFFFF_FFFF;
+    }
+    t.draw(&mut r, &st, Topology::LineList, &verts);
+    for y in 0..64 {
+        for x in 0..64 {
+            let want = (y == 5 && x >= 2) || (y == 30 && (20..30).contains(&x));
+            assert_eq!(t.px(x, y) == 0xFFFF_FFFF, want, "({x},{y})");
+        }
+    }
+}
+
 #[test]
 fn points_light_the_nearest_pixel() {
     let mut r = softhal_pipeline::Renderer::new(1).expect("renderer");
