@@ -47,7 +47,7 @@ pub(super) fn prefetch<T>(v: &T) {
         unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
         off += 64;
     }
-    if size > 64 && size % 64 != 0 {
+    if size > 64 && !size.is_multiple_of(64) {
         // SAFETY: as above; `p + size − 1` is the last byte of `v`.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(size - 1)) };
     }
