@@ -1356,8 +1356,8 @@ fn cascade8_particles_match_float_path() {
 
 /// The cascade ending in the merger, worked out by hand: texel 0x80C04020
 /// modulated by white diffuse is the texel, (B, G, R, A) = (32, 64, 192,
-/// 128); SRCALPHA/INVSRCALPHA over 0xFF204060 (96, 64, 32, 255): B (32·128
-/// + 96·127) / 255 = 16 288 / 255 = 63.9 → 64, G 64·255 / 255 = 64, R
+/// 128); SRCALPHA/INVSRCALPHA over 0xFF204060 (96, 64, 32, 255): B
+/// (32·128 + 96·127) / 255 = 16 288 / 255 = 63.9 → 64, G 64·255 / 255 = 64, R
 /// (192·128 + 32·127) / 255 = 28 640 / 255 = 112.3 → 112, A (128·128 +
 /// 255·127) / 255 = 48 769 / 255 = 191.2 → 191: 0xBF704040. The left
 /// half, drawn first at z = 0.25, rejects the quad at z = 0.5 (LESSEQUAL)
