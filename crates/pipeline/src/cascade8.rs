@@ -7,10 +7,14 @@
 //! *Input*: the draw's [`ShadeCtx`] and output-merger facts (checked once
 //! per draw by [`Cascade8::new`]), an affine triangle's diffuse and
 //! specular 16.16 planes, its texture-coordinate planes, and its spans.
-//! *Output*: the spans' pixels written to an A8R8G8B8/X8R8G8B8 target,
-//! eight at a time by the kernel `simd::cascade8` (written once over the
-//! vector layer: the same bytes at every SIMD level); this module decides
-//! per draw what runs and hands it each triangle ([`cascade8_spans`]).
+//! *Output*: the spans' pixels, eight at a time from the kernel
+//! `simd::cascade8` (written once over the vector layer: the same bytes
+//! at every SIMD level), stored into an A8R8G8B8/X8R8G8B8 target by the
+//! kernel's plain store, or, when the draw has a depth test, blending, a
+//! colour write mask or a 16-bit target, handed with their depths to the
+//! output merger over 8 lanes (`simd::merge`'s `Merge8`, bit-identical
+//! to `pixel::output::fragment`); this module decides per draw what runs
+//! and hands it each triangle ([`cascade8_spans`]).
 //!
 //! *What qualifies* (else the float path of `shade` runs): up to
 //! [`STAGES8`] enabled stages writing CURRENT, each colour and alpha
@@ -21,8 +25,13 @@
 //! filter (`shade::bilinear8_level`: 2D, A8R8G8B8/X8R8G8B8, one level,
 //! LINEAR, WRAP, no colour key; its bytes cover every texel the kernel
 //! addresses: `simd::tex_level_ok`) at unprojected coordinates; fog none or
-//! from the vertex (the specular alpha); any alpha test; no depth or
-//! stencil test, no blending, every channel written.
+//! from the vertex (the specular alpha); any alpha test; an output merger
+//! that `simd::Merge8` covers (no stencil, no W-buffer; no depth test or
+//! one on D24S8/D24X8/D24X4S4 or D16; the targets A8R8G8B8, X8R8G8B8,
+//! R5G6B5, X1R5G5B5, A1R5G5B5; blending off or with the factors and
+//! operations it covers; any colour write mask); and no fused kernel
+//! taking the draw (the textured fast path, colour + depth with fused
+//! fog: `pixel::DrawCtx::new`).
 //!
 //! *Arithmetic*: channels are bytes (held in 16-bit lanes); a product is
 //! `round(x·y / 255)`, MODULATE2X/4X scale it before rounding and
@@ -30,7 +39,10 @@
 //! y` clamped to 0..=255, BLEND*ALPHA is `round((x·a + y·(255 − a)) /
 //! 255)`, specular add saturates, fog is `round((c·f + fog·(255 − f)) /
 //! 255)` as in the fused depth kernel; the alpha test compares the final
-//! alpha byte with the reference's low byte. Each operation is within
+//! alpha byte with the reference's low byte; the depth of a pixel is the
+//! float path's `(z + dz/dx·x) + dz/dy·y` (`simd::merge::plane_z`), and
+//! the merger's depth test, blending, write mask and 16-bit encoding are
+//! `pixel::output::fragment`'s bytes for that colour. Each operation is within
 //! half a unit of the float cascade on the same bytes; the texels of the
 //! 8-bit bilinear filter (`simd::tex_modulate`'s, shared with the
 //! textured fast path) are within one unit of the float sampler's, so a
@@ -155,20 +167,26 @@ pub(crate) struct Cascade8<'a> {
     pub fog: Option<[i32; 3]>,
     /// The alpha test, when on.
     pub alpha_test: Option<(CmpFunc, i32)>,
-    /// AND mask of the packed colour (X8R8G8B8 writes alpha 0).
+    /// AND mask of the packed colour (X8R8G8B8 writes alpha 0) of the
+    /// plain store.
     pub and_mask: u32,
+    /// The output merger the pixels end in (the alpha test excluded: the
+    /// cascade's own), or `None` for the plain store (no depth test, no
+    /// blending, an A8R8G8B8/X8R8G8B8 target written whole).
+    pub merge: Option<simd::Merge8>,
 }
 
 impl<'a> Cascade8<'a> {
     /// The 8-bit cascade of a draw, if it qualifies (see the module docs);
     /// `sh` is `None` when the draw's colour is the diffuse colour (an
-    /// identity cascade, no fog: `ShadeCtx::build`).
+    /// identity cascade, no fog: `ShadeCtx::build`); `merge` is the
+    /// draw's output merger over 8 lanes without the alpha test, `None`
+    /// when `simd::Merge8` does not cover the draw.
     pub(crate) fn new(
         sh: Option<&ShadeCtx<'a>>,
         state: &PipelineState,
         color_format: crate::Format,
-        depth_test: bool,
-        stencil: bool,
+        merge: Option<simd::Merge8>,
     ) -> Option<Self> {
         let fog = match sh.map_or(FogSource::None, ShadeCtx::fog_source) {
             FogSource::None => None,
@@ -178,17 +196,7 @@ impl<'a> Cascade8<'a> {
             }
             FogSource::Table(_) => return None,
         };
-        let target_ok = matches!(
-            color_format,
-            crate::Format::A8R8G8B8 | crate::Format::X8R8G8B8
-        ) && state.blend.color_write_enable & 0xF == 0xF;
-        if !target_ok
-            || depth_test
-            || stencil
-            || crate::draw_kind::blend_kind(&state.blend) != crate::draw_kind::BlendKind::Off
-        {
-            return None;
-        }
+        let merge = merge?;
         let mut stages = [None; STAGES8];
         let mut enabled = 0;
         // An identity cascade runs no stage: CURRENT is the diffuse colour.
@@ -269,6 +277,7 @@ impl<'a> Cascade8<'a> {
             } else {
                 u32::MAX
             },
+            merge: (!merge.is_plain()).then_some(merge),
         })
     }
 }
@@ -312,16 +321,12 @@ pub(crate) fn cascade8_spans(
         specular,
         uv,
         inv,
+        z: tri.z,
         rx: bb[0],
         ry: bb[1],
     };
-    let band = simd::Band {
-        color: &mut *t.color,
-        pitch: t.color_pitch,
-        y0: t.y0,
-    };
-    let written = simd::cascade8_spans(simd_level, band, c8, &ct, spans);
-    stats.written += written;
-    stats.passed += written;
+    let passed = simd::cascade8_spans(simd_level, t.band_rows(), c8, &ct, spans);
+    stats.written += passed;
+    stats.passed += passed;
     true
 }

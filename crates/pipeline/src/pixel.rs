@@ -35,8 +35,11 @@
 //!   nothing.
 //!
 //! Shaded draws (see `crate::shade`) replace the generic loop with
-//! `shade::tri_span_full` and may use the textured kernel or fog fused
-//! into [`FastPath::ColorDepth24`]. Perspective triangles always take the
+//! `shade::tri_span_full` and may use the textured kernel, fog fused
+//! into [`FastPath::ColorDepth24`], or, when neither takes the draw, the
+//! 8-bit texture-stage cascade (`crate::cascade8`), which ends in a plain
+//! store or in the output merger over 8 lanes (`simd::Merge8`, the
+//! states listed above). Perspective triangles always take the
 //! generic loop. The colour paths compute colours and depths with
 //! the same formulas, so the path taken never changes a pixel; the two
 //! fused shaded paths (textured kernel, fused fog) use 8-bit integer
@@ -419,11 +422,12 @@ impl<'a> DrawCtx<'a> {
             op_a,
             factor,
         };
-        let merge = if shade.is_none()
-            && fast == FastPath::None
-            && !stencil
-            && !(depth_test && ds.z_enable == ZBufferType::UseW)
-        {
+        // The states the 8-lane merger covers, with or without the alpha
+        // test (the 8-bit cascade runs its own).
+        let merge8 = |alpha_test: bool| {
+            if stencil || depth_test && ds.z_enable == ZBufferType::UseW {
+                return None;
+            }
             simd::Merge8::new(
                 color_format,
                 write_mask,
@@ -431,6 +435,9 @@ impl<'a> DrawCtx<'a> {
                 alpha_test.then_some((state.alpha_test.func, alpha_ref)),
                 blend.then_some(&blend_ctx),
             )
+        };
+        let merge = if shade.is_none() && fast == FastPath::None {
+            merge8(alpha_test)
         } else {
             None
         };
@@ -471,14 +478,10 @@ impl<'a> DrawCtx<'a> {
             full_frag,
             sprites: state.point.sprite_enable,
             tex_fast,
-            cascade8: if tex_fast.is_none() {
-                crate::cascade8::Cascade8::new(
-                    shade.as_ref(),
-                    state,
-                    color_format,
-                    depth_test,
-                    stencil,
-                )
+            // Draws a fused kernel takes (the textured one, colour with
+            // fused fog) keep it.
+            cascade8: if tex_fast.is_none() && fast == FastPath::None {
+                crate::cascade8::Cascade8::new(shade.as_ref(), state, color_format, merge8(false))
             } else {
                 None
             },

@@ -21,8 +21,8 @@ use softhal_pipeline::texture::{
 };
 use softhal_pipeline::vertex_blend::VertexBlend;
 use softhal_pipeline::{
-    Blend, DrawCall, Format, Matrix, PipelineState, PositionKind, RenderTargets, Renderer,
-    Topology, VertexLayout, ZBufferType,
+    Blend, DrawCall, DrawStats, Format, Matrix, PipelineState, PositionKind, RenderTargets,
+    Renderer, Topology, VertexLayout, ZBufferType,
 };
 
 /// A pre-transformed textured vertex.
@@ -87,7 +87,7 @@ fn draw(
     st: &PipelineState,
     vs: &[TV],
     tex: &[Option<&Texture>],
-) {
+) -> DrawStats {
     let b = tbytes(vs);
     let l = tlayout();
     let call = DrawCall::new(Topology::TriangleList, &b, &l, (vs.len() / 3) as u32);
@@ -100,7 +100,7 @@ fn draw(
         depth: t.depth.as_mut(),
         extra: Default::default(),
     };
-    r.draw_textured(&mut rt, st, &call, &bound).expect("draw");
+    r.draw_textured(&mut rt, st, &call, &bound).expect("draw")
 }
 
 fn texture(format: F, w: u32, h: u32, bytes: &[u8], pitch: usize) -> Texture {
@@ -963,7 +963,8 @@ fn depth_test_with_textures_and_fog_deterministic() {
 
 /// Fog from the specular alpha fused into the colour + 24-bit depth
 /// kernel (the W5 case) agrees with the generic full path (forced here
-/// with a 16-bit depth buffer) within one unit.
+/// with a D32 depth buffer, which neither the fused kernel nor the 8-lane
+/// output merger covers) within one unit.
 #[test]
 fn fused_fog_matches_full_path() {
     let scene = |depth: Format| {
@@ -993,7 +994,7 @@ fn fused_fog_matches_full_path() {
         })
     };
     let fused = scene(Format::D24S8);
-    let full = scene(Format::D16);
+    let full = scene(Format::D32);
     for y in 0..30 {
         for x in 0..40 {
             let (a, b) = (fused.px(x, y), full.px(x, y));
@@ -1012,8 +1013,9 @@ fn solid(w: u32, h: u32, argb: u32) -> Texture {
 /// The DX7 surface of W10 (`docs/benchmarks.md`): stage 0 MODULATE(TEXTURE,
 /// DIFFUSE) with SELECTARG1(TEXTURE) alpha, stage 1 MODULATE2X(TEXTURE,
 /// CURRENT) from coordinate set 0, bilinear WRAP, SPECULARENABLE, vertex
-/// fog, alpha test GREATER `aref`. With a D16 depth buffer (test ALWAYS)
-/// the draw leaves the 8-bit cascade for the float path.
+/// fog, alpha test GREATER `aref`. With a D32 depth buffer (test ALWAYS;
+/// a format the 8-lane output merger does not cover) the draw leaves the
+/// 8-bit cascade for the float path.
 fn dx7_surface_state(aref: u32) -> PipelineState {
     let mut st = common::state();
     for s in 0..2 {
@@ -1052,12 +1054,12 @@ fn dx7_surface_state(aref: u32) -> PipelineState {
 /// (1 − f)·fog → 104.8, 48.3, 167.2 → 0x80 69 30 A7, alpha the texel's
 /// 0x80. GREATER 0x7F passes, GREATER 0x80 rejects (the clear colour
 /// stays). Both the 8-bit cascade (no depth buffer) and the float path (a
-/// D16 buffer) give these bytes.
+/// D32 buffer) give these bytes.
 #[test]
 fn dx7_surface_by_hand() {
     let (map, light) = (solid(2, 2, 0x80C0_4020), solid(2, 2, 0xFF80_8080));
     for (aref, want) in [(0x7F, 0x8069_30A7), (0x80, 0xFF10_1010)] {
-        for depth in [None, Some(Format::D16)] {
+        for depth in [None, Some(Format::D32)] {
             let t = render_all(|r| {
                 let mut t = Targets::new(8, 4, Format::A8R8G8B8, depth);
                 t.clear(r, 0xFF10_1010, 1.0, 0);
@@ -1119,7 +1121,7 @@ fn dx7_surface_cascade8_matches_float_path() {
             t
         })
     };
-    let (fixed, float) = (scene(None), scene(Some(Format::D16)));
+    let (fixed, float) = (scene(None), scene(Some(Format::D32)));
     for y in 0..30 {
         for x in 0..40 {
             let (a, b) = (fixed.px(x, y), float.px(x, y));
@@ -1137,7 +1139,7 @@ fn dx7_surface_cascade8_matches_float_path() {
 /// 211.1 → 0xD3; alpha 0xFF. Without specular and fog, an alpha test
 /// GREATER 0x7F passes the diffuse alpha 0x80 and GREATER 0x80 rejects it
 /// (the clear colour stays). The cascade (no depth buffer) and the float
-/// path (a D16 buffer, test ALWAYS) give these bytes.
+/// path (a D32 buffer, test ALWAYS) give these bytes.
 #[test]
 fn no_stage_cascade_by_hand() {
     // (specular and fog, alpha test reference, expected pixel)
@@ -1147,7 +1149,7 @@ fn no_stage_cascade_by_hand() {
         (false, Some(0x80), 0xFF10_1010),
     ];
     for (spec_fog, aref, want) in cases {
-        for depth in [None, Some(Format::D16)] {
+        for depth in [None, Some(Format::D32)] {
             let t = render_all(|r| {
                 let mut t = Targets::new(8, 4, Format::A8R8G8B8, depth);
                 t.clear(r, 0xFF10_1010, 1.0, 0);
@@ -1205,11 +1207,211 @@ fn no_stage_cascade_matches_float_path() {
             t
         })
     };
-    let (fixed, float) = (scene(None), scene(Some(Format::D16)));
+    let (fixed, float) = (scene(None), scene(Some(Format::D32)));
     for y in 0..30 {
         for x in 0..40 {
             let (a, b) = (fixed.px(x, y), float.px(x, y));
             assert!(argb_close(a, b, 1), "({x}, {y}): {a:08x} vs {b:08x}");
+        }
+    }
+}
+
+/// Stage 0 MODULATE(TEXTURE, DIFFUSE) for colour and alpha, bilinear.
+fn modulate_state() -> PipelineState {
+    let mut st = common::state();
+    set_stage(&mut st, Op::Modulate, S::Texture, S::Diffuse, Op::Modulate);
+    st.textures.samplers[0].mag_filter = Fl::Linear;
+    st.textures.samplers[0].min_filter = Fl::Linear;
+    st
+}
+
+/// SRCALPHA/INVSRCALPHA blending.
+fn vertex_alpha_blend(st: &mut PipelineState) {
+    st.blend.enable = true;
+    st.blend.src = Blend::SrcAlpha;
+    st.blend.dst = Blend::InvSrcAlpha;
+}
+
+/// Draws `quads` (each a rectangle, its depth and corner colours) with
+/// `st` and `tex` into a 40 × 30 target of `cf`, twice: with the depth
+/// buffer `df` (the 8-bit cascade ending in the 8-lane output merger) and
+/// with a D32 buffer (not covered by that merger: the float path), both
+/// cleared to 0xFF204060 and depth 1. Every pixel of the two agrees
+/// within `tol` per 8-bit channel, and so does the number of pixels
+/// written.
+fn cascade8_merger_vs_float(
+    cf: Format,
+    df: Option<Format>,
+    st: &PipelineState,
+    tex: &[Option<&Texture>],
+    quads: &[([f32; 4], f32, [u32; 4])],
+    tol: i32,
+) {
+    let scene = |depth: Option<Format>| {
+        let written = std::cell::Cell::new(0);
+        let t = render_all(|r| {
+            let mut t = Targets::new(40, 30, cf, depth);
+            t.clear(r, 0xFF20_4060, 1.0, 0);
+            written.set(0);
+            for &([x0, y0, x1, y1], z, c) in quads {
+                let mut vs = quad(x0, y0, x1, y1, c, [0.05, 0.1, 2.3, 1.7]);
+                for (i, v) in vs.iter_mut().enumerate() {
+                    v.z = z;
+                    v.specular = [0x10u32, 0xF0, 0x80, 0x10, 0x80, 0x40][i] << 24 | 0x0011_2233;
+                }
+                let n = draw(r, &mut t, st, &vs, tex).pixels_written;
+                written.set(written.get() + n);
+            }
+            t
+        });
+        (t, written.get())
+    };
+    let ((fixed, n8), (float, nf)) = (scene(df), scene(Some(Format::D32)));
+    assert_eq!(n8, nf, "pixels written");
+    let mut same = 0;
+    for y in 0..30 {
+        for x in 0..40 {
+            let (a, b) = (fixed.px(x, y), float.px(x, y));
+            assert!(argb_close(a, b, tol), "({x}, {y}): {a:08x} vs {b:08x}");
+            same += usize::from(a == b);
+        }
+    }
+    // Most pixels are the same bytes; the rest within `tol`.
+    assert!(same >= 40 * 30 / 4, "{same} identical pixels");
+}
+
+/// Two overlapping quads, the second one behind the first.
+const OVERLAP: [([f32; 4], f32, [u32; 4]); 2] = [
+    ([0.0, 0.0, 24.0, 30.0], 0.3, CORNERS),
+    (
+        [10.0, 4.0, 40.0, 26.0],
+        0.6,
+        [0xFF80_8080, 0x80FF_FFFF, 0xC080_FF40, 0x4040_80FF],
+    ),
+];
+
+/// The 8-bit cascade ending in the 8-lane output merger agrees with the
+/// float path: texture MODULATE with a depth test (LESSEQUAL on D24S8),
+/// within two units (the 8-bit bilinear texel is within one unit of the
+/// float sampler's, each rounding within half), and the pixels behind
+/// the first quad keep its bytes on both paths (same written count).
+#[test]
+fn cascade8_depth_test_matches_float_path() {
+    let tex = tex4();
+    let mut st = modulate_state();
+    st.depth.z_enable = ZBufferType::True;
+    st.depth.z_func = softhal_pipeline::CmpFunc::LessEqual;
+    let d24 = Some(Format::D24S8);
+    cascade8_merger_vs_float(Format::A8R8G8B8, d24, &st, &[Some(&tex)], &OVERLAP, 2);
+    // Blending on top (the textured fast path takes blending only
+    // without a depth test), and D16.
+    vertex_alpha_blend(&mut st);
+    cascade8_merger_vs_float(Format::A8R8G8B8, d24, &st, &[Some(&tex)], &OVERLAP, 2);
+    st.depth.z_write = false;
+    let d16 = Some(Format::D16);
+    cascade8_merger_vs_float(Format::X8R8G8B8, d16, &st, &[Some(&tex)], &OVERLAP, 2);
+}
+
+/// The cascade into 16-bit targets agrees with the float path within one
+/// 5-bit step (9 units once decoded: a one-unit difference before
+/// encoding may cross a step): MODULATE on R5G6B5, and two textures
+/// blended on A1R5G5B5.
+#[test]
+fn cascade8_sixteen_bit_targets_match_float_path() {
+    let tex = tex4();
+    let st = modulate_state();
+    cascade8_merger_vs_float(Format::R5G6B5, None, &st, &[Some(&tex)], &OVERLAP, 9);
+    let mut st = dx7_surface_state(0x20);
+    st.fog.enable = false;
+    st.raster.specular_enable = false;
+    st.depth.z_func = softhal_pipeline::CmpFunc::LessEqual;
+    vertex_alpha_blend(&mut st);
+    let light = solid(4, 4, 0xFF90_A0B0);
+    let tex = [Some(&tex), Some(&light)];
+    cascade8_merger_vs_float(
+        Format::A1R5G5B5,
+        Some(Format::D24X8),
+        &st,
+        &tex,
+        &OVERLAP,
+        9,
+    );
+}
+
+/// Particles (no texture; vertex fog, SRCALPHA/INVSRCALPHA blending, a
+/// depth test without depth writes) through the cascade and the merger
+/// agree with the float path within one unit (the 8-bit fog blend is
+/// within half a unit).
+#[test]
+fn cascade8_particles_match_float_path() {
+    let mut st = common::state();
+    st.fog.enable = true;
+    st.fog.color = 0xFF80_99B3;
+    vertex_alpha_blend(&mut st);
+    st.depth.z_enable = ZBufferType::True;
+    st.depth.z_func = softhal_pipeline::CmpFunc::LessEqual;
+    st.depth.z_write = false;
+    cascade8_merger_vs_float(Format::A8R8G8B8, Some(Format::D24S8), &st, &[], &OVERLAP, 1);
+}
+
+/// The cascade ending in the merger, worked out by hand: texel 0x80C04020
+/// modulated by white diffuse is the texel, (B, G, R, A) = (32, 64, 192,
+/// 128); SRCALPHA/INVSRCALPHA over 0xFF204060 (96, 64, 32, 255): B
+/// (32·128 + 96·127) / 255 = 16 288 / 255 = 63.9 → 64, G 64·255 / 255 = 64, R
+/// (192·128 + 32·127) / 255 = 28 640 / 255 = 112.3 → 112, A (128·128 +
+/// 255·127) / 255 = 48 769 / 255 = 191.2 → 191: 0xBF704040. The left
+/// half, drawn first at z = 0.25, rejects the quad at z = 0.5 (LESSEQUAL)
+/// and keeps 0xFF204060. On R5G6B5 without blending, texel 0xFF808080
+/// modulated by diffuse 0xFFFF8040 is R 128, G 128·128 / 255 = 64.25 →
+/// 64, B 128·64 / 255 = 32.1 → 32, encoded 16 << 11 | 16 << 5 | 4 =
+/// 0x8204, read back as R (16·255 + 15) / 31 = 132, G (16·255 + 31) / 63
+/// = 65, B (4·255 + 15) / 31 = 33: 0xFF844121. The cascade and the float
+/// path (D32) give these bytes.
+#[test]
+fn cascade8_merger_by_hand() {
+    let map = solid(2, 2, 0x80C0_4020);
+    for depth in [Format::D24S8, Format::D32] {
+        let t = render_all(|r| {
+            let mut t = Targets::new(8, 4, Format::A8R8G8B8, Some(depth));
+            t.clear(r, 0xFF20_4060, 1.0, 0);
+            let mut st = modulate_state();
+            st.depth.z_enable = ZBufferType::True;
+            st.depth.z_func = softhal_pipeline::CmpFunc::LessEqual;
+            let mut left = quad(0.0, 0.0, 4.0, 4.0, [0xFF20_4060; 4], [0.0; 4]);
+            for v in &mut left {
+                v.z = 0.25;
+            }
+            let mut plain = common::state();
+            plain.depth = st.depth;
+            draw(r, &mut t, &plain, &left, &[]);
+            vertex_alpha_blend(&mut st);
+            let vs = quad(0.0, 0.0, 8.0, 4.0, [0xFFFF_FFFF; 4], [0.1, 0.2, 1.7, 0.9]);
+            draw(r, &mut t, &st, &vs, &[Some(&map)]);
+            t
+        });
+        for y in 0..4 {
+            for x in 0..8 {
+                let want = if x < 4 { 0xFF20_4060 } else { 0xBF70_4040 };
+                assert_eq!(t.px(x, y), want, "({x}, {y}) {depth:?}");
+            }
+        }
+    }
+    let grey = solid(2, 2, 0xFF80_8080);
+    for depth in [None, Some(Format::D32)] {
+        let t = render_all(|r| {
+            let mut t = Targets::new(8, 4, Format::R5G6B5, depth);
+            t.clear(r, 0, 1.0, 0);
+            let mut st = modulate_state();
+            st.depth.z_enable = ZBufferType::True;
+            st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+            let vs = quad(0.0, 0.0, 8.0, 4.0, [0xFFFF_8040; 4], [0.1, 0.2, 1.7, 0.9]);
+            draw(r, &mut t, &st, &vs, &[Some(&grey)]);
+            t
+        });
+        for y in 0..4 {
+            for x in 0..8 {
+                assert_eq!(t.px(x, y), 0xFF84_4121, "({x}, {y}) {depth:?}");
+            }
         }
     }
 }

@@ -1,11 +1,13 @@
 //! The 8-bit texture-stage cascade kernel: the spans of one triangle in a
 //! band through the stages of `crate::cascade8`, eight pixels at a time.
 //!
-//! *Input*: the band's colour rows, the draw's [`Cascade8`] (its stages,
-//! texture factor, specular add, fog, alpha test), the triangle's
-//! diffuse, specular and texture-coordinate planes ([`Cascade8Tri`]) and
-//! its spans. *Output*: the pixels that pass the alpha test written to
-//! the A8R8G8B8/X8R8G8B8 rows, and their number.
+//! *Input*: the band's colour and depth rows, the draw's [`Cascade8`]
+//! (its stages, texture factor, specular add, fog, alpha test, output
+//! merger), the triangle's diffuse, specular, texture-coordinate and
+//! depth planes ([`Cascade8Tri`]) and its spans. *Output*: the pixels
+//! that pass the alpha test written to the A8R8G8B8/X8R8G8B8 rows by the
+//! plain store, or handed to the draw's output merger over 8 lanes
+//! (`super::merge`, through [`MergeUser`]); the number that passed.
 //!
 //! *Guarantees*: one kernel, written over the vector layer
 //! ([`super::wide`]) and instantiated at every level, so it gives the
@@ -18,13 +20,18 @@
 //! [`super::bilinear8`]'s bytes. Per-draw choices (how many stages, which
 //! operation) are branches taken once per 8 pixels, never per pixel; v
 //! constant along every sampling stage's spans is a const parameter.
-//! Bytes of a span's row outside the pixels that pass are left as they
-//! were; no byte outside the band is read or written.
+//! The end of the kernel (after the stage loop) is the one place that
+//! stores: [`End`], the plain store or the merger's
+//! [`MergeLanes::merge_at`] (its structural choices const parameters, so
+//! the plain store's instantiation carries none of the merger). Bytes of
+//! a span's row outside the pixels that pass are left as they were; no
+//! byte outside the band is read or written.
 #![forbid(unsafe_code)]
 use super::div255_u16;
+use super::merge::{depth as merge_depth, plane_z, MergeLanes, MergeUser};
 use super::tex_modulate::{Filter, Rows};
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
-use super::{depth_test, SimdLevel, Span};
+use super::{depth_test, BandRows, SimdLevel, Span};
 use crate::cascade8::{Arg8, Cascade8, Op8, StageOp, STAGES8};
 use crate::state::CmpFunc;
 
@@ -42,27 +49,21 @@ pub(crate) struct Cascade8Tri {
     pub uv: [[[f32; 3]; 2]; STAGES8],
     /// 1 / rhw (affine triangles only).
     pub inv: f32,
+    /// Depth plane `[z, dz/dx, dz/dy]` (bias included), read when the draw
+    /// ends in the output merger with a depth test.
+    pub z: [f32; 3],
     /// Reference column and row.
     pub rx: i32,
     /// See `rx`.
     pub ry: i32,
 }
 
-/// The band of colour rows a kernel writes: row `y0` starts at byte 0.
-pub(crate) struct Band<'a> {
-    /// Colour bytes.
-    pub color: &'a mut [u8],
-    /// Colour pitch.
-    pub pitch: usize,
-    /// First row.
-    pub y0: i32,
-}
-
 /// Runs the cascade `c8` over `spans` of `tri` in `band` at `level`; the
-/// number of pixels written (those that passed the alpha test).
+/// number of pixels that passed (the alpha test, and the depth test when
+/// the draw ends in the output merger `c8.merge`).
 pub(crate) fn cascade8_spans(
     level: SimdLevel,
-    band: Band<'_>,
+    band: BandRows<'_>,
     c8: &Cascade8<'_>,
     tri: &Cascade8Tri,
     spans: &[Span],
@@ -74,27 +75,44 @@ pub(crate) fn cascade8_spans(
             vrow = false;
         }
     }
-    if vrow {
-        level.dispatch(Run::<true> {
+    match (&c8.merge, vrow) {
+        (None, true) => level.dispatch(Run::<true> {
             band,
             c8,
             tri,
             spans,
-        })
-    } else {
-        level.dispatch(Run::<false> {
+        }),
+        (None, false) => level.dispatch(Run::<false> {
             band,
             c8,
             tri,
             spans,
-        })
+        }),
+        (Some(m), true) => m.run(
+            level,
+            Run::<true> {
+                band,
+                c8,
+                tri,
+                spans,
+            },
+        ),
+        (Some(m), false) => m.run(
+            level,
+            Run::<false> {
+                band,
+                c8,
+                tri,
+                spans,
+            },
+        ),
     }
 }
 
 /// The arguments of [`cascade8_spans`]; `VROW` when v is constant along
 /// the spans of every sampling stage.
 struct Run<'a, 'b, const VROW: bool> {
-    band: Band<'a>,
+    band: BandRows<'a>,
     c8: &'b Cascade8<'b>,
     tri: &'b Cascade8Tri,
     spans: &'b [Span],
@@ -142,130 +160,235 @@ fn repeat16<S: Simd>(s: S, c: [i32; 4]) -> S::I32x8 {
 impl<const VROW: bool> Kernel for Run<'_, '_, VROW> {
     type Output = u64;
 
-    /// Per span: whole 32-byte chunks, then the whole pixels of the tail;
-    /// colour vector k holds pixel i+k (16.16 BGRA) in its low half and
-    /// pixel i+k+4 in its high half (as `simd::tex_modulate`).
+    /// The cascade ending in the plain store ([`Store`]).
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> u64 {
-        let Run {
-            band,
-            c8,
-            tri,
-            spans,
-        } = self;
-        let zero = s.splat_i32(0);
-        let [fb, fg, fr] = c8.fog.unwrap_or([0; 3]);
-        let k = Consts::<S> {
-            zero,
-            c255: s.splat_i32(0x00FF_00FF),
-            c127: s.splat_i32(0x007F_007F),
-            c128: s.splat_i32(0x0080_0080),
-            m8081: s.splat_i32(0x8081_8081u32 as i32),
-            alpha16: repeat16(s, [0, 0, 0, 0xFFFF]),
-            rgb16: repeat16(s, [0xFFFF, 0xFFFF, 0xFFFF, 0]),
-            tfactor: repeat16(s, c8.tfactor),
-            fog: repeat16(s, [fb, fg, fr, 0]),
-            aref: s.splat_i32(match c8.alpha_test {
-                Some((_, r)) => r,
-                None => 0,
-            }),
-            and_mask: s.splat_i32(c8.and_mask as i32),
-            inv: s.splat_f32(tri.inv),
+        let and_mask = s.splat_i32(self.c8.and_mask as i32);
+        spans::<VROW, S, Store>(s, self, &Store, and_mask)
+    }
+}
+
+impl<const VROW: bool> MergeUser for Run<'_, '_, VROW> {
+    type Output = u64;
+
+    /// The cascade ending in the output merger `m` (which masks the X
+    /// byte of X8R8G8B8 itself, after blending reads the alpha).
+    #[inline(always)]
+    fn run<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
+        self,
+        s: S,
+        m: &MergeLanes<S, DEPTH, FMT, BLEND>,
+    ) -> u64 {
+        spans::<VROW, S, _>(s, self, m, s.splat_i32(-1))
+    }
+}
+
+/// Where the kernel's 8 pixels go: the end of the kernel, the one place
+/// that stores.
+trait End<S: Simd> {
+    /// The end reads the fragments' depths.
+    const DEPTH: bool;
+    /// Stores fragments `0..n` (n may exceed 8: only 8 are stored) at
+    /// column `x` of row `row` of `b`: their packed colours `px`, the
+    /// lanes `live` that passed the alpha test, their depths `z` (read
+    /// only with [`End::DEPTH`]); the number that passed.
+    #[allow(clippy::too_many_arguments)]
+    fn end(
+        &self,
+        s: S,
+        b: &mut BandRows<'_>,
+        row: usize,
+        x: usize,
+        n: usize,
+        px: S::I32x8,
+        live: S::M32x8,
+        z: S::F32x8,
+    ) -> u32;
+}
+
+/// The plain store of an A8R8G8B8/X8R8G8B8 target with no depth test, no
+/// blending and every channel written: the live pixels written, the
+/// others' bytes left as they were.
+struct Store;
+
+impl<S: Simd> End<S> for Store {
+    const DEPTH: bool = false;
+
+    #[inline(always)]
+    fn end(
+        &self,
+        s: S,
+        b: &mut BandRows<'_>,
+        row: usize,
+        x: usize,
+        n: usize,
+        px: S::I32x8,
+        live: S::M32x8,
+        _z: S::F32x8,
+    ) -> u32 {
+        let at = row * b.color_pitch + x * 4;
+        let Some(dst) = b.color.get_mut(at..) else {
+            return 0;
         };
-        let mut filters: [Option<Filter<'_, S>>; STAGES8] = [None; STAGES8];
-        let mut same = [false; STAGES8];
-        let mut need_spec = c8.specular_add || c8.fog.is_some();
-        for n in 0..STAGES8 {
-            let Some(st) = &c8.stages[n] else { break };
-            if let Some((level, force)) = &st.texture {
-                filters[n] = Some(Filter::new(s, level, *force));
-            }
-            same[n] = st.alpha == st.color;
-            for o in [st.color, st.alpha] {
-                need_spec |= o.op == Op8::Blend(Arg8::Specular)
-                    || o.op != Op8::Keep && (o.arg1 == Arg8::Specular || o.arg2 == Arg8::Specular);
-            }
-        }
-        let lane = s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]);
-        let eight = s.splat_i32(8);
-        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
-        let (dstep, sstep) = (
-            s.repeat4_i32(tri.diffuse[1]),
-            s.repeat4_i32(tri.specular[1]),
-        );
-        let (d8, s8) = (dstep.shl::<3>(), sstep.shl::<3>());
-        let Band { color, pitch, y0 } = band;
-        let mut written = 0u64;
-        for sp in spans {
-            let n = sp.n as usize;
-            let at = crate::int::usize_from_i32(sp.y - y0) * pitch
-                + crate::int::usize_from_i32(sp.x) * 4;
-            let Some(row) = color.get_mut(at..at + 4 * n) else {
-                continue;
-            };
-            let (dx, dy) = (sp.x - tri.rx, sp.y - tri.ry);
-            let fy = dy as f32;
-            let mut st_span: [Option<StageSpan<'_, S>>; STAGES8] = [None; STAGES8];
-            for i in 0..STAGES8 {
-                if let Some(f) = &filters[i] {
-                    let [pu, pv] = tri.uv[i];
-                    let u = [
-                        s.splat_f32(pu[0]),
-                        s.splat_f32(pu[1]),
-                        s.splat_f32(pu[2] * fy),
-                    ];
-                    let v = [
-                        s.splat_f32(pv[0]),
-                        s.splat_f32(pv[1]),
-                        s.splat_f32(pv[2] * fy),
-                    ];
-                    let rows = f.rows::<VROW>(s, (v[0] + v[2]).mul(k.inv));
-                    st_span[i] = Some(StageSpan { u, v, rows });
-                }
-            }
-            let mut d = start4(
-                s,
-                crate::pixel::fixed_start(&tri.diffuse, dx, dy),
-                dstep,
-                high,
-            );
-            let mut sc = start4(
-                s,
-                crate::pixel::fixed_start(&tri.specular, dx, dy),
-                sstep,
-                high,
-            );
-            let mut fx = s.splat_i32(dx) + lane;
-            let (body, tail) = row.as_chunks_mut::<32>();
-            for chunk in body {
-                let (px, live) =
-                    shade8::<VROW, S>(s, &k, c8, &filters, &st_span, &same, need_spec, fx, &d, &sc);
-                // The output merger of the cascade: the live pixels
-                // written, the others left as they were.
-                let m = live.bitmask();
+        let m = live.bitmask();
+        if n >= 8 {
+            if let Some(chunk) = dst.first_chunk_mut::<32>() {
                 if m == 0xFF {
                     px.store(chunk);
                 } else {
                     S::I32x8::select(live, px, s.load_i32(chunk)).store(chunk);
                 }
-                written += u64::from(m.count_ones());
-                fx = fx + eight;
-                for j in 0..4 {
-                    d[j] = d[j] + d8;
-                    sc[j] = sc[j] + s8;
-                }
-            }
-            if tail.len() >= 4 {
-                let (px, live) =
-                    shade8::<VROW, S>(s, &k, c8, &filters, &st_span, &same, need_spec, fx, &d, &sc);
-                let old = s.load_i32_prefix(tail);
-                S::I32x8::select(live, px, old).store_prefix(tail);
-                let m = live.bitmask() & ((1u32 << (tail.len() / 4)) - 1);
-                written += u64::from(m.count_ones());
+                return m.count_ones();
             }
         }
-        written
+        let Some(tail) = dst.get_mut(..4 * n.min(8)) else {
+            return 0;
+        };
+        let old = s.load_i32_prefix(tail);
+        S::I32x8::select(live, px, old).store_prefix(tail);
+        (m & ((1u32 << n.min(8)) - 1)).count_ones()
     }
+}
+
+impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> End<S>
+    for MergeLanes<S, DEPTH, FMT, BLEND>
+{
+    const DEPTH: bool = DEPTH != merge_depth::NONE;
+
+    #[inline(always)]
+    fn end(
+        &self,
+        s: S,
+        b: &mut BandRows<'_>,
+        row: usize,
+        x: usize,
+        n: usize,
+        px: S::I32x8,
+        live: S::M32x8,
+        z: S::F32x8,
+    ) -> u32 {
+        self.merge_at(s, b, row, x, n, px, live, z)
+    }
+}
+
+/// The kernel: per span, 8 pixels a step (colour vector k holds pixel
+/// i+k (16.16 BGRA) in its low half and pixel i+k+4 in its high half, as
+/// `simd::tex_modulate`), shaded by [`shade8`] and handed to the end `e`;
+/// `and_mask` is ANDed into the packed colours.
+#[inline(always)]
+fn spans<const VROW: bool, S: Simd, E: End<S>>(
+    s: S,
+    r: Run<'_, '_, VROW>,
+    e: &E,
+    and_mask: S::I32x8,
+) -> u64 {
+    let Run {
+        mut band,
+        c8,
+        tri,
+        spans,
+    } = r;
+    let zero = s.splat_i32(0);
+    let [fb, fg, fr] = c8.fog.unwrap_or([0; 3]);
+    let k = Consts::<S> {
+        zero,
+        c255: s.splat_i32(0x00FF_00FF),
+        c127: s.splat_i32(0x007F_007F),
+        c128: s.splat_i32(0x0080_0080),
+        m8081: s.splat_i32(0x8081_8081u32 as i32),
+        alpha16: repeat16(s, [0, 0, 0, 0xFFFF]),
+        rgb16: repeat16(s, [0xFFFF, 0xFFFF, 0xFFFF, 0]),
+        tfactor: repeat16(s, c8.tfactor),
+        fog: repeat16(s, [fb, fg, fr, 0]),
+        aref: s.splat_i32(match c8.alpha_test {
+            Some((_, r)) => r,
+            None => 0,
+        }),
+        and_mask,
+        inv: s.splat_f32(tri.inv),
+    };
+    let mut filters: [Option<Filter<'_, S>>; STAGES8] = [None; STAGES8];
+    let mut same = [false; STAGES8];
+    let mut need_spec = c8.specular_add || c8.fog.is_some();
+    for n in 0..STAGES8 {
+        let Some(st) = &c8.stages[n] else { break };
+        if let Some((level, force)) = &st.texture {
+            filters[n] = Some(Filter::new(s, level, *force));
+        }
+        same[n] = st.alpha == st.color;
+        for o in [st.color, st.alpha] {
+            need_spec |= o.op == Op8::Blend(Arg8::Specular)
+                || o.op != Op8::Keep && (o.arg1 == Arg8::Specular || o.arg2 == Arg8::Specular);
+        }
+    }
+    let lane = s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]);
+    let eight = s.splat_i32(8);
+    let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+    let (dstep, sstep) = (
+        s.repeat4_i32(tri.diffuse[1]),
+        s.repeat4_i32(tri.specular[1]),
+    );
+    let (d8, s8) = (dstep.shl::<3>(), sstep.shl::<3>());
+    let (zref, dzdx) = (s.splat_f32(tri.z[0]), s.splat_f32(tri.z[1]));
+    let mut written = 0u64;
+    for sp in spans {
+        let (Ok(row), Ok(x0)) = (usize::try_from(sp.y - band.y0), usize::try_from(sp.x)) else {
+            continue;
+        };
+        let n = sp.n as usize;
+        let (dx, dy) = (sp.x - tri.rx, sp.y - tri.ry);
+        let fy = dy as f32;
+        let mut st_span: [Option<StageSpan<'_, S>>; STAGES8] = [None; STAGES8];
+        for i in 0..STAGES8 {
+            if let Some(f) = &filters[i] {
+                let [pu, pv] = tri.uv[i];
+                let u = [
+                    s.splat_f32(pu[0]),
+                    s.splat_f32(pu[1]),
+                    s.splat_f32(pu[2] * fy),
+                ];
+                let v = [
+                    s.splat_f32(pv[0]),
+                    s.splat_f32(pv[1]),
+                    s.splat_f32(pv[2] * fy),
+                ];
+                let rows = f.rows::<VROW>(s, (v[0] + v[2]).mul(k.inv));
+                st_span[i] = Some(StageSpan { u, v, rows });
+            }
+        }
+        let mut d = start4(
+            s,
+            crate::pixel::fixed_start(&tri.diffuse, dx, dy),
+            dstep,
+            high,
+        );
+        let mut sc = start4(
+            s,
+            crate::pixel::fixed_start(&tri.specular, dx, dy),
+            sstep,
+            high,
+        );
+        let zy = s.splat_f32(tri.z[2] * fy);
+        let mut fx = s.splat_i32(dx) + lane;
+        let mut i = 0;
+        while i < n {
+            let (px, live) =
+                shade8::<VROW, S>(s, &k, c8, &filters, &st_span, &same, need_spec, fx, &d, &sc);
+            let z = if E::DEPTH {
+                plane_z::<S>(zref, dzdx, zy, fx.to_f32())
+            } else {
+                zref
+            };
+            written += u64::from(e.end(s, &mut band, row, x0 + i, n - i, px, live, z));
+            i += 8;
+            fx = fx + eight;
+            for j in 0..4 {
+                d[j] = d[j] + d8;
+                sc[j] = sc[j] + s8;
+            }
+        }
+    }
+    written
 }
 
 /// The four colour vectors of the first 8 pixels of a span from its start
@@ -518,6 +641,13 @@ mod tests {
         }
     }
 
+    /// The colour rows the reference writes: row `y0` starts at byte 0.
+    struct Band<'a> {
+        color: &'a mut [u8],
+        pitch: usize,
+        y0: i32,
+    }
+
     /// The cascade one pixel at a time: what every level must write.
     fn reference(c8: &Cascade8<'_>, tri: &Cascade8Tri, spans: &[Span], band: Band<'_>) -> u64 {
         let mut written = 0;
@@ -647,9 +777,11 @@ mod tests {
         );
         for lv in std::iter::once(SimdLevel::Scalar).chain(LEVELS) {
             let mut got = band0.clone();
-            let band = Band {
+            let band = BandRows {
                 color: &mut got,
-                pitch: W * 4,
+                color_pitch: W * 4,
+                depth: &mut [],
+                depth_pitch: 0,
                 y0: 5,
             };
             let m = cascade8_spans(lv.clamp_to_cpu(), band, c8, tri, spans);
@@ -710,6 +842,7 @@ mod tests {
                 fog,
                 alpha_test: atest,
                 and_mask: if x8_target { 0x00FF_FFFF } else { u32::MAX },
+                merge: None,
             };
             let mut uv = uv;
             for (n, p) in uv.iter_mut().enumerate() {
@@ -725,6 +858,7 @@ mod tests {
                 specular: [specular[0], [specular[1][0] / 8, specular[1][1] / 8, specular[1][2] / 8, specular[1][3] / 8], specular[2]],
                 uv,
                 inv: if unit { 1.0 } else { inv },
+                z: [0.0; 3],
                 rx: 3,
                 ry: 4,
             };

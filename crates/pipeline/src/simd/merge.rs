@@ -37,9 +37,11 @@
 //! once per call by [`Merge8::run`]; the functions and factors are lane
 //! masks, so a draw's state costs no branch per fragment. A kernel
 //! generic over `S: Simd` reaches the merger through [`MergeUser`]: it is
-//! handed a [`MergeLanes`] and calls [`MergeLanes::merge`] with its lanes
-//! (the span loop of untextured affine triangles, [`merge_spans`], is
-//! one such user).
+//! handed a [`MergeLanes`] and calls [`MergeLanes::merge`] with its lanes,
+//! or [`MergeLanes::merge_at`] with a position in the band (the span loop
+//! of untextured affine triangles, [`merge_spans`], and the 8-bit
+//! texture-stage cascade, `simd::cascade8`, are its users; both take the
+//! depths from [`plane_z`]).
 #![forbid(unsafe_code)]
 use super::depth24::quantize;
 use super::div255_u16;
@@ -289,6 +291,17 @@ impl Merge8 {
             }
         }
         Some(m)
+    }
+
+    /// True when merging is a plain store: no depth test, an
+    /// A8R8G8B8/X8R8G8B8 target written whole, no blending, no alpha
+    /// test (a kernel may then store its colours itself).
+    pub(crate) fn is_plain(&self) -> bool {
+        self.depth == depth::NONE
+            && self.target == target::ARGB32
+            && self.blend == blend::OFF
+            && self.write_mask == -1
+            && self.alpha == outcomes(CmpFunc::Always)
     }
 
     /// Runs `u` with this draw's [`MergeLanes`] at `level` (the best the
@@ -568,6 +581,68 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
     }
 }
 
+impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEPTH, FMT, BLEND> {
+    /// [`Self::merge`] of fragments `0..n` at column `x` of row `row` of
+    /// the band `b` (its 32-byte windows sliced here; a vector whose
+    /// windows reach past the end of the band merges on copies of the
+    /// bytes that exist). The spans' loops of [`merge_spans`] and of the
+    /// 8-bit cascade (`simd::cascade8`) end here.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn merge_at(
+        &self,
+        s: S,
+        b: &mut BandRows<'_>,
+        row: usize,
+        x: usize,
+        n: usize,
+        rgba: S::I32x8,
+        live: S::M32x8,
+        z: S::F32x8,
+    ) -> u32 {
+        let cbpp = if FMT == target::ARGB32 { 4 } else { 2 };
+        let dbpp = match DEPTH {
+            depth::D24 => 4,
+            depth::D16 => 2,
+            _ => 0,
+        };
+        let coff = row * b.color_pitch + x * cbpp;
+        let doff = row * b.depth_pitch + x * dbpp;
+        let mut none = [0u8; 32];
+        let cw = match b.color.get_mut(coff..) {
+            Some(c) => c.first_chunk_mut::<32>(),
+            None => None,
+        };
+        let dw = if DEPTH == depth::NONE {
+            Some(&mut none)
+        } else {
+            match b.depth.get_mut(doff..) {
+                Some(d) => d.first_chunk_mut::<32>(),
+                None => None,
+            }
+        };
+        if let (Some(c), Some(d)) = (cw, dw) {
+            self.merge(s, c, d, n, rgba, live, z)
+        } else {
+            merge_copy(s, self, b, coff, doff, n, rgba, live, z)
+        }
+    }
+}
+
+/// The depths of 8 fragments at columns `fx` (relative to the plane's
+/// reference pixel) of a row whose `dz/dy` term is `zy`: `(z + dz/dx·fx)
+/// + zy`, the float path's formula (`pixel::tri_span_generic`,
+/// `shade::tri_span_full`) in the same order, so the same bits.
+#[inline(always)]
+pub(crate) fn plane_z<S: Simd>(
+    zref: S::F32x8,
+    dzdx: S::F32x8,
+    zy: S::F32x8,
+    fx: S::F32x8,
+) -> S::F32x8 {
+    (zref + dzdx.mul(fx)) + zy
+}
+
 /// A 5-bit channel `v` as 8 bits, `Format::decode_argb`'s `(v·255 + 15)
 /// / 31`: the quotient as `(x · 33 826) >> 20`, exact for `x < 34 952`
 /// (`33 826 · 31 = 2^20 + 30`), and `x ≤ 7 920`.
@@ -732,19 +807,12 @@ impl MergeUser for SpanLoop<'_, '_> {
         m: &MergeLanes<S, DEPTH, FMT, BLEND>,
     ) -> u32 {
         let SpanLoop { b, spans, t } = self;
-        let cbpp = if FMT == target::ARGB32 { 4 } else { 2 };
-        let dbpp = match DEPTH {
-            depth::D24 => 4,
-            depth::D16 => 2,
-            _ => 0,
-        };
         let step8 = s.repeat4_i32(t.diffuse[1]).shl::<3>();
         let spec = t.specular.unwrap_or([[0; 4]; 3]);
         let spec_step8 = s.repeat4_i32(spec[1]).shl::<3>();
         let rgb = s.splat_i32(0x00FF_FFFF);
         let (zref, dzdx) = (s.splat_f32(t.z[0]), s.splat_f32(t.z[1]));
         let all = s.splat_i32(0).simd_eq(s.splat_i32(0));
-        let mut none = [0u8; 32];
         let mut passed = 0;
         for sp in spans {
             let (Ok(row), Ok(x0)) = (usize::try_from(sp.y - b.y0), usize::try_from(sp.x)) else {
@@ -762,27 +830,8 @@ impl MergeUser for SpanLoop<'_, '_> {
                     rgba = rgba.add_sat_u8(pack8(&sr) & rgb);
                 }
                 let fx = (s.splat_i32(dx.wrapping_add(i as i32)) + m.lane).to_f32();
-                let z = (zref + dzdx.mul(fx)) + zy;
-                let coff = row * b.color_pitch + (x0 + i) * cbpp;
-                let doff = row * b.depth_pitch + (x0 + i) * dbpp;
-                let k = n - i;
-                let cw = match b.color.get_mut(coff..) {
-                    Some(c) => c.first_chunk_mut::<32>(),
-                    None => None,
-                };
-                let dw = if DEPTH == depth::NONE {
-                    Some(&mut none)
-                } else {
-                    match b.depth.get_mut(doff..) {
-                        Some(d) => d.first_chunk_mut::<32>(),
-                        None => None,
-                    }
-                };
-                if let (Some(c), Some(d)) = (cw, dw) {
-                    passed += m.merge(s, c, d, k, rgba, all, z);
-                } else {
-                    passed += merge_copy(s, m, b, coff, doff, k, rgba, z);
-                }
+                let z = plane_z::<S>(zref, dzdx, zy, fx);
+                passed += m.merge_at(s, b, row, x0 + i, n - i, rgba, all, z);
                 i += 8;
                 for v in &mut r {
                     *v = *v + step8;
@@ -808,6 +857,7 @@ fn merge_copy<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
     doff: usize,
     n: usize,
     rgba: S::I32x8,
+    live: S::M32x8,
     z: S::F32x8,
 ) -> u32 {
     let mut c = [0u8; 32];
@@ -824,8 +874,7 @@ fn merge_copy<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
     if let (Some(src), Some(dst)) = (b.depth.get(doff..doff + dn), d.get_mut(..dn)) {
         dst.copy_from_slice(src);
     }
-    let all = s.splat_i32(0).simd_eq(s.splat_i32(0));
-    let passed = m.merge(s, &mut c, &mut d, n, rgba, all, z);
+    let passed = m.merge(s, &mut c, &mut d, n, rgba, live, z);
     if let (Some(dst), Some(src)) = (b.color.get_mut(coff..coff + cn), c.get(..cn)) {
         dst.copy_from_slice(src);
     }

@@ -34,8 +34,8 @@
 //!   over `wide`);
 //! * `cascade8` — the 8-bit texture-stage cascade (`crate::cascade8`)
 //!   over the spans of a triangle: up to four stages, each sampling with
-//!   `tex_modulate`'s filter, specular, fog and the alpha test (over
-//!   `wide`).
+//!   `tex_modulate`'s filter, specular, fog and the alpha test, ending in
+//!   a plain store or in `merge` (over `wide`).
 //!
 //! *Guarantees*:
 //! * a kernel over `wide` gives the same bytes at every level because
@@ -69,7 +69,7 @@ mod tex_modulate;
 pub(crate) mod wide;
 
 pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
-pub(crate) use cascade8::{cascade8_spans, Band, Cascade8Tri};
+pub(crate) use cascade8::{cascade8_spans, Cascade8Tri};
 pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::gouraud_span;
 pub(crate) use merge::{merge_spans, spans_inside, BlendCtx, Merge8, MergeTri};
