@@ -442,7 +442,11 @@ fn shade8<const VROW: bool, S: Simd>(
                 } else {
                     ((p.v[0] + p.v[1].mul(fxl)) + p.v[2]).mul(k.inv)
                 };
-                f.sample::<VROW, false>(s, &p.rows, u, v)
+                if f.common {
+                    f.sample::<VROW, false, false>(s, &p.rows, u, v)
+                } else {
+                    f.sample::<VROW, false, true>(s, &p.rows, u, v)
+                }
             }
             _ => [k.zero; 2],
         };
@@ -537,7 +541,7 @@ mod tests {
                     if let Some((level, force)) = &st.texture {
                         let [u, v] =
                             tri.uv[n].map(|p| ((p[0] + p[1] * fx) + p[2] * dy as f32) * tri.inv);
-                        let t = super::super::tex_modulate::bilinear8(level, u, v, *force);
+                        let t = super::super::tex_modulate::sample8(level, u, v, *force);
                         texel = t.to_le_bytes().map(i32::from);
                     }
                     let regs = [diffuse, cur, texel, specular, c8.tfactor];
@@ -630,6 +634,12 @@ mod tests {
     const W: usize = 40;
     const H: usize = 3;
 
+    const MODES: [crate::texture::TextureAddress; 3] = [
+        crate::texture::TextureAddress::Wrap,
+        crate::texture::TextureAddress::Clamp,
+        crate::texture::TextureAddress::Mirror,
+    ];
+
     /// Runs `c8` over `spans` of `tri` in a `W × H` band at every level
     /// and with the reference; all must write the same bytes and count.
     fn check(c8: &Cascade8<'_>, tri: &Cascade8Tri, spans: &[Span]) -> Result<(), TestCaseError> {
@@ -682,6 +692,7 @@ mod tests {
                 proptest::array::uniform3(-2.0f32..2.0))),
             v_const in any::<bool>(),
             unit in any::<bool>(),
+            shapes in proptest::array::uniform4(proptest::option::of((any::<bool>(), 0usize..3, 0usize..3))),
             inv in 0.5f32..2.0,
             spans in proptest::collection::vec((5i32..8, 0i32..W as i32, 1u32..W as u32), 1..4),
         ) {
@@ -700,7 +711,21 @@ mod tests {
                 stages[n] = Some(Stage8 {
                     color,
                     alpha,
-                    texture: tex.then_some((lv, if x8 { 0xFF00_0000 } else { 0 })),
+                    // `shapes[n]`: POINT or LINEAR and the address
+                    // modes, else the common shape.
+                    texture: tex.then_some((
+                        match shapes[n] {
+                            Some((point, au, av)) => super::super::Level8 {
+                                level: lv,
+                                sampling: super::super::Sampling8 {
+                                    point,
+                                    address: [MODES[au], MODES[av]],
+                                },
+                            },
+                            None => super::super::Level8::bilinear_wrap(lv),
+                        },
+                        if x8 { 0xFF00_0000 } else { 0 },
+                    )),
                 });
             }
             let c8 = Cascade8 {
