@@ -15,7 +15,9 @@
 //! arithmetic). Every channel is a byte held in a u16 lane (four lanes a
 //! pixel, in `tex_modulate`'s halves: pixels 0, 1 | 4, 5 and 2, 3 | 6,
 //! 7); texels come from `tex_modulate`'s filter ([`Filter`]), so they are
-//! [`super::bilinear8`]'s bytes. Per-draw choices (how many stages, which
+//! `tex_modulate::sample8`'s bytes (the filter's common shape, LINEAR
+//! WRAP 32-bit, without a branch; any other behind one branch per stage
+//! and 8 pixels). Per-draw choices (how many stages, which
 //! operation) are branches taken once per 8 pixels, never per pixel; v
 //! constant along every sampling stage's spans is a const parameter.
 //! Bytes of a span's row outside the pixels that pass are left as they
