@@ -1,5 +1,6 @@
 //! The texture-stage cascade in 8-bit integer arithmetic: the span path
-//! of fixed-function draws that combine bilinear 32-bit textures with the
+//! of fixed-function draws that combine textures the 8-bit filter takes
+//! (32- or 16-bit texels, POINT or LINEAR, WRAP, CLAMP or MIRROR) with the
 //! common stage operations — the multi-texture surface of DX6/DX7 games
 //! (a colour map modulated by the diffuse colour, a light map MODULATE2X
 //! over it, specular added, vertex fog, an alpha test).
@@ -21,17 +22,18 @@
 //! operation one of SELECTARG1/2, MODULATE/2X/4X, ADD, ADDSIGNED,
 //! SUBTRACT, BLEND{DIFFUSE,TEXTURE,FACTOR,CURRENT}ALPHA (or, for alpha,
 //! DISABLE) over DIFFUSE, CURRENT, TEXTURE, SPECULAR or TFACTOR without
-//! modifiers; every texture a stage reads sampled by the 8-bit bilinear
-//! filter (`shade::bilinear8_level`: 2D, A8R8G8B8/X8R8G8B8, one level,
-//! LINEAR, WRAP, no colour key; its bytes cover every texel the kernel
-//! addresses: `simd::tex_level_ok`) at unprojected coordinates; fog none or
-//! from the vertex (the specular alpha); any alpha test; an output merger
-//! that `simd::Merge8` covers (no stencil, no W-buffer; no depth test or
-//! one on D24S8/D24X8/D24X4S4 or D16; the targets A8R8G8B8, X8R8G8B8,
-//! R5G6B5, X1R5G5B5, A1R5G5B5; blending off or with the factors and
-//! operations it covers; any colour write mask); and no fused kernel
-//! taking the draw (the textured fast path, colour + depth with fused
-//! fog: `pixel::DrawCtx::new`).
+//! modifiers; every texture a stage reads sampled by the 8-bit filter
+//! (`shade::filter8_level`: 2D, A8R8G8B8/X8R8G8B8 or one of the 16-bit
+//! formats R5G6B5, X1R5G5B5, A1R5G5B5, A4R4G4B4, one level, POINT or
+//! LINEAR, WRAP, CLAMP or MIRROR, no colour key; its bytes cover every
+//! texel the kernel addresses: `simd::tex_level_ok`) at unprojected
+//! coordinates; fog none or from the vertex (the specular alpha); any
+//! alpha test; an output merger that `simd::Merge8` covers (no stencil,
+//! no W-buffer; no depth test or one on D24S8/D24X8/D24X4S4 or D16; the
+//! targets A8R8G8B8, X8R8G8B8, R5G6B5, X1R5G5B5, A1R5G5B5; blending off
+//! or with the factors and operations it covers; any colour write mask);
+//! and no fused kernel taking the draw (the textured fast path, colour +
+//! depth with fused fog: `pixel::DrawCtx::new`).
 //!
 //! *Arithmetic*: channels are bytes (held in 16-bit lanes); a product is
 //! `round(x·y / 255)`, MODULATE2X/4X scale it before rounding and
@@ -44,8 +46,9 @@
 //! the merger's depth test, blending, write mask and 16-bit encoding are
 //! `pixel::output::fragment`'s bytes for that colour. Each operation is within
 //! half a unit of the float cascade on the same bytes; the texels of the
-//! 8-bit bilinear filter (`simd::tex_modulate`'s, shared with the
-//! textured fast path) are within one unit of the float sampler's, so a
+//! 8-bit filter (`simd::tex_modulate`'s, shared with the textured fast
+//! path) are the float sampler's under POINT and within one unit of them
+//! under LINEAR, so a
 //! pixel may differ from the float path by a few units per channel
 //! (MODULATE2X doubles a unit; tested against the float path in
 //! `tests/draw.rs`). Which path a triangle takes depends only on the
@@ -56,10 +59,9 @@ use crate::cascade::{ResultArg, TextureArg, TextureArgument, TextureOp};
 use crate::fog::FogSource;
 use crate::pixel::{Stats, TileTarget};
 use crate::prim::{TriExtra, TriSetup};
-use crate::shade::{bilinear8_level, ShadeCtx};
+use crate::shade::{filter8_level, ShadeCtx};
 use crate::simd;
 use crate::state::{CmpFunc, PipelineState};
-use crate::texture::{LevelRef, TextureFormat};
 use crate::varying::VARYING_PLANE;
 
 /// The most enabled stages the 8-bit cascade runs.
@@ -151,9 +153,9 @@ impl StageOp {
 pub(crate) struct Stage8<'a> {
     pub color: StageOp,
     pub alpha: StageOp,
-    /// The sampled level and the bits ORed into its texels (alpha of
-    /// X8R8G8B8).
-    pub texture: Option<(LevelRef<'a>, u32)>,
+    /// The sampled level, how the 8-bit filter samples it, and the bits
+    /// ORed into its texels (alpha of X8R8G8B8).
+    pub texture: Option<(simd::Level8<'a>, u32)>,
 }
 
 /// Per-draw state of the 8-bit cascade (see the module docs).
@@ -224,16 +226,11 @@ impl<'a> Cascade8<'a> {
                 if sh.projection(n).is_some() || n >= sh.sets() {
                     return None;
                 }
-                let level = bilinear8_level(tex, sm, sh.color_key())?;
-                if !simd::tex_level_ok(&level) {
+                let level = filter8_level(tex, sm, sh.color_key())?;
+                if !simd::tex_level_ok(&level.level) {
                     return None;
                 }
-                let force = if level.format == TextureFormat::X8R8G8B8 {
-                    0xFF00_0000
-                } else {
-                    0
-                };
-                Some((level, force))
+                Some((level, level.force()))
             } else {
                 None
             };

@@ -21,11 +21,13 @@
 //! major axis (zero across it); points without sprites have none (the
 //! most detailed level).
 //!
-//! *Fast path* ([`TexFast`], the W3/W4 case): one A8R8G8B8/X8R8G8B8 2D
-//! texture, bilinear, WRAP, one level, stage 0 MODULATE(TEXTURE, DIFFUSE)
+//! *Fast path* ([`TexFast`], the W3/W4 case): one 2D texture level the
+//! 8-bit filter takes ([`filter8_level`]: 32- or 16-bit texels, POINT or
+//! LINEAR, WRAP, CLAMP or MIRROR), stage 0 MODULATE(TEXTURE, DIFFUSE)
 //! for colour and alpha, no fog/specular/alpha test/stencil/depth test,
-//! blending off or SRCALPHA/INVSRCALPHA. It uses the 8-bit fixed-point
-//! filter of [`crate::texture::fast`] and integer modulation
+//! blending off or SRCALPHA/INVSRCALPHA. It uses that 8-bit fixed-point
+//! filter (`simd::tex_modulate`; POINT reads the float sampler's texel,
+//! LINEAR is within one unit of it) and integer modulation
 //! (`round(t·d/255)`), and may differ from the float path by one unit per
 //! channel; which path a triangle takes depends only on the state and the
 //! triangle (affine or not), never on threads or SIMD level.
@@ -755,40 +757,67 @@ impl<'a> TexFast<'a> {
             return None;
         }
         Some(TexFast {
-            level: simd::TexLevel::new(bilinear8_level(tex, sm, sh.color_key)?),
+            level: simd::TexLevel::new(filter8_level(tex, sm, sh.color_key)?),
             blend,
         })
     }
 }
 
-/// The level the 8-bit bilinear filter of [`crate::texture::fast`] samples
-/// for a texture and sampler state it applies to — a 2D A8R8G8B8 or
-/// X8R8G8B8 texture sampled at its level 0 only (one level, or MIPFILTER
-/// NONE at base level 0), MAG and MIN filter LINEAR, WRAP in u and v, no
-/// colour key in effect — else `None`. The fixed-function fast path and
-/// pixel shaders' samples use it whenever it applies.
-pub(crate) fn bilinear8_level<'a>(
+/// The level the 8-bit filter (`simd::tex_modulate`) samples for a
+/// texture and sampler state it applies to, and how it samples it — the
+/// one place that says which levels the filter takes: a 2D A8R8G8B8,
+/// X8R8G8B8, R5G6B5, X1R5G5B5, A1R5G5B5 or A4R4G4B4 texture sampled at
+/// its level 0 only (one level, or MIPFILTER NONE at base level 0), MAG
+/// and MIN filter both LINEAR or both POINT (NONE samples as POINT),
+/// ADDRESSU and ADDRESSV each WRAP, CLAMP or MIRROR, no colour key in
+/// effect — else `None`. The fixed-function fast path and the 8-bit
+/// cascade take every such level; pixel shaders' samples take the
+/// bilinear WRAP 32-bit ones (`Level8::bilinear_wrap_argb`).
+pub(crate) fn filter8_level<'a>(
     tex: &'a Texture,
     sm: &SamplerState,
     color_key: ColorKeyMode,
-) -> Option<crate::texture::LevelRef<'a>> {
+) -> Option<simd::Level8<'a>> {
+    let point = |f: TextureFilter| matches!(f, TextureFilter::Point | TextureFilter::None);
+    let filter_point =
+        if sm.mag_filter == TextureFilter::Linear && sm.min_filter == TextureFilter::Linear {
+            false
+        } else if point(sm.mag_filter) && point(sm.min_filter) {
+            true
+        } else {
+            return None;
+        };
+    let address = |a: TextureAddress| {
+        matches!(
+            a,
+            TextureAddress::Wrap | TextureAddress::Clamp | TextureAddress::Mirror
+        )
+    };
     let ok = tex.kind() == TextureKind::Texture2D
         && matches!(
             tex.format(),
-            TextureFormat::A8R8G8B8 | TextureFormat::X8R8G8B8
+            TextureFormat::A8R8G8B8
+                | TextureFormat::X8R8G8B8
+                | TextureFormat::R5G6B5
+                | TextureFormat::X1R5G5B5
+                | TextureFormat::A1R5G5B5
+                | TextureFormat::A4R4G4B4
         )
         && (tex.level_count() == 1 || sm.mip_filter == TextureFilter::None)
         && sm.base_level(tex.level_count(), tex.lod()) == 0
-        && sm.mag_filter == TextureFilter::Linear
-        && sm.min_filter == TextureFilter::Linear
-        && sm.address_u == TextureAddress::Wrap
-        && sm.address_v == TextureAddress::Wrap
+        && address(sm.address_u)
+        && address(sm.address_v)
         && (color_key == ColorKeyMode::Off || tex.color_key().is_none());
-    if ok {
-        tex.level(0, 0)
-    } else {
-        None
+    if !ok {
+        return None;
     }
+    Some(simd::Level8 {
+        level: tex.level(0, 0)?,
+        sampling: simd::Sampling8 {
+            point: filter_point,
+            address: [sm.address_u, sm.address_v],
+        },
+    })
 }
 
 impl ShadeCtx<'_> {

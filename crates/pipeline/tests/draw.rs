@@ -1130,6 +1130,115 @@ fn dx7_surface_cascade8_matches_float_path() {
     }
 }
 
+/// A texture of `format` (32- or 16-bit) with a pattern of distinct
+/// texels, `w × h`.
+fn pattern_texture(format: F, w: u32, h: u32) -> Texture {
+    let mut b = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let c = (x * 0x9E37_79B9) ^ (y * 0x85EB_CA6B) ^ (x * y * 0x27D4_EB2F);
+            if format == F::A8R8G8B8 || format == F::X8R8G8B8 {
+                b.extend_from_slice(&c.to_le_bytes());
+            } else {
+                b.extend_from_slice(&((c >> 16) as u16).to_le_bytes());
+            }
+        }
+    }
+    let bpt = if format == F::A8R8G8B8 || format == F::X8R8G8B8 {
+        4
+    } else {
+        2
+    };
+    texture(format, w, h, &b, w as usize * bpt)
+}
+
+/// The other shapes of the 8-bit filter on the textured fast path
+/// (stage 0 MODULATE(TEXTURE, DIFFUSE), blending off and on) and on the
+/// 8-bit cascade (with an alpha test): POINT and
+/// LINEAR, WRAP, CLAMP and MIRROR, 32- and 16-bit texels, against the
+/// float path (a D32 depth buffer, test ALWAYS, which the 8-lane merger does not cover, takes it) on a 7 × 5
+/// texture stretched over coordinates −0.4..1.6 (so every edge is
+/// crossed). POINT reads the float sampler's texel, so only the
+/// modulation's rounding differs: within one unit; LINEAR's texel is
+/// within one unit too: within two; blending adds one rounding (one unit
+/// more); with the alpha test, a pixel whose alpha is within that of the
+/// reference may be kept on one path only. Most pixels are equal.
+#[test]
+fn filter8_shapes_match_float_path() {
+    let formats = [
+        F::A8R8G8B8,
+        F::X8R8G8B8,
+        F::R5G6B5,
+        F::X1R5G5B5,
+        F::A1R5G5B5,
+        F::A4R4G4B4,
+    ];
+    for format in formats {
+        let tex = pattern_texture(format, 7, 5);
+        let tex = &tex;
+        // (POINT, address mode, blending, alpha test: the 8-bit cascade)
+        for (point, mode, blend, atest) in [
+            (true, A::Wrap, false, false),
+            (true, A::Clamp, true, false),
+            (true, A::Mirror, false, true),
+            (false, A::Wrap, true, false),
+            (false, A::Clamp, false, true),
+            (false, A::Mirror, true, false),
+        ] {
+            let scene = |depth: Option<Format>| {
+                render_all(move |r| {
+                    let mut t = Targets::new(40, 30, Format::A8R8G8B8, depth);
+                    t.clear(r, 0xFF30_6090, 1.0, 0);
+                    let mut st = base_state();
+                    set_stage(&mut st, Op::Modulate, S::Texture, S::Diffuse, Op::Modulate);
+                    let sm = &mut st.textures.samplers[0];
+                    let f = if point { Fl::Point } else { Fl::Linear };
+                    (sm.mag_filter, sm.min_filter) = (f, f);
+                    (sm.address_u, sm.address_v) = (mode, mode);
+                    if blend {
+                        st.blend.enable = true;
+                        st.blend.src = Blend::SrcAlpha;
+                        st.blend.dst = Blend::InvSrcAlpha;
+                    }
+                    if atest {
+                        st.alpha_test.enable = true;
+                        st.alpha_test.func = softhal_pipeline::CmpFunc::Greater;
+                        st.alpha_test.reference = 0x40;
+                    }
+                    st.depth.z_enable = ZBufferType::True;
+                    st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+                    let vs = quad(0.0, 0.0, 40.0, 30.0, CORNERS, [-0.4, -0.3, 1.6, 1.45]);
+                    draw(r, &mut t, &st, &vs, &[Some(tex)]);
+                    t
+                })
+            };
+            let (fixed, float) = (scene(None), scene(Some(Format::D32)));
+            // Blending rounds once more: one unit more.
+            let tol = if point { 1 } else { 2 } + i32::from(blend);
+            let mut equal = 0;
+            for y in 0..30 {
+                for x in 0..40 {
+                    let (a, b) = (fixed.px(x, y), float.px(x, y));
+                    // An alpha within the tolerance of the reference may
+                    // pass on one path only (the clear colour stays).
+                    let edge = |p: u32| (i64::from(p >> 24) - 0x40).abs() <= i64::from(tol);
+                    let flipped =
+                        atest && (a == 0xFF30_6090 && edge(b) || b == 0xFF30_6090 && edge(a));
+                    assert!(
+                        flipped || argb_close(a, b, tol),
+                        "{format:?} point {point} {mode:?} blend {blend} atest {atest} ({x}, {y}): {a:08x} vs {b:08x}"
+                    );
+                    equal += usize::from(a == b);
+                }
+            }
+            assert!(
+                equal * 2 > 40 * 30,
+                "{format:?} {point} {mode:?}: {equal} equal"
+            );
+        }
+    }
+}
+
 /// No texture stage, the colour the diffuse one (stage 0 SELECTARG1
 /// DIFFUSE), with what the 8-bit cascade adds to it. Worked out by hand:
 /// diffuse 0xFF804020, specular 0x40102030 (fog factor 64/255), fog

@@ -52,7 +52,7 @@
 //!
 //! *Samplers*: texture requests go to the stage's texture and D3DSAMP_*
 //! state; a 2D A8R8G8B8/X8R8G8B8 level 0 sampled bilinearly with WRAP
-//! (`crate::shade::bilinear8_level`) takes the 8-bit filter of the
+//! (`crate::shade::filter8_level`, its bilinear WRAP 32-bit levels) takes the 8-bit filter of the
 //! fixed-function fast path, everything else the float sampler
 //! (`docs/shaders.md` §13).
 //!
@@ -70,10 +70,10 @@ use super::{store_quad, write_target, ColorTarget, DrawCtx, Stats, TileTarget};
 use crate::cascade::MAX_STAGES;
 use crate::int::{channel_from_f32, usize_from_i32};
 use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
-use crate::shade::bilinear8_level;
+use crate::shade::filter8_level;
 use crate::shade::{at, vertex_attrs, ShadeCtx};
 use crate::simd::{bilinear8_planes, SimdLevel, Span};
-use crate::texture::{sample_shader_lane, ColorKeyMode, LevelRef, TextureFormat};
+use crate::texture::{sample_shader_lane, ColorKeyMode, LevelRef};
 use crate::varying::{Semantic, Varyings, MAX_VARYINGS, VARYING_PLANE};
 
 /// Input registers of ps_3_0 (`v0..v9`).
@@ -467,7 +467,7 @@ struct StageSamplers<'s, 'a> {
     shade: &'s ShadeCtx<'a>,
     simd: SimdLevel,
     /// Per sampler: the level the 8-bit bilinear filter samples, where it
-    /// applies (`shade::bilinear8_level`), and the bits ORed into its
+    /// applies (`shade::filter8_level`, bilinear WRAP 32-bit), and the bits ORed into its
     /// texels (X8R8G8B8's alpha).
     bilinear8: [Option<(LevelRef<'a>, u32)>; crate::limits::PIXEL_SAMPLERS],
 }
@@ -477,13 +477,10 @@ impl<'s, 'a> StageSamplers<'s, 'a> {
     fn new(shade: &'s ShadeCtx<'a>, simd: SimdLevel) -> Self {
         let bilinear8 = std::array::from_fn(|n| {
             let (tex, sm) = shade.sampler(n)?;
-            let level = bilinear8_level(tex, sm, ColorKeyMode::Off)?;
-            let force = if level.format == TextureFormat::X8R8G8B8 {
-                0xFF00_0000
-            } else {
-                0
-            };
-            Some((level, force))
+            let level = filter8_level(tex, sm, ColorKeyMode::Off)?;
+            level
+                .bilinear_wrap_argb()
+                .then(|| (level.level, level.force()))
         });
         StageSamplers {
             shade,

@@ -17,7 +17,9 @@
 //! arithmetic). Every channel is a byte held in a u16 lane (four lanes a
 //! pixel, in `tex_modulate`'s halves: pixels 0, 1 | 4, 5 and 2, 3 | 6,
 //! 7); texels come from `tex_modulate`'s filter ([`Filter`]), so they are
-//! [`super::bilinear8`]'s bytes. Per-draw choices (how many stages, which
+//! `tex_modulate::sample8`'s bytes (the filter's common shape, LINEAR
+//! WRAP 32-bit, without a branch; any other behind one branch per stage
+//! and 8 pixels). Per-draw choices (how many stages, which
 //! operation) are branches taken once per 8 pixels, never per pixel; v
 //! constant along every sampling stage's spans is a const parameter.
 //! The end of the kernel (after the stage loop) is the one place that
@@ -565,7 +567,11 @@ fn shade8<const VROW: bool, S: Simd>(
                 } else {
                     ((p.v[0] + p.v[1].mul(fxl)) + p.v[2]).mul(k.inv)
                 };
-                f.sample::<VROW, false>(s, &p.rows, u, v)
+                if f.common {
+                    f.sample::<VROW, false, false>(s, &p.rows, u, v)
+                } else {
+                    f.sample::<VROW, false, true>(s, &p.rows, u, v)
+                }
             }
             _ => [k.zero; 2],
         };
@@ -667,7 +673,7 @@ mod tests {
                     if let Some((level, force)) = &st.texture {
                         let [u, v] =
                             tri.uv[n].map(|p| ((p[0] + p[1] * fx) + p[2] * dy as f32) * tri.inv);
-                        let t = super::super::tex_modulate::bilinear8(level, u, v, *force);
+                        let t = super::super::tex_modulate::sample8(level, u, v, *force);
                         texel = t.to_le_bytes().map(i32::from);
                     }
                     let regs = [diffuse, cur, texel, specular, c8.tfactor];
@@ -760,6 +766,12 @@ mod tests {
     const W: usize = 40;
     const H: usize = 3;
 
+    const MODES: [crate::texture::TextureAddress; 3] = [
+        crate::texture::TextureAddress::Wrap,
+        crate::texture::TextureAddress::Clamp,
+        crate::texture::TextureAddress::Mirror,
+    ];
+
     /// Runs `c8` over `spans` of `tri` in a `W × H` band at every level
     /// and with the reference; all must write the same bytes and count.
     fn check(c8: &Cascade8<'_>, tri: &Cascade8Tri, spans: &[Span]) -> Result<(), TestCaseError> {
@@ -814,6 +826,7 @@ mod tests {
                 proptest::array::uniform3(-2.0f32..2.0))),
             v_const in any::<bool>(),
             unit in any::<bool>(),
+            shapes in proptest::array::uniform4(proptest::option::of((any::<bool>(), 0usize..3, 0usize..3))),
             inv in 0.5f32..2.0,
             spans in proptest::collection::vec((5i32..8, 0i32..W as i32, 1u32..W as u32), 1..4),
         ) {
@@ -832,7 +845,21 @@ mod tests {
                 stages[n] = Some(Stage8 {
                     color,
                     alpha,
-                    texture: tex.then_some((lv, if x8 { 0xFF00_0000 } else { 0 })),
+                    // `shapes[n]`: POINT or LINEAR and the address
+                    // modes, else the common shape.
+                    texture: tex.then_some((
+                        match shapes[n] {
+                            Some((point, au, av)) => super::super::Level8 {
+                                level: lv,
+                                sampling: super::super::Sampling8 {
+                                    point,
+                                    address: [MODES[au], MODES[av]],
+                                },
+                            },
+                            None => super::super::Level8::bilinear_wrap(lv),
+                        },
+                        if x8 { 0xFF00_0000 } else { 0 },
+                    )),
                 });
             }
             let c8 = Cascade8 {

@@ -29,9 +29,10 @@
 //!   `wide`);
 //! * `small_tri` — the coverage-mask kernel for small triangles (over
 //!   `wide`);
-//! * `tex_modulate` — stage-0 MODULATE of a bilinear 32-bit texture,
-//!   and the same 8-bit bilinear filter for a pixel-shader quad (both
-//!   over `wide`);
+//! * `tex_modulate` — the 8-bit texture filter (32- and 16-bit texels,
+//!   POINT or LINEAR, WRAP, CLAMP or MIRROR), stage-0 MODULATE of a
+//!   texture sampled by it, and its bilinear WRAP form for a
+//!   pixel-shader quad (all over `wide`);
 //! * `cascade8` — the 8-bit texture-stage cascade (`crate::cascade8`)
 //!   over the spans of a triangle: up to four stages, each sampling with
 //!   `tex_modulate`'s filter, specular, fog and the alpha test, ending in
@@ -76,7 +77,7 @@ pub(crate) use merge::{merge_spans, spans_inside, BlendCtx, Merge8, MergeTri};
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
 pub(crate) use tex_modulate::{
-    bilinear8_planes, tex_level_ok, tex_modulate_span, TexLevel, TexSpan,
+    bilinear8_planes, tex_level_ok, tex_modulate_span, Level8, Sampling8, TexLevel, TexSpan,
 };
 pub(crate) use wide::prefetch;
 

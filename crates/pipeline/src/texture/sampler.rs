@@ -446,9 +446,11 @@ pub fn select_mip(
 }
 
 /// Floor of `coord · size · 256 − 128` as (integer texel, 8-bit fraction)
-/// for bilinear filtering; `coord · size` for point (fraction 0).
+/// for bilinear filtering; `coord · size` for point (fraction 0). Also
+/// the address arithmetic of the 8-bit filter (`simd::tex_modulate`) for
+/// point sampling and for CLAMP and MIRROR.
 #[inline]
-fn texel_coord(coord: f32, size: u32, linear: bool) -> (i64, u32) {
+pub(crate) fn texel_coord(coord: f32, size: u32, linear: bool) -> (i64, u32) {
     if linear {
         let q = floor_i64(coord * (size as f32 * 256.0) - 128.0);
         (q >> 8, (q & 255) as u32)
