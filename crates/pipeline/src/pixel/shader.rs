@@ -13,7 +13,16 @@
 //! pixels is covered; its uncovered pixels run as helper lanes with
 //! inputs evaluated from the same planes, so that `dsx`/`dsy` and the
 //! texture LOD come from real neighbours, and are never written. Tiles are
-//! a multiple of 2 pixels, so a quad never straddles two tiles. A line
+//! a multiple of 2 pixels, so a quad never straddles two tiles. A
+//! triangle's covered quads inside a tile (quad row after quad row, left
+//! to right) run [`WIDE_QUADS`] at a time when the register-plane
+//! executor takes the program (`Program::run_quads`: lane = 4·quad + x +
+//! 2y, each input component one plane evaluation for every lane, texture
+//! samples for every lane through `Textures::sample_planes_wide`, the
+//! 8-bit bilinear filter two quads a call), a shorter last group with its
+//! other quads not run; each quad's results then go to the output merger
+//! in the same order, with the bytes of one run per quad. Other programs
+//! run one quad at a time (`Program::run_inputs`). A line
 //! runs one quad per pixel (the quad's lanes along the major axis take the
 //! line's parameters at those pixels, across it the same values); a point
 //! runs the quads of its square.

@@ -3,9 +3,11 @@
 //! neighbours, or four vertices — with per-lane masks for divergent flow
 //! control. This is the reference interpreter: the pipeline's vertex and
 //! pixel programs call it, and faster executors are tested against it.
-//! Vertex shaders the register-plane executor runs also go wider: many
-//! vertices per run ([`Program::run_wide`], inputs and outputs as planes
-//! of a [`WideFile`]), each lane with the results of a four-lane run.
+//! Programs the register-plane executor runs also go wider, inputs and
+//! outputs as planes of a [`WideFile`]: vertex shaders over many vertices
+//! per run ([`Program::run_wide`]), pixel shaders over several 2×2 quads
+//! per run ([`Program::run_quads`], each group of four lanes one quad for
+//! derivatives), each lane with the results of a four-lane run.
 //!
 //! - In: a [`Program`] (a validated shader and its jump table), the
 //!   constants a draw set ([`Constants`], bound once per draw with the
@@ -414,7 +416,7 @@ impl Program {
     }
 
     /// Output register `ty` `index` of every lane of the last
-    /// [`Program::run_wide`] with `file` (`planes[c][l]`: component `c` of
+    /// [`Program::run_wide`] or [`Program::run_quads`] with `file` (`planes[c][l]`: component `c` of
     /// lane `l`); `None` when the program does not write it (it reads 0,
     /// as after [`Program::run`]) or it is not an output register.
     pub fn wide_output<'f, const N: usize>(

@@ -9,11 +9,13 @@
 //! program, which the reference interpreter runs. One operation list runs
 //! over any lane count `N` (the operations are generic over it): four
 //! lanes, a 2×2 quad or four vertices, through [`Registers`]
-//! ([`PlaneCode::run_with`]); and `N` vertices at once for vertex shaders
-//! ([`PlaneCode::run_wide`] on a [`WideFile`]), so that each dispatched
-//! operation does several vector instructions' work. The quad operations
-//! (`dsx`, `dsy`, texture samples) treat each group of four lanes as a
-//! quad.
+//! ([`PlaneCode::run_with`]); and `N` lanes at once on a [`WideFile`]
+//! ([`PlaneCode::run_wide`]): `N` vertices for vertex shaders, `N / 4`
+//! quads for pixel shaders, so that each dispatched operation does
+//! several vector instructions' work. The quad operations (`dsx`, `dsy`,
+//! texture samples) treat each group of four lanes as a quad and never
+//! read another group's lanes; a texture unit may answer a sample for
+//! every lane at once (`Textures::sample_planes_wide`).
 //!
 //! - In: a [`Validated`] shader (compile time); [`Registers`] or a
 //!   [`WideFile`] with the caller's input planes, bound constants and a
@@ -22,7 +24,9 @@
 //!   (NaN payloads aside): every formula is the reference's own
 //!   (`exec::arith`), evaluated in the same order. Inactive lanes' outputs
 //!   are left at 0, as the reference leaves them (a wide run leaves them
-//!   computed from whatever their inputs held).
+//!   computed from whatever their inputs held; a wide pixel run computes
+//!   every lane of its active quads, helper lanes included, as a
+//!   four-lane run with every lane active does).
 //! - Guarantees: every plane number an operation names is proven below the
 //!   file's size when it is compiled, and is still read through checked
 //!   access; relative constant reads are bounds-checked per lane (out of
