@@ -614,18 +614,10 @@ impl Textures for StageSamplers<'_, '_> {
             }
             if let (Ok(u), Ok(v)) = (<[f32; 8]>::try_from(u), <[f32; 8]>::try_from(v)) {
                 let r = bilinear8_planes8(self.simd, level, u, v, *force);
-                for (d, r) in dst.into_iter().zip(r) {
-                    for (x, y) in d.into_iter().flatten().zip(r) {
-                        *x = y;
-                    }
-                }
+                put(dst, r);
             } else if let (Ok(u), Ok(v)) = (<[f32; 4]>::try_from(u), <[f32; 4]>::try_from(v)) {
                 let r = bilinear8_planes(self.simd, level, u, v, *force);
-                for (d, r) in dst.into_iter().zip(r) {
-                    for (x, y) in d.into_iter().flatten().zip(r) {
-                        *x = y;
-                    }
-                }
+                put(dst, r);
             } else {
                 return false;
             }
@@ -669,6 +661,17 @@ impl Textures for StageSamplers<'_, '_> {
                     loffset: s.bump_loffset,
                 }
             })
+    }
+}
+
+/// Channel planes `r` of `K` lanes into the chunks `dst` (a chunk of
+/// another length is left as it is).
+#[inline(always)]
+fn put<const K: usize>(dst: [Option<&mut [f32]>; 4], r: [[f32; K]; 4]) {
+    for (d, r) in dst.into_iter().zip(r) {
+        if let Some(d) = d.and_then(|d| <&mut [f32; K]>::try_from(d).ok()) {
+            *d = r;
+        }
     }
 }
 
@@ -819,8 +822,10 @@ fn shade_group(
     let depth = program.wide_depth(file);
     // Lane `l` of quad `q` of colour planes `p`.
     let lane = |p: Option<&[[f32; WIDE]; 4]>, q: usize, l: usize| -> Vec4 {
+        // By reference: `p.map` copied the four planes for every lane.
         p.map_or([0.0; 4], |p| {
-            p.map(|c| c.get(4 * q + l).copied().unwrap_or(0.0))
+            p.each_ref()
+                .map(|c| c.get(4 * q + l).copied().unwrap_or(0.0))
         })
     };
     for (q, pos) in group.iter().enumerate().take(WIDE_QUADS) {

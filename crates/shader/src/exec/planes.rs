@@ -1658,6 +1658,8 @@ fn execute<const N: usize>(
             x.copy_from_slice(&v);
         }
     };
+    // The mask of every lane.
+    let lanes_all = u64::MAX.checked_shr(64 - N.min(64) as u32).unwrap_or(0);
     for op in ops {
         match *op {
             Op::Mov { d, a } => set(planes, d, get(planes, a)),
@@ -1870,6 +1872,15 @@ fn execute<const N: usize>(
                     let [o0, o1, o2, o3] = &mut out;
                     let coords = [&pc[0][..], &pc[1][..], &pc[2][..], &pc[3][..]];
                     if textures.sample_planes_wide(sampler, coords, [o0, o1, o2, o3], mask) {
+                        if mask & lanes_all == lanes_all {
+                            // Every quad: whole planes.
+                            for (k, (&dp, v)) in d.iter().zip(out).enumerate() {
+                                if m & (1 << k) != 0 {
+                                    set(planes, dp, v);
+                                }
+                            }
+                            continue;
+                        }
                         for q in (0..N / 4).filter(|q| (mask >> (4 * q)) & 0xF != 0) {
                             for (k, (&dp, v)) in d.iter().zip(&out).enumerate() {
                                 if m & (1 << k) != 0 {
