@@ -292,6 +292,10 @@ pub(crate) fn process_range<const N: usize>(
         process_screen_tris::<N>(ctx, call, range, planes, out);
         return;
     }
+    if N == 0 && ctx.vs.pretransformed && arity == 2 && ctx.setup.plain() {
+        process_screen_lines::<N>(ctx, call, range, planes, out);
+        return;
+    }
     for p in range {
         process_prim::<N>(ctx, call, p, planes, out);
     }
@@ -314,7 +318,10 @@ fn process_screen_tris<const N: usize>(
         let mut pos = [[0f32; 4]; 3];
         let mut diffuse = [[0f32; 4]; 3];
         for k in 0..3 {
-            let Some((ps, c)) = call.vertex_index(el[k]).and_then(|i| fetch_screen(call, i)) else {
+            let Some((ps, c, _)) = call
+                .vertex_index(el[k])
+                .and_then(|i| fetch_screen::<false>(call, i))
+            else {
                 continue 'prims;
             };
             if !ps.iter().all(|x| x.is_finite()) {
@@ -329,6 +336,50 @@ fn process_screen_tris<const N: usize>(
             .all(|p| gb(p[0]) && gb(p[1]) && !z_clipped(ctx, p[2]))
             && setup::setup_plain(&ctx.setup, &pos, &diffuse, out))
         {
+            process_prim_cold::<N>(ctx, call, p, planes, out);
+        }
+    }
+}
+
+/// Pre-transformed lines of a plain draw (see [`SetupCtx::plain`]): each
+/// vertex's position and colours are fetched straight into the vertex
+/// set-up reads ([`fetch_screen`], what [`fetch`] gives a pre-transformed
+/// vertex) and a line inside the guard band and depth range is set up
+/// directly; a line with a vertex outside the buffer or a non-finite
+/// position is dropped, and one that needs clipping goes to
+/// [`process_prim`], exactly as [`process_prim`] would treat them. W6's
+/// vertex stage: building each vertex through the general fetch and
+/// returning it cost about a fifth of its time (store forwarding).
+fn process_screen_lines<const N: usize>(
+    ctx: &GeometryCtx,
+    call: &DrawCall<'_>,
+    range: std::ops::Range<u64>,
+    planes: &[[f32; 5]],
+    out: &mut ChunkOut,
+) {
+    'prims: for p in range {
+        let el = call.topology.element(p);
+        let mut v = [Vertex::<N>::ZERO; 2];
+        for (k, vx) in v.iter_mut().enumerate() {
+            let Some((pos, diffuse, specular)) = call
+                .vertex_index(el[k])
+                .and_then(|i| fetch_screen::<true>(call, i))
+            else {
+                continue 'prims;
+            };
+            vx.pos = pos;
+            vx.diffuse = diffuse;
+            vx.specular = specular;
+            if !finite(vx) {
+                continue 'prims;
+            }
+        }
+        if v.iter()
+            .all(|x| in_guard_band(x) && !z_clipped(ctx, x.pos[2]))
+        {
+            let [a, b] = &v;
+            setup::setup_line(&ctx.setup, a, b, ctx.setup.last_pixel, None, out);
+        } else {
             process_prim_cold::<N>(ctx, call, p, planes, out);
         }
     }

@@ -590,6 +590,88 @@ fn line_last_pixel_and_diamond_exit() {
     }
 }
 
+/// Lines crossing the corner of four 64-pixel tiles, rising and falling,
+/// x-major and y-major: each tile draws exactly its part of the line (the
+/// minor coordinate leaves a tile's range and never comes back), no pixel
+/// twice, none missing. The pixels are the nearest ones to the line at
+/// each major-axis pixel centre (no value falls on a half pixel).
+#[test]
+fn lines_across_tile_corners() {
+    let mut r = softhal_pipeline::Renderer::new(2).expect("renderer");
+    let mut st = state();
+    st.raster.last_pixel = false;
+    let diag: Vec<(u32, u32)> = (0..10).map(|k| (60 + k, 60 + k)).collect();
+    let rising: Vec<(u32, u32)> = (0..10).map(|k| (60 + k, 67 - k)).collect();
+    // x = 66 − 4k/11 at row 58 + k, rounded to the nearest column.
+    let steep: Vec<(u32, u32)> = [66, 66, 65, 65, 65, 64, 64, 63, 63, 63, 62]
+        .iter()
+        .enumerate()
+        .map(|(k, &x)| (x, 58 + k as u32))
+        .collect();
+    let cases = [
+        ((60.0, 60.0), (70.0, 70.0), diag),
+        ((60.0, 67.0), (70.0, 57.0), rising),
+        ((66.0, 58.0), (62.0, 69.0), steep),
+    ];
+    for ((ax, ay), (bx, by), want) in cases {
+        for swap in [false, true] {
+            let mut t = Targets::new(128, 128, Format::A8R8G8B8, None);
+            let (mut a, mut b) = (v(ax, ay, 0), v(bx, by, 0));
+            a.diffuse = 0xFFFF_FFFF;
+            b.diffuse = 0xFFFF_FFFF;
+            let mut want = want.clone();
+            if swap {
+                // Drawn the other way: the old end's pixel is drawn, the
+                // old start's left out (both ends are on pixel centres).
+                std::mem::swap(&mut a, &mut b);
+                want.remove(0);
+                want.push((bx as u32, by as u32));
+            }
+            t.draw(&mut r, &st, Topology::LineList, &[a, b]);
+            for y in 0..128 {
+                for x in 0..128 {
+                    let lit = t.px(x, y) == 0xFFFF_FFFF;
+                    assert_eq!(
+                        lit,
+                        want.contains(&(x, y)),
+                        "line ({ax},{ay})→({bx},{by}) swapped={swap} at ({x},{y})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// One draw of three pre-transformed lines: one far past the guard band
+/// (clipped: the whole row from its start to the target's edge), one
+/// with a NaN end (dropped: nothing), one inside (its pixels). Each is
+/// drawn as if it were alone.
+#[test]
+fn lines_clipped_dropped_and_drawn_in_one_draw() {
+    let mut r = softhal_pipeline::Renderer::new(1).expect("renderer");
+    let mut st = state();
+    st.raster.last_pixel = false;
+    let mut t = Targets::new(64, 64, Format::A8R8G8B8, None);
+    let mut verts = [
+        v(2.0, 5.0, 0),
+        v(1.0e9, 5.0, 0),
+        v(10.0, 10.0, 0),
+        v(f32::NAN, 20.0, 0),
+        v(20.0, 30.0, 0),
+        v(30.0, 30.0, 0),
+    ];
+    for x in &mut verts {
+        x.diffuse = 0xFFFF_FFFF;
+    }
+    t.draw(&mut r, &st, Topology::LineList, &verts);
+    for y in 0..64 {
+        for x in 0..64 {
+            let want = (y == 5 && x >= 2) || (y == 30 && (20..30).contains(&x));
+            assert_eq!(t.px(x, y) == 0xFFFF_FFFF, want, "({x},{y})");
+        }
+    }
+}
+
 #[test]
 fn points_light_the_nearest_pixel() {
     let mut r = softhal_pipeline::Renderer::new(1).expect("renderer");

@@ -290,7 +290,7 @@ struct Shared<S: Simd> {
 /// to the planes' reference) of a row whose `dz/dy` term is `zy`: the
 /// depth test of the plane's depth against `old_d`, the colours `r` (one
 /// pixel per half of each vector, as `gouraud_span`), fogged with the
-/// factors `fr` (same arrangement) when `FOG`. Lanes outside `inside` or
+/// factors `fr` (16.16, lane `i` = pixel `i`) when `FOG`. Lanes outside `inside` or
 /// failing the test keep `old_c` and `old_d`. Returns the colour and depth
 /// to store and the lanes that passed.
 #[inline(always)]
@@ -301,7 +301,7 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
     zy: S::F32x8,
     x: i32,
     r: &[S::I32x8; 4],
-    fr: &[S::I32x8; 4],
+    fr: S::I32x8,
     old_c: S::I32x8,
     old_d: S::I32x8,
     inside: Option<S::M32x8>,
@@ -321,8 +321,13 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
         // pixels 0, 1 | 4, 5 and 2, 3 | 6, 7 (the packs' arrangement),
         // every channel clamped to 0..=255 first; the alpha lanes keep c.
         // The same as `fog8` of the reference.
+        // The factors, clamped like the channels, are spread over each
+        // pixel's four u16 lanes in the same arrangement: one vector of
+        // factors per 8 pixels instead of four (registers, not
+        // arithmetic: the same values).
         let c = [channels16(s, r[0], r[1]), channels16(s, r[2], r[3])];
-        let f = [channels16(s, fr[0], fr[1]), channels16(s, fr[2], fr[3])];
+        let f8 = fr.shr::<16>().max(s.splat_i32(0)).min(s.splat_i32(255));
+        let f = [f8.spread_lo_u16(), f8.spread_hi_u16()];
         S::I32x8::pack_i16_u8_sat(fog16(s, k, c[0], f[0]), fog16(s, k, c[1], f[1]))
     } else {
         S::I32x8::pack_u8_sat([
@@ -401,7 +406,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
             _ => [0; 4],
         };
         let (fbase, fsx, fsy) = (splat(fplane[0]), splat(fplane[1]), splat(fplane[2]));
-        let flofs0 = fsx.shl::<2>() & high;
+        let flane = s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]).mul(fsx);
         let fstep8 = fsx.shl::<3>();
         let k = Shared::<S> {
             zref: s.splat_f32(t.z[0]),
@@ -438,12 +443,10 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
             let r1 = r0 + sx;
             let r2 = r1 + sx;
             let mut r = [r0, r1, r2, r2 + sx];
-            let mut fr = [splat(0); 4];
+            // Lane i: the fog factor of pixel i (16.16).
+            let mut fr = splat(0);
             if FOG {
-                let f0 = fbase + dx.mul(fsx) + dy.mul(fsy) + flofs0;
-                let f1 = f0 + fsx;
-                let f2 = f1 + fsx;
-                fr = [f0, f1, f2, f2 + fsx];
+                fr = fbase + dx.mul(fsx) + dy.mul(fsy) + flane;
             }
             let zy = s.splat_f32(p.zy);
             let (Some((cbody, ctail)), Some((dbody, dtail))) = (
@@ -460,7 +463,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
                 .zip(dbody.as_chunks_mut::<32>().0)
             {
                 let (out_c, out_d, np) =
-                    depth8::<S, F, FOG>(s, &k, zy, x, &r, &fr, s.load_i32(c), s.load_i32(d), None);
+                    depth8::<S, F, FOG>(s, &k, zy, x, &r, fr, s.load_i32(c), s.load_i32(d), None);
                 out_d.store(d);
                 out_c.store(c);
                 passed += np;
@@ -469,9 +472,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
                     *rk = *rk + step8;
                 }
                 if FOG {
-                    for fk in fr.iter_mut() {
-                        *fk = *fk + fstep8;
-                    }
+                    fr = fr + fstep8;
                 }
             }
             let rem = n - n8 * 8;
@@ -488,7 +489,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
                         zy,
                         x,
                         &r,
-                        &fr,
+                        fr,
                         s.load_i32(c),
                         s.load_i32(d),
                         inside,
@@ -505,7 +506,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
                         zy,
                         x,
                         &r,
-                        &fr,
+                        fr,
                         s.load_i32_prefix(ctail),
                         s.load_i32_prefix(dtail),
                         inside,

@@ -954,11 +954,15 @@ fn rhw_or_1(rhw: f32) -> f32 {
     }
 }
 
-/// The screen position and diffuse colour of pre-transformed vertex number
-/// `index` (what [`fetch`] gives for them, without the rest of the
-/// record). `None` if it lies outside the vertex buffer.
+/// The screen position, diffuse colour and, when `SPECULAR`, specular
+/// colour (else zero) of pre-transformed vertex number `index` (what
+/// [`fetch`] gives for them, without the rest of the record). `None` if
+/// it lies outside the vertex buffer.
 #[inline(always)]
-pub(crate) fn fetch_screen(call: &DrawCall<'_>, index: u64) -> Option<([f32; 4], [f32; 4])> {
+pub(crate) fn fetch_screen<const SPECULAR: bool>(
+    call: &DrawCall<'_>,
+    index: u64,
+) -> Option<([f32; 4], [f32; 4], [f32; 4])> {
     let l = call.layout;
     let stride = usize_from(l.stride);
     let start = usize::try_from(index).ok()?.checked_mul(stride)?;
@@ -969,6 +973,11 @@ pub(crate) fn fetch_screen(call: &DrawCall<'_>, index: u64) -> Option<([f32; 4],
     Some((
         [f(0), f(4), f(8), rhw_or_1(f(12))],
         color_at(b, l.diffuse, l.diffuse_type, 0xFFFF_FFFF),
+        if SPECULAR {
+            color_at(b, l.specular, l.specular_type, 0)
+        } else {
+            [0.0; 4]
+        },
     ))
 }
 

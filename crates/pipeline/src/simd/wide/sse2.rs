@@ -33,17 +33,23 @@ impl Sse2 {
 }
 
 /// [`super::prefetch`] on x86-64: `prefetcht0` of every 64-byte line of
-/// `v`.
+/// `v` (an object not aligned to 64 bytes may touch one line more than
+/// its size in lines: its last byte is prefetched too).
 #[inline(always)]
 pub(super) fn prefetch<T>(v: &T) {
     let p = (v as *const T).cast::<i8>();
+    let size = std::mem::size_of::<T>();
     let mut off = 0;
-    while off < std::mem::size_of::<T>() {
+    while off < size {
         // SAFETY: a prefetch is a hint: it cannot fault or modify memory,
         // and `p + off` stays inside the object `v`. SSE (which provides
         // it) is part of the x86_64 baseline.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
         off += 64;
+    }
+    if size > 64 && !size.is_multiple_of(64) {
+        // SAFETY: as above; `p + size − 1` is the last byte of `v`.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(size - 1)) };
     }
 }
 
