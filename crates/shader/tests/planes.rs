@@ -740,6 +740,7 @@ impl Textures for PlaneAnswers {
 /// active: helper lanes run) on the same inputs and texture unit,
 /// asserting every lane's colours, kills and depth equal in the quads
 /// run. Quads: all, the first k (a triangle's edge), or random.
+#[allow(clippy::needless_range_loop)]
 fn quad_twin<const N: usize>(name: &str, p: &Program, rounds: u64, unit: &dyn Textures) {
     assert!(p.runs_quads(), "{name}: the wide executor refuses it");
     let mut file = WideFile::<N>::default();
@@ -774,7 +775,7 @@ fn quad_twin<const N: usize>(name: &str, p: &Program, rounds: u64, unit: &dyn Te
             .collect();
         let face: Vec<f32> = (0..N)
             .map(|l| {
-                if (l / 4 + seed as usize) % 3 == 0 {
+                if (l / 4 + seed as usize).is_multiple_of(3) {
                     -1.0
                 } else {
                     1.0
@@ -892,6 +893,7 @@ fn quad_runs_match_the_reference_quad_by_quad() {
 /// the other quad holds. `texkill` removes lanes where t0.z < 0: lane 2
 /// of quad 0 (pixel (0, 1)) and lane 5 (pixel (1, 0) of quad 1).
 #[test]
+#[allow(clippy::needless_range_loop)]
 fn each_quad_of_a_wide_run_has_its_own_derivatives() {
     let p = program(
         "ps_2_x

@@ -402,7 +402,9 @@ impl Program {
         let mut mask = 0u64;
         for q in 0..N / 4 {
             if quads & (1 << q) != 0 {
-                mask |= 0xF << (4 * q);
+                mask |= 0xFu64
+                    .checked_shl(4u32.saturating_mul(q as u32))
+                    .unwrap_or(0);
             }
         }
         Some(code.run_wide(file, constants, textures, mask, input))

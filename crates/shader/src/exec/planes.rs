@@ -1659,7 +1659,9 @@ fn execute<const N: usize>(
         }
     };
     // The mask of every lane.
-    let lanes_all = u64::MAX.checked_shr(64 - N.min(64) as u32).unwrap_or(0);
+    let lanes_all = u64::MAX
+        .checked_shr(64u32.saturating_sub(N.min(64) as u32))
+        .unwrap_or(0);
     for op in ops {
         match *op {
             Op::Mov { d, a } => set(planes, d, get(planes, a)),
@@ -1881,7 +1883,7 @@ fn execute<const N: usize>(
                             }
                             continue;
                         }
-                        for q in (0..N / 4).filter(|q| (mask >> (4 * q)) & 0xF != 0) {
+                        for q in (0..N / 4).filter(|&q| quad_bits(mask, q) != 0) {
                             for (k, (&dp, v)) in d.iter().zip(&out).enumerate() {
                                 if m & (1 << k) != 0 {
                                     set_quad(planes, dp, q, quad_of(v, q));
@@ -1925,6 +1927,12 @@ fn execute<const N: usize>(
             }
         }
     }
+}
+
+/// The four lane bits of quad `q` in a lane mask.
+#[inline(always)]
+pub(super) fn quad_bits(mask: u64, q: usize) -> u64 {
+    mask.checked_shr(4u32.saturating_mul(q as u32)).unwrap_or(0) & 0xF
 }
 
 /// `texldp`'s projection ([`arith::project`]) of every lane of four

@@ -119,7 +119,7 @@ pub trait Textures {
         let [o0, o1, o2, o3] = out;
         let mut out = [o0, o1, o2, o3].map(|o| o.chunks_exact_mut(LANES));
         for q in 0..coords[0].len() / LANES {
-            let quad_mask = mask.checked_shr(4 * q as u32).unwrap_or(0) & 0xF;
+            let quad_mask = super::planes::quad_bits(mask, q);
             let dst = out.each_mut().map(|o| o.next());
             if quad_mask == 0 {
                 continue;
