@@ -676,3 +676,298 @@ fn wide_relative_constants_are_bounds_checked_per_lane() {
     );
     assert!(p.wide_output(&file, RegisterType::AttrOut, 0).is_none());
 }
+
+/// A texture unit whose answer depends on the derivatives and bias of the
+/// request, as a level of detail does: a quad that saw another quad's
+/// lanes would get other numbers.
+struct Gradients;
+
+impl Textures for Gradients {
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        let bias = match r.lod {
+            LodMode::Gradients { bias } => bias,
+            LodMode::Level(level) => level,
+        };
+        std::array::from_fn(|l| {
+            let (c, x, y) = (r.coords[l], r.ddx[l], r.ddy[l]);
+            [
+                c[0] + 3.0 * x[0] - y[1],
+                x[1] * y[0] + c[1],
+                x[0] - y[0] + bias[l],
+                c[3] * 0.5 + f32::from(r.sampler),
+            ]
+        })
+    }
+}
+
+/// A texture unit that answers implicit samples as planes (so a wide run
+/// takes `Textures::sample_planes_wide`), and every request with the
+/// same function of the coordinates.
+struct PlaneAnswers;
+
+impl PlaneAnswers {
+    fn texel(c: [f32; 4], sampler: u8) -> [f32; 4] {
+        [
+            c[0] * 2.0 + c[1],
+            c[1] - c[3],
+            f32::from(sampler),
+            c[2] * c[0],
+        ]
+    }
+}
+
+impl Textures for PlaneAnswers {
+    fn sample(&self, r: &SampleRequest) -> Lanes {
+        r.coords.map(|c| Self::texel(c, r.sampler))
+    }
+
+    fn sample_planes(
+        &self,
+        sampler: u8,
+        coords: &[[f32; LANES]; 4],
+        _mask: Mask,
+    ) -> Option<[[f32; LANES]; 4]> {
+        let lanes: Lanes =
+            std::array::from_fn(|l| Self::texel(std::array::from_fn(|c| coords[c][l]), sampler));
+        Some(std::array::from_fn(|k| {
+            std::array::from_fn(|l| lanes[l][k])
+        }))
+    }
+}
+
+/// Runs pixel program `p` over `N / 4` quads with `Program::run_quads`
+/// and each quad alone with the reference interpreter (every lane
+/// active: helper lanes run) on the same inputs and texture unit,
+/// asserting every lane's colours, kills and depth equal in the quads
+/// run. Quads: all, the first k (a triangle's edge), or random.
+#[allow(clippy::needless_range_loop)]
+fn quad_twin<const N: usize>(name: &str, p: &Program, rounds: u64, unit: &dyn Textures) {
+    assert!(p.runs_quads(), "{name}: the wide executor refuses it");
+    let mut file = WideFile::<N>::default();
+    let all = (1u64 << (N / 4)) - 1;
+    for seed in 0..rounds {
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xC0AD);
+        let constants = Constants {
+            float: (0..256).map(|_| rng.vec4()).collect(),
+            int: Vec::new(),
+            bool: Vec::new(),
+        };
+        let bound = p.bind(&constants);
+        let shape = Registers::new(p);
+        let mut lanes = |n: usize| -> Vec<Vec<[f32; 4]>> {
+            (0..n)
+                .map(|_| (0..N).map(|_| rng.vec4()).collect())
+                .collect()
+        };
+        let input = lanes(shape.input.len());
+        let texcoord = lanes(shape.texcoord.len());
+        // Quad q at (2q, 2·seed), its own facing.
+        let position: Vec<[f32; 4]> = (0..N)
+            .map(|l| {
+                let (q, i) = (l / 4, l % 4);
+                [
+                    (2 * q + (i & 1)) as f32,
+                    (2 * seed as usize + i / 2) as f32,
+                    0.0,
+                    0.0,
+                ]
+            })
+            .collect();
+        let face: Vec<f32> = (0..N)
+            .map(|l| {
+                if (l / 4 + seed as usize).is_multiple_of(3) {
+                    -1.0
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        let quads = match seed % 3 {
+            0 => all,
+            1 => (1u64 << (1 + seed as usize % (N / 4))) - 1,
+            _ => rng.next() & all,
+        };
+        let mut fill = |reg: InputRegister, planes: &mut [[f32; N]; 4]| {
+            let lane = |l: usize| -> [f32; 4] {
+                match reg {
+                    InputRegister::Input(i) => input.get(usize::from(i)).map_or([0.0; 4], |r| r[l]),
+                    InputRegister::Texture(i) => {
+                        texcoord.get(usize::from(i)).map_or([0.0; 4], |r| r[l])
+                    }
+                    InputRegister::Position => position[l],
+                    InputRegister::Face => [face[l]; 4],
+                }
+            };
+            for l in 0..N {
+                let v = lane(l);
+                for c in 0..4 {
+                    planes[c][l] = v[c];
+                }
+            }
+        };
+        let stats = p
+            .run_quads(&mut file, &bound, unit, quads, &mut fill)
+            .expect("runs wide");
+        for q in (0..N / 4).filter(|q| quads & (1 << q) != 0) {
+            let mut regs = Registers::new(p);
+            let at = |v: &Vec<[f32; 4]>| -> Lanes { std::array::from_fn(|l| v[4 * q + l]) };
+            for (r, v) in regs.input.iter_mut().zip(&input) {
+                *r = at(v);
+            }
+            for (r, v) in regs.texcoord.iter_mut().zip(&texcoord) {
+                *r = at(v);
+            }
+            regs.position = at(&position);
+            regs.face = std::array::from_fn(|l| face[4 * q + l]);
+            let sr = p.run_reference(&mut regs, &bound, unit, ALL_LANES);
+            let case = format!("{name} N={N} seed {seed} quads {quads:#x} quad {q}");
+            assert_eq!(stats, sr, "{case}: stats");
+            for (i, reference) in regs.color_out.iter().enumerate() {
+                let wide = p.wide_output(&file, RegisterType::ColorOut, i as u16);
+                let got: Lanes = std::array::from_fn(|l| {
+                    wide.map_or([0.0; 4], |w| std::array::from_fn(|c| w[c][4 * q + l]))
+                });
+                assert!(
+                    same_lanes(&got, reference),
+                    "{case}: oC{i}: wide {got:?}, reference {reference:?}"
+                );
+            }
+            let killed = ((file.killed() >> (4 * q)) & 0xF) as Mask;
+            assert_eq!(killed, regs.killed, "{case}: texkill");
+            let depth = p.wide_depth(&file);
+            assert_eq!(
+                depth.is_some(),
+                regs.depth_written,
+                "{case}: oDepth written"
+            );
+            if let Some(z) = depth {
+                let got: [f32; 4] = std::array::from_fn(|l| z[4 * q + l]);
+                assert_eq!(got.map(bits), regs.depth_out.map(bits), "{case}: oDepth");
+            }
+        }
+    }
+}
+
+/// Every pixel program of the suite the plane executor runs: the
+/// straight-line programs above, the corpus examples it takes, W7's and
+/// W8's pixel shaders.
+fn pixel_programs() -> Vec<(String, Program)> {
+    let mut out: Vec<(String, Program)> = PROGRAMS
+        .iter()
+        .chain(EXAMPLES)
+        .map(|t| (t.lines().next().unwrap_or("").to_string(), program(t)))
+        .filter(|(_, p)| p.runs_quads())
+        .collect();
+    for (name, tokens) in [("W7 ps", W7_PS_TOKENS), ("W8 ps", W8_PS_TOKENS)] {
+        out.push((
+            name.to_string(),
+            Program::new(parse_and_validate(tokens).unwrap()),
+        ));
+    }
+    out
+}
+
+#[test]
+fn quad_runs_match_the_reference_quad_by_quad() {
+    let programs = pixel_programs();
+    // The suite has pixel programs with derivatives, texkill and oDepth.
+    assert!(programs.len() >= 6, "{}", programs.len());
+    for (name, p) in &programs {
+        for unit in [
+            &Recorder::default() as &dyn Textures,
+            &Gradients,
+            &PlaneAnswers,
+        ] {
+            quad_twin::<8>(name, p, 40, unit);
+            quad_twin::<16>(name, p, 40, unit);
+        }
+    }
+}
+
+/// Two quads in one 8-lane run, each with its own derivatives: t0.x grows
+/// by 1 a pixel to the right in quad 0 and by 5 in quad 1, t0.y by 2 a
+/// pixel down in quad 0 and by −3 in quad 1. `dsx` is the right pixel
+/// minus the left one of the lane's row, `dsy` the bottom minus the top
+/// of its column (Direct3D 9 `dsx`/`dsy`), so every lane of quad 0 reads
+/// dsx(t0.x) = 1, dsy(t0.y) = 2 and of quad 1 reads 5 and −3, whatever
+/// the other quad holds. `texkill` removes lanes where t0.z < 0: lane 2
+/// of quad 0 (pixel (0, 1)) and lane 5 (pixel (1, 0) of quad 1).
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn each_quad_of_a_wide_run_has_its_own_derivatives() {
+    let p = program(
+        "ps_2_x
+         dcl t0
+         dsx r0, t0
+         dsy r1, t0
+         texkill t0
+         mov r2.x, r0.x
+         mov r2.y, r1.y
+         mov r2.zw, t0.xxxy
+         mov oC0, r2",
+    );
+    let bound = p.bind(&Constants::default());
+    let mut file = WideFile::<8>::default();
+    // Lane = 4·quad + x + 2y.
+    let t0 = |l: usize| -> [f32; 4] {
+        let (x, y) = ((l & 1) as f32, ((l >> 1) & 1) as f32);
+        let kill = if l == 2 || l == 5 { -1.0 } else { 1.0 };
+        if l < 4 {
+            [10.0 + x, 20.0 + 2.0 * y, kill, 0.0]
+        } else {
+            [100.0 + 5.0 * x, 50.0 - 3.0 * y, kill, 0.0]
+        }
+    };
+    let mut fill = |reg: InputRegister, planes: &mut [[f32; 8]; 4]| {
+        for l in 0..8 {
+            let v = if reg == InputRegister::Texture(0) {
+                t0(l)
+            } else {
+                [0.0; 4]
+            };
+            for c in 0..4 {
+                planes[c][l] = v[c];
+            }
+        }
+    };
+    p.run_quads(&mut file, &bound, &NoTextures, 0b11, &mut fill)
+        .expect("runs wide");
+    let oc0 = p
+        .wide_output(&file, RegisterType::ColorOut, 0)
+        .expect("oC0 written");
+    for l in 0..8 {
+        let (dx, dy) = if l < 4 { (1.0, 2.0) } else { (5.0, -3.0) };
+        let t = t0(l);
+        assert_eq!(
+            [oc0[0][l], oc0[1][l], oc0[2][l], oc0[3][l]],
+            [dx, dy, t[0], t[1]],
+            "lane {l}"
+        );
+    }
+    assert_eq!(file.killed(), 0b0010_0100);
+    // Only quad 1 runs: quad 0's lanes are neither run nor killed.
+    p.run_quads(&mut file, &bound, &NoTextures, 0b10, &mut fill)
+        .expect("runs wide");
+    assert_eq!(file.killed(), 0b0010_0000);
+}
+
+#[test]
+fn quad_runs_refuse_vertex_shaders_and_odd_lane_counts() {
+    let vs = Program::new(parse_and_validate(W7_VS_TOKENS).unwrap());
+    assert!(!vs.runs_quads());
+    let bound = vs.bind(&Constants::default());
+    let mut file = WideFile::<16>::default();
+    assert!(vs
+        .run_quads(&mut file, &bound, &NoTextures, 1, &mut |_, _| {})
+        .is_none());
+    let ps = Program::new(parse_and_validate(W8_PS_TOKENS).unwrap());
+    let bound = ps.bind(&Constants::default());
+    let mut odd = WideFile::<6>::default();
+    assert!(ps
+        .run_quads(&mut odd, &bound, &NoTextures, 1, &mut |_, _| {})
+        .is_none());
+    // ps_1_x and flow control stay with the reference.
+    for text in EXAMPLES.iter().filter(|t| t.starts_with("ps_1")) {
+        assert!(!program(text).runs_quads(), "{text}");
+    }
+}

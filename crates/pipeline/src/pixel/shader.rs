@@ -13,7 +13,16 @@
 //! pixels is covered; its uncovered pixels run as helper lanes with
 //! inputs evaluated from the same planes, so that `dsx`/`dsy` and the
 //! texture LOD come from real neighbours, and are never written. Tiles are
-//! a multiple of 2 pixels, so a quad never straddles two tiles. A line
+//! a multiple of 2 pixels, so a quad never straddles two tiles. A
+//! triangle's covered quads inside a tile (quad row after quad row, left
+//! to right) run [`WIDE_QUADS`] at a time when the register-plane
+//! executor takes the program (`Program::run_quads`: lane = 4·quad + x +
+//! 2y, each input component one plane evaluation for every lane, texture
+//! samples for every lane through `Textures::sample_planes_wide`, the
+//! 8-bit bilinear filter two quads a call), a shorter last group with its
+//! other quads not run; each quad's results then go to the output merger
+//! in the same order, with the bytes of one run per quad. Other programs
+//! run one quad at a time (`Program::run_inputs`). A line
 //! runs one quad per pixel (the quad's lanes along the major axis take the
 //! line's parameters at those pixels, across it the same values); a point
 //! runs the quads of its square.
@@ -62,7 +71,7 @@
 
 use softhal_shader::exec::{
     BoundConstants, BumpEnv, InputRegister, Inputs, Lanes, Mask, Program, Registers, SampleRequest,
-    Textures, Vec4, ALL_LANES, LANES,
+    Textures, Vec4, WideFile, ALL_LANES, LANES,
 };
 use softhal_shader::ir::{RegisterType, Usage};
 
@@ -72,7 +81,7 @@ use crate::int::{channel_from_f32, usize_from_i32};
 use crate::prim::{LineSetup, PointSetup, TriExtra, TriSetup, FLAG_CCW};
 use crate::shade::filter8_level;
 use crate::shade::{at, vertex_attrs, ShadeCtx};
-use crate::simd::{bilinear8_planes, SimdLevel, Span};
+use crate::simd::{bilinear8_planes, bilinear8_planes8, SimdLevel, Span};
 use crate::texture::{sample_shader_lane, ColorKeyMode, LevelRef};
 use crate::varying::{Semantic, Varyings, MAX_VARYINGS, VARYING_PLANE};
 
@@ -217,7 +226,7 @@ struct LaneInputs {
 }
 
 /// Where a quad is: its top-left pixel, its coverage, its facing.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct QuadPos {
     x: i32,
     y: i32,
@@ -256,11 +265,9 @@ struct MergeInputs {
     w: f32,
 }
 
-/// A quad's inputs: what the shader reads ([`Inputs`]) and what the
-/// output merger needs.
-trait QuadInputs: Inputs {
-    /// Where the quad is.
-    fn pos(&self) -> &QuadPos;
+/// What the output merger needs of the lanes of a run (one quad, or the
+/// quads of a wide run: lane = 4·quad + x + 2y).
+trait QuadInputs {
     /// The merger's inputs of lane `l`.
     fn merge(&self, l: usize) -> MergeInputs;
     /// The interpolated specular alpha of lane `l` in [0, 1] (vertex fog:
@@ -337,10 +344,6 @@ impl Inputs for LaneQuad<'_, '_> {
 }
 
 impl QuadInputs for LaneQuad<'_, '_> {
-    fn pos(&self) -> &QuadPos {
-        &self.pos
-    }
-
     fn merge(&self, l: usize) -> MergeInputs {
         let lane = &self.lanes[l];
         MergeInputs {
@@ -355,90 +358,171 @@ impl QuadInputs for LaneQuad<'_, '_> {
     }
 }
 
-/// A quad of a triangle: its inputs evaluated from the set-up planes,
-/// one register at a time (`shade::at` at each lane, times 1/rhw).
-struct TriQuad<'c, 'a> {
+/// What every quad of a triangle shares: the set-up planes it reads its
+/// inputs from.
+struct TriPlanes<'c, 'a> {
     ps: &'c PixelShaderCtx<'a>,
     d: &'c DrawCtx<'c>,
-    pos: QuadPos,
     /// The attribute planes: diffuse, specular (BGRA, 0..=255) from 0,
     /// the varyings from [`VARYING_PLANE`].
     planes: &'c [[f32; 3]],
+    /// The 1/rhw plane.
+    rhw: [f32; 3],
     /// Depth plane (z = `z[0] + z[1]·fx + z[2]·fy`).
     z: [f32; 3],
     /// Depth bias added to W-buffer depth.
     bias: f32,
-    /// Lanes' offsets from the triangle's reference pixel.
-    fx: [f32; LANES],
-    fy: [f32; LANES],
-    /// Lanes' 1 / rhw.
-    inv: [f32; LANES],
+    /// The triangle's reference pixel (its bounding box's top left).
+    origin: [i32; 2],
+    /// Counter-clockwise triangle (two-sided stencil, `vFace`).
+    ccw: bool,
 }
 
-impl TriQuad<'_, '_> {
+impl<'c, 'a> TriPlanes<'c, 'a> {
+    /// The lanes of `quads` (at most [`WIDE_QUADS`], and at most `N / 4`;
+    /// lane = 4·quad + x + 2y), their inputs evaluated from the planes.
+    /// Lanes past the quads take the reference pixel: they run and mean
+    /// nothing.
+    fn lanes<'t, const N: usize>(&'t self, quads: &[QuadPos]) -> TriLanes<'t, 'c, 'a, N> {
+        let mut fx = [0.0; N];
+        let mut fy = [0.0; N];
+        let mut pos = [QuadPos::default(); WIDE_QUADS];
+        for (q, (p, at_q)) in quads.iter().zip(&mut pos).enumerate().take(N / 4) {
+            *at_q = *p;
+            for l in 0..LANES {
+                if let (Some(x), Some(y)) = (fx.get_mut(4 * q + l), fy.get_mut(4 * q + l)) {
+                    *x = (p.x + (l & 1) as i32 - self.origin[0]) as f32;
+                    *y = (p.y + (l >> 1) as i32 - self.origin[1]) as f32;
+                }
+            }
+        }
+        let mut inv = [0.0; N];
+        for ((i, x), y) in inv.iter_mut().zip(fx).zip(fy) {
+            *i = 1.0 / at(&self.rhw, x, y);
+        }
+        TriLanes {
+            tri: self,
+            pos,
+            fx,
+            fy,
+            inv,
+        }
+    }
+}
+
+/// `N` lanes of a triangle (one quad, or a wide run's quads): their
+/// inputs evaluated from the set-up planes, one plane at a time for every
+/// lane (`shade::at` at each lane, times 1/rhw).
+struct TriLanes<'t, 'c, 'a, const N: usize> {
+    tri: &'t TriPlanes<'c, 'a>,
+    /// The quads (the first `N / 4`).
+    pos: [QuadPos; WIDE_QUADS],
+    /// Lanes' offsets from the triangle's reference pixel.
+    fx: [f32; N],
+    fy: [f32; N],
+    /// Lanes' 1 / rhw.
+    inv: [f32; N],
+}
+
+impl<const N: usize> TriLanes<'_, '_, '_, N> {
     /// Plane `p` (0 if absent) at the lanes, perspective-corrected.
     #[inline(always)]
-    fn plane(&self, p: usize) -> [f32; LANES] {
-        std::array::from_fn(|l| self.value(p, l))
+    fn plane(&self, p: usize) -> [f32; N] {
+        let mut out = [0.0; N];
+        if let Some(p) = self.tri.planes.get(p) {
+            for (((o, &x), &y), &inv) in out.iter_mut().zip(&self.fx).zip(&self.fy).zip(&self.inv) {
+                *o = at(p, x, y) * inv;
+            }
+        }
+        out
     }
 
     /// Plane `p` (0 if absent) at lane `l`, perspective-corrected.
     #[inline(always)]
     fn value(&self, p: usize, l: usize) -> f32 {
-        self.planes
-            .get(p)
-            .map_or(0.0, |p| at(p, self.fx[l], self.fy[l]) * self.inv[l])
+        match (
+            self.tri.planes.get(p),
+            self.fx.get(l),
+            self.fy.get(l),
+            self.inv.get(l),
+        ) {
+            (Some(p), Some(&x), Some(&y), Some(&inv)) => at(p, x, y) * inv,
+            _ => 0.0,
+        }
+    }
+
+    /// Set-up's plane of colour `c` (0 diffuse, 1 specular) component
+    /// `k` (RGBA): set-up stores BGRA.
+    #[inline(always)]
+    fn color_plane(c: usize, k: usize) -> usize {
+        4 * c + [2, 1, 0, 3][k & 3]
     }
 
     /// Colour `c` (0 diffuse, 1 specular) component `k` (RGBA) in [0, 1].
     #[inline(always)]
-    fn color(&self, c: usize, k: usize) -> [f32; LANES] {
-        std::array::from_fn(|l| self.color_at(c, k, l))
+    fn color(&self, c: usize, k: usize) -> [f32; N] {
+        self.plane(Self::color_plane(c, k))
+            .map(|x| (x / 255.0).clamp(0.0, 1.0))
     }
 
-    /// [`TriQuad::color`] at lane `l`.
-    #[inline(always)]
-    fn color_at(&self, c: usize, k: usize, l: usize) -> f32 {
-        // Set-up stores BGRA.
-        let bgra = [2, 1, 0, 3][k];
-        (self.value(4 * c + bgra, l) / 255.0).clamp(0.0, 1.0)
-    }
-}
-
-impl Inputs for TriQuad<'_, '_> {
-    fn load(&self, reg: InputRegister, out: &mut [[f32; LANES]; 4]) {
+    /// Input register `reg` of every lane (`out[c][l]`: component `c` of
+    /// lane `l`).
+    fn load_planes(&self, reg: InputRegister, out: &mut [[f32; N]; 4]) {
         match reg {
-            InputRegister::Position => return self.pos.position(out),
+            InputRegister::Position => {
+                // Each quad's `vPos`, in its four lanes.
+                for (q, pos) in self.pos.iter().enumerate().take(N / 4) {
+                    let mut quad = [[0.0; LANES]; 4];
+                    pos.position(&mut quad);
+                    for (o, v) in out.iter_mut().zip(quad) {
+                        if let Some(o) = o.get_mut(4 * q..4 * q + 4) {
+                            o.copy_from_slice(&v);
+                        }
+                    }
+                }
+                return;
+            }
             InputRegister::Face => {
-                *out = [[self.pos.face(); LANES]; 4];
+                *out = [[self.pos[0].face(); N]; 4];
                 return;
             }
             _ => {}
         }
-        for (c, (plane, src)) in out.iter_mut().zip(sources(self.ps, reg)).enumerate() {
+        let ps = self.tri.ps;
+        for (c, (plane, src)) in out.iter_mut().zip(sources(ps, reg)).enumerate() {
             *plane = match src {
-                InputSource::Zero => [0.0; LANES],
+                InputSource::Zero => [0.0; N],
                 InputSource::Color(i) => self.color(usize::from(i & 1), c),
-                InputSource::Varying(s) if usize::from(s) < self.ps.count => {
+                InputSource::Varying(s) if usize::from(s) < ps.count => {
                     self.plane(VARYING_PLANE + 4 * usize::from(s) + c)
                 }
-                InputSource::Varying(_) => [0.0; LANES],
+                InputSource::Varying(_) => [0.0; N],
             };
         }
     }
 }
 
-impl QuadInputs for TriQuad<'_, '_> {
-    fn pos(&self) -> &QuadPos {
-        &self.pos
+impl Inputs for TriLanes<'_, '_, '_, LANES> {
+    fn load(&self, reg: InputRegister, out: &mut [[f32; LANES]; 4]) {
+        self.load_planes(reg, out);
     }
+}
 
+impl<const N: usize> QuadInputs for TriLanes<'_, '_, '_, N> {
     fn merge(&self, l: usize) -> MergeInputs {
-        let (fx, fy, inv) = (self.fx[l], self.fy[l], self.inv[l]);
-        let z = (self.z[0] + self.z[1] * fx) + self.z[2] * fy;
+        let (fx, fy) = (self.fx.get(l).copied(), self.fy.get(l).copied());
+        let (fx, fy, inv) = (
+            fx.unwrap_or(0.0),
+            fy.unwrap_or(0.0),
+            self.inv.get(l).copied(),
+        );
+        let inv = inv.unwrap_or(1.0);
+        let z = self.tri.z;
+        let z = (z[0] + z[1] * fx) + z[2] * fy;
+        let d = self.tri.d;
         MergeInputs {
-            depth: if self.d.w_buffer() {
-                self.d.w_depth(inv) + self.bias
+            depth: if d.w_buffer() {
+                d.w_depth(inv) + self.tri.bias
             } else {
                 z
             },
@@ -448,7 +532,7 @@ impl QuadInputs for TriQuad<'_, '_> {
     }
 
     fn specular_alpha(&self, l: usize) -> f32 {
-        self.color_at(1, 3, l)
+        (self.value(Self::color_plane(1, 3), l) / 255.0).clamp(0.0, 1.0)
     }
 }
 
@@ -505,6 +589,39 @@ impl Textures for StageSamplers<'_, '_> {
         ))
     }
 
+    fn sample_planes_wide(
+        &self,
+        sampler: u8,
+        coords: [&[f32]; 4],
+        out: [&mut [f32]; 4],
+        mask: u64,
+    ) -> bool {
+        let Some(Some((level, force))) = self.bilinear8.get(usize::from(sampler)) else {
+            return false;
+        };
+        // Two quads a call of the 8-lane filter, a last odd quad through
+        // the 4-lane one: the same bytes either way.
+        let [o0, o1, o2, o3] = out;
+        let mut out = [o0, o1, o2, o3].map(|o| o.chunks_mut(8));
+        let (u, v) = (coords[0].chunks(8), coords[1].chunks(8));
+        for (i, (u, v)) in u.zip(v).enumerate() {
+            let dst = out.each_mut().map(|o| o.next());
+            if mask.checked_shr(8 * i as u32).unwrap_or(0) & 0xFF == 0 {
+                continue;
+            }
+            if let (Ok(u), Ok(v)) = (<[f32; 8]>::try_from(u), <[f32; 8]>::try_from(v)) {
+                let r = bilinear8_planes8(self.simd, level, u, v, *force);
+                put(dst, r);
+            } else if let (Ok(u), Ok(v)) = (<[f32; 4]>::try_from(u), <[f32; 4]>::try_from(v)) {
+                let r = bilinear8_planes(self.simd, level, u, v, *force);
+                put(dst, r);
+            } else {
+                return false;
+            }
+        }
+        true
+    }
+
     fn sample(&self, r: &SampleRequest) -> Lanes {
         let mut out = [[0.0, 0.0, 0.0, 1.0]; LANES];
         if let Some(planes) = self.sample_planes(r.sampler, &transpose(&r.coords), r.mask) {
@@ -544,29 +661,78 @@ impl Textures for StageSamplers<'_, '_> {
     }
 }
 
+/// Channel planes `r` of `K` lanes into the chunks `dst` (a chunk of
+/// another length is left as it is).
+#[inline(always)]
+fn put<const K: usize>(dst: [Option<&mut [f32]>; 4], r: [[f32; K]; 4]) {
+    for (d, r) in dst.into_iter().zip(r) {
+        if let Some(d) = d.and_then(|d| <&mut [f32; K]>::try_from(d).ok()) {
+            *d = r;
+        }
+    }
+}
+
 /// Component planes of four lanes' vectors.
 fn transpose(v: &[Vec4; LANES]) -> [[f32; LANES]; 4] {
     std::array::from_fn(|c| std::array::from_fn(|l| v[l][c]))
 }
 
+/// What a run gave one quad.
+struct QuadResults<'r> {
+    /// Render target 0's colour of each lane (`oC0`, or `r0` for ps_1_x;
+    /// 0 where the shader does not write it).
+    color: Lanes,
+    /// Lanes `texkill` removed.
+    killed: Mask,
+    /// `oDepth` of each lane, when the shader writes it.
+    depth: Option<[f32; LANES]>,
+    /// Render target `i + 1`'s colour of lane `l` (`oC1`–`oC3`; asked only
+    /// for a target [`PixelShaderCtx::with_targets`] bound).
+    target: &'r dyn Fn(usize, usize) -> Vec4,
+}
+
 /// Runs the shader on one quad and hands its covered, not killed lanes
 /// to the output merger.
-fn shade_quad<Q: QuadInputs>(
+#[allow(clippy::too_many_arguments)]
+fn shade_quad<Q: QuadInputs + Inputs>(
     t: &mut TileTarget<'_>,
     d: &DrawCtx,
     ps: &PixelShaderCtx<'_>,
     samplers: &StageSamplers<'_, '_>,
     regs: &mut Registers,
     q: &Q,
+    pos: &QuadPos,
     stats: &mut Stats,
 ) {
     ps.program
         .run_inputs(regs, ps.constants, samplers, q, ALL_LANES);
-    let sh = samplers.shade;
-    let pos = q.pos();
     let profile = ps.program.profile();
-    let zero = [[0.0; 4]; LANES];
-    let out = regs.color(profile, 0).unwrap_or(&zero);
+    let color = regs.color(profile, 0).copied().unwrap_or([[0.0; 4]; LANES]);
+    let target = |i: usize, l: usize| regs.color(profile, i + 1).map_or([0.0; 4], |o| o[l]);
+    let res = QuadResults {
+        color,
+        killed: regs.killed,
+        depth: regs.depth_written.then_some(regs.depth_out),
+        target: &target,
+    };
+    merge_quad(t, d, ps, samplers.shade, q, 0, pos, &res, stats);
+}
+
+/// Hands the covered, not killed lanes of one quad's results `res` to
+/// the output merger; `q`'s lanes `base..base + 4` are the quad's.
+#[allow(clippy::too_many_arguments)]
+fn merge_quad<Q: QuadInputs>(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    ps: &PixelShaderCtx<'_>,
+    sh: &ShadeCtx<'_>,
+    q: &Q,
+    base: usize,
+    pos: &QuadPos,
+    res: &QuadResults<'_>,
+    stats: &mut Stats,
+) {
+    let out = &res.color;
     let mrt = ps.targets.iter().any(Option::is_some);
     let to_bgra = |c: &Vec4| {
         let c = c.map(|x| x.clamp(0.0, 1.0));
@@ -576,19 +742,19 @@ fn shade_quad<Q: QuadInputs>(
         // No fog, no test, no blend: the output merger is a store of the
         // converted lanes (depth and fog inputs unused).
         let bgra: [[i32; 4]; LANES] = std::array::from_fn(|l| to_bgra(&out[l]));
-        store_quad(t, d, pos.x, pos.y, &bgra, pos.covered & !regs.killed, stats);
+        store_quad(t, d, pos.x, pos.y, &bgra, pos.covered & !res.killed, stats);
         return;
     }
     for l in 0..LANES {
         let bit = 1 << l;
-        if pos.covered & bit == 0 || regs.killed & bit != 0 {
+        if pos.covered & bit == 0 || res.killed & bit != 0 {
             continue;
         }
-        let lane = q.merge(l);
+        let lane = q.merge(base + l);
         let mut c = out[l].map(|x| x.clamp(0.0, 1.0));
         if !ps.ps3 {
             let alpha = if sh.fog_on() {
-                q.specular_alpha(l)
+                q.specular_alpha(base + l)
             } else {
                 0.0
             };
@@ -597,15 +763,16 @@ fn shade_quad<Q: QuadInputs>(
             }
         }
         let bgra = [c[2], c[1], c[0], c[3]].map(|x| channel_from_f32(x * 255.0));
-        let depth = if regs.depth_written {
-            let z = regs.depth_out[l];
-            if z.is_nan() {
-                0.0
-            } else {
-                z.clamp(0.0, 1.0)
+        let depth = match res.depth {
+            Some(z) => {
+                let z = z[l];
+                if z.is_nan() {
+                    0.0
+                } else {
+                    z.clamp(0.0, 1.0)
+                }
             }
-        } else {
-            lane.depth
+            None => lane.depth,
         };
         let (px, py) = (pos.x + (l & 1) as i32, pos.y + (l >> 1) as i32);
         let passed = stats.passed;
@@ -615,12 +782,58 @@ fn shade_quad<Q: QuadInputs>(
         // targets 1–3 are written too.
         if mrt && stats.passed != passed {
             for (i, ct) in ps.targets.iter().enumerate() {
-                let (Some(ct), Some(o)) = (ct, regs.color(profile, i + 1)) else {
-                    continue;
-                };
-                write_target(t, d, i, ct, px, py, to_bgra(&o[l]));
+                if let Some(ct) = ct {
+                    write_target(t, d, i, ct, px, py, to_bgra(&(res.target)(i, l)));
+                }
             }
         }
+    }
+}
+
+/// Runs the shader over the quads of `group` at once (one wide run of
+/// [`WIDE`] lanes) and hands each quad's covered, not killed lanes to the
+/// output merger, quad after quad.
+#[allow(clippy::too_many_arguments)]
+fn shade_group(
+    t: &mut TileTarget<'_>,
+    d: &DrawCtx,
+    ps: &PixelShaderCtx<'_>,
+    samplers: &StageSamplers<'_, '_>,
+    file: &mut WideFile<WIDE>,
+    tri: &TriPlanes<'_, '_>,
+    group: &[QuadPos],
+    stats: &mut Stats,
+) {
+    let lanes = tri.lanes::<WIDE>(group);
+    let quads = (1u64 << group.len().min(WIDE_QUADS)) - 1;
+    let mut input = |reg, out: &mut [[f32; WIDE]; 4]| lanes.load_planes(reg, out);
+    let program = ps.program;
+    if program
+        .run_quads(file, ps.constants, samplers, quads, &mut input)
+        .is_none()
+    {
+        return;
+    }
+    let colors: [Option<&[[f32; WIDE]; 4]>; crate::limits::MAX_RENDER_TARGETS] =
+        std::array::from_fn(|i| program.wide_output(file, RegisterType::ColorOut, i as u16));
+    let depth = program.wide_depth(file);
+    // Lane `l` of quad `q` of colour planes `p`.
+    let lane = |p: Option<&[[f32; WIDE]; 4]>, q: usize, l: usize| -> Vec4 {
+        // By reference: `p.map` copied the four planes for every lane.
+        p.map_or([0.0; 4], |p| {
+            p.each_ref()
+                .map(|c| c.get(4 * q + l).copied().unwrap_or(0.0))
+        })
+    };
+    for (q, pos) in group.iter().enumerate().take(WIDE_QUADS) {
+        let target = |i: usize, l: usize| lane(colors.get(i + 1).copied().flatten(), q, l);
+        let res = QuadResults {
+            color: std::array::from_fn(|l| lane(colors[0], q, l)),
+            killed: (file.killed() >> (4 * q)) as Mask & ALL_LANES,
+            depth: depth.map(|z| std::array::from_fn(|l| z.get(4 * q + l).copied().unwrap_or(0.0))),
+            target: &target,
+        };
+        merge_quad(t, d, ps, samplers.shade, &lanes, 4 * q, pos, &res, stats);
     }
 }
 
@@ -650,6 +863,19 @@ fn scratch_registers(program: &Program) -> Registers {
 /// Keeps `regs` for the thread's next primitive.
 fn return_registers(regs: Registers) {
     SCRATCH.with(|c| c.set(Some(regs)));
+}
+
+/// Quads per wide run (`Program::run_quads`).
+const WIDE_QUADS: usize = 4;
+
+/// Lanes per wide run.
+const WIDE: usize = 4 * WIDE_QUADS;
+
+thread_local! {
+    /// The wide register planes of this thread's last primitive: reused
+    /// by the next one (no allocation, constants kept loaded).
+    static WIDE_SCRATCH: std::cell::Cell<Option<WideFile<WIDE>>> =
+        const { std::cell::Cell::new(None) };
 }
 
 /// Rows of a tile (the band height).
@@ -682,11 +908,57 @@ pub(crate) fn tri_spans(
             *r = Some((sp.x, sp.x.saturating_add(n - 1)));
         }
     }
-    let ccw = tri.flags & FLAG_CCW != 0;
     let bb = tri.bbox();
-    let rhw = &e.rhw;
+    let tri = TriPlanes {
+        ps,
+        d,
+        planes,
+        rhw: e.rhw,
+        z: tri.z,
+        bias: e.bias,
+        origin: [bb[0], bb[1]],
+        ccw: tri.flags & FLAG_CCW != 0,
+    };
     let samplers = StageSamplers::new(sh, d.simd);
+    if ps.program.runs_quads() {
+        // Up to WIDE_QUADS covered quads a run, in the order they come.
+        let mut file = WIDE_SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
+        let mut group = [QuadPos::default(); WIDE_QUADS];
+        let mut n = 0;
+        covered_quads(&rows, t.y0, tri.ccw, |pos| {
+            if let Some(g) = group.get_mut(n) {
+                *g = pos;
+                n += 1;
+            }
+            if n == WIDE_QUADS {
+                shade_group(t, d, ps, &samplers, &mut file, &tri, &group, stats);
+                n = 0;
+            }
+        });
+        if n > 0 {
+            let group = group.get(..n).unwrap_or_default();
+            shade_group(t, d, ps, &samplers, &mut file, &tri, group, stats);
+        }
+        WIDE_SCRATCH.with(|c| c.set(Some(file)));
+        return;
+    }
     let mut regs = scratch_registers(ps.program);
+    covered_quads(&rows, t.y0, tri.ccw, |pos| {
+        let q = tri.lanes::<LANES>(&[pos]);
+        shade_quad(t, d, ps, &samplers, &mut regs, &q, &pos, stats);
+    });
+    return_registers(regs);
+}
+
+/// Calls `f` with every quad of the band `rows` (each row's covered
+/// columns, the band's first row at `y0`) that has a covered pixel, quad
+/// row after quad row, left to right.
+fn covered_quads(
+    rows: &[Option<(i32, i32)>; TILE_ROWS],
+    y0: i32,
+    ccw: bool,
+    mut f: impl FnMut(QuadPos),
+) {
     for r in (0..TILE_ROWS).step_by(2) {
         let pair = [rows[r], rows.get(r + 1).copied().flatten()];
         let (Some(x0), Some(x1)) = (
@@ -695,9 +967,7 @@ pub(crate) fn tri_spans(
         ) else {
             continue;
         };
-        let qy = t.y0 + r as i32;
-        let fy0 = (qy - bb[1]) as f32;
-        let fy = [fy0, fy0, (qy + 1 - bb[1]) as f32, (qy + 1 - bb[1]) as f32];
+        let qy = y0 + r as i32;
         let mut qx = x0 & !1;
         while qx <= x1 {
             let mut covered: Mask = 0;
@@ -708,30 +978,16 @@ pub(crate) fn tri_spans(
                 }
             }
             if covered != 0 {
-                let (fa, fb) = ((qx - bb[0]) as f32, (qx + 1 - bb[0]) as f32);
-                let fx = [fa, fb, fa, fb];
-                let q = TriQuad {
-                    ps,
-                    d,
-                    pos: QuadPos {
-                        x: qx,
-                        y: qy,
-                        covered,
-                        ccw,
-                    },
-                    planes,
-                    z: tri.z,
-                    bias: e.bias,
-                    fx,
-                    fy,
-                    inv: std::array::from_fn(|l| 1.0 / at(rhw, fx[l], fy[l])),
-                };
-                shade_quad(t, d, ps, &samplers, &mut regs, &q, stats);
+                f(QuadPos {
+                    x: qx,
+                    y: qy,
+                    covered,
+                    ccw,
+                });
             }
             qx += 2;
         }
     }
-    return_registers(regs);
 }
 
 /// The pixels `[x0, y0, x1, y1]` (inclusive, inside the tile) of point
@@ -800,7 +1056,7 @@ pub(crate) fn point(
                 },
                 lanes: std::array::from_fn(|l| lane_at(qx + (l & 1) as i32, qy + (l >> 1) as i32)),
             };
-            shade_quad(t, d, ps, &samplers, &mut regs, &q, stats);
+            shade_quad(t, d, ps, &samplers, &mut regs, &q, &q.pos, stats);
             qx += 2;
         }
         qy += 2;
@@ -866,6 +1122,6 @@ pub(crate) fn line_pixel(
     };
     let samplers = StageSamplers::new(sh, d.simd);
     let mut regs = scratch_registers(ps.program);
-    shade_quad(t, d, ps, &samplers, &mut regs, &q, stats);
+    shade_quad(t, d, ps, &samplers, &mut regs, &q, &q.pos, stats);
     return_registers(regs);
 }

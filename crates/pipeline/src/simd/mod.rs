@@ -77,7 +77,8 @@ pub(crate) use merge::{merge_spans, spans_inside, BlendCtx, Merge8, MergeTri};
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
 pub(crate) use tex_modulate::{
-    bilinear8_planes, tex_level_ok, tex_modulate_span, Level8, Sampling8, TexLevel, TexSpan,
+    bilinear8_planes, bilinear8_planes8, tex_level_ok, tex_modulate_span, Level8, Sampling8,
+    TexLevel, TexSpan,
 };
 pub(crate) use wide::prefetch;
 

@@ -1,7 +1,7 @@
 //! The textured span kernel: stage 0 MODULATE(TEXTURE, DIFFUSE) of a
 //! level sampled by the 8-bit filter, optionally blended
 //! SRCALPHA/INVSRCALPHA; and the same filter's bilinear WRAP form for the
-//! four lanes of a pixel-shader quad.
+//! four lanes of a pixel-shader quad, or the eight lanes of two.
 //!
 //! *The 8-bit filter* ([`Filter`], its pixel-at-a-time twin [`sample8`])
 //! reads a [`Level8`]: one level of an A8R8G8B8, X8R8G8B8, R5G6B5,
@@ -22,13 +22,15 @@
 //!
 //! *Input*: the destination bytes of a span, the level, the span's
 //! texture-coordinate and diffuse planes ([`TexSpan`]); or a level and
-//! four lanes' (u, v) ([`bilinear8_planes`]). *Output*: the written
-//! pixels; or the four lanes' RGBA in [0, 1] as component planes.
-//! *Guarantees*: both kernels are written once over the vector layer
+//! four or eight lanes' (u, v) ([`bilinear8_planes`],
+//! [`bilinear8_planes8`]). *Output*: the written pixels; or the lanes'
+//! RGBA in [0, 1] as component planes.
+//! *Guarantees*: the kernels are written once over the vector layer
 //! ([`super::wide`]) and instantiated at every level; for a level that
 //! passes `tex_level_ok` they give exactly the results of the
-//! pixel-at-a-time twins [`tex_modulate_span_scalar`] and
-//! [`bilinear8_planes_scalar`] (which take every other level), compared
+//! pixel-at-a-time twins [`tex_modulate_span_scalar`],
+//! [`bilinear8_planes_scalar`] and [`bilinear8_planes8_scalar`] (which
+//! take every other level), compared
 //! at every level by the proptests; texels are read only inside the
 //! level's bytes (the layer's gather clamps each index to them).
 #![forbid(unsafe_code)]
@@ -1146,6 +1148,79 @@ impl Kernel for Quad<'_, '_> {
     }
 }
 
+/// Scalar twin of [`bilinear8_planes8`]: [`bilinear8_planes_scalar`] of
+/// each quad.
+pub(crate) fn bilinear8_planes8_scalar(
+    level: &crate::texture::LevelRef<'_>,
+    u: [f32; 8],
+    v: [f32; 8],
+    force: u32,
+) -> [[f32; 8]; 4] {
+    let half = |x: &[f32; 8], h: usize| std::array::from_fn(|l| x[4 * h + l]);
+    let lo = bilinear8_planes_scalar(level, half(&u, 0), half(&v, 0), force);
+    let hi = bilinear8_planes_scalar(level, half(&u, 1), half(&v, 1), force);
+    std::array::from_fn(|k| std::array::from_fn(|l| if l < 4 { lo[k][l] } else { hi[k][l - 4] }))
+}
+
+/// [`bilinear8_planes`] of eight lanes (two pixel-shader quads) at
+/// `(u[l], v[l])`: planes R, G, B, A of the lanes, each channel
+/// `byte / 255`. The kernel ([`Octet`]: every lane its own texels, one
+/// gather of each of the four texels for the eight lanes) runs at every
+/// level for a level that passes [`tex_level_ok`]; any other level takes
+/// the scalar twin.
+pub(crate) fn bilinear8_planes8(
+    level_simd: SimdLevel,
+    level: &crate::texture::LevelRef<'_>,
+    u: [f32; 8],
+    v: [f32; 8],
+    force: u32,
+) -> [[f32; 8]; 4] {
+    if !tex_level_ok(level) {
+        return bilinear8_planes8_scalar(level, u, v, force);
+    }
+    level_simd.dispatch(Octet { level, u, v, force })
+}
+
+/// The arguments of [`bilinear8_planes8`].
+struct Octet<'a, 'l> {
+    level: &'a crate::texture::LevelRef<'l>,
+    u: [f32; 8],
+    v: [f32; 8],
+    force: u32,
+}
+
+impl Kernel for Octet<'_, '_> {
+    type Output = [[f32; 8]; 4];
+
+    /// The eight lanes' texels gathered once each, then each channel
+    /// filtered in 32-bit lanes ([`quad_channels`]).
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> [[f32; 8]; 4] {
+        let info = &self.level.info;
+        let (w, h) = (info.width as i32, info.height as i32);
+        let pitch4 = s.splat_i32((info.row_pitch / 4) as i32);
+        let (x0, fx) = wrap8(s, s.f32x8(self.u), s.splat_f32(w as f32 * 256.0), w);
+        let (y0, fy) = wrap8(s, s.f32x8(self.v), s.splat_f32(h as f32 * 256.0), h);
+        let (x1, y1) = (next8(s, x0, w), next8(s, y0, h));
+        let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
+        let data = self.level.data;
+        let force = s.splat_i32(self.force as i32);
+        let t = [
+            s.gather_u32(data, r0 + x0) | force,
+            s.gather_u32(data, r0 + x1) | force,
+            s.gather_u32(data, r1 + x0) | force,
+            s.gather_u32(data, r1 + x1) | force,
+        ];
+        // BGRA in memory: B bits 0..8, G 8..16, R 16..24, A 24..32.
+        let byte = s.splat_i32(0xFF);
+        let r = quad_channels(s, t.map(|t| t.shr_logical::<16>() & byte), fx, fy);
+        let g = quad_channels(s, t.map(|t| t.shr_logical::<8>() & byte), fx, fy);
+        let b = quad_channels(s, t.map(|t| t & byte), fx, fy);
+        let a = quad_channels(s, t.map(|t| t.shr_logical::<24>()), fx, fy);
+        [r, g, b, a]
+    }
+}
+
 /// [`lerp8`] of 32-bit lanes, as `(a << 8) + (b − a)·f + 128 >> 8`
 /// (wrapping; the same value, since the true one lies in 0..=65408).
 #[inline(always)]
@@ -1286,6 +1361,38 @@ mod tests {
             let want = bilinear8_planes_scalar(&level, u, v, force);
             for lv in std::iter::once(SimdLevel::Scalar).chain(LEVELS) {
                 let got = bilinear8_planes(lv.clamp_to_cpu(), &level, u, v, force);
+                prop_assert_eq!(got.map(|p| p.map(f32::to_bits)), want.map(|p| p.map(f32::to_bits)));
+            }
+        }
+
+        #[test]
+        fn bilinear8_planes8_matches_scalar(
+            w in 1u32..10,
+            h in 1u32..10,
+            pad in 0usize..3,
+            x8 in any::<bool>(),
+            seed in any::<u64>(),
+            u in proptest::array::uniform8(-3.0f32..3.0),
+            v in proptest::array::uniform8(-3.0f32..3.0),
+            odd in 0usize..8,
+        ) {
+            let (bytes, info, format) = tex_level(w, h, pad, x8, seed);
+            let level = crate::texture::LevelRef { format, info, data: &bytes, palette: None };
+            // Non-finite coordinates wrap to 0 in both.
+            let mut u = u;
+            u[odd] = [f32::NAN, f32::INFINITY, -0.0, 1.0, f32::NEG_INFINITY, 0.5, 2.0, -1.0][odd];
+            let force = if x8 { 0xFF00_0000 } else { 0 };
+            let want = bilinear8_planes8_scalar(&level, u, v, force);
+            // Each half is what the four-lane filter gives its quad.
+            for (h, (uq, vq)) in [(&u[..4], &v[..4]), (&u[4..], &v[4..])].into_iter().enumerate() {
+                let (uq, vq) = (uq.try_into().unwrap(), vq.try_into().unwrap());
+                let quad = bilinear8_planes_scalar(&level, uq, vq, force);
+                for k in 0..4 {
+                    prop_assert_eq!(&want[k][4 * h..4 * h + 4], &quad[k][..]);
+                }
+            }
+            for lv in std::iter::once(SimdLevel::Scalar).chain(LEVELS) {
+                let got = bilinear8_planes8(lv.clamp_to_cpu(), &level, u, v, force);
                 prop_assert_eq!(got.map(|p| p.map(f32::to_bits)), want.map(|p| p.map(f32::to_bits)));
             }
         }

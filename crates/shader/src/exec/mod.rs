@@ -3,9 +3,11 @@
 //! neighbours, or four vertices — with per-lane masks for divergent flow
 //! control. This is the reference interpreter: the pipeline's vertex and
 //! pixel programs call it, and faster executors are tested against it.
-//! Vertex shaders the register-plane executor runs also go wider: many
-//! vertices per run ([`Program::run_wide`], inputs and outputs as planes
-//! of a [`WideFile`]), each lane with the results of a four-lane run.
+//! Programs the register-plane executor runs also go wider, inputs and
+//! outputs as planes of a [`WideFile`]: vertex shaders over many vertices
+//! per run ([`Program::run_wide`]), pixel shaders over several 2×2 quads
+//! per run ([`Program::run_quads`], each group of four lanes one quad for
+//! derivatives), each lane with the results of a four-lane run.
 //!
 //! - In: a [`Program`] (a validated shader and its jump table), the
 //!   constants a draw set ([`Constants`], bound once per draw with the
@@ -355,11 +357,68 @@ impl Program {
             return None;
         }
         let code = self.planes.as_ref()?;
+        let mut load = |reg, planes: &mut [[f32; N]; 4]| match reg {
+            InputRegister::Input(i) => input(i, planes),
+            // Not a vertex shader's: (0, 0, 0, 0).
+            _ => *planes = [[0.0; N]; 4],
+        };
+        Some(code.run_wide(file, constants, textures, mask, &mut load))
+    }
+
+    /// Whether [`Program::run_quads`] runs it: a pixel shader the
+    /// register-plane executor runs.
+    pub fn runs_quads(&self) -> bool {
+        !self.profile().is_vertex() && self.planes.is_some()
+    }
+
+    /// Runs a pixel shader over `N / 4` 2×2 quads at once (lane `l` =
+    /// pixel `l & 3` of quad `l / 4`, so lane = 4·quad + x + 2y; `N` a
+    /// multiple of 4, at most 64) on the register-plane executor, with
+    /// the results of [`Program::run`] of each quad with [`ALL_LANES`],
+    /// bit for bit: every lane of a quad in `quads` (bit `q`: quad `q`)
+    /// runs, its uncovered pixels as helper lanes, so that `dsx`, `dsy`
+    /// and implicit texture LOD see the quad's own four lanes and no
+    /// other quad's. `input(register, planes)` writes an input register
+    /// the program reads (`v#`, `t#`, `vPos`, `vFace`; `planes[c][l]`:
+    /// component `c` of lane `l`); [`Program::wide_output`] reads the
+    /// colours, [`Program::wide_depth`] `oDepth`, [`WideFile::killed`]
+    /// the lanes `texkill` removed. Quads outside `quads` are computed
+    /// from whatever their inputs hold: their results mean nothing, and
+    /// the texture unit is not asked for them. `None` (nothing run) when
+    /// [`Program::runs_quads`] is false or `N` is not a lane count it
+    /// takes.
+    pub fn run_quads<const N: usize>(
+        &self,
+        file: &mut WideFile<N>,
+        constants: &BoundConstants,
+        textures: &dyn Textures,
+        quads: u64,
+        input: &mut dyn FnMut(InputRegister, &mut [[f32; N]; 4]),
+    ) -> Option<RunStats> {
+        if !self.runs_quads() || !N.is_multiple_of(4) || N > 64 {
+            return None;
+        }
+        let code = self.planes.as_ref()?;
+        let mut mask = 0u64;
+        for q in 0..N / 4 {
+            if quads & (1 << q) != 0 {
+                mask |= 0xFu64
+                    .checked_shl(4u32.saturating_mul(q as u32))
+                    .unwrap_or(0);
+            }
+        }
         Some(code.run_wide(file, constants, textures, mask, input))
     }
 
+    /// `oDepth` of every lane after the last [`Program::run_quads`] with
+    /// `file`; `None` when the program does not write it (the pixel keeps
+    /// its interpolated depth).
+    pub fn wide_depth<'f, const N: usize>(&self, file: &'f WideFile<N>) -> Option<&'f [f32; N]> {
+        self.planes.as_ref()?.wide_depth(file)
+    }
+
     /// Output register `ty` `index` of every lane of the last
-    /// [`Program::run_wide`] with `file` (`planes[c][l]`: component `c` of
+    /// [`Program::run_wide`] or [`Program::run_quads`] with `file` (`planes[c][l]`: component `c` of
     /// lane `l`); `None` when the program does not write it (it reads 0,
     /// as after [`Program::run`]) or it is not an output register.
     pub fn wide_output<'f, const N: usize>(

@@ -9,11 +9,13 @@
 //! program, which the reference interpreter runs. One operation list runs
 //! over any lane count `N` (the operations are generic over it): four
 //! lanes, a 2×2 quad or four vertices, through [`Registers`]
-//! ([`PlaneCode::run_with`]); and `N` vertices at once for vertex shaders
-//! ([`PlaneCode::run_wide`] on a [`WideFile`]), so that each dispatched
-//! operation does several vector instructions' work. The quad operations
-//! (`dsx`, `dsy`, texture samples) treat each group of four lanes as a
-//! quad.
+//! ([`PlaneCode::run_with`]); and `N` lanes at once on a [`WideFile`]
+//! ([`PlaneCode::run_wide`]): `N` vertices for vertex shaders, `N / 4`
+//! quads for pixel shaders, so that each dispatched operation does
+//! several vector instructions' work. The quad operations (`dsx`, `dsy`,
+//! texture samples) treat each group of four lanes as a quad and never
+//! read another group's lanes; a texture unit may answer a sample for
+//! every lane at once (`Textures::sample_planes_wide`).
 //!
 //! - In: a [`Validated`] shader (compile time); [`Registers`] or a
 //!   [`WideFile`] with the caller's input planes, bound constants and a
@@ -22,7 +24,9 @@
 //!   (NaN payloads aside): every formula is the reference's own
 //!   (`exec::arith`), evaluated in the same order. Inactive lanes' outputs
 //!   are left at 0, as the reference leaves them (a wide run leaves them
-//!   computed from whatever their inputs held).
+//!   computed from whatever their inputs held; a wide pixel run computes
+//!   every lane of its active quads, helper lanes included, as a
+//!   four-lane run with every lane active does).
 //! - Guarantees: every plane number an operation names is proven below the
 //!   file's size when it is compiled, and is still read through checked
 //!   access; relative constant reads are bounds-checked per lane (out of
@@ -426,6 +430,18 @@ enum Load {
     Texture(u16),
     Position,
     Face,
+}
+
+impl Load {
+    /// The input register a load reads.
+    fn register(self) -> InputRegister {
+        match self {
+            Load::Input(i) => InputRegister::Input(i),
+            Load::Texture(i) => InputRegister::Texture(i),
+            Load::Position => InputRegister::Position,
+            Load::Face => InputRegister::Face,
+        }
+    }
 }
 
 /// Where a register's planes are stored after a run (named by register
@@ -1317,12 +1333,7 @@ impl PlaneCode {
         );
         for &(load, p) in &self.loads {
             if let Some(inputs) = inputs {
-                let reg = match load {
-                    Load::Input(i) => InputRegister::Input(i),
-                    Load::Texture(i) => InputRegister::Texture(i),
-                    Load::Position => InputRegister::Position,
-                    Load::Face => InputRegister::Face,
-                };
+                let reg = load.register();
                 let at_p = usize::from(p);
                 let Some(out) = file
                     .planes
@@ -1397,9 +1408,11 @@ impl PlaneCode {
     }
 }
 
-/// The planes of one wide group of `N` lanes (vertices): the executor's
-/// state a caller of [`super::Program::run_wide`] keeps between runs
-/// (constants stay loaded while the bound constants are the same).
+/// The planes of one wide group of `N` lanes (vertices, or `N / 4`
+/// pixel quads): the executor's state a caller of
+/// [`super::Program::run_wide`] or [`super::Program::run_quads`] keeps
+/// between runs (constants stay loaded while the bound constants are the
+/// same).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WideFile<const N: usize> {
     planes: Vec<[f32; N]>,
@@ -1407,6 +1420,17 @@ pub struct WideFile<const N: usize> {
     address: [[i32; N]; 4],
     /// The [`BoundConstants::id`] whose constants are loaded.
     loaded: Option<u64>,
+    /// Lanes of the last run's mask that `texkill` removed (bit `l`: lane
+    /// `l`).
+    killed: u64,
+}
+
+impl<const N: usize> WideFile<N> {
+    /// Lanes of the last run's mask that `texkill` removed (bit `l`:
+    /// lane `l`).
+    pub fn killed(&self) -> u64 {
+        self.killed
+    }
 }
 
 impl<const N: usize> Default for WideFile<N> {
@@ -1415,6 +1439,7 @@ impl<const N: usize> Default for WideFile<N> {
             planes: Vec::new(),
             address: [[0; N]; 4],
             loaded: None,
+            killed: 0,
         }
     }
 }
@@ -1453,18 +1478,21 @@ impl PlaneCode {
         *address = [[0; N]; 4];
     }
 
-    /// Runs the code over the `N` lanes of `file` (no quad: the caller
-    /// guarantees no operation reads a neighbour, see
-    /// [`PlaneCode::runs`]), each input register `v#` the code reads
-    /// filled by `input(#, planes)`. Lanes outside `mask` are computed
-    /// from whatever their inputs hold; their results mean nothing.
+    /// Runs the code over the `N` lanes of `file`, each input register
+    /// the code reads (`v#`, `t#`, `vPos`, `vFace`) filled by
+    /// `input(register, planes)` (`vFace` from its first component), and
+    /// keeps the lanes `texkill` removed ([`WideFile::killed`]). Lanes
+    /// outside `mask` are computed from whatever their inputs hold; their
+    /// results mean nothing. The quad operations take each group of four
+    /// lanes as one quad: the caller runs every lane of a quad whose
+    /// lanes read their neighbours (see [`PlaneCode::runs`]).
     pub(super) fn run_wide<const N: usize>(
         &self,
         file: &mut WideFile<N>,
         constants: &BoundConstants,
         textures: &dyn Textures,
         mask: u64,
-        input: &mut dyn FnMut(u16, &mut [[f32; N]; 4]),
+        input: &mut dyn FnMut(InputRegister, &mut [[f32; N]; 4]),
     ) -> RunStats {
         let stats = RunStats {
             executed: self.executed,
@@ -1485,10 +1513,11 @@ impl PlaneCode {
             else {
                 continue;
             };
-            match load {
-                Load::Input(i) => input(i, out),
-                // Not a vertex shader's: (0, 0, 0, 0).
-                Load::Texture(_) | Load::Position | Load::Face => *out = [[0.0; N]; 4],
+            input(load.register(), out);
+            if load == Load::Face {
+                out[1] = out[0];
+                out[2] = out[0];
+                out[3] = out[0];
             }
         }
         let mut killed = 0;
@@ -1501,7 +1530,17 @@ impl PlaneCode {
             mask,
             &mut killed,
         );
+        file.killed = killed & mask;
         stats
+    }
+
+    /// The `oDepth` plane after [`PlaneCode::run_wide`], if the code
+    /// writes it.
+    pub(super) fn wide_depth<'f, const N: usize>(
+        &self,
+        file: &'f WideFile<N>,
+    ) -> Option<&'f [f32; N]> {
+        file.planes.get(usize::from(self.depth?))
     }
 
     /// The four component planes of output register `store` after
@@ -1619,6 +1658,10 @@ fn execute<const N: usize>(
             x.copy_from_slice(&v);
         }
     };
+    // The mask of every lane.
+    let lanes_all = u64::MAX
+        .checked_shr(64u32.saturating_sub(N.min(64) as u32))
+        .unwrap_or(0);
     for op in ops {
         match *op {
             Op::Mov { d, a } => set(planes, d, get(planes, a)),
@@ -1820,6 +1863,36 @@ fn execute<const N: usize>(
                 kind,
             } => {
                 let c = coords.map(|p| get(planes, p));
+                if matches!(kind, SampleKind::Implicit | SampleKind::Project) {
+                    // Every lane at once, when the unit answers planes.
+                    let pc = if kind == SampleKind::Project {
+                        project_planes(&c)
+                    } else {
+                        c
+                    };
+                    let mut out = [[0.0; N]; 4];
+                    let [o0, o1, o2, o3] = &mut out;
+                    let coords = [&pc[0][..], &pc[1][..], &pc[2][..], &pc[3][..]];
+                    if textures.sample_planes_wide(sampler, coords, [o0, o1, o2, o3], mask) {
+                        if mask & lanes_all == lanes_all {
+                            // Every quad: whole planes.
+                            for (k, (&dp, v)) in d.iter().zip(out).enumerate() {
+                                if m & (1 << k) != 0 {
+                                    set(planes, dp, v);
+                                }
+                            }
+                            continue;
+                        }
+                        for q in (0..N / 4).filter(|&q| quad_bits(mask, q) != 0) {
+                            for (k, (&dp, v)) in d.iter().zip(&out).enumerate() {
+                                if m & (1 << k) != 0 {
+                                    set_quad(planes, dp, q, quad_of(v, q));
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                }
                 let gradients = match kind {
                     SampleKind::Gradients(x, y) => {
                         Some((x.map(|p| get(planes, p)), y.map(|p| get(planes, p))))
@@ -1854,6 +1927,28 @@ fn execute<const N: usize>(
             }
         }
     }
+}
+
+/// The four lane bits of quad `q` in a lane mask.
+#[inline(always)]
+pub(super) fn quad_bits(mask: u64, q: usize) -> u64 {
+    mask.checked_shr(4u32.saturating_mul(q as u32)).unwrap_or(0) & 0xF
+}
+
+/// `texldp`'s projection ([`arith::project`]) of every lane of four
+/// component planes.
+#[inline(always)]
+fn project_planes<const N: usize>(c: &[[f32; N]; 4]) -> [[f32; N]; 4] {
+    let mut out = *c;
+    for l in 0..N {
+        let v = arith::project(lane_of(c, l));
+        for (o, x) in out.iter_mut().zip(v) {
+            if let Some(o) = o.get_mut(l) {
+                *o = x;
+            }
+        }
+    }
+    out
 }
 
 /// One quad's texture sample: component planes of the results, from the

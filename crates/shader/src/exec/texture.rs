@@ -92,6 +92,51 @@ pub trait Textures {
         None
     }
 
+    /// [`Textures::sample_planes`] for any number of lanes at once (a wide
+    /// run's `N / 4` quads): `coords[c][l]` is component `c` of lane `l`,
+    /// every slice of `coords` and `out` as long (a multiple of 4), lane
+    /// `l` active when bit `l` of `mask` is set. Writes the results
+    /// [`Textures::sample_planes`] gives for each quad with an active lane
+    /// into `out` (`out[k][l]`: channel `k` of lane `l`; other lanes may
+    /// hold anything) and returns true, or returns false when the unit
+    /// does not answer planes (then `out` means nothing and the executor
+    /// asks quad by quad). The default asks [`Textures::sample_planes`]
+    /// quad by quad; a unit with a wider filter answers several quads a
+    /// call.
+    fn sample_planes_wide(
+        &self,
+        sampler: u8,
+        coords: [&[f32]; 4],
+        out: [&mut [f32]; 4],
+        mask: u64,
+    ) -> bool {
+        let quad = |p: &[f32], q: usize| -> [f32; LANES] {
+            p.chunks_exact(LANES)
+                .nth(q)
+                .and_then(|s| <[f32; LANES]>::try_from(s).ok())
+                .unwrap_or_default()
+        };
+        let [o0, o1, o2, o3] = out;
+        let mut out = [o0, o1, o2, o3].map(|o| o.chunks_exact_mut(LANES));
+        for q in 0..coords[0].len() / LANES {
+            let quad_mask = super::planes::quad_bits(mask, q);
+            let dst = out.each_mut().map(|o| o.next());
+            if quad_mask == 0 {
+                continue;
+            }
+            let c = coords.map(|p| quad(p, q));
+            let Some(r) = self.sample_planes(sampler, &c, quad_mask as Mask) else {
+                return false;
+            };
+            for (d, r) in dst.into_iter().zip(r) {
+                for (x, y) in d.into_iter().flatten().zip(r) {
+                    *x = y;
+                }
+            }
+        }
+        true
+    }
+
     /// The bump-environment state of `stage`.
     fn bump_env(&self, stage: u8) -> BumpEnv {
         let _ = stage;
