@@ -920,9 +920,9 @@ fn linear_cold(c: [f32; 8], mode: TextureAddress, size: i32) -> ([i32; 8], [i32;
 /// 16-bit texels `t` (one per i32 lane) as packed 8-bit BGRA, each
 /// channel `round(v · 255 / (2^n − 1))`, what `crate::texture` decodes
 /// (`decode_argb8`; checked on every 16-bit value by the tests): for 4
-/// bits `v · 17`, for 5 bits `(v · 527 + 23) >> 6`, for 6 bits `(v · 259
-/// + 33) >> 6` (red and blue of a 5-bit format in the two u16 halves of
-/// one product); a 1-bit alpha is 0 or 255, a missing one 255.
+/// bits `v · 17`, for 5 bits `(v · 527 + 23) >> 6`, for 6 bits
+/// `(v · 259 + 33) >> 6` (red and blue of a 5-bit format in the two u16
+/// halves of one product); a 1-bit alpha is 0 or 255, a missing one 255.
 #[inline(always)]
 fn expand16<S: Simd>(s: S, texel: Texel8, t: S::I32x8) -> S::I32x8 {
     match texel {
