@@ -1094,25 +1094,11 @@ impl Kernel for Quad<'_, '_> {
     /// shift brings its channel down).
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> [[f32; 4]; 4] {
-        let info = &self.level.info;
-        let (w, h) = (info.width as i32, info.height as i32);
-        let pitch4 = s.splat_i32((info.row_pitch / 4) as i32);
         let [u0, u1, u2, u3] = self.u;
         let [v0, v1, v2, v3] = self.v;
         let u = s.f32x8([u0, u1, u2, u3, u0, u1, u2, u3]);
         let v = s.f32x8([v0, v1, v2, v3, v0, v1, v2, v3]);
-        let (x0, fx) = wrap8(s, u, s.splat_f32(w as f32 * 256.0), w);
-        let (y0, fy) = wrap8(s, v, s.splat_f32(h as f32 * 256.0), h);
-        let (x1, y1) = (next8(s, x0, w), next8(s, y0, h));
-        let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
-        let data = self.level.data;
-        let force = s.splat_i32(self.force as i32);
-        let t = [
-            s.gather_u32(data, r0 + x0) | force,
-            s.gather_u32(data, r0 + x1) | force,
-            s.gather_u32(data, r1 + x0) | force,
-            s.gather_u32(data, r1 + x1) | force,
-        ];
+        let (t, fx, fy) = footprint(s, self.level, u, v, self.force);
         // BGRA in memory: B bits 0..8, G 8..16, R 16..24, A 24..32.
         let k_rg = s.i32x8([1, 1, 1, 1, 1 << 8, 1 << 8, 1 << 8, 1 << 8]);
         let k_ba = s.i32x8([1 << 24, 1 << 24, 1 << 24, 1 << 24, 1, 1, 1, 1]);
@@ -1166,8 +1152,8 @@ pub(crate) fn bilinear8_planes8_scalar(
 /// `(u[l], v[l])`: planes R, G, B, A of the lanes, each channel
 /// `byte / 255`. The kernel ([`Octet`]: every lane its own texels, one
 /// gather of each of the four texels for the eight lanes) runs at every
-/// level for a level that passes [`tex_level_ok`]; any other level takes
-/// the scalar twin.
+/// level for a 32-bit level that passes [`tex_level_ok`]; any other level
+/// takes the scalar twin.
 pub(crate) fn bilinear8_planes8(
     level_simd: SimdLevel,
     level: &crate::texture::LevelRef<'_>,
@@ -1175,7 +1161,7 @@ pub(crate) fn bilinear8_planes8(
     v: [f32; 8],
     force: u32,
 ) -> [[f32; 8]; 4] {
-    if !tex_level_ok(level) {
+    if !tex_level_ok(level) || Texel8::of(level.format) != Some(Texel8::Argb32) {
         return bilinear8_planes8_scalar(level, u, v, force);
     }
     level_simd.dispatch(Octet { level, u, v, force })
@@ -1196,21 +1182,7 @@ impl Kernel for Octet<'_, '_> {
     /// filtered in 32-bit lanes ([`quad_channels`]).
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> [[f32; 8]; 4] {
-        let info = &self.level.info;
-        let (w, h) = (info.width as i32, info.height as i32);
-        let pitch4 = s.splat_i32((info.row_pitch / 4) as i32);
-        let (x0, fx) = wrap8(s, s.f32x8(self.u), s.splat_f32(w as f32 * 256.0), w);
-        let (y0, fy) = wrap8(s, s.f32x8(self.v), s.splat_f32(h as f32 * 256.0), h);
-        let (x1, y1) = (next8(s, x0, w), next8(s, y0, h));
-        let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
-        let data = self.level.data;
-        let force = s.splat_i32(self.force as i32);
-        let t = [
-            s.gather_u32(data, r0 + x0) | force,
-            s.gather_u32(data, r0 + x1) | force,
-            s.gather_u32(data, r1 + x0) | force,
-            s.gather_u32(data, r1 + x1) | force,
-        ];
+        let (t, fx, fy) = footprint(s, self.level, s.f32x8(self.u), s.f32x8(self.v), self.force);
         // BGRA in memory: B bits 0..8, G 8..16, R 16..24, A 24..32.
         let byte = s.splat_i32(0xFF);
         let r = quad_channels(s, t.map(|t| t.shr_logical::<16>() & byte), fx, fy);
@@ -1219,6 +1191,36 @@ impl Kernel for Octet<'_, '_> {
         let a = quad_channels(s, t.map(|t| t.shr_logical::<24>()), fx, fy);
         [r, g, b, a]
     }
+}
+
+/// The bilinear footprint of each lane at `(u, v)` in a 32-bit level that
+/// passes [`tex_level_ok`]: its four texels (x0 y0, x1 y0, x0 y1, x1 y1,
+/// WRAP addressing) with `force` ORed in, and the 8-bit fractions `fx`,
+/// `fy` (the prologue of [`Quad`] and [`Octet`]).
+#[inline(always)]
+fn footprint<S: Simd>(
+    s: S,
+    level: &crate::texture::LevelRef<'_>,
+    u: S::F32x8,
+    v: S::F32x8,
+    force: u32,
+) -> ([S::I32x8; 4], S::I32x8, S::I32x8) {
+    let info = &level.info;
+    let (w, h) = (info.width as i32, info.height as i32);
+    let pitch4 = s.splat_i32((info.row_pitch / 4) as i32);
+    let (x0, fx) = wrap8(s, u, s.splat_f32(w as f32 * 256.0), w);
+    let (y0, fy) = wrap8(s, v, s.splat_f32(h as f32 * 256.0), h);
+    let (x1, y1) = (next8(s, x0, w), next8(s, y0, h));
+    let (r0, r1) = (y0.mul(pitch4), y1.mul(pitch4));
+    let data = level.data;
+    let force = s.splat_i32(force as i32);
+    let t = [
+        s.gather_u32(data, r0 + x0) | force,
+        s.gather_u32(data, r0 + x1) | force,
+        s.gather_u32(data, r1 + x0) | force,
+        s.gather_u32(data, r1 + x1) | force,
+    ];
+    (t, fx, fy)
 }
 
 /// [`lerp8`] of 32-bit lanes, as `(a << 8) + (b − a)·f + 128 >> 8`
