@@ -3,7 +3,8 @@
 //! (32- or 16-bit texels, POINT or LINEAR, WRAP, CLAMP or MIRROR) with the
 //! common stage operations — the multi-texture surface of DX6/DX7 games
 //! (a colour map modulated by the diffuse colour, a light map MODULATE2X
-//! over it, specular added, vertex fog, an alpha test).
+//! over it, specular added, vertex or table fog, an alpha test, a
+//! stencil test).
 //!
 //! *Input*: the draw's [`ShadeCtx`] and output-merger facts (checked once
 //! per draw by [`Cascade8::new`]), an affine triangle's diffuse and
@@ -11,8 +12,9 @@
 //! *Output*: the spans' pixels, eight at a time from the kernel
 //! `simd::cascade8` (written once over the vector layer: the same bytes
 //! at every SIMD level), stored into an A8R8G8B8/X8R8G8B8 target by the
-//! kernel's plain store, or, when the draw has a depth test, blending, a
-//! colour write mask or a 16-bit target, handed with their depths to the
+//! kernel's plain store, or, when the draw has a depth or stencil test,
+//! blending, a colour write mask or a 16-bit target, handed with their
+//! depths (and the triangle's winding, for two-sided stencil) to the
 //! output merger over 8 lanes (`simd::merge`'s `Merge8`, bit-identical
 //! to `pixel::output::fragment`); this module decides per draw what runs
 //! and hands it each triangle ([`cascade8_spans`]).
@@ -27,11 +29,14 @@
 //! formats R5G6B5, X1R5G5B5, A1R5G5B5, A4R4G4B4, one level, POINT or
 //! LINEAR, WRAP, CLAMP or MIRROR, no colour key; its bytes cover every
 //! texel the kernel addresses: `simd::tex_level_ok`) at unprojected
-//! coordinates; fog none or from the vertex (the specular alpha); any
-//! alpha test; an output merger that `simd::Merge8` covers (no stencil,
-//! no W-buffer; no depth test or one on D24S8/D24X8/D24X4S4 or D16; the
-//! targets A8R8G8B8, X8R8G8B8, R5G6B5, X1R5G5B5, A1R5G5B5; blending off
-//! or with the factors and operations it covers; any colour write mask);
+//! coordinates; fog none, from the vertex (the specular alpha) or table
+//! fog (D3DFOG_LINEAR, EXP, EXP2; of each pixel's z, or of w, which is
+//! constant over an affine triangle: one factor a triangle); any alpha
+//! test; an output merger that `simd::Merge8` covers (no W-buffer; no
+//! depth test or one on D24S8/D24X8/D24X4S4 or D16; a stencil test on
+//! D24S8/D24X4S4, two-sided or not; the targets A8R8G8B8, X8R8G8B8,
+//! R5G6B5, X1R5G5B5, A1R5G5B5; blending off or with the factors and
+//! operations it covers; any colour write mask);
 //! and no fused kernel taking the draw (the textured fast path, colour +
 //! depth with fused fog: `pixel::DrawCtx::new`).
 //!
@@ -40,10 +45,16 @@
 //! saturate, ADD saturates, ADDSIGNED is `x + y − 128` and SUBTRACT `x −
 //! y` clamped to 0..=255, BLEND*ALPHA is `round((x·a + y·(255 − a)) /
 //! 255)`, specular add saturates, fog is `round((c·f + fog·(255 − f)) /
-//! 255)` as in the fused depth kernel; the alpha test compares the final
+//! 255)` as in the fused depth kernel, its factor `f` the specular alpha
+//! byte or table fog's `crate::fog::fog_factor` (the float path's factor:
+//! LINEAR in f32 lanes with the same IEEE operations, EXP and EXP2 one
+//! `exp` a lane) as the byte `round(255·f)` ([`TableFog::factor8`]: the
+//! float path blends with the unquantised factor, so a fogged channel
+//! may differ by one unit more); the alpha test compares the final
 //! alpha byte with the reference's low byte; the depth of a pixel is the
 //! float path's `(z + dz/dx·x) + dz/dy·y` (`simd::merge::plane_z`), and
-//! the merger's depth test, blending, write mask and 16-bit encoding are
+//! the merger's depth and stencil tests, stencil operations, blending,
+//! write mask and 16-bit encoding are
 //! `pixel::output::fragment`'s bytes for that colour. Each operation is within
 //! half a unit of the float cascade on the same bytes; the texels of the
 //! 8-bit filter (`simd::tex_modulate`'s, shared with the textured fast
@@ -56,7 +67,7 @@
 //! level.
 
 use crate::cascade::{ResultArg, TextureArg, TextureArgument, TextureOp};
-use crate::fog::FogSource;
+use crate::fog::{fog_factor, FogMode, FogSource};
 use crate::pixel::{Stats, TileTarget};
 use crate::prim::{TriExtra, TriSetup};
 use crate::shade::{filter8_level, ShadeCtx};
@@ -158,6 +169,54 @@ pub(crate) struct Stage8<'a> {
     pub texture: Option<(simd::Level8<'a>, u32)>,
 }
 
+/// Table fog's formula: D3DRS_FOGTABLEMODE (LINEAR, EXP or EXP2),
+/// FOGSTART, FOGEND, FOGDENSITY.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TableFog {
+    pub mode: FogMode,
+    pub start: f32,
+    pub end: f32,
+    pub density: f32,
+}
+
+impl TableFog {
+    /// The fog factor of distance `d` as a byte: `crate::fog::fog_factor`
+    /// (the float path's factor, the same bits), times 255, rounded to
+    /// nearest even as the float path turns a channel into a byte
+    /// (`int::channel_from_f32`).
+    pub(crate) fn factor8(&self, d: f32) -> i32 {
+        let f = fog_factor(self.mode, d, self.start, self.end, self.density);
+        crate::int::channel_from_f32(f * 255.0)
+    }
+
+    /// [`TableFog::factor8`] of 8 distances, one call a lane: EXP and
+    /// EXP2 call `exp` (which has no vector form with its bits). Out of
+    /// line, so that the kernel's loop stays small.
+    #[inline(never)]
+    pub(crate) fn factors8(&self, d: [f32; 8]) -> [i32; 8] {
+        let mut out = [0; 8];
+        for (o, d) in out.iter_mut().zip(d) {
+            *o = self.factor8(d);
+        }
+        out
+    }
+}
+
+/// Where the fog factor of an 8-bit cascade draw comes from (read when
+/// [`Cascade8::fog`] is set).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Fog8 {
+    /// The interpolated specular alpha (vertex fog, or the factor the
+    /// application wrote).
+    Vertex,
+    /// Table fog of each pixel's depth z (the depth plane, bias
+    /// included, as the float path's `fog_z`).
+    TableZ(TableFog),
+    /// Table fog of the eye-space w, which is constant over an affine
+    /// triangle: one factor a triangle ([`Cascade8Tri`]'s `fog_w`).
+    TableW(TableFog),
+}
+
 /// Per-draw state of the 8-bit cascade (see the module docs).
 #[derive(Clone, Copy)]
 pub(crate) struct Cascade8<'a> {
@@ -165,8 +224,10 @@ pub(crate) struct Cascade8<'a> {
     /// D3DRS_TEXTUREFACTOR, blue, green, red, alpha.
     pub tfactor: [i32; 4],
     pub specular_add: bool,
-    /// Vertex fog's colour (blue, green, red), when fog is on.
+    /// The fog colour (blue, green, red), when fog is on.
     pub fog: Option<[i32; 3]>,
+    /// Where the fog factor comes from.
+    pub fog_from: Fog8,
     /// The alpha test, when on.
     pub alpha_test: Option<(CmpFunc, i32)>,
     /// AND mask of the packed colour (X8R8G8B8 writes alpha 0) of the
@@ -190,13 +251,29 @@ impl<'a> Cascade8<'a> {
         color_format: crate::Format,
         merge: Option<simd::Merge8>,
     ) -> Option<Self> {
+        let fog_from = match (sh.map_or(FogSource::None, ShadeCtx::fog_source), sh) {
+            (FogSource::Table(mode), Some(sh)) => {
+                let (fs, use_w) = sh.table_fog();
+                let t = TableFog {
+                    mode,
+                    start: fs.start,
+                    end: fs.end,
+                    density: fs.density,
+                };
+                if use_w {
+                    Fog8::TableW(t)
+                } else {
+                    Fog8::TableZ(t)
+                }
+            }
+            _ => Fog8::Vertex,
+        };
         let fog = match sh.map_or(FogSource::None, ShadeCtx::fog_source) {
             FogSource::None => None,
-            FogSource::SpecularAlpha | FogSource::Vertex(_) => {
+            _ => {
                 let [_, r, g, b] = sh.map_or(0, ShadeCtx::fog_color).to_be_bytes();
                 Some([b, g, r].map(i32::from))
             }
-            FogSource::Table(_) => return None,
         };
         let merge = merge?;
         let mut stages = [None; STAGES8];
@@ -242,7 +319,8 @@ impl<'a> Cascade8<'a> {
             enabled += 1;
         }
         // Set-up fills the specular planes only for specular add or
-        // vertex fog (`setup::SetupCtx::need_specular`).
+        // vertex fog (`setup::SetupCtx::need_specular`; not table fog).
+        let vertex_fog = fog.is_some() && fog_from == Fog8::Vertex;
         let reads_specular = stages.iter().flatten().any(|s| {
             [s.color, s.alpha].iter().any(|o| {
                 o.op != Op8::Keep && (o.arg1 == Arg8::Specular || o.arg2 == Arg8::Specular)
@@ -253,7 +331,7 @@ impl<'a> Cascade8<'a> {
         // colour kernels lack: specular add, fog, the alpha test.
         let extras = specular_add || fog.is_some() || state.alpha_test.enable;
         if enabled == 0 && (!stage_list.is_empty() || !extras)
-            || reads_specular && !specular_add && fog.is_none()
+            || reads_specular && !specular_add && !vertex_fog
         {
             return None;
         }
@@ -263,6 +341,7 @@ impl<'a> Cascade8<'a> {
             tfactor: [b, g, r, a].map(i32::from),
             specular_add,
             fog,
+            fog_from,
             alpha_test: state.alpha_test.enable.then(|| {
                 (
                     state.alpha_test.func,
@@ -319,6 +398,13 @@ pub(crate) fn cascade8_spans(
         uv,
         inv,
         z: tri.z,
+        // The float path's w of every pixel of an affine triangle: 1 /
+        // its constant rhw, `inv`.
+        fog_w: match c8.fog_from {
+            Fog8::TableW(t) => t.factor8(inv),
+            _ => 255,
+        },
+        ccw: tri.flags & crate::prim::FLAG_CCW != 0,
         rx: bb[0],
         ry: bb[1],
     };

@@ -24,12 +24,13 @@
 //!   have a kernel (`simd::blend_span_fn`: SRCALPHA/INVSRCALPHA, ONE/ONE,
 //!   DESTCOLOR/ZERO, …), bit-identical to [`blend`];
 //! * otherwise, when the output merger over 8 lanes covers the draw
-//!   (`simd::Merge8`: no stencil, no W-buffer, depth on D24S8/D24X8/
-//!   D24X4S4 or D16, A8R8G8B8/X8R8G8B8/R5G6B5/X1R5G5B5/A1R5G5B5, the
-//!   common blend factors with any BLENDOP, any alpha test and write
-//!   mask), its span loop (`simd::merge_spans`): colours (specular added)
-//!   and depths 8 pixels at a time, merged bit-identically to
-//!   [`fragment`];
+//!   (`simd::Merge8`: no W-buffer, depth on D24S8/D24X8/D24X4S4 or D16,
+//!   a stencil test (two-sided too) on D24S8/D24X4S4,
+//!   A8R8G8B8/X8R8G8B8/R5G6B5/X1R5G5B5/A1R5G5B5, the common blend factors
+//!   with any BLENDOP, any alpha test and write mask), its span loop
+//!   (`simd::merge_spans`): colours (specular added) and depths 8 pixels
+//!   at a time, merged bit-identically to [`fragment`] (the triangle's
+//!   winding chooses the stencil face);
 //! * otherwise a generic scalar loop monomorphised over
 //!   `<DEPTH, STENCIL, ALPHA_TEST, BLEND>` so that disabled features cost
 //!   nothing.
@@ -37,9 +38,10 @@
 //! Shaded draws (see `crate::shade`) replace the generic loop with
 //! `shade::tri_span_full` and may use the textured kernel, fog fused
 //! into [`FastPath::ColorDepth24`], or, when neither takes the draw, the
-//! 8-bit texture-stage cascade (`crate::cascade8`), which ends in a plain
-//! store or in the output merger over 8 lanes (`simd::Merge8`, the
-//! states listed above). Perspective triangles always take the
+//! 8-bit texture-stage cascade (`crate::cascade8`: vertex or table fog),
+//! which ends in a plain store or in the output merger over 8 lanes
+//! (`simd::Merge8`, the states listed above). Perspective triangles
+//! always take the
 //! generic loop. The colour paths compute colours and depths with
 //! the same formulas, so the path taken never changes a pixel; the two
 //! fused shaded paths (textured kernel, fused fog) use 8-bit integer
@@ -424,8 +426,18 @@ impl<'a> DrawCtx<'a> {
         };
         // The states the 8-lane merger covers, with or without the alpha
         // test (the 8-bit cascade runs its own).
+        let st = &state.stencil;
+        let stencil_ccw = if st.two_sided { st.ccw } else { st.front };
+        let stencil_test = stencil.then_some(simd::StencilTest {
+            format: dfmt,
+            front: st.front,
+            ccw: stencil_ccw,
+            reference: st.reference,
+            mask: st.mask,
+            write_mask: st.write_mask,
+        });
         let merge8 = |alpha_test: bool| {
-            if stencil || depth_test && ds.z_enable == ZBufferType::UseW {
+            if depth_test && ds.z_enable == ZBufferType::UseW {
                 return None;
             }
             simd::Merge8::new(
@@ -434,6 +446,7 @@ impl<'a> DrawCtx<'a> {
                 depth_test.then_some((dfmt, ds.z_func, ds.z_write)),
                 alpha_test.then_some((state.alpha_test.func, alpha_ref)),
                 blend.then_some(&blend_ctx),
+                stencil_test.as_ref(),
             )
         };
         let merge = if shade.is_none() && fast == FastPath::None {
@@ -446,7 +459,6 @@ impl<'a> DrawCtx<'a> {
         let tex_fast = shade
             .as_ref()
             .and_then(|s| TexFast::new(s, state, color_format, depth_test, stencil, alpha_test));
-        let st = &state.stencil;
         DrawCtx {
             color_format,
             color_bpp: usize_from(color_format.bytes_per_pixel()),
@@ -458,7 +470,7 @@ impl<'a> DrawCtx<'a> {
             w_near: ds.w_near,
             w_scale: 1.0 / (w_far - ds.w_near),
             stencil_front: st.front,
-            stencil_ccw: if st.two_sided { st.ccw } else { st.front },
+            stencil_ccw,
             stencil_ref: st.reference,
             stencil_mask: st.mask,
             stencil_write_mask: st.write_mask,
@@ -757,7 +769,11 @@ pub(crate) fn tri_spans(
     if let Some(m) = &d.merge {
         // Set only for draws without shading, so `tri_span` would take
         // the generic loop: the merger gives its bytes and counts.
-        let depth_bpp = if d.features[0] { d.depth_bpp } else { 0 };
+        let depth_bpp = if d.features[0] || d.features[1] {
+            d.depth_bpp
+        } else {
+            0
+        };
         let mut band = t.band_rows();
         if tri.flags & FLAG_PERSPECTIVE == 0
             && simd::spans_inside(&band, spans, d.color_bpp, depth_bpp)
@@ -767,6 +783,7 @@ pub(crate) fn tri_spans(
                 diffuse: tri.diffuse,
                 specular: extra.filter(|_| d.specular_add).map(|e| e.specular),
                 z: tri.z,
+                ccw: tri.flags & FLAG_CCW != 0,
                 rx: bb[0],
                 ry: bb[1],
             };

@@ -248,6 +248,13 @@ impl<'a> ShadeCtx<'a> {
         self.fog
     }
 
+    /// Table fog's states and whether its distance is the eye-space w
+    /// (else the depth z) (`crate::fog::table_fog_uses_w`): what
+    /// [`ShadeCtx::fog_factor`] reads for [`FogSource::Table`].
+    pub(crate) fn table_fog(&self) -> (&FogState, bool) {
+        (&self.fog_state, self.fog_uses_w)
+    }
+
     /// The texture stages (with `has_texture` set).
     pub(crate) fn stages(&self) -> &[StageState; MAX_STAGES] {
         &self.stages

@@ -1524,3 +1524,185 @@ fn cascade8_merger_by_hand() {
         }
     }
 }
+
+/// Table fog through the 8-bit cascade, worked out by hand from the
+/// D3D formulas: diffuse (R, G, B) = (255, 100, 0), fog colour blue, a
+/// quad at one depth z (pre-transformed vertices: table fog reads z).
+/// Pixel = f·colour + (1 − f)·fog, each channel rounded:
+/// * LINEAR, FOGSTART 0.25, FOGEND 0.75, f = (end − z) / (end − start):
+///   z = 0.35 → f = 0.8 → (204, 80, 51); z = 0.55 → f = 0.4 → (102, 40,
+///   153);
+/// * EXP, f = 1 / e^(density·z): density 1, z = 0.5 → f = 0.6065 →
+///   (154.7, 60.7, 100.3) → (155, 61, 100); density 1.5, z = 0.8 → f =
+///   0.3012 → (76.8, 30.1, 178.2) → (77, 30, 178);
+/// * EXP2, f = 1 / e^((density·z)²): density 2, z = 0.5 → f = 0.3679 →
+///   (93.8, 36.8, 161.2) → (94, 37, 161); z = 0.25 → f = 0.7788 →
+///   (198.6, 77.9, 56.4) → (199, 78, 56).
+///
+/// The cascade quantises f to a byte first (round(255·f): 204, 102, 155,
+/// 77, 94, 199) and gives the same bytes here; so does the float path (a
+/// D32 buffer, which the 8-lane merger does not cover).
+#[test]
+fn table_fog_by_hand() {
+    let cases = [
+        (FogMode::Linear, 1.0, 0.35, [204, 80, 51]),
+        (FogMode::Linear, 1.0, 0.55, [102, 40, 153]),
+        (FogMode::Exp, 1.0, 0.5, [155, 61, 100]),
+        (FogMode::Exp, 1.5, 0.8, [77, 30, 178]),
+        (FogMode::Exp2, 2.0, 0.5, [94, 37, 161]),
+        (FogMode::Exp2, 2.0, 0.25, [199, 78, 56]),
+    ];
+    for (mode, density, z, [r, g, b]) in cases {
+        let want = 0xFF00_0000 | r << 16 | g << 8 | b;
+        for depth in [None, Some(Format::D32)] {
+            let t = render_all(|rd| {
+                let mut t = Targets::new(8, 4, Format::A8R8G8B8, depth);
+                t.clear(rd, 0xFF10_1010, 1.0, 0);
+                let mut st = common::state();
+                st.fog.enable = true;
+                st.fog.table_mode = mode;
+                st.fog.color = 0xFF00_00FF;
+                st.fog.start = 0.25;
+                st.fog.end = 0.75;
+                st.fog.density = density;
+                st.depth.z_enable = ZBufferType::True;
+                st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+                let mut vs = quad(0.0, 0.0, 8.0, 4.0, [0xFFFF_6400; 4], [0.0; 4]);
+                for v in &mut vs {
+                    v.z = z;
+                }
+                draw(rd, &mut t, &st, &vs, &[]);
+                t
+            });
+            for y in 0..4 {
+                for x in 0..8 {
+                    let got = t.px(x, y);
+                    assert_eq!(got, want, "({x}, {y}) {mode:?} z {z} depth {depth:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Table fog of a textured draw (bilinear MODULATE, z from 0.05 to 0.95
+/// across the quad, each mode) through the 8-bit cascade agrees with the
+/// float path within two units per channel: the 8-bit bilinear texel and
+/// the product are within one unit, and the fog factor quantised to a
+/// byte moves the blend by at most half a unit (|f·255 − round(f·255)| ≤
+/// ½ weighs |colour − fog| ≤ 255 by 1/255) before its own rounding.
+#[test]
+fn table_fog_cascade8_matches_float_path() {
+    let tex = tex4();
+    for mode in [FogMode::Linear, FogMode::Exp, FogMode::Exp2] {
+        let scene = |depth: Option<Format>| {
+            render_all(|r| {
+                let mut t = Targets::new(40, 30, Format::A8R8G8B8, depth);
+                t.clear(r, 0xFF00_0000, 1.0, 0);
+                let mut st = modulate_state();
+                st.fog.enable = true;
+                st.fog.table_mode = mode;
+                st.fog.color = 0xFF80_99B3;
+                st.fog.start = 0.1;
+                st.fog.end = 0.9;
+                st.fog.density = 1.7;
+                st.depth.z_enable = ZBufferType::True;
+                st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+                let mut vs = quad(0.0, 0.0, 40.0, 30.0, CORNERS, [0.05, 0.1, 2.3, 1.7]);
+                for v in &mut vs {
+                    v.z = 0.05 + 0.9 * (v.x + 0.5) / 40.0;
+                }
+                draw(r, &mut t, &st, &vs, &[Some(&tex)]);
+                t
+            })
+        };
+        let (fixed, float) = (scene(None), scene(Some(Format::D32)));
+        let mut same = 0;
+        for y in 0..30 {
+            for x in 0..40 {
+                let (a, b) = (fixed.px(x, y), float.px(x, y));
+                assert!(
+                    argb_close(a, b, 2),
+                    "{mode:?} ({x}, {y}): {a:08x} vs {b:08x}"
+                );
+                same += usize::from(a == b);
+            }
+        }
+        assert!(same >= 40 * 30 / 4, "{mode:?}: {same} identical pixels");
+    }
+}
+
+/// Stencil in the 8-lane output merger, textured (the 8-bit cascade ends
+/// in it) and untextured (its span loop), against the generic paths
+/// (forced with W-buffering, ZFUNC ALWAYS, no depth write: the same
+/// stencil rules, a state the merger does not cover). Quad A, [0, 24) ×
+/// [0, 30), STENCILFUNC ALWAYS, STENCILPASS INCR over a stencil cleared
+/// to 0: 720 pixels written, stencil 1. Quad B, [10, 40) × [4, 26),
+/// STENCILFUNC EQUAL 1, STENCILPASS INCR, STENCILFAIL REPLACE: it
+/// passes only over A, [10, 24) × [4, 26) = 14 · 22 = 308 pixels
+/// (written and counted by the occlusion query, stencil 2); its other
+/// 30 · 22 − 308 = 352 pixels fail, are neither written nor counted,
+/// and take REPLACE (stencil 1). Both paths give these counts and
+/// stencil bytes; the colours agree within two units (textured: the
+/// cascade against the float path) or exactly (untextured).
+#[test]
+fn stencil_in_the_merger_matches_generic_paths() {
+    let tex = tex4();
+    for textured in [true, false] {
+        let scene = |w_buffer: bool| {
+            let counts = std::cell::RefCell::new(Vec::new());
+            let t = render_all(|r| {
+                let mut t = Targets::new(40, 30, Format::A8R8G8B8, Some(Format::D24S8));
+                t.clear(r, 0xFF20_4060, 1.0, 0);
+                counts.borrow_mut().clear();
+                let mut st = if textured {
+                    modulate_state()
+                } else {
+                    common::state()
+                };
+                if w_buffer {
+                    st.depth.z_enable = ZBufferType::UseW;
+                    st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+                    st.depth.z_write = false;
+                }
+                st.stencil.enable = true;
+                st.stencil.reference = 1;
+                st.stencil.front.pass = softhal_pipeline::StencilOp::Incr;
+                let bound = [Some(&tex)];
+                let tex: &[Option<&Texture>] = if textured { &bound } else { &[] };
+                for (k, &([x0, y0, x1, y1], _, c)) in OVERLAP.iter().enumerate() {
+                    if k == 1 {
+                        st.stencil.front.func = softhal_pipeline::CmpFunc::Equal;
+                        st.stencil.front.fail = softhal_pipeline::StencilOp::Replace;
+                    }
+                    let vs = quad(x0, y0, x1, y1, c, [0.05, 0.1, 2.3, 1.7]);
+                    let s = draw(r, &mut t, &st, &vs, tex);
+                    counts
+                        .borrow_mut()
+                        .push((s.pixels_written, s.samples_passed_depth));
+                }
+                t
+            });
+            (t, counts.into_inner())
+        };
+        let ((merged, n8), (generic, ng)) = (scene(false), scene(true));
+        assert_eq!(n8, [(720, 720), (308, 308)], "textured {textured}");
+        assert_eq!(ng, n8, "textured {textured}");
+        for y in 0..30 {
+            for x in 0..40 {
+                let s = |t: &Targets| t.depth.as_ref().and_then(|d| d.read_stencil(x, y));
+                let in_a = x < 24;
+                let in_b = (10..40).contains(&x) && (4..26).contains(&y);
+                let want = match (in_a, in_b) {
+                    (true, true) => 2,
+                    (false, false) => 0,
+                    _ => 1,
+                };
+                assert_eq!(s(&merged), Some(want), "({x}, {y}) textured {textured}");
+                assert_eq!(s(&generic), Some(want), "({x}, {y}) textured {textured}");
+                let (a, b) = (merged.px(x, y), generic.px(x, y));
+                let tol = if textured { 2 } else { 0 };
+                assert!(argb_close(a, b, tol), "({x}, {y}): {a:08x} vs {b:08x}");
+            }
+        }
+    }
+}

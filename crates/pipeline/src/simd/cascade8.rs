@@ -4,10 +4,15 @@
 //! *Input*: the band's colour and depth rows, the draw's [`Cascade8`]
 //! (its stages, texture factor, specular add, fog, alpha test, output
 //! merger), the triangle's diffuse, specular, texture-coordinate and
-//! depth planes ([`Cascade8Tri`]) and its spans. *Output*: the pixels
-//! that pass the alpha test written to the A8R8G8B8/X8R8G8B8 rows by the
-//! plain store, or handed to the draw's output merger over 8 lanes
-//! (`super::merge`, through [`MergeUser`]); the number that passed.
+//! depth planes, its table-fog factor of w and its winding
+//! ([`Cascade8Tri`]) and its spans. *Output*: the pixels that pass the
+//! alpha test written to the A8R8G8B8/X8R8G8B8 rows by the plain store,
+//! or handed to the draw's output merger over 8 lanes (`super::merge`,
+//! through [`MergeUser`], with the triangle's stencil face); the number
+//! that passed. Fog factors are the specular alpha, or table fog's of
+//! each pixel's depth from the depth plane ([`table_fog8`]: LINEAR in
+//! lanes, EXP and EXP2 one `crate::fog::fog_factor` call a lane; the
+//! mode a branch per 8 pixels), or the triangle's one factor of w.
 //!
 //! *Guarantees*: one kernel, written over the vector layer
 //! ([`super::wide`]) and instantiated at every level, so it gives the
@@ -34,7 +39,8 @@ use super::merge::{depth as merge_depth, plane_z, MergeLanes, MergeUser};
 use super::tex_modulate::{Filter, Rows};
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{depth_test, BandRows, SimdLevel, Span};
-use crate::cascade8::{Arg8, Cascade8, Op8, StageOp, STAGES8};
+use crate::cascade8::{Arg8, Cascade8, Fog8, Op8, StageOp, TableFog, STAGES8};
+use crate::fog::FogMode;
 use crate::state::CmpFunc;
 
 /// One triangle of the cascade: its planes, relative to the reference
@@ -52,8 +58,13 @@ pub(crate) struct Cascade8Tri {
     /// 1 / rhw (affine triangles only).
     pub inv: f32,
     /// Depth plane `[z, dz/dx, dz/dy]` (bias included), read when the draw
-    /// ends in the output merger with a depth test.
+    /// ends in the output merger with a depth test, or for table fog of z.
     pub z: [f32; 3],
+    /// The fog factor byte of table fog of w ([`Fog8::TableW`]: w is
+    /// constant over an affine triangle).
+    pub fog_w: i32,
+    /// The triangle is counter-clockwise (two-sided stencil).
+    pub ccw: bool,
     /// Reference column and row.
     pub rx: i32,
     /// See `rx`.
@@ -90,8 +101,9 @@ pub(crate) fn cascade8_spans(
             tri,
             spans,
         }),
-        (Some(m), true) => m.run(
+        (Some(m), true) => m.run_facing(
             level,
+            tri.ccw,
             Run::<true> {
                 band,
                 c8,
@@ -99,8 +111,9 @@ pub(crate) fn cascade8_spans(
                 spans,
             },
         ),
-        (Some(m), false) => m.run(
+        (Some(m), false) => m.run_facing(
             level,
+            tri.ccw,
             Run::<false> {
                 band,
                 c8,
@@ -311,7 +324,17 @@ fn spans<const VROW: bool, S: Simd, E: End<S>>(
     };
     let mut filters: [Option<Filter<'_, S>>; STAGES8] = [None; STAGES8];
     let mut same = [false; STAGES8];
-    let mut need_spec = c8.specular_add || c8.fog.is_some();
+    // Table fog of z reads the depth plane; vertex fog the specular alpha.
+    let (table_z, table) = match (c8.fog, c8.fog_from) {
+        (None, _) | (_, Fog8::Vertex) => (None, false),
+        (Some(_), Fog8::TableZ(t)) => (Some(t), true),
+        (Some(_), Fog8::TableW(_)) => (None, true),
+    };
+    let (fog_end, fog_span) = table_z.map_or((0.0, 1.0), |t| (t.end, t.end - t.start));
+    let (fog_end, fog_span) = (s.splat_f32(fog_end), s.splat_f32(fog_span));
+    let fog_w = s.splat_i32(tri.fog_w);
+    let fog_w = [fog_w.spread_lo_u16(), fog_w.spread_hi_u16()];
+    let mut need_spec = c8.specular_add || c8.fog.is_some() && !table;
     for n in 0..STAGES8 {
         let Some(st) = &c8.stages[n] else { break };
         if let Some((level, force)) = &st.texture {
@@ -374,13 +397,21 @@ fn spans<const VROW: bool, S: Simd, E: End<S>>(
         let mut fx = s.splat_i32(dx) + lane;
         let mut i = 0;
         while i < n {
-            let (px, live) =
-                shade8::<VROW, S>(s, &k, c8, &filters, &st_span, &same, need_spec, fx, &d, &sc);
-            let z = if E::DEPTH {
+            let z = if E::DEPTH || table_z.is_some() {
                 plane_z::<S>(zref, dzdx, zy, fx.to_f32())
             } else {
                 zref
             };
+            let fogf = match &table_z {
+                Some(t) => {
+                    let f = table_fog8(s, t, z, fog_end, fog_span);
+                    [f.spread_lo_u16(), f.spread_hi_u16()]
+                }
+                None => fog_w,
+            };
+            let (px, live) = shade8::<VROW, S>(
+                s, &k, c8, &filters, &st_span, &same, need_spec, table, fogf, fx, &d, &sc,
+            );
             written += u64::from(e.end(s, &mut band, row, x0 + i, n - i, px, live, z));
             i += 8;
             fx = fx + eight;
@@ -433,6 +464,27 @@ impl<V: Copy> Regs<V> {
             Arg8::Specular => self.specular,
             Arg8::TFactor => self.tfactor,
         }
+    }
+}
+
+/// Table fog's factor bytes of 8 pixels at depths `z`: `end` and `span`
+/// are FOGEND and FOGEND − FOGSTART in every lane. LINEAR is
+/// `crate::fog::fog_factor`'s IEEE operations in lanes (`(end − z) /
+/// (end − start)`, NaN → 1, clamped to [0, 1]; with `end == start`, 1
+/// for `z < end` else 0), then [`TableFog::factor8`]'s `round(f·255)`;
+/// EXP and EXP2 call [`TableFog::factors8`] (one `exp` a lane). The
+/// mode is chosen per draw: one branch a call.
+#[inline(always)]
+fn table_fog8<S: Simd>(s: S, t: &TableFog, z: S::F32x8, end: S::F32x8, span: S::F32x8) -> S::I32x8 {
+    match t.mode {
+        FogMode::Linear if t.end != t.start => {
+            let f = (end - z).div(span);
+            // `max` keeps a NaN (its second operand), `min` then gives 1.
+            let (zero, one) = (s.splat_f32(0.0), s.splat_f32(1.0));
+            zero.max(f).min(one).mul(s.splat_f32(255.0)).round_i32()
+        }
+        FogMode::Linear => S::I32x8::select(z.simd_lt(end), s.splat_i32(255), s.splat_i32(0)),
+        _ => s.i32x8(t.factors8(z.to_array())),
     }
 }
 
@@ -528,7 +580,8 @@ fn alpha_test<V: I32x8>(func: CmpFunc, a: V, reference: V) -> V::Mask {
 /// column, diffuse `d` and specular `sc` (16.16, see [`start4`]): the
 /// packed colours (ANDed with the target's mask) and the lanes that pass
 /// the alpha test. This pair is the cascade's whole result for the
-/// output merger.
+/// output merger. With `table`, the fog factors are `fogf` (bytes in
+/// u16 halves), else the specular alpha.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn shade8<const VROW: bool, S: Simd>(
@@ -539,6 +592,8 @@ fn shade8<const VROW: bool, S: Simd>(
     st_span: &[Option<StageSpan<'_, S>>; STAGES8],
     same: &[bool; STAGES8],
     need_spec: bool,
+    table: bool,
+    fogf: [S::I32x8; 2],
     fx: S::I32x8,
     d: &[S::I32x8; 4],
     sc: &[S::I32x8; 4],
@@ -593,7 +648,11 @@ fn shade8<const VROW: bool, S: Simd>(
     }
     if c8.fog.is_some() {
         for h in 0..2 {
-            let f = specular[h].splat_alpha_u16();
+            let f = if table {
+                fogf[h]
+            } else {
+                specular[h].splat_alpha_u16()
+            };
             let x = cur[h]
                 .mul_lo_u16(f)
                 .add_u16(k.fog.mul_lo_u16(k.c255.sub_u16(f)));
@@ -688,8 +747,15 @@ mod tests {
                     }
                 }
                 if let Some(fc) = c8.fog {
+                    let f = match c8.fog_from {
+                        Fog8::Vertex => specular[3],
+                        Fog8::TableZ(t) => {
+                            t.factor8((tri.z[0] + tri.z[1] * fx) + tri.z[2] * dy as f32)
+                        }
+                        Fog8::TableW(_) => tri.fog_w,
+                    };
                     for k in 0..3 {
-                        cur[k] = div255(cur[k] * specular[3] + fc[k] * (255 - specular[3]));
+                        cur[k] = div255(cur[k] * f + fc[k] * (255 - f));
                     }
                 }
                 if let Some((func, r)) = c8.alpha_test {
@@ -829,6 +895,8 @@ mod tests {
             shapes in proptest::array::uniform4(proptest::option::of((any::<bool>(), 0usize..3, 0usize..3))),
             inv in 0.5f32..2.0,
             spans in proptest::collection::vec((5i32..8, 0i32..W as i32, 1u32..W as u32), 1..4),
+            table in proptest::option::of((0usize..3, -1.0f32..2.0, -1.0f32..2.0, 0.0f32..4.0, any::<bool>(), any::<bool>(), 0i32..256)),
+            zp in proptest::array::uniform3(-0.5f32..1.5),
         ) {
             let bytes: Vec<Vec<u8>> = sizes
                 .iter()
@@ -862,11 +930,26 @@ mod tests {
                     )),
                 });
             }
+            // Table fog: mode, FOGSTART, FOGEND (= FOGSTART when `flat`),
+            // FOGDENSITY, of w (its factor `fog_w`) or of z.
+            let (fog_from, fog_w) = match table {
+                None => (Fog8::Vertex, 255),
+                Some((mode, start, end, density, flat, of_w, fog_w)) => {
+                    let t = TableFog {
+                        mode: [FogMode::Linear, FogMode::Exp, FogMode::Exp2][mode],
+                        start,
+                        end: if flat { start } else { end },
+                        density,
+                    };
+                    (if of_w { Fog8::TableW(t) } else { Fog8::TableZ(t) }, fog_w)
+                }
+            };
             let c8 = Cascade8 {
                 stages,
                 tfactor,
                 specular_add,
                 fog,
+                fog_from,
                 alpha_test: atest,
                 and_mask: if x8_target { 0x00FF_FFFF } else { u32::MAX },
                 merge: None,
@@ -885,7 +968,9 @@ mod tests {
                 specular: [specular[0], [specular[1][0] / 8, specular[1][1] / 8, specular[1][2] / 8, specular[1][3] / 8], specular[2]],
                 uv,
                 inv: if unit { 1.0 } else { inv },
-                z: [0.0; 3],
+                z: [zp[0], zp[1] / 16.0, zp[2] / 16.0],
+                fog_w,
+                ccw: false,
                 rx: 3,
                 ry: 4,
             };

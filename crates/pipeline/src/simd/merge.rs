@@ -1,42 +1,56 @@
-//! The output merger over 8 lanes: alpha test → depth test and write →
-//! alpha blend → colour write mask → write, for 8 fragments of one row at
-//! once, written once over the vector layer ([`super::wide`]).
+//! The output merger over 8 lanes: alpha test → stencil test → depth test
+//! and write → stencil operation → alpha blend → colour write mask →
+//! write, for 8 fragments of one row at once, written once over the
+//! vector layer ([`super::wide`]).
 //!
 //! *Input*: the draw's output-merger state, resolved once per draw into a
 //! [`Merge8`] (`None` for what it does not cover); per call, 32-byte
 //! windows of the colour and depth rows starting at the first fragment,
 //! the number of fragments (≤ 8), their colours (packed BGRA8, one pixel
 //! per `I32x8` lane, already shaded and fogged), a live-lane mask and
-//! their depths (`F32x8`, bias included, unclamped). *Output*: the colour
-//! and depth bytes of the live fragments that pass updated, the others'
-//! bytes stored back unchanged, and the number that passed (the
-//! `written` and `passed` counts of `pixel::Stats`: with no stencil they
-//! are equal).
+//! their depths (`F32x8`, bias included, unclamped), and (per call of
+//! [`Merge8::run_facing`]) whether their triangle is counter-clockwise.
+//! *Output*: the colour and depth bytes of the live fragments that pass
+//! updated, the stencil bits of those that reach the stencil test (pass
+//! the alpha test) updated by the operation of their outcome (fail,
+//! z-fail, pass), every other byte stored back unchanged, and the number
+//! that passed the alpha, stencil and depth tests (both the `written`
+//! and the `passed` count of `pixel::Stats`, as `fragment` counts them:
+//! a fragment failing the stencil or depth test, whose stencil may still
+//! change, counts in neither).
 //!
 //! *Covers*: ALPHATESTENABLE with every ALPHAFUNC; a Z-buffer test with
 //! every ZFUNC and optional write on D24S8/D24X8/D24X4S4 (depth in bits
-//! 31..8, the low byte kept) and D16/D16_LOCKABLE; blending with BLENDOP
+//! 31..8, the low byte kept) and D16/D16_LOCKABLE; STENCILENABLE on
+//! D24S8 and D24X4S4 (with or without a depth test) with every
+//! STENCILFUNC, STENCILREF, STENCILMASK, STENCILWRITEMASK, every
+//! STENCILOP for fail, z-fail and pass, and two-sided stencil
+//! (TWOSIDEDSTENCILMODE, the CCW_* states for counter-clockwise
+//! triangles; the face chosen per call); blending with BLENDOP
 //! ADD/SUBTRACT/REVSUBTRACT/MIN/MAX and the factors ZERO, ONE,
 //! SRC/INVSRC COLOR, SRC/INVSRC ALPHA, DEST/INVDEST ALPHA, DEST/INVDEST
 //! COLOR, BLENDFACTOR/INVBLENDFACTOR (BOTHSRCALPHA and BOTHINVSRCALPHA
 //! resolved by the caller), with a separate alpha equation;
 //! COLORWRITEENABLE; targets A8R8G8B8, X8R8G8B8, R5G6B5, X1R5G5B5,
 //! A1R5G5B5. Not covered (`Merge8::new` gives `None`, the scalar merger
-//! `pixel::output::fragment` stays): stencil, W-buffering, other depth or
-//! target formats, SRCALPHASAT, the pixel watch.
+//! `pixel::output::fragment` stays): W-buffering, other depth or target
+//! formats (a stencil on D15S1 included), SRCALPHASAT, the pixel watch.
 //!
 //! *Guarantees*: bit-identical to `pixel::output::fragment` for what it
 //! covers, at every level (the proptest below compares both over random
-//! states, colours, depths and destination bytes): the depth quantisation
+//! states, stencil states included, colours, depths, windings and
+//! destination bytes): the depth quantisation
 //! is `depth24`'s, the blend rounding `blend`'s, the 16-bit encodings
 //! `Format::encode_argb`/`decode_argb`'s (tested over every 16-bit
 //! value).
 //!
-//! *Shape*: the structural choices (depth format, target format, blend
-//! on / ADD only / general) are const parameters of [`MergeLanes`], chosen
-//! once per call by [`Merge8::run`]; the functions and factors are lane
-//! masks, so a draw's state costs no branch per fragment. A kernel
-//! generic over `S: Simd` reaches the merger through [`MergeUser`]: it is
+//! *Shape*: the structural choices (depth format or depth-stencil, target
+//! format, blend on / ADD only / general) are const parameters of
+//! [`MergeLanes`], chosen once per call by [`Merge8::run_facing`] (which
+//! also picks the stencil face); the functions and factors are lane
+//! masks and each stencil operation one formula with per-draw constants
+//! ([`StencilOp8`]), so a draw's state costs no branch per fragment. A
+//! kernel generic over `S: Simd` reaches the merger through [`MergeUser`]: it is
 //! handed a [`MergeLanes`] and calls [`MergeLanes::merge`] with its lanes,
 //! or [`MergeLanes::merge_at`] with a position in the band (the span loop
 //! of untextured affine triangles, [`merge_spans`], and the 8-bit
@@ -48,7 +62,7 @@ use super::div255_u16;
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{BandRows, SimdLevel, Span};
 use crate::format::Format;
-use crate::state::{Blend, BlendOp, CmpFunc};
+use crate::state::{Blend, BlendOp, CmpFunc, StencilFace, StencilOp};
 
 /// Depth codes: the `DEPTH` parameter of [`MergeLanes`].
 pub(crate) mod depth {
@@ -58,6 +72,11 @@ pub(crate) mod depth {
     pub const D24: u8 = 1;
     /// 16-bit depth (D16, D16_LOCKABLE).
     pub const D16: u8 = 2;
+    /// 24-bit depth in bits 31..8 with the stencil test and operations
+    /// on the stencil bits below it (D24S8, D24X4S4); a draw without a
+    /// depth test runs it with ZFUNC ALWAYS and no depth write (the same
+    /// bytes).
+    pub const D24S: u8 = 3;
 }
 
 /// Target codes: the `FMT` parameter of [`MergeLanes`].
@@ -152,6 +171,65 @@ impl FactorTerms {
     }
 }
 
+/// A draw's stencil state as the merger takes it: the depth-stencil
+/// format, the faces of clockwise and counter-clockwise triangles (the
+/// same face without D3DRS_TWOSIDEDSTENCILMODE), STENCILREF, STENCILMASK,
+/// STENCILWRITEMASK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StencilTest {
+    pub format: Format,
+    pub front: StencilFace,
+    pub ccw: StencilFace,
+    pub reference: u32,
+    pub mask: u32,
+    pub write_mask: u32,
+}
+
+/// A stencil operation as `min(max(((s & and) ^ xor) + add, lo), hi) &
+/// max` of a stored value `s` (`max` the stencil bits' all-ones value):
+/// `StencilOp::apply`'s result for every `s` in `0..=max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct StencilOp8 {
+    and: i32,
+    xor: i32,
+    add: i32,
+    lo: i32,
+    hi: i32,
+}
+
+impl StencilOp8 {
+    /// `op` with reference `r` (already ANDed with `max`).
+    fn new(op: StencilOp, r: i32, max: i32) -> Self {
+        let (lo, hi) = (i32::MIN, i32::MAX);
+        let (and, xor, add, lo, hi) = match op {
+            StencilOp::Keep => (-1, 0, 0, lo, hi),
+            StencilOp::Zero => (0, 0, 0, lo, hi),
+            StencilOp::Replace => (0, 0, r, lo, hi),
+            StencilOp::IncrSat => (-1, 0, 1, lo, max),
+            StencilOp::DecrSat => (-1, 0, -1, 0, hi),
+            StencilOp::Invert => (-1, max, 0, lo, hi),
+            // Wrapping: `& max` after the sum.
+            StencilOp::Incr => (-1, 0, 1, lo, hi),
+            StencilOp::Decr => (-1, 0, -1, lo, hi),
+        };
+        StencilOp8 {
+            and,
+            xor,
+            add,
+            lo,
+            hi,
+        }
+    }
+}
+
+/// One face's stencil: STENCILFUNC's outcomes and the operations on
+/// stencil fail, depth fail, pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct StencilFace8 {
+    func: [i32; 3],
+    ops: [StencilOp8; 3],
+}
+
 /// A comparison function as its three outcomes: lanes where `new <
 /// reference`, `==`, `>` pass (each −1 or 0).
 fn outcomes(f: CmpFunc) -> [i32; 3] {
@@ -196,21 +274,30 @@ pub(crate) struct Merge8 {
     enc_and: i32,
     /// The colour write mask of the encoded pixel.
     write_mask: i32,
+    /// With [`depth::D24S`]: the clockwise and counter-clockwise faces,
+    /// STENCILREF & max & STENCILMASK, STENCILMASK, STENCILWRITEMASK &
+    /// max, and max (the stencil bits' all-ones value).
+    faces: [StencilFace8; 2],
+    s_ref: i32,
+    s_mask: i32,
+    s_write: i32,
+    s_max: i32,
 }
 
 impl Merge8 {
     /// The merger of a draw into `color_format` with `write_mask` (the
     /// encoded pixel's bits written: `Format::write_mask`, or every byte
     /// of the pixel), a depth test `(format, ZFUNC, ZWRITEENABLE)`, an
-    /// alpha test `(ALPHAFUNC, ALPHAREF)`, blending; `None` when any of
-    /// them is outside what it covers (stencil and W-buffering are the
-    /// caller's to exclude).
+    /// alpha test `(ALPHAFUNC, ALPHAREF)`, blending, a stencil test on a
+    /// format with stencil bits; `None` when any of them is outside what
+    /// it covers (W-buffering is the caller's to exclude).
     pub(crate) fn new(
         color_format: Format,
         write_mask: u32,
         depth_test: Option<(Format, CmpFunc, bool)>,
         alpha_test: Option<(CmpFunc, i32)>,
         blending: Option<&BlendCtx>,
+        stencil: Option<&StencilTest>,
     ) -> Option<Merge8> {
         let target = match color_format {
             Format::A8R8G8B8 | Format::X8R8G8B8 => target::ARGB32,
@@ -228,6 +315,38 @@ impl Merge8 {
                     _ => return None,
                 };
                 (code, outcomes(func), -i32::from(write))
+            }
+        };
+        let keep = StencilOp8::new(StencilOp::Keep, 0, 0);
+        let mut faces = [StencilFace8 {
+            func: outcomes(CmpFunc::Always),
+            ops: [keep; 3],
+        }; 2];
+        let (mut s_ref, mut s_mask, mut s_write, mut s_max) = (0, 0, 0, 0);
+        let (depth, z, z_write) = match stencil {
+            None => (depth, z, z_write),
+            Some(st) => {
+                if !matches!(st.format, Format::D24S8 | Format::D24X4S4)
+                    || depth != depth::NONE && depth_test.map(|d| d.0) != Some(st.format)
+                {
+                    return None;
+                }
+                let max = (1u32 << st.format.stencil_bits()) - 1;
+                let r = (st.reference & max) as i32;
+                for (f, face) in faces.iter_mut().zip([&st.front, &st.ccw]) {
+                    *f = StencilFace8 {
+                        func: outcomes(face.func),
+                        ops: [face.fail, face.z_fail, face.pass]
+                            .map(|op| StencilOp8::new(op, r, max as i32)),
+                    };
+                }
+                (s_ref, s_mask) = ((st.reference & max & st.mask) as i32, st.mask as i32);
+                (s_write, s_max) = ((st.write_mask & max) as i32, max as i32);
+                if depth == depth::NONE {
+                    (depth::D24S, outcomes(CmpFunc::Always), 0)
+                } else {
+                    (depth::D24S, z, z_write)
+                }
             }
         };
         let (alpha, alpha_ref) = match alpha_test {
@@ -261,6 +380,11 @@ impl Merge8 {
                 -1
             },
             write_mask: write_mask as i32,
+            faces,
+            s_ref,
+            s_mask,
+            s_write,
+            s_max,
         };
         if let Some(b) = blending {
             m.blend = if b.op == BlendOp::Add && b.op_a == BlendOp::Add {
@@ -305,13 +429,21 @@ impl Merge8 {
     }
 
     /// Runs `u` with this draw's [`MergeLanes`] at `level` (the best the
-    /// CPU has up to it): the const parameters are matched here, once.
+    /// CPU has up to it), for clockwise triangles (or none): the const
+    /// parameters are matched here, once.
     pub(crate) fn run<U: MergeUser>(&self, level: SimdLevel, u: U) -> U::Output {
+        self.run_facing(level, false, u)
+    }
+
+    /// [`Merge8::run`] for the fragments of a counter-clockwise triangle
+    /// when `ccw` (two-sided stencil takes its CCW face's function and
+    /// operations).
+    pub(crate) fn run_facing<U: MergeUser>(&self, level: SimdLevel, ccw: bool, u: U) -> U::Output {
         macro_rules! at {
             ($(($d:ident, $t:ident, $b:ident)),*) => {
                 match (self.depth, self.target, self.blend) {
-                    $((depth::$d, target::$t, blend::$b) => level.dispatch(At::<U, { depth::$d }, { target::$t }, { blend::$b }> { m: self, u }),)*
-                    _ => level.dispatch(At::<U, { depth::NONE }, { target::ARGB32 }, { blend::ANY }> { m: self, u }),
+                    $((depth::$d, target::$t, blend::$b) => level.dispatch(At::<U, { depth::$d }, { target::$t }, { blend::$b }> { m: self, ccw, u }),)*
+                    _ => level.dispatch(At::<U, { depth::NONE }, { target::ARGB32 }, { blend::ANY }> { m: self, ccw, u }),
                 }
             };
         }
@@ -332,7 +464,11 @@ impl Merge8 {
             (D16, ARGB32),
             (D16, R5G6B5),
             (D16, X1R5G5B5),
-            (D16, A1R5G5B5)
+            (D16, A1R5G5B5),
+            (D24S, ARGB32),
+            (D24S, R5G6B5),
+            (D24S, X1R5G5B5),
+            (D24S, A1R5G5B5)
         )
     }
 }
@@ -355,6 +491,7 @@ pub(crate) trait MergeUser {
 /// The [`Kernel`] of one combination of [`Merge8::run`].
 struct At<'a, U, const DEPTH: u8, const FMT: u8, const BLEND: u8> {
     m: &'a Merge8,
+    ccw: bool,
     u: U,
 }
 
@@ -364,8 +501,41 @@ impl<U: MergeUser, const DEPTH: u8, const FMT: u8, const BLEND: u8> Kernel
     type Output = U::Output;
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> U::Output {
-        let lanes = MergeLanes::<S, DEPTH, FMT, BLEND>::new(s, self.m);
+        let lanes = MergeLanes::<S, DEPTH, FMT, BLEND>::new(s, self.m, self.ccw);
         self.u.run(s, &lanes)
+    }
+}
+
+/// A stencil operation ([`StencilOp8`]) as vectors.
+#[derive(Clone, Copy)]
+struct StencilOpV<V> {
+    and: V,
+    xor: V,
+    add: V,
+    lo: V,
+    hi: V,
+}
+
+impl<V: I32x8> StencilOpV<V> {
+    /// The lanes of `o`.
+    #[inline(always)]
+    fn new<S: Simd<I32x8 = V>>(s: S, o: &StencilOp8) -> Self {
+        StencilOpV {
+            and: s.splat_i32(o.and),
+            xor: s.splat_i32(o.xor),
+            add: s.splat_i32(o.add),
+            lo: s.splat_i32(o.lo),
+            hi: s.splat_i32(o.hi),
+        }
+    }
+
+    /// The operation on stored values `st` (each in `0..=max`).
+    #[inline(always)]
+    fn apply(&self, st: V, max: V) -> V {
+        (((st & self.and) ^ self.xor) + self.add)
+            .max(self.lo)
+            .min(self.hi)
+            & max
     }
 }
 
@@ -407,6 +577,21 @@ pub(crate) struct MergeLanes<S: Simd, const DEPTH: u8, const FMT: u8, const BLEN
     enc_and: S::I32x8,
     write_mask: S::I32x8,
     keep_mask: S::I32x8,
+    /// The stencil of [`depth::D24S`] (the triangle's face): STENCILFUNC's
+    /// outcomes, the fail, z-fail and pass operations, the reference and
+    /// masks of [`Merge8`], the bits kept of the stored one
+    /// (!STENCILWRITEMASK) and the other bits below the depth (D24X4S4's
+    /// X4).
+    s_lt: S::M32x8,
+    s_eq: S::M32x8,
+    s_gt: S::M32x8,
+    s_ops: [StencilOpV<S::I32x8>; 3],
+    s_ref: S::I32x8,
+    s_mask: S::I32x8,
+    s_write: S::I32x8,
+    s_keep: S::I32x8,
+    s_max: S::I32x8,
+    s_other: S::I32x8,
 }
 
 /// Lanes of `v`: −1 → set.
@@ -447,10 +632,26 @@ fn compare<V: I32x8>(new: V, reference: V, lt: V::Mask, eq: V::Mask, gt: V::Mask
 }
 
 impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEPTH, FMT, BLEND> {
-    /// The lanes of `m`.
+    /// The lanes of `m`, with the stencil face of counter-clockwise
+    /// triangles when `ccw`.
     #[inline(always)]
-    fn new(s: S, m: &Merge8) -> Self {
+    fn new(s: S, m: &Merge8, ccw: bool) -> Self {
+        let face = &m.faces[usize::from(ccw)];
         MergeLanes {
+            s_lt: mask_of(s, face.func[0]),
+            s_eq: mask_of(s, face.func[1]),
+            s_gt: mask_of(s, face.func[2]),
+            s_ops: [
+                StencilOpV::new(s, &face.ops[0]),
+                StencilOpV::new(s, &face.ops[1]),
+                StencilOpV::new(s, &face.ops[2]),
+            ],
+            s_ref: s.splat_i32(m.s_ref),
+            s_mask: s.splat_i32(m.s_mask),
+            s_write: s.splat_i32(m.s_write),
+            s_keep: s.splat_i32(!m.s_write),
+            s_max: s.splat_i32(m.s_max),
+            s_other: s.splat_i32(0xFF & !m.s_max),
             lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
             a_lt: mask_of(s, m.alpha[0]),
             a_eq: mask_of(s, m.alpha[1]),
@@ -513,6 +714,40 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
             pass = pass & compare(zq, stored, self.z_lt, self.z_eq, self.z_gt);
             let new = zq.shl::<8>() | (old & s.splat_i32(0xFF));
             S::I32x8::select(pass & self.z_write, new, old).store(depth);
+        } else if DEPTH == depth::D24S {
+            // `fragment`'s order: stencil test, depth test, then the
+            // stencil operation of the outcome (fail, z-fail, pass)
+            // through STENCILWRITEMASK, the depth written on a pass.
+            let old = s.load_i32(depth);
+            let zq = quantize::<S>(z, self.zero, self.one, self.z_scale);
+            let stored = old.shr_logical::<8>();
+            let st = old & self.s_max;
+            let tested = pass;
+            let s_pass = compare(
+                self.s_ref,
+                st & self.s_mask,
+                self.s_lt,
+                self.s_eq,
+                self.s_gt,
+            );
+            let z_pass = compare(zq, stored, self.z_lt, self.z_eq, self.z_gt);
+            let fail = tested & !s_pass;
+            let z_fail = tested & s_pass & !z_pass;
+            pass = tested & s_pass & z_pass;
+            let [on_fail, on_z_fail, on_pass] = &self.s_ops;
+            let r = S::I32x8::select(
+                fail,
+                on_fail.apply(st, self.s_max),
+                S::I32x8::select(
+                    z_fail,
+                    on_z_fail.apply(st, self.s_max),
+                    on_pass.apply(st, self.s_max),
+                ),
+            );
+            let st = (st & self.s_keep) | (r & self.s_write);
+            let d = S::I32x8::select(pass & self.z_write, zq.shl::<8>(), old & s.splat_i32(!0xFF));
+            let new = d | (old & self.s_other) | st;
+            S::I32x8::select(tested, new, old).store(depth);
         } else if DEPTH == depth::D16 {
             let Some((d16, _)) = depth.split_first_chunk_mut::<16>() else {
                 return 0;
@@ -602,7 +837,7 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
     ) -> u32 {
         let cbpp = if FMT == target::ARGB32 { 4 } else { 2 };
         let dbpp = match DEPTH {
-            depth::D24 => 4,
+            depth::D24 | depth::D24S => 4,
             depth::D16 => 2,
             _ => 0,
         };
@@ -723,6 +958,8 @@ pub(crate) struct MergeTri {
     pub specular: Option<[[i32; 4]; 3]>,
     /// Depth plane `[z, dz/dx, dz/dy]` (bias included).
     pub z: [f32; 3],
+    /// The triangle is counter-clockwise (two-sided stencil).
+    pub ccw: bool,
     /// Reference pixel of the planes.
     pub rx: i32,
     /// Reference row.
@@ -761,7 +998,7 @@ pub(crate) fn merge_spans(
     spans: &[Span],
     t: &MergeTri,
 ) -> u32 {
-    m.run(level, SpanLoop { b, spans, t })
+    m.run_facing(level, t.ccw, SpanLoop { b, spans, t })
 }
 
 /// The arguments of [`merge_spans`].
@@ -885,12 +1122,14 @@ fn merge_copy<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8>(
 }
 
 /// [`MergeLanes::merge`] with its lanes from arrays (`live`: bit `i` for
-/// lane `i`), at `level`: the tests' entry.
+/// lane `i`), at `level`, for a counter-clockwise triangle when `ccw`: the
+/// tests' entry.
 #[cfg(test)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn merge_arrays(
     m: &Merge8,
     level: SimdLevel,
+    ccw: bool,
     color: &mut [u8; 32],
     depth: &mut [u8; 32],
     n: usize,
@@ -898,8 +1137,9 @@ pub(crate) fn merge_arrays(
     live: u8,
     z: [f32; 8],
 ) -> u32 {
-    m.run(
+    m.run_facing(
         level,
+        ccw,
         Arrays {
             color,
             depth,
@@ -993,6 +1233,17 @@ mod tests {
         BlendOp::Max,
     ];
 
+    const STENCIL_OPS: [StencilOp; 8] = [
+        StencilOp::Keep,
+        StencilOp::Zero,
+        StencilOp::Replace,
+        StencilOp::IncrSat,
+        StencilOp::DecrSat,
+        StencilOp::Invert,
+        StencilOp::Incr,
+        StencilOp::Decr,
+    ];
+
     fn levels() -> impl Iterator<Item = SimdLevel> {
         [SimdLevel::Scalar]
             .into_iter()
@@ -1006,11 +1257,12 @@ mod tests {
     }
 
     /// Runs the merger at every level over copies of `c`, `d` (the first
-    /// fragment at pixel `x`) and checks they agree; returns the bytes
-    /// and count.
+    /// fragment at pixel `x`; a counter-clockwise triangle's when `ccw`)
+    /// and checks they agree; returns the bytes and count.
     #[allow(clippy::too_many_arguments)]
     fn merged(
         m: &Merge8,
+        ccw: bool,
         cbpp: usize,
         dbpp: usize,
         x: usize,
@@ -1028,7 +1280,7 @@ mod tests {
             let mut dw = [0u8; 32];
             cw.copy_from_slice(&c[x * cbpp..x * cbpp + 32]);
             dw.copy_from_slice(&d[x * dbpp..x * dbpp + 32]);
-            let k = merge_arrays(m, level, &mut cw, &mut dw, n, rgba, live, z);
+            let k = merge_arrays(m, level, ccw, &mut cw, &mut dw, n, rgba, live, z);
             c[x * cbpp..x * cbpp + 32].copy_from_slice(&cw);
             d[x * dbpp..x * dbpp + 32].copy_from_slice(&dw);
             all.push((c, d, k));
@@ -1057,10 +1309,53 @@ mod tests {
             ]),
             c0 in proptest::collection::vec(any::<u8>(), 64),
             d0 in proptest::collection::vec(any::<u8>(), 64),
+            // Stencil: per face (clockwise, counter-clockwise) STENCILFUNC
+            // and the fail, z-fail, pass operations; two-sided; STENCILREF,
+            // STENCILMASK, STENCILWRITEMASK; the depth test on; lanes whose
+            // stored stencil is the reference; the triangle's winding.
+            stencil in proptest::option::of((
+                (funcs(), proptest::array::uniform3(0usize..8)),
+                (funcs(), proptest::array::uniform3(0usize..8)),
+                any::<bool>(),
+                (any::<u32>(), any::<u32>(), any::<u32>()),
+                (any::<bool>(), any::<u8>(), any::<bool>()),
+            )),
         ) {
             let (cf, df) = (TARGETS[ti], DEPTHS[di]);
             let mut st = PipelineState::default();
             st.depth.z_enable = ZBufferType::True;
+            let mut ccw = false;
+            let mut d0 = d0;
+            if let Some(((f0, o0), (f1, o1), two, (r, m, wm), (zon, smatch, facing))) = stencil {
+                let s = &mut st.stencil;
+                s.enable = true;
+                s.two_sided = two;
+                for (face, f, o) in [(&mut s.front, f0, o0), (&mut s.ccw, f1, o1)] {
+                    face.func = f;
+                    [face.fail, face.z_fail, face.pass] = o.map(|i| STENCIL_OPS[i]);
+                }
+                // Small references and masks often, any value sometimes.
+                (s.reference, s.mask, s.write_mask) = if r & 1 == 0 {
+                    (r >> 28, m | 0xFFFF_FF00, wm | 0xFFFF_FF00)
+                } else {
+                    (r, m, wm)
+                };
+                if !zon {
+                    st.depth.z_enable = ZBufferType::False;
+                }
+                ccw = facing;
+                if let Some(f) = df.filter(|f| f.stencil_bits() > 0) {
+                    let dbpp = f.bytes_per_pixel() as usize;
+                    for i in 0..8 {
+                        if smatch >> i & 1 != 0 {
+                            let o = (x + i) * dbpp;
+                            let raw = crate::format::load_raw(&d0[o..], dbpp);
+                            let new = f.pack_depth_stencil(raw, f.unpack_depth(raw), s.reference);
+                            crate::format::store_raw(&mut d0[o..], dbpp, new);
+                        }
+                    }
+                }
+            }
             st.depth.z_func = zf;
             st.depth.z_write = zw;
             if let Some((f, r)) = atest {
@@ -1091,7 +1386,6 @@ mod tests {
             let cbpp = cf.bytes_per_pixel() as usize;
             let dbpp = df.map_or(4, |f| f.bytes_per_pixel() as usize);
             // Some lanes' stored depth equal to their own (EQUAL, LESSEQUAL).
-            let mut d0 = d0;
             if let Some(f) = df {
                 for (i, zi) in z.iter().enumerate() {
                     if zmatch >> i & 1 != 0 {
@@ -1118,11 +1412,11 @@ mod tests {
                 for i in 0..n {
                     if live >> i & 1 != 0 {
                         let c = rgba[i].to_le_bytes().map(i32::from);
-                        (dctx.frag)(&mut t, &dctx, (x + i) as i32, 0, c, z[i], false, &mut stats);
+                        (dctx.frag)(&mut t, &dctx, (x + i) as i32, 0, c, z[i], ccw, &mut stats);
                     }
                 }
             }
-            let (got_c, got_d, k) = merged(&m, cbpp, dbpp, x, &c0, &d0, n, rgba, live, z);
+            let (got_c, got_d, k) = merged(&m, ccw, cbpp, dbpp, x, &c0, &d0, n, rgba, live, z);
             prop_assert_eq!(&got_c, &want_c);
             prop_assert_eq!(&got_d, &want_d);
             prop_assert_eq!(u64::from(k), stats.passed);
@@ -1214,7 +1508,7 @@ mod tests {
         let mut d = vec![0u8; 64];
         crate::format::store_raw(&mut c, cbpp, dst);
         crate::format::store_raw(&mut d, 4, stored);
-        let (c, d, k) = merged(&m, cbpp, dbpp, 0, &c, &d, 1, [rgba; 8], 1, [z; 8]);
+        let (c, d, k) = merged(&m, false, cbpp, dbpp, 0, &c, &d, 1, [rgba; 8], 1, [z; 8]);
         (
             crate::format::load_raw(&c, cbpp),
             crate::format::load_raw(&d, 4),
@@ -1290,6 +1584,168 @@ mod tests {
         assert_eq!((c, k), (0x8123, 0));
         let (c, _, k) = one(&st, Format::X1R5G5B5, None, white(0x81), 0.0, 0x8123, 0);
         assert_eq!((c, k), (0xFD23, 1));
+    }
+
+    /// Stencil by hand, on D24S8 (depth in bits 31..8, stencil the low
+    /// byte) with ZFUNC LESS and depth writes; the fragment's z = 0.25
+    /// is 0x40_0000 (see `depth_by_hand`), the stored depth 0x80_0000
+    /// (so it passes) unless said. Each case: STENCILFUNC, STENCILREF,
+    /// STENCILWRITEMASK, the operation under test, the stored raw value,
+    /// and the raw value and count the D3D rules give.
+    #[test]
+    fn stencil_by_hand() {
+        use StencilOp as O;
+        let cases: [(&str, CmpFunc, u32, u32, [StencilOp; 3], u32, u32, u32); 8] = [
+            // INCR over 0x41: 0x42, depth written.
+            (
+                "incr",
+                CmpFunc::Always,
+                0,
+                0xFF,
+                [O::Keep, O::Keep, O::Incr],
+                0x8000_0041,
+                0x4000_0042,
+                1,
+            ),
+            // INCRSAT at 255 stays 255; INCR at 255 wraps to 0.
+            (
+                "incrsat",
+                CmpFunc::Always,
+                0,
+                0xFF,
+                [O::Keep, O::Keep, O::IncrSat],
+                0x8000_00FF,
+                0x4000_00FF,
+                1,
+            ),
+            (
+                "incr wraps",
+                CmpFunc::Always,
+                0,
+                0xFF,
+                [O::Keep, O::Keep, O::Incr],
+                0x8000_00FF,
+                0x4000_0000,
+                1,
+            ),
+            // DECR at 0 wraps to 255; DECRSAT stays 0.
+            (
+                "decr wraps",
+                CmpFunc::Always,
+                0,
+                0xFF,
+                [O::Keep, O::Keep, O::Decr],
+                0x8000_0000,
+                0x4000_00FF,
+                1,
+            ),
+            (
+                "decrsat",
+                CmpFunc::Always,
+                0,
+                0xFF,
+                [O::Keep, O::Keep, O::DecrSat],
+                0x8000_0000,
+                0x4000_0000,
+                1,
+            ),
+            // REPLACE with reference 0x3C through write mask 0x0F over
+            // 0xA5: (0xA5 & !0x0F) | (0x3C & 0x0F) = 0xA0 | 0x0C.
+            (
+                "replace",
+                CmpFunc::Always,
+                0x3C,
+                0x0F,
+                [O::Keep, O::Keep, O::Replace],
+                0x8000_00A5,
+                0x4000_00AC,
+                1,
+            ),
+            // Depth fails (stored 0x10_0000 < 0x40_0000): ZFAIL's INCR,
+            // 0x77 → 0x78, the depth kept, nothing written.
+            (
+                "zfail",
+                CmpFunc::Always,
+                0,
+                0xFF,
+                [O::Zero, O::Incr, O::Zero],
+                0x1000_0077,
+                0x1000_0078,
+                0,
+            ),
+            // EQUAL 1 against 0x77 fails: FAIL's INVERT, 0x88; depth kept.
+            (
+                "fail",
+                CmpFunc::Equal,
+                1,
+                0xFF,
+                [O::Invert, O::Zero, O::Zero],
+                0x8000_0077,
+                0x8000_0088,
+                0,
+            ),
+        ];
+        for (name, func, r, wm, [fail, z_fail, pass], stored, want, n) in cases {
+            let mut st = PipelineState::default();
+            st.depth.z_enable = ZBufferType::True;
+            st.depth.z_func = CmpFunc::Less;
+            st.depth.z_write = true;
+            st.stencil.enable = true;
+            st.stencil.reference = r;
+            st.stencil.write_mask = wm;
+            st.stencil.front = StencilFace {
+                fail,
+                z_fail,
+                pass,
+                func,
+            };
+            let src = 0xFF10_2030;
+            let (c, d, k) = one(
+                &st,
+                Format::A8R8G8B8,
+                Some(Format::D24S8),
+                src,
+                0.25,
+                7,
+                stored,
+            );
+            assert_eq!((d, k), (want, n), "{name}: {d:#x}");
+            assert_eq!(c, if n == 1 { src } else { 7 }, "{name}");
+        }
+        // D24X4S4: four stencil bits under four kept X bits (0xA).
+        let mut st = PipelineState::default();
+        st.depth.z_enable = ZBufferType::False;
+        st.stencil.enable = true;
+        st.stencil.front.pass = StencilOp::Incr;
+        let f = Some(Format::D24X4S4);
+        let (_, d, k) = one(&st, Format::A8R8G8B8, f, 0xFF10_2030, 0.25, 7, 0x8000_00A7);
+        assert_eq!((d, k), (0x8000_00A8, 1), "no depth test: depth kept");
+        let (_, d, _) = one(&st, Format::A8R8G8B8, f, 0xFF10_2030, 0.25, 7, 0x8000_00AF);
+        assert_eq!(d, 0x8000_00A0, "INCR of 15 wraps to 0");
+    }
+
+    /// Two-sided stencil: a counter-clockwise triangle's fragment takes
+    /// the CCW face (DECR: 5 → 4), a clockwise one the front face (INCR:
+    /// 5 → 6); without TWOSIDEDSTENCILMODE both take the front face.
+    #[test]
+    fn two_sided_stencil_by_hand() {
+        let mut st = PipelineState::default();
+        st.depth.z_enable = ZBufferType::False;
+        st.stencil.enable = true;
+        st.stencil.two_sided = true;
+        st.stencil.front.pass = StencilOp::Incr;
+        st.stencil.ccw.pass = StencilOp::Decr;
+        for (two, ccw, want) in [(true, true, 4), (true, false, 6), (false, true, 6)] {
+            st.stencil.two_sided = two;
+            let m = ctx(&st, Format::A8R8G8B8, Some(Format::D24S8))
+                .merge8()
+                .expect("covered");
+            let c = vec![0u8; 64];
+            let mut d = vec![0u8; 64];
+            crate::format::store_raw(&mut d, 4, 0x8000_0005);
+            let (_, d, k) = merged(&m, ccw, 4, 4, 0, &c, &d, 1, [0xFF00_0000; 8], 1, [0.5; 8]);
+            assert_eq!((crate::format::load_raw(&d, 4), k), (0x8000_0000 | want, 1));
+        }
     }
 
     /// Depth by hand. D16: z = 0.5 is 32 767.5 · … rounded to even,
