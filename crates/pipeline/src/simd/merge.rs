@@ -429,15 +429,9 @@ impl Merge8 {
     }
 
     /// Runs `u` with this draw's [`MergeLanes`] at `level` (the best the
-    /// CPU has up to it), for clockwise triangles (or none): the const
-    /// parameters are matched here, once.
-    pub(crate) fn run<U: MergeUser>(&self, level: SimdLevel, u: U) -> U::Output {
-        self.run_facing(level, false, u)
-    }
-
-    /// [`Merge8::run`] for the fragments of a counter-clockwise triangle
-    /// when `ccw` (two-sided stencil takes its CCW face's function and
-    /// operations).
+    /// CPU has up to it): the const parameters are matched here, once.
+    /// `ccw` when the fragments are a counter-clockwise triangle's
+    /// (two-sided stencil takes its CCW face's function and operations).
     pub(crate) fn run_facing<U: MergeUser>(&self, level: SimdLevel, ccw: bool, u: U) -> U::Output {
         macro_rules! at {
             ($(($d:ident, $t:ident, $b:ident)),*) => {
@@ -473,7 +467,7 @@ impl Merge8 {
     }
 }
 
-/// A kernel that ends in the merger: run by [`Merge8::run`] with the
+/// A kernel that ends in the merger: run by [`Merge8::run_facing`] with the
 /// level's vector types and the draw's [`MergeLanes`], whose const
 /// parameters it passes through (so it is instantiated per combination).
 pub(crate) trait MergeUser {
@@ -488,7 +482,7 @@ pub(crate) trait MergeUser {
     ) -> Self::Output;
 }
 
-/// The [`Kernel`] of one combination of [`Merge8::run`].
+/// The [`Kernel`] of one combination of [`Merge8::run_facing`].
 struct At<'a, U, const DEPTH: u8, const FMT: u8, const BLEND: u8> {
     m: &'a Merge8,
     ccw: bool,
