@@ -1578,7 +1578,20 @@ mod tests {
     #[test]
     fn stencil_by_hand() {
         use StencilOp as O;
-        let cases: [(&str, CmpFunc, u32, u32, [StencilOp; 3], u32, u32, u32); 8] = [
+        /// Name, STENCILFUNC, STENCILREF, STENCILWRITEMASK, the FAIL,
+        /// ZFAIL and PASS operations, the stored raw value, the raw value
+        /// and count expected.
+        type Case = (
+            &'static str,
+            CmpFunc,
+            u32,
+            u32,
+            [StencilOp; 3],
+            u32,
+            u32,
+            u32,
+        );
+        let cases: [Case; 8] = [
             // INCR over 0x41: 0x42, depth written.
             (
                 "incr",
