@@ -523,9 +523,18 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
         let sh = s.shadow().take().ok_or(hr(codes::D3DERR_INVALIDCALL))?;
         let mut guard = s.driver.lock();
         let st = &mut *guard;
-        // For a capture: what the plane held before the host's bytes landed.
+        // For a capture: what the plane held before the host's bytes landed,
+        // in the capture's form (an image's rows tight).
+        let capture_plane = |d: &Driver| {
+            softhal_capture::observer::plane(d, s.handle, sh.face, sh.level)
+                .unwrap_or_default()
+                .into_owned()
+        };
         let mut before = Vec::new();
         if sh.write_back {
+            if st.capture.is_some() {
+                before = capture_plane(&st.driver);
+            }
             let dst = if is_buffer(&s) {
                 let keep = LockFlags {
                     discard: false,
@@ -540,16 +549,19 @@ pub unsafe extern "C" fn softhal_surface_unlock(surface: *mut softhal_surface) -
             .map_err(|e| hr(e.ddrval()))?;
             let n = dst.len().min(sh.bytes.len());
             if let (Some(d), Some(src)) = (dst.get_mut(..n), sh.bytes.get(..n)) {
-                if st.capture.is_some() {
-                    before.extend_from_slice(d);
-                }
                 d.copy_from_slice(src);
             }
         }
         let r = st.driver.unlock(s.handle);
-        if let Some(c) = st.capture.as_mut() {
-            let after = sh.bytes.get(..before.len()).unwrap_or_default();
-            c.on_unlock(s.handle, sh.face, sh.level, &before, after, &r);
+        if st.capture.is_some() {
+            let after = if sh.write_back {
+                capture_plane(&st.driver)
+            } else {
+                Vec::new()
+            };
+            if let Some(c) = st.capture.as_mut() {
+                c.on_unlock(s.handle, sh.face, sh.level, &before, &after, &r);
+            }
         }
         r.map_err(|e| hr(e.ddrval()))
     })

@@ -60,8 +60,8 @@ pub use error::{LoadError, LoadErrorKind, TextError};
 pub use history::{pixel_history, PixelHistoryReport};
 pub use observer::Observer;
 pub use record::{
-    fnv1a64, Answer, Capture, Clear2Call, Dp2Call, LockApi, Record, SubmitAllocation, SubmitCall,
-    SurfaceSpec,
+    fnv1a64, fnv1a64_continue, Answer, Capture, Clear2Call, Dp2Call, LockApi, Record,
+    SubmitAllocation, SubmitCall, SurfaceSpec,
 };
 pub use recorder::Recorder;
 pub use replay::{

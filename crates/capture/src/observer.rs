@@ -29,6 +29,7 @@ use softhal_device::{
 };
 use softhal_submit::{Engine, RenderData};
 use softhal_wire::names::codes;
+use std::borrow::Cow;
 use std::io::Write;
 
 /// Streams the records of a session to `W`.
@@ -79,39 +80,41 @@ pub fn engine_of(code: u32) -> Option<Engine> {
     }
 }
 
-/// The bytes of plane (face, level) of surface `h` as `lock_level` exposes
-/// them (buffers: 0, 0).
-pub fn plane(d: &Driver, h: u32, face: u32, level: u32) -> Option<&[u8]> {
+/// The bytes of plane (face, level) of surface `h` as a capture holds
+/// them (buffers: 0, 0): what `lock_level` exposes, except that an image's
+/// rows are tight (`width × bpp` bytes each, back to back) whatever pitch
+/// the driver gave it, so that a capture replays on any pitch.
+pub fn plane(d: &Driver, h: u32, face: u32, level: u32) -> Option<Cow<'_, [u8]>> {
     let r = d.surface(h).ok()?;
     match &r.storage {
-        Storage::Buffer(b) => Some(b.as_slice()),
+        Storage::Buffer(b) => Some(Cow::Borrowed(b.as_slice())),
         Storage::Image(s) => s
             .get()
             .filter(|_| face == 0 && level == 0)
-            .map(|s| s.bytes()),
-        Storage::Texture(t) => t.level_bytes(face, level),
+            .map(|s| s.tight_bytes()),
+        Storage::Texture(t) => t.level_bytes(face, level).map(Cow::Borrowed),
         Storage::Attached { .. } => None,
     }
 }
 
 /// A surface's contents as CREATE_SURFACE initial contents: every plane in
-/// storage order, without the trailing zero bytes (a prefix is allowed; the
-/// rest stays zero).
+/// storage order (an image's rows tight, as [`plane`]), without the
+/// trailing zero bytes (a prefix is allowed; the rest stays zero).
 pub fn contents(d: &Driver, h: u32) -> Vec<u8> {
-    let mut planes: Vec<&[u8]> = Vec::new();
+    let mut planes: Vec<Cow<'_, [u8]>> = Vec::new();
     if let Ok(r) = d.surface(h) {
         match &r.storage {
-            Storage::Buffer(b) => planes.push(b),
+            Storage::Buffer(b) => planes.push(Cow::Borrowed(b)),
             Storage::Image(s) => {
                 if let Some(s) = s.get() {
-                    planes.push(s.bytes());
+                    planes.push(s.tight_bytes());
                 }
             }
             Storage::Attached { .. } => {}
             Storage::Texture(t) => {
                 for f in 0..t.face_count() {
                     for l in 0..t.level_count() {
-                        planes.push(t.level_bytes(f, l).unwrap_or_default());
+                        planes.push(Cow::Borrowed(t.level_bytes(f, l).unwrap_or_default()));
                     }
                 }
             }

@@ -520,7 +520,13 @@ impl Record {
 
 /// FNV-1a 64 of `bytes` (the frame checksum of `softhal render`).
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a64_continue(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// FNV-1a 64 continued over `bytes` from the hash `h` of the bytes before:
+/// `fnv1a64_continue(fnv1a64(a), b) == fnv1a64(a ++ b)` (a checksum over
+/// rows that are not contiguous).
+pub fn fnv1a64_continue(mut h: u64, bytes: &[u8]) -> u64 {
     for b in bytes {
         h ^= u64::from(*b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -421,34 +421,48 @@ impl Replayer {
         e.ddrval()
     }
 
-    /// Writes `bytes` at `offset` of plane (face, level) of live surface `h`.
+    /// Writes `bytes` at `offset` of plane (face, level) of live surface `h`
+    /// (an image's plane in tight rows, as [`crate::observer::plane`]).
     fn write_plane(&mut self, h: u32, face: u32, level: u32, offset: u32, bytes: &[u8]) -> u32 {
         let is_buffer = self
             .driver
             .surface(h)
             .is_ok_and(|r| r.desc.kind.is_buffer());
+        // An image's tight row, when its pitch is wider.
+        let tight_row = self
+            .driver
+            .image(h)
+            .ok()
+            .map(|s| (s.row_bytes(), s.row_bytes() * s.height() as usize))
+            .filter(|_| face == 0 && level == 0);
         let plane = if is_buffer {
-            self.driver.lock(h, LockFlags::default())
+            self.driver.lock(h, LockFlags::default()).map(|b| (b, 0))
         } else {
-            self.driver.lock_level(h, face, level).map(|(b, _)| b)
+            self.driver.lock_level(h, face, level)
         };
         let mut outside = None;
         let r = match plane {
-            Ok(p) => {
+            Ok((p, pitch)) => {
                 let start = offset as usize;
-                let size = p.len();
-                match p.get_mut(start..start.saturating_add(bytes.len())) {
-                    Some(dst) => {
-                        dst.copy_from_slice(bytes);
-                        codes::D3D_OK
+                let (written, size) = match tight_row {
+                    Some((row, size)) if row != pitch => (
+                        softhal_pipeline::write_tight_rows(p, pitch, row, start, bytes),
+                        size,
+                    ),
+                    _ => {
+                        let size = p.len();
+                        let dst = p.get_mut(start..start.saturating_add(bytes.len()));
+                        (dst.map(|d| d.copy_from_slice(bytes)).is_some(), size)
                     }
-                    None => {
-                        outside = Some(format!(
-                            "{} byte(s) at offset {offset} end past the {size} byte(s) locked",
-                            bytes.len()
-                        ));
-                        codes::DDERR_INVALIDPARAMS
-                    }
+                };
+                if written {
+                    codes::D3D_OK
+                } else {
+                    outside = Some(format!(
+                        "{} byte(s) at offset {offset} end past the {size} byte(s) locked",
+                        bytes.len()
+                    ));
+                    codes::DDERR_INVALIDPARAMS
                 }
             }
             Err(e) => self.refused(&e),
@@ -482,6 +496,11 @@ impl Replayer {
                 let size = match self.driver.lock_level(h, face, level) {
                     Ok((b, _)) => b.len(),
                     Err(e) => return self.refused(&e),
+                };
+                // An image's plane is held in tight rows.
+                let size = match self.driver.image(h) {
+                    Ok(s) => s.row_bytes() * s.height() as usize,
+                    Err(_) => size,
                 };
                 let _ = self.driver.unlock(h);
                 let (now, later) = rest.split_at(size.min(rest.len()));

@@ -534,3 +534,41 @@ fn a_recorded_session_with_two_render_targets_replays() {
     let frames: Vec<&Vec<u8>> = rep.frames.iter().map(|f| &f.rgba).collect();
     assert_eq!(frames, [&shown[0], &shown[1]]);
 }
+
+/// A host writes a render target through a lock at the pitch the driver
+/// gives (rows of 32 × 4 = 128 bytes get padding); a capture holds an
+/// image in tight rows, so the write is recorded at its tight offset,
+/// (32 + 1) × 4 = 132 for pixel (1, 1), and replays onto the same pixel.
+#[test]
+fn render_target_written_through_a_lock_replays_onto_its_pixels() {
+    let mut r = Recorder::new(Driver::new(1).unwrap(), Vec::new());
+    let rt = r.create_render_target(Format::A8R8G8B8, 32, 2).unwrap();
+    {
+        let (bytes, pitch) = r.lock_level(rt, 0, 0).unwrap();
+        assert!(pitch >= 128, "pitch {pitch}");
+        // Pixel (1, 1) = 0x80402010, little-endian B, G, R, A.
+        bytes[pitch + 4..pitch + 8].copy_from_slice(&[0x10, 0x20, 0x40, 0x80]);
+    }
+    r.unlock(rt).unwrap();
+    let presented = r.present(rt).unwrap();
+    assert_eq!(presented[132..136], [0x40, 0x20, 0x10, 0x80]);
+    let (_, bytes) = r.finish().unwrap();
+    let cap = binary::decode(&bytes).unwrap();
+    let written: Vec<(u32, Vec<u8>)> = cap
+        .records
+        .iter()
+        .filter_map(|rec| match rec {
+            Record::Unlock {
+                handle,
+                offset,
+                bytes,
+                ..
+            } if *handle == rt => Some((*offset, bytes.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(written, [(132, vec![0x10, 0x20, 0x40, 0x80])]);
+    let rep = softhal_capture::replay(&cap, 1, |_, _| {}).unwrap();
+    assert!(rep.differences.is_empty(), "{:?}", rep.differences);
+    assert_eq!(rep.frames[0].rgba, presented);
+}

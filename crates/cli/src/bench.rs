@@ -42,6 +42,8 @@ use softhal_pipeline::{
     RenderTargets, Renderer, Surface, VertexLayout, ZBufferType,
 };
 
+use softhal_capture::{fnv1a64, fnv1a64_continue};
+
 use crate::bench_dp2::{Dp2Rig, Dp2Setup, Dp2Texture};
 use crate::noise;
 use crate::workloads::{self, Mesh, HEIGHT, WIDTH};
@@ -252,14 +254,10 @@ fn state_for(w: WorkloadSel) -> PipelineState {
     st
 }
 
-/// FNV-1a 64 of a byte string.
-pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
+/// The frame checksum: FNV-1a 64 of the colour buffer's rows, each its
+/// `width × bpp` bytes, top to bottom (the same for every pitch).
+pub(crate) fn frame_checksum(color: &Surface) -> u64 {
+    color.rows().fold(fnv1a64(&[]), fnv1a64_continue)
 }
 
 struct Rig {
@@ -325,7 +323,7 @@ impl Rig {
 pub(crate) trait FrameSource {
     fn frame(&mut self) -> Result<(), String>;
     fn frames(&mut self, k: u32) -> Result<Duration, String>;
-    fn color_bytes(&self) -> Result<&[u8], String>;
+    fn color(&self) -> Result<&Surface, String>;
     fn fragments(&self) -> Option<u64>;
     fn simd_level(&self) -> String;
     fn write_png(&self, path: &std::path::Path) -> Result<(), String>;
@@ -338,8 +336,8 @@ impl FrameSource for Rig {
     fn frames(&mut self, k: u32) -> Result<Duration, String> {
         Rig::frames(self, k)
     }
-    fn color_bytes(&self) -> Result<&[u8], String> {
-        Ok(self.color.bytes())
+    fn color(&self) -> Result<&Surface, String> {
+        Ok(&self.color)
     }
     fn fragments(&self) -> Option<u64> {
         Some(self.fragments)
@@ -359,8 +357,8 @@ impl FrameSource for Dp2Rig {
     fn frames(&mut self, k: u32) -> Result<Duration, String> {
         Dp2Rig::frames(self, k)
     }
-    fn color_bytes(&self) -> Result<&[u8], String> {
-        Dp2Rig::color_bytes(self)
+    fn color(&self) -> Result<&Surface, String> {
+        Dp2Rig::color(self)
     }
     fn fragments(&self) -> Option<u64> {
         None
@@ -491,8 +489,10 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
             };
             Box::new(Rig {
                 renderer,
-                color: Surface::new(Format::A8R8G8B8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
-                depth: Surface::new(Format::D24S8, WIDTH, HEIGHT).map_err(|e| e.to_string())?,
+                color: Surface::for_rendering(Format::A8R8G8B8, WIDTH, HEIGHT)
+                    .map_err(|e| e.to_string())?,
+                depth: Surface::for_rendering(Format::D24S8, WIDTH, HEIGHT)
+                    .map_err(|e| e.to_string())?,
                 state: state_for(w),
                 mesh,
                 layout,
@@ -514,7 +514,7 @@ fn measure(w: WorkloadSel, args: &BenchArgs) -> Result<serde_json::Value, String
     }
     let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
     out["value"] = round3(median).into();
-    out["checksum"] = format!("{:016x}", fnv1a64(rig.color_bytes()?)).into();
+    out["checksum"] = format!("{:016x}", frame_checksum(rig.color()?)).into();
     out["frames_per_batch"] = k.into();
     out["path"] = match args.path {
         BenchPath::Dp2 => "dp2",
@@ -861,5 +861,24 @@ mod tests {
     fn fnv_reference() {
         assert_eq!(fnv1a64(b""), 0xCBF2_9CE4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xAF63_DC4C_8601_EC8C);
+        assert_eq!(fnv1a64_continue(fnv1a64(b""), b"a"), 0xAF63_DC4C_8601_EC8C);
+    }
+
+    /// The checksum hashes the pixels only: a surface with a padded pitch
+    /// (padding bytes set) checksums as the tight one with the same pixels.
+    #[test]
+    fn frame_checksum_leaves_out_the_pitch_padding() {
+        let mut tight = Surface::new(Format::A8R8G8B8, 3, 2).unwrap();
+        let mut padded = Surface::with_pitch(Format::A8R8G8B8, 3, 2, 20).unwrap();
+        padded.bytes_mut().fill(0xEE);
+        for (i, (x, y)) in [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+            .into_iter()
+            .enumerate()
+        {
+            let v = 0x0102_0304 * (i as u32 + 1);
+            assert!(tight.write_pixel(x, y, v) && padded.write_pixel(x, y, v));
+        }
+        assert_eq!(frame_checksum(&tight), fnv1a64(tight.bytes()));
+        assert_eq!(frame_checksum(&padded), frame_checksum(&tight));
     }
 }

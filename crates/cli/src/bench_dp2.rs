@@ -312,10 +312,7 @@ impl Dp2Rig {
     }
 
     /// The render target's bytes.
-    pub fn color_bytes(&self) -> Result<&[u8], String> {
-        self.driver
-            .image(self.rt)
-            .map(|s| s.bytes())
-            .map_err(|e| e.to_string())
+    pub fn color(&self) -> Result<&softhal_pipeline::Surface, String> {
+        self.driver.image(self.rt).map_err(|e| e.to_string())
     }
 }

@@ -13,7 +13,7 @@
 use serde_json::json;
 use std::process::ExitCode;
 
-use crate::bench::{fnv1a64, time_batches, BenchArgs, FrameSource};
+use crate::bench::{frame_checksum, time_batches, BenchArgs, FrameSource};
 use crate::bench_dp2::{bind_texture, render_states, stage_states, Dp2Rig, Dp2Setup, Dp2Texture};
 use crate::workloads;
 use softhal_device::Format;
@@ -419,7 +419,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         let measured =
             Dp2Rig::new(&mesh, &comb.setup, args.threads, !args.no_simd).and_then(|mut rig| {
                 let t = time_batches(&mut rig, pixels, args, true)?;
-                Ok((t, fnv1a64(FrameSource::color_bytes(&rig)?)))
+                Ok((t, frame_checksum(FrameSource::color(&rig)?)))
             });
         match measured {
             Ok((t, checksum)) => {

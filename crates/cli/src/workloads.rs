@@ -451,13 +451,7 @@ fn texture_256(rgba: impl Fn(u32, u32) -> [u32; 4]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
-    fn fnv1a64(bytes: &[u8]) -> u64 {
-        bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
-        })
-    }
+    use softhal_capture::fnv1a64;
 
     fn hashed(vertices: &[Generated]) -> Vec<u8> {
         let mut out = Vec::new();

@@ -351,7 +351,7 @@ impl Resource {
                 if need > budget {
                     return Err(DeviceError::OutOfMemory);
                 }
-                let s = Surface::new(format, desc.width, desc.height)?;
+                let s = Surface::for_rendering(format, desc.width, desc.height)?;
                 let n = s.bytes().len() as u64;
                 (Storage::Image(OnceLock::from(s)), n)
             }

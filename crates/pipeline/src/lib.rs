@@ -205,7 +205,7 @@ pub use state::{
     LightingParams, PipelineState, RasterState, ShadeMode, StencilFace, StencilOp, StencilState,
     TextureStages, Transforms, VertexBlendState, Viewport, ZBufferType, NO_LIGHT, ZBIAS_UNIT,
 };
-pub use surface::{encode_png_rgba8, Surface};
+pub use surface::{encode_png_rgba8, render_pitch, write_tight_rows, Surface};
 pub use vertex::{
     DeclType, DrawCall, Indices, PositionKind, TexCoordElement, Topology, VertexLayout,
 };

@@ -3,7 +3,9 @@
 //! *Input*: a format, a size and optionally a pitch (or existing bytes of
 //! exactly that size: a texture level rendered into). *Output*: a zeroed,
 //! size-checked `Vec<u8>` of `pitch × height` little-endian bytes, with
-//! pixel helpers and PNG export. *Guarantees*: the size is checked with
+//! pixel helpers, PNG export and the rows without the pitch's padding
+//! (tight rows, both ways). The pitch the device gives what it renders
+//! into is [`render_pitch`]'s. *Guarantees*: the size is checked with
 //! checked arithmetic against [`crate::limits`]; `pitch ≥ width × bpp`
 //! always holds, so every pixel of every row is inside the storage; pixel
 //! helpers return `None` out of bounds instead of panicking.
@@ -31,6 +33,11 @@ impl Surface {
     pub fn new(format: Format, width: u32, height: u32) -> Result<Self, PipelineError> {
         let pitch = u64::from(width) * u64::from(format.bytes_per_pixel());
         Self::with_pitch(format, width, height, pitch)
+    }
+
+    /// A zeroed surface to render into, with the pitch of [`render_pitch`].
+    pub fn for_rendering(format: Format, width: u32, height: u32) -> Result<Self, PipelineError> {
+        Self::with_pitch(format, width, height, render_pitch(format, width))
     }
 
     /// A zeroed surface whose rows are `pitch` bytes apart (`pitch` may
@@ -152,6 +159,27 @@ impl Surface {
     pub fn bytes(&self) -> &[u8] {
         &self.data
     }
+    /// Bytes of a row's pixels: `width × bpp` (at most the pitch).
+    pub fn row_bytes(&self) -> usize {
+        self.width as usize * self.format.bytes_per_pixel() as usize
+    }
+    /// The rows top to bottom, each its [`Surface::row_bytes`] (a padded
+    /// pitch's bytes left out).
+    pub fn rows(&self) -> impl Iterator<Item = &[u8]> {
+        let row = self.row_bytes();
+        self.data
+            .chunks(self.pitch)
+            .filter_map(move |r| r.get(..row))
+    }
+    /// The pixels as tight rows ([`Surface::rows`] back to back): the
+    /// storage itself when the pitch has no padding.
+    pub fn tight_bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        if self.pitch == self.row_bytes() {
+            std::borrow::Cow::Borrowed(&self.data)
+        } else {
+            std::borrow::Cow::Owned(self.rows().flatten().copied().collect())
+        }
+    }
     /// The raw storage, writable (the device's lock).
     pub fn bytes_mut(&mut self) -> &mut [u8] {
         &mut self.data
@@ -255,6 +283,63 @@ impl Surface {
     }
 }
 
+/// The row pitch of a surface rendered into (render targets and depth
+/// buffers the device allocates): `width × bpp`, plus 64 bytes when that is
+/// a multiple of 128. The kernels load a row of a tile right after storing
+/// the row above; with a pitch that is a multiple of 4 KiB (1024 pixels of
+/// 32 bits) every row has the same low 12 address bits at a column, and a
+/// load waits for any older store with the same low 12 bits (4 KiB
+/// aliasing: measured in docs/benchmarks.md). An odd multiple of 64 bytes
+/// repeats a row's 4 KiB offset only every 64 rows.
+pub fn render_pitch(format: Format, width: u32) -> u64 {
+    let row = u64::from(width) * u64::from(format.bytes_per_pixel());
+    if row % 128 == 0 {
+        row + 64
+    } else {
+        row
+    }
+}
+
+/// Copies `bytes`, given at byte `offset` of an image's tight rows (`row`
+/// bytes each, back to back), into `storage`, whose rows are `pitch` bytes
+/// apart. False, with nothing copied, when `row` is 0 or exceeds `pitch`,
+/// or the bytes end past `storage`.
+pub fn write_tight_rows(
+    storage: &mut [u8],
+    pitch: usize,
+    row: usize,
+    offset: usize,
+    bytes: &[u8],
+) -> bool {
+    if row == 0 || row > pitch {
+        return false;
+    }
+    let Some(end) = offset.checked_add(bytes.len()) else {
+        return false;
+    };
+    if end > offset {
+        let last = end - 1;
+        let at = (last / row)
+            .checked_mul(pitch)
+            .and_then(|a| a.checked_add(last % row));
+        if at.is_none_or(|a| a >= storage.len()) {
+            return false;
+        }
+    }
+    let (mut o, mut rest) = (offset, bytes);
+    while !rest.is_empty() {
+        let (y, x) = (o / row, o % row);
+        let n = (row - x).min(rest.len());
+        let (now, later) = rest.split_at(n);
+        let at = y * pitch + x;
+        if let Some(dst) = storage.get_mut(at..at + n) {
+            dst.copy_from_slice(now);
+        }
+        (o, rest) = (o + n, later);
+    }
+    true
+}
+
 /// Tightly packed RGBA8 pixels (`width × height × 4` bytes, rows top to
 /// bottom) encoded as a PNG: the one PNG encoder of the project (the
 /// command line's frames, differences and thumbnails use it too). The
@@ -296,6 +381,56 @@ mod tests {
         assert_eq!(&buf[..info.buffer_size()], &rgba[..]);
         // A wrong byte count is an error, not a panic.
         assert!(encode_png_rgba8(3, 2, &rgba[..23]).is_err());
+    }
+
+    /// Rows whose length is a multiple of 128 bytes get 64 bytes more;
+    /// the others keep the tight pitch (worked out by hand).
+    #[test]
+    fn render_pitch_pads_rows_that_repeat_their_4_kib_offset() {
+        for (format, width, pitch) in [
+            (Format::A8R8G8B8, 1024, 4160), // 4,096 = 32 × 128
+            (Format::D24S8, 1024, 4160),
+            (Format::A8R8G8B8, 640, 2624), // 2,560 = 20 × 128
+            (Format::A8R8G8B8, 800, 3264), // 3,200 = 25 × 128
+            (Format::A8R8G8B8, 100, 400),  // 400: not a multiple of 128
+            (Format::R5G6B5, 64, 192),     // 128
+            (Format::R5G6B5, 48, 96),
+        ] {
+            assert_eq!(render_pitch(format, width), pitch, "{format:?} {width}");
+            let s = Surface::for_rendering(format, width, 3).unwrap();
+            assert_eq!(
+                (s.pitch() as u64, s.bytes().len() as u64),
+                (pitch, 3 * pitch)
+            );
+        }
+    }
+
+    /// Tight rows and the pitched storage, by hand: rows of 3 bytes,
+    /// 5 apart.
+    #[test]
+    fn tight_rows_map_onto_the_pitch() {
+        let mut s = Surface::with_pitch(Format::A8, 3, 2, 5).unwrap();
+        s.bytes_mut()
+            .copy_from_slice(&[1, 2, 3, 0xEE, 0xEE, 4, 5, 6, 0xEE, 0xEE]);
+        assert_eq!(s.row_bytes(), 3);
+        assert_eq!(
+            s.rows().collect::<Vec<_>>(),
+            [&[1, 2, 3][..], &[4, 5, 6][..]]
+        );
+        assert_eq!(&*s.tight_bytes(), &[1, 2, 3, 4, 5, 6]);
+        // Tight bytes 2..6 are pixel (2, 0) and the three pixels of row 1.
+        let mut storage = [0u8; 10];
+        assert!(write_tight_rows(&mut storage, 5, 3, 2, &[7, 8, 9, 10]));
+        assert_eq!(storage, [0, 0, 7, 0, 0, 8, 9, 10, 0, 0]);
+        // Ending past the last row: nothing written.
+        let mut storage = [0u8; 10];
+        assert!(!write_tight_rows(&mut storage, 5, 3, 4, &[1, 2, 3]));
+        assert!(!write_tight_rows(&mut storage, 5, 6, 0, &[1]));
+        assert!(!write_tight_rows(&mut storage, 5, 3, usize::MAX, &[1]));
+        assert_eq!(storage, [0; 10]);
+        // A tight surface lends its storage.
+        let t = Surface::new(Format::A8, 3, 2).unwrap();
+        assert!(matches!(t.tight_bytes(), std::borrow::Cow::Borrowed(_)));
     }
 
     /// The row-at-a-time conversion of the 32-bit formats gives what the
