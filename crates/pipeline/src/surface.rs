@@ -31,8 +31,7 @@ pub struct Surface {
 impl Surface {
     /// A zeroed surface with the tightest pitch (`width × bpp`).
     pub fn new(format: Format, width: u32, height: u32) -> Result<Self, PipelineError> {
-        let pitch = u64::from(width) * u64::from(format.bytes_per_pixel());
-        Self::with_pitch(format, width, height, pitch)
+        Self::with_pitch(format, width, height, tight_pitch(format, width))
     }
 
     /// A zeroed surface to render into, with the pitch of [`render_pitch`].
@@ -161,7 +160,7 @@ impl Surface {
     }
     /// Bytes of a row's pixels: `width × bpp` (at most the pitch).
     pub fn row_bytes(&self) -> usize {
-        self.width as usize * self.format.bytes_per_pixel() as usize
+        usize_from(self.width) * usize_from(self.format.bytes_per_pixel())
     }
     /// The rows top to bottom, each its [`Surface::row_bytes`] (a padded
     /// pitch's bytes left out).
@@ -243,11 +242,9 @@ impl Surface {
             _ => None,
         };
         if let Some(opaque) = opaque {
-            let row_bytes = usize_from(self.width) * 4;
+            let row_bytes = self.row_bytes();
             out.resize(row_bytes * usize_from(self.height), 0);
-            let rows = self.data.chunks(self.pitch.max(1));
-            for (dst, src) in out.chunks_exact_mut(row_bytes.max(1)).zip(rows) {
-                let src = src.get(..row_bytes).unwrap_or_default();
+            for (dst, src) in out.chunks_exact_mut(row_bytes.max(1)).zip(self.rows()) {
                 for (d, p) in dst.chunks_exact_mut(4).zip(src.chunks_exact(4)) {
                     d.copy_from_slice(&[p[2], p[1], p[0], if opaque { 255 } else { p[3] }]);
                 }
@@ -292,12 +289,17 @@ impl Surface {
 /// aliasing: measured in docs/benchmarks.md). An odd multiple of 64 bytes
 /// repeats a row's 4 KiB offset only every 64 rows.
 pub fn render_pitch(format: Format, width: u32) -> u64 {
-    let row = u64::from(width) * u64::from(format.bytes_per_pixel());
-    if row % 128 == 0 {
+    let row = tight_pitch(format, width);
+    if row.is_multiple_of(128) {
         row + 64
     } else {
         row
     }
+}
+
+/// `width × bpp`: the pitch of rows without padding.
+fn tight_pitch(format: Format, width: u32) -> u64 {
+    u64::from(width) * u64::from(format.bytes_per_pixel())
 }
 
 /// Copies `bytes`, given at byte `offset` of an image's tight rows (`row`
