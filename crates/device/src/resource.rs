@@ -342,11 +342,11 @@ impl Resource {
                 }
                 desc.depth = 1;
                 desc.mip_levels = 1;
-                // u32 × bpp × u32 can exceed u64: checked (a wrapped product
-                // would slip past the budget).
-                let need = u64::from(desc.width)
-                    .checked_mul(u64::from(format.bytes_per_pixel()))
-                    .and_then(|n| n.checked_mul(u64::from(desc.height)))
+                // What `Surface::for_rendering` allocates: its padded pitch
+                // (`render_pitch`, at most u32 × bpp + 64) × height, checked
+                // (a wrapped product would slip past the budget).
+                let need = softhal_pipeline::render_pitch(format, desc.width)
+                    .checked_mul(u64::from(desc.height))
                     .unwrap_or(u64::MAX);
                 if need > budget {
                     return Err(DeviceError::OutOfMemory);
@@ -724,5 +724,25 @@ impl Resource {
             Storage::Texture(t) => Some(Arc::make_mut(t)),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The budget check counts what a render target allocates: a 32 × 2
+    /// A8R8G8B8 target has 128-byte rows, a multiple of 128, so its pitch
+    /// is 128 + 64 = 192 (`render_pitch`) and it takes 2 × 192 = 384
+    /// bytes, not the 256 of its tight rows.
+    #[test]
+    fn render_target_budget_counts_the_padded_pitch() {
+        let desc = SurfaceDesc::render_target(Format::A8R8G8B8, 32, 2);
+        assert!(matches!(
+            Resource::create(desc, 383),
+            Err(DeviceError::OutOfMemory)
+        ));
+        let (_, bytes) = Resource::create(desc, 384).unwrap();
+        assert_eq!(bytes, 384);
     }
 }
