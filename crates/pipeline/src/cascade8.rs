@@ -47,8 +47,10 @@
 //! 255)`, specular add saturates, fog is `round((c·f + fog·(255 − f)) /
 //! 255)` as in the fused depth kernel, its factor `f` the specular alpha
 //! byte or table fog's `crate::fog::fog_factor` (the float path's factor:
-//! LINEAR in f32 lanes with the same IEEE operations, EXP and EXP2 one
-//! `exp` a lane) as the byte `round(255·f)` ([`TableFog::factor8`]: the
+//! LINEAR in f32 lanes with the same IEEE operations, EXP and EXP2 by
+//! the bytes' lookup [`FogByteTable`], which the renderer keeps per
+//! FOGDENSITY, or one `exp` a lane) as the byte `round(255·f)`
+//! ([`TableFog::factor8`]: the
 //! float path blends with the unquantised factor, so a fogged channel
 //! may differ by one unit more); the alpha test compares the final
 //! alpha byte with the reference's low byte; the depth of a pixel is the
@@ -202,6 +204,157 @@ impl TableFog {
     }
 }
 
+/// Table fog's EXP and EXP2 factor bytes of a FOGDENSITY as a lookup
+/// ([`FogByteTable::new`]), so that a lane needs two table reads and a
+/// compare instead of one `exp` call.
+///
+/// The byte of a distance `d`, [`TableFog::factor8`], is a
+/// non-increasing function of `|d|` for EXP2 and of `d` for EXP (every
+/// `d ≤ 0` and NaN give 255): `e^(−x)` falls as `x` grows, and the
+/// product `density·d`, the square, the scaling by 255 and the rounding
+/// each keep the order. So it steps down at thresholds: `t_k`, the
+/// smallest non-negative f32 whose byte is below `k` (k = 1..=255), found
+/// by bisection on the f32 bit patterns with `factor8` itself, and the
+/// byte of `a > 0` is the number of thresholds above `a`. The positive
+/// axis is cut into [`FOG_BUCKETS`] buckets by `trunc(a·scale)`
+/// (`scale = FOG_BUCKETS / t_1`; everything past `t_1`, whose byte is 0,
+/// in the last bucket); each bucket holds the count of thresholds past it
+/// and the one threshold value inside it with its multiplicity (several
+/// `k` share a value where the byte drops by more than one between two
+/// neighbouring floats). The lookup is therefore `factor8`'s byte
+/// wherever `factor8` is monotone in `d`, which it is as far as the
+/// platform's `expf` is (tested against it over the whole range of
+/// bytes, `tests` below).
+///
+/// `new` gives `None` (the draw keeps one `exp` a lane) for LINEAR, for a
+/// density that is not a positive finite number, and when two distinct
+/// thresholds fall into one bucket (densities so large that every byte
+/// changes within a few floats, where `scale` is not finite, or a step
+/// narrower than a bucket: not the case for any positive density with
+/// the bucket count chosen here, where EXP's steps are at least 0.0039
+/// wide in `density·d` and a bucket 6.24 / 2048).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FogByteTable {
+    /// The formula the table is of (EXP or EXP2) and its FOGDENSITY.
+    pub mode: FogMode,
+    pub density: f32,
+    /// `FOG_BUCKETS / t_1`.
+    pub scale: f32,
+    /// Per bucket, little-endian u32s: the bits of the threshold inside
+    /// it (0 when none).
+    pub threshold: Vec<u8>,
+    /// Per bucket, little-endian u32s: the count of thresholds past the
+    /// bucket in the low byte, the multiplicity of its threshold in the
+    /// next.
+    pub counts: Vec<u8>,
+}
+
+/// Buckets of a [`FogByteTable`]: 2 × 8 KiB of tables.
+pub(crate) const FOG_BUCKETS: usize = 2048;
+
+impl FogByteTable {
+    /// The table of `mode` (EXP or EXP2) at `density`; `None` when the
+    /// lookup cannot represent it (see the type's docs).
+    pub(crate) fn new(mode: FogMode, density: f32) -> Option<Self> {
+        if !matches!(mode, FogMode::Exp | FogMode::Exp2) || density <= 0.0 || !density.is_finite() {
+            return None;
+        }
+        let t = TableFog {
+            mode,
+            start: 0.0,
+            end: 1.0,
+            density,
+        };
+        let byte = |bits: u32| t.factor8(f32::from_bits(bits));
+        const INF: u32 = 0x7F80_0000;
+        if byte(0) != 255 || byte(INF) != 0 {
+            return None;
+        }
+        // t_k for k = 1..=255, as bits; t_(k+1) ≤ t_k bounds the search.
+        let mut thresholds = [0u32; 256];
+        let mut hi_bound = INF;
+        for k in 1..=255 {
+            let (mut lo, mut hi) = (0u32, hi_bound);
+            // byte(lo) ≥ k > byte(hi).
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if byte(mid) < k {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            thresholds[k as usize] = hi;
+            hi_bound = hi;
+        }
+        let t1 = f32::from_bits(thresholds[1]);
+        if !t1.is_finite() {
+            return None;
+        }
+        let scale = FOG_BUCKETS as f32 / t1;
+        if scale <= 0.0 || !scale.is_finite() {
+            return None;
+        }
+        let mut threshold = vec![0u32; FOG_BUCKETS];
+        let mut mult = vec![0u32; FOG_BUCKETS];
+        for &bits in &thresholds[1..] {
+            let b = Self::bucket(f32::from_bits(bits), scale);
+            if mult[b] > 0 && threshold[b] != bits {
+                return None;
+            }
+            threshold[b] = bits;
+            mult[b] += 1;
+        }
+        // The thresholds past each bucket: a suffix sum.
+        let mut past = vec![0u32; FOG_BUCKETS];
+        for b in (0..FOG_BUCKETS - 1).rev() {
+            past[b] = past[b + 1] + mult[b + 1];
+        }
+        let le = |v: Vec<u32>| v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let counts = past.iter().zip(&mult).map(|(p, m)| p | m << 8).collect();
+        Some(FogByteTable {
+            mode,
+            density,
+            scale,
+            threshold: le(threshold),
+            counts: le(counts),
+        })
+    }
+
+    /// The bucket of a distance `a > 0`: `trunc(a·scale)` as the vector
+    /// layer computes it (`i32::MIN` past the i32 range, which an unsigned
+    /// clamp sends to the last bucket, as the kernel's gather does).
+    fn bucket(a: f32, scale: f32) -> usize {
+        let t = (a * scale).trunc();
+        let i = if (-2_147_483_648.0..2_147_483_648.0).contains(&t) {
+            t as i32
+        } else {
+            i32::MIN
+        };
+        (i as u32 as usize).min(FOG_BUCKETS - 1)
+    }
+
+    /// The factor byte of distance `d` by lookup: the scalar statement of
+    /// what `simd::cascade8`'s lanes compute (tested against both).
+    #[cfg(test)]
+    pub(crate) fn byte(&self, d: f32) -> i32 {
+        let a = if self.mode == FogMode::Exp2 {
+            d.abs()
+        } else {
+            d
+        };
+        if a.is_nan() || a <= 0.0 {
+            return 255;
+        }
+        let b = Self::bucket(a, self.scale);
+        let word =
+            |v: &[u8]| u32::from_le_bytes([v[4 * b], v[4 * b + 1], v[4 * b + 2], v[4 * b + 3]]);
+        let (t, c) = (word(&self.threshold), word(&self.counts));
+        let above = if a.to_bits() < t { c >> 8 } else { 0 };
+        ((c & 0xFF) + above) as i32
+    }
+}
+
 /// Where the fog factor of an 8-bit cascade draw comes from (read when
 /// [`Cascade8::fog`] is set).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -237,6 +390,9 @@ pub(crate) struct Cascade8<'a> {
     /// cascade's own), or `None` for the plain store (no depth test, no
     /// blending, an A8R8G8B8/X8R8G8B8 target written whole).
     pub merge: Option<simd::Merge8>,
+    /// Table fog of z's EXP or EXP2 bytes as a lookup, when the draw's
+    /// formula and density are the table's.
+    pub fog_bytes: Option<&'a FogByteTable>,
 }
 
 impl<'a> Cascade8<'a> {
@@ -250,6 +406,7 @@ impl<'a> Cascade8<'a> {
         state: &PipelineState,
         color_format: crate::Format,
         merge: Option<simd::Merge8>,
+        fog_bytes: Option<&'a FogByteTable>,
     ) -> Option<Self> {
         let fog_from = match (sh.map_or(FogSource::None, ShadeCtx::fog_source), sh) {
             (FogSource::Table(mode), Some(sh)) => {
@@ -276,6 +433,10 @@ impl<'a> Cascade8<'a> {
             }
         };
         let merge = merge?;
+        let fog_bytes = fog_bytes.filter(|f| match fog_from {
+            Fog8::TableZ(t) => t.mode == f.mode && t.density.to_bits() == f.density.to_bits(),
+            _ => false,
+        });
         let mut stages = [None; STAGES8];
         let mut enabled = 0;
         // An identity cascade runs no stage: CURRENT is the diffuse colour.
@@ -354,6 +515,7 @@ impl<'a> Cascade8<'a> {
                 u32::MAX
             },
             merge: (!merge.is_plain()).then_some(merge),
+            fog_bytes,
         })
     }
 }
@@ -412,4 +574,112 @@ pub(crate) fn cascade8_spans(
     stats.written += passed;
     stats.passed += passed;
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes worked by hand from D3D's formulas, `round(255·f)`: EXP at
+    /// density 1, `e^−0.5 = 0.60653` (154.67 → 155), `e^−1 = 0.36788`
+    /// (93.81 → 94), `e^−10` (0.0116 → 0); EXP2 at density 2, `e^−(2·0.5)²
+    /// = e^−1` (94) at ±0.5; 255 at 0, at negative distances for EXP, and
+    /// for NaN; 0 at +∞.
+    #[test]
+    fn worked_bytes() {
+        let exp = FogByteTable::new(FogMode::Exp, 1.0).unwrap();
+        for (d, b) in [(0.5, 155), (1.0, 94), (10.0, 0), (0.0, 255), (-0.0, 255)] {
+            assert_eq!(exp.byte(d), b, "EXP {d}");
+        }
+        for d in [-3.0, f32::NEG_INFINITY, f32::NAN] {
+            assert_eq!(exp.byte(d), 255, "EXP {d}");
+        }
+        assert_eq!(exp.byte(f32::INFINITY), 0);
+        let exp2 = FogByteTable::new(FogMode::Exp2, 2.0).unwrap();
+        for (d, b) in [(0.5, 94), (-0.5, 94), (0.0, 255), (f32::NAN, 255)] {
+            assert_eq!(exp2.byte(d), b, "EXP2 {d}");
+        }
+        assert_eq!(exp2.byte(f32::NEG_INFINITY), 0);
+    }
+
+    #[test]
+    fn no_table_for_linear_or_a_density_that_is_not_positive_and_finite() {
+        assert!(FogByteTable::new(FogMode::Linear, 1.0).is_none());
+        for d in [0.0, -0.0, -1.0, f32::NAN, f32::INFINITY] {
+            assert!(FogByteTable::new(FogMode::Exp, d).is_none(), "{d}");
+        }
+    }
+
+    /// The lookup against `TableFog::factor8` (one `exp` call) at every
+    /// threshold and its neighbours, over a dense sweep of distances in
+    /// values and in bit patterns, and at the special values, for a range
+    /// of densities of both formulas.
+    #[test]
+    fn lookup_is_factor8() {
+        let mut tables = 0;
+        for mode in [FogMode::Exp, FogMode::Exp2] {
+            for density in [
+                1e-30,
+                1e-3,
+                0.05,
+                0.5,
+                1.0,
+                1.7,
+                2.5,
+                7.0,
+                100.0,
+                1e4,
+                1e30,
+                f32::MAX,
+            ] {
+                let Some(t) = FogByteTable::new(mode, density) else {
+                    continue;
+                };
+                tables += 1;
+                let f = TableFog {
+                    mode,
+                    start: 0.0,
+                    end: 1.0,
+                    density,
+                };
+                let check = |d: f32| {
+                    assert_eq!(
+                        t.byte(d),
+                        f.factor8(d),
+                        "{mode:?} density {density} d {d:e}"
+                    );
+                };
+                let t1 = FOG_BUCKETS as f32 / t.scale;
+                for i in 0..=200_000u32 {
+                    let d = t1 * 1.25 * i as f32 / 200_000.0;
+                    check(d);
+                    check(-d);
+                }
+                for bits in (0..0x7F80_0000u32).step_by(4_093) {
+                    check(f32::from_bits(bits));
+                }
+                for w in t.threshold.chunks_exact(4) {
+                    let bits = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                    for b in bits.saturating_sub(3)..bits + 3 {
+                        check(f32::from_bits(b));
+                    }
+                }
+                for d in [
+                    0.0,
+                    -0.0,
+                    f32::MIN_POSITIVE,
+                    1e-45,
+                    f32::MAX,
+                    f32::INFINITY,
+                    f32::NAN,
+                ] {
+                    check(d);
+                    check(-d);
+                }
+            }
+        }
+        // f32::MAX has none (its scale is past f32::MAX); the others
+        // should all have one.
+        assert!(tables >= 20, "{tables}");
+    }
 }

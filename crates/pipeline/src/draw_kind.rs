@@ -184,6 +184,7 @@ impl DrawKind {
                 FastPath::ColorDepth24
             }
             (Shading::Diffuse, BlendKind::Factors(..), DepthKind::Off) => FastPath::ColorBlend,
+            (Shading::DiffuseFog, BlendKind::Off, DepthKind::Off) => FastPath::ColorFog,
             _ => FastPath::None,
         }
     }

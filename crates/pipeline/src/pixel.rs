@@ -19,6 +19,10 @@
 //!   and specular are off and all channels are written;
 //! * [`FastPath::ColorDepth24`]: the same plus a depth test (any function,
 //!   optional write) on a 24-bit depth in bits 31..8 (D24S8/D24X8/D24X4S4);
+//! * [`FastPath::ColorFog`]: the colour of [`FastPath::Color`] fogged
+//!   from the specular alpha (vertex fog, or the application's factor),
+//!   the pixels of the fused fog of [`FastPath::ColorDepth24`] without
+//!   its depth test;
 //! * [`FastPath::ColorBlend`]: the colour of [`FastPath::Color`] blended
 //!   over the target with BLENDOP ADD and one of the factor pairs that
 //!   have a kernel (`simd::blend_span_fn`: SRCALPHA/INVSRCALPHA, ONE/ONE,
@@ -185,6 +189,9 @@ pub(crate) enum FastPath {
     Color,
     /// Colour + 24-bit depth SIMD kernel.
     ColorDepth24,
+    /// Colour fogged from the specular alpha, no depth test (SIMD kernel
+    /// `simd::gouraud_fog_span`).
+    ColorFog,
     /// Colour blended over a 32-bit target (SIMD kernel of the draw's
     /// blend-factor pair, `DrawCtx::blend_span`).
     ColorBlend,
@@ -340,13 +347,16 @@ fn full_fragment<const D: bool, const S: bool, const A: bool, const B: bool, R: 
 impl<'a> DrawCtx<'a> {
     /// Resolves the state for a draw into `color_format` (and optionally a
     /// depth/stencil surface of `depth_format`); `shade` is the full
-    /// shading state when textures, a non-trivial cascade or fog are used.
+    /// shading state when textures, a non-trivial cascade or fog are used;
+    /// `fog_bytes` the renderer's table of the draw's EXP or EXP2 table fog
+    /// (`cascade8::FogByteTable`), if it has one.
     pub(crate) fn new(
         state: &PipelineState,
         color_format: Format,
         depth_format: Option<Format>,
         simd: SimdLevel,
         shade: Option<ShadeCtx<'a>>,
+        fog_bytes: Option<&'a crate::cascade8::FogByteTable>,
     ) -> Self {
         let ds = &state.depth;
         let depth_test = depth_format.is_some() && ds.z_enable != ZBufferType::False;
@@ -493,7 +503,13 @@ impl<'a> DrawCtx<'a> {
             // Draws a fused kernel takes (the textured one, colour with
             // fused fog) keep it.
             cascade8: if tex_fast.is_none() && fast == FastPath::None {
-                crate::cascade8::Cascade8::new(shade.as_ref(), state, color_format, merge8(false))
+                crate::cascade8::Cascade8::new(
+                    shade.as_ref(),
+                    state,
+                    color_format,
+                    merge8(false),
+                    fog_bytes,
+                )
             } else {
                 None
             },
@@ -766,6 +782,27 @@ pub(crate) fn tri_spans(
         stats.passed += passed;
         return;
     }
+    if d.fast == FastPath::ColorFog && tri.flags & FLAG_PERSPECTIVE == 0 {
+        if let Some(f) = fog {
+            let bb = tri.bbox();
+            for sp in spans {
+                let n = sp.n as usize;
+                let Some(row) = t.color_span(sp.y, sp.x, n, 4) else {
+                    continue;
+                };
+                let (dx, dy) = (sp.x - bb[0], sp.y - bb[1]);
+                let start = fixed_start(&tri.diffuse, dx, dy);
+                let f0 = f.plane[0]
+                    .wrapping_add(f.plane[1].wrapping_mul(dx))
+                    .wrapping_add(f.plane[2].wrapping_mul(dy));
+                let fog = (f0, f.plane[1], f.color);
+                simd::gouraud_fog_span(d.simd, row, start, tri.diffuse[1], d.and_mask, fog);
+                stats.written += n as u64;
+                stats.passed += n as u64;
+            }
+            return;
+        }
+    }
     if let Some(m) = &d.merge {
         // Set only for draws without shading, so `tri_span` would take
         // the generic loop: the merger gives its bytes and counts.
@@ -848,7 +885,7 @@ pub(crate) fn tri_span(
                 stats.passed += n as u64;
             }
         }
-        FastPath::ColorDepth24 => {
+        FastPath::ColorDepth24 | FastPath::ColorFog => {
             let sp = simd::Span {
                 y: py,
                 x: x0,

@@ -29,11 +29,13 @@
 //! thread count is at most [`limits::MAX_THREADS`].
 
 use rayon::prelude::*;
+use std::sync::Arc;
 
 use crate::bin::{Bins, Tile};
 use crate::cascade::MAX_STAGES;
+use crate::cascade8::FogByteTable;
 use crate::error::PipelineError;
-use crate::fog::FogSource;
+use crate::fog::{FogMode, FogSource};
 use crate::geometry::{process_range, process_range_shaded, GeometryCtx};
 use crate::limits::PIXEL_SAMPLERS;
 use crate::limits::{self, TILE_SIZE};
@@ -147,6 +149,45 @@ pub struct Renderer {
     /// Pixel shaders that equal a fixed-function stage draw as it
     /// (`program::matched`).
     match_programs: bool,
+    /// The table-fog factor lookups of the latest EXP and EXP2 densities.
+    fog_bytes: FogByteCache,
+}
+
+/// The [`FogByteTable`]s of the last [`FogByteCache::KEEP`] (formula,
+/// FOGDENSITY) pairs table fog drew with: a table takes about 8,000
+/// `exp` calls to build, and a frame's draws share a few densities.
+#[derive(Default)]
+struct FogByteCache {
+    /// Most recently used last; `None` where a pair has no table.
+    tables: Vec<(FogMode, u32, Option<Arc<FogByteTable>>)>,
+}
+
+impl FogByteCache {
+    /// Pairs kept.
+    const KEEP: usize = 4;
+
+    /// The table of `state`'s table fog, when it is on with EXP or EXP2
+    /// and the pair has one.
+    fn get(&mut self, state: &PipelineState) -> Option<Arc<FogByteTable>> {
+        let fog = &state.fog;
+        if !fog.enable || !matches!(fog.table_mode, FogMode::Exp | FogMode::Exp2) {
+            return None;
+        }
+        let key = (fog.table_mode, fog.density.to_bits());
+        let entry = match self.tables.iter().position(|e| (e.0, e.1) == key) {
+            Some(i) => self.tables.remove(i),
+            None => {
+                if self.tables.len() == Self::KEEP {
+                    self.tables.remove(0);
+                }
+                let table = FogByteTable::new(fog.table_mode, fog.density).map(Arc::new);
+                (key.0, key.1, table)
+            }
+        };
+        let table = entry.2.clone();
+        self.tables.push(entry);
+        table
+    }
 }
 
 /// Joins the threads in `workers` (after their pool is gone).
@@ -229,6 +270,7 @@ impl Renderer {
             scene: Vec::new(),
             watchdog: None,
             match_programs: true,
+            fog_bytes: FogByteCache::default(),
         })
     }
 
@@ -456,7 +498,15 @@ impl Renderer {
         });
         let full = shade.is_some();
         let fog_alpha = vertex_output_fog(state, pretransformed || shaded);
-        let mut dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade);
+        let fog_bytes = self.fog_bytes.get(state);
+        let mut dctx = DrawCtx::new(
+            state,
+            color_format,
+            depth_format,
+            self.simd,
+            shade,
+            fog_bytes.as_deref(),
+        );
         if let Some(ps) = &shader {
             dctx = dctx.with_pixel_shader(ps);
         }
@@ -718,8 +768,8 @@ impl Renderer {
         let full = shade.is_some();
         let fog_alpha = vertex_output_fog(state, pretransformed);
         let probe = Probe::default();
-        let dctx =
-            DrawCtx::new(state, color_format, depth_format, self.simd, shade).recording(&probe);
+        let dctx = DrawCtx::new(state, color_format, depth_format, self.simd, shade, None)
+            .recording(&probe);
         let (cbpp, dbpp) = dctx.bpps();
         let g_inner = geometry_ctx(state, call, inner, full, fog_alpha, sets, self.simd);
         let g_outer = geometry_ctx(state, call, outer, full, fog_alpha, sets, self.simd);

@@ -1004,6 +1004,46 @@ fn fused_fog_matches_full_path() {
     check_golden("p2_fog_fused", &fused.color);
 }
 
+/// Fog from the specular alpha with no depth test (the colour kernel
+/// with fused fog) and on the float path (forced with a D32 buffer), by
+/// hand: diffuse 0xFF806040, factor 0x40 = 64, fog colour 0xFF0000FF:
+/// red round(128·64 / 255) = round(32.13) = 32, green round(96·64 / 255)
+/// = round(24.09) = 24, blue round((64·64 + 255·191) / 255) =
+/// round(207.06) = 207, alpha kept: 0xFF2018CF. An X8R8G8B8 target
+/// stores its X byte as 0 (and reads back opaque).
+#[test]
+fn vertex_fog_without_depth_by_hand() {
+    for (format, depth, top) in [
+        (Format::A8R8G8B8, None, 0xFF),
+        (Format::X8R8G8B8, None, 0),
+        (Format::A8R8G8B8, Some(Format::D32), 0xFF),
+    ] {
+        let t = render_all(|r| {
+            let mut t = Targets::new(40, 30, format, depth);
+            t.clear(r, 0xFF00_0000, 1.0, 0);
+            let mut st = common::state();
+            st.fog.enable = true;
+            st.fog.color = 0xFF00_00FF;
+            if depth.is_some() {
+                st.depth.z_enable = ZBufferType::True;
+                st.depth.z_func = softhal_pipeline::CmpFunc::Always;
+            }
+            let mut vs = quad(0.0, 0.0, 40.0, 30.0, [0xFF80_6040; 4], [0.0; 4]);
+            for v in &mut vs {
+                v.specular = 0x4000_0000;
+            }
+            draw(r, &mut t, &st, &vs, &[]);
+            t
+        });
+        for y in 0..30 {
+            for x in 0..40 {
+                assert_eq!(t.px(x, y), 0xFF20_18CF, "({x}, {y}) {format:?} {depth:?}");
+            }
+        }
+        assert_eq!(t.color.bytes()[..4], [0xCF, 0x18, 0x20, top]);
+    }
+}
+
 /// A `w × h` A8R8G8B8 texture of one colour.
 fn solid(w: u32, h: u32, argb: u32) -> Texture {
     let b: Vec<u8> = (0..w * h).flat_map(|_| argb.to_le_bytes()).collect();
@@ -1136,7 +1176,9 @@ fn pattern_texture(format: F, w: u32, h: u32) -> Texture {
     let mut b = Vec::new();
     for y in 0..h {
         for x in 0..w {
-            let c = (x * 0x9E37_79B9) ^ (y * 0x85EB_CA6B) ^ (x * y * 0x27D4_EB2F);
+            let c = x.wrapping_mul(0x9E37_79B9)
+                ^ y.wrapping_mul(0x85EB_CA6B)
+                ^ (x * y).wrapping_mul(0x27D4_EB2F);
             if format == F::A8R8G8B8 || format == F::X8R8G8B8 {
                 b.extend_from_slice(&c.to_le_bytes());
             } else {

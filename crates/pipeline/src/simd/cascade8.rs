@@ -11,8 +11,9 @@
 //! through [`MergeUser`], with the triangle's stencil face); the number
 //! that passed. Fog factors are the specular alpha, or table fog's of
 //! each pixel's depth from the depth plane ([`table_fog8`]: LINEAR in
-//! lanes, EXP and EXP2 one `crate::fog::fog_factor` call a lane; the
-//! mode a branch per 8 pixels), or the triangle's one factor of w.
+//! lanes, EXP and EXP2 by the draw's `FogByteTable` lookup, two gathers
+//! and a compare, or without one a `crate::fog::fog_factor` call a lane;
+//! the mode a branch per 8 pixels), or the triangle's one factor of w.
 //!
 //! *Guarantees*: one kernel, written over the vector layer
 //! ([`super::wide`]) and instantiated at every level, so it gives the
@@ -39,7 +40,7 @@ use super::merge::{depth as merge_depth, plane_z, MergeLanes, MergeUser};
 use super::tex_modulate::{Filter, Rows};
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{depth_test, BandRows, SimdLevel, Span};
-use crate::cascade8::{Arg8, Cascade8, Fog8, Op8, StageOp, TableFog, STAGES8};
+use crate::cascade8::{Arg8, Cascade8, Fog8, FogByteTable, Op8, StageOp, TableFog, STAGES8};
 use crate::fog::FogMode;
 use crate::state::CmpFunc;
 
@@ -404,7 +405,7 @@ fn spans<const VROW: bool, S: Simd, E: End<S>>(
             };
             let fogf = match &table_z {
                 Some(t) => {
-                    let f = table_fog8(s, t, z, fog_end, fog_span);
+                    let f = table_fog8(s, t, c8.fog_bytes, z, fog_end, fog_span);
                     [f.spread_lo_u16(), f.spread_hi_u16()]
                 }
                 None => fog_w,
@@ -472,10 +473,44 @@ impl<V: Copy> Regs<V> {
 /// `crate::fog::fog_factor`'s IEEE operations in lanes (`(end − z) /
 /// (end − start)`, NaN → 1, clamped to [0, 1]; with `end == start`, 1
 /// for `z < end` else 0), then [`TableFog::factor8`]'s `round(f·255)`;
-/// EXP and EXP2 call [`TableFog::factors8`] (one `exp` a lane). The
-/// mode is chosen per draw: one branch a call.
+/// EXP and EXP2 read [`FogByteTable`] when the draw has one (its
+/// [`FogByteTable::byte`] in lanes: two gathers and a compare), else call
+/// [`TableFog::factors8`] (one `exp` a lane). The mode is chosen per
+/// draw: one branch a call.
 #[inline(always)]
-fn table_fog8<S: Simd>(s: S, t: &TableFog, z: S::F32x8, end: S::F32x8, span: S::F32x8) -> S::I32x8 {
+fn table_fog8<S: Simd>(
+    s: S,
+    t: &TableFog,
+    bytes: Option<&FogByteTable>,
+    z: S::F32x8,
+    end: S::F32x8,
+    span: S::F32x8,
+) -> S::I32x8 {
+    if let Some(b) = bytes {
+        // a = z, or |z| for EXP2 (its factor is even in z): as bits, and
+        // its bucket trunc(a·scale) (|trunc(z·scale)| is the same
+        // integer; i32::MIN, past the range, stays i32::MIN, which the
+        // gather's unsigned clamp sends to the last bucket, as `byte`).
+        let bits = z.to_bits();
+        let mut q = z.mul(s.splat_f32(b.scale)).trunc_i32();
+        let a = if b.mode == FogMode::Exp2 {
+            q = q.max(s.splat_i32(0) - q);
+            bits & s.splat_i32(0x7FFF_FFFF)
+        } else {
+            bits
+        };
+        let threshold = s.gather_u32(&b.threshold, q);
+        let counts = s.gather_u32(&b.counts, q);
+        let above = S::I32x8::select(
+            threshold.simd_gt(a),
+            counts.shr_logical::<8>(),
+            s.splat_i32(0),
+        );
+        let byte = (counts & s.splat_i32(0xFF)) + above;
+        // a ≤ +0 (negative bits included) or NaN (bits past +∞): 255.
+        let positive = a.simd_gt(s.splat_i32(0)) & !a.simd_gt(s.splat_i32(0x7F80_0000));
+        return S::I32x8::select(positive, byte, s.splat_i32(255));
+    }
     match t.mode {
         FogMode::Linear if t.end != t.start => {
             let f = (end - z).div(span);
@@ -895,7 +930,7 @@ mod tests {
             shapes in proptest::array::uniform4(proptest::option::of((any::<bool>(), 0usize..3, 0usize..3))),
             inv in 0.5f32..2.0,
             spans in proptest::collection::vec((5i32..8, 0i32..W as i32, 1u32..W as u32), 1..4),
-            table in proptest::option::of((0usize..3, -1.0f32..2.0, -1.0f32..2.0, 0.0f32..4.0, any::<bool>(), any::<bool>(), 0i32..256)),
+            table in proptest::option::of((0usize..3, -1.0f32..2.0, -1.0f32..2.0, 0.0f32..4.0, any::<bool>(), any::<bool>(), 0i32..256, any::<bool>())),
             zp in proptest::array::uniform3(-0.5f32..1.5),
         ) {
             let bytes: Vec<Vec<u8>> = sizes
@@ -931,10 +966,15 @@ mod tests {
                 });
             }
             // Table fog: mode, FOGSTART, FOGEND (= FOGSTART when `flat`),
-            // FOGDENSITY, of w (its factor `fog_w`) or of z.
+            // FOGDENSITY, of w (its factor `fog_w`) or of z; `lookup`:
+            // EXP and EXP2 of z through their `FogByteTable`.
+            let lookup = table.and_then(|(mode, _, _, density, _, of_w, _, lookup)| {
+                let mode = [FogMode::Linear, FogMode::Exp, FogMode::Exp2][mode];
+                (lookup && !of_w).then(|| FogByteTable::new(mode, density)).flatten()
+            });
             let (fog_from, fog_w) = match table {
                 None => (Fog8::Vertex, 255),
-                Some((mode, start, end, density, flat, of_w, fog_w)) => {
+                Some((mode, start, end, density, flat, of_w, fog_w, _)) => {
                     let t = TableFog {
                         mode: [FogMode::Linear, FogMode::Exp, FogMode::Exp2][mode],
                         start,
@@ -953,6 +993,7 @@ mod tests {
                 alpha_test: atest,
                 and_mask: if x8_target { 0x00FF_FFFF } else { u32::MAX },
                 merge: None,
+                fog_bytes: lookup.as_ref(),
             };
             let mut uv = uv;
             for (n, p) in uv.iter_mut().enumerate() {

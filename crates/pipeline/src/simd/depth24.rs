@@ -280,10 +280,60 @@ struct Shared<S: Simd> {
     lane: S::I32x8,
     /// AND mask of the packed colour.
     and_mask: S::I32x8,
-    /// Fog colour per u16 lane (B, G, R, 0 per pixel), and the alpha u16
-    /// lanes (the high half of odd i32 lanes), which fog leaves alone.
-    fog_color16: S::I32x8,
+    /// The fog colour's lanes.
+    fog: FogLanes<S>,
+}
+
+/// The per-triangle lanes of fused fog: the fog colour per u16 lane (B,
+/// G, R, 0 per pixel), and the alpha u16 lanes (the high half of odd
+/// i32 lanes), which fog leaves alone. Shared with the depth-less
+/// `super::gouraud_fog_span`.
+#[derive(Clone, Copy)]
+pub(super) struct FogLanes<S: Simd> {
+    color16: S::I32x8,
     alpha16: S::I32x8,
+}
+
+impl<S: Simd> FogLanes<S> {
+    /// The lanes of fog colour `fcol` (blue, green, red, unused).
+    #[inline(always)]
+    pub(super) fn new(s: S, fcol: [i32; 4]) -> Self {
+        let bg = (fcol[0] & 0xFF) | (fcol[1] & 0xFF) << 16;
+        let r = fcol[2] & 0xFF;
+        let a = 0xFFFF_0000u32 as i32;
+        FogLanes {
+            color16: s.i32x8([bg, r, bg, r, bg, r, bg, r]),
+            alpha16: s.i32x8([0, a, 0, a, 0, a, 0, a]),
+        }
+    }
+
+    /// 8 fogged pixels: the 16.16 colours `r` (one pixel per half of each
+    /// vector, as `gouraud_span`) and factors `fr` (16.16, lane `i` =
+    /// pixel `i`), each clamped to 0..=255, as `fog8` of the reference:
+    /// `round((c·f + fc·(255 − f)) / 255)` per colour channel (`div255`),
+    /// the alpha channel `c`; in u16 lanes, pixels 0, 1 | 4, 5 and 2, 3 |
+    /// 6, 7 (the packs' arrangement). The factors are spread over each
+    /// pixel's four u16 lanes in the same arrangement: one vector of
+    /// factors per 8 pixels instead of four (registers, not arithmetic:
+    /// the same values).
+    #[inline(always)]
+    pub(super) fn pixels(&self, s: S, r: &[S::I32x8; 4], fr: S::I32x8) -> S::I32x8 {
+        let c = [channels16(s, r[0], r[1]), channels16(s, r[2], r[3])];
+        let f8 = fr.shr::<16>().max(s.splat_i32(0)).min(s.splat_i32(255));
+        let f = [f8.spread_lo_u16(), f8.spread_hi_u16()];
+        S::I32x8::pack_i16_u8_sat(self.fog16(s, c[0], f[0]), self.fog16(s, c[1], f[1]))
+    }
+
+    /// Colour u16 lanes `c` fogged with the factor lanes `f` (both from
+    /// [`channels16`]): `round((c·f + fc·(255 − f)) / 255)` per colour
+    /// lane, the alpha lanes keep `c`: `fog8` of the reference, lane by
+    /// lane.
+    #[inline(always)]
+    fn fog16(&self, s: S, c: S::I32x8, f: S::I32x8) -> S::I32x8 {
+        let inv = s.splat_i32(0x00FF_00FF).sub_u16(f);
+        let q = div255_u16(s, c.mul_lo_u16(f).add_u16(self.color16.mul_lo_u16(inv)));
+        q ^ ((q ^ c) & self.alpha16)
+    }
 }
 
 /// One 8-pixel vector of a span starting at column offset `x` (relative
@@ -317,18 +367,7 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
     let new_d = zq.shl::<8>() | (old_d & k.low8);
     let out_d = S::I32x8::select(pass & k.write, new_d, old_d);
     let col = if FOG {
-        // c·f + fc·(255 − f), rounded / 255 (`div255`), in u16 lanes:
-        // pixels 0, 1 | 4, 5 and 2, 3 | 6, 7 (the packs' arrangement),
-        // every channel clamped to 0..=255 first; the alpha lanes keep c.
-        // The same as `fog8` of the reference.
-        // The factors, clamped like the channels, are spread over each
-        // pixel's four u16 lanes in the same arrangement: one vector of
-        // factors per 8 pixels instead of four (registers, not
-        // arithmetic: the same values).
-        let c = [channels16(s, r[0], r[1]), channels16(s, r[2], r[3])];
-        let f8 = fr.shr::<16>().max(s.splat_i32(0)).min(s.splat_i32(255));
-        let f = [f8.spread_lo_u16(), f8.spread_hi_u16()];
-        S::I32x8::pack_i16_u8_sat(fog16(s, k, c[0], f[0]), fog16(s, k, c[1], f[1]))
+        k.fog.pixels(s, r, fr)
     } else {
         S::I32x8::pack_u8_sat([
             r[0].shr::<16>(),
@@ -367,16 +406,6 @@ pub(super) fn quantize<S: Simd>(
 fn channels16<S: Simd>(s: S, a: S::I32x8, b: S::I32x8) -> S::I32x8 {
     S::I32x8::pack_i32_i16_sat(a.shr::<16>(), b.shr::<16>())
         .clamp_i16(s.splat_i32(0), s.splat_i32(0x00FF_00FF))
-}
-
-/// Colour u16 lanes `c` fogged with the factor lanes `f` (both from
-/// [`channels16`]): `round((c·f + fc·(255 − f)) / 255)` per colour lane,
-/// the alpha lanes keep `c`: `fog8` of the reference, lane by lane.
-#[inline(always)]
-fn fog16<S: Simd>(s: S, k: &Shared<S>, c: S::I32x8, f: S::I32x8) -> S::I32x8 {
-    let inv = s.splat_i32(0x00FF_00FF).sub_u16(f);
-    let q = div255_u16(s, c.mul_lo_u16(f).add_u16(k.fog_color16.mul_lo_u16(inv)));
-    q ^ ((q ^ c) & k.alpha16)
 }
 
 impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
@@ -418,15 +447,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
             write: splat(i32::from(t.write)).simd_eq(splat(1)),
             lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
             and_mask: splat(t.and_mask as i32),
-            fog_color16: {
-                let bg = (fcol[0] & 0xFF) | (fcol[1] & 0xFF) << 16;
-                let r = fcol[2] & 0xFF;
-                s.i32x8([bg, r, bg, r, bg, r, bg, r])
-            },
-            alpha16: {
-                let a = 0xFFFF_0000u32 as i32;
-                s.i32x8([0, a, 0, a, 0, a, 0, a])
-            },
+            fog: FogLanes::new(s, fcol),
         };
         let mut passed = 0;
         for sp in *spans {

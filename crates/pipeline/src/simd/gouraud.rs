@@ -1,12 +1,15 @@
-//! Gouraud span kernel: a span of 32-bit pixels from 16.16 colour
-//! planes, no depth test.
+//! Gouraud span kernels: a span of 32-bit pixels from 16.16 colour
+//! planes, no depth test, with or without fog fused from the specular
+//! alpha.
 //!
 //! *Input*: the destination bytes of the span, the start colour and its
-//! step per pixel, an AND mask. *Output*: the written pixels.
+//! step per pixel, an AND mask (and the fog factor's start, step and
+//! colour). *Output*: the written pixels.
 //! *Guarantees*: one kernel, written over the vector layer ([`super::wide`])
 //! and instantiated at every level, so every level writes the same bytes;
 //! the tests compare each level with a pixel-at-a-time reference.
 #![forbid(unsafe_code)]
+use super::depth24::FogLanes;
 use super::wide::{I32x8, Kernel, Simd};
 use super::SimdLevel;
 
@@ -78,10 +81,85 @@ impl Kernel for &mut GouraudSpan<'_> {
     }
 }
 
+/// [`gouraud_span`] with fog fused: pixel i's channels `c =
+/// clamp((start + i·step) >> 16, 0, 255)` and factor `f = clamp((fog.0 +
+/// i·fog.1) >> 16, 0, 255)` (16.16, the specular alpha's plane) give the
+/// colour channels `round((c·f + fc·(255 − f)) / 255)` of the fog colour
+/// `fc = fog.2` (blue, green, red, unused) and the alpha `c`, ANDed with
+/// `and_mask`: the pixels of `super::gouraud_depth24_spans`' fogged
+/// kernel, without its depth test (`super::depth24::FogLanes`).
+pub(crate) fn gouraud_fog_span(
+    level: SimdLevel,
+    dst: &mut [u8],
+    start: [i32; 4],
+    step: [i32; 4],
+    and_mask: u32,
+    fog: (i32, i32, [i32; 4]),
+) {
+    level.dispatch(&mut GouraudFogSpan {
+        dst,
+        start,
+        step,
+        and_mask,
+        fog,
+    });
+}
+
+/// The arguments of [`gouraud_fog_span`].
+struct GouraudFogSpan<'a> {
+    dst: &'a mut [u8],
+    start: [i32; 4],
+    step: [i32; 4],
+    and_mask: u32,
+    fog: (i32, i32, [i32; 4]),
+}
+
+impl Kernel for &mut GouraudFogSpan<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let GouraudFogSpan {
+            dst,
+            start,
+            step,
+            and_mask,
+            fog,
+        } = self;
+        let (start, step, and_mask, (f0, fs, fcol)) = (*start, *step, *and_mask, *fog);
+        // The colour vectors as in `gouraud_span`; the factors lane i =
+        // pixel i.
+        let step2 = s.repeat4_i32(step);
+        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+        let v0 = s.repeat4_i32(start) + (step2.shl::<2>() & high);
+        let v1 = v0 + step2;
+        let v2 = v1 + step2;
+        let mut v = [v0, v1, v2, v2 + step2];
+        let step8 = step2.shl::<3>();
+        let fsx = s.splat_i32(fs);
+        let mut fr = s.splat_i32(f0) + s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]).mul(fsx);
+        let fstep8 = fsx.shl::<3>();
+        let lanes = FogLanes::new(s, fcol);
+        let and_mask = s.splat_i32(and_mask as i32);
+        let (body, tail) = dst.as_chunks_mut::<32>();
+        for chunk in body {
+            (lanes.pixels(s, &v, fr) & and_mask).store(chunk);
+            for c in &mut v {
+                *c = *c + step8;
+            }
+            fr = fr + fstep8;
+        }
+        if tail.len() >= 4 {
+            (lanes.pixels(s, &v, fr) & and_mask).store_prefix(tail);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::pack_pixel;
+    use super::super::depth24::fog8;
     use super::super::tests::LEVELS;
+    use super::super::{clamp8, pack_pixel};
     use super::*;
     use proptest::prelude::*;
 
@@ -119,7 +197,85 @@ mod tests {
         }
     }
 
+    /// One pixel at a time, as the documentation of [`gouraud_fog_span`]
+    /// says.
+    fn fog_reference(
+        dst: &mut [u8],
+        start: [i32; 4],
+        step: [i32; 4],
+        and_mask: u32,
+        fog: (i32, i32, [i32; 4]),
+    ) {
+        let (mut v, mut f) = (start, fog.0);
+        for px in dst.chunks_exact_mut(4) {
+            let f8 = i32::from(clamp8(f));
+            let ch = |k: usize| fog8(i32::from(clamp8(v[k])), f8, fog.2[k]) as u8;
+            let p = u32::from_le_bytes([ch(0), ch(1), ch(2), clamp8(v[3])]) & and_mask;
+            px.copy_from_slice(&p.to_le_bytes());
+            for (c, d) in v.iter_mut().zip(step) {
+                *c = c.wrapping_add(d);
+            }
+            f = f.wrapping_add(fog.1);
+        }
+    }
+
+    #[test]
+    fn gouraud_fog_span_by_hand() {
+        // Colour (B, G, R, A) = (200, 100, 0, 77), constant; fog colour
+        // (B, G, R) = (0, 50, 255). The factor starts at 255 and steps
+        // −127.5: 255, 127.5 → 127, 0, −127.5 → 0. Blue: 200 at f = 255;
+        // round(200·127 / 255) = round(99.6) = 100; 0. Green: 100;
+        // round((100·127 + 50·128) / 255) = round(74.9) = 75; 50. Red:
+        // 0; round(255·128 / 255) = 128; 255. Alpha 77 throughout; the
+        // X8R8G8B8 mask zeroes it. The 17th byte is untouched.
+        let start = [200 << 16, 100 << 16, 0, 77 << 16];
+        let fog = (255 << 16, -(127 << 16) - 32768, [0, 50, 255, 0]);
+        for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
+            let mut got = [0xAAu8; 17];
+            gouraud_fog_span(
+                level.clamp_to_cpu(),
+                &mut got,
+                start,
+                [0; 4],
+                0x00FF_FFFF,
+                fog,
+            );
+            #[rustfmt::skip]
+            let want = [
+                200, 100, 0, 0,
+                100, 75, 128, 0,
+                0, 50, 255, 0,
+                0, 50, 255, 0,
+                0xAA,
+            ];
+            assert_eq!(got, want, "{level:?}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn gouraud_fog_span_matches_scalar(
+            n in 0usize..70,
+            start in proptest::array::uniform4(any::<i32>()),
+            step in proptest::array::uniform4(any::<i32>()),
+            f0 in any::<i32>(),
+            fs in any::<i32>(),
+            fc in proptest::array::uniform3(0i32..256),
+            xmask in any::<bool>(),
+            odd in 0usize..4,
+        ) {
+            let and_mask = if xmask { 0x00FF_FFFF } else { u32::MAX };
+            let fog = (f0, fs, [fc[0], fc[1], fc[2], 0]);
+            let mut want = vec![0xAAu8; n * 4 + odd];
+            fog_reference(&mut want, start, step, and_mask, fog);
+            for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
+                let level = level.clamp_to_cpu();
+                let mut got = vec![0xAAu8; n * 4 + odd];
+                gouraud_fog_span(level, &mut got, start, step, and_mask, fog);
+                prop_assert_eq!(&got, &want, "{:?}", level);
+            }
+        }
+
         #[test]
         fn gouraud_span_matches_scalar(
             n in 0usize..70,

@@ -1236,7 +1236,7 @@ mod tests {
 
     /// The merger of `state` into `cf` (with a depth buffer `df`).
     fn ctx(state: &PipelineState, cf: Format, df: Option<Format>) -> DrawCtx<'static> {
-        DrawCtx::new(state, cf, df, SimdLevel::Scalar, None)
+        DrawCtx::new(state, cf, df, SimdLevel::Scalar, None, None)
     }
 
     /// Runs the merger at every level over copies of `c`, `d` (the first

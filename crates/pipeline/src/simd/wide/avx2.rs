@@ -484,6 +484,10 @@ impl super::F32x8 for F32x8 {
             _mm256_cmp_ps::<_CMP_ORD_Q>(self.0, self.0)
         )))
     }
+    #[inline(always)]
+    fn to_bits(self) -> I32x8 {
+        I32x8(reg!(_mm256_castps_si256(self.0)))
+    }
 }
 
 impl BitAnd for M32x8 {

@@ -282,6 +282,10 @@ pub(crate) trait F32x8: Copy + Add<Output = Self> + Sub<Output = Self> {
     fn trunc_i32(self) -> Self::I32;
     /// Each NaN lane replaced by +0.0, the others kept.
     fn nan_to_zero(self) -> Self;
+
+    // The table-fog lookup of `simd::cascade8`.
+    /// Each lane's IEEE bits as an i32 (`f32::to_bits`).
+    fn to_bits(self) -> Self::I32;
 }
 
 /// Eight lane masks.
@@ -774,6 +778,7 @@ mod tests {
                 s.gather_u32(&self.5, c),
                 x.trunc_i32(),
                 x.mul(y).floor().trunc_i32(),
+                x.to_bits(),
             ] {
                 out.extend(bits_i(v.to_array()));
             }
@@ -862,6 +867,11 @@ mod tests {
         assert_eq!(fl[2], 2.0);
         assert_eq!(v.trunc_i32().to_array()[3..6], [-2, i32::MIN, i32::MIN]);
         assert_eq!(v.nan_to_zero().to_array()[5].to_bits(), 0);
+        // to_bits: −0.5 is 0xBF00_0000, −0.0 is the sign bit alone.
+        assert_eq!(
+            v.to_bits().to_array()[..2],
+            [0xBF00_0000u32 as i32, i32::MIN]
+        );
         assert_eq!(v.div(s.splat_f32(2.0)).to_array()[6], 3.5);
     }
 

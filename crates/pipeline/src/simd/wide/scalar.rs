@@ -477,6 +477,10 @@ impl super::F32x8 for F32x8 {
     fn nan_to_zero(self) -> Self {
         Self(self.0.map(|a| if a.is_nan() { 0.0 } else { a }))
     }
+    #[inline(always)]
+    fn to_bits(self) -> I32x8 {
+        I32x8(self.0.map(|a| a.to_bits() as i32))
+    }
 }
 
 impl BitAnd for M32x8 {

@@ -548,6 +548,10 @@ impl super::F32x8 for F32x8 {
     fn nan_to_zero(self) -> Self {
         Self(self.0.map(|a| reg!(_mm_and_ps(a, _mm_cmpord_ps(a, a)))))
     }
+    #[inline(always)]
+    fn to_bits(self) -> I32x8 {
+        I32x8(self.0.map(|a| reg!(_mm_castps_si128(a))))
+    }
 }
 
 impl BitAnd for M32x8 {
