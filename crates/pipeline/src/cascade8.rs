@@ -321,6 +321,11 @@ impl FogByteTable {
         })
     }
 
+    /// True when this is the table of `t`'s formula and density.
+    pub(crate) fn is_of(&self, t: &TableFog) -> bool {
+        t.mode == self.mode && t.density.to_bits() == self.density.to_bits()
+    }
+
     /// The bucket of a distance `a > 0`: `trunc(a·scale)` as the vector
     /// layer computes it (`i32::MIN` past the i32 range, which an unsigned
     /// clamp sends to the last bucket, as the kernel's gather does).
@@ -370,6 +375,39 @@ pub(crate) enum Fog8 {
     TableW(TableFog),
 }
 
+impl Fog8 {
+    /// Where the fog factor of a draw shaded by `sh` comes from: its
+    /// table fog's formula, of w or z, or else the specular alpha.
+    pub(crate) fn of(sh: &ShadeCtx<'_>) -> Self {
+        let FogSource::Table(mode) = sh.fog_source() else {
+            return Fog8::Vertex;
+        };
+        let (fs, use_w) = sh.table_fog();
+        let t = TableFog {
+            mode,
+            start: fs.start,
+            end: fs.end,
+            density: fs.density,
+        };
+        if use_w {
+            Fog8::TableW(t)
+        } else {
+            Fog8::TableZ(t)
+        }
+    }
+}
+
+/// Table fog of z with an identity cascade and no specular add: the
+/// draws whose colour is the diffuse colour fogged per pixel, which the
+/// Gouraud span kernel takes without a depth test
+/// (`pixel::FastPath::ColorTableFog`, `simd::gouraud_fog_span`).
+pub(crate) fn table_fog_fixed(sh: &ShadeCtx<'_>) -> Option<TableFog> {
+    match Fog8::of(sh) {
+        Fog8::TableZ(t) if sh.identity() && !sh.specular_add() => Some(t),
+        _ => None,
+    }
+}
+
 /// Per-draw state of the 8-bit cascade (see the module docs).
 #[derive(Clone, Copy)]
 pub(crate) struct Cascade8<'a> {
@@ -408,23 +446,7 @@ impl<'a> Cascade8<'a> {
         merge: Option<simd::Merge8>,
         fog_bytes: Option<&'a FogByteTable>,
     ) -> Option<Self> {
-        let fog_from = match (sh.map_or(FogSource::None, ShadeCtx::fog_source), sh) {
-            (FogSource::Table(mode), Some(sh)) => {
-                let (fs, use_w) = sh.table_fog();
-                let t = TableFog {
-                    mode,
-                    start: fs.start,
-                    end: fs.end,
-                    density: fs.density,
-                };
-                if use_w {
-                    Fog8::TableW(t)
-                } else {
-                    Fog8::TableZ(t)
-                }
-            }
-            _ => Fog8::Vertex,
-        };
+        let fog_from = sh.map_or(Fog8::Vertex, Fog8::of);
         let fog = match sh.map_or(FogSource::None, ShadeCtx::fog_source) {
             FogSource::None => None,
             _ => {
@@ -434,7 +456,7 @@ impl<'a> Cascade8<'a> {
         };
         let merge = merge?;
         let fog_bytes = fog_bytes.filter(|f| match fog_from {
-            Fog8::TableZ(t) => t.mode == f.mode && t.density.to_bits() == f.density.to_bits(),
+            Fog8::TableZ(t) => f.is_of(&t),
             _ => false,
         });
         let mut stages = [None; STAGES8];

@@ -137,6 +137,9 @@ pub(crate) enum Shading {
     /// Diffuse with vertex fog from the specular alpha, fused into the
     /// colour + 24-bit depth kernel.
     DiffuseFog,
+    /// Diffuse with table fog of z (an identity cascade), fused into the
+    /// colour kernel when there is no depth test.
+    DiffuseTableFog,
     /// The full shaded path (`shade`).
     Full,
 }
@@ -185,6 +188,7 @@ impl DrawKind {
             }
             (Shading::Diffuse, BlendKind::Factors(..), DepthKind::Off) => FastPath::ColorBlend,
             (Shading::DiffuseFog, BlendKind::Off, DepthKind::Off) => FastPath::ColorFog,
+            (Shading::DiffuseTableFog, BlendKind::Off, DepthKind::Off) => FastPath::ColorTableFog,
             _ => FastPath::None,
         }
     }

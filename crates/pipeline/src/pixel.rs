@@ -22,7 +22,8 @@
 //! * [`FastPath::ColorFog`]: the colour of [`FastPath::Color`] fogged
 //!   from the specular alpha (vertex fog, or the application's factor),
 //!   the pixels of the fused fog of [`FastPath::ColorDepth24`] without
-//!   its depth test;
+//!   its depth test; [`FastPath::ColorTableFog`] the same with table fog
+//!   of z (an identity cascade), the factors the 8-bit cascade's;
 //! * [`FastPath::ColorBlend`]: the colour of [`FastPath::Color`] blended
 //!   over the target with BLENDOP ADD and one of the factor pairs that
 //!   have a kernel (`simd::blend_span_fn`: SRCALPHA/INVSRCALPHA, ONE/ONE,
@@ -68,6 +69,7 @@ pub(crate) mod shader;
 use output::blend;
 pub(crate) use output::{fragment, store_quad, write_target, ColorTarget};
 
+use crate::cascade8::{FogByteTable, TableFog};
 use crate::draw_kind::{BlendKind, DepthKind, DrawKind, Shading};
 use crate::format::Format;
 use crate::int::{clamp_u8, usize_from, usize_from_i32};
@@ -180,6 +182,15 @@ impl TileTarget<'_> {
     }
 }
 
+/// Table fog of z fused into the colour kernel: the formula, its bytes'
+/// lookup (EXP, EXP2) and the fog colour (blue, green, red, 0).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TableFogFast<'a> {
+    pub table: TableFog,
+    pub bytes: Option<&'a FogByteTable>,
+    pub color: [i32; 4],
+}
+
 /// Which specialised span routine a draw uses for affine triangles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FastPath {
@@ -192,6 +203,8 @@ pub(crate) enum FastPath {
     /// Colour fogged from the specular alpha, no depth test (SIMD kernel
     /// `simd::gouraud_fog_span`).
     ColorFog,
+    /// Colour with table fog of z, no depth test (the same kernel).
+    ColorTableFog,
     /// Colour blended over a 32-bit target (SIMD kernel of the draw's
     /// blend-factor pair, `DrawCtx::blend_span`).
     ColorBlend,
@@ -259,6 +272,9 @@ pub(crate) struct DrawCtx<'a> {
     sprites: bool,
     /// Fog fused into the colour + depth kernel (W5 case).
     pub fog_fast: Option<simd::FogFixed>,
+    /// Table fog of z fused into the colour kernel
+    /// ([`FastPath::ColorTableFog`]).
+    pub table_fog_fast: Option<TableFogFast<'a>>,
     /// Full shading (textures, cascade, fog), when the draw needs it.
     pub shade: Option<ShadeCtx<'a>>,
     /// The textured fast path (W3/W4 case), when the draw allows it.
@@ -356,7 +372,7 @@ impl<'a> DrawCtx<'a> {
         depth_format: Option<Format>,
         simd: SimdLevel,
         shade: Option<ShadeCtx<'a>>,
-        fog_bytes: Option<&'a crate::cascade8::FogByteTable>,
+        fog_bytes: Option<&'a FogByteTable>,
     ) -> Self {
         let ds = &state.depth;
         let depth_test = depth_format.is_some() && ds.z_enable != ZBufferType::False;
@@ -382,12 +398,20 @@ impl<'a> DrawCtx<'a> {
         // Fog from the specular alpha with an identity cascade is fused into
         // the depth kernel; anything else shaded goes the full way.
         let fog_only = shade.as_ref().and_then(|s| s.fog_fixed());
+        let table_fog = shade.as_ref().and_then(|sh| {
+            crate::cascade8::table_fog_fixed(sh).map(|table| TableFogFast {
+                table,
+                bytes: fog_bytes.filter(|b| b.is_of(&table)),
+                color: sh.fog_color_bgr(),
+            })
+        });
         let blend_kind = crate::draw_kind::blend_kind(&state.blend);
         let kind = DrawKind {
-            shading: match (&shade, fog_only) {
-                (None, _) => Shading::Diffuse,
-                (Some(_), Some(_)) => Shading::DiffuseFog,
-                (Some(_), None) => Shading::Full,
+            shading: match (&shade, fog_only, &table_fog) {
+                (None, _, _) => Shading::Diffuse,
+                (Some(_), Some(_), _) => Shading::DiffuseFog,
+                (Some(_), None, Some(_)) => Shading::DiffuseTableFog,
+                (Some(_), None, None) => Shading::Full,
             },
             blend: blend_kind,
             depth: if !depth_test {
@@ -514,6 +538,7 @@ impl<'a> DrawCtx<'a> {
                 None
             },
             fog_fast: fog_only,
+            table_fog_fast: table_fog,
             small: fast == FastPath::ColorDepth24
                 && fog_only.is_none()
                 && matches!(simd, SimdLevel::Avx2 | SimdLevel::Scalar),
@@ -532,6 +557,7 @@ impl<'a> DrawCtx<'a> {
             fast: FastPath::None,
             merge: None,
             fog_fast: None,
+            table_fog_fast: None,
             tex_fast: None,
             cascade8: None,
             small: false,
@@ -558,6 +584,7 @@ impl<'a> DrawCtx<'a> {
             full_frag,
             merge: None,
             fog_fast: None,
+            table_fog_fast: None,
             tex_fast: None,
             cascade8: None,
             small: false,
@@ -782,26 +809,51 @@ pub(crate) fn tri_spans(
         stats.passed += passed;
         return;
     }
-    if d.fast == FastPath::ColorFog && tri.flags & FLAG_PERSPECTIVE == 0 {
-        if let Some(f) = fog {
-            let bb = tri.bbox();
-            for sp in spans {
-                let n = sp.n as usize;
-                let Some(row) = t.color_span(sp.y, sp.x, n, 4) else {
-                    continue;
-                };
-                let (dx, dy) = (sp.x - bb[0], sp.y - bb[1]);
-                let start = fixed_start(&tri.diffuse, dx, dy);
-                let f0 = f.plane[0]
-                    .wrapping_add(f.plane[1].wrapping_mul(dx))
-                    .wrapping_add(f.plane[2].wrapping_mul(dy));
-                let fog = (f0, f.plane[1], f.color);
-                simd::gouraud_fog_span(d.simd, row, start, tri.diffuse[1], d.and_mask, fog);
-                stats.written += n as u64;
-                stats.passed += n as u64;
-            }
-            return;
+    // The colour kernel with fog fused, no depth test: vertex fog (the
+    // specular alpha's plane) or table fog of z.
+    let fused_fog = match (d.fast, &fog, &d.table_fog_fast) {
+        (FastPath::ColorFog, Some(f), _) => Some((Some(f.plane), f.color)),
+        (FastPath::ColorTableFog, _, Some(tf)) => Some((None, tf.color)),
+        _ => None,
+    };
+    if let Some((plane, color)) = fused_fog.filter(|_| tri.flags & FLAG_PERSPECTIVE == 0) {
+        let bb = tri.bbox();
+        for sp in spans {
+            let n = sp.n as usize;
+            let Some(row) = t.color_span(sp.y, sp.x, n, 4) else {
+                continue;
+            };
+            let (dx, dy) = (sp.x - bb[0], sp.y - bb[1]);
+            let start = fixed_start(&tri.diffuse, dx, dy);
+            let span_fog = match (plane, &d.table_fog_fast) {
+                (Some(p), _) => simd::SpanFog::Plane(
+                    p[0].wrapping_add(p[1].wrapping_mul(dx))
+                        .wrapping_add(p[2].wrapping_mul(dy)),
+                    p[1],
+                ),
+                (None, Some(tf)) => simd::SpanFog::Table {
+                    zref: tri.z[0],
+                    dzdx: tri.z[1],
+                    zy: tri.z[2] * dy as f32,
+                    fx0: dx,
+                    table: &tf.table,
+                    bytes: tf.bytes,
+                },
+                (None, None) => continue,
+            };
+            simd::gouraud_fog_span(
+                d.simd,
+                row,
+                start,
+                tri.diffuse[1],
+                d.and_mask,
+                span_fog,
+                color,
+            );
+            stats.written += n as u64;
+            stats.passed += n as u64;
         }
+        return;
     }
     if let Some(m) = &d.merge {
         // Set only for draws without shading, so `tri_span` would take
@@ -885,7 +937,7 @@ pub(crate) fn tri_span(
                 stats.passed += n as u64;
             }
         }
-        FastPath::ColorDepth24 | FastPath::ColorFog => {
+        FastPath::ColorDepth24 | FastPath::ColorFog | FastPath::ColorTableFog => {
             let sp = simd::Span {
                 y: py,
                 x: x0,

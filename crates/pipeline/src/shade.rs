@@ -281,16 +281,24 @@ impl<'a> ShadeCtx<'a> {
         self.fog_state.color
     }
 
+    /// FOGCOLOR as the fused kernels take it: blue, green, red, 0.
+    pub(crate) fn fog_color_bgr(&self) -> [i32; 4] {
+        let [_, r, g, b] = self.fog_state.color.to_be_bytes();
+        [i32::from(b), i32::from(g), i32::from(r), 0]
+    }
+
+    /// D3DRS_SPECULARENABLE.
+    pub(crate) fn specular_add(&self) -> bool {
+        self.specular_add
+    }
+
     /// Fog from the specular alpha with an identity cascade and no
     /// specular add: the case fused into the colour + depth kernel.
     pub(crate) fn fog_fixed(&self) -> Option<simd::FogFixed> {
         let vertexish = matches!(self.fog, FogSource::SpecularAlpha | FogSource::Vertex(_));
-        (self.identity && vertexish && !self.specular_add).then(|| {
-            let [_, r, g, b] = self.fog_state.color.to_be_bytes();
-            simd::FogFixed {
-                plane: [0; 3],
-                color: [i32::from(b), i32::from(g), i32::from(r), 0],
-            }
+        (self.identity && vertexish && !self.specular_add).then(|| simd::FogFixed {
+            plane: [0; 3],
+            color: self.fog_color_bgr(),
         })
     }
 }

@@ -478,7 +478,7 @@ impl<V: Copy> Regs<V> {
 /// [`TableFog::factors8`] (one `exp` a lane). The mode is chosen per
 /// draw: one branch a call.
 #[inline(always)]
-fn table_fog8<S: Simd>(
+pub(super) fn table_fog8<S: Simd>(
     s: S,
     t: &TableFog,
     bytes: Option<&FogByteTable>,

@@ -318,8 +318,15 @@ impl<S: Simd> FogLanes<S> {
     /// the same values).
     #[inline(always)]
     pub(super) fn pixels(&self, s: S, r: &[S::I32x8; 4], fr: S::I32x8) -> S::I32x8 {
-        let c = [channels16(s, r[0], r[1]), channels16(s, r[2], r[3])];
         let f8 = fr.shr::<16>().max(s.splat_i32(0)).min(s.splat_i32(255));
+        self.pixels_f8(s, r, f8)
+    }
+
+    /// [`FogLanes::pixels`] with the factors given as bytes (0..=255,
+    /// lane `i` = pixel `i`).
+    #[inline(always)]
+    pub(super) fn pixels_f8(&self, s: S, r: &[S::I32x8; 4], f8: S::I32x8) -> S::I32x8 {
+        let c = [channels16(s, r[0], r[1]), channels16(s, r[2], r[3])];
         let f = [f8.spread_lo_u16(), f8.spread_hi_u16()];
         S::I32x8::pack_i16_u8_sat(self.fog16(s, c[0], f[0]), self.fog16(s, c[1], f[1]))
     }

@@ -9,9 +9,12 @@
 //! and instantiated at every level, so every level writes the same bytes;
 //! the tests compare each level with a pixel-at-a-time reference.
 #![forbid(unsafe_code)]
+use super::cascade8::table_fog8;
 use super::depth24::FogLanes;
+use super::merge::plane_z;
 use super::wide::{I32x8, Kernel, Simd};
 use super::SimdLevel;
+use crate::cascade8::{FogByteTable, TableFog};
 
 /// Writes `dst.len() / 4` 32-bit pixels of a Gouraud span: pixel i gets
 /// channels `clamp((start + i·step) >> 16, 0, 255)`, ANDed with `and_mask`
@@ -81,20 +84,43 @@ impl Kernel for &mut GouraudSpan<'_> {
     }
 }
 
+/// Where the fog factors of [`gouraud_fog_span`] come from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SpanFog<'a> {
+    /// Vertex fog: the specular alpha's 16.16 plane (factor × 255) at the
+    /// span's first pixel and its step per pixel; pixel i's factor is
+    /// `clamp((start + i·step) >> 16, 0, 255)`.
+    Plane(i32, i32),
+    /// Table fog of each pixel's depth `(zref + dzdx·fx) + zy`
+    /// (`super::merge::plane_z`; `fx` the pixel's column relative to the
+    /// plane's reference, `fx0` for the span's first pixel): the bytes of
+    /// `super::cascade8`'s `table_fog8` (LINEAR in lanes, EXP and EXP2 by
+    /// the lookup `bytes` or one `exp` a lane), so the 8-bit cascade's.
+    Table {
+        zref: f32,
+        dzdx: f32,
+        zy: f32,
+        fx0: i32,
+        table: &'a TableFog,
+        bytes: Option<&'a FogByteTable>,
+    },
+}
+
 /// [`gouraud_span`] with fog fused: pixel i's channels `c =
-/// clamp((start + i·step) >> 16, 0, 255)` and factor `f = clamp((fog.0 +
-/// i·fog.1) >> 16, 0, 255)` (16.16, the specular alpha's plane) give the
-/// colour channels `round((c·f + fc·(255 − f)) / 255)` of the fog colour
-/// `fc = fog.2` (blue, green, red, unused) and the alpha `c`, ANDed with
-/// `and_mask`: the pixels of `super::gouraud_depth24_spans`' fogged
-/// kernel, without its depth test (`super::depth24::FogLanes`).
+/// clamp((start + i·step) >> 16, 0, 255)` and factor `f` ([`SpanFog`])
+/// give the colour channels `round((c·f + fc·(255 − f)) / 255)` of the
+/// fog colour `fc` (blue, green, red, unused) and the alpha `c`, ANDed
+/// with `and_mask`: the pixels of `super::gouraud_depth24_spans`' fogged
+/// kernel (`super::depth24::FogLanes`) without its depth test, and of the
+/// 8-bit cascade with no stage.
 pub(crate) fn gouraud_fog_span(
     level: SimdLevel,
     dst: &mut [u8],
     start: [i32; 4],
     step: [i32; 4],
     and_mask: u32,
-    fog: (i32, i32, [i32; 4]),
+    fog: SpanFog<'_>,
+    fog_color: [i32; 4],
 ) {
     level.dispatch(&mut GouraudFogSpan {
         dst,
@@ -102,6 +128,7 @@ pub(crate) fn gouraud_fog_span(
         step,
         and_mask,
         fog,
+        fog_color,
     });
 }
 
@@ -111,7 +138,87 @@ struct GouraudFogSpan<'a> {
     start: [i32; 4],
     step: [i32; 4],
     and_mask: u32,
-    fog: (i32, i32, [i32; 4]),
+    fog: SpanFog<'a>,
+    fog_color: [i32; 4],
+}
+
+/// The fog factors of 8 pixels after 8 pixels (bytes, lane `i` = pixel
+/// `i`).
+trait Factors<S: Simd> {
+    fn next8(&mut self, s: S) -> S::I32x8;
+}
+
+/// [`SpanFog::Plane`]'s factors: the 16.16 values of the next 8 pixels.
+struct PlaneFactors<S: Simd> {
+    fr: S::I32x8,
+    step8: S::I32x8,
+}
+
+impl<S: Simd> Factors<S> for PlaneFactors<S> {
+    #[inline(always)]
+    fn next8(&mut self, s: S) -> S::I32x8 {
+        let f = self
+            .fr
+            .shr::<16>()
+            .max(s.splat_i32(0))
+            .min(s.splat_i32(255));
+        self.fr = self.fr + self.step8;
+        f
+    }
+}
+
+/// [`SpanFog::Table`]'s factors: the columns of the next 8 pixels.
+struct TableFactors<'a, S: Simd> {
+    fx: S::I32x8,
+    zref: S::F32x8,
+    dzdx: S::F32x8,
+    zy: S::F32x8,
+    end: S::F32x8,
+    span: S::F32x8,
+    table: &'a TableFog,
+    bytes: Option<&'a FogByteTable>,
+}
+
+impl<S: Simd> Factors<S> for TableFactors<'_, S> {
+    #[inline(always)]
+    fn next8(&mut self, s: S) -> S::I32x8 {
+        let z = plane_z::<S>(self.zref, self.dzdx, self.zy, self.fx.to_f32());
+        self.fx = self.fx + s.splat_i32(8);
+        table_fog8(s, self.table, self.bytes, z, self.end, self.span)
+    }
+}
+
+/// The span loop of [`gouraud_fog_span`] with its factors from `f`.
+#[inline(always)]
+fn fog_loop<S: Simd, F: Factors<S>>(
+    s: S,
+    dst: &mut [u8],
+    start: [i32; 4],
+    step: [i32; 4],
+    and_mask: u32,
+    mut f: F,
+    fog_color: [i32; 4],
+) {
+    // The colour vectors as in `gouraud_span`.
+    let step2 = s.repeat4_i32(step);
+    let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+    let v0 = s.repeat4_i32(start) + (step2.shl::<2>() & high);
+    let v1 = v0 + step2;
+    let v2 = v1 + step2;
+    let mut v = [v0, v1, v2, v2 + step2];
+    let step8 = step2.shl::<3>();
+    let lanes = FogLanes::new(s, fog_color);
+    let and_mask = s.splat_i32(and_mask as i32);
+    let (body, tail) = dst.as_chunks_mut::<32>();
+    for chunk in body {
+        (lanes.pixels_f8(s, &v, f.next8(s)) & and_mask).store(chunk);
+        for c in &mut v {
+            *c = *c + step8;
+        }
+    }
+    if tail.len() >= 4 {
+        (lanes.pixels_f8(s, &v, f.next8(s)) & and_mask).store_prefix(tail);
+    }
 }
 
 impl Kernel for &mut GouraudFogSpan<'_> {
@@ -119,38 +226,43 @@ impl Kernel for &mut GouraudFogSpan<'_> {
 
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
-        let GouraudFogSpan {
-            dst,
-            start,
-            step,
-            and_mask,
-            fog,
-        } = self;
-        let (start, step, and_mask, (f0, fs, fcol)) = (*start, *step, *and_mask, *fog);
-        // The colour vectors as in `gouraud_span`; the factors lane i =
-        // pixel i.
-        let step2 = s.repeat4_i32(step);
-        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
-        let v0 = s.repeat4_i32(start) + (step2.shl::<2>() & high);
-        let v1 = v0 + step2;
-        let v2 = v1 + step2;
-        let mut v = [v0, v1, v2, v2 + step2];
-        let step8 = step2.shl::<3>();
-        let fsx = s.splat_i32(fs);
-        let mut fr = s.splat_i32(f0) + s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]).mul(fsx);
-        let fstep8 = fsx.shl::<3>();
-        let lanes = FogLanes::new(s, fcol);
-        let and_mask = s.splat_i32(and_mask as i32);
-        let (body, tail) = dst.as_chunks_mut::<32>();
-        for chunk in body {
-            (lanes.pixels(s, &v, fr) & and_mask).store(chunk);
-            for c in &mut v {
-                *c = *c + step8;
+        let lane = s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]);
+        let (dst, start, step, and_mask, fog_color) = (
+            &mut *self.dst,
+            self.start,
+            self.step,
+            self.and_mask,
+            self.fog_color,
+        );
+        match self.fog {
+            SpanFog::Plane(f0, fs) => {
+                let fsx = s.splat_i32(fs);
+                let f = PlaneFactors::<S> {
+                    fr: s.splat_i32(f0) + lane.mul(fsx),
+                    step8: fsx.shl::<3>(),
+                };
+                fog_loop(s, dst, start, step, and_mask, f, fog_color);
             }
-            fr = fr + fstep8;
-        }
-        if tail.len() >= 4 {
-            (lanes.pixels(s, &v, fr) & and_mask).store_prefix(tail);
+            SpanFog::Table {
+                zref,
+                dzdx,
+                zy,
+                fx0,
+                table,
+                bytes,
+            } => {
+                let f = TableFactors::<S> {
+                    fx: s.splat_i32(fx0) + lane,
+                    zref: s.splat_f32(zref),
+                    dzdx: s.splat_f32(dzdx),
+                    zy: s.splat_f32(zy),
+                    end: s.splat_f32(table.end),
+                    span: s.splat_f32(table.end - table.start),
+                    table,
+                    bytes,
+                };
+                fog_loop(s, dst, start, step, and_mask, f, fog_color);
+            }
         }
     }
 }
@@ -159,8 +271,9 @@ impl Kernel for &mut GouraudFogSpan<'_> {
 mod tests {
     use super::super::depth24::fog8;
     use super::super::tests::LEVELS;
-    use super::super::{clamp8, pack_pixel};
+    use super::super::{clamp8, color_at, pack_pixel};
     use super::*;
+    use crate::fog::FogMode;
     use proptest::prelude::*;
 
     /// One pixel at a time, as the documentation of [`gouraud_span`] says.
@@ -198,24 +311,21 @@ mod tests {
     }
 
     /// One pixel at a time, as the documentation of [`gouraud_fog_span`]
-    /// says.
+    /// says: the factor of pixel `i` is `factor(i)`.
     fn fog_reference(
         dst: &mut [u8],
         start: [i32; 4],
         step: [i32; 4],
         and_mask: u32,
-        fog: (i32, i32, [i32; 4]),
+        factor: impl Fn(usize) -> i32,
+        fog_color: [i32; 4],
     ) {
-        let (mut v, mut f) = (start, fog.0);
-        for px in dst.chunks_exact_mut(4) {
-            let f8 = i32::from(clamp8(f));
-            let ch = |k: usize| fog8(i32::from(clamp8(v[k])), f8, fog.2[k]) as u8;
+        for (i, px) in dst.chunks_exact_mut(4).enumerate() {
+            let v = color_at(&start, &step, i);
+            let f8 = factor(i);
+            let ch = |k: usize| fog8(i32::from(clamp8(v[k])), f8, fog_color[k]) as u8;
             let p = u32::from_le_bytes([ch(0), ch(1), ch(2), clamp8(v[3])]) & and_mask;
             px.copy_from_slice(&p.to_le_bytes());
-            for (c, d) in v.iter_mut().zip(step) {
-                *c = c.wrapping_add(d);
-            }
-            f = f.wrapping_add(fog.1);
         }
     }
 
@@ -229,17 +339,11 @@ mod tests {
         // 0; round(255·128 / 255) = 128; 255. Alpha 77 throughout; the
         // X8R8G8B8 mask zeroes it. The 17th byte is untouched.
         let start = [200 << 16, 100 << 16, 0, 77 << 16];
-        let fog = (255 << 16, -(127 << 16) - 32768, [0, 50, 255, 0]);
+        let fog = SpanFog::Plane(255 << 16, -(127 << 16) - 32768);
         for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
             let mut got = [0xAAu8; 17];
-            gouraud_fog_span(
-                level.clamp_to_cpu(),
-                &mut got,
-                start,
-                [0; 4],
-                0x00FF_FFFF,
-                fog,
-            );
+            let (l, c) = (level.clamp_to_cpu(), [0, 50, 255, 0]);
+            gouraud_fog_span(l, &mut got, start, [0; 4], 0x00FF_FFFF, fog, c);
             #[rustfmt::skip]
             let want = [
                 200, 100, 0, 0,
@@ -265,13 +369,53 @@ mod tests {
             odd in 0usize..4,
         ) {
             let and_mask = if xmask { 0x00FF_FFFF } else { u32::MAX };
-            let fog = (f0, fs, [fc[0], fc[1], fc[2], 0]);
+            let color = [fc[0], fc[1], fc[2], 0];
+            let factor = |i: usize| i32::from(clamp8(f0.wrapping_add(fs.wrapping_mul(i as i32))));
             let mut want = vec![0xAAu8; n * 4 + odd];
-            fog_reference(&mut want, start, step, and_mask, fog);
+            fog_reference(&mut want, start, step, and_mask, factor, color);
             for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
                 let level = level.clamp_to_cpu();
                 let mut got = vec![0xAAu8; n * 4 + odd];
-                gouraud_fog_span(level, &mut got, start, step, and_mask, fog);
+                let fog = SpanFog::Plane(f0, fs);
+                gouraud_fog_span(level, &mut got, start, step, and_mask, fog, color);
+                prop_assert_eq!(&got, &want, "{:?}", level);
+            }
+        }
+
+        /// Table fog of z: each pixel's factor is `TableFog::factor8` of
+        /// its depth `(zref + dzdx·(fx0 + i)) + zy` (the 8-bit cascade's
+        /// byte), for every formula, with and without the EXP/EXP2
+        /// lookup.
+        #[test]
+        fn gouraud_table_fog_span_matches_scalar(
+            n in 0usize..70,
+            start in proptest::array::uniform4(any::<i32>()),
+            step in proptest::array::uniform4(-0x4_0000i32..0x4_0000),
+            fc in proptest::array::uniform3(0i32..256),
+            mode in 0usize..3,
+            fog_start in -1.0f32..2.0,
+            fog_end in -1.0f32..2.0,
+            density in 0.0f32..4.0,
+            z in (-0.5f32..1.5, -0.05f32..0.05, -0.5f32..0.5, -40i32..40),
+            lookup in any::<bool>(),
+        ) {
+            let table = TableFog {
+                mode: [FogMode::Linear, FogMode::Exp, FogMode::Exp2][mode],
+                start: fog_start,
+                end: fog_end,
+                density,
+            };
+            let bytes = lookup.then(|| FogByteTable::new(table.mode, density)).flatten();
+            let (zref, dzdx, zy, fx0) = z;
+            let color = [fc[0], fc[1], fc[2], 0];
+            let factor = |i: usize| table.factor8((zref + dzdx * (fx0 + i as i32) as f32) + zy);
+            let mut want = vec![0xAAu8; n * 4];
+            fog_reference(&mut want, start, step, u32::MAX, factor, color);
+            for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
+                let level = level.clamp_to_cpu();
+                let mut got = vec![0xAAu8; n * 4];
+                let fog = SpanFog::Table { zref, dzdx, zy, fx0, table: &table, bytes: bytes.as_ref() };
+                gouraud_fog_span(level, &mut got, start, step, u32::MAX, fog, color);
                 prop_assert_eq!(&got, &want, "{:?}", level);
             }
         }
