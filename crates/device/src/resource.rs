@@ -343,11 +343,10 @@ impl Resource {
                 desc.depth = 1;
                 desc.mip_levels = 1;
                 // What `Surface::for_rendering` allocates: its padded pitch
-                // (`render_pitch`, at most u32 × bpp + 64) × height, checked
-                // (a wrapped product would slip past the budget).
+                // (`render_pitch`, at most u32 × bpp + 64) × height,
+                // saturating (a wrapped product would slip past the budget).
                 let need = softhal_pipeline::render_pitch(format, desc.width)
-                    .checked_mul(u64::from(desc.height))
-                    .unwrap_or(u64::MAX);
+                    .saturating_mul(u64::from(desc.height));
                 if need > budget {
                     return Err(DeviceError::OutOfMemory);
                 }
