@@ -39,6 +39,20 @@ pub(crate) fn gouraud_span(
     });
 }
 
+/// The colour vectors of a span's first 8 pixels from its 16.16 start
+/// colour and step per pixel, and their step per 8 pixels: vector k holds
+/// pixel k (BGRA) in its low half and pixel k + 4 in its high half, the
+/// arrangement `pack_u8_sat` turns into pixels 0..8 in order.
+#[inline(always)]
+fn span_vectors<S: Simd>(s: S, start: [i32; 4], step: [i32; 4]) -> ([S::I32x8; 4], S::I32x8) {
+    let step2 = s.repeat4_i32(step);
+    let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
+    let v0 = s.repeat4_i32(start) + (step2.shl::<2>() & high);
+    let v1 = v0 + step2;
+    let v2 = v1 + step2;
+    ([v0, v1, v2, v2 + step2], step2.shl::<3>())
+}
+
 /// The arguments of [`gouraud_span`].
 struct GouraudSpan<'a> {
     dst: &'a mut [u8],
@@ -59,16 +73,7 @@ impl Kernel for &mut GouraudSpan<'_> {
             and_mask,
         } = self;
         let (start, step, and_mask) = (*start, *step, *and_mask);
-        // Vector k holds pixel i+k (BGRA) in its low half and pixel i+k+4
-        // in its high half: the arrangement `pack_u8_sat` turns into
-        // pixels i..i+8 in order.
-        let step2 = s.repeat4_i32(step);
-        let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
-        let v0 = s.repeat4_i32(start) + (step2.shl::<2>() & high);
-        let v1 = v0 + step2;
-        let v2 = v1 + step2;
-        let mut v = [v0, v1, v2, v2 + step2];
-        let step8 = step2.shl::<3>();
+        let (mut v, step8) = span_vectors(s, start, step);
         let and_mask = s.splat_i32(and_mask as i32);
         let pixels = |v: &[S::I32x8; 4]| S::I32x8::pack_u8_sat(v.map(|c| c.shr::<16>())) & and_mask;
         let (body, tail) = dst.as_chunks_mut::<32>();
@@ -199,14 +204,7 @@ fn fog_loop<S: Simd, F: Factors<S>>(
     mut f: F,
     fog_color: [i32; 4],
 ) {
-    // The colour vectors as in `gouraud_span`.
-    let step2 = s.repeat4_i32(step);
-    let high = s.i32x8([0, 0, 0, 0, -1, -1, -1, -1]);
-    let v0 = s.repeat4_i32(start) + (step2.shl::<2>() & high);
-    let v1 = v0 + step2;
-    let v2 = v1 + step2;
-    let mut v = [v0, v1, v2, v2 + step2];
-    let step8 = step2.shl::<3>();
+    let (mut v, step8) = span_vectors(s, start, step);
     let lanes = FogLanes::new(s, fog_color);
     let and_mask = s.splat_i32(and_mask as i32);
     let (body, tail) = dst.as_chunks_mut::<32>();
