@@ -330,12 +330,7 @@ impl FogByteTable {
     /// layer computes it (`i32::MIN` past the i32 range, which an unsigned
     /// clamp sends to the last bucket, as the kernel's gather does).
     fn bucket(a: f32, scale: f32) -> usize {
-        let t = (a * scale).trunc();
-        let i = if (-2_147_483_648.0..2_147_483_648.0).contains(&t) {
-            t as i32
-        } else {
-            i32::MIN
-        };
+        let i = crate::int::trunc_i32_indefinite(a * scale);
         (i as u32 as usize).min(FOG_BUCKETS - 1)
     }
 

@@ -71,6 +71,21 @@ pub(crate) fn round_i64(x: f64) -> i64 {
     }
 }
 
+/// f32 → i32 rounded toward zero as x86's `cvttps2dq` does: `i32::MIN`
+/// (the "integer indefinite") for NaN and for values outside the i32
+/// range. The scalar vector level's `trunc_i32`, and what a table indexed
+/// by that instruction's lanes is built with.
+#[inline(always)]
+pub(crate) fn trunc_i32_indefinite(x: f32) -> i32 {
+    let t = x.trunc();
+    // In range (NaN is not): exact, since `t` is an integer.
+    if (-2_147_483_648.0..2_147_483_648.0).contains(&t) {
+        t as i32
+    } else {
+        i32::MIN
+    }
+}
+
 /// A colour value in 0..=255 as float → rounded (ties to even) and clamped
 /// channel value.
 #[inline(always)]

@@ -463,15 +463,7 @@ impl super::F32x8 for F32x8 {
     }
     #[inline(always)]
     fn trunc_i32(self) -> I32x8 {
-        I32x8(self.0.map(|a| {
-            let t = a.trunc();
-            // In range (NaN is not): exact, since `t` is an integer.
-            if (-2_147_483_648.0..2_147_483_648.0).contains(&t) {
-                t as i32
-            } else {
-                i32::MIN
-            }
-        }))
+        I32x8(self.0.map(crate::int::trunc_i32_indefinite))
     }
     #[inline(always)]
     fn nan_to_zero(self) -> Self {
