@@ -483,7 +483,11 @@ impl<'a> DrawCtx<'a> {
                 stencil_test.as_ref(),
             )
         };
-        let merge = if shade.is_none() && fast == FastPath::None {
+        // Draws without shading, and those of an identity cascade with
+        // fog and no specular add (the merger's span loop fogs), that no
+        // fused kernel takes.
+        let fogged = matches!(kind.shading, Shading::DiffuseFog | Shading::DiffuseTableFog);
+        let merge = if (shade.is_none() || fogged) && fast == FastPath::None {
             merge8(alpha_test)
         } else {
             None
@@ -526,7 +530,7 @@ impl<'a> DrawCtx<'a> {
             tex_fast,
             // Draws a fused kernel takes (the textured one, colour with
             // fused fog) keep it.
-            cascade8: if tex_fast.is_none() && fast == FastPath::None {
+            cascade8: if tex_fast.is_none() && fast == FastPath::None && merge.is_none() {
                 crate::cascade8::Cascade8::new(
                     shade.as_ref(),
                     state,
@@ -855,9 +859,30 @@ pub(crate) fn tri_spans(
         }
         return;
     }
-    if let Some(m) = &d.merge {
-        // Set only for draws without shading, so `tri_span` would take
-        // the generic loop: the merger gives its bytes and counts.
+    // The merger's span loop, fogging when the draw has fog (vertex fog
+    // needs the triangle's specular plane).
+    let merge_fog = match (&fog, &d.table_fog_fast) {
+        (Some(f), _) => Some(simd::MergeFog {
+            factor: simd::TriFog::Plane(f.plane),
+            color: f.color,
+        }),
+        (None, Some(tf)) => Some(simd::MergeFog {
+            factor: simd::TriFog::Table {
+                table: &tf.table,
+                bytes: tf.bytes,
+            },
+            color: tf.color,
+        }),
+        (None, None) => None,
+    };
+    let merge = d
+        .merge
+        .as_ref()
+        .filter(|_| d.fog_fast.is_none() || merge_fog.is_some());
+    if let Some(m) = merge {
+        // Set only for draws without shading or with fog alone, so
+        // `tri_span` would take the generic loop: the merger gives its
+        // bytes and counts.
         let depth_bpp = if d.features[0] || d.features[1] {
             d.depth_bpp
         } else {
@@ -871,6 +896,7 @@ pub(crate) fn tri_spans(
             let mt = simd::MergeTri {
                 diffuse: tri.diffuse,
                 specular: extra.filter(|_| d.specular_add).map(|e| e.specular),
+                fog: merge_fog,
                 z: tri.z,
                 ccw: tri.flags & FLAG_CCW != 0,
                 rx: bb[0],

@@ -1044,6 +1044,58 @@ fn vertex_fog_without_depth_by_hand() {
     }
 }
 
+/// Fog with blending and a depth test (the particles of every game):
+/// an identity cascade fogged, SRCALPHA/INVSRCALPHA over black, depth
+/// LESSEQUAL without writes, on D24S8 (the 8-lane output merger's span
+/// loop fogs) and D32 (the float path), by hand. Diffuse 0x80806040,
+/// factor 64 (vertex fog: the specular alpha 0x40; table fog LINEAR from
+/// 0 to 1 at z = 0.75: round(0.25·255) = round(63.75) = 64), fog colour
+/// 0xFF0000FF: the fogged colour is R 32, G 24, B 207, A 128 (see
+/// `vertex_fog_without_depth_by_hand`); blended over 0xFF000000 with
+/// round(x / 255) as `(x + 127) / 255`: R (32·128 + 127) / 255 = 16, G
+/// (24·128 + 127) / 255 = 12, B (207·128 + 127) / 255 = 104, A (128·128
+/// + 255·127 + 127) / 255 = 191: 0xBF100C68 where z = 0.75 passes against
+/// the cleared 0.8; where z = 0.85 fails, the clear colour stays.
+#[test]
+fn fog_blend_depth_by_hand() {
+    for table in [false, true] {
+        for depth in [Format::D24S8, Format::D32] {
+            let t = render_all(|r| {
+                let mut t = Targets::new(40, 30, Format::A8R8G8B8, Some(depth));
+                t.clear(r, 0xFF00_0000, 0.8, 0);
+                let mut st = common::state();
+                st.fog.enable = true;
+                st.fog.color = 0xFF00_00FF;
+                if table {
+                    st.fog.table_mode = FogMode::Linear;
+                    st.fog.start = 0.0;
+                    st.fog.end = 1.0;
+                }
+                st.depth.z_enable = ZBufferType::True;
+                st.depth.z_func = softhal_pipeline::CmpFunc::LessEqual;
+                st.depth.z_write = false;
+                st.blend.enable = true;
+                st.blend.src = Blend::SrcAlpha;
+                st.blend.dst = Blend::InvSrcAlpha;
+                let mut vs = quad(0.0, 0.0, 20.0, 30.0, [0x8080_6040; 4], [0.0; 4]);
+                vs.extend(quad(20.0, 0.0, 40.0, 30.0, [0x8080_6040; 4], [0.0; 4]));
+                for (i, v) in vs.iter_mut().enumerate() {
+                    v.specular = 0x4000_0000;
+                    v.z = if i < 6 { 0.75 } else { 0.85 };
+                }
+                draw(r, &mut t, &st, &vs, &[]);
+                t
+            });
+            for y in 0..30 {
+                for x in 0..40 {
+                    let want = if x < 20 { 0xBF10_0C68 } else { 0xFF00_0000 };
+                    assert_eq!(t.px(x, y), want, "({x}, {y}) table {table} {depth:?}");
+                }
+            }
+        }
+    }
+}
+
 /// A `w × h` A8R8G8B8 texture of one colour.
 fn solid(w: u32, h: u32, argb: u32) -> Texture {
     let b: Vec<u8> = (0..w * h).flat_map(|_| argb.to_le_bytes()).collect();

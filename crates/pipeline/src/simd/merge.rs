@@ -57,10 +57,12 @@
 //! texture-stage cascade, `simd::cascade8`, are its users; both take the
 //! depths from [`plane_z`]).
 #![forbid(unsafe_code)]
-use super::depth24::quantize;
+use super::cascade8::table_fog8;
+use super::depth24::{quantize, FogLanes};
 use super::div255_u16;
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{BandRows, SimdLevel, Span};
+use crate::cascade8::{FogByteTable, TableFog};
 use crate::format::Format;
 use crate::state::{Blend, BlendOp, CmpFunc, StencilFace, StencilOp};
 
@@ -942,14 +944,17 @@ fn encode16<S: Simd, const FMT: u8>(s: S, p: S::I32x8) -> S::I32x8 {
 }
 
 /// An untextured affine triangle as [`merge_spans`] draws it: the 16.16
-/// diffuse (and specular, when added) planes and the depth plane, with
-/// their reference pixel.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct MergeTri {
+/// diffuse (and specular, when added) planes, its fog, and the depth
+/// plane, with their reference pixel.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MergeTri<'a> {
     /// Diffuse planes `[value, d/dx, d/dy]` per BGRA channel (16.16).
     pub diffuse: [[i32; 4]; 3],
     /// Specular planes, added to B, G, R with saturation (SPECULARENABLE).
     pub specular: Option<[[i32; 4]; 3]>,
+    /// Fog of the diffuse colour (a draw never has both: the specular
+    /// add comes before fog, which the 8-bit cascade does).
+    pub fog: Option<MergeFog<'a>>,
     /// Depth plane `[z, dz/dx, dz/dy]` (bias included).
     pub z: [f32; 3],
     /// The triangle is counter-clockwise (two-sided stencil).
@@ -958,6 +963,33 @@ pub(crate) struct MergeTri {
     pub rx: i32,
     /// Reference row.
     pub ry: i32,
+}
+
+/// Fog of [`MergeTri`]'s colours: each pixel's channels `c` and factor
+/// `f` give `round((c·f + fc·(255 − f)) / 255)` per colour channel of the
+/// fog colour `fc`, the alpha kept (`super::depth24::FogLanes`, the
+/// pixels of the 8-bit cascade with no stage).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MergeFog<'a> {
+    /// Where the factors come from.
+    pub factor: TriFog<'a>,
+    /// The fog colour: blue, green, red, unused.
+    pub color: [i32; 4],
+}
+
+/// The fog factors of a triangle's pixels.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TriFog<'a> {
+    /// Vertex fog: the 16.16 plane of the factor × 255 (the specular
+    /// alpha), `[at reference, d/dx, d/dy]`; a pixel's factor is its
+    /// value `>> 16` clamped to 0..=255.
+    Plane([i32; 3]),
+    /// Table fog of each pixel's depth (the triangle's depth plane, as
+    /// [`plane_z`]): `super::cascade8`'s `table_fog8` bytes.
+    Table {
+        table: &'a TableFog,
+        bytes: Option<&'a FogByteTable>,
+    },
 }
 
 /// True if every span's pixels lie inside the band's rows (colour, and
@@ -990,7 +1022,7 @@ pub(crate) fn merge_spans(
     level: SimdLevel,
     b: &mut BandRows<'_>,
     spans: &[Span],
-    t: &MergeTri,
+    t: &MergeTri<'_>,
 ) -> u32 {
     m.run_facing(level, t.ccw, SpanLoop { b, spans, t })
 }
@@ -999,7 +1031,7 @@ pub(crate) fn merge_spans(
 struct SpanLoop<'a, 'b> {
     b: &'a mut BandRows<'b>,
     spans: &'a [Span],
-    t: &'a MergeTri,
+    t: &'a MergeTri<'a>,
 }
 
 /// Four colour vectors of 8 pixels (pixel k in the low half of vector k,
@@ -1044,6 +1076,17 @@ impl MergeUser for SpanLoop<'_, '_> {
         let rgb = s.splat_i32(0x00FF_FFFF);
         let (zref, dzdx) = (s.splat_f32(t.z[0]), s.splat_f32(t.z[1]));
         let all = s.splat_i32(0).simd_eq(s.splat_i32(0));
+        // Fog: the factor plane of vertex fog (zero without), table fog's
+        // FOGEND and FOGEND − FOGSTART.
+        let fog = t.fog.map(|f| (f.factor, FogLanes::new(s, f.color)));
+        let (fplane, (fend, fspan)) = match t.fog.map(|f| f.factor) {
+            Some(TriFog::Plane(p)) => (p, (0.0, 1.0)),
+            Some(TriFog::Table { table, .. }) => ([0; 3], (table.end, table.end - table.start)),
+            None => ([0; 3], (0.0, 1.0)),
+        };
+        let (fend, fspan) = (s.splat_f32(fend), s.splat_f32(fspan));
+        let fstep = s.splat_i32(fplane[1]);
+        let fstep8 = fstep.shl::<3>();
         let mut passed = 0;
         for sp in spans {
             let (Ok(row), Ok(x0)) = (usize::try_from(sp.y - b.y0), usize::try_from(sp.x)) else {
@@ -1052,16 +1095,31 @@ impl MergeUser for SpanLoop<'_, '_> {
             let (dx, dy) = (sp.x - t.rx, sp.y - t.ry);
             let mut r = plane_start(s, &t.diffuse, dx, dy);
             let mut sr = plane_start(s, &spec, dx, dy);
+            let mut fr = s.splat_i32(
+                fplane[0]
+                    .wrapping_add(fplane[1].wrapping_mul(dx))
+                    .wrapping_add(fplane[2].wrapping_mul(dy)),
+            ) + m.lane.mul(fstep);
             let zy = s.splat_f32(t.z[2] * dy as f32);
             let n = sp.n as usize;
             let mut i = 0;
             while i < n {
-                let mut rgba = pack8(&r);
-                if t.specular.is_some() {
-                    rgba = rgba.add_sat_u8(pack8(&sr) & rgb);
-                }
                 let fx = (s.splat_i32(dx.wrapping_add(i as i32)) + m.lane).to_f32();
                 let z = plane_z::<S>(zref, dzdx, zy, fx);
+                let rgba = match &fog {
+                    None => {
+                        let rgba = pack8(&r);
+                        if t.specular.is_some() {
+                            rgba.add_sat_u8(pack8(&sr) & rgb)
+                        } else {
+                            rgba
+                        }
+                    }
+                    Some((TriFog::Plane(_), lanes)) => lanes.pixels(s, &r, fr),
+                    Some((TriFog::Table { table, bytes }, lanes)) => {
+                        lanes.pixels_f8(s, &r, table_fog8(s, table, *bytes, z, fend, fspan))
+                    }
+                };
                 passed += m.merge_at(s, b, row, x0 + i, n - i, rgba, all, z);
                 i += 8;
                 for v in &mut r {
@@ -1070,6 +1128,7 @@ impl MergeUser for SpanLoop<'_, '_> {
                 for v in &mut sr {
                     *v = *v + spec_step8;
                 }
+                fr = fr + fstep8;
             }
         }
         passed

@@ -73,7 +73,9 @@ pub(crate) use blend::{blend_span_fn, factor, BlendSpan, BlendSpanFn};
 pub(crate) use cascade8::{cascade8_spans, Cascade8Tri};
 pub(crate) use depth24::{gouraud_depth24_spans, FogFixed, Span, TriDepth24};
 pub(crate) use gouraud::{gouraud_fog_span, gouraud_span, SpanFog};
-pub(crate) use merge::{merge_spans, spans_inside, BlendCtx, Merge8, MergeTri, StencilTest};
+pub(crate) use merge::{
+    merge_spans, spans_inside, BlendCtx, Merge8, MergeFog, MergeTri, StencilTest, TriFog,
+};
 pub(crate) use planes::{color_planes, to_fixed, PlaneGeom};
 pub(crate) use small_tri::{small_tri_depth24, SmallTri, SMALL_MAX};
 pub(crate) use tex_modulate::{
