@@ -506,7 +506,9 @@ impl<'a> Cascade8<'a> {
         });
         let specular_add = state.raster.specular_enable;
         // With no stage the cascade is worth running only for what the
-        // colour kernels lack: specular add, fog, the alpha test.
+        // colour kernels lack: specular add, fog, the alpha test (the
+        // draw context gives fog alone to the merger's span loop when it
+        // covers the draw).
         let extras = specular_add || fog.is_some() || state.alpha_test.enable;
         if enabled == 0 && (!stage_list.is_empty() || !extras)
             || reads_specular && !specular_add && !vertex_fog

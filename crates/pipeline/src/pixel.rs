@@ -33,9 +33,11 @@
 //!   a stencil test (two-sided too) on D24S8/D24X4S4,
 //!   A8R8G8B8/X8R8G8B8/R5G6B5/X1R5G5B5/A1R5G5B5, the common blend factors
 //!   with any BLENDOP, any alpha test and write mask), its span loop
-//!   (`simd::merge_spans`): colours (specular added) and depths 8 pixels
-//!   at a time, merged bit-identically to [`fragment`] (the triangle's
-//!   winding chooses the stencil face);
+//!   (`simd::merge_spans`): colours (specular added, or fogged: an
+//!   identity cascade with vertex fog or table fog of z and no specular
+//!   add, the pixels of the 8-bit cascade with no stage) and depths 8
+//!   pixels at a time, merged bit-identically to [`fragment`] (the
+//!   triangle's winding chooses the stencil face);
 //! * otherwise a generic scalar loop monomorphised over
 //!   `<DEPTH, STENCIL, ALPHA_TEST, BLEND>` so that disabled features cost
 //!   nothing.

@@ -163,9 +163,14 @@ fn factor16<const F: u8, V: I32x8>(s: V, d: V, c255: V, zero: V) -> V {
 }
 
 /// Blends 8 packed source pixels over 8 packed destination pixels: each
-/// half of each vector widened to u16 lanes, blended, packed back.
+/// half of each vector widened to u16 lanes, blended, packed back (also
+/// the output merger's blend of its most common pair, `super::merge`).
 #[inline(always)]
-fn blend8<const SF: u8, const DF: u8, S: Simd>(s: S, src: S::I32x8, dst: S::I32x8) -> S::I32x8 {
+pub(super) fn blend8<const SF: u8, const DF: u8, S: Simd>(
+    s: S,
+    src: S::I32x8,
+    dst: S::I32x8,
+) -> S::I32x8 {
     let lo = blend16::<SF, DF, S>(s, src.widen_lo_u8_u16(), dst.widen_lo_u8_u16());
     let hi = blend16::<SF, DF, S>(s, src.widen_hi_u8_u16(), dst.widen_hi_u8_u16());
     S::I32x8::pack_i16_u8_sat(lo, hi)

@@ -53,10 +53,13 @@
 //! kernel generic over `S: Simd` reaches the merger through [`MergeUser`]: it is
 //! handed a [`MergeLanes`] and calls [`MergeLanes::merge`] with its lanes,
 //! or [`MergeLanes::merge_at`] with a position in the band (the span loop
-//! of untextured affine triangles, [`merge_spans`], and the 8-bit
+//! of untextured affine triangles, [`merge_spans`], which adds the
+//! specular colour or fogs ([`MergeFog`]: vertex fog or table fog of z,
+//! the 8-bit cascade's pixels with no stage), and the 8-bit
 //! texture-stage cascade, `simd::cascade8`, are its users; both take the
 //! depths from [`plane_z`]).
 #![forbid(unsafe_code)]
+use super::blend::factor;
 use super::cascade8::table_fog8;
 use super::depth24::{quantize, FogLanes};
 use super::div255_u16;
@@ -101,6 +104,11 @@ pub(crate) mod blend {
     pub const ADD: u8 = 1;
     /// Any covered operations (per channel).
     pub const ANY: u8 = 2;
+    /// BLENDOP ADD with SRCALPHA and INVSRCALPHA on every channel (the
+    /// transparency of every game): `super::blend`'s kernel of that pair,
+    /// its factors constants (A8R8G8B8/X8R8G8B8 and R5G6B5 targets; the
+    /// others blend it as [`ADD`]).
+    pub const SRC_ALPHA: u8 = 3;
 }
 
 /// Resolved blending state (factor pairs resolved, the alpha channel's
@@ -389,10 +397,13 @@ impl Merge8 {
             s_max,
         };
         if let Some(b) = blending {
-            m.blend = if b.op == BlendOp::Add && b.op_a == BlendOp::Add {
-                blend::ADD
-            } else {
-                blend::ANY
+            let add = b.op == BlendOp::Add && b.op_a == BlendOp::Add;
+            let src_alpha = [b.src, b.src_a] == [Blend::SrcAlpha; 2]
+                && [b.dst, b.dst_a] == [Blend::InvSrcAlpha; 2];
+            m.blend = match (add, src_alpha, target) {
+                (true, true, target::ARGB32 | target::R5G6B5) => blend::SRC_ALPHA,
+                (true, _, _) => blend::ADD,
+                (false, _, _) => blend::ANY,
             };
             for ch in 0..4 {
                 let (sf, df, op) = if ch == 3 {
@@ -444,11 +455,22 @@ impl Merge8 {
             };
         }
         macro_rules! per_blend {
-            ($(($d:ident, $t:ident)),*) => {
-                at!($(($d, $t, OFF), ($d, $t, ADD), ($d, $t, ANY)),*)
+            ($(($d:ident, $t:ident) with $x:ident),*; $(($d2:ident, $t2:ident)),*) => {
+                at!(
+                    $(($d, $t, $x),)*
+                    $(($d2, $t2, OFF), ($d2, $t2, ADD), ($d2, $t2, ANY)),*
+                )
             };
         }
         per_blend!(
+            (NONE, ARGB32) with SRC_ALPHA,
+            (NONE, R5G6B5) with SRC_ALPHA,
+            (D24, ARGB32) with SRC_ALPHA,
+            (D24, R5G6B5) with SRC_ALPHA,
+            (D16, ARGB32) with SRC_ALPHA,
+            (D16, R5G6B5) with SRC_ALPHA,
+            (D24S, ARGB32) with SRC_ALPHA,
+            (D24S, R5G6B5) with SRC_ALPHA;
             (NONE, ARGB32),
             (NONE, R5G6B5),
             (NONE, X1R5G5B5),
@@ -781,6 +803,11 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
     fn blended(&self, s: S, src: S::I32x8, dst: S::I32x8) -> S::I32x8 {
         if BLEND == blend::OFF {
             return src;
+        }
+        if BLEND == blend::SRC_ALPHA {
+            return super::blend::blend8::<{ factor::SRC_ALPHA }, { factor::INV_SRC_ALPHA }, S>(
+                s, src, dst,
+            );
         }
         let lo = self.blend16(s, src.widen_lo_u8_u16(), dst.widen_lo_u8_u16());
         let hi = self.blend16(s, src.widen_hi_u8_u16(), dst.widen_hi_u8_u16());
@@ -1341,7 +1368,11 @@ mod tests {
             (ti, di) in (0usize..5, 0usize..6),
             (zf, zw, zmatch) in (funcs(), any::<bool>(), any::<u8>()),
             atest in proptest::option::of((funcs(), any::<u8>())),
-            blend in proptest::option::of((0usize..14, 0usize..14, 0usize..5)),
+            // Half the blends SRCALPHA/INVSRCALPHA ADD (its own kernel).
+            blend in proptest::option::of(prop_oneof![
+                (0usize..14, 0usize..14, 0usize..5),
+                Just((4usize, 5usize, 0usize)),
+            ]),
             alpha_eq in proptest::option::of((0usize..14, 0usize..14, 0usize..5)),
             (factor, cwe) in (any::<u32>(), 0u32..16),
             (x, n, live) in (0usize..8, 1usize..=8, any::<u8>()),
