@@ -1053,9 +1053,10 @@ fn vertex_fog_without_depth_by_hand() {
 /// 0xFF0000FF: the fogged colour is R 32, G 24, B 207, A 128 (see
 /// `vertex_fog_without_depth_by_hand`); blended over 0xFF000000 with
 /// round(x / 255) as `(x + 127) / 255`: R (32·128 + 127) / 255 = 16, G
-/// (24·128 + 127) / 255 = 12, B (207·128 + 127) / 255 = 104, A (128·128
-/// + 255·127 + 127) / 255 = 191: 0xBF100C68 where z = 0.75 passes against
-/// the cleared 0.8; where z = 0.85 fails, the clear colour stays.
+/// (24·128 + 127) / 255 = 12, B (207·128 + 127) / 255 = 104, A
+/// (128·128 + 255·127 + 127) / 255 = 191: 0xBF100C68 where z = 0.75
+/// passes against the cleared 0.8; where z = 0.85 fails, the clear
+/// colour stays.
 #[test]
 fn fog_blend_depth_by_hand() {
     for table in [false, true] {
