@@ -186,6 +186,12 @@ impl DrawKind {
             (Shading::Diffuse | Shading::DiffuseFog, BlendKind::Off, DepthKind::Z24) => {
                 FastPath::ColorDepth24
             }
+            // SRCALPHA/INVSRCALPHA: the same kernel, blending.
+            (
+                Shading::Diffuse | Shading::DiffuseFog,
+                BlendKind::Factors(factor::SRC_ALPHA, factor::INV_SRC_ALPHA),
+                DepthKind::Z24,
+            ) => FastPath::ColorDepth24,
             (Shading::Diffuse, BlendKind::Factors(..), DepthKind::Off) => FastPath::ColorBlend,
             (Shading::DiffuseFog, BlendKind::Off, DepthKind::Off) => FastPath::ColorFog,
             (Shading::DiffuseTableFog, BlendKind::Off, DepthKind::Off) => FastPath::ColorTableFog,

@@ -18,7 +18,9 @@
 //!   X8R8G8B8 span (SIMD kernel), when depth, stencil, alpha test, blending
 //!   and specular are off and all channels are written;
 //! * [`FastPath::ColorDepth24`]: the same plus a depth test (any function,
-//!   optional write) on a 24-bit depth in bits 31..8 (D24S8/D24X8/D24X4S4);
+//!   optional write) on a 24-bit depth in bits 31..8 (D24S8/D24X8/D24X4S4),
+//!   with or without fog from the specular alpha, and with or without
+//!   SRCALPHA/INVSRCALPHA blending (bit-identical to [`blend`]);
 //! * [`FastPath::ColorFog`]: the colour of [`FastPath::Color`] fogged
 //!   from the specular alpha (vertex fog, or the application's factor),
 //!   the pixels of the fused fog of [`FastPath::ColorDepth24`] without
@@ -286,7 +288,7 @@ pub(crate) struct DrawCtx<'a> {
     pub cascade8: Option<crate::cascade8::Cascade8<'a>>,
     /// Affine small triangles (`prim::FLAG_SMALL`) may use the
     /// coverage-mask kernel `simd::small_tri_depth24`: the draw takes
-    /// [`FastPath::ColorDepth24`] without fog, and the SIMD level is AVX2
+    /// [`FastPath::ColorDepth24`] without fog or blending, and the SIMD level is AVX2
     /// or scalar (SSE levels keep their span kernels; both give the same
     /// bytes).
     pub small: bool,
@@ -547,6 +549,7 @@ impl<'a> DrawCtx<'a> {
             table_fog_fast: table_fog,
             small: fast == FastPath::ColorDepth24
                 && fog_only.is_none()
+                && blend_span.is_none()
                 && matches!(simd, SimdLevel::Avx2 | SimdLevel::Scalar),
             shade,
             probe: None,
@@ -802,6 +805,9 @@ pub(crate) fn tri_spans(
             write: d.z_write,
             and_mask: d.and_mask,
             fog,
+            // Only SRCALPHA/INVSRCALPHA, whose span kernel exists, blends
+            // on this path (`DrawKind::fast_path`).
+            blend: d.blend_span.is_some(),
         };
         let mut band = simd::BandRows {
             color: &mut *t.color,

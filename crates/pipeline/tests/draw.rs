@@ -1046,8 +1046,10 @@ fn vertex_fog_without_depth_by_hand() {
 
 /// Fog with blending and a depth test (the particles of every game):
 /// an identity cascade fogged, SRCALPHA/INVSRCALPHA over black, depth
-/// LESSEQUAL without writes, on D24S8 (the 8-lane output merger's span
-/// loop fogs) and D32 (the float path), by hand. Diffuse 0x80806040,
+/// LESSEQUAL without writes, on D24S8 (the colour + depth kernel fogs
+/// and blends; with an alpha test GREATER 0x10, which every pixel
+/// passes, the 8-lane output merger's span loop) and D32 (the float
+/// path), by hand. Diffuse 0x80806040,
 /// factor 64 (vertex fog: the specular alpha 0x40; table fog LINEAR from
 /// 0 to 1 at z = 0.75: round(0.25·255) = round(63.75) = 64), fog colour
 /// 0xFF0000FF: the fogged colour is R 32, G 24, B 207, A 128 (see
@@ -1059,7 +1061,7 @@ fn vertex_fog_without_depth_by_hand() {
 /// colour stays.
 #[test]
 fn fog_blend_depth_by_hand() {
-    for table in [false, true] {
+    for (table, atest) in [(false, false), (true, false), (false, true), (true, true)] {
         for depth in [Format::D24S8, Format::D32] {
             let t = render_all(|r| {
                 let mut t = Targets::new(40, 30, Format::A8R8G8B8, Some(depth));
@@ -1078,6 +1080,11 @@ fn fog_blend_depth_by_hand() {
                 st.blend.enable = true;
                 st.blend.src = Blend::SrcAlpha;
                 st.blend.dst = Blend::InvSrcAlpha;
+                if atest {
+                    st.alpha_test.enable = true;
+                    st.alpha_test.func = softhal_pipeline::CmpFunc::Greater;
+                    st.alpha_test.reference = 0x10;
+                }
                 let mut vs = quad(0.0, 0.0, 20.0, 30.0, [0x8080_6040; 4], [0.0; 4]);
                 vs.extend(quad(20.0, 0.0, 40.0, 30.0, [0x8080_6040; 4], [0.0; 4]));
                 for (i, v) in vs.iter_mut().enumerate() {
@@ -1090,7 +1097,8 @@ fn fog_blend_depth_by_hand() {
             for y in 0..30 {
                 for x in 0..40 {
                     let want = if x < 20 { 0xBF10_0C68 } else { 0xFF00_0000 };
-                    assert_eq!(t.px(x, y), want, "({x}, {y}) table {table} {depth:?}");
+                    let at = format!("({x}, {y}) table {table} alpha test {atest} {depth:?}");
+                    assert_eq!(t.px(x, y), want, "{at}");
                 }
             }
         }

@@ -1,11 +1,11 @@
 //! Gouraud spans with a 24-bit depth test (depth in bits 31..8 of a D24S8,
 //! D24X8 or D24X4S4 buffer; the low byte is kept), optionally with fog
-//! fused from the specular alpha: all spans of one triangle in a band of
-//! rows.
+//! fused from the specular alpha and with SRCALPHA/INVSRCALPHA blending
+//! over the target: all spans of one triangle in a band of rows.
 //!
 //! *Input*: the band's colour and depth bytes ([`BandRows`]), the spans
-//! of one triangle, its colour, depth and fog planes and depth function
-//! ([`TriDepth24`]). *Output*: written pixels and depths, the number of
+//! of one triangle, its colour, depth and fog planes, depth function and
+//! blending ([`TriDepth24`]). *Output*: written pixels and depths, the number of
 //! pixels that passed. *Guarantees*: one kernel, written over the vector
 //! layer ([`super::wide`]) and instantiated at every level, writes exactly
 //! the bytes of the pixel-at-a-time [`gouraud_depth24_spans_scalar`] (the
@@ -13,6 +13,7 @@
 //! that a vector touches are stored back unchanged, and no byte outside
 //! the band is read or written.
 #![forbid(unsafe_code)]
+use super::blend::factor;
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{
     by_cmp_func, clamp8, color_at, depth_test, div255, div255_u16, pack_pixel, z24, BandRows,
@@ -38,6 +39,9 @@ pub(crate) struct Depth24Params {
     /// Fog: factor plane value (16.16, ×255) at the first span pixel, its
     /// step per pixel, and the fog colour (BGR_).
     pub fog: Option<(i32, i32, [i32; 4])>,
+    /// SRCALPHA/INVSRCALPHA blending over the target (see
+    /// [`TriDepth24::blend`]).
+    pub blend: bool,
 }
 
 /// Fog fused into the colour + depth kernel: a 16.16 plane of the fog
@@ -55,6 +59,16 @@ impl FogFixed {
     pub(crate) fn with_plane(self, plane: [i32; 3]) -> Self {
         FogFixed { plane, ..self }
     }
+}
+
+/// The reference's SRCALPHA/INVSRCALPHA blend (BLENDOP ADD) of packed
+/// pixel `src` over `dst`: per channel `round((s·a + d·(255 − a)) / 255)`
+/// of the source alpha `a` (`pixel::output`'s `(x + 127) / 255`).
+#[cfg_attr(not(test), allow(dead_code))]
+fn blend_src_alpha(src: u32, dst: u32) -> u32 {
+    let a = src >> 24;
+    let ch = |k: u32| div255(((src >> k & 0xFF) * a + (dst >> k & 0xFF) * (255 - a)) as i32) as u32;
+    ch(0) | ch(8) << 8 | ch(16) << 16 | ch(24) << 24
 }
 
 /// Fogs one 8-bit channel: `round((c·f + fc·(255 − f)) / 255)`.
@@ -95,14 +109,21 @@ pub(crate) fn gouraud_depth24_span_scalar(
             }
             let v = color_at(&start, &step, i);
             let px = match p.fog {
-                None => pack_pixel(&v, and_mask),
+                None => pack_pixel(&v, u32::MAX),
                 Some((f0, fs, fc)) => {
                     let f = i32::from(clamp8(f0.wrapping_add(fs.wrapping_mul(i as i32))));
                     let ch = |k: usize| fog8(i32::from(clamp8(v[k])), f, fc[k]) as u8;
-                    u32::from_le_bytes([ch(0), ch(1), ch(2), clamp8(v[3])]) & and_mask
+                    u32::from_le_bytes([ch(0), ch(1), ch(2), clamp8(v[3])])
                 }
             };
-            c.copy_from_slice(&px.to_le_bytes());
+            let px = if p.blend {
+                // The X byte of X8R8G8B8 (cleared by `and_mask`) reads 255.
+                let dst = u32::from_le_bytes([c[0], c[1], c[2], c[3]]) | !and_mask;
+                blend_src_alpha(px, dst)
+            } else {
+                px
+            };
+            c.copy_from_slice(&(px & and_mask).to_le_bytes());
         }
     }
     passed
@@ -139,6 +160,10 @@ pub(crate) struct TriDepth24 {
     pub and_mask: u32,
     /// Fused fog, if any.
     pub fog: Option<FogFixed>,
+    /// The colour (fogged) is blended over the target with SRCALPHA,
+    /// INVSRCALPHA and BLENDOP ADD (`super::blend`'s kernel of that
+    /// pair), the bits `and_mask` clears read as ones.
+    pub blend: bool,
 }
 
 /// Colour byte range, depth byte range, start colour, depth parameters.
@@ -185,6 +210,7 @@ fn span_setup(b: &BandRows<'_>, sp: &Span, t: &TriDepth24) -> Option<SpanSetup> 
         func: t.func,
         write: t.write,
         fog,
+        blend: t.blend,
     };
     Some((coff..cend, doff..dend, start, p))
 }
@@ -234,30 +260,31 @@ pub(crate) fn gouraud_depth24_spans(
     spans: &[Span],
     t: &TriDepth24,
 ) -> u32 {
-    if t.fog.is_some() {
-        by_cmp_func!(t.func, spans_at, [true], (level, b, spans, t))
-    } else {
-        by_cmp_func!(t.func, spans_at, [false], (level, b, spans, t))
+    match (t.fog.is_some(), t.blend) {
+        (false, false) => by_cmp_func!(t.func, spans_at, [false, false], (level, b, spans, t)),
+        (true, false) => by_cmp_func!(t.func, spans_at, [true, false], (level, b, spans, t)),
+        (false, true) => by_cmp_func!(t.func, spans_at, [false, true], (level, b, spans, t)),
+        (true, true) => by_cmp_func!(t.func, spans_at, [true, true], (level, b, spans, t)),
     }
 }
 
-/// [`gouraud_depth24_spans`] with fog (`FOG`) and the depth function `F`
-/// (see [`super::cmp_func_of`]) fixed.
+/// [`gouraud_depth24_spans`] with fog (`FOG`), blending (`BLEND`) and the
+/// depth function `F` (see [`super::cmp_func_of`]) fixed.
 #[inline(always)]
-fn spans_at<const FOG: bool, const F: u8>(
+fn spans_at<const FOG: bool, const BLEND: bool, const F: u8>(
     level: SimdLevel,
     b: &mut BandRows<'_>,
     spans: &[Span],
     t: &TriDepth24,
 ) -> u32 {
     // By reference (see `gouraud_span`).
-    level.dispatch(&mut Spans::<F, FOG> { b, spans, t })
+    level.dispatch(&mut Spans::<F, FOG, BLEND> { b, spans, t })
 }
 
 /// The arguments of the vector kernel of [`gouraud_depth24_spans`], for
-/// the depth function `F` and with fog when `FOG`: fixed per
-/// instantiation so that the 8-pixel loop tests neither.
-struct Spans<'a, 'b, const F: u8, const FOG: bool> {
+/// the depth function `F`, with fog when `FOG` and blending when
+/// `BLEND`: fixed per instantiation so that the 8-pixel loop tests none.
+struct Spans<'a, 'b, const F: u8, const FOG: bool, const BLEND: bool> {
     b: &'a mut BandRows<'b>,
     spans: &'a [Span],
     t: &'a TriDepth24,
@@ -280,6 +307,8 @@ struct Shared<S: Simd> {
     lane: S::I32x8,
     /// AND mask of the packed colour.
     and_mask: S::I32x8,
+    /// Its complement, ORed into the destination before blending.
+    dst_or: S::I32x8,
     /// The fog colour's lanes.
     fog: FogLanes<S>,
 }
@@ -347,12 +376,13 @@ impl<S: Simd> FogLanes<S> {
 /// to the planes' reference) of a row whose `dz/dy` term is `zy`: the
 /// depth test of the plane's depth against `old_d`, the colours `r` (one
 /// pixel per half of each vector, as `gouraud_span`), fogged with the
-/// factors `fr` (16.16, lane `i` = pixel `i`) when `FOG`. Lanes outside `inside` or
+/// factors `fr` (16.16, lane `i` = pixel `i`) when `FOG`, blended over
+/// `old_c` (SRCALPHA/INVSRCALPHA) when `BLEND`. Lanes outside `inside` or
 /// failing the test keep `old_c` and `old_d`. Returns the colour and depth
 /// to store and the lanes that passed.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn depth8<S: Simd, const F: u8, const FOG: bool>(
+fn depth8<S: Simd, const F: u8, const FOG: bool, const BLEND: bool>(
     s: S,
     k: &Shared<S>,
     zy: S::F32x8,
@@ -382,6 +412,15 @@ fn depth8<S: Simd, const F: u8, const FOG: bool>(
             r[2].shr::<16>(),
             r[3].shr::<16>(),
         ])
+    };
+    let col = if BLEND {
+        super::blend::blend8::<{ factor::SRC_ALPHA }, { factor::INV_SRC_ALPHA }, S>(
+            s,
+            col,
+            old_c | k.dst_or,
+        )
+    } else {
+        col
     } & k.and_mask;
     (
         S::I32x8::select(pass, col, old_c),
@@ -415,7 +454,7 @@ fn channels16<S: Simd>(s: S, a: S::I32x8, b: S::I32x8) -> S::I32x8 {
         .clamp_i16(s.splat_i32(0), s.splat_i32(0x00FF_00FF))
 }
 
-impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
+impl<const F: u8, const FOG: bool, const BLEND: bool> Kernel for &mut Spans<'_, '_, F, FOG, BLEND> {
     type Output = u32;
 
     /// Colour (and fog factor) vectors of a span are built from
@@ -454,6 +493,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
             write: splat(i32::from(t.write)).simd_eq(splat(1)),
             lane: s.i32x8([0, 1, 2, 3, 4, 5, 6, 7]),
             and_mask: splat(t.and_mask as i32),
+            dst_or: splat(!t.and_mask as i32),
             fog: FogLanes::new(s, fcol),
         };
         let mut passed = 0;
@@ -490,8 +530,17 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
                 .iter_mut()
                 .zip(dbody.as_chunks_mut::<32>().0)
             {
-                let (out_c, out_d, np) =
-                    depth8::<S, F, FOG>(s, &k, zy, x, &r, fr, s.load_i32(c), s.load_i32(d), None);
+                let (out_c, out_d, np) = depth8::<S, F, FOG, BLEND>(
+                    s,
+                    &k,
+                    zy,
+                    x,
+                    &r,
+                    fr,
+                    s.load_i32(c),
+                    s.load_i32(d),
+                    None,
+                );
                 out_d.store(d);
                 out_c.store(c);
                 passed += np;
@@ -511,7 +560,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
                 {
                     // Lanes past the span are outside `inside`: stored
                     // back unchanged.
-                    let (out_c, out_d, np) = depth8::<S, F, FOG>(
+                    let (out_c, out_d, np) = depth8::<S, F, FOG, BLEND>(
                         s,
                         &k,
                         zy,
@@ -528,7 +577,7 @@ impl<const F: u8, const FOG: bool> Kernel for &mut Spans<'_, '_, F, FOG> {
                 } else {
                     // The band ends within a vector: only whole lanes
                     // inside it are read and written back.
-                    let (out_c, out_d, np) = depth8::<S, F, FOG>(
+                    let (out_c, out_d, np) = depth8::<S, F, FOG, BLEND>(
                         s,
                         &k,
                         zy,
@@ -554,6 +603,17 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The reference's blend by hand: 0x80FF0000 (alpha 128, red 255)
+    /// over 0xFF0000FF: red round(255·128 / 255) = 128, blue
+    /// round(255·127 / 255) = 127, alpha round((128·128 + 255·127) / 255)
+    /// = round(191.25) = 191.
+    #[test]
+    fn blend_src_alpha_by_hand() {
+        assert_eq!(blend_src_alpha(0x80FF_0000, 0xFF00_00FF), 0xBF80_007F);
+        assert_eq!(blend_src_alpha(0xFF12_3456, 0x0000_0000), 0xFF12_3456);
+        assert_eq!(blend_src_alpha(0x0012_3456, 0xFFAB_CDEF), 0xFFAB_CDEF);
+    }
+
     proptest! {
         #[test]
         fn depth24_spans_match_scalar(
@@ -564,6 +624,7 @@ mod tests {
             write in any::<bool>(),
             seed in any::<u64>(),
             fogp in proptest::option::of(proptest::array::uniform3(-0x40_0000i32..0x140_0000)),
+            (blend, and_mask) in (any::<bool>(), prop_oneof![Just(u32::MAX), Just(0x00FF_FFFFu32)]),
         ) {
             // A band of 16 rows × 32 pixels; spans may reach the band end.
             let (w, h) = (32usize, 16usize);
@@ -572,14 +633,15 @@ mod tests {
                 .map(|&(y, x, n)| Span { y, x, n: n.min((w as i32 - x) as u32).max(1) })
                 .collect();
             let fog = fogp.map(|plane| FogFixed { plane, color: [0xB3, 0x99, 0x80, 0] });
-            let t = TriDepth24 { diffuse, z, rx: 3, ry: -2, func, write, and_mask: u32::MAX, fog };
+            let t = TriDepth24 { diffuse, z, rx: 3, ry: -2, func, write, and_mask, fog, blend };
             let mut s = seed;
             let mut depth0 = vec![0u8; w * h * 4];
-            for b in depth0.iter_mut() {
+            let mut color0 = vec![0u8; w * h * 4];
+            for b in depth0.iter_mut().chain(color0.iter_mut()) {
                 s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 *b = (s >> 56) as u8;
             }
-            let mut want_c = vec![9u8; w * h * 4];
+            let mut want_c = color0.clone();
             let mut want_d = depth0.clone();
             let want_n = {
                 let mut b = BandRows { color: &mut want_c, color_pitch: w * 4, depth: &mut want_d, depth_pitch: w * 4, y0: 0 };
@@ -587,7 +649,7 @@ mod tests {
             };
             for level in [SimdLevel::Scalar].into_iter().chain(LEVELS) {
                 let level = level.clamp_to_cpu();
-                let mut c = vec![9u8; w * h * 4];
+                let mut c = color0.clone();
                 let mut d = depth0.clone();
                 let got_n = {
                     let mut b = BandRows { color: &mut c, color_pitch: w * 4, depth: &mut d, depth_pitch: w * 4, y0: 0 };
