@@ -667,9 +667,7 @@ impl<'a> DrawCtx<'a> {
 /// Fixed-point plane value at offset (dx, dy) from the reference pixel.
 #[inline(always)]
 fn fixed_at(p: &[[i32; 4]; 3], c: usize, dx: i32, dy: i32) -> i32 {
-    p[0][c]
-        .wrapping_add(p[1][c].wrapping_mul(dx))
-        .wrapping_add(p[2][c].wrapping_mul(dy))
+    simd::plane_at([p[0][c], p[1][c], p[2][c]], dx, dy)
 }
 
 /// The four channels of the fixed-point plane `p` at (dx, dy) from its
@@ -838,11 +836,7 @@ pub(crate) fn tri_spans(
             let (dx, dy) = (sp.x - bb[0], sp.y - bb[1]);
             let start = fixed_start(&tri.diffuse, dx, dy);
             let span_fog = match (plane, &d.table_fog_fast) {
-                (Some(p), _) => simd::SpanFog::Plane(
-                    p[0].wrapping_add(p[1].wrapping_mul(dx))
-                        .wrapping_add(p[2].wrapping_mul(dy)),
-                    p[1],
-                ),
+                (Some(p), _) => simd::SpanFog::Plane(simd::plane_at(p, dx, dy), p[1]),
                 (None, Some(tf)) => simd::SpanFog::Table {
                     zref: tri.z[0],
                     dzdx: tri.z[1],

@@ -16,8 +16,8 @@
 use super::blend::factor;
 use super::wide::{F32x8, I32x8, Kernel, M32x8, Simd};
 use super::{
-    by_cmp_func, clamp8, color_at, depth_test, div255, div255_u16, pack_pixel, z24, BandRows,
-    SimdLevel,
+    by_cmp_func, clamp8, color_at, depth_test, div255, div255_u16, pack_pixel, plane_at, z24,
+    BandRows, SimdLevel,
 };
 use crate::state::CmpFunc;
 
@@ -190,18 +190,10 @@ fn span_setup(b: &BandRows<'_>, sp: &Span, t: &TriDepth24) -> Option<SpanSetup> 
         return None;
     }
     let (dx, dy) = (sp.x - t.rx, sp.y - t.ry);
-    let ch = |c: usize| {
-        t.diffuse[0][c]
-            .wrapping_add(t.diffuse[1][c].wrapping_mul(dx))
-            .wrapping_add(t.diffuse[2][c].wrapping_mul(dy))
-    };
-    let start = [ch(0), ch(1), ch(2), ch(3)];
-    let fog = t.fog.map(|f| {
-        let v = f.plane[0]
-            .wrapping_add(f.plane[1].wrapping_mul(dx))
-            .wrapping_add(f.plane[2].wrapping_mul(dy));
-        (v, f.plane[1], f.color)
-    });
+    let start = crate::pixel::fixed_start(&t.diffuse, dx, dy);
+    let fog = t
+        .fog
+        .map(|f| (plane_at(f.plane, dx, dy), f.plane[1], f.color));
     let p = Depth24Params {
         zref: t.z[0],
         dzdx: t.z[1],

@@ -1122,11 +1122,7 @@ impl MergeUser for SpanLoop<'_, '_> {
             let (dx, dy) = (sp.x - t.rx, sp.y - t.ry);
             let mut r = plane_start(s, &t.diffuse, dx, dy);
             let mut sr = plane_start(s, &spec, dx, dy);
-            let mut fr = s.splat_i32(
-                fplane[0]
-                    .wrapping_add(fplane[1].wrapping_mul(dx))
-                    .wrapping_add(fplane[2].wrapping_mul(dy)),
-            ) + m.lane.mul(fstep);
+            let mut fr = s.splat_i32(super::plane_at(fplane, dx, dy)) + m.lane.mul(fstep);
             let zy = s.splat_f32(t.z[2] * dy as f32);
             let n = sp.n as usize;
             let mut i = 0;

@@ -122,6 +122,15 @@ impl SimdLevel {
     }
 }
 
+/// The value of the 16.16 plane `p` (`[at reference, d/dx, d/dy]`) at
+/// `(dx, dy)` from its reference pixel, wrapping: the one formula of
+/// every fixed-point plane (colours, fog factors).
+#[inline(always)]
+pub(crate) fn plane_at(p: [i32; 3], dx: i32, dy: i32) -> i32 {
+    p[0].wrapping_add(p[1].wrapping_mul(dx))
+        .wrapping_add(p[2].wrapping_mul(dy))
+}
+
 /// `x / 255` rounded to nearest, for `x` in `0..=65025` (integer colour
 /// products): `(x + 127) / 255`, computed as the kernels do.
 #[inline(always)]
