@@ -188,11 +188,17 @@ pub fn expp_vs1(v: Vec4) -> Vec4 {
 
 /// vs_1_1 `logp` on the replicated source w: exponent, mantissa in [1, 2),
 /// log2 |w| to partial precision, 1; for 0 the most negative float, 1, the
-/// most negative float, 1.
+/// most negative float, 1; for a NaN, NaN in the first three parts and 1
+/// (which NaN an operation returns is not deterministic — the compiler may
+/// swap the operands of `a + b` — so a NaN's payload bits must not become
+/// a number's mantissa).
 pub fn logp_vs1(v: Vec4) -> Vec4 {
     let w = v[0].abs();
     if w == 0.0 {
         return [-f32::MAX, 1.0, -f32::MAX, 1.0];
+    }
+    if w.is_nan() {
+        return [f32::NAN, f32::NAN, f32::NAN, 1.0];
     }
     let bits = w.to_bits();
     let exponent = ((bits >> 23) & 0xFF) as f32 - 127.0;
@@ -265,4 +271,20 @@ pub fn project_on(c: Vec4, k: usize) -> Vec4 {
         *o /= q;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two NaNs that differ only in their payload give the same `logp`:
+    /// NaN, NaN, NaN, 1 (the mantissa part is not read from the payload).
+    #[test]
+    fn logp_of_any_nan_is_nan_nan_nan_one() {
+        for bits in [0x7FC0_0000, 0x7FC0_0001, 0xFFC0_0000, 0x7F80_0001] {
+            let r = logp_vs1([f32::from_bits(bits), 0.0, 0.0, 0.0]);
+            assert!(r[..3].iter().all(|x| x.is_nan()), "{bits:#x}: {r:?}");
+            assert_eq!(r[3], 1.0);
+        }
+    }
 }
