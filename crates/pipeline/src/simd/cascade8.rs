@@ -269,7 +269,7 @@ impl<S: Simd> End<S> for Store {
 impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> End<S>
     for MergeLanes<S, DEPTH, FMT, BLEND>
 {
-    const DEPTH: bool = DEPTH != merge_depth::NONE;
+    const DEPTH: bool = DEPTH != merge_depth::NONE && DEPTH != merge_depth::S8;
 
     #[inline(always)]
     fn end(

@@ -44,8 +44,8 @@
 //! `Format::encode_argb`/`decode_argb`'s (tested over every 16-bit
 //! value).
 //!
-//! *Shape*: the structural choices (depth format or depth-stencil, target
-//! format, blend on / ADD only / general) are const parameters of
+//! *Shape*: the structural choices (depth format, depth-stencil or stencil
+//! only, target format, blend on / ADD only / general) are const parameters of
 //! [`MergeLanes`], chosen once per call by [`Merge8::run_facing`] (which
 //! also picks the stencil face); the functions and factors are lane
 //! masks and each stencil operation one formula with per-draw constants
@@ -78,10 +78,12 @@ pub(crate) mod depth {
     /// 16-bit depth (D16, D16_LOCKABLE).
     pub const D16: u8 = 2;
     /// 24-bit depth in bits 31..8 with the stencil test and operations
-    /// on the stencil bits below it (D24S8, D24X4S4); a draw without a
-    /// depth test runs it with ZFUNC ALWAYS and no depth write (the same
-    /// bytes).
+    /// on the stencil bits below it (D24S8, D24X4S4).
     pub const D24S: u8 = 3;
+    /// The stencil test and operations of [`D24S`] without a depth test
+    /// (ZENABLE off): every depth passes and no depth is written, so the
+    /// fragments' depths are not read.
+    pub const S8: u8 = 4;
 }
 
 /// Target codes: the `FMT` parameter of [`MergeLanes`].
@@ -284,7 +286,7 @@ pub(crate) struct Merge8 {
     enc_and: i32,
     /// The colour write mask of the encoded pixel.
     write_mask: i32,
-    /// With [`depth::D24S`]: the clockwise and counter-clockwise faces,
+    /// With [`depth::D24S`] and [`depth::S8`]: the clockwise and counter-clockwise faces,
     /// STENCILREF & max & STENCILMASK, STENCILMASK, STENCILWRITEMASK &
     /// max, and max (the stencil bits' all-ones value).
     faces: [StencilFace8; 2],
@@ -353,7 +355,7 @@ impl Merge8 {
                 (s_ref, s_mask) = ((st.reference & max & st.mask) as i32, st.mask as i32);
                 (s_write, s_max) = ((st.write_mask & max) as i32, max as i32);
                 if depth == depth::NONE {
-                    (depth::D24S, outcomes(CmpFunc::Always), 0)
+                    (depth::S8, outcomes(CmpFunc::Always), 0)
                 } else {
                     (depth::D24S, z, z_write)
                 }
@@ -470,7 +472,9 @@ impl Merge8 {
             (D16, ARGB32) with SRC_ALPHA,
             (D16, R5G6B5) with SRC_ALPHA,
             (D24S, ARGB32) with SRC_ALPHA,
-            (D24S, R5G6B5) with SRC_ALPHA;
+            (D24S, R5G6B5) with SRC_ALPHA,
+            (S8, ARGB32) with SRC_ALPHA,
+            (S8, R5G6B5) with SRC_ALPHA;
             (NONE, ARGB32),
             (NONE, R5G6B5),
             (NONE, X1R5G5B5),
@@ -486,7 +490,11 @@ impl Merge8 {
             (D24S, ARGB32),
             (D24S, R5G6B5),
             (D24S, X1R5G5B5),
-            (D24S, A1R5G5B5)
+            (D24S, A1R5G5B5),
+            (S8, ARGB32),
+            (S8, R5G6B5),
+            (S8, X1R5G5B5),
+            (S8, A1R5G5B5)
         )
     }
 }
@@ -595,7 +603,7 @@ pub(crate) struct MergeLanes<S: Simd, const DEPTH: u8, const FMT: u8, const BLEN
     enc_and: S::I32x8,
     write_mask: S::I32x8,
     keep_mask: S::I32x8,
-    /// The stencil of [`depth::D24S`] (the triangle's face): STENCILFUNC's
+    /// The stencil of [`depth::D24S`] and [`depth::S8`] (the triangle's face): STENCILFUNC's
     /// outcomes, the fail, z-fail and pass operations, the reference and
     /// masks of [`Merge8`], the bits kept of the stored one
     /// (!STENCILWRITEMASK) and the other bits below the depth (D24X4S4's
@@ -732,13 +740,13 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
             pass = pass & compare(zq, stored, self.z_lt, self.z_eq, self.z_gt);
             let new = zq.shl::<8>() | (old & s.splat_i32(0xFF));
             S::I32x8::select(pass & self.z_write, new, old).store(depth);
-        } else if DEPTH == depth::D24S {
+        } else if DEPTH == depth::D24S || DEPTH == depth::S8 {
             // `fragment`'s order: stencil test, depth test, then the
             // stencil operation of the outcome (fail, z-fail, pass)
-            // through STENCILWRITEMASK, the depth written on a pass.
+            // through STENCILWRITEMASK, the depth written on a pass
+            // (without a depth test, S8: every depth passes, none is
+            // written).
             let old = s.load_i32(depth);
-            let zq = quantize::<S>(z, self.zero, self.one, self.z_scale);
-            let stored = old.shr_logical::<8>();
             let st = old & self.s_max;
             let tested = pass;
             let s_pass = compare(
@@ -748,22 +756,38 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
                 self.s_eq,
                 self.s_gt,
             );
-            let z_pass = compare(zq, stored, self.z_lt, self.z_eq, self.z_gt);
             let fail = tested & !s_pass;
-            let z_fail = tested & s_pass & !z_pass;
-            pass = tested & s_pass & z_pass;
             let [on_fail, on_z_fail, on_pass] = &self.s_ops;
-            let r = S::I32x8::select(
-                fail,
-                on_fail.apply(st, self.s_max),
-                S::I32x8::select(
-                    z_fail,
-                    on_z_fail.apply(st, self.s_max),
+            let (r, d) = if DEPTH == depth::S8 {
+                pass = tested & s_pass;
+                let r = S::I32x8::select(
+                    fail,
+                    on_fail.apply(st, self.s_max),
                     on_pass.apply(st, self.s_max),
-                ),
-            );
+                );
+                (r, old & s.splat_i32(!0xFF))
+            } else {
+                let zq = quantize::<S>(z, self.zero, self.one, self.z_scale);
+                let stored = old.shr_logical::<8>();
+                let z_pass = compare(zq, stored, self.z_lt, self.z_eq, self.z_gt);
+                let z_fail = tested & s_pass & !z_pass;
+                pass = tested & s_pass & z_pass;
+                let r = S::I32x8::select(
+                    fail,
+                    on_fail.apply(st, self.s_max),
+                    S::I32x8::select(
+                        z_fail,
+                        on_z_fail.apply(st, self.s_max),
+                        on_pass.apply(st, self.s_max),
+                    ),
+                );
+                let keep = old & s.splat_i32(!0xFF);
+                (
+                    r,
+                    S::I32x8::select(pass & self.z_write, zq.shl::<8>(), keep),
+                )
+            };
             let st = (st & self.s_keep) | (r & self.s_write);
-            let d = S::I32x8::select(pass & self.z_write, zq.shl::<8>(), old & s.splat_i32(!0xFF));
             let new = d | (old & self.s_other) | st;
             S::I32x8::select(tested, new, old).store(depth);
         } else if DEPTH == depth::D16 {
@@ -860,7 +884,7 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
     ) -> u32 {
         let cbpp = if FMT == target::ARGB32 { 4 } else { 2 };
         let dbpp = match DEPTH {
-            depth::D24 | depth::D24S => 4,
+            depth::D24 | depth::D24S | depth::S8 => 4,
             depth::D16 => 2,
             _ => 0,
         };
