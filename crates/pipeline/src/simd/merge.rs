@@ -45,9 +45,9 @@
 //! value).
 //!
 //! *Shape*: the structural choices (depth format, depth-stencil or stencil
-//! only, target format, blend on / ADD only / general) are const parameters of
-//! [`MergeLanes`], chosen once per call by [`Merge8::run_facing`] (which
-//! also picks the stencil face); the functions and factors are lane
+//! only, target format, blend on / ADD only / general) are const
+//! parameters of [`MergeLanes`], chosen once per call by
+//! [`Merge8::run_facing`] (which also picks the stencil face); the functions and factors are lane
 //! masks and each stencil operation one formula with per-draw constants
 //! ([`StencilOp8`]), so a draw's state costs no branch per fragment. A
 //! kernel generic over `S: Simd` reaches the merger through [`MergeUser`]: it is
@@ -286,9 +286,10 @@ pub(crate) struct Merge8 {
     enc_and: i32,
     /// The colour write mask of the encoded pixel.
     write_mask: i32,
-    /// With [`depth::D24S`] and [`depth::S8`]: the clockwise and counter-clockwise faces,
-    /// STENCILREF & max & STENCILMASK, STENCILMASK, STENCILWRITEMASK &
-    /// max, and max (the stencil bits' all-ones value).
+    /// With [`depth::D24S`] and [`depth::S8`]: the clockwise and
+    /// counter-clockwise faces, STENCILREF & max & STENCILMASK,
+    /// STENCILMASK, STENCILWRITEMASK & max, and max (the stencil bits'
+    /// all-ones value).
     faces: [StencilFace8; 2],
     s_ref: i32,
     s_mask: i32,
@@ -603,11 +604,11 @@ pub(crate) struct MergeLanes<S: Simd, const DEPTH: u8, const FMT: u8, const BLEN
     enc_and: S::I32x8,
     write_mask: S::I32x8,
     keep_mask: S::I32x8,
-    /// The stencil of [`depth::D24S`] and [`depth::S8`] (the triangle's face): STENCILFUNC's
-    /// outcomes, the fail, z-fail and pass operations, the reference and
-    /// masks of [`Merge8`], the bits kept of the stored one
-    /// (!STENCILWRITEMASK) and the other bits below the depth (D24X4S4's
-    /// X4).
+    /// The stencil of [`depth::D24S`] and [`depth::S8`] (the triangle's
+    /// face): STENCILFUNC's outcomes, the fail, z-fail and pass
+    /// operations, the reference and masks of [`Merge8`], the bits kept
+    /// of the stored one (!STENCILWRITEMASK) and the other bits below the
+    /// depth (D24X4S4's X4).
     s_lt: S::M32x8,
     s_eq: S::M32x8,
     s_gt: S::M32x8,
