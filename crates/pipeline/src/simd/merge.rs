@@ -759,6 +759,7 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
             );
             let fail = tested & !s_pass;
             let [on_fail, on_z_fail, on_pass] = &self.s_ops;
+            let kept = old & s.splat_i32(!0xFF);
             let (r, d) = if DEPTH == depth::S8 {
                 pass = tested & s_pass;
                 let r = S::I32x8::select(
@@ -766,7 +767,7 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
                     on_fail.apply(st, self.s_max),
                     on_pass.apply(st, self.s_max),
                 );
-                (r, old & s.splat_i32(!0xFF))
+                (r, kept)
             } else {
                 let zq = quantize::<S>(z, self.zero, self.one, self.z_scale);
                 let stored = old.shr_logical::<8>();
@@ -782,10 +783,9 @@ impl<S: Simd, const DEPTH: u8, const FMT: u8, const BLEND: u8> MergeLanes<S, DEP
                         on_pass.apply(st, self.s_max),
                     ),
                 );
-                let keep = old & s.splat_i32(!0xFF);
                 (
                     r,
-                    S::I32x8::select(pass & self.z_write, zq.shl::<8>(), keep),
+                    S::I32x8::select(pass & self.z_write, zq.shl::<8>(), kept),
                 )
             };
             let st = (st & self.s_keep) | (r & self.s_write);
